@@ -1,0 +1,78 @@
+// The CLI's API client on undici: adds the right credentials for the realm of the path, and for
+// money routes an Idempotency-Key and the v1 signature (same code as the daemon's verifier).
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { sign, splitUrl } from '../../daemon/contract/signing.js';
+import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
+import type { Profile } from '../context.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  raw: Buffer;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  rawBody?: Buffer;
+  contentType?: string;
+  idempotencyKey?: string;
+  /** Override the realm's default credentials (e.g. the security or approver key). */
+  adminKey?: string;
+  timeoutMs?: number;
+}
+
+export class DaemonUnreachable extends Error {
+  constructor(readonly baseUrl: string, cause: unknown) {
+    super(`No sandbox answers at ${baseUrl} (${(cause as Error)?.message ?? cause}). Start one with: svc sandbox start`);
+  }
+}
+
+export async function api<T = any>(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const { path, rawQuery } = splitUrl(pathAndQuery);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let payload: string | Buffer | undefined;
+  if (opts.rawBody) {
+    payload = opts.rawBody;
+    headers['content-type'] = opts.contentType ?? 'application/octet-stream';
+  } else if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const realm = realmFor(path);
+  if (realm === 'tenant') {
+    if (profile.api_key) headers.authorization = `Bearer ${profile.api_key}`;
+    const auth = tenantAuthFor(method, path);
+    if (auth !== 'B') {
+      const key = opts.idempotencyKey ?? `cli-${randomUUID()}`;
+      headers['idempotency-key'] = key;
+      if (auth === 'S' && profile.signing_secret) {
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        headers['x-svc-timestamp'] = timestamp;
+        headers['x-svc-signature'] = sign(profile.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: key, body: payload ?? '' });
+      }
+    }
+  } else if (realm === 'admin') {
+    const key = opts.adminKey ?? profile.admin_key;
+    if (key) headers['x-admin-key'] = key;
+  } else if (realm === 'console') {
+    if (profile.dealer_key) headers['x-console-key'] = profile.dealer_key;
+  }
+  let res;
+  try {
+    res = await request(profile.base_url + pathAndQuery, {
+      method: method.toUpperCase() as 'GET',
+      headers,
+      body: payload,
+      headersTimeout: opts.timeoutMs ?? 120_000,
+      bodyTimeout: opts.timeoutMs ?? 120_000,
+    });
+  } catch (err) {
+    throw new DaemonUnreachable(profile.base_url, err);
+  }
+  const raw = Buffer.from(await res.body.arrayBuffer());
+  const type = String(res.headers['content-type'] ?? '');
+  const body = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
+  return { status: res.statusCode, body, headers: res.headers, raw };
+}

@@ -1,0 +1,28 @@
+// svc api METHOD PATH [--data JSON]: any request; signed and keyed when the route needs it.
+import { api as send } from '../client/http.js';
+import { resolveProfile, type GlobalOptions } from '../context.js';
+import { apiError, printJson, usage } from '../output.js';
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+
+export async function api(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const [methodArg, path] = args;
+  const method = methodArg.toUpperCase();
+  if (!METHODS.has(method)) usage(`unknown method ${methodArg}; use GET, POST, PUT, DELETE or PATCH`);
+  if (!path.startsWith('/')) usage(`the path must start with / (got ${path})`);
+  let body: unknown;
+  if (opts.data !== undefined) {
+    try {
+      body = JSON.parse(opts.data);
+    } catch {
+      usage('--data is not valid JSON');
+    }
+  }
+  const profile = resolveProfile(g);
+  const keyFor: Record<string, string | undefined> = { admin: profile.admin_key, security: profile.security_key, approver: profile.approver_key };
+  if (opts.as && !(opts.as in keyFor)) usage('--as must be admin, security or approver');
+  const res = await send(profile, method, path, { body, idempotencyKey: opts.idempotencyKey, adminKey: opts.as ? keyFor[opts.as] : undefined });
+  if (res.status >= 400) apiError(res, true);
+  if (typeof res.body === 'string') process.stdout.write(res.body + (res.body.endsWith('\n') ? '' : '\n'));
+  else printJson(res.body);
+}

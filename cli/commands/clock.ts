@@ -1,0 +1,29 @@
+// svc clock show|advance
+import { api } from '../client/http.js';
+import { resolveProfile, type GlobalOptions } from '../context.js';
+import { ok, printJson, usage } from '../output.js';
+
+function render(c: any): string {
+  return `${c.timestamp}  market ${c.is_open ? 'open' : 'closed'}  next_open ${c.next_open}  next_close ${c.next_close}\n`;
+}
+
+export async function show(_opts: any, g: GlobalOptions): Promise<void> {
+  const c = ok(await api(resolveProfile(g), 'GET', '/v1/clock'), Boolean(g.json));
+  if (g.json) printJson(c);
+  else process.stdout.write(render(c));
+}
+
+export async function advance(opts: any, g: GlobalOptions): Promise<void> {
+  const body: Record<string, unknown> = {};
+  for (const unit of ['minutes', 'hours', 'days'] as const) {
+    if (opts[unit] === undefined) continue;
+    const n = Number(opts[unit]);
+    if (!Number.isFinite(n) || n <= 0) usage(`--${unit} ${opts[unit]} must be a positive number`);
+    body[unit] = n;
+  }
+  if (opts.until) body.until = opts.until;
+  if (Object.keys(body).length !== 1) usage('give exactly one of --minutes, --hours, --days, --until');
+  const c = ok(await api(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }), Boolean(g.json));
+  if (g.json) printJson(c);
+  else process.stdout.write(render(c));
+}

@@ -1,0 +1,247 @@
+// svc sandbox start|stop|status|logs|env|reset
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, watch } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { api } from '../client/http.js';
+import { readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
+
+const READY_TIMEOUT_MS = 20_000;
+
+function daemonEntry(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'dist', 'daemon', 'main.js');
+    if (existsSync(candidate)) return candidate;
+    const sibling = join(dir, 'daemon', 'main.js');
+    if (existsSync(sibling) && dir.endsWith('dist')) return sibling;
+    dir = dirname(dir);
+  }
+  throw new Error('dist/daemon/main.js not found; run npm run build');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function healthy(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
+    await res.body.dump();
+    return res.statusCode === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** The running daemon of this home, or null (a stale locator of a dead process counts as none). */
+async function running(home: string): Promise<Locator | null> {
+  const loc = readLocator(home);
+  if (!loc || !alive(loc.pid)) return null;
+  return (await healthy(loc.base_url)) ? loc : null;
+}
+
+function credentialsOf(home: string): Omit<Profile, 'base_url'> {
+  return readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
+}
+
+async function banner(home: string, loc: Locator, json: boolean, note?: string): Promise<void> {
+  const creds = credentialsOf(home);
+  const profile: Profile = { ...creds, base_url: loc.base_url, console_url: loc.console_url };
+  await saveProfile(home, 'default', profile);
+  const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), json);
+  const quotes = await Promise.all(['COMI', 'TMGH', 'FWRY'].map(async (s) => (await api(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body));
+  if (json) {
+    printJson({ ...profile, home, pid: loc.pid, version: loc.version, seed: state.seed, clock: state.clock, note });
+    return;
+  }
+  const line = (k: string, v: string | undefined) => `  ${k.padEnd(15)} ${v ?? '-'}`;
+  const out = [
+    chalk.green(note ?? 'svc sandbox is running') + chalk.dim(` (pid ${loc.pid}, home ${home})`),
+    line('base_url', loc.base_url),
+    line('console_url', loc.console_url),
+    line('tenant_id', creds.tenant_id),
+    line('api_key', creds.api_key),
+    line('signing_secret', creds.signing_secret),
+    line('admin_key', creds.admin_key),
+    line('dealer_key', creds.dealer_key),
+    line('security_key', creds.security_key),
+    line('approver_key', creds.approver_key),
+    '',
+    `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
+    ...quotes.map((q: any) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
+    '',
+    chalk.dim('  Next: svc market quotes · svc clock advance --until next_open · svc sandbox env · svc --help'),
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+export async function start(opts: any, g: GlobalOptions): Promise<void> {
+  const home = resolveHome(g);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const existing = await running(home);
+  if (existing) {
+    await banner(home, existing, Boolean(g.json), 'svc sandbox is already running');
+    return;
+  }
+  const clockMode = opts.clock ?? (opts.foreground && !process.env.CI ? 'running' : 'frozen');
+  const args = [daemonEntry(), '--home', home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', clockMode, '--speed', String(opts.speed), '--ai', opts.ai];
+  if (opts.start) args.push('--start', opts.start);
+  const logFile = join(home, 'daemon.out');
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, {
+    detached: !opts.foreground,
+    stdio: opts.foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', out, out],
+  });
+  closeSync(out);
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+  });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let loc: Locator | null = null;
+  while (Date.now() < deadline && exited === null) {
+    const l = readLocator(home);
+    if (l && l.pid === child.pid && (await healthy(l.base_url))) {
+      loc = l;
+      break;
+    }
+    await sleep(25);
+  }
+  if (!loc) {
+    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
+    if (exited === null) child.kill('SIGTERM');
+    info(`${chalk.red('error')} the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`);
+    throw new CliExit(EXIT.apiError);
+  }
+  await banner(home, loc, Boolean(g.json));
+  if (!opts.foreground) {
+    child.unref();
+    return;
+  }
+  info(chalk.dim('Running in the foreground; Ctrl-C stops the daemon.'));
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  await new Promise<void>((resolve) => child.on('exit', () => resolve()));
+}
+
+export async function stop(_opts: any, g: GlobalOptions): Promise<void> {
+  const home = resolveHome(g);
+  const loc = readLocator(home);
+  if (!loc || !alive(loc.pid)) {
+    if (g.json) printJson({ stopped: false, reason: 'not running' });
+    else info('svc sandbox is not running.');
+    return;
+  }
+  process.kill(loc.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (alive(loc.pid) && Date.now() < deadline) await sleep(25);
+  if (alive(loc.pid)) process.kill(loc.pid, 'SIGKILL');
+  if (g.json) printJson({ stopped: true, pid: loc.pid });
+  else info(`svc sandbox stopped (pid ${loc.pid}).`);
+}
+
+export async function status(_opts: any, g: GlobalOptions): Promise<void> {
+  const home = resolveHome(g);
+  const loc = await running(home);
+  if (!loc) {
+    if (g.json) printJson({ running: false, home });
+    else info(`svc sandbox is not running (home ${home}).`);
+    throw new CliExit(EXIT.unreachable);
+  }
+  const profile = resolveProfile(g);
+  const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), Boolean(g.json));
+  if (g.json) {
+    printJson({ running: true, home, pid: loc.pid, base_url: loc.base_url, ...state });
+    return;
+  }
+  process.stdout.write(
+    [
+      `${chalk.green('running')}  pid ${loc.pid}  ${loc.base_url}  version ${loc.version}`,
+      `clock    ${state.clock.timestamp} (${state.clock.mode}${state.clock.mode === 'running' ? ` x${state.clock.speed}` : ''}), market ${state.clock.is_open ? 'open' : 'closed'}`,
+      `seed     ${state.seed} (start ${state.start}, generation ${state.generation})`,
+      `home     ${home}`,
+    ].join('\n') + '\n',
+  );
+}
+
+function formatLogLine(line: string): string | null {
+  if (!line.trim()) return null;
+  try {
+    const r = JSON.parse(line);
+    const level = ({ 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' } as Record<number, string>)[r.level] ?? String(r.level);
+    const { time, msg, method, url, status, ms, reqId } = r;
+    const detail = method ? `${method} ${url} ${status} ${ms}ms ${reqId ?? ''}` : '';
+    return `${new Date(time).toISOString()} ${level.padEnd(5)} ${msg}${detail ? ' ' + detail : ''}`;
+  } catch {
+    return line;
+  }
+}
+
+export async function logs(opts: any, g: GlobalOptions): Promise<void> {
+  const file = join(resolveHome(g), 'daemon.log');
+  if (!existsSync(file)) usage(`no log at ${file}; has the sandbox been started with this --home?`);
+  const emit = (text: string) => {
+    for (const l of text.split('\n')) {
+      const f = g.json ? (l.trim() ? l : null) : formatLogLine(l);
+      if (f) process.stdout.write(f + '\n');
+    }
+  };
+  const n = Number(opts.lines);
+  emit(readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-n).join('\n'));
+  if (!opts.follow) return;
+  let offset = statSync(file).size;
+  await new Promise<void>(() => {
+    watch(file, () => {
+      const size = statSync(file).size;
+      if (size <= offset) return;
+      const buf = readFileSync(file).subarray(offset, size);
+      offset = size;
+      emit(buf.toString('utf8'));
+    });
+  });
+}
+
+export async function env(_opts: any, g: GlobalOptions): Promise<void> {
+  const p = resolveProfile(g);
+  const vars: Record<string, string | undefined> = {
+    SVC_HOME: p.home,
+    SVC_BASE_URL: p.base_url,
+    SVC_CONSOLE_URL: p.console_url ?? `${p.base_url}/broker/v1`,
+    SVC_TENANT_ID: p.tenant_id,
+    SVC_API_KEY: p.api_key,
+    SVC_SIGNING_SECRET: p.signing_secret,
+    SVC_ADMIN_KEY: p.admin_key,
+    SVC_DEALER_KEY: p.dealer_key,
+    SVC_SECURITY_KEY: p.security_key,
+    SVC_APPROVER_KEY: p.approver_key,
+  };
+  if (g.json) {
+    printJson(vars);
+    return;
+  }
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.stdout.write(`export ${k}=${JSON.stringify(v).slice(1, -1).includes("'") ? JSON.stringify(v) : `'${v}'`}\n`);
+}
+
+export async function reset(opts: any, g: GlobalOptions): Promise<void> {
+  const body: Record<string, unknown> = {};
+  if (opts.seed !== undefined) {
+    const n = Number(opts.seed);
+    if (!Number.isInteger(n) || n < 0) usage(`--seed ${opts.seed} must be a non-negative integer`);
+    body.seed = n;
+  }
+  if (opts.start) body.start = opts.start;
+  if (opts.clock) body.clock = opts.clock;
+  const state = ok(await api(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
+  if (g.json) printJson(state);
+  else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode})\n`);
+}

@@ -1,0 +1,86 @@
+// One output switch: JSON on stdout for scripts (--json), plain text otherwise. Progress and logs go
+// to stderr. NO_COLOR and FORCE_COLOR are honoured here (chalk alone ignores NO_COLOR).
+import chalk from 'chalk';
+import { ERROR_CODES, isErrorCode } from '../daemon/contract/errors.js';
+import { DaemonUnreachable, type ApiResponse } from './client/http.js';
+
+if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') chalk.level = 0;
+else if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') chalk.level = Math.max(chalk.level, 1) as 1;
+
+export { chalk };
+
+export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3 } as const;
+
+/** A failure already explained to the user; main() turns it into the exit code. */
+export class CliExit extends Error {
+  constructor(readonly code: number, message = '') {
+    super(message);
+  }
+}
+
+export function printJson(data: unknown): void {
+  process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+}
+
+export function info(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+/** Prints an API error (code, message, request id, and the registry's remedy) and exits non-zero. */
+export function apiError(res: ApiResponse, json: boolean): never {
+  const err = res.body?.error;
+  if (json) printJson(res.body);
+  else if (err) {
+    const code = String(err.code);
+    const hint = isErrorCode(code) ? ERROR_CODES[code].remedy : undefined;
+    process.stderr.write(`${chalk.red('error')} ${chalk.bold(err.code)} (HTTP ${res.status}): ${err.message}\n`);
+    if (res.body.request_id) process.stderr.write(chalk.dim(`  request_id ${res.body.request_id}\n`));
+    if (hint) process.stderr.write(`  hint: ${hint}\n`);
+  } else process.stderr.write(`${chalk.red('error')} HTTP ${res.status}: ${String(res.raw)}\n`);
+  throw new CliExit(EXIT.apiError);
+}
+
+/** Returns the body of a 2xx response, or reports the error and exits. */
+export function ok<T>(res: ApiResponse<T>, json: boolean): T {
+  if (res.status >= 200 && res.status < 300) return res.body;
+  apiError(res, json);
+}
+
+export function usage(message: string): never {
+  process.stderr.write(`${chalk.red('error')} ${message}\n`);
+  throw new CliExit(EXIT.usage);
+}
+
+export function handleFatal(err: unknown): number {
+  if (err instanceof CliExit) return err.code;
+  if (err instanceof DaemonUnreachable) {
+    process.stderr.write(`${chalk.red('error')} ${err.message}\n`);
+    return EXIT.unreachable;
+  }
+  process.stderr.write(`${chalk.red('error')} ${(err as Error)?.stack ?? err}\n`);
+  return EXIT.apiError;
+}
+
+/** Formats integer micros as EGP for display only (integer arithmetic, no float): at least
+ *  `minDecimals` decimals, more when the value has them (0.855 EGP shows as 0.855). */
+export function egp(micros: number | null | undefined, minDecimals = 2): string {
+  if (micros === null || micros === undefined) return '-';
+  const abs = BigInt(Math.abs(micros));
+  const whole = (abs / 1_000_000n).toLocaleString('en-US');
+  const frac = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(minDecimals, '0');
+  return `${micros < 0 ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+}
+
+export function pct(fraction: number): string {
+  const s = (fraction * 100).toFixed(2);
+  return `${fraction > 0 ? '+' : ''}${s}%`;
+}
+
+/** A plain aligned table; numeric-looking columns right-aligned. */
+export function table(headers: string[], rows: Array<Array<string | number>>): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = headers.map((_h, i) => cells.length > 0 && cells.every((r) => /^[-+]?[\d,.]+%?$|^-$/.test(r[i] ?? '')));
+  const fmt = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [chalk.bold(fmt(headers)), ...cells.map(fmt)].join('\n');
+}

@@ -1,0 +1,85 @@
+// buildApp(deps) assembles the fastify app without listening: tests use inject(), main.ts listens.
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Deps } from './deps.js';
+import { AppError, errorBody } from './http/errors.js';
+import { createPipeline } from './http/pipeline.js';
+import type { RouteDef } from './http/route.js';
+import { buildOpenApi } from './http/openapi.js';
+import { ROUTE_MODULES } from './routes.js';
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+function mapFastifyError(err: { code?: string; statusCode?: number; message: string }): AppError {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_CONTENT_TYPE');
+    case 'MALFORMED_JSON':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('MALFORMED_JSON');
+  }
+  if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE');
+  if (err.statusCode === 415) return new AppError('UNSUPPORTED_CONTENT_TYPE');
+  if (err.statusCode === 400) return new AppError('MALFORMED_JSON', err.message);
+  return new AppError('INTERNAL');
+}
+
+export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    genReqId: () => deps.ids.requestId(),
+    bodyLimit: JSON_BODY_LIMIT,
+    // main.ts logs one line per request itself, without headers (keys never reach the log).
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // JSON keeps its raw text: signatures cover the exact bytes sent.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    req.rawBody = text;
+    if (text.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('The request body is not valid JSON.'), { code: 'MALFORMED_JSON', statusCode: 400 }), undefined);
+    }
+  });
+  // Everything else arrives as bytes; upload routes check magic bytes, JSON routes answer 415.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    req.rawBody = body as Buffer;
+    done(null, body);
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const appErr = err instanceof AppError ? err : mapFastifyError(err as never);
+    if (appErr.code === 'INTERNAL') deps.log.error({ err, reqId: req.id }, 'unhandled error');
+    reply.code(appErr.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(appErr.code, appErr.message, String(req.id))));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id))));
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso() }));
+
+  const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
+  const handle = createPipeline(deps);
+  for (const def of routes) {
+    app.route({
+      method: def.method,
+      url: def.url,
+      bodyLimit: def.rawBody?.maxBytes,
+      handler: (req, reply) => handle(def, req, reply),
+    });
+  }
+  const openapi = buildOpenApi(routes, deps.version);
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  return app;
+}

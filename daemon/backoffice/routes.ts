@@ -1,0 +1,36 @@
+// Back office (X-Admin-Key): tenant provisioning and the hash-chained audit log.
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { AppError } from '../http/errors.js';
+
+export function backofficeRoutes(deps: Deps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'POST', url: '/admin/tenants', auth: { realm: 'admin', grant: 'tenants:create' }, tags: ['backoffice'],
+      summary: 'Provision a tenant: returns its api_key and signing_secret (shown once).', status: 201,
+      body: z.strictObject({ name: z.string().trim().min(1).max(100) }),
+      response: z.object({ tenant_id: z.string(), name: z.string(), api_key: z.string(), signing_secret: z.string() }).meta({ id: 'TenantCredentials' }),
+      errors: ['TENANT_NAME_TAKEN'],
+      handler: ({ body }) => {
+        if (deps.keys.tenantExists(body.name)) throw new AppError('TENANT_NAME_TAKEN');
+        return deps.keys.createTenant(body.name);
+      },
+    }),
+    defineRoute({
+      method: 'GET', url: '/admin/audit', auth: { realm: 'admin', grant: 'audit:read' }, tags: ['backoffice'],
+      summary: 'Read the hash-chained audit log, newest first.',
+      query: z.strictObject({
+        limit: z.coerce.number().int().min(1).max(200).default(100),
+        after_seq: z.coerce.number().int().min(0).optional(),
+        tenant_id: z.string().max(64).optional(),
+      }),
+      handler: ({ query }) => ({ entries: deps.audit.list({ limit: query.limit, afterSeq: query.after_seq, tenantId: query.tenant_id }) }),
+    }),
+    defineRoute({
+      method: 'GET', url: '/admin/audit/verify', auth: { realm: 'admin', grant: 'audit:read' }, tags: ['backoffice'],
+      summary: 'Verify the audit chain: recomputes every hash and checks the recorded head.',
+      handler: () => deps.audit.verify(),
+    }),
+  ];
+}

@@ -1,0 +1,94 @@
+// The one registry of error codes. Every error the API returns names a code from here; the same
+// entries feed docs/errors.md and the assistant's error explainer. Codes are stable: never rename one.
+
+export interface ErrorEntry {
+  status: number;
+  /** Default message when the thrower gives none. */
+  message: string;
+  /** Neutral cause, for people and for /v1/ai/dev/explain-error. */
+  cause: string;
+  /** What the caller can do about it. */
+  remedy: string;
+}
+
+function e(status: number, message: string, cause: string, remedy: string): ErrorEntry {
+  return { status, message, cause, remedy };
+}
+
+export const ERROR_CODES = {
+  // Transport and request shape
+  MALFORMED_JSON: e(400, 'The request body is not valid JSON.', 'The body could not be parsed as JSON.', 'Send a well-formed JSON document with Content-Type: application/json.'),
+  VALIDATION_FAILED: e(422, 'The request failed validation.', 'A field is missing, has the wrong type, or is out of range.', 'Read the field path in the message and correct that field.'),
+  UNSUPPORTED_CONTENT_TYPE: e(415, 'The Content-Type of the request is not accepted by this route.', 'The route accepts a different media type.', 'Send application/json, or the raw image type the route documents.'),
+  UNSUPPORTED_MEDIA_TYPE: e(415, 'The upload is not a JPEG or PNG image.', 'The uploaded bytes do not start with a JPEG or PNG signature.', 'Upload the raw bytes of a JPEG or PNG file.'),
+  PAYLOAD_TOO_LARGE: e(413, 'The request body is larger than the route allows.', 'The body exceeds the size limit (512 KiB for images).', 'Send a smaller file.'),
+  NOT_FOUND: e(404, 'No such resource.', 'The id is unknown, or belongs to another tenant.', 'Check the id; ids are scoped to the tenant that created them.'),
+  ROUTE_NOT_FOUND: e(404, 'No route matches this method and path.', 'The method and path do not name an endpoint of the API.', 'Check the path against /openapi.json.'),
+  METHOD_NOT_ALLOWED: e(405, 'This method is not allowed on this path.', 'The path exists with other methods.', 'Check the method against /openapi.json.'),
+  INVALID_DATE: e(422, 'A date is not a valid calendar date (YYYY-MM-DD).', 'The date is malformed or does not exist.', 'Send a real date as YYYY-MM-DD.'),
+  INVALID_RANGE: e(422, 'The range is invalid.', 'The end is before the start, or the range is too long.', 'Send start <= end within the documented maximum.'),
+  INVALID_TIMESTAMP: e(422, 'A timestamp is not valid RFC 3339.', 'The value could not be parsed as an RFC 3339 timestamp.', 'Send a timestamp such as 2026-11-22T10:00:00+02:00.'),
+  RATE_LIMITED: e(429, 'Too many requests.', 'The request rate exceeded the limit.', 'Retry after the delay in Retry-After.'),
+  INTERNAL: e(500, 'An internal error occurred.', 'The service failed unexpectedly; nothing was changed.', 'Retry with the same Idempotency-Key; report the request_id if it persists.'),
+
+  // Authentication, signing, idempotency
+  UNAUTHENTICATED: e(401, 'Missing or unknown credentials.', 'No bearer key (or operator key) was sent, or it is not known.', 'Send Authorization: Bearer <api_key> (operators: X-Admin-Key or X-Console-Key).'),
+  SIGNATURE_INVALID: e(401, 'The request signature is missing or does not match.', 'X-Svc-Timestamp or X-Svc-Signature is missing, or the HMAC does not match the request.', 'Sign "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)) with the signing secret; see docs/api.md.'),
+  SIGNATURE_EXPIRED: e(401, 'The request timestamp is outside the accepted window.', 'X-Svc-Timestamp differs from the server wall clock by more than 300 seconds.', 'Sync the client clock and sign again with a fresh timestamp.'),
+  FORBIDDEN: e(403, 'The credentials lack the grant this route needs.', 'The operator identity does not hold the required grant.', 'Use an identity that holds the grant named in the message.'),
+  IDEMPOTENCY_KEY_REQUIRED: e(400, 'This route requires an Idempotency-Key header.', 'The Idempotency-Key header is missing or empty.', 'Send a unique Idempotency-Key (1-255 characters) per logical request.'),
+  IDEMPOTENCY_KEY_INVALID: e(400, 'The Idempotency-Key header is not valid.', 'The key is longer than 255 characters or contains control characters.', 'Send a printable key of 1-255 characters.'),
+  IDEMPOTENCY_KEY_REUSED: e(422, 'This Idempotency-Key was used with a different request body.', 'The same key was sent earlier with another body on the same route.', 'Use a new key for a new request; reuse a key only to retry the identical request.'),
+  IDEMPOTENCY_KEY_IN_USE: e(409, 'A request with this Idempotency-Key is still being processed.', 'Another request with the same key is in flight.', 'Wait for the first request to finish, then retry.'),
+
+  // Sandbox controls and clock
+  SANDBOX_ONLY: e(403, 'This control exists only in the sandbox.', 'Sandbox controls are not available in this environment.', 'Use the sandbox host.'),
+  CLOCK_NOT_ADVANCEABLE: e(422, 'The clock cannot move that way.', 'The clock only moves forward, by a positive amount.', 'Advance by a positive duration, or to a later instant.'),
+  CLOCK_ADVANCE_TOO_LARGE: e(422, 'The clock advance is larger than allowed in one call.', 'One advance is limited to 3,660 simulated days.', 'Advance in several smaller steps.'),
+  UNKNOWN_SYMBOL: e(404, 'No instrument has this symbol.', 'The symbol is not in the catalog.', 'List symbols with GET /v1/instruments.'),
+  UNKNOWN_MARKET: e(404, 'No market has this id.', 'The market id is not XCAI.', 'Use market_id XCAI (the Egyptian Exchange).'),
+  PRICE_OFF_TICK: e(422, 'The price is not on the tick grid.', 'Prices move in ticks: 0.01 EGP at or above 2 EGP, 0.001 EGP below.', 'Round the price to a multiple of the tick for its level.'),
+  TENANT_NAME_TAKEN: e(409, 'A tenant with this name already exists.', 'Tenant names are unique.', 'Choose another name.'),
+
+  // Orders (spec table)
+  INVALID_SIDE: e(422, 'side must be buy or sell.', 'The side field is missing or not one of buy, sell.', 'Send side "buy" or "sell".'),
+  INVALID_TYPE: e(422, 'type must be market or limit.', 'The type field is missing or not one of market, limit.', 'Send type "market" or "limit".'),
+  INVALID_QTY: e(422, 'qty must be a whole number of shares greater than 0.', 'The quantity is missing, fractional, zero, negative or too large.', 'Send a positive integer number of shares.'),
+  INVALID_PRICE: e(422, 'limit_price_micros is invalid.', 'A limit order needs a positive integer limit_price_micros; a market order must not carry one.', 'Send an integer price in micros for limit orders only.'),
+  INVALID_TIME_IN_FORCE: e(422, 'time_in_force must be day, gtc, ioc or fok.', 'The time_in_force value is not supported.', 'Send one of day, gtc, ioc, fok (default day).'),
+  TICK_VIOLATION: e(422, 'The limit price is not a multiple of the tick.', 'The tick is 0.01 EGP at prices of 2 EGP and above, 0.001 EGP below.', 'Round the limit price to the tick grid.'),
+  PRICE_BAND_EXCEEDED: e(422, 'The limit price is outside the daily price band.', 'Limit prices must lie within plus or minus 20% of the reference price (previous close).', 'Read the band from GET /v1/instruments/{symbol}/quote and price inside it.'),
+  INSUFFICIENT_SETTLED_CASH: e(422, 'Settled cash does not cover the order.', 'A buy reserves quantity x price (band ceiling for market orders) plus the fee ceiling, from settled cash only.', 'Deposit funds, wait for settlement, or reduce the quantity.'),
+  INSUFFICIENT_SETTLED_SECURITIES: e(422, 'Settled shares do not cover the sell.', 'A sell needs settled shares; shares bought in the last two business days are unsettled (T+2).', 'Reduce the quantity or wait for settlement.'),
+  INSUFFICIENT_BUYING_POWER: e(422, 'Buying power does not cover the order.', 'At execution time the reserved cash did not cover the fill.', 'Deposit funds or reduce the quantity.'),
+  SUITABILITY_REQUIRED: e(422, 'The suitability questionnaire is not on file.', 'Equity trading requires a recorded suitability questionnaire.', 'PUT /v1/investors/{id}/suitability with the questionnaire.'),
+  RISK_ACK_REQUIRED: e(422, 'The risk disclosure has not been acknowledged.', 'Equity trading requires risk_acknowledged = true.', 'PUT /v1/investors/{id}/suitability with risk_acknowledged true.'),
+  INVESTOR_RESTRICTED: e(422, 'The investor is restricted and may only reduce positions.', 'A restricted account may sell existing holdings but not open new positions.', 'Contact the broker to lift the restriction.'),
+  INVESTOR_CLOSED: e(422, 'The account is closed and read-only.', 'A closed account accepts no orders or transfers.', 'Contact the broker.'),
+  INVESTOR_NOT_APPROVED: e(422, 'The investor is not approved.', 'Funding and trading need an approved KYC application (an investor_id).', 'Complete KYC and wait for approval.'),
+  SHARIAH_RESTRICTED: e(422, 'The instrument is excluded by the shariah-only election.', 'The investor elected shariah-only and the instrument is not shariah-compliant.', 'Choose a shariah-compliant instrument.'),
+  MARKET_CLOSED: e(422, 'The market is closed and this order cannot be queued.', 'ioc and fok orders need an open session; they are never queued.', 'Send a day or gtc order, or wait for the session to open.'),
+  INSTRUMENT_HALTED: e(422, 'Trading in the instrument is halted.', 'The symbol is halted.', 'Wait for the halt to be lifted.'),
+  INSTRUMENT_NOT_ORDERABLE: e(422, 'The instrument cannot be ordered through /v1/orders.', 'Bonds and sukuk are not orderable in this release.', 'Trade equities only.'),
+  CLIENT_ORDER_ID_EXISTS: e(422, 'client_order_id was already used by this tenant.', 'client_order_id is unique per tenant, forever.', 'Send a new client_order_id.'),
+  ORDER_NOT_CANCELLABLE: e(422, 'The order is in a terminal state and cannot be cancelled.', 'Filled, cancelled, rejected and expired orders cannot be cancelled.', 'No action needed; read the order to see its final state.'),
+  NO_EXECUTIONS: e(422, 'The order has no executions yet.', 'A contract note exists only after the first fill.', 'Wait for a fill, then request the contract note.'),
+
+  // Reports
+  REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
+  REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),
+
+  // Assistant
+  NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+  request_id: string;
+}

@@ -1,0 +1,84 @@
+// The dependency container: everything a service may use, built once per daemon (or per test).
+// Services receive exactly what they use (Pick<Deps, ...>); nothing is a module-level singleton.
+import { openDb, type Db } from './store/db.js';
+import { createAudit, type Audit } from './store/audit.js';
+import { createClock, type Clock, type ClockMode } from './sim/clock.js';
+import { createIdGen, type IdGen } from './sim/ids.js';
+import { createScheduler, type Scheduler } from './sim/scheduler.js';
+import { createKeyStore, type KeyStore } from './tenancy/keys.js';
+import { createMarket, type Market } from './market/service.js';
+import { bootstrapIfEmpty, type BootstrapResult } from './sandbox/bootstrap.js';
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface SandboxOptions {
+  seed: number;
+  startMs: number;
+  clockMode: ClockMode;
+  speedMilli: number;
+}
+
+export interface DepsOptions {
+  dbFile: string;
+  kek: Buffer;
+  sandbox: SandboxOptions;
+  wallNow?: () => number;
+  log?: Logger;
+  ai?: 'none' | 'registry';
+  version?: string;
+}
+
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  ids: IdGen;
+  scheduler: Scheduler;
+  audit: Audit;
+  keys: KeyStore;
+  market: Market;
+  log: Logger;
+  wallNow: () => number;
+  kek: Buffer;
+  ai: 'none' | 'registry';
+  version: string;
+  /** RFC 3339 in Africa/Cairo of the simulated now. */
+  nowIso(): string;
+  /** Credentials minted by this start's bootstrap (first start only), for the locator file. */
+  bootstrap: BootstrapResult | null;
+  /** Hooks capabilities register to drop in-memory caches after reset or import. */
+  onReset: Array<() => void>;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+export function createDeps(opts: DepsOptions): Deps {
+  const wallNow = opts.wallNow ?? Date.now;
+  const db = openDb(opts.dbFile);
+  const bootstrapState = bootstrapIfEmpty(db, opts.sandbox, wallNow);
+  const state = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
+  db.prepare('UPDATE sandbox_state SET boot_count = boot_count + 1 WHERE id = 1').run();
+  const clock = createClock(db, wallNow);
+  const ids = createIdGen(db, state.seed, state.generation);
+  const scheduler = createScheduler(db, clock);
+  const market = createMarket({ db, clock, seed: state.seed });
+  const nowIso = () => market.calendar.toIso(clock.now());
+  const audit = createAudit(db, nowIso);
+  const keys = createKeyStore(db, ids, opts.kek, nowIso);
+  const deps: Deps = {
+    db, clock, ids, scheduler, audit, keys, market,
+    log: opts.log ?? silent,
+    wallNow,
+    kek: opts.kek,
+    ai: opts.ai ?? 'none',
+    version: opts.version ?? '0.1.0',
+    nowIso,
+    bootstrap: null,
+    onReset: [],
+  };
+  if (bootstrapState) deps.bootstrap = bootstrapState.provision(deps);
+  return deps;
+}

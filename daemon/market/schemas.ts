@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+const micros = z.number().int();
+
+export const FundamentalsSchema = z
+  .object({
+    market_cap_micros: z.number(),
+    pe_ratio: z.number().nullable(),
+    dividend_yield: z.number(),
+    beta: z.number(),
+    net_income_micros: z.number(),
+    shares_outstanding: z.number(),
+    website: z.string(),
+    headquarters: z.string(),
+  })
+  .meta({ id: 'Fundamentals' });
+
+export const InstrumentSchema = z
+  .object({
+    symbol: z.string(),
+    name: z.string(),
+    name_ar: z.string(),
+    isin: z.string(),
+    sector: z.string(),
+    security_type: z.enum(['equity', 'bond', 'sukuk']),
+    market_id: z.string(),
+    ref_price_micros: micros,
+    shariah_compliant: z.boolean(),
+    logo_url: z.string(),
+    fundamentals: FundamentalsSchema.nullable(),
+    fractionable: z.literal(false),
+    lot_size: z.int(),
+    tradable: z.boolean(),
+  })
+  .meta({ id: 'Instrument' });
+
+export const LiveQuoteSchema = z
+  .object({
+    symbol: z.string(),
+    price_micros: micros,
+    prev_close_micros: micros,
+    change_pct: z.number().describe('fraction: 0.0123 = 1.23%'),
+    as_of: z.string(),
+    session_open: z.boolean(),
+  })
+  .meta({ id: 'LiveQuote' });
+
+export const DetailQuoteSchema = LiveQuoteSchema.extend({
+  market_id: z.string(),
+  ref_price_micros: micros,
+  band: z.object({ lower_micros: micros, upper_micros: micros, pct: z.number() }),
+  tick_micros: micros,
+  halted: z.boolean(),
+  day: z.object({ open_micros: micros, high_micros: micros, low_micros: micros, volume: z.int() }).nullable(),
+}).meta({ id: 'Quote' });
+
+export const CandleSchema = z
+  .object({ date: z.string(), open_micros: micros, high_micros: micros, low_micros: micros, close_micros: micros, volume: z.int() })
+  .meta({ id: 'Candle' });
+
+export const CalendarRowSchema = z
+  .object({ date: z.string(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: z.string() })
+  .meta({ id: 'CalendarDay' });
+
+export const BondSchema = z
+  .object({
+    market_id: z.string(),
+    symbol: z.string(),
+    name: z.string(),
+    name_ar: z.string(),
+    isin: z.string(),
+    security_type: z.enum(['bond', 'sukuk']),
+    clean_price_micros: micros.describe('percent of par: 100000000 = 100.000%'),
+    ref_price_micros: micros,
+    currency: z.literal('EGP'),
+    shariah_compliant: z.boolean(),
+    face_value_micros: micros,
+    coupon_rate_bps: z.int(),
+    coupon_frequency: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4)]),
+    issue_date: z.string(),
+    maturity_date: z.string(),
+    day_count_convention: z.string(),
+    first_coupon_date: z.string().nullable(),
+    accrued_interest_micros: micros.describe('per unit of face value, as of the settlement date'),
+    dirty_price_micros: micros.describe('clean price + accrued interest, per unit, in EGP micros'),
+    settlement_date: z.string(),
+    logo_url: z.string(),
+  })
+  .meta({ id: 'Bond' });
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+
+export const CalendarQuery = z.strictObject({ start: isoDate.optional(), end: isoDate.optional() });
+export const OhlcvQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(365).default(90) });
+export const BondsQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional() });

@@ -1,0 +1,9 @@
+// Every capability's routes, in one list. A module is (deps) => RouteDef[].
+import type { Deps } from './deps.js';
+import type { RouteDef } from './http/route.js';
+import { marketRoutes } from './market/routes.js';
+import { newsRoutes } from './news/routes.js';
+import { sandboxRoutes } from './sandbox/routes.js';
+import { backofficeRoutes } from './backoffice/routes.js';
+
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes];

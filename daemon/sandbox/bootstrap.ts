@@ -1,0 +1,51 @@
+// First start: the sandbox state row, the broker of record from fixtures, one tenant and the operator
+// identities (admin, dealer, security, approver). Keys are random and shown once; the CLI keeps them in
+// the credentials file of $SVC_HOME.
+import { readFixture } from '../fixtures.js';
+import type { Db } from '../store/db.js';
+import type { Deps, SandboxOptions } from '../deps.js';
+import type { TenantCredentials } from '../tenancy/keys.js';
+
+export interface BrokerFixture {
+  id: string;
+  name: string;
+  name_ar: string;
+  fra_license_no: string;
+  contact_email: string;
+  contact_phone: string;
+}
+
+export interface BootstrapResult {
+  tenant: TenantCredentials;
+  broker_id: string;
+  operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string };
+}
+
+export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: Deps): BootstrapResult } | null {
+  const exists = db.prepare('SELECT 1 FROM sandbox_state WHERE id = 1').get();
+  if (exists) return null;
+  db.prepare(
+    'INSERT INTO sandbox_state (id, seed, start_ms, clock_mode, sim_ms, wall_anchor_ms, speed_milli, processed_ms) VALUES (1, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(opts.seed, opts.startMs, opts.clockMode, opts.startMs, wallNow(), opts.speedMilli, opts.startMs);
+  return {
+    provision(deps) {
+      return db.transaction(() => {
+        const brokers = readFixture<BrokerFixture[]>('brokers.json');
+        const ins = db.prepare('INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)');
+        for (const b of brokers) ins.run(b.id, b.name, b.name_ar, b.fra_license_no, b.contact_email, b.contact_phone);
+        const brokerId = brokers[0].id;
+        const tenant = deps.keys.createTenant('default');
+        const admin = deps.keys.createOperator('admin', 'admin', null);
+        const dealer = deps.keys.createOperator('dealer', 'dealer', brokerId);
+        const security = deps.keys.createOperator('security', 'security', null);
+        const approver = deps.keys.createOperator('approver', 'approver', null);
+        deps.audit.append({ actor: 'system', action: 'sandbox.bootstrap', subject: tenant.tenant_id, tenantId: tenant.tenant_id, detail: { seed: opts.seed } });
+        return {
+          tenant,
+          broker_id: brokerId,
+          operators: { admin_key: admin.key, dealer_key: dealer.key, security_key: security.key, approver_key: approver.key },
+        };
+      })();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Sandbox controls under /admin/sandbox (X-Admin-Key with grant sandbox:control).
+import { z } from 'zod';
+import { DateTime } from 'luxon';
+import type { Deps } from '../deps.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { AppError } from '../http/errors.js';
+import { advanceClock, resetSandbox, sandboxState, setClockMode } from './service.js';
+import { ClockAdvanceBody, ClockAdvanceResponse, SandboxStateSchema } from './schemas.js';
+
+const control = { realm: 'admin', grant: 'sandbox:control' } as const;
+
+export function sandboxRoutes(deps: Deps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/clock-advance', auth: control, tags: ['sandbox'],
+      summary: 'Advance the simulated clock by minutes, hours or days, or until an instant, next_open or next_close; runs every event due on the way.',
+      body: ClockAdvanceBody, response: ClockAdvanceResponse,
+      errors: ['CLOCK_NOT_ADVANCEABLE', 'CLOCK_ADVANCE_TOO_LARGE', 'INVALID_TIMESTAMP'],
+      handler: ({ body }) => advanceClock(deps, body),
+    }),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/clock', auth: control, tags: ['sandbox'],
+      summary: 'Set the clock mode: frozen (moves only when advanced) or running (follows the wall clock at a speed factor).',
+      body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().positive().max(10000).optional() }),
+      handler: ({ body }) => setClockMode(deps, body.mode, body.speed),
+    }),
+    defineRoute({
+      method: 'GET', url: '/admin/sandbox/state', auth: control, tags: ['sandbox'],
+      summary: 'Seed, start, clock and switches of the sandbox.', response: SandboxStateSchema,
+      handler: () => sandboxState(deps),
+    }),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/reset', auth: control, tags: ['sandbox'],
+      summary: 'Wipe all simulation state (credentials and the audit chain stay) and restart from a seed and start time.',
+      body: z.strictObject({
+        seed: z.int().min(0).max(2 ** 32 - 1).optional(),
+        start: z.string().optional(),
+        clock: z.enum(['frozen', 'running']).optional(),
+      }),
+      response: SandboxStateSchema,
+      handler: ({ body }) => {
+        let startMs: number | undefined;
+        if (body.start !== undefined) {
+          const dt = DateTime.fromISO(body.start, { setZone: true });
+          if (!dt.isValid) throw new AppError('INVALID_TIMESTAMP', `start: "${body.start}" is not an RFC 3339 timestamp.`);
+          startMs = dt.toMillis();
+        }
+        return resetSandbox(deps, { seed: body.seed, startMs, clockMode: body.clock });
+      },
+    }),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/quote', auth: control, tags: ['sandbox'],
+      summary: 'Set the tape price of a symbol now; ticks continue from it. The price must be on the tick grid and inside the band.',
+      body: z.strictObject({ symbol: z.string().min(1).max(16), price_micros: z.int().positive().max(Number.MAX_SAFE_INTEGER) }),
+      errors: ['UNKNOWN_SYMBOL', 'PRICE_OFF_TICK', 'PRICE_BAND_EXCEEDED'],
+      handler: ({ body }) => deps.market.setQuote(body.symbol, body.price_micros),
+    }),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/halt', auth: control, tags: ['sandbox'],
+      summary: 'Halt or resume trading in a symbol.',
+      body: z.strictObject({ symbol: z.string().min(1).max(16), halted: z.boolean() }),
+      errors: ['UNKNOWN_SYMBOL'],
+      handler: ({ body }) => deps.market.setHalt(body.symbol, body.halted),
+    }),
+  ];
+}

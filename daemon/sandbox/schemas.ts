@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const ClockSchema = z
+  .object({
+    timestamp: z.string(),
+    is_open: z.boolean(),
+    next_open: z.string(),
+    next_close: z.string(),
+  })
+  .meta({ id: 'Clock' });
+
+export const ClockAdvanceBody = z
+  .strictObject({
+    minutes: z.number().positive().finite().optional(),
+    hours: z.number().positive().finite().optional(),
+    days: z.number().positive().finite().optional(),
+    until: z.string().min(1).max(64).optional(),
+  })
+  .refine((b) => [b.minutes, b.hours, b.days, b.until].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of minutes, hours, days, until',
+  })
+  .meta({ id: 'ClockAdvanceRequest' });
+
+export const ClockAdvanceResponse = ClockSchema.extend({
+  mode: z.enum(['frozen', 'running']),
+  instants_processed: z.int(),
+}).meta({ id: 'ClockAdvanceResponse' });
+
+export const SandboxStateSchema = z
+  .object({
+    seed: z.int(),
+    start: z.string(),
+    generation: z.int(),
+    clock: ClockSchema.extend({ mode: z.enum(['frozen', 'running']), speed: z.number() }),
+    auto_fill: z.boolean(),
+    manual_funding: z.boolean(),
+    ai: z.enum(['none', 'registry']),
+    version: z.string(),
+  })
+  .meta({ id: 'SandboxState' });

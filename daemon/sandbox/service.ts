@@ -1,0 +1,91 @@
+// Sandbox controls: clock advance and mode, reset. (Quote and halt live in the market service.)
+import { DateTime } from 'luxon';
+import type { Deps } from '../deps.js';
+import { AppError } from '../http/errors.js';
+import type { ClockMode } from '../sim/clock.js';
+
+const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
+/** Tables that survive a reset: credentials, brokers, the audit chain and the state row itself. */
+const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log']);
+const KEEP_SEQUENCES = ['tnt', 'opr'];
+
+export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };
+
+export function clockView(deps: Pick<Deps, 'clock' | 'market'>) {
+  const now = deps.clock.now();
+  const cal = deps.market.calendar;
+  return {
+    timestamp: cal.toIso(now),
+    is_open: cal.isOpen(now),
+    next_open: cal.toIso(cal.nextOpen(now)),
+    next_close: cal.toIso(cal.nextClose(now)),
+  };
+}
+
+export function resolveAdvanceTarget(deps: Pick<Deps, 'clock' | 'market'>, body: AdvanceBody): number {
+  const now = deps.clock.now();
+  let target: number;
+  if (body.until !== undefined) {
+    if (body.until === 'next_open') target = deps.market.calendar.nextOpen(now);
+    else if (body.until === 'next_close') target = deps.market.calendar.nextClose(now);
+    else {
+      const dt = DateTime.fromISO(body.until, { setZone: true });
+      if (!dt.isValid || !/[zZ]|[+-]\d\d:\d\d$/.test(body.until)) throw new AppError('INVALID_TIMESTAMP', `until: "${body.until}" is not an RFC 3339 timestamp with offset, next_open or next_close.`);
+      target = dt.toMillis();
+    }
+  } else {
+    const ms = (body.minutes ?? 0) * 60_000 + (body.hours ?? 0) * 3_600_000 + (body.days ?? 0) * 86_400_000;
+    target = now + Math.round(ms);
+  }
+  if (target < now) throw new AppError('CLOCK_NOT_ADVANCEABLE', `The clock is at ${deps.market.calendar.toIso(now)}; it only moves forward.`);
+  if (target - now > MAX_ADVANCE_MS) throw new AppError('CLOCK_ADVANCE_TOO_LARGE');
+  return target;
+}
+
+export function advanceClock(deps: Deps, body: AdvanceBody) {
+  const target = resolveAdvanceTarget(deps, body);
+  const instants = deps.scheduler.advanceTo(target);
+  return { ...clockView(deps), mode: deps.clock.mode(), instants_processed: instants };
+}
+
+export function setClockMode(deps: Deps, mode: ClockMode, speed?: number) {
+  deps.clock.setMode(mode, speed === undefined ? undefined : Math.round(speed * 1000));
+  deps.scheduler.changed();
+  return { ...clockView(deps), mode: deps.clock.mode(), speed: deps.clock.speedMilli() / 1000 };
+}
+
+export function sandboxState(deps: Deps) {
+  const s = deps.db.prepare<[], { seed: number; start_ms: number; generation: number; auto_fill: number; manual_funding: number }>(
+    'SELECT seed, start_ms, generation, auto_fill, manual_funding FROM sandbox_state WHERE id = 1',
+  ).get()!;
+  return {
+    seed: s.seed,
+    start: deps.market.calendar.toIso(s.start_ms),
+    generation: s.generation,
+    clock: { ...clockView(deps), mode: deps.clock.mode(), speed: deps.clock.speedMilli() / 1000 },
+    auto_fill: s.auto_fill === 1,
+    manual_funding: s.manual_funding === 1,
+    ai: deps.ai,
+    version: deps.version,
+  };
+}
+
+/** Wipes all simulation state (keeping credentials and the audit chain) and restarts the clock. */
+export function resetSandbox(deps: Deps, opts: { seed?: number; startMs?: number; clockMode?: ClockMode }) {
+  const db = deps.db;
+  const cur = db.prepare<[], { seed: number; start_ms: number; generation: number }>('SELECT seed, start_ms, generation FROM sandbox_state WHERE id = 1').get()!;
+  const seed = opts.seed ?? cur.seed;
+  const startMs = opts.startMs ?? cur.start_ms;
+  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  for (const { name } of tables) if (!KEEP_ON_RESET.has(name)) db.prepare(`DELETE FROM "${name}"`).run();
+  db.prepare(`DELETE FROM id_seq WHERE prefix NOT IN (${KEEP_SEQUENCES.map(() => '?').join(',')})`).run(...KEEP_SEQUENCES);
+  db.prepare(
+    'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, generation = generation + 1, auto_fill = 1, manual_funding = 0, clock_mode = COALESCE(?, clock_mode) WHERE id = 1',
+  ).run(seed, startMs, startMs, startMs, deps.wallNow(), opts.clockMode ?? null);
+  deps.clock.reload();
+  deps.ids.setSeed(seed, cur.generation + 1);
+  deps.market.reset(seed);
+  deps.scheduler.changed();
+  for (const hook of deps.onReset) hook();
+  return sandboxState(deps);
+}

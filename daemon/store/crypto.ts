@@ -1,0 +1,36 @@
+// Envelope encryption: each tenant has a data key (DEK) wrapped by the sandbox's key-encryption key
+// (KEK, a file in $SVC_HOME). Sealed values are AES-256-GCM: 12-byte IV, 16-byte tag, ciphertext.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+
+export function seal(key: Buffer, plaintext: Buffer, aad = ''): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  if (aad) cipher.setAAD(Buffer.from(aad));
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ct]);
+}
+
+export function open(key: Buffer, sealed: Buffer, aad = ''): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+  if (aad) decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(sealed.subarray(12, 28));
+  return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+}
+
+export function newKey(): Buffer {
+  return randomBytes(32);
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Keyed hash for lookups of sensitive values (e.g. national ids) without storing them in clear. */
+export function keyedHash(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value).digest('hex');
+}
+
+/** A random secret of `bytes` bytes, base64url, with a readable prefix. */
+export function newSecret(prefix: string, bytes = 24): string {
+  return prefix + randomBytes(bytes).toString('base64url');
+}

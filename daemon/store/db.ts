@@ -1,0 +1,33 @@
+// The daemon's system of record: one SQLite file in WAL mode. Every state change runs inside one
+// transaction (`tx`); migrations are versioned by PRAGMA user_version and applied in order at open.
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export function openDb(file: string): Db {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a committed transaction survives a crash of the process (not of the OS).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+/** Runs fn in a transaction (a savepoint when already inside one). */
+export function tx<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn)();
+}

@@ -1,0 +1,11 @@
+// Versioned migrations, applied in order. Each capability owns one file; never edit a shipped one,
+// add a new version instead.
+import { CORE } from './001_core.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [CORE].sort((a, b) => a.version - b.version);

@@ -1,0 +1,139 @@
+// Credentials: tenants with their api keys (stored as SHA-256 hashes) and signing secrets (sealed under
+// the tenant's data key), and operator identities with their grants. Lookups are cached in memory:
+// every request authenticates, and a Map hit costs nothing next to a query.
+import type { Db } from '../store/db.js';
+import type { IdGen } from '../sim/ids.js';
+import type { Operator, OperatorRealm } from '../http/route.js';
+import { newKey, newSecret, open, seal, sha256 } from '../store/crypto.js';
+
+export const OPERATOR_ROLES = {
+  admin: {
+    realm: 'admin',
+    grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read'],
+  },
+  dealer: {
+    realm: 'console',
+    grants: [
+      'queue:read', 'orders:execute', 'funding:read', 'funding:approve', 'blotter:read', 'exposure:read',
+      'eod:read', 'reference:read', 'orderbook:read', 'kyc:read', 'kyc:decide', 'accounts:status',
+    ],
+  },
+  security: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'actions:propose'] },
+  approver: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'actions:approve'] },
+} as const satisfies Record<string, { realm: OperatorRealm; grants: readonly string[] }>;
+
+export type OperatorRole = keyof typeof OPERATOR_ROLES;
+
+export interface TenantCredentials {
+  tenant_id: string;
+  name: string;
+  api_key: string;
+  signing_secret: string;
+}
+
+interface OperatorRow {
+  id: string;
+  name: string;
+  role: string;
+  realm: OperatorRealm;
+  key_hash: string;
+  grants: string;
+  broker_id: string | null;
+}
+
+export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => string) {
+  const tenantByKey = new Map<string, string>();
+  const secretsByTenant = new Map<string, string[]>();
+  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm }>();
+  const dekCache = new Map<string, Buffer>();
+
+  const q = {
+    key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
+    secrets: db.prepare<[string], { secret_enc: Buffer }>('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
+    dek: db.prepare<[string], { dek_wrapped: Buffer }>('SELECT dek_wrapped FROM tenants WHERE id = ?'),
+    operator: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE key_hash = ?'),
+    tenantByName: db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?'),
+  };
+
+  function tenantDek(tenantId: string): Buffer {
+    let dek = dekCache.get(tenantId);
+    if (!dek) {
+      const row = q.dek.get(tenantId);
+      if (!row) throw new Error(`unknown tenant ${tenantId}`);
+      dek = open(kek, row.dek_wrapped, `dek:${tenantId}`);
+      dekCache.set(tenantId, dek);
+    }
+    return dek;
+  }
+
+  return {
+    /** The tenant owning this api key, or null. */
+    tenantForKey(apiKey: string): string | null {
+      const h = sha256(apiKey);
+      const hit = tenantByKey.get(h);
+      if (hit) return hit;
+      const row = q.key.get(h);
+      if (row) tenantByKey.set(h, row.tenant_id);
+      return row?.tenant_id ?? null;
+    },
+
+    signingSecrets(tenantId: string): string[] {
+      let s = secretsByTenant.get(tenantId);
+      if (!s) {
+        const dek = tenantDek(tenantId);
+        s = q.secrets.all(tenantId).map((r) => open(dek, r.secret_enc, `secret:${tenantId}`).toString('utf8'));
+        secretsByTenant.set(tenantId, s);
+      }
+      return s;
+    },
+
+    operatorForKey(key: string): (Operator & { realm: OperatorRealm }) | null {
+      const h = sha256(key);
+      const hit = operatorByKey.get(h);
+      if (hit) return hit;
+      const row = q.operator.get(h);
+      if (!row) return null;
+      const op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>(JSON.parse(row.grants)) };
+      operatorByKey.set(h, op);
+      return op;
+    },
+
+    tenantDek,
+
+    tenantExists(name: string): boolean {
+      return q.tenantByName.get(name) !== undefined;
+    },
+
+    /** Creates a tenant with a fresh DEK, api key and signing secret; call inside a transaction. */
+    createTenant(name: string): TenantCredentials {
+      const id = ids.next('tnt');
+      const dek = newKey();
+      const at = nowIso();
+      db.prepare('INSERT INTO tenants (id, name, dek_wrapped, created_at) VALUES (?, ?, ?, ?)').run(id, name, seal(kek, dek, `dek:${id}`), at);
+      const apiKey = newSecret('sk_sbx_');
+      const secret = newSecret('ss_sbx_', 32);
+      db.prepare('INSERT INTO api_keys (key_hash, tenant_id, created_at) VALUES (?, ?, ?)').run(sha256(apiKey), id, at);
+      db.prepare('INSERT INTO signing_secrets (tenant_id, secret_enc, created_at) VALUES (?, ?, ?)').run(id, seal(dek, Buffer.from(secret), `secret:${id}`), at);
+      return { tenant_id: id, name, api_key: apiKey, signing_secret: secret };
+    },
+
+    /** Creates an operator identity with its role's grants; returns its key. */
+    createOperator(name: string, role: OperatorRole, brokerId: string | null): { id: string; key: string } {
+      const id = ids.next('opr');
+      const key = newSecret(OPERATOR_ROLES[role].realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
+      db.prepare('INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)').run(
+        id, name, role, OPERATOR_ROLES[role].realm, sha256(key), JSON.stringify(OPERATOR_ROLES[role].grants), brokerId, nowIso(),
+      );
+      return { id, key };
+    },
+
+    clearCaches() {
+      tenantByKey.clear();
+      secretsByTenant.clear();
+      operatorByKey.clear();
+      dekCache.clear();
+    },
+  };
+}
+
+export type KeyStore = ReturnType<typeof createKeyStore>;
