@@ -7,6 +7,7 @@ import { createIdGen, type IdGen } from './sim/ids.js';
 import { createScheduler, type Scheduler } from './sim/scheduler.js';
 import { createKeyStore, type KeyStore } from './tenancy/keys.js';
 import { createMarket, type Market } from './market/service.js';
+import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './sandbox/bootstrap.js';
 
 export interface Logger {
@@ -40,6 +41,7 @@ export interface Deps {
   audit: Audit;
   keys: KeyStore;
   market: Market;
+  investors: InvestorRepo;
   log: Logger;
   wallNow: () => number;
   kek: Buffer;
@@ -70,6 +72,7 @@ export function createDeps(opts: DepsOptions): Deps {
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
     db, clock, ids, scheduler, audit, keys, market,
+    investors: createInvestorRepo(db),
     log: opts.log ?? silent,
     wallNow,
     kek: opts.kek,

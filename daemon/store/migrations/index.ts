@@ -1,6 +1,7 @@
 // Versioned migrations, applied in order. Each capability owns one file; never edit a shipped one,
 // add a new version instead.
 import { CORE } from './001_core.js';
+import { INVESTORS } from './002_investors.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [CORE].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS].sort((a, b) => a.version - b.version);
