@@ -1,0 +1,83 @@
+// EGX price grid and daily price band, in integer micros. The tick is 0.01 EGP at prices >= 2 EGP and
+// 0.001 EGP below. 2 EGP lies on both grids, so rounding with the tick of the unrounded price always lands
+// on the grid of the rounded price's level. Products that can pass 2^53 go through BigInt.
+
+export const TICK_LEVEL_MICROS = 2_000_000;
+export const TICK_HIGH_MICROS = 10_000;
+export const TICK_LOW_MICROS = 1_000;
+/** The lowest price on the grid: one low tick. */
+export const MIN_PRICE_MICROS = TICK_LOW_MICROS;
+export const DEFAULT_BAND_BPS = 2_000;
+
+export type TickRounding = 'down' | 'up' | 'nearest';
+
+export interface PriceBand {
+  lowerMicros: number;
+  upperMicros: number;
+}
+
+function assertPrice(priceMicros: number): void {
+  if (!Number.isSafeInteger(priceMicros) || priceMicros < 0) throw new Error(`price must be a non-negative integer of micros, got ${priceMicros}`);
+}
+
+export function tickSize(priceMicros: number): number {
+  return priceMicros >= TICK_LEVEL_MICROS ? TICK_HIGH_MICROS : TICK_LOW_MICROS;
+}
+
+export function isOnTick(priceMicros: number): boolean {
+  return Number.isSafeInteger(priceMicros) && priceMicros > 0 && priceMicros % tickSize(priceMicros) === 0;
+}
+
+export function roundToTick(priceMicros: number, mode: TickRounding): number {
+  assertPrice(priceMicros);
+  const tick = tickSize(priceMicros);
+  const rest = priceMicros % tick;
+  if (rest === 0) return priceMicros;
+  const down = priceMicros - rest;
+  if (mode === 'down') return down;
+  if (mode === 'up') return down + tick;
+  return rest * 2 >= tick ? down + tick : down; // half up
+}
+
+/** Rounds the exact fraction num/den micros (num >= 0, den > 0) to the grid, without an intermediate rounding. */
+export function roundRatioToTick(num: bigint, den: bigint, mode: TickRounding): number {
+  if (num < 0n || den <= 0n) throw new Error('roundRatioToTick needs num >= 0 and den > 0');
+  const tick = BigInt(tickSize(Number(num / den)));
+  const unit = den * tick;
+  const down = (num / unit) * tick;
+  const rest = num - down * den; // in [0, unit)
+  let out = down;
+  if (rest !== 0n && (mode === 'up' || (mode === 'nearest' && 2n * rest >= unit))) out += tick;
+  return Number(out);
+}
+
+/**
+ * Band of +/- bandBps around the reference price, rounded inward to the grid (lower up, upper down), so
+ * every price inside is a legal limit price.
+ */
+export function band(refPriceMicros: number, bandBps: number = DEFAULT_BAND_BPS): PriceBand {
+  assertPrice(refPriceMicros);
+  const ref = BigInt(refPriceMicros);
+  return {
+    lowerMicros: roundRatioToTick(ref * BigInt(10_000 - bandBps), 10_000n, 'up'),
+    upperMicros: roundRatioToTick(ref * BigInt(10_000 + bandBps), 10_000n, 'down'),
+  };
+}
+
+export function clampToBand(priceMicros: number, b: PriceBand): number {
+  return Math.min(b.upperMicros, Math.max(b.lowerMicros, priceMicros));
+}
+
+/**
+ * floor(a * b / c) for safe integers, c > 0. Number arithmetic while a * b stays below 2^53 (where a
+ * correctly rounded division floors to the exact integer quotient); BigInt beyond.
+ */
+export function mulDivFloor(a: number, b: number, c: number): number {
+  const product = a * b;
+  if (Number.isSafeInteger(product)) return Math.floor(product / c);
+  const big = BigInt(a) * BigInt(b);
+  const cb = BigInt(c);
+  let q = big / cb; // truncates toward zero
+  if (big % cb !== 0n && big < 0n) q -= 1n;
+  return Number(q);
+}
