@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['./test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

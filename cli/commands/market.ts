@@ -20,7 +20,11 @@ export async function quotes(_opts: any, g: GlobalOptions, symbols: string[]): P
   process.stdout.write(
     table(
       ['symbol', 'price', 'change', 'ref', 'band low', 'band high', 'tick', 'session'],
-      rows.map((q) => [q.symbol, egp(q.price_micros), pct(q.change_pct), egp(q.ref_price_micros), egp(q.band.lower_micros), egp(q.band.upper_micros), egp(q.tick_micros, 2), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed']),
+      rows.map((q) => {
+        // Prices below 2 EGP move in 0.001 ticks: show three decimals there.
+        const d = q.tick_micros < 10_000 ? 3 : 2;
+        return [q.symbol, egp(q.price_micros, d), pct(q.change_pct), egp(q.ref_price_micros, d), egp(q.band.lower_micros, d), egp(q.band.upper_micros, d), egp(q.tick_micros, d), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed'];
+      }),
     ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n`,
   );
 }

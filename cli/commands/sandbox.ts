@@ -1,6 +1,6 @@
 // svc sandbox start|stop|status|logs|env|reset
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, watch } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -143,9 +143,15 @@ export async function stop(_opts: any, g: GlobalOptions): Promise<void> {
     return;
   }
   process.kill(loc.pid, 'SIGTERM');
+  // The daemon removes its locator as the last step of a graceful close. (A detached daemon whose
+  // parent is gone can linger as a zombie until reaped, so `kill -0` alone would wait for nothing.)
+  const locatorFile = join(home, 'daemon.json');
   const deadline = Date.now() + 10_000;
-  while (alive(loc.pid) && Date.now() < deadline) await sleep(25);
-  if (alive(loc.pid)) process.kill(loc.pid, 'SIGKILL');
+  while (alive(loc.pid) && existsSync(locatorFile) && Date.now() < deadline) await sleep(10);
+  if (existsSync(locatorFile) && alive(loc.pid)) {
+    process.kill(loc.pid, 'SIGKILL');
+    rmSync(locatorFile, { force: true });
+  }
   if (g.json) printJson({ stopped: true, pid: loc.pid });
   else info(`svc sandbox stopped (pid ${loc.pid}).`);
 }
