@@ -18,7 +18,7 @@ export const NewsTagType = z.enum(NEWS_TAG_TYPES);
 
 /** GET /v1/news query. tag_type and tag_value come together; symbol = instrument tag shorthand. */
 export const NewsQuery = z
-  .object({
+  .strictObject({
     language: NewsLanguage.optional(),
     tag_type: NewsTagType.optional(),
     tag_value: z.string().min(1).max(64).optional(),
