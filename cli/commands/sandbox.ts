@@ -203,7 +203,8 @@ export async function logs(opts: any, g: GlobalOptions): Promise<void> {
     }
   };
   const n = Number(opts.lines);
-  emit(readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-n).join('\n'));
+  if (!Number.isInteger(n) || n < 0) usage(`--lines ${opts.lines} must be a whole number`);
+  if (n > 0) emit(readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-n).join('\n'));
   if (!opts.follow) return;
   let offset = statSync(file).size;
   await new Promise<void>(() => {
