@@ -5,5 +5,6 @@ import { marketRoutes } from './market/routes.js';
 import { newsRoutes } from './news/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { backofficeRoutes } from './backoffice/routes.js';
+import { onboardingRoutes } from './onboarding/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes];

@@ -74,6 +74,26 @@ export const ERROR_CODES = {
   ORDER_NOT_CANCELLABLE: e(422, 'The order is in a terminal state and cannot be cancelled.', 'Filled, cancelled, rejected and expired orders cannot be cancelled.', 'No action needed; read the order to see its final state.'),
   NO_EXECUTIONS: e(422, 'The order has no executions yet.', 'A contract note exists only after the first fill.', 'Wait for a fill, then request the contract note.'),
 
+  // Onboarding: KYC applications, documents, suitability, account status (docs/onboarding.md)
+  INVALID_FULL_NAME: e(422, 'full_name is not a valid name.', 'The name must be 2-120 characters of letters (any script, Arabic included) with spaces, apostrophes, hyphens or periods between words.', 'Send the holder\'s full name as on the national id card.'),
+  INVALID_NATIONAL_ID: e(422, 'national_id is not a valid Egyptian national id.', 'The id must be 14 digits: century 2 or 3, a real birth date YYMMDD, a known governorate code, then sequence, gender and check digits.', 'Send the 14-digit number from the national id card; the message names the part that is wrong.'),
+  INVALID_DATE_OF_BIRTH: e(422, 'date_of_birth is not a valid date (YYYY-MM-DD).', 'The date of birth is malformed or names a day that does not exist.', 'Send a real date as YYYY-MM-DD.'),
+  DATE_OF_BIRTH_MISMATCH: e(422, 'date_of_birth does not match the birth date encoded in national_id.', 'Digits 1-7 of the national id encode the century and birth date; they must equal date_of_birth.', 'Correct date_of_birth or national_id so that both name the same day.'),
+  UNDERAGE: e(422, 'The applicant is under the minimum age.', 'Accounts are opened for applicants aged 18 or more at the sandbox date.', 'Apply when the applicant is 18; minors are not onboarded in this release.'),
+  INVALID_EMAIL: e(422, 'email is not a valid email address.', 'The address must have one @ and a domain with a dot, at most 254 characters, no spaces.', 'Send a deliverable email address such as name@example.com.'),
+  INVALID_PHONE: e(422, 'phone is not an Egyptian mobile number.', 'The number must match ^(?:\\+20|0)(10|11|12|15)\\d{8}$ (an Egyptian mobile in national or +20 form).', 'Send the mobile as 01XXXXXXXXX or +201XXXXXXXXX without spaces.'),
+  INVALID_ADDRESS: e(422, 'address is not valid.', 'The address must be 5-300 characters without control characters.', 'Send the residential address as one line.'),
+  DUPLICATE_NATIONAL_ID: e(409, 'An approved investor with this national id already exists for this tenant.', 'One person holds one account per tenant; the national id matches an approved application.', 'Use the existing investor_id instead of applying again.'),
+  UNKNOWN_DOCUMENT_SIDE: e(404, 'No such document side.', 'Documents are national_id_front and national_id_back.', 'PUT the image to .../documents/national_id_front or .../documents/national_id_back.'),
+  DOCUMENTS_INCOMPLETE: e(422, 'Only one side of the national id is on file.', 'A submission with documents needs both national_id_front and national_id_back; with none it takes the dossier-only path.', 'Upload the missing side, then submit again.'),
+  APPLICATION_ALREADY_SUBMITTED: e(409, 'The application is already submitted and under review.', 'A submitted application (screening_referred) can no longer be changed or submitted again.', 'Poll GET /v1/kyc/applications/{id} for the broker\'s decision.'),
+  APPLICATION_ALREADY_DECIDED: e(409, 'The application is already approved or rejected.', 'A decision is final; the application cannot be changed, submitted or reviewed again.', 'Read the decision with GET /v1/kyc/applications/{id}; after a rejection, create a new application.'),
+  APPLICATION_NOT_REFERRED: e(409, 'The application is not waiting for a review.', 'Only applications in screening_referred can be cleared or declined.', 'List the review queue with GET /broker/v1/kyc.'),
+  INVALID_REASON_CODE: e(422, 'reason_code is not a known decline reason.', 'A decline names one of SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, DUPLICATE_INVESTOR, OTHER.', 'Send one of the listed reason codes.'),
+  INVALID_QUESTIONNAIRE: e(422, 'The suitability questionnaire is not valid.', 'A questionnaire field is missing or not one of its documented values (see docs/onboarding.md).', 'Read the field path in the message and send one of its documented values.'),
+  INVALID_ACCOUNT_STATUS: e(422, 'status must be active, restricted or closed.', 'The account status is not one of active, restricted, closed.', 'Send active, restricted or closed.'),
+  ACCOUNT_STATUS_UNCHANGED: e(409, 'The account already has this status.', 'A status change must change the status.', 'Read the account first; send a different status.'),
+
   // Reports
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),

@@ -2,6 +2,7 @@
 // add a new version instead.
 import { CORE } from './001_core.js';
 import { INVESTORS } from './002_investors.js';
+import { ONBOARDING } from './003_onboarding.js';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING].sort((a, b) => a.version - b.version);

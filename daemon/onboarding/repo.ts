@@ -1,0 +1,200 @@
+// SQL of onboarding: KYC applications and their sealed documents, brokers, and the investor rows an
+// approval creates. Every tenant-facing read is scoped by tenant; dealer reads are scoped by broker
+// (null = an operator without a broker, i.e. the back office, sees every broker).
+import type { Db } from '../store/db.js';
+import type { InvestorRow } from '../investors/repo.js';
+import type { AccountStatus, DocumentSide, KycDeclineReason, KycPath, KycState } from '../contract/kyc.js';
+
+export interface ApplicationRow {
+  id: string;
+  tenant_id: string;
+  broker_id: string;
+  state: KycState;
+  path: KycPath | null;
+  full_name: string;
+  national_id_enc: Buffer;
+  national_id_hash: string;
+  details_enc: Buffer;
+  investor_id: string | null;
+  reason_code: KycDeclineReason | null;
+  decided_by: string | null;
+  created_at: string;
+  created_ms: number;
+  submitted_at: string | null;
+  decided_at: string | null;
+  updated_at: string;
+}
+
+export interface DocumentRow {
+  side: DocumentSide;
+  content_type: 'image/jpeg' | 'image/png';
+  sha256: string;
+  size_bytes: number;
+  uploaded_at: string;
+}
+
+export interface BrokerRow {
+  id: string;
+  name: string;
+  name_ar: string;
+  fra_license_no: string;
+  contact_email: string;
+  contact_phone: string;
+}
+
+export type NewApplication = Pick<
+  ApplicationRow,
+  'id' | 'tenant_id' | 'broker_id' | 'state' | 'full_name' | 'national_id_enc' | 'national_id_hash' | 'details_enc' | 'created_at' | 'created_ms'
+>;
+
+export interface Decision {
+  state: KycState;
+  path?: KycPath;
+  investorId?: string | null;
+  reasonCode?: KycDeclineReason | null;
+  decidedBy?: string | null;
+  at: string;
+}
+
+export function createOnboardingRepo(db: Db) {
+  const q = {
+    insertApp: db.prepare(
+      `INSERT INTO kyc_applications (id, tenant_id, broker_id, state, full_name, national_id_enc, national_id_hash, details_enc, created_at, created_ms, updated_at)
+       VALUES (@id, @tenant_id, @broker_id, @state, @full_name, @national_id_enc, @national_id_hash, @details_enc, @created_at, @created_ms, @created_at)`,
+    ),
+    app: db.prepare<[string, string], ApplicationRow>('SELECT * FROM kyc_applications WHERE id = ? AND tenant_id = ?'),
+    appForBroker: db.prepare<[string, string | null, string | null], ApplicationRow>(
+      'SELECT * FROM kyc_applications WHERE id = ? AND (? IS NULL OR broker_id = ?)',
+    ),
+    queue: db.prepare<[string | null, string | null, string, string, string | null, string | null, number], ApplicationRow>(
+      `SELECT * FROM kyc_applications
+       WHERE (? IS NULL OR broker_id = ?) AND (? = 'all' OR state = ?) AND (? IS NULL OR tenant_id = ?)
+       ORDER BY COALESCE(submitted_at, created_at), rowid LIMIT ?`,
+    ),
+    approvedWithHash: db.prepare<[string, string], { id: string }>(
+      "SELECT id FROM kyc_applications WHERE tenant_id = ? AND national_id_hash = ? AND state = 'approved'",
+    ),
+    decide: db.prepare(
+      `UPDATE kyc_applications SET state = @state, path = COALESCE(@path, path),
+         submitted_at = CASE WHEN @path IS NOT NULL THEN @at ELSE submitted_at END,
+         investor_id = @investor_id, reason_code = @reason_code, decided_by = @decided_by,
+         decided_at = CASE WHEN @state IN ('approved', 'rejected') THEN @at ELSE decided_at END,
+         updated_at = @at
+       WHERE id = @id`,
+    ),
+    touch: db.prepare('UPDATE kyc_applications SET updated_at = ? WHERE id = ?'),
+    docs: db.prepare<[string], DocumentRow>(
+      'SELECT side, content_type, sha256, size_bytes, uploaded_at FROM kyc_documents WHERE application_id = ? ORDER BY side DESC',
+    ),
+    docBytes: db.prepare<[string, string], { content_type: 'image/jpeg' | 'image/png'; bytes_enc: Buffer }>(
+      'SELECT content_type, bytes_enc FROM kyc_documents WHERE application_id = ? AND side = ?',
+    ),
+    upsertDoc: db.prepare(
+      `INSERT INTO kyc_documents (application_id, side, content_type, bytes_enc, sha256, size_bytes, uploaded_at)
+       VALUES (@application_id, @side, @content_type, @bytes_enc, @sha256, @size_bytes, @uploaded_at)
+       ON CONFLICT (application_id, side) DO UPDATE SET content_type = excluded.content_type, bytes_enc = excluded.bytes_enc,
+         sha256 = excluded.sha256, size_bytes = excluded.size_bytes, uploaded_at = excluded.uploaded_at`,
+    ),
+    broker: db.prepare<[string], BrokerRow>('SELECT * FROM brokers WHERE id = ?'),
+    firstBroker: db.prepare<[], BrokerRow>('SELECT * FROM brokers ORDER BY rowid LIMIT 1'),
+    investorCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM investors WHERE broker_id = ?'),
+    insertInvestor: db.prepare(
+      `INSERT INTO investors (id, tenant_id, broker_id, application_id, account_number, full_name, status, created_at, created_ms)
+       VALUES (@id, @tenant_id, @broker_id, @application_id, @account_number, @full_name, 'active', @created_at, @created_ms)`,
+    ),
+    accounts: db.prepare<[string, string | null, string | null, number], InvestorRow>(
+      'SELECT * FROM investors WHERE tenant_id = ? AND (? IS NULL OR status = ?) ORDER BY created_ms DESC, rowid DESC LIMIT ?',
+    ),
+    brokerAccounts: db.prepare<[string | null, string | null, string | null, string | null, string | null, string | null, number], InvestorRow>(
+      `SELECT * FROM investors WHERE (? IS NULL OR broker_id = ?) AND (? IS NULL OR tenant_id = ?) AND (? IS NULL OR status = ?)
+       ORDER BY created_ms DESC, rowid DESC LIMIT ?`,
+    ),
+    investorForBroker: db.prepare<[string, string | null, string | null], InvestorRow>(
+      'SELECT * FROM investors WHERE id = ? AND (? IS NULL OR broker_id = ?)',
+    ),
+    suitability: db.prepare(
+      `UPDATE investors SET questionnaire = @questionnaire, suitability_tier = @tier, suitability_recorded = 1,
+         risk_acknowledged = @risk_acknowledged, shariah_only = @shariah_only WHERE id = @id AND tenant_id = @tenant_id`,
+    ),
+    status: db.prepare<[AccountStatus, string]>('UPDATE investors SET status = ? WHERE id = ?'),
+  };
+
+  return {
+    insertApplication(row: NewApplication): void {
+      q.insertApp.run(row);
+    },
+    application(tenantId: string, id: string): ApplicationRow | null {
+      return q.app.get(id, tenantId) ?? null;
+    },
+    applicationForBroker(brokerId: string | null, id: string): ApplicationRow | null {
+      return q.appForBroker.get(id, brokerId, brokerId) ?? null;
+    },
+    queue(opts: { brokerId: string | null; state: KycState | 'all'; tenantId?: string; limit: number }): ApplicationRow[] {
+      const tenant = opts.tenantId ?? null;
+      return q.queue.all(opts.brokerId, opts.brokerId, opts.state, opts.state, tenant, tenant, opts.limit);
+    },
+    hasApprovedWithHash(tenantId: string, hash: string): boolean {
+      return q.approvedWithHash.get(tenantId, hash) !== undefined;
+    },
+    decide(id: string, d: Decision): void {
+      q.decide.run({
+        id,
+        state: d.state,
+        path: d.path ?? null,
+        investor_id: d.investorId ?? null,
+        reason_code: d.reasonCode ?? null,
+        decided_by: d.decidedBy ?? null,
+        at: d.at,
+      });
+    },
+    touch(id: string, at: string): void {
+      q.touch.run(at, id);
+    },
+    documents(applicationId: string): DocumentRow[] {
+      return q.docs.all(applicationId);
+    },
+    documentBytes(applicationId: string, side: DocumentSide) {
+      return q.docBytes.get(applicationId, side) ?? null;
+    },
+    putDocument(doc: DocumentRow & { application_id: string; bytes_enc: Buffer }): void {
+      q.upsertDoc.run(doc);
+    },
+    broker(id: string): BrokerRow {
+      const row = q.broker.get(id);
+      if (!row) throw new Error(`broker ${id} is missing`);
+      return row;
+    },
+    /** The broker of record new applications are routed to: the first broker provisioned. */
+    brokerOfRecord(): BrokerRow {
+      const row = q.firstBroker.get();
+      if (!row) throw new Error('no broker is provisioned');
+      return row;
+    },
+    investorCountForBroker(brokerId: string): number {
+      return q.investorCount.get(brokerId)!.n;
+    },
+    insertInvestor(row: Pick<InvestorRow, 'id' | 'tenant_id' | 'broker_id' | 'application_id' | 'account_number' | 'full_name' | 'created_at' | 'created_ms'>): void {
+      q.insertInvestor.run(row);
+    },
+    accounts(tenantId: string, status: AccountStatus | undefined, limit: number): InvestorRow[] {
+      const s = status ?? null;
+      return q.accounts.all(tenantId, s, s, limit);
+    },
+    brokerAccounts(opts: { brokerId: string | null; tenantId?: string; status?: AccountStatus; limit: number }): InvestorRow[] {
+      const t = opts.tenantId ?? null;
+      const s = opts.status ?? null;
+      return q.brokerAccounts.all(opts.brokerId, opts.brokerId, t, t, s, s, opts.limit);
+    },
+    investorForBroker(brokerId: string | null, id: string): InvestorRow | null {
+      return q.investorForBroker.get(id, brokerId, brokerId) ?? null;
+    },
+    recordSuitability(r: { id: string; tenant_id: string; questionnaire: string; tier: number; risk_acknowledged: boolean; shariah_only: boolean }): void {
+      q.suitability.run({ ...r, risk_acknowledged: r.risk_acknowledged ? 1 : 0, shariah_only: r.shariah_only ? 1 : 0 });
+    },
+    setStatus(id: string, status: AccountStatus): void {
+      q.status.run(status, id);
+    },
+  };
+}
+
+export type OnboardingRepo = ReturnType<typeof createOnboardingRepo>;
