@@ -283,8 +283,27 @@ export function createCalendar(params: CalendarParams): Calendar {
     return out;
   }
 
+  // Every response carries timestamps: format them without luxon on the hot path. The zone's offset is
+  // constant within a quarter hour (the same reasoning as localDate), so it is cached per bucket.
+  const ianaZone = IANAZone.create(zone);
+  const offsetByBucket = new Map<number, number>();
+  const two = (n: number) => (n < 10 ? '0' : '') + n;
+
   function toIso(ms: number): string {
-    return DateTime.fromMillis(ms, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+    const bucket = Math.floor(ms / DATE_BUCKET_MS);
+    let offset = offsetByBucket.get(bucket);
+    if (offset === undefined) {
+      if (offsetByBucket.size >= DATE_CACHE_LIMIT) offsetByBucket.clear();
+      offset = ianaZone.offset(ms);
+      offsetByBucket.set(bucket, offset);
+    }
+    const d = new Date(Math.floor(ms / 1000) * 1000 + offset * 60_000);
+    const abs = Math.abs(offset);
+    return (
+      `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T` +
+      `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}` +
+      `${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
+    );
   }
 
   return {
