@@ -8,6 +8,7 @@ import { createScheduler, type Scheduler } from './sim/scheduler.js';
 import { createKeyStore, type KeyStore } from './tenancy/keys.js';
 import { createMarket, type Market } from './market/service.js';
 import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
+import { createLedger, type Ledger } from './ledger/ledger.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './sandbox/bootstrap.js';
 
 export interface Logger {
@@ -42,6 +43,8 @@ export interface Deps {
   keys: KeyStore;
   market: Market;
   investors: InvestorRepo;
+  /** The double-entry ledger: postings, holds, balances, activity feed (daemon/ledger). */
+  ledger: Ledger;
   log: Logger;
   wallNow: () => number;
   kek: Buffer;
@@ -73,6 +76,7 @@ export function createDeps(opts: DepsOptions): Deps {
   const deps: Deps = {
     db, clock, ids, scheduler, audit, keys, market,
     investors: createInvestorRepo(db),
+    ledger: createLedger({ db, ids, clock, nowIso }),
     log: opts.log ?? silent,
     wallNow,
     kek: opts.kek,

@@ -6,5 +6,6 @@ import { newsRoutes } from './news/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { backofficeRoutes } from './backoffice/routes.js';
 import { onboardingRoutes } from './onboarding/routes.js';
+import { ledgerRoutes } from './ledger/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes];

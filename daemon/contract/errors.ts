@@ -50,6 +50,14 @@ export const ERROR_CODES = {
   PRICE_OFF_TICK: e(422, 'The price is not on the tick grid.', 'Prices move in ticks: 0.01 EGP at or above 2 EGP, 0.001 EGP below.', 'Round the price to a multiple of the tick for its level.'),
   TENANT_NAME_TAKEN: e(409, 'A tenant with this name already exists.', 'Tenant names are unique.', 'Choose another name.'),
 
+  // Ledger, transfers and the funding desk (docs/ledger.md, docs/funding.md)
+  AMOUNT_TOO_LARGE: e(422, 'The amount is too large to be represented exactly.', 'Amounts are integer micros up to 9,007,199,254,740,991; a larger amount, or one that would take a balance past that bound, is refused rather than rounded.', 'Send a smaller amount in integer micros (1 EGP = 1,000,000).'),
+  TRANSFER_LIMIT_EXCEEDED: e(422, 'The transfer exceeds the per-transfer limit of 70,000 EGP.', 'One transfer moves at most 70,000 EGP (70000000000 micros).', 'Split the amount into several transfers of at most 70,000 EGP, within the daily limit.'),
+  DAILY_TRANSFER_LIMIT_EXCEEDED: e(422, 'The transfer would exceed the daily limit of 200,000 EGP for this investor.', 'Deposits and withdrawals of one investor total at most 200,000 EGP per Africa/Cairo calendar day of the sandbox clock; failed transfers do not count.', 'Send at most the remaining amount named in the message, or wait for the next Cairo day.'),
+  TRANSFER_NOT_PENDING_APPROVAL: e(422, 'The transfer is not waiting for a funding decision.', 'Only transfers created while manual funding approval was on, and not yet approved or rejected, can be approved or rejected.', 'List the waiting transfers with GET /broker/v1/funding.'),
+  INVALID_FUNDING_REASON: e(422, 'reason_code is not a known funding rejection reason.', 'A funding rejection names one of SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY, DEALER_REJECTED.', 'Send one of the listed reason codes.'),
+  INVALID_CURSOR: e(422, 'before does not name an item of this list.', 'The paging cursor must be the id of an item returned by the same list (same investor).', 'Page with the id of the last item of the previous page, or omit before for the newest items.'),
+
   // Orders (spec table)
   INVALID_SIDE: e(422, 'side must be buy or sell.', 'The side field is missing or not one of buy, sell.', 'Send side "buy" or "sell".'),
   INVALID_TYPE: e(422, 'type must be market or limit.', 'The type field is missing or not one of market, limit.', 'Send type "market" or "limit".'),

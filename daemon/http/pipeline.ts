@@ -66,7 +66,7 @@ function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, value: un
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const code: ErrorCode = def.issueCode?.(issue.path, where) ?? 'VALIDATION_FAILED';
+  const code: ErrorCode = def.issueCode?.(issue.path, where, issue) ?? 'VALIDATION_FAILED';
   const path = [where, ...issue.path.map(String)].join('.');
   throw new AppError(code, `${path}: ${issue.message}`);
 }

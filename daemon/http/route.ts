@@ -54,7 +54,7 @@ export interface RouteDef<P = any, Q = any, B = any> {
   /** Upload routes: accept raw bytes up to this size instead of JSON. */
   rawBody?: { maxBytes: number };
   /** Maps a validation issue to a more specific code than VALIDATION_FAILED (e.g. INVALID_QTY). */
-  issueCode?: (path: readonly PropertyKey[], where: 'params' | 'query' | 'body') => ErrorCode | undefined;
+  issueCode?: (path: readonly PropertyKey[], where: 'params' | 'query' | 'body', issue: z.core.$ZodIssue) => ErrorCode | undefined;
   /** Error codes the route documents (OpenAPI). */
   errors?: ErrorCode[];
   /** Catch up the scheduler before running (default true): the world is current when we read it. */

@@ -77,11 +77,17 @@ export function resetSandbox(deps: Deps, opts: { seed?: number; startMs?: number
   const seed = opts.seed ?? cur.seed;
   const startMs = opts.startMs ?? cur.start_ms;
   const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-  for (const { name } of tables) if (!KEEP_ON_RESET.has(name)) db.prepare(`DELETE FROM "${name}"`).run();
-  db.prepare(`DELETE FROM id_seq WHERE prefix NOT IN (${KEEP_SEQUENCES.map(() => '?').join(',')})`).run(...KEEP_SEQUENCES);
-  db.prepare(
-    'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, generation = generation + 1, auto_fill = 1, manual_funding = 0, clock_mode = COALESCE(?, clock_mode) WHERE id = 1',
-  ).run(seed, startMs, startMs, startMs, deps.wallNow(), opts.clockMode ?? null);
+  db.transaction(() => {
+    // Foreign keys are checked at commit, when every table is empty, whatever order they are listed
+    // in; the raised wiping flag is the one way past the append-only triggers (ledger, transfers).
+    db.pragma('defer_foreign_keys = ON');
+    db.prepare('UPDATE sandbox_state SET wiping = 1 WHERE id = 1').run();
+    for (const { name } of tables) if (!KEEP_ON_RESET.has(name)) db.prepare(`DELETE FROM "${name}"`).run();
+    db.prepare(`DELETE FROM id_seq WHERE prefix NOT IN (${KEEP_SEQUENCES.map(() => '?').join(',')})`).run(...KEEP_SEQUENCES);
+    db.prepare(
+      'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, generation = generation + 1, auto_fill = 1, manual_funding = 0, wiping = 0, clock_mode = COALESCE(?, clock_mode) WHERE id = 1',
+    ).run(seed, startMs, startMs, startMs, deps.wallNow(), opts.clockMode ?? null);
+  })();
   deps.clock.reload();
   deps.ids.setSeed(seed, cur.generation + 1);
   deps.market.reset(seed);

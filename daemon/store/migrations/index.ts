@@ -3,6 +3,8 @@
 import { CORE } from './001_core.js';
 import { INVESTORS } from './002_investors.js';
 import { ONBOARDING } from './003_onboarding.js';
+import { LEDGER } from './004_ledger.js';
+import { TRANSFERS } from './005_transfers.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +12,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS].sort((a, b) => a.version - b.version);

@@ -1,0 +1,87 @@
+// The investor's activity feed: one immutable row per booked event, written by the service that
+// books the postings, in the same transaction. Types follow the reference brokerage API's activity
+// codes (docs/ledger.md has the table). Newest first; paged by limit and `before` (an activity id).
+import type { Deps } from '../deps.js';
+import type { Outcome } from '../http/errors.js';
+
+export const ACTIVITY_TYPES = ['CSD', 'CSW', 'FILL', 'FEE', 'TAX', 'DIV', 'INT', 'JNLC', 'JNLS', 'SUB', 'RED'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+export const ACTIVITY_REF_TYPES = ['transfer', 'order', 'fund_order', 'dividend', 'journal'] as const;
+export type ActivityRefType = (typeof ACTIVITY_REF_TYPES)[number];
+
+export interface ActivityInput {
+  tenantId: string;
+  investorId: string;
+  type: ActivityType;
+  /** Signed effect on the investor's cash in micros: + in, - out, 0 for a pure holdings movement. */
+  netAmountMicros: number;
+  description: string;
+  ref?: { type: ActivityRefType; id: string };
+  symbol?: string;
+  side?: 'buy' | 'sell';
+  qty?: number;
+  priceMicros?: number;
+}
+
+/** The wire shape (GET /v1/investors/{id}/activities). */
+export interface Activity {
+  id: string;
+  activity_type: ActivityType;
+  investor_id: string;
+  at: string;
+  net_amount_micros: number;
+  description: string;
+  status: 'executed';
+  ref_type: ActivityRefType | null;
+  ref_id: string | null;
+  symbol: string | null;
+  side: 'buy' | 'sell' | null;
+  qty: number | null;
+  price_micros: number | null;
+}
+
+export interface ActivityPage {
+  activities: Activity[];
+  /** Pass as `before` for the next (older) page; null when this page is the last. */
+  next_before: string | null;
+}
+
+const COLUMNS = 'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
+
+export function createActivityLog(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>) {
+  const { db } = deps;
+  const insert = db.prepare(
+    `INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare<[string], Activity>(`SELECT ${COLUMNS} FROM activities WHERE id = ?`);
+  const cursor = db.prepare<[string, string, string], { seq: number }>('SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?');
+  const page = db.prepare<[string, string, number, number], Activity>(
+    `SELECT ${COLUMNS} FROM activities WHERE tenant_id = ? AND investor_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+  );
+
+  return {
+    record(a: ActivityInput): Activity {
+      if (!Number.isSafeInteger(a.netAmountMicros)) throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
+      const id = deps.ids.next('act');
+      insert.run(
+        id, a.tenantId, a.investorId, a.type, a.netAmountMicros, a.description, a.ref?.type ?? null, a.ref?.id ?? null,
+        a.symbol ?? null, a.side ?? null, a.qty ?? null, a.priceMicros ?? null, deps.nowIso(), deps.clock.now(),
+      );
+      return byId.get(id)!;
+    },
+
+    list(tenantId: string, investorId: string, opts: { limit: number; before?: string }): Outcome<ActivityPage> {
+      let beforeSeq = Number.MAX_SAFE_INTEGER;
+      if (opts.before !== undefined) {
+        const row = cursor.get(opts.before, tenantId, investorId);
+        if (!row) return { ok: false, code: 'INVALID_CURSOR', message: `before: ${opts.before} is not an activity of investor ${investorId}.` };
+        beforeSeq = row.seq;
+      }
+      const rows = page.all(tenantId, investorId, beforeSeq, opts.limit + 1);
+      const more = rows.length > opts.limit;
+      const activities = more ? rows.slice(0, opts.limit) : rows;
+      return { ok: true, value: { activities, next_before: more ? activities[activities.length - 1].id : null } };
+    },
+  };
+}
