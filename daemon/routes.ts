@@ -7,5 +7,6 @@ import { sandboxRoutes } from './sandbox/routes.js';
 import { backofficeRoutes } from './backoffice/routes.js';
 import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
+import { fundingRoutes } from './funding/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes];

@@ -1,0 +1,62 @@
+// Wire schemas of transfers and the dealer funding desk.
+import { z } from 'zod';
+
+export const TRANSFER_STATES = ['received', 'pending_rail', 'at_broker', 'completed', 'failed'] as const;
+export const TRANSFER_APPROVALS = ['automatic', 'pending', 'approved', 'rejected'] as const;
+
+/** Reasons a dealer may give for rejecting a transfer (reason_code of the failed transfer). */
+export const FUNDING_REJECT_REASONS = ['SOURCE_OF_FUNDS_UNVERIFIED', 'NAME_MISMATCH', 'AML_REVIEW', 'LIMIT_POLICY', 'DEALER_REJECTED'] as const;
+
+export const TransferSchema = z
+  .object({
+    transfer_id: z.string().describe('trf_...'),
+    investor_id: z.string(),
+    direction: z.enum(['deposit', 'withdrawal']),
+    amount_micros: z.int(),
+    state: z.enum(TRANSFER_STATES).describe('received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed'),
+    approval: z.enum(TRANSFER_APPROVALS).describe('automatic unless manual funding approval was on at creation: then pending until a dealer approves or rejects'),
+    rail_ref: z.string().nullable().describe('payment-rail reference, assigned at pending_rail'),
+    reason_code: z.string().nullable().describe('why it failed (RAIL_REJECTED, a dealer reason, ...); null unless failed'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Transfer' });
+
+export const TransferCreateBody = z
+  .strictObject({
+    investor_id: z.string().min(1).max(64),
+    direction: z.enum(['deposit', 'withdrawal']),
+    amount_micros: z.int().positive().describe('integer micros; at most 70,000 EGP (70000000000) per transfer'),
+  })
+  .meta({ id: 'TransferRequest' });
+
+export const TransferListQuery = z.strictObject({
+  investor_id: z.string().min(1).max(64).optional(),
+  state: z.enum(TRANSFER_STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+  before: z.string().min(1).max(64).optional(),
+});
+
+export const TransferList = z
+  .object({ transfers: z.array(TransferSchema).describe('newest first'), next_before: z.string().nullable() })
+  .meta({ id: 'TransferList' });
+
+export const TransferParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const DeskTransferSchema = TransferSchema.extend({
+  tenant_id: z.string(),
+  account_number: z.string(),
+  investor_name: z.string(),
+  decided_by: z.string().nullable().describe('operator id of the dealer who approved or rejected'),
+  decided_at: z.string().nullable(),
+}).meta({ id: 'FundingDeskTransfer' });
+
+export const DeskListQuery = z.strictObject({
+  approval: z.enum([...TRANSFER_APPROVALS, 'any']).default('pending').describe('default pending: the transfers waiting for a decision'),
+  state: z.enum(TRANSFER_STATES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const RejectBody = z.strictObject({ reason_code: z.enum(FUNDING_REJECT_REASONS) });
+
+export const ManualFundingBody = z.strictObject({ enabled: z.boolean() });
