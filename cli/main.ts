@@ -90,6 +90,66 @@ market
   .option('--end <date>', 'YYYY-MM-DD')
   .action(lazy(async () => (await import('./commands/market.js')).calendar));
 
+const kyc = program.command('kyc').description('open an account: KYC application, ID images, submission');
+kyc
+  .command('apply')
+  .description('apply for an account: a wizard with a terminal, flags otherwise; uploads both ID sides, submits, shows the outcome')
+  .option('--full-name <name>', 'full name as on the national id card')
+  .option('--national-id <digits>', 'the 14-digit national id')
+  .option('--dob <date>', 'date of birth, YYYY-MM-DD (must match the national id)')
+  .option('--email <address>', 'email address')
+  .option('--phone <mobile>', 'Egyptian mobile: 01XXXXXXXXX or +201XXXXXXXXX')
+  .option('--address <text>', 'residential address')
+  .option('--front <file>', 'national id front image (JPEG or PNG, at most 512 KiB)')
+  .option('--back <file>', 'national id back image (JPEG or PNG, at most 512 KiB)')
+  .option('--sample-documents', 'upload the bundled sample ID images')
+  .option('--no-documents', 'submit without images (the dossier-only path)')
+  .addHelpText('after', `
+Sandbox magic values: a national id ending 0000 is rejected; ending 9999 waits for a dealer (svc desk kyc clear).
+Examples:
+  $ svc kyc apply
+  $ svc kyc apply --full-name "Mona Hassan" --national-id 29001010112345 --dob 1990-01-01 \\
+      --email mona@example.com --phone 01012345678 --address "12 Tahrir St, Cairo" --sample-documents --json`)
+  .action(lazy(async () => (await import('./commands/kyc.js')).apply));
+kyc.command('status <application_id>').description('state of an application; investor_id once approved').action(lazy(async () => (await import('./commands/kyc.js')).status));
+
+const investor = program.command('investor').description('the investor (= account): profile, suitability');
+investor
+  .command('show [investor_id]')
+  .description('the investor: status, account, gating flags, broker of record (default $SVC_INVESTOR_ID)')
+  .action(lazy(async () => (await import('./commands/investor.js')).show));
+investor
+  .command('suitability [investor_id]')
+  .description('record the suitability questionnaire and the risk acknowledgment: a wizard with a terminal, flags otherwise')
+  .option('--experience <level>', 'none, limited, moderate or extensive')
+  .option('--horizon <band>', 'under_1y, 1_3y, 3_5y or over_5y')
+  .option('--risk <tolerance>', 'low, medium or high')
+  .option('--income <band>', 'annual income in EGP: under_120k, 120k_300k, 300k_1m or over_1m')
+  .option('--net-worth <band>', 'net worth in EGP: under_250k, 250k_1m, 1m_5m or over_5m')
+  .option('--objectives <list>', 'comma-separated: capital_preservation, income, growth, speculation')
+  .option('--shariah-only', 'elect the shariah-only screen')
+  .option('--ack-risk', 'accept the risk disclosure (needed for equity trading)')
+  .addHelpText('after', '\nExample:\n  $ svc investor suitability --experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk')
+  .action(lazy(async () => (await import('./commands/investor.js')).suitability));
+
+// The dealer desk: each capability adds its subgroup to the one `desk` command.
+const desk = program.commands.find((c) => c.name() === 'desk') ?? program.command('desk').description("the dealer desk (X-Console-Key): reviews and approvals");
+const deskKyc = desk.command('kyc').description('the KYC review queue');
+deskKyc
+  .command('list')
+  .description('applications waiting for review (screening_referred), oldest first')
+  .option('--state <state>', 'screening_referred (default), screened, approved, rejected, received or all')
+  .option('--tenant <tenant_id>', 'only this tenant')
+  .option('--limit <n>', '1-200 (default 100)')
+  .action(lazy(async () => (await import('./commands/desk-kyc.js')).list));
+deskKyc.command('clear <application_id>').description('clear a referral: the application is approved and gets an investor_id').action(lazy(async () => (await import('./commands/desk-kyc.js')).clear));
+deskKyc
+  .command('decline <application_id>')
+  .description('decline a referral: the application is rejected')
+  .option('--reason <code>', 'SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, DUPLICATE_INVESTOR or OTHER')
+  .option('--note <text>', 'a note for the audit log')
+  .action(lazy(async () => (await import('./commands/desk-kyc.js')).decline));
+
 program
   .command('api <method> <path>')
   .description('send any request; signs it and adds an Idempotency-Key when the route needs one')
