@@ -1,7 +1,7 @@
 // A CLI test that onboards an investor end to end through `svc` without a TTY: a real daemon, the
 // built binary, every KYC field and suitability answer given as a flag, JSON on stdout.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,9 @@ function applyFlags(suffix?: string): string[] {
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  // vitest's global setup builds dist/ once before any file runs; rebuilding here while other CLI test
+  // files run their daemons would rewrite files under them, so build only when dist/ is missing.
+  if (!existsSync('dist/cli/main.js') || !existsSync('dist/daemon/main.js')) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   home = mkdtempSync(join(tmpdir(), 'svc-onboarding-'));
   const started = await svc(['sandbox', 'start', '--port', '0', '--json']);
   if (started.code !== 0) throw new Error(`sandbox start failed: ${started.stderr}`);
