@@ -8,5 +8,6 @@ import { backofficeRoutes } from './backoffice/routes.js';
 import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { fundingRoutes } from './funding/routes.js';
+import { tradingRoutes } from './trading/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes];

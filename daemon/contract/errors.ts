@@ -80,6 +80,9 @@ export const ERROR_CODES = {
   INSTRUMENT_NOT_ORDERABLE: e(422, 'The instrument cannot be ordered through /v1/orders.', 'Bonds and sukuk are not orderable in this release.', 'Trade equities only.'),
   CLIENT_ORDER_ID_EXISTS: e(422, 'client_order_id was already used by this tenant.', 'client_order_id is unique per tenant, forever.', 'Send a new client_order_id.'),
   ORDER_NOT_CANCELLABLE: e(422, 'The order is in a terminal state and cannot be cancelled.', 'Filled, cancelled, rejected and expired orders cannot be cancelled.', 'No action needed; read the order to see its final state.'),
+  ORDER_NOT_IN_QUEUE: e(422, 'The order is not waiting at the dealer desk.', 'Only open orders routed to the desk (auto-fill off when they were placed) can be executed or rejected by a dealer.', 'List the waiting orders with GET /broker/v1/queue.'),
+  PRICE_WORSE_THAN_LIMIT: e(422, 'The execution price is worse than the order\'s limit.', 'A buy never executes above its limit, a sell never below it.', 'Execute at the limit or better, or leave the order waiting.'),
+  INVALID_REJECT_REASON: e(422, 'reason_code is not a dealer reject reason.', 'A dealer rejection names one of the dealer reasons of the reject-code registry (fixtures/reject-codes.json): DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED, INSUFFICIENT_BUYING_POWER.', 'Send one of the listed reason codes.'),
   NO_EXECUTIONS: e(422, 'The order has no executions yet.', 'A contract note exists only after the first fill.', 'Wait for a fill, then request the contract note.'),
 
   // Onboarding: KYC applications, documents, suitability, account status (docs/onboarding.md)

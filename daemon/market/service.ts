@@ -74,6 +74,8 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
     });
   }
   let tape = buildTape(seed);
+  /** Told the symbol whose future ticks or tradability changed (a quote override, a halt). */
+  const changeListeners: Array<(symbol: string) => void> = [];
 
   function instrument(symbol: string): Instrument {
     const i = catalog.get(symbol);
@@ -114,6 +116,7 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
     referenceAt,
     liveQuote,
     isHalted: (symbol: string) => halted.has(symbol),
+    onChange: (listener: (symbol: string) => void) => void changeListeners.push(listener),
 
     /** Quote with band, tick and reference price (GET /v1/instruments/{symbol}/quote). */
     detailQuote(symbol: string, ms = clock.now()) {
@@ -143,6 +146,7 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
       q.addOverride.run(inst.symbol, now, priceMicros);
       overrides = [...overrides, { symbol: inst.symbol, atMs: now, priceMicros }];
       tape.invalidate();
+      for (const l of changeListeners) l(inst.symbol);
       return liveQuote(inst.symbol, now);
     },
 
@@ -151,6 +155,7 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
       q.setHalt.run(inst.symbol, isHalted ? 1 : 0, clock.now());
       if (isHalted) halted.add(inst.symbol);
       else halted.delete(inst.symbol);
+      for (const l of changeListeners) l(inst.symbol);
       return { symbol: inst.symbol, halted: isHalted, as_of: calendar.toIso(clock.now()) };
     },
 

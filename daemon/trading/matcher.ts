@@ -202,8 +202,10 @@ export function submit(order: MatchOrder, nowMs: number, view: MarketView): Step
 /** A dealer's execution of a desk-routed order (the service checks price, quantity and session). */
 export function deskExecute(order: MatchOrder, qty: number, priceMicros: number, atMs: number): Step {
   const b = new StepBuilder(order, atMs);
-  b.push({ type: 'transmitted' });
-  b.push({ type: 'acked' });
+  if (!order.transmitted) {
+    b.push({ type: 'transmitted' });
+    b.push({ type: 'acked' });
+  }
   b.push({ type: order.filledQty + qty === order.qty ? 'filled' : 'partially_filled', qty, priceMicros });
   if ((order.tif === 'ioc' || order.tif === 'fok') && !isTerminal(b.order)) b.push({ type: 'canceled', reasonCode: REASON.iocRemainder });
   return b.done();

@@ -5,6 +5,7 @@ import { INVESTORS } from './002_investors.js';
 import { ONBOARDING } from './003_onboarding.js';
 import { LEDGER } from './004_ledger.js';
 import { TRANSFERS } from './005_transfers.js';
+import { TRADING } from './006_trading.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING].sort((a, b) => a.version - b.version);

@@ -1,0 +1,208 @@
+// SQL of the trading domain: orders, fills, settlements (migration 006). Tenant-facing reads are
+// scoped by tenant; the scheduler and the dealer desk read by id (ids are unique across tenants) and
+// the desk by the dealer's broker.
+import type { Db } from '../store/db.js';
+import type { OrderState, OrderType, Routing, Side, TimeInForce } from './matcher.js';
+
+export interface OrderRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  investor_id: string;
+  client_order_id: string | null;
+  market_id: string;
+  symbol: string;
+  asset_class: string;
+  side: Side;
+  type: OrderType;
+  order_class: string;
+  time_in_force: TimeInForce;
+  qty: number;
+  limit_price_micros: number | null;
+  state: OrderState;
+  filled_qty: number;
+  filled_value_micros: number;
+  fees_micros: number;
+  withholding_micros: number;
+  reason_code: string | null;
+  routing: Routing;
+  transmitted: number;
+  eligible_from_ms: number;
+  cancel_due_ms: number | null;
+  evaluated_ms: number;
+  cash_hold_id: string | null;
+  shares_hold_id: string | null;
+  reserved_cash_micros: number;
+  created_ms: number;
+  created_at: string;
+  submitted_at: string | null;
+  filled_at: string | null;
+  canceled_at: string | null;
+  expired_at: string | null;
+  updated_at: string;
+}
+
+export type NewOrder = Omit<OrderRow, 'seq'>;
+
+/** The columns an order's lifecycle changes. */
+export type OrderProgress = Pick<
+  OrderRow,
+  | 'state' | 'filled_qty' | 'filled_value_micros' | 'fees_micros' | 'withholding_micros' | 'reason_code' | 'transmitted'
+  | 'eligible_from_ms' | 'cancel_due_ms' | 'evaluated_ms' | 'submitted_at' | 'filled_at' | 'canceled_at' | 'expired_at' | 'updated_at'
+>;
+
+export interface FillRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  investor_id: string;
+  order_id: string;
+  symbol: string;
+  side: Side;
+  qty: number;
+  price_micros: number;
+  value_micros: number;
+  commission_micros: number;
+  egx_micros: number;
+  mcdr_micros: number;
+  ipf_micros: number;
+  fra_micros: number;
+  stamp_duty_micros: number;
+  net_micros: number;
+  venue: 'tape' | 'desk';
+  executed_by: string | null;
+  trade_date: string;
+  settlement_date: string;
+  at_ms: number;
+  at: string;
+}
+
+export interface SettlementRow {
+  seq: number;
+  id: string;
+  tenant_id: string;
+  investor_id: string;
+  order_id: string;
+  fill_id: string;
+  asset: string;
+  amount: number;
+  settlement_date: string;
+  due_ms: number;
+  state: 'pending' | 'settled';
+  settled_at: string | null;
+}
+
+export interface DeskOrderRow extends OrderRow {
+  account_number: string;
+  full_name: string;
+  broker_id: string;
+}
+
+const TERMINAL = "('filled', 'cancelled', 'rejected', 'expired')";
+const ORDER_COLS = `id, tenant_id, investor_id, client_order_id, market_id, symbol, asset_class, side, type, order_class, time_in_force,
+  qty, limit_price_micros, state, filled_qty, filled_value_micros, fees_micros, withholding_micros, reason_code, routing, transmitted,
+  eligible_from_ms, cancel_due_ms, evaluated_ms, cash_hold_id, shares_hold_id, reserved_cash_micros, created_ms, created_at,
+  submitted_at, filled_at, canceled_at, expired_at, updated_at`;
+const DESK_SELECT = 'SELECT o.*, i.account_number, i.full_name, i.broker_id FROM orders o JOIN investors i ON i.id = o.investor_id';
+
+export function createTradingRepo(db: Db) {
+  const q = {
+    insert: db.prepare(`INSERT INTO orders (${ORDER_COLS}) VALUES (${ORDER_COLS.split(',').map((c) => `@${c.trim()}`).join(', ')})`),
+    byId: db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?'),
+    byTenant: db.prepare<[string, string], OrderRow>('SELECT * FROM orders WHERE id = ? AND tenant_id = ?'),
+    coid: db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM orders WHERE tenant_id = ? AND client_order_id = ?'),
+    progress: db.prepare(
+      `UPDATE orders SET state = @state, filled_qty = @filled_qty, filled_value_micros = @filled_value_micros, fees_micros = @fees_micros,
+         withholding_micros = @withholding_micros, reason_code = @reason_code, transmitted = @transmitted, eligible_from_ms = @eligible_from_ms,
+         cancel_due_ms = @cancel_due_ms, evaluated_ms = @evaluated_ms, submitted_at = @submitted_at, filled_at = @filled_at,
+         canceled_at = @canceled_at, expired_at = @expired_at, updated_at = @updated_at
+       WHERE id = @id`,
+    ),
+    list: db.prepare<{ tenant: string; investor: string | null; open: number | null; limit: number }, OrderRow>(
+      `SELECT * FROM orders WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor)
+         AND (@open IS NULL OR (@open = 1) = (state NOT IN ${TERMINAL}))
+       ORDER BY seq DESC LIMIT @limit`,
+    ),
+    openIds: db.prepare<[], { id: string }>(`SELECT id FROM orders WHERE state NOT IN ${TERMINAL} ORDER BY seq`),
+    insertFill: db.prepare(
+      `INSERT INTO fills (id, tenant_id, investor_id, order_id, symbol, side, qty, price_micros, value_micros, commission_micros, egx_micros,
+         mcdr_micros, ipf_micros, fra_micros, stamp_duty_micros, net_micros, venue, executed_by, trade_date, settlement_date, at_ms, at)
+       VALUES (@id, @tenant_id, @investor_id, @order_id, @symbol, @side, @qty, @price_micros, @value_micros, @commission_micros, @egx_micros,
+         @mcdr_micros, @ipf_micros, @fra_micros, @stamp_duty_micros, @net_micros, @venue, @executed_by, @trade_date, @settlement_date, @at_ms, @at)`,
+    ),
+    fills: db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq'),
+    insertSettlement: db.prepare(
+      `INSERT INTO settlements (id, tenant_id, investor_id, order_id, fill_id, asset, amount, settlement_date, due_ms, state)
+       VALUES (@id, @tenant_id, @investor_id, @order_id, @fill_id, @asset, @amount, @settlement_date, @due_ms, 'pending')`,
+    ),
+    settlement: db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE id = ?'),
+    settle: db.prepare("UPDATE settlements SET state = 'settled', settled_at = ? WHERE id = ?"),
+    deskQueue: db.prepare<{ broker: string | null; limit: number }, DeskOrderRow>(
+      `${DESK_SELECT} WHERE o.routing = 'desk' AND o.state NOT IN ${TERMINAL}
+         AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY o.seq LIMIT @limit`,
+    ),
+    deskById: db.prepare<{ broker: string | null; id: string }, DeskOrderRow>(`${DESK_SELECT} WHERE o.id = @id AND (@broker IS NULL OR i.broker_id = @broker)`),
+    blotter: db.prepare<{ broker: string | null; date: string; limit: number }, FillRow & { account_number: string }>(
+      `SELECT f.*, i.account_number FROM fills f JOIN investors i ON i.id = f.investor_id
+        WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY f.seq DESC LIMIT @limit`,
+    ),
+    exposureOpen: db.prepare<{ broker: string | null }, { side: Side; orders: number; qty: number; filled_qty: number; reserved_cash: number }>(
+      `SELECT o.side, COUNT(*) AS orders, SUM(o.qty) AS qty, SUM(o.filled_qty) AS filled_qty,
+              SUM(COALESCE((SELECT remaining FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.state = 'pending'), 0)) AS reserved_cash
+         FROM orders o JOIN investors i ON i.id = o.investor_id
+        WHERE o.state NOT IN ${TERMINAL} AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY o.side ORDER BY o.side`,
+    ),
+    exposureUnsettled: db.prepare<{ broker: string | null }, { settlement_date: string; side: Side; fills: number; value: number; net: number }>(
+      `SELECT f.settlement_date, f.side, COUNT(*) AS fills, SUM(f.value_micros) AS value, SUM(f.net_micros) AS net
+         FROM fills f JOIN investors i ON i.id = f.investor_id JOIN settlements s ON s.fill_id = f.id
+        WHERE s.state = 'pending' AND (@broker IS NULL OR i.broker_id = @broker)
+        GROUP BY f.settlement_date, f.side ORDER BY f.settlement_date, f.side`,
+    ),
+    exposureSymbols: db.prepare<{ broker: string | null; date: string }, { symbol: string; bought_qty: number; sold_qty: number; bought_value: number; sold_value: number }>(
+      `SELECT f.symbol,
+              SUM(CASE WHEN f.side = 'buy' THEN f.qty ELSE 0 END) AS bought_qty, SUM(CASE WHEN f.side = 'sell' THEN f.qty ELSE 0 END) AS sold_qty,
+              SUM(CASE WHEN f.side = 'buy' THEN f.value_micros ELSE 0 END) AS bought_value, SUM(CASE WHEN f.side = 'sell' THEN f.value_micros ELSE 0 END) AS sold_value
+         FROM fills f JOIN investors i ON i.id = f.investor_id
+        WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY f.symbol ORDER BY f.symbol`,
+    ),
+  };
+
+  return {
+    insert(o: NewOrder): void {
+      q.insert.run(o);
+    },
+    byId: (id: string): OrderRow | undefined => q.byId.get(id),
+    find: (tenantId: string, id: string): OrderRow | undefined => q.byTenant.get(id, tenantId),
+    clientOrderIdExists: (tenantId: string, coid: string): boolean => q.coid.get(tenantId, coid) !== undefined,
+    progress(id: string, p: OrderProgress): void {
+      q.progress.run({ ...p, id });
+    },
+    list(tenantId: string, f: { investorId?: string; status?: 'open' | 'closed'; limit: number }): OrderRow[] {
+      return q.list.all({ tenant: tenantId, investor: f.investorId ?? null, open: f.status === undefined ? null : f.status === 'open' ? 1 : 0, limit: f.limit });
+    },
+    openOrderIds: (): string[] => q.openIds.all().map((r) => r.id),
+    insertFill(f: Omit<FillRow, 'seq'>): void {
+      q.insertFill.run(f);
+    },
+    fills: (orderId: string): FillRow[] => q.fills.all(orderId),
+    insertSettlement(s: Omit<SettlementRow, 'seq' | 'state' | 'settled_at'>): void {
+      q.insertSettlement.run(s);
+    },
+    settlement: (id: string): SettlementRow | undefined => q.settlement.get(id),
+    markSettled(id: string, at: string): void {
+      q.settle.run(at, id);
+    },
+    deskQueue: (brokerId: string | null, limit: number): DeskOrderRow[] => q.deskQueue.all({ broker: brokerId, limit }),
+    deskById: (brokerId: string | null, id: string): DeskOrderRow | undefined => q.deskById.get({ broker: brokerId, id }),
+    blotter: (brokerId: string | null, date: string, limit: number) => q.blotter.all({ broker: brokerId, date, limit }),
+    exposure(brokerId: string | null, date: string) {
+      return {
+        open: q.exposureOpen.all({ broker: brokerId }),
+        unsettled: q.exposureUnsettled.all({ broker: brokerId }),
+        symbols: q.exposureSymbols.all({ broker: brokerId, date }),
+      };
+    },
+  };
+}
+
+export type TradingRepo = ReturnType<typeof createTradingRepo>;

@@ -1,0 +1,132 @@
+// Wire schemas of orders, contract notes and the order desk. The order request keeps side, type, qty,
+// limit_price_micros and time_in_force loosely typed on purpose: the validation chain (validate.ts)
+// names the specific INVALID_* code in its documented precedence, which a schema failure could not.
+import { z } from 'zod';
+import { ORDER_STATES } from './matcher.js';
+
+const STATUSES = ['pending_new', 'accepted', 'new', 'partially_filled', 'filled', 'pending_cancel', 'canceled', 'rejected', 'expired'] as const;
+
+export const OrderCreateBody = z
+  .strictObject({
+    investor_id: z.string().min(1).max(64).describe('an approved investor (inv_...)'),
+    symbol: z.string().min(1).max(16).describe('exchange symbol (equities only)'),
+    side: z.unknown().meta({ type: 'string', enum: ['buy', 'sell'] }),
+    type: z.unknown().meta({ type: 'string', enum: ['market', 'limit'] }),
+    qty: z.unknown().meta({ type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'whole shares' }),
+    limit_price_micros: z.unknown().optional().meta({ type: 'integer', minimum: 1, description: 'limit orders only: on the tick grid, inside the +/-20% band' }),
+    time_in_force: z.unknown().optional().meta({ type: 'string', enum: ['day', 'gtc', 'ioc', 'fok'], default: 'day' }),
+    client_order_id: z.string().min(1).max(128).optional().describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
+  })
+  .meta({ id: 'OrderRequest' });
+
+const ts = (what: string) => z.string().nullable().describe(what);
+
+export const OrderSchema = z
+  .object({
+    order_id: z.string().describe('ord_...'),
+    client_order_id: z.string().nullable(),
+    investor_id: z.string(),
+    market_id: z.literal('XCAI'),
+    symbol: z.string(),
+    asset_class: z.literal('egx_equity'),
+    side: z.enum(['buy', 'sell']),
+    type: z.enum(['market', 'limit']),
+    order_class: z.literal('simple'),
+    time_in_force: z.enum(['day', 'gtc', 'ioc', 'fok']),
+    qty: z.int(),
+    limit_price_micros: z.int().nullable(),
+    state: z.enum(ORDER_STATES).describe('internal lifecycle state'),
+    status: z.enum(STATUSES).describe('reference-aligned status (spec table: received/transmitted -> pending_new, validated -> accepted, acked -> new, cancel_requested -> pending_cancel, cancelled -> canceled)'),
+    filled_qty: z.int(),
+    avg_price_micros: z.int().nullable().describe('filled value / filled_qty, rounded half up; null before the first fill'),
+    reason_code: z.string().nullable().describe('on rejection or cancel: a code of the reject-code registry'),
+    created_at: z.string(),
+    updated_at: z.string(),
+    submitted_at: ts('when it was transmitted to the exchange (null while queued or at the desk)'),
+    filled_at: ts('when it was completely filled'),
+    canceled_at: ts('when it was cancelled'),
+    expired_at: ts('when it expired'),
+  })
+  .meta({ id: 'Order' });
+
+export const OrderList = z.object({ orders: z.array(OrderSchema).describe('newest first') }).meta({ id: 'OrderList' });
+
+export const OrderListQuery = z.strictObject({
+  investor_id: z.string().min(1).max(64).optional(),
+  status: z.enum(['open', 'closed']).optional().describe('open: not yet filled, cancelled, rejected or expired'),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const OrderParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+const FeeLines = {
+  commission_micros: z.int(),
+  egx_micros: z.int(),
+  mcdr_micros: z.int(),
+  ipf_micros: z.int().describe('investor protection fund'),
+  fra_micros: z.int(),
+  total_micros: z.int(),
+};
+
+export const ContractNoteSchema = z
+  .object({
+    order_id: z.string(),
+    client_order_id: z.string().nullable(),
+    investor_id: z.string(),
+    account_number: z.string(),
+    market_id: z.string(),
+    symbol: z.string(),
+    side: z.enum(['buy', 'sell']),
+    type: z.enum(['market', 'limit']),
+    time_in_force: z.enum(['day', 'gtc', 'ioc', 'fok']),
+    limit_price_micros: z.int().nullable(),
+    order_qty: z.int(),
+    state: z.enum(ORDER_STATES),
+    status: z.enum(STATUSES),
+    currency: z.literal('EGP'),
+    trade_date: z.string().describe('date of the first execution (YYYY-MM-DD, Cairo)'),
+    settlement_date: z.string().describe('settlement date of the last execution (T+2 business days)'),
+    filled_qty: z.int(),
+    avg_price_micros: z.int().nullable(),
+    fills: z.array(
+      z.object({
+        fill_id: z.string(),
+        executed_at: z.string(),
+        trade_date: z.string(),
+        settlement_date: z.string(),
+        venue: z.enum(['tape', 'desk']),
+        qty: z.int(),
+        price_micros: z.int(),
+        gross_micros: z.int(),
+        fees: z.object(FeeLines),
+        withholding: z.object({ stamp_duty_micros: z.int() }),
+        net_micros: z.int(),
+      }),
+    ),
+    gross_consideration_micros: z.int(),
+    fees: z.object(FeeLines),
+    withholding: z.object({ stamp_duty_micros: z.int(), total_micros: z.int() }),
+    net_consideration_micros: z.int().describe('buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited'),
+    net_direction: z.enum(['debit', 'credit']),
+    issued_at: z.string(),
+  })
+  .meta({ id: 'ContractNote' });
+
+export const DeskQueueQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(100) });
+
+export const DeskExecuteBody = z.strictObject({
+  price_micros: z.int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('default: the tape price now; on the tick grid, inside the band, never worse than the limit'),
+  qty: z.int().positive().max(1_000_000_000).optional().describe('default: the whole remaining quantity'),
+});
+
+export const DeskRejectBody = z.strictObject({ reason_code: z.string().min(1).max(64).describe('a dealer reason of fixtures/reject-codes.json') });
+
+export const BlotterQuery = z.strictObject({
+  date: z.iso.date().optional().describe('trade date (YYYY-MM-DD, Cairo); default today'),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const BookParams = z.strictObject({ m: z.string().min(1).max(16), s: z.string().min(1).max(16) });
+export const BookQuery = z.strictObject({ levels: z.coerce.number().int().min(1).max(20).default(5) });
+
+export const AutoFillBody = z.strictObject({ enabled: z.boolean() });

@@ -1,0 +1,485 @@
+// Trading: placing, cancelling and reading orders; applying the matcher's events (fills, fees, taxes,
+// activities, T+2 settlements, reservation releases); the scheduler source that wakes resting orders.
+//
+// Money (DESIGN.md "Orders"): a buy holds qty x (limit, or the band ceiling) + the fee ceiling of
+// settled cash; each fill posts its value to clearing and its fees and stamp duty to the fee and tax
+// accounts out of that hold at once, and credits the shares to `unsettled` until the settlement date.
+// A sell holds settled shares; each fill posts them to clearing and credits the net proceeds to
+// unsettled cash until the settlement date. Whatever a finished order did not use is released.
+//
+// The scheduler source keeps, per open order, the matcher's next step (cached in memory, recomputed
+// when the order, its symbol's tape or halt changes). An order with nothing to do within a horizon
+// wakes at the horizon's end to look further, so no single look scans more than ~32 days; horizons
+// are aligned so all idle orders share the same few wake-ups.
+import type { Deps } from '../deps.js';
+import { AppError, type Outcome } from '../http/errors.js';
+import { CASH_EGP } from '../ledger/assets.js';
+import { ASSET_CLASS, MARKET_ID } from '../market/catalog.js';
+import { fillFees, feesOnly, loadFeeSchedule } from './fees.js';
+import {
+  applyEvent, isTerminal, nextMinute, nextStep, requestCancel, STATUS_OF, submit,
+  type MatchOrder, type OrderEvent, type Step,
+} from './matcher.js';
+import { createTradingRepo, type FillRow, type OrderProgress, type OrderRow } from './repository.js';
+import { notional, validateOrder, type OrderBody, type ValidationEnv } from './validate.js';
+import { createMarketView } from './view.js';
+
+export const SETTLE_EVENT = 'trade.settle';
+const DAY_MS = 86_400_000;
+const HORIZON_MS = 16 * DAY_MS;
+
+export type TradingDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'scheduler' | 'onReset'>;
+
+export interface Execution {
+  venue: 'tape' | 'desk';
+  executedBy: string | null;
+}
+
+const TAPE: Execution = { venue: 'tape', executedBy: null };
+
+export function toMatch(r: OrderRow): MatchOrder {
+  return {
+    symbol: r.symbol, side: r.side, type: r.type, tif: r.time_in_force, qty: r.qty, limitPriceMicros: r.limit_price_micros,
+    routing: r.routing, state: r.state, filledQty: r.filled_qty, transmitted: r.transmitted === 1,
+    eligibleFromMs: r.eligible_from_ms, cancelDueMs: r.cancel_due_ms, reasonCode: r.reason_code,
+  };
+}
+
+/** value / qty rounded half up to the micro. */
+export function averagePrice(valueMicros: number, qty: number): number | null {
+  if (qty === 0) return null;
+  return Number((2n * BigInt(valueMicros) + BigInt(qty)) / (2n * BigInt(qty)));
+}
+
+export function orderView(r: OrderRow) {
+  return {
+    order_id: r.id,
+    client_order_id: r.client_order_id,
+    investor_id: r.investor_id,
+    market_id: r.market_id,
+    symbol: r.symbol,
+    asset_class: r.asset_class,
+    side: r.side,
+    type: r.type,
+    order_class: r.order_class,
+    time_in_force: r.time_in_force,
+    qty: r.qty,
+    limit_price_micros: r.limit_price_micros,
+    state: r.state,
+    status: STATUS_OF[r.state],
+    filled_qty: r.filled_qty,
+    avg_price_micros: averagePrice(r.filled_value_micros, r.filled_qty),
+    reason_code: r.reason_code,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    submitted_at: r.submitted_at,
+    filled_at: r.filled_at,
+    canceled_at: r.canceled_at,
+    expired_at: r.expired_at,
+  };
+}
+
+export type OrderView = ReturnType<typeof orderView>;
+
+function progressOf(r: OrderRow): OrderProgress {
+  return {
+    state: r.state, filled_qty: r.filled_qty, filled_value_micros: r.filled_value_micros, fees_micros: r.fees_micros,
+    withholding_micros: r.withholding_micros, reason_code: r.reason_code, transmitted: r.transmitted,
+    eligible_from_ms: r.eligible_from_ms, cancel_due_ms: r.cancel_due_ms, evaluated_ms: r.evaluated_ms,
+    submitted_at: r.submitted_at, filled_at: r.filled_at, canceled_at: r.canceled_at, expired_at: r.expired_at, updated_at: r.updated_at,
+  };
+}
+
+function fmtEgp(micros: number): string {
+  const neg = micros < 0;
+  const s = String(Math.abs(micros)).padStart(7, '0');
+  return `${neg ? '-' : ''}${s.slice(0, -6)}.${s.slice(-6, -4)}${s.slice(-4).replace(/0+$/, '')}`;
+}
+
+export function createTradingService(deps: TradingDeps) {
+  const { db, ids, clock, ledger, market, scheduler } = deps;
+  const cal = market.calendar;
+  const repo = createTradingRepo(db);
+  const fees = loadFeeSchedule();
+  const view = createMarketView(market);
+  const autoFill = db.prepare<[], { auto_fill: number }>('SELECT auto_fill FROM sandbox_state WHERE id = 1');
+  const setAutoFillQ = db.prepare('UPDATE sandbox_state SET auto_fill = ? WHERE id = 1');
+
+  // ---- booking ---------------------------------------------------------------------------
+
+  function must<T>(o: Outcome<T>, what: string): T {
+    if (!o.ok) throw new Error(`trading: ${what} refused by the ledger: ${o.code} ${o.message ?? ''}`);
+    return o.value;
+  }
+
+  function holdRemaining(holdId: string | null): number {
+    if (!holdId) return 0;
+    const h = ledger.getHold(holdId);
+    return h && h.state === 'pending' ? h.remaining : 0;
+  }
+
+  /** Cash a fill needs from the order's cash hold (a buy's cost; a sell's fee shortfall). */
+  function cashNeeded(r: OrderRow, p: OrderProgress, qty: number, priceMicros: number): number | null {
+    const value = notional(qty, priceMicros);
+    if (value === null || !Number.isSafeInteger(p.filled_value_micros + value)) return null;
+    const lines = fillFees(p.filled_value_micros, value, fees);
+    const charges = feesOnly(lines) + lines.stamp_duty_micros;
+    return r.side === 'buy' ? value + charges : Math.max(0, charges - value);
+  }
+
+  /** Books one execution: postings, fill row, activities, settlement. false: the reservation cannot pay for it. */
+  function bookFill(r: OrderRow, p: OrderProgress, qty: number, priceMicros: number, atMs: number, exec: Execution): boolean {
+    const need = cashNeeded(r, p, qty, priceMicros);
+    if (need === null || need > holdRemaining(r.cash_hold_id)) return false;
+    const value = qty * priceMicros;
+    const lines = fillFees(p.filled_value_micros, value, fees);
+    const feeTotal = feesOnly(lines);
+    const stamp = lines.stamp_duty_micros;
+    const t = { tenantId: r.tenant_id, ref: r.id };
+    const inv = r.investor_id;
+    const clearingCash = { system: 'clearing', asset: CASH_EGP } as const;
+    let net: number;
+    if (r.side === 'buy') {
+      net = value + feeTotal + stamp;
+      must(ledger.postHold(r.cash_hold_id!, value, clearingCash, 'trade', r.id), 'buy value');
+      if (feeTotal > 0) must(ledger.postHold(r.cash_hold_id!, feeTotal, { system: 'fees', asset: CASH_EGP }, 'fee', r.id), 'fees');
+      if (stamp > 0) must(ledger.postHold(r.cash_hold_id!, stamp, { system: 'tax', asset: CASH_EGP }, 'tax', r.id), 'stamp duty');
+      must(ledger.transfer({ ...t, debit: { system: 'clearing', asset: r.symbol }, credit: { investorId: inv, asset: r.symbol, bucket: 'unsettled' }, amount: qty, kind: 'trade' }), 'shares in');
+    } else {
+      net = value - feeTotal - stamp;
+      must(ledger.postHold(r.shares_hold_id!, qty, { system: 'clearing', asset: r.symbol }, 'trade', r.id), 'shares out');
+      if (net > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { investorId: inv, asset: CASH_EGP, bucket: 'unsettled' }, amount: net, kind: 'trade' }), 'proceeds');
+      if (net < 0) must(ledger.postHold(r.cash_hold_id!, -net, clearingCash, 'fee', r.id), 'fee shortfall');
+      if (feeTotal > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'fees', asset: CASH_EGP }, amount: feeTotal, kind: 'fee' }), 'fees');
+      if (stamp > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'tax', asset: CASH_EGP }, amount: stamp, kind: 'tax' }), 'stamp duty');
+    }
+    const tradeDate = cal.localDate(atMs);
+    const settlementDate = cal.settlementDate(tradeDate);
+    const fillId = ids.next('fil');
+    repo.insertFill({
+      id: fillId, tenant_id: r.tenant_id, investor_id: inv, order_id: r.id, symbol: r.symbol, side: r.side, qty,
+      price_micros: priceMicros, value_micros: value, ...lines, net_micros: net, venue: exec.venue, executed_by: exec.executedBy,
+      trade_date: tradeDate, settlement_date: settlementDate, at_ms: atMs, at: cal.toIso(atMs),
+    });
+    const order = { type: 'order' as const, id: r.id };
+    const verb = r.side === 'buy' ? 'Bought' : 'Sold';
+    ledger.recordActivity({
+      tenantId: r.tenant_id, investorId: inv, type: 'FILL', netAmountMicros: r.side === 'buy' ? -value : value,
+      description: `${verb} ${qty} ${r.symbol} at ${fmtEgp(priceMicros)} EGP`, ref: order, symbol: r.symbol, side: r.side, qty, priceMicros,
+    });
+    if (feeTotal > 0) {
+      ledger.recordActivity({ tenantId: r.tenant_id, investorId: inv, type: 'FEE', netAmountMicros: -feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${r.symbol} ${r.side}`, ref: order, symbol: r.symbol });
+    }
+    if (stamp > 0) {
+      ledger.recordActivity({ tenantId: r.tenant_id, investorId: inv, type: 'TAX', netAmountMicros: -stamp, description: `Stamp duty withheld on ${r.symbol} ${r.side}`, ref: order, symbol: r.symbol });
+    }
+    const settleAsset = r.side === 'buy' ? r.symbol : CASH_EGP;
+    const settleAmount = r.side === 'buy' ? qty : net;
+    if (settleAmount > 0) {
+      const id = ids.next('stl');
+      const due = cal.session(settlementDate)!.openMs;
+      repo.insertSettlement({ id, tenant_id: r.tenant_id, investor_id: inv, order_id: r.id, fill_id: fillId, asset: settleAsset, amount: settleAmount, settlement_date: settlementDate, due_ms: due });
+      scheduler.schedule(SETTLE_EVENT, due, { settlement_id: id });
+    }
+    p.filled_qty += qty;
+    p.filled_value_micros += value;
+    p.fees_micros += feeTotal;
+    p.withholding_micros += stamp;
+    return true;
+  }
+
+  function release(r: OrderRow): void {
+    for (const holdId of [r.cash_hold_id, r.shares_hold_id]) {
+      if (holdId && ledger.getHold(holdId)?.state === 'pending') ledger.voidHold(holdId);
+    }
+  }
+
+  /** Applies a step's events to the order: each fill is booked (or, if unaffordable, becomes a cancel). */
+  function apply(r: OrderRow, step: Step, exec: Execution): void {
+    const at = step.atMs;
+    const iso = cal.toIso(at);
+    const p = progressOf(r);
+    let mo = toMatch(r);
+    for (const e of step.events) {
+      let ev: OrderEvent = e;
+      if ((e.type === 'filled' || e.type === 'partially_filled') && !bookFill(r, p, e.qty, e.priceMicros, at, exec)) {
+        ev = { type: 'canceled', reasonCode: 'INSUFFICIENT_BUYING_POWER' };
+      }
+      mo = applyEvent(mo, ev, at);
+      if (ev.type === 'transmitted') p.submitted_at = iso;
+      if (isTerminal(mo)) break;
+    }
+    if (mo.filledQty !== p.filled_qty) throw new Error(`trading: ${r.id} matcher filled ${mo.filledQty}, booked ${p.filled_qty}`);
+    p.state = mo.state;
+    p.transmitted = mo.transmitted ? 1 : 0;
+    p.eligible_from_ms = mo.eligibleFromMs;
+    p.cancel_due_ms = mo.cancelDueMs;
+    p.reason_code = mo.reasonCode;
+    p.evaluated_ms = Math.max(r.evaluated_ms, at);
+    p.updated_at = iso;
+    if (mo.state === 'filled') p.filled_at = iso;
+    if (mo.state === 'cancelled') p.canceled_at = iso;
+    if (mo.state === 'expired') p.expired_at = iso;
+    repo.progress(r.id, p);
+    if (isTerminal(mo)) release(r);
+    touch(r.id);
+  }
+
+  // ---- the scheduler source ----------------------------------------------------------------
+
+  interface Due {
+    seq: number;
+    symbol: string;
+    dueMs: number;
+    step: Step | null;
+  }
+  const dues = new Map<string, Due>();
+  const dirty = new Set<string>();
+  let loaded = false;
+
+  function touch(orderId: string): void {
+    dirty.add(orderId);
+    scheduler.changed();
+  }
+
+  function horizonEnd(fromMs: number): number {
+    return (Math.floor(fromMs / HORIZON_MS) + 2) * HORIZON_MS;
+  }
+
+  function refresh(afterMs: number): void {
+    if (!loaded) {
+      for (const id of repo.openOrderIds()) dirty.add(id);
+      loaded = true;
+    }
+    for (const id of dirty) {
+      const r = repo.byId(id);
+      if (!r || isTerminal(r)) {
+        dues.delete(id);
+        continue;
+      }
+      const from = Math.max(r.evaluated_ms, afterMs);
+      const until = horizonEnd(from);
+      const step = nextStep(toMatch(r), from, until, view);
+      dues.set(id, { seq: r.seq, symbol: r.symbol, dueMs: step ? step.atMs : until, step });
+    }
+    dirty.clear();
+  }
+
+  scheduler.addSource({
+    name: 'orders',
+    nextDue(afterMs) {
+      refresh(afterMs);
+      let best: number | null = null;
+      for (const d of dues.values()) if (d.dueMs > afterMs && (best === null || d.dueMs < best)) best = d.dueMs;
+      return best;
+    },
+    run(atMs) {
+      const due = [...dues.entries()].filter(([, d]) => d.dueMs === atMs).sort((a, b) => a[1].seq - b[1].seq);
+      for (const [id, d] of due) {
+        dirty.add(id);
+        if (!d.step) continue;
+        const r = repo.byId(id);
+        if (r && !isTerminal(r)) apply(r, d.step, TAPE);
+      }
+    },
+  });
+
+  scheduler.on(SETTLE_EVENT, (payload: { settlement_id: string }) => {
+    const s = repo.settlement(payload.settlement_id);
+    if (!s || s.state === 'settled') return;
+    must(
+      ledger.transfer({
+        tenantId: s.tenant_id, debit: { investorId: s.investor_id, asset: s.asset, bucket: 'unsettled' },
+        credit: { investorId: s.investor_id, asset: s.asset, bucket: 'settled' }, amount: s.amount, kind: 'settlement', ref: s.order_id,
+      }),
+      'settlement',
+    );
+    repo.markSettled(s.id, deps.nowIso());
+  });
+
+  market.onChange((symbol) => {
+    for (const [id, d] of dues) if (d.symbol === symbol) dirty.add(id);
+    scheduler.changed();
+  });
+
+  deps.onReset.push(() => {
+    dues.clear();
+    dirty.clear();
+    loaded = false;
+  });
+
+  // ---- requests ---------------------------------------------------------------------------
+
+  function requireOrder(tenantId: string, orderId: string): OrderRow {
+    const r = repo.find(tenantId, orderId);
+    if (!r) throw new AppError('NOT_FOUND', `No order ${orderId}.`);
+    return r;
+  }
+
+  function validationEnv(tenantId: string): ValidationEnv {
+    return {
+      instrument: (symbol) => market.catalog.get(symbol),
+      band: (symbol) => market.referenceAt(symbol, clock.now()).band,
+      investor(investorId) {
+        try {
+          return { ok: true, value: deps.investors.requireForMoney(tenantId, investorId) };
+        } catch (err) {
+          if (err instanceof AppError) return { ok: false, code: err.code, message: err.message };
+          throw err;
+        }
+      },
+      isHalted: (symbol) => market.isHalted(symbol),
+      isOpen: () => cal.isOpen(clock.now()),
+      settledCashMicros: (investorId) => ledger.balance(tenantId, { investorId, asset: CASH_EGP, bucket: 'settled' }),
+      settledShares: (investorId, symbol) => ledger.balance(tenantId, { investorId, asset: symbol, bucket: 'settled' }),
+      clientOrderIdExists: (coid) => repo.clientOrderIdExists(tenantId, coid),
+      fees,
+    };
+  }
+
+  return {
+    place(tenantId: string, body: OrderBody): Outcome<OrderView> {
+      const v = validateOrder(body, validationEnv(tenantId));
+      if (!v.ok) return v;
+      const o = v.value;
+      const now = clock.now();
+      const iso = cal.toIso(now);
+      const id = ids.next('ord');
+      const hold = (asset: string, amount: number) => ledger.hold({ tenantId, investorId: o.investor.id, asset, amount, ref: id });
+      let cashHoldId: string | null = null;
+      let sharesHoldId: string | null = null;
+      if (o.reservation.cashMicros > 0) {
+        const h = hold(CASH_EGP, o.reservation.cashMicros);
+        if (!h.ok) return h;
+        cashHoldId = h.value;
+      }
+      if (o.reservation.shares > 0) {
+        const h = hold(o.instrument.symbol, o.reservation.shares);
+        if (!h.ok) return h;
+        sharesHoldId = h.value;
+      }
+      repo.insert({
+        id, tenant_id: tenantId, investor_id: o.investor.id, client_order_id: o.clientOrderId, market_id: MARKET_ID,
+        symbol: o.instrument.symbol, asset_class: ASSET_CLASS, side: o.side, type: o.type, order_class: 'simple',
+        time_in_force: o.tif, qty: o.qty, limit_price_micros: o.limitPriceMicros, state: 'received', filled_qty: 0,
+        filled_value_micros: 0, fees_micros: 0, withholding_micros: 0, reason_code: null,
+        routing: autoFill.get()!.auto_fill === 1 ? 'auto' : 'desk', transmitted: 0, eligible_from_ms: now, cancel_due_ms: null,
+        evaluated_ms: now, cash_hold_id: cashHoldId, shares_hold_id: sharesHoldId, reserved_cash_micros: o.reservation.cashMicros,
+        created_ms: now, created_at: iso, submitted_at: null, filled_at: null, canceled_at: null, expired_at: null, updated_at: iso,
+      });
+      const row = repo.byId(id)!;
+      apply(row, submit(toMatch(row), now, view), TAPE);
+      return { ok: true, value: orderView(repo.byId(id)!) };
+    },
+
+    /** Requests cancellation: pending_cancel now, cancelled at the next minute unless a fill completes it first. */
+    cancel(tenantId: string, orderId: string): Outcome<OrderView> {
+      const r = requireOrder(tenantId, orderId);
+      if (isTerminal(r)) return { ok: false, code: 'ORDER_NOT_CANCELLABLE', message: `Order ${r.id} is ${r.state}.` };
+      if (r.state !== 'cancel_requested') {
+        const now = clock.now();
+        const mo = requestCancel(toMatch(r), nextMinute(now));
+        repo.progress(r.id, { ...progressOf(r), state: mo.state, cancel_due_ms: mo.cancelDueMs, updated_at: cal.toIso(now) });
+        touch(r.id);
+      }
+      return { ok: true, value: orderView(repo.byId(r.id)!) };
+    },
+
+    get(tenantId: string, orderId: string): OrderView {
+      return orderView(requireOrder(tenantId, orderId));
+    },
+
+    list(tenantId: string, f: { investor_id?: string; status?: 'open' | 'closed'; limit: number }) {
+      if (f.investor_id !== undefined) deps.investors.require(tenantId, f.investor_id);
+      return { orders: repo.list(tenantId, { investorId: f.investor_id, status: f.status, limit: f.limit }).map(orderView) };
+    },
+
+    contractNote(tenantId: string, orderId: string) {
+      const r = requireOrder(tenantId, orderId);
+      const fills = repo.fills(r.id);
+      if (fills.length === 0) throw new AppError('NO_EXECUTIONS', `Order ${r.id} has no executions yet.`);
+      return contractNote(r, fills, deps.investors.require(tenantId, r.investor_id).account_number, deps.nowIso());
+    },
+
+    autoFill(): boolean {
+      return autoFill.get()!.auto_fill === 1;
+    },
+    setAutoFill(enabled: boolean): { auto_fill: boolean } {
+      setAutoFillQ.run(enabled ? 1 : 0);
+      return { auto_fill: enabled };
+    },
+
+    // for the dealer desk
+    repo,
+    view,
+    fees,
+    apply,
+    cashNeeded,
+    holdRemaining,
+    progressOf,
+  };
+}
+
+export type TradingService = ReturnType<typeof createTradingService>;
+
+function sumLines(fills: FillRow[]) {
+  const s = (k: keyof FillRow) => fills.reduce((a, f) => a + (f[k] as number), 0);
+  const commission = s('commission_micros');
+  const egx = s('egx_micros');
+  const mcdr = s('mcdr_micros');
+  const ipf = s('ipf_micros');
+  const fra = s('fra_micros');
+  return {
+    gross: s('value_micros'),
+    fees: { commission_micros: commission, egx_micros: egx, mcdr_micros: mcdr, ipf_micros: ipf, fra_micros: fra, total_micros: commission + egx + mcdr + ipf + fra },
+    withholding: { stamp_duty_micros: s('stamp_duty_micros'), total_micros: s('stamp_duty_micros') },
+    net: s('net_micros'),
+  };
+}
+
+/** The contract note of an order with at least one fill (docs/trading.md lists the fields). */
+export function contractNote(r: OrderRow, fills: FillRow[], accountNumber: string, issuedAt: string) {
+  const t = sumLines(fills);
+  return {
+    order_id: r.id,
+    client_order_id: r.client_order_id,
+    investor_id: r.investor_id,
+    account_number: accountNumber,
+    market_id: r.market_id,
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    time_in_force: r.time_in_force,
+    limit_price_micros: r.limit_price_micros,
+    order_qty: r.qty,
+    state: r.state,
+    status: STATUS_OF[r.state],
+    currency: 'EGP',
+    trade_date: fills[0].trade_date,
+    settlement_date: fills[fills.length - 1].settlement_date,
+    filled_qty: r.filled_qty,
+    avg_price_micros: averagePrice(t.gross, r.filled_qty),
+    fills: fills.map((f) => ({
+      fill_id: f.id,
+      executed_at: f.at,
+      trade_date: f.trade_date,
+      settlement_date: f.settlement_date,
+      venue: f.venue,
+      qty: f.qty,
+      price_micros: f.price_micros,
+      gross_micros: f.value_micros,
+      fees: {
+        commission_micros: f.commission_micros, egx_micros: f.egx_micros, mcdr_micros: f.mcdr_micros, ipf_micros: f.ipf_micros, fra_micros: f.fra_micros,
+        total_micros: f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros,
+      },
+      withholding: { stamp_duty_micros: f.stamp_duty_micros },
+      net_micros: f.net_micros,
+    })),
+    gross_consideration_micros: t.gross,
+    fees: t.fees,
+    withholding: t.withholding,
+    net_consideration_micros: t.net,
+    net_direction: r.side === 'buy' ? 'debit' : 'credit',
+    issued_at: issuedAt,
+  };
+}
