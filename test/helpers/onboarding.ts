@@ -1,14 +1,13 @@
 // Onboarding through the real routes: valid national ids, the bundled sample ID images, and
 // onboardInvestor(t), which leaves an approved investor with suitability on file (for funding and
-// trading tests). Each national id is unique per process, so repeated calls never collide with the
-// one-account-per-person rule.
+// trading tests). Each national id is unique within a test file (a counter), so repeated calls never
+// collide with the one-account-per-person rule.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Questionnaire } from '../../daemon/contract/kyc.js';
 import type { TestApp } from './app.js';
 
-export const SAMPLE_FRONT = readFileSync(resolve('fixtures/documents/national_id_front.png'));
-export const SAMPLE_BACK = readFileSync(resolve('fixtures/documents/national_id_back.png'));
+export const SAMPLE_FRONT = readFileSync(new URL('../../fixtures/documents/national_id_front.png', import.meta.url));
+export const SAMPLE_BACK = readFileSync(new URL('../../fixtures/documents/national_id_back.png', import.meta.url));
 
 let counter = 0;
 
@@ -17,7 +16,7 @@ let counter = 0;
  * The last four digits are `suffix` when given (the magic 0000 / 9999), else 1000-9998.
  */
 export function nationalId(suffix?: string): { nationalId: string; dateOfBirth: string } {
-  const n = ++counter + (process.pid % 997) * 1000;
+  const n = ++counter;
   const year = 1970 + (n % 28);
   const month = 1 + (Math.floor(n / 28) % 12);
   const day = 1 + (Math.floor(n / 336) % 28);
