@@ -132,6 +132,26 @@ investor
   .addHelpText('after', '\nExample:\n  $ svc investor suitability --experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk')
   .action(lazy(async () => (await import('./commands/investor.js')).suitability));
 
+const transfer = program.command('transfer').description('move cash between the bank and an investor account (signed, idempotent)');
+for (const [verb, what] of [['deposit', 'deposit cash into'], ['withdraw', 'withdraw settled cash from']] as const) {
+  transfer
+    .command(`${verb} <amount_egp>`)
+    .description(`${what} an investor account; the amount is in EGP with up to 6 decimals`)
+    .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
+    .option('--wait', 'running clock: poll until completed or failed; frozen clock: say how to advance it')
+    .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
+    .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
+    .addHelpText('after', `\nEach rail step takes one simulated minute; exactly 666 EGP fails at the rail (sandbox).\nExamples:\n  $ svc transfer ${verb} 1500.25 --investor inv_0123456789 --wait\n  $ SVC_INVESTOR_ID=inv_0123456789 svc transfer ${verb} 70000 --json`)
+    .action(lazy(async () => (await import('./commands/transfer.js'))[verb]));
+}
+transfer
+  .command('list')
+  .description('transfers, newest first (of --investor or $SVC_INVESTOR_ID when given)')
+  .option('--investor <id>', 'investor id')
+  .option('--state <state>', 'received, pending_rail, at_broker, completed or failed')
+  .option('--limit <n>', '1-200 (default 100)')
+  .action(lazy(async () => (await import('./commands/transfer.js')).list));
+
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
 const desk = program.commands.find((c) => c.name() === 'desk') ?? program.command('desk').description("the dealer desk (X-Console-Key): reviews and approvals");
 const deskKyc = desk.command('kyc').description('the KYC review queue');
@@ -149,6 +169,20 @@ deskKyc
   .option('--reason <code>', 'SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, DUPLICATE_INVESTOR or OTHER')
   .option('--note <text>', 'a note for the audit log')
   .action(lazy(async () => (await import('./commands/desk-kyc.js')).decline));
+const deskFunding = desk.command('funding').description('funding approvals (transfers wait only while manual approval is on)');
+deskFunding
+  .command('list')
+  .description('transfers waiting for a funding decision, newest first')
+  .option('--approval <a>', 'pending (default), approved, rejected, automatic or any')
+  .option('--state <state>', 'received, pending_rail, at_broker, completed or failed')
+  .option('--limit <n>', '1-200 (default 100)')
+  .action(lazy(async () => (await import('./commands/desk-funding.js')).list));
+deskFunding.command('approve <transfer_id>').description('approve a waiting transfer; its rail steps start one simulated minute later').action(lazy(async () => (await import('./commands/desk-funding.js')).approve));
+deskFunding
+  .command('reject <transfer_id>')
+  .description('reject a waiting transfer: it fails with the reason and a withdrawal hold is released')
+  .option('--reason <code>', 'SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY or DEALER_REJECTED')
+  .action(lazy(async () => (await import('./commands/desk-funding.js')).reject));
 
 program
   .command('api <method> <path>')

@@ -1,17 +1,12 @@
 // Wire schemas of transfers and the dealer funding desk.
 import { z } from 'zod';
-
-export const TRANSFER_STATES = ['received', 'pending_rail', 'at_broker', 'completed', 'failed'] as const;
-export const TRANSFER_APPROVALS = ['automatic', 'pending', 'approved', 'rejected'] as const;
-
-/** Reasons a dealer may give for rejecting a transfer (reason_code of the failed transfer). */
-export const FUNDING_REJECT_REASONS = ['SOURCE_OF_FUNDS_UNVERIFIED', 'NAME_MISMATCH', 'AML_REVIEW', 'LIMIT_POLICY', 'DEALER_REJECTED'] as const;
+import { FUNDING_REJECT_REASONS, TRANSFER_APPROVALS, TRANSFER_DIRECTIONS, TRANSFER_STATES } from '../contract/funding.js';
 
 export const TransferSchema = z
   .object({
     transfer_id: z.string().describe('trf_...'),
     investor_id: z.string(),
-    direction: z.enum(['deposit', 'withdrawal']),
+    direction: z.enum(TRANSFER_DIRECTIONS),
     amount_micros: z.int(),
     state: z.enum(TRANSFER_STATES).describe('received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed'),
     approval: z.enum(TRANSFER_APPROVALS).describe('automatic unless manual funding approval was on at creation: then pending until a dealer approves or rejects'),
@@ -25,7 +20,7 @@ export const TransferSchema = z
 export const TransferCreateBody = z
   .strictObject({
     investor_id: z.string().min(1).max(64),
-    direction: z.enum(['deposit', 'withdrawal']),
+    direction: z.enum(TRANSFER_DIRECTIONS),
     amount_micros: z.int().positive().describe('integer micros; at most 70,000 EGP (70000000000) per transfer'),
   })
   .meta({ id: 'TransferRequest' });

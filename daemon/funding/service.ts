@@ -10,13 +10,9 @@ import type { Deps } from '../deps.js';
 import type { Operator } from '../http/route.js';
 import { AppError, unwrap, type Outcome } from '../http/errors.js';
 import { CASH_EGP } from '../ledger/assets.js';
+import { DAILY_TRANSFER_LIMIT_MICROS, RAIL_FAILURE_MICROS, RAIL_STEP_MS, TRANSFER_LIMIT_MICROS } from '../contract/funding.js';
 import { createTransferRepo, type DeskRow, type TransferApproval, type TransferChange, type TransferDirection, type TransferRow, type TransferState } from './repo.js';
 
-export const TRANSFER_LIMIT_MICROS = 70_000_000_000;
-export const DAILY_TRANSFER_LIMIT_MICROS = 200_000_000_000;
-/** The sandbox magic amount: exactly 666 EGP fails at the payment rail. */
-export const RAIL_FAILURE_MICROS = 666_000_000;
-export const RAIL_STEP_MS = 60_000;
 export const TRANSFER_STEP_EVENT = 'transfer.step';
 
 export interface TransferInput {
@@ -147,7 +143,10 @@ export function createFundingService(deps: Pick<Deps, 'db' | 'ids' | 'clock' | '
     let holdId: string | null = null;
     if (input.direction === 'withdrawal') {
       const held = ledger.hold({ tenantId, investorId: investor.id, asset: CASH_EGP, amount, ref: id });
-      if (!held.ok) return { ok: false, code: held.code, message: `Settled cash does not cover the withdrawal of ${amount} micros: ${held.message}` };
+      if (!held.ok) {
+        const settled = ledger.balance(tenantId, { investorId: investor.id, asset: CASH_EGP, bucket: 'settled' });
+        return { ok: false, code: held.code, message: `Settled cash is ${settled} micros; the withdrawal needs ${amount}.` };
+      }
       holdId = held.value;
     }
     const approval: TransferApproval = manualFunding() ? 'pending' : 'automatic';
