@@ -1,6 +1,6 @@
 // svc: the command-line front of the sandbox. Commands are declared here; each group's code is
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
 import type { GlobalOptions } from './context.js';
 
@@ -193,8 +193,16 @@ program
   .addHelpText('after', `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d '{"symbol":"COMI","price_micros":85500000}'`)
   .action(lazy(async () => (await import('./commands/api.js')).api));
 
+// Usage errors commander finds itself (unknown option, missing argument) exit 2 like ours do.
+function overrideExits(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) overrideExits(sub);
+}
+overrideExits(program);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  process.exitCode = handleFatal(err as CliExit);
+  if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : 2;
+  else process.exitCode = handleFatal(err as CliExit);
 }

@@ -49,9 +49,14 @@ describe('svc sandbox logs -f keeps printing new lines', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     try {
-      await new Promise((r) => setTimeout(r, 300));
-      await fetch(`${sb.info.base_url}/v1/calendar`, { headers: { authorization: `Bearer ${sb.info.api_key}` } });
-      await waitFor(() => out, /GET \/v1\/calendar 200/);
+      // `logs -f` needs a moment to start watching (longer under load): keep making requests until one
+      // shows up, rather than guessing how long that moment is.
+      const poke = setInterval(() => void fetch(`${sb.info.base_url}/v1/calendar`, { headers: { authorization: `Bearer ${sb.info.api_key}` } }), 200);
+      try {
+        await waitFor(() => out, /GET \/v1\/calendar 200/);
+      } finally {
+        clearInterval(poke);
+      }
     } finally {
       child.kill('SIGKILL');
       await sb.stop();

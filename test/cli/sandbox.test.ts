@@ -158,3 +158,18 @@ describe('svc sandbox stop', () => {
     await other.stop();
   });
 });
+
+describe('usage errors exit 2', () => {
+  it.each([[['clock', 'advance', '--bogus']], [['api', 'GET']], [['nosuch']], [['sandbox', 'start', '--clock', 'sideways']]])('svc %j exits 2 and says why on stderr', async (args) => {
+    const r = await runSvc(args, { home: sb.home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--help exits 0', async () => {
+    const r = await runSvc(['clock', 'advance', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+  });
+});
