@@ -10,14 +10,15 @@ export const OrderCreateBody = z
   .strictObject({
     investor_id: z.string().min(1).max(64).describe('an approved investor (inv_...)'),
     symbol: z.string().min(1).max(16).describe('exchange symbol (equities only)'),
-    side: z.unknown().meta({ type: 'string', enum: ['buy', 'sell'] }),
-    type: z.unknown().meta({ type: 'string', enum: ['market', 'limit'] }),
-    qty: z.unknown().meta({ type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'whole shares' }),
+    side: z.unknown().optional().meta({ type: 'string', enum: ['buy', 'sell'] }),
+    type: z.unknown().optional().meta({ type: 'string', enum: ['market', 'limit'] }),
+    qty: z.unknown().optional().meta({ type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'whole shares' }),
     limit_price_micros: z.unknown().optional().meta({ type: 'integer', minimum: 1, description: 'limit orders only: on the tick grid, inside the +/-20% band' }),
     time_in_force: z.unknown().optional().meta({ type: 'string', enum: ['day', 'gtc', 'ioc', 'fok'], default: 'day' }),
     client_order_id: z.string().min(1).max(128).optional().describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
   })
-  .meta({ id: 'OrderRequest' });
+  // side, type and qty are required: missing, the chain answers INVALID_SIDE, INVALID_TYPE, INVALID_QTY
+  .meta({ id: 'OrderRequest', required: ['investor_id', 'symbol', 'side', 'type', 'qty'] });
 
 const ts = (what: string) => z.string().nullable().describe(what);
 
