@@ -1,4 +1,4 @@
-// SQL of transfers (migration 005). Tenant reads are scoped by tenant; the desk reads are scoped by
+// SQL of transfers (migration 005) and of the manual-funding switch (sandbox_state.manual_funding). Tenant reads are scoped by tenant; the desk reads are scoped by
 // the dealer's broker; the scheduler's step reads by id alone (ids are unique across tenants).
 import type { Db } from '../store/db.js';
 
@@ -62,6 +62,8 @@ export function createTransferRepo(db: Db) {
         ORDER BY t.seq DESC LIMIT @limit`,
     ),
     deskById: db.prepare<{ broker: string | null; id: string }, DeskRow>(`${DESK_SELECT} WHERE t.id = @id AND (@broker IS NULL OR i.broker_id = @broker)`),
+    manual: db.prepare<[], { manual_funding: number }>('SELECT manual_funding FROM sandbox_state WHERE id = 1'),
+    setManual: db.prepare('UPDATE sandbox_state SET manual_funding = ? WHERE id = 1'),
   };
 
   return {
@@ -92,6 +94,13 @@ export function createTransferRepo(db: Db) {
     },
     deskById(brokerId: string | null, id: string): DeskRow | undefined {
       return q.deskById.get({ broker: brokerId, id });
+    },
+    /** The sandbox switch: new transfers wait for a dealer while it is on. */
+    manualFunding(): boolean {
+      return q.manual.get()!.manual_funding === 1;
+    },
+    setManualFunding(enabled: boolean): void {
+      q.setManual.run(enabled ? 1 : 0);
     },
   };
 }

@@ -52,8 +52,6 @@ function deskView(r: DeskRow) {
 export function createFundingService(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'scheduler' | 'market'>) {
   const { db, ids, clock, ledger, scheduler } = deps;
   const repo = createTransferRepo(db);
-  const getManual = db.prepare<[], { manual_funding: number }>('SELECT manual_funding FROM sandbox_state WHERE id = 1');
-  const setManual = db.prepare('UPDATE sandbox_state SET manual_funding = ? WHERE id = 1');
 
   function change(r: TransferRow, next: Partial<TransferChange>): TransferRow {
     const merged: TransferRow = { ...r, ...next, updated_at: deps.nowIso() };
@@ -115,9 +113,6 @@ export function createFundingService(deps: Pick<Deps, 'db' | 'ids' | 'clock' | '
     }
   }
 
-  function manualFunding(): boolean {
-    return getManual.get()!.manual_funding === 1;
-  }
 
   /**
    * Validation in precedence order (after the schema): investor exists, is approved and open;
@@ -149,7 +144,7 @@ export function createFundingService(deps: Pick<Deps, 'db' | 'ids' | 'clock' | '
       }
       holdId = held.value;
     }
-    const approval: TransferApproval = manualFunding() ? 'pending' : 'automatic';
+    const approval: TransferApproval = repo.manualFunding() ? 'pending' : 'automatic';
     repo.insert({ id, tenant_id: tenantId, investor_id: investor.id, direction: input.direction, amount_micros: amount, approval, hold_id: holdId, local_date: localDate, created_ms: now, created_at: deps.nowIso() });
     const row = repo.byId(id)!;
     if (approval === 'automatic') scheduleStep(row);
@@ -200,9 +195,8 @@ export function createFundingService(deps: Pick<Deps, 'db' | 'ids' | 'clock' | '
     get,
     list,
     step,
-    manualFunding,
     setManualFunding(enabled: boolean): { manual_funding: boolean } {
-      setManual.run(enabled ? 1 : 0);
+      repo.setManualFunding(enabled);
       return { manual_funding: enabled };
     },
     deskList(op: Operator, f: { approval: TransferApproval | 'any'; state?: TransferState; limit: number }) {
