@@ -1,6 +1,7 @@
 // Transfers (tenant: POST is signed and idempotent), the dealer funding desk (/broker/v1/funding,
 // X-Console-Key with funding:read / funding:approve) and the manual-funding sandbox control.
 // Creating the module registers the transfer rail step with the scheduler.
+import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { unwrap } from '../http/errors.js';
@@ -9,7 +10,6 @@ import {
   DeskListQuery, DeskTransferSchema, ManualFundingBody, RejectBody, TransferCreateBody, TransferList, TransferListQuery,
   TransferParams, TransferSchema,
 } from './schemas.js';
-import { z } from 'zod';
 
 export function fundingRoutes(deps: Deps): RouteDef[] {
   const funding = createFundingService(deps);
