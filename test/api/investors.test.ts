@@ -1,8 +1,7 @@
 // Suitability, the investor and account objects, account lists, and account status changes by the
 // dealer desk and the back office.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import { makeApp, type TestApp, addConsoleOperator } from '../helpers/app.js';
 import { BALANCED, applicant, onboardInvestor } from '../helpers/onboarding.js';
 import { scoreQuestionnaire } from '../../daemon/onboarding/suitability.js';
 import type { Questionnaire } from '../../daemon/contract/kyc.js';
@@ -35,13 +34,7 @@ const GROWTH: Questionnaire = {
 
 const putSuitability = (id: string, body: unknown, tenant?: typeof other) => t.req('PUT', `/v1/investors/${id}/suitability`, { body, tenant });
 
-function consoleKey(name: string, grants: string[], brokerId = t.creds.broker_id): string {
-  const key = `ck_test_${name}`;
-  t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '2026-11-22T09:00:00+02:00')")
-    .run(`opr_test_${name}`, name, createHash('sha256').update(key).digest('hex'), JSON.stringify(grants), brokerId);
-  return key;
-}
+const consoleKey = (name: string, grants: string[], brokerId?: string) => addConsoleOperator(t, name, grants, brokerId);
 
 describe('PUT /v1/investors/{id}/suitability: questionnaire (object) and risk_acknowledged (bool)', () => {
   it('a balanced questionnaire records tier 2 with the flags; the response has investor_id, suitability and shariah_only', async () => {

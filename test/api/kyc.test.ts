@@ -2,7 +2,7 @@
 // uploads, idempotency, bad input (stable codes, nothing created), tenant isolation, the dealer review.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import { makeApp, type TestApp, addConsoleOperator } from '../helpers/app.js';
 import { SAMPLE_BACK, SAMPLE_FRONT, applicant, onboardInvestor } from '../helpers/onboarding.js';
 
 let t: TestApp;
@@ -45,13 +45,7 @@ async function auditActions(subject: string): Promise<any[]> {
 }
 
 /** A console identity holding only some grants (the bootstrap dealer holds them all). */
-function consoleKey(name: string, grants: string[], brokerId = t.creds.broker_id): string {
-  const key = `ck_test_${name}`;
-  t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '2026-11-22T09:00:00+02:00')")
-    .run(`opr_test_${name}`, name, createHash('sha256').update(key).digest('hex'), JSON.stringify(grants), brokerId);
-  return key;
-}
+const consoleKey = (name: string, grants: string[], brokerId?: string) => addConsoleOperator(t, name, grants, brokerId);
 
 describe('POST /v1/kyc/applications: valid details -> screened (the create response shows this)', () => {
   it('answers 201 with a kyc_ application id in state screened', async () => {

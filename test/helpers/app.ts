@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../daemon/app.js';
 import { createDeps, type Deps } from '../../daemon/deps.js';
@@ -123,4 +123,13 @@ export async function advance(t: TestApp, body: Record<string, unknown>): Promis
   const res = await t.req('POST', '/admin/sandbox/clock-advance', { body });
   if (res.status !== 200) throw new Error(`advance failed: ${res.status} ${res.text}`);
   return res;
+}
+
+/** A console (dealer-desk) identity with exactly these grants, for grant tests; returns its key. */
+export function addConsoleOperator(t: TestApp, name: string, grants: string[], brokerId: string = t.creds.broker_id): string {
+  const key = `ck_test_${name}`;
+  t.deps.db
+    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '2026-11-22T09:00:00+02:00')")
+    .run(`opr_test_${name}`, name, createHash('sha256').update(key).digest('hex'), JSON.stringify(grants), brokerId);
+  return key;
 }
