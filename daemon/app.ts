@@ -1,5 +1,5 @@
 // buildApp(deps) assembles the fastify app without listening: tests use inject(), main.ts listens.
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.js';
 import { AppError, errorBody } from './http/errors.js';
 import { createPipeline } from './http/pipeline.js';
@@ -38,6 +38,14 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
     // main.ts logs one line per request itself, without headers (keys never reach the log).
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised by the router before any route runs (a path that is not valid percent-encoding, a
+    // path segment over 100 characters) get the spec's error body too, not fastify's own.
+    frameworkErrors: (err, req, reply) => {
+      const appErr = err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError('VALIDATION_FAILED', err.code === 'FST_ERR_BAD_URL' ? 'path: not valid percent-encoding.' : 'path: a path segment is longer than 100 characters.')
+        : new AppError('INTERNAL');
+      (reply as unknown as FastifyReply).code(appErr.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(appErr.code, appErr.message, String(req.id))));
+    },
   });
 
   // JSON keeps its raw text: signatures cover the exact bytes sent.
