@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     clock: { type: 'string' },
     speed: { type: 'string' },
     ai: { type: 'string', default: 'none' },
+    'log-level': { type: 'string', default: 'info' },
   },
 });
 
@@ -45,6 +46,8 @@ if (clockMode !== 'frozen' && clockMode !== 'running') fail('--clock must be fro
 const speed = args.speed === undefined ? 1 : Number(args.speed);
 if (!(speed > 0 && speed <= 10000)) fail('--speed must be a number in (0, 10000]');
 if (args.ai !== 'none' && args.ai !== 'registry') fail('--ai must be none or registry');
+const logLevel = args['log-level']!;
+if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) fail('--log-level must be debug, info, warn or error');
 
 const kekFile = join(home, 'kek.key');
 if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32), { mode: 0o600 });
@@ -73,11 +76,20 @@ if (deps.bootstrap) {
 }
 
 const app = buildApp(deps, {
-  logger: { level: 'info', file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
+  logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
 });
 deps.log = app.log;
+// One line per request, without headers (keys never reach the log). Successful quick reads are the
+// bulk of traffic and the least interesting, so they log at debug (`--log-level debug` shows them);
+// every write, every error and every slow read logs at info.
+const SLOW_MS = 50;
 app.addHook('onResponse', async (req, reply) => {
-  req.log.info({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+  const ms = reply.elapsedTime;
+  const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
+  if (quietRead && !app.log.isLevelEnabled('debug')) return;
+  const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+  if (quietRead) req.log.debug(line, 'request');
+  else req.log.info(line, 'request');
 });
 
 const locatorFile = join(home, 'daemon.json');

@@ -58,11 +58,15 @@ describe('svc sandbox status|env|logs|reset', () => {
     expect(out).toBe(sb.info.signing_secret);
   });
 
-  it('logs prints request lines and never a key or secret', async () => {
+  it('logs prints a line per write and per error (quick successful reads only at --log-level debug), never a key or secret', async () => {
     await sb.svc(['clock', 'show']);
+    await sb.svc(['clock', 'advance', '--minutes', '1']);
+    await sb.svc(['market', 'quotes', 'NOPE']);
     const r = await sb.svc(['sandbox', 'logs', '-n', '200']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/GET \/v1\/clock 200/);
+    expect(r.stdout).toMatch(/POST \/admin\/sandbox\/clock-advance 200/);
+    expect(r.stdout).toMatch(/GET \/v1\/instruments\/NOPE\/quote 404/);
+    expect(r.stdout).not.toMatch(/GET \/v1\/clock 200/);
     const raw = readFileSync(join(sb.home, 'daemon.log'), 'utf8');
     for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key']) expect(raw).not.toContain(sb.info[k]);
   });
