@@ -229,12 +229,16 @@ export function createTradingService(deps: TradingDeps) {
 
   interface Due {
     seq: number;
-    symbol: string;
+    order: MatchOrder;
+    evaluatedMs: number;
     dueMs: number;
     step: Step | null;
   }
   const dues = new Map<string, Due>();
+  /** Orders whose row changed: reread, then recompute. */
   const dirty = new Set<string>();
+  /** Orders whose row did not change but whose next step must be looked for again (horizon, tape change). */
+  const stale = new Set<string>();
   let loaded = false;
 
   function touch(orderId: string): void {
@@ -246,23 +250,30 @@ export function createTradingService(deps: TradingDeps) {
     return (Math.floor(fromMs / HORIZON_MS) + 2) * HORIZON_MS;
   }
 
+  function lookAhead(d: Omit<Due, 'dueMs' | 'step'>, afterMs: number): Due {
+    const from = Math.max(d.evaluatedMs, afterMs);
+    const until = horizonEnd(from);
+    const step = nextStep(d.order, from, until, view);
+    return { ...d, dueMs: step ? step.atMs : until, step };
+  }
+
   function refresh(afterMs: number): void {
     if (!loaded) {
       for (const id of repo.openOrderIds()) dirty.add(id);
       loaded = true;
     }
     for (const id of dirty) {
+      stale.delete(id);
       const r = repo.byId(id);
-      if (!r || isTerminal(r)) {
-        dues.delete(id);
-        continue;
-      }
-      const from = Math.max(r.evaluated_ms, afterMs);
-      const until = horizonEnd(from);
-      const step = nextStep(toMatch(r), from, until, view);
-      dues.set(id, { seq: r.seq, symbol: r.symbol, dueMs: step ? step.atMs : until, step });
+      if (!r || isTerminal(r)) dues.delete(id);
+      else dues.set(id, lookAhead({ seq: r.seq, order: toMatch(r), evaluatedMs: r.evaluated_ms }, afterMs));
     }
     dirty.clear();
+    for (const id of stale) {
+      const d = dues.get(id);
+      if (d) dues.set(id, lookAhead(d, afterMs));
+    }
+    stale.clear();
   }
 
   scheduler.addSource({
@@ -276,8 +287,11 @@ export function createTradingService(deps: TradingDeps) {
     run(atMs) {
       const due = [...dues.entries()].filter(([, d]) => d.dueMs === atMs).sort((a, b) => a[1].seq - b[1].seq);
       for (const [id, d] of due) {
+        if (!d.step) {
+          stale.add(id);
+          continue;
+        }
         dirty.add(id);
-        if (!d.step) continue;
         const r = repo.byId(id);
         if (r && !isTerminal(r)) apply(r, d.step, TAPE);
       }
@@ -298,13 +312,14 @@ export function createTradingService(deps: TradingDeps) {
   });
 
   market.onChange((symbol) => {
-    for (const [id, d] of dues) if (d.symbol === symbol) dirty.add(id);
+    for (const [id, d] of dues) if (d.order.symbol === symbol) stale.add(id);
     scheduler.changed();
   });
 
   deps.onReset.push(() => {
     dues.clear();
     dirty.clear();
+    stale.clear();
     loaded = false;
   });
 

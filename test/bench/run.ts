@@ -19,6 +19,7 @@ import { budgetMs, renderTable, runAll } from './registry.js';
 // Suites, in the order they run.
 import './suites/http-reads.js';
 import './suites/cold-start.js';
+import './suites/orders.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
