@@ -1,7 +1,9 @@
-// Renders docs/errors.md from the one error-code registry. `npm run docs` writes it; a test fails
-// when the committed file is out of date.
+// Renders docs/errors.md from the one error-code registry and the order reject-code registry
+// (fixtures/reject-codes.json). `npm run docs` writes it; a test fails when the committed file is out
+// of date.
 import { writeFileSync } from 'node:fs';
 import { ERROR_CODES } from '../daemon/contract/errors.js';
+import { rejectCodes } from '../daemon/trading/reject-codes.js';
 
 export function renderErrorsDoc(): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -17,6 +19,19 @@ export function renderErrorsDoc(): string {
     '| HTTP | code | cause | remedy |',
     '|---|---|---|---|',
     ...byStatus.map(([code, e]) => `| ${e.status} | \`${code}\` | ${esc(e.cause)} | ${esc(e.remedy)} |`),
+    '',
+    '## Order reason codes',
+    '',
+    'The reject-code registry (`fixtures/reject-codes.json`): every reason an order can be refused, rejected,',
+    'cancelled or left unexecuted, with a neutral cause and remedy; the order explainer reads it. `validation`:',
+    '`POST /v1/orders` answered 422 (404 for `UNKNOWN_SYMBOL`) with this code and created no order. `execution`:',
+    'the simulated exchange set it as the order\'s `reason_code`. `client`: the client\'s own cancel. `desk`: a',
+    'dealer\'s rejection. A dealer rejecting a desk order (`POST /broker/v1/queue/{id}/reject`) sends one of',
+    'the codes marked "dealer".',
+    '',
+    '| code | origin | dealer | cause | remedy |',
+    '|---|---|---|---|---|',
+    ...rejectCodes().map((c) => `| \`${c.code}\` | ${c.origin} | ${c.dealer_reason ? 'yes' : ''} | ${esc(c.cause)} | ${esc(c.remedy)} |`),
     '',
   ];
   return lines.join('\n');
