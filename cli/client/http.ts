@@ -20,8 +20,14 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Override the realm's default credentials (e.g. the security or approver key). */
   adminKey?: string;
+  /** Send these credentials whatever the path's realm (the scenario runner's `as:`); 'none' sends none. */
+  identity?: Identity;
+  /** Extra headers, applied last; null removes a header the client would have sent. */
+  headers?: Record<string, string | null>;
   timeoutMs?: number;
 }
+
+export type Identity = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
 
 export class DaemonUnreachable extends Error {
   constructor(readonly baseUrl: string, cause: unknown) {
@@ -40,7 +46,7 @@ export async function api<T = any>(profile: Profile, method: string, pathAndQuer
     payload = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   }
-  const realm = realmFor(path);
+  const realm = opts.identity ? identityRealm(opts.identity) : realmFor(path);
   if (realm === 'tenant') {
     if (profile.api_key) headers.authorization = `Bearer ${profile.api_key}`;
     const auth = tenantAuthFor(method, path);
@@ -54,10 +60,14 @@ export async function api<T = any>(profile: Profile, method: string, pathAndQuer
       }
     }
   } else if (realm === 'admin') {
-    const key = opts.adminKey ?? profile.admin_key;
+    const key = opts.adminKey ?? (opts.identity === 'security' ? profile.security_key : opts.identity === 'approver' ? profile.approver_key : profile.admin_key);
     if (key) headers['x-admin-key'] = key;
   } else if (realm === 'console') {
     if (profile.dealer_key) headers['x-console-key'] = profile.dealer_key;
+  }
+  for (const [name, value] of Object.entries(opts.headers ?? {})) {
+    if (value === null) delete headers[name.toLowerCase()];
+    else headers[name.toLowerCase()] = value;
   }
   let res;
   try {
@@ -75,4 +85,11 @@ export async function api<T = any>(profile: Profile, method: string, pathAndQuer
   const type = String(res.headers['content-type'] ?? '');
   const body = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
   return { status: res.statusCode, body, headers: res.headers, raw };
+}
+
+function identityRealm(identity: Identity): ReturnType<typeof realmFor> {
+  if (identity === 'tenant') return 'tenant';
+  if (identity === 'dealer') return 'console';
+  if (identity === 'none') return 'none';
+  return 'admin';
 }

@@ -1,46 +1,11 @@
 // svc sandbox start|stop|status|logs|env|reset
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
 import { api } from '../client/http.js';
+import { alive, DaemonStartFailed, healthy, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
 import { readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
-
-const READY_TIMEOUT_MS = 20_000;
-
-function daemonEntry(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'dist', 'daemon', 'main.js');
-    if (existsSync(candidate)) return candidate;
-    const sibling = join(dir, 'daemon', 'main.js');
-    if (existsSync(sibling) && dir.endsWith('dist')) return sibling;
-    dir = dirname(dir);
-  }
-  throw new Error('dist/daemon/main.js not found; run npm run build');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function healthy(baseUrl: string): Promise<boolean> {
-  try {
-    const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
-    await res.body.dump();
-    return res.statusCode === 200;
-  } catch {
-    return false;
-  }
-}
 
 /** The running daemon of this home, or null (a stale locator of a dead process counts as none). */
 async function running(home: string): Promise<Locator | null> {
@@ -93,35 +58,18 @@ export async function start(opts: any, g: GlobalOptions): Promise<void> {
     return;
   }
   const clockMode = opts.clock ?? (opts.foreground && !process.env.CI ? 'running' : 'frozen');
-  const args = [daemonEntry(), '--home', home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', clockMode, '--speed', String(opts.speed), '--ai', opts.ai];
-  if (opts.start) args.push('--start', opts.start);
-  const logFile = join(home, 'daemon.out');
-  const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
-    detached: !opts.foreground,
-    stdio: opts.foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', out, out],
-  });
-  closeSync(out);
-  let exited: number | null = null;
-  child.on('exit', (code) => {
-    exited = code ?? 1;
-  });
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let loc: Locator | null = null;
-  while (Date.now() < deadline && exited === null) {
-    const l = readLocator(home);
-    if (l && l.pid === child.pid && (await healthy(l.base_url))) {
-      loc = l;
-      break;
-    }
-    await sleep(25);
-  }
-  if (!loc) {
-    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
-    if (exited === null) child.kill('SIGTERM');
-    info(`${chalk.red('error')} the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`);
+  let spawned: SpawnedDaemon;
+  try {
+    spawned = await spawnDaemon({
+      home, port: opts.port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai,
+      foreground: Boolean(opts.foreground), detached: !opts.foreground,
+    });
+  } catch (err) {
+    if (!(err instanceof DaemonStartFailed)) throw err;
+    info(`${chalk.red('error')} ${err.message}`);
     throw new CliExit(EXIT.apiError);
   }
+  const { child, locator: loc } = spawned;
   await banner(home, loc, Boolean(g.json));
   if (!opts.foreground) {
     child.unref();
