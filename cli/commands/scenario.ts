@@ -1,0 +1,157 @@
+// svc scenario run FILE...: validates every file first (nothing runs if one is invalid), then runs each
+// against an isolated daemon of its own (or --against a running sandbox) and reports per step.
+// Exit codes: 0 all passed, 1 a step failed or could not run, 2 an invalid file or usage, 3 the
+// --against sandbox does not answer.
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { resolveProfile, type GlobalOptions } from '../context.js';
+import { healthy } from '../daemon-process.js';
+import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
+import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
+import { jsonReport, junitReport, scenarioFooter, scenarioHeader, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
+import { againstTarget, isolatedTarget, killIsolated, runScenario, type ScenarioReport, type Target } from '../scenario/runner.js';
+
+const SCENARIO_EXT = /\.ya?ml$/i;
+
+/** A pattern with * or ? in its last part (for shells that do not expand globs, and npm scripts on Windows). */
+function globBasename(pattern: string): string[] {
+  const dir = dirname(pattern);
+  const re = new RegExp('^' + basename(pattern).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => (dir === '.' ? f : join(dir, f)));
+}
+
+/** FILE arguments: files, directories (their *.yaml and *.yml, sorted) and basename globs. */
+export function expandArgs(args: string[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (existsSync(a) && statSync(a).isDirectory()) {
+      const found = readdirSync(a).filter((f) => SCENARIO_EXT.test(f)).sort().map((f) => join(a, f));
+      if (found.length === 0) usage(`no *.yaml scenario files in ${a}`);
+      out.push(...found);
+    } else if (existsSync(a)) out.push(a);
+    else if (/[*?]/.test(basename(a))) {
+      const found = globBasename(a);
+      if (found.length === 0) usage(`no scenario files match ${a}`);
+      out.push(...found);
+    } else usage(`no such scenario file: ${a}`);
+  }
+  return [...new Set(out)];
+}
+
+function parseEnvPairs(pairs: string[] | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const p of pairs ?? []) {
+    const eq = p.indexOf('=');
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.slice(0, eq))) usage(`--env ${p}: write NAME=VALUE`);
+    env[p.slice(0, eq)] = p.slice(eq + 1);
+  }
+  return env;
+}
+
+function emptyReport(issues: ScenarioIssue[]): RunReport {
+  return { ok: false, invalid: issues, totals: totals([]), scenarios: [] };
+}
+
+export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const t0 = performance.now();
+  if (args.length === 0) usage('name at least one scenario file (or a directory of them)');
+  if (opts.reset && !opts.against) usage('--reset resets the sandbox named by --against; an isolated run always starts fresh');
+  let against: string | undefined;
+  if (opts.against) {
+    try {
+      const u = new URL(opts.against);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+      against = opts.against.replace(/\/+$/, '');
+    } catch {
+      usage(`--against ${opts.against} is not an http(s) URL`);
+    }
+  }
+  const files = expandArgs(args);
+  const envOverrides = parseEnvPairs(opts.env);
+
+  // 1. validate everything before anything runs
+  const scenarios: Scenario[] = [];
+  const issues: ScenarioIssue[] = [];
+  for (const f of files) {
+    try {
+      scenarios.push(loadScenario(f, { envOverrides }));
+    } catch (err) {
+      if (!(err instanceof ScenarioInvalid)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length > 0) {
+    for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
+    const bad = new Set(issues.map((i) => i.file)).size;
+    info(`no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`);
+    const report = emptyReport(issues);
+    if (json) printJson(jsonReport(report, false));
+    if (opts.junit) writeFileSync(opts.junit, junitReport(report));
+    throw new CliExit(EXIT.usage);
+  }
+
+  // 2. the --against sandbox must answer before anything is sent to it
+  const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
+  if (against && !(await healthy(against))) {
+    const message = `no sandbox answers at ${against} (GET /healthz); start one with svc sandbox start, or drop --against to run an isolated one`;
+    info(`${chalk.red('error')} ${message}`);
+    if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
+    if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([{ file: against, message }]) }));
+    throw new CliExit(EXIT.unreachable);
+  }
+  if (against && !opts.reset) info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
+
+  const onSignal = (sig: NodeJS.Signals) => {
+    killIsolated();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', killIsolated);
+
+  // 3. run
+  const runId = randomBytes(4).toString('hex');
+  const human = !json;
+  const progress = scenarios.length > 1 && (json || !process.stdout.isTTY);
+  const reports: ScenarioReport[] = [];
+  for (const [i, sc] of scenarios.entries()) {
+    if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
+    if (human) process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
+    const started = performance.now();
+    let target: Target | undefined;
+    let report: ScenarioReport;
+    try {
+      target = against ? await againstTarget(profile!, sc.header, Boolean(opts.reset), runId) : await isolatedTarget(sc.header);
+      report = await runScenario(sc, target, {
+        keepGoing: Boolean(opts.keepGoing),
+        onStep: human ? (st) => process.stdout.write(stepLine(st, sc.file) + '\n') : undefined,
+        onWait: process.stderr.isTTY ? (ls, n, max) => process.stderr.write(chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : '')) : undefined,
+      });
+    } catch (err) {
+      const message = (err as Error).message;
+      report = {
+        file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock, outcome: 'error', error: message,
+        counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
+        steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const })),
+        duration_ms: Math.round(performance.now() - started),
+      };
+    } finally {
+      await target?.close();
+    }
+    reports.push(report);
+    if (human) process.stdout.write(scenarioFooter(report) + '\n');
+  }
+
+  const report: RunReport = { ok: reports.every((r) => r.outcome === 'passed'), totals: totals(reports), scenarios: reports, duration_ms: Math.round(performance.now() - t0) };
+  if (json) printJson(jsonReport(report, Boolean(opts.timings)));
+  else process.stdout.write('\n' + summaryLine(report, report.duration_ms) + '\n');
+  if (opts.junit) writeFileSync(opts.junit, junitReport(report));
+  if (progress) info(chalk.dim(`done: ${report.totals.passed}/${report.totals.scenarios} scenarios passed in ${((report.duration_ms ?? 0) / 1000).toFixed(1)}s`));
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
+  if (!report.ok) throw new CliExit(EXIT.apiError);
+}

@@ -1,0 +1,272 @@
+// Reads and validates a scenario file before anything runs: YAML syntax, the header, each step's kind
+// and shape (zod), references to earlier steps and to env variables, and body files. Every problem is
+// reported with the file, the YAML line and column (the yaml library's LineCounter), and the step's
+// number and name; nothing is sent to any sandbox when a file is invalid.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type { z } from 'zod';
+import { ExprSyntaxError, findRefs, parsePath, type Segment } from './expr.js';
+import { COMMON_STEP_KEYS, HeaderSchema, STEP_KINDS, STEP_SCHEMAS, type Header, type Step, type StepKind } from './schema.js';
+
+export interface ScenarioIssue {
+  file: string;
+  line?: number;
+  col?: number;
+  step?: { index: number; name?: string };
+  message: string;
+}
+
+export class ScenarioInvalid extends Error {
+  constructor(readonly issues: ScenarioIssue[]) {
+    super(issues.map(formatIssue).join('\n'));
+  }
+}
+
+export function formatIssue(i: ScenarioIssue): string {
+  const where = `${i.file}${i.line !== undefined ? `:${i.line}:${i.col ?? 1}` : ''}`;
+  const step = i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : '';
+  return `${where}: ${step}${i.message}`;
+}
+
+export interface LoadedStep {
+  /** 1-based, as reports show it. */
+  index: number;
+  line: number;
+  step: Step;
+  /** The resolved body_file of a request step. */
+  bodyFile?: string;
+}
+
+export interface Scenario {
+  /** The path as given on the command line (reports show it). */
+  file: string;
+  header: Header;
+  env: Record<string, string | number | boolean>;
+  steps: LoadedStep[];
+}
+
+export interface LoadOptions {
+  /** --env KEY=VALUE: override the file's env. */
+  envOverrides?: Record<string, string>;
+  processEnv?: Record<string, string | undefined>;
+}
+
+/** Where the checkout's fixtures/ are: body_file paths may be relative to it. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'fixtures'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+export function resolveBodyFile(ref: string, scenarioFile: string): string | null {
+  const candidates = isAbsolute(ref) ? [ref] : [resolve(dirname(scenarioFile), ref), resolve(process.cwd(), ref), resolve(packageRoot(), ref)];
+  for (const c of candidates) if (existsSync(c) && statSync(c).isFile()) return c;
+  return null;
+}
+
+/** Line and column of the node at `path` (for the last key of a mapping: the key itself); the deepest existing node when the path goes further. */
+function locate(doc: Document, lc: LineCounter, path: Segment[]): { line: number; col: number } {
+  let node: unknown = doc.contents;
+  let offset = (node as YamlNode | null)?.range?.[0] ?? 0;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      offset = (pair.key as YamlNode).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (!item) break;
+      node = item;
+      offset = (item as YamlNode).range?.[0] ?? offset;
+    } else break;
+  }
+  const pos = lc.linePos(offset);
+  return { line: pos.line, col: pos.col };
+}
+
+interface FlatIssue {
+  path: Segment[];
+  message: string;
+}
+
+/**
+ * zod issues as (path, message), unions narrowed to the branch that fits the input's type best; a
+ * refinement of an object is left out when a more specific issue inside that object explains it.
+ */
+function flatten(issues: readonly z.core.$ZodIssue[]): FlatIssue[] {
+  const all = flattenAll(issues);
+  const within = (inner: Segment[], outer: Segment[]) => inner.length > outer.length && outer.every((s, i) => inner[i] === s);
+  return all.filter((f) => !(f.custom && all.some((o) => o !== f && within(o.path, f.path))));
+}
+
+function flattenAll(issues: readonly z.core.$ZodIssue[], prefix: Segment[] = []): Array<FlatIssue & { custom?: boolean }> {
+  const out: Array<FlatIssue & { custom?: boolean }> = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...(issue.path as Segment[])];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const branches = issue.errors.filter((b) => b.length > 0);
+      const best = branches.find((b) => b.some((i) => i.code !== 'invalid_type' || i.path.length > 0));
+      if (best) {
+        out.push(...flattenAll(best, path));
+        continue;
+      }
+      out.push({ path, message: `${issue.message}: ${branches.map((b) => b[0]?.message).join('; or ')}` });
+    } else if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: [...path, key], message: `unknown key "${key}"` });
+    } else out.push({ path, message: issue.message, custom: issue.code === 'custom' });
+  }
+  return out;
+}
+
+function describePath(path: Segment[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function kindOf(raw: Record<string, unknown>): { kind?: StepKind; message?: string; key?: string } {
+  const keys = Object.keys(raw);
+  const kinds = keys.filter((k) => (STEP_KINDS as readonly string[]).includes(k)) as StepKind[];
+  if (kinds.length === 1) return { kind: kinds[0] };
+  if (kinds.length > 1) return { message: `a step has exactly one kind; this one has ${kinds.join(' and ')}`, key: kinds[1] };
+  const unknown = keys.filter((k) => !(COMMON_STEP_KEYS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    return { message: `unknown step kind "${unknown[0]}"; a step is one of ${STEP_KINDS.join(', ')}`, key: unknown[0] };
+  }
+  return { message: `the step has no kind; a step is one of ${STEP_KINDS.join(', ')}` };
+}
+
+/** Every string in a raw step value with its path (keys are not interpolated; `name` is not either). */
+function* strings(value: unknown, path: Segment[]): Generator<[string, Segment[]]> {
+  if (typeof value === 'string') yield [value, path];
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], [...path, i]);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (!(path.length === 0 && k === 'name')) yield* strings(v, [...path, k]);
+  }
+}
+
+export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
+  const issues: ScenarioIssue[] = [];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ScenarioInvalid([{ file, message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ScenarioInvalid(
+      doc.errors.map((e) => ({ file, line: e.linePos?.[0].line, col: e.linePos?.[0].col, message: `malformed YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}` })),
+    );
+  }
+  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ScenarioInvalid([{ file, line: 1, col: 1, message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)' }]);
+  }
+  const at = (path: Segment[]) => locate(doc, lc, path);
+
+  const header = HeaderSchema.safeParse(raw);
+  if (!header.success) {
+    for (const f of flatten(header.error.issues)) {
+      if (f.path[0] === 'steps' && f.path.length > 1) continue;
+      issues.push({ file, ...at(f.path), message: `${describePath(f.path) || 'file'}: ${f.message}` });
+    }
+    const steps = (raw as Record<string, unknown>).steps;
+    if (!Array.isArray(steps)) throw new ScenarioInvalid(issues);
+  }
+
+  const env: Record<string, string | number | boolean> = { ...(header.success ? header.data.env : undefined), ...opts.envOverrides };
+  const processEnv = opts.processEnv ?? process.env;
+  const rawSteps = (raw as { steps: unknown[] }).steps;
+  const loaded: LoadedStep[] = [];
+  const names = new Map<string, number>();
+  const laterNames = new Map<string, number>();
+  rawSteps.forEach((s, i) => {
+    const n = s !== null && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>).name : undefined;
+    if (typeof n === 'string' && !laterNames.has(n)) laterNames.set(n, i + 1);
+  });
+
+  rawSteps.forEach((rawStep, i) => {
+    const index = i + 1;
+    const base: Segment[] = ['steps', i];
+    const loc = at(base);
+    if (rawStep === null || typeof rawStep !== 'object' || Array.isArray(rawStep)) {
+      issues.push({ file, ...loc, step: { index }, message: `a step is a mapping with one of ${STEP_KINDS.join(', ')}` });
+      return;
+    }
+    const obj = rawStep as Record<string, unknown>;
+    const stepName = typeof obj.name === 'string' ? obj.name : undefined;
+    const stepRef = { index, name: stepName };
+    // an invalid step still registers its name, so later references to it do not add noise
+    const register = () => {
+      if (stepName !== undefined && !names.has(stepName)) names.set(stepName, index);
+    };
+    const { kind, message, key } = kindOf(obj);
+    if (!kind) {
+      issues.push({ file, ...at(key ? [...base, key] : base), step: stepRef, message: message! });
+      return register();
+    }
+    const parsed = STEP_SCHEMAS[kind].safeParse(obj);
+    if (!parsed.success) {
+      for (const f of flatten(parsed.error.issues)) issues.push({ file, ...at([...base, ...f.path]), step: stepRef, message: `${describePath(f.path)}: ${f.message}` });
+      return register();
+    }
+    if (stepName !== undefined && names.has(stepName)) {
+      issues.push({ file, ...at([...base, 'name']), step: stepRef, message: `the name "${stepName}" is already used by step ${names.get(stepName)}` });
+      return;
+    }
+    // references: ${env.X} must be defined; ${step...} must name an earlier step
+    for (const [text, path] of strings(obj, [])) {
+      let refs;
+      try {
+        refs = findRefs(text);
+      } catch (err) {
+        if (!(err instanceof ExprSyntaxError)) throw err;
+        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: ${err.message}` });
+        continue;
+      }
+      for (const r of refs) {
+        let segs: Segment[];
+        try {
+          segs = parsePath(r.expr);
+        } catch (err) {
+          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${(err as Error).message}` });
+          continue;
+        }
+        const root = String(segs[0]);
+        if (root === 'env') {
+          const v = segs.length === 2 ? String(segs[1]) : undefined;
+          if (v === undefined) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}` });
+          else if (!(v in env) && processEnv[v] === undefined) {
+            issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment` });
+          }
+        } else if (!names.has(root)) {
+          const later = laterNames.get(root);
+          const why = later !== undefined && later >= index ? `step "${root}" is step ${later}, which has not run yet here` : `no earlier step is named "${root}"`;
+          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${why}` });
+        }
+      }
+    }
+    let bodyFile: string | undefined;
+    const req = kind === 'request' ? (parsed.data as { request: { body_file?: string } }).request : kind === 'wait_until' ? (parsed.data as { wait_until: { request: { body_file?: string } } }).wait_until.request : undefined;
+    if (req?.body_file !== undefined) {
+      const found = resolveBodyFile(req.body_file, file);
+      if (!found) {
+        const p = kind === 'request' ? ['request', 'body_file'] : ['wait_until', 'request', 'body_file'];
+        issues.push({ file, ...at([...base, ...p]), step: stepRef, message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout` });
+        return register();
+      }
+      bodyFile = found;
+    }
+    register();
+    loaded.push({ index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile });
+  });
+
+  if (issues.length > 0 || !header.success) throw new ScenarioInvalid(issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0)));
+  return { file, header: header.data, env, steps: loaded };
+}

@@ -1,0 +1,184 @@
+// The runner's reports: human lines as steps end (✓/✗ with method, path, status, duration; on a failure
+// the expected and actual values and the response body), one JSON object (deterministic: no durations
+// unless --timings), and JUnit XML (a testsuite per file, a testcase per step).
+import { chalk } from '../output.js';
+import type { Outcome, ScenarioReport, StepReport } from './runner.js';
+import type { ScenarioIssue } from './load.js';
+
+export interface RunReport {
+  ok: boolean;
+  /** Files that did not validate (nothing ran when there are any). */
+  invalid?: ScenarioIssue[];
+  totals: { scenarios: number; passed: number; failed: number; errors: number; steps: Record<Outcome, number> };
+  scenarios: ScenarioReport[];
+  duration_ms?: number;
+}
+
+export function totals(scenarios: ScenarioReport[]): RunReport['totals'] {
+  const steps: Record<Outcome, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
+  for (const s of scenarios) for (const k of Object.keys(steps) as Outcome[]) steps[k] += s.counts[k];
+  return {
+    scenarios: scenarios.length,
+    passed: scenarios.filter((s) => s.outcome === 'passed').length,
+    failed: scenarios.filter((s) => s.outcome === 'failed').length,
+    errors: scenarios.filter((s) => s.outcome === 'error').length,
+    steps,
+  };
+}
+
+const STEP_KEYS = ['index', 'name', 'kind', 'line', 'method', 'path', 'status', 'tries', 'outcome', 'failures', 'error', 'response'] as const;
+
+/** The JSON report: the same input gives the same bytes (durations only with timings). */
+export function jsonReport(report: RunReport, timings: boolean): unknown {
+  const strip = <T extends { duration_ms?: number }>(o: T): T => {
+    const c = { ...o };
+    if (!timings) delete c.duration_ms;
+    return c;
+  };
+  return {
+    ...strip(report),
+    scenarios: report.scenarios.map((s) => ({
+      ...strip(s),
+      steps: s.steps.map((st) => {
+        // a fixed key order, whatever order the runner filled them in
+        const c: Record<string, unknown> = {};
+        for (const k of STEP_KEYS) if (st[k] !== undefined) c[k] = st[k];
+        if (timings && st.duration_ms !== undefined) c.duration_ms = st.duration_ms;
+        return c;
+      }),
+    })),
+  };
+}
+
+// ---- human -----------------------------------------------------------------------------------------
+
+const MARK: Record<Outcome, string> = { passed: '✓', failed: '✗', error: '✗', skipped: '-' };
+
+function color(outcome: Outcome, text: string): string {
+  if (outcome === 'passed') return chalk.green(text);
+  if (outcome === 'skipped') return chalk.dim(text);
+  return chalk.red(text);
+}
+
+export function scenarioHeader(s: { file: string; name: string; seed: number; start: string; clock: string }, against?: string): string {
+  const where = against ? `against ${against}` : `seed ${s.seed}, start ${s.start}, clock ${s.clock}`;
+  return `${chalk.bold(s.name)} ${chalk.dim(`(${s.file}; ${where})`)}`;
+}
+
+function indent(text: string, by: string): string {
+  return text.split('\n').map((l) => by + l).join('\n');
+}
+
+function bodyText(body: unknown, maxLines = 40): string {
+  const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+  const lines = (text ?? '').split('\n');
+  return lines.length > maxLines ? [...lines.slice(0, maxLines), `... (${lines.length - maxLines} more lines)`].join('\n') : lines.join('\n');
+}
+
+export function stepLine(st: StepReport, file: string): string {
+  const label = `${String(st.index).padStart(2)} ${st.name ?? st.kind}`;
+  const parts = [`  ${color(st.outcome, MARK[st.outcome])} ${label}`];
+  if (st.outcome === 'skipped') return chalk.dim(`${parts[0]}  skipped`);
+  if (st.kind === 'advance') parts.push(`advance ${st.detail ?? ''}`);
+  else if (st.kind === 'control') parts.push(`control ${st.detail ?? ''}`);
+  else if (st.method) parts.push(`${st.method} ${st.path}`);
+  if (st.status !== undefined) parts.push(String(st.status));
+  if (st.kind === 'wait_until' && st.tries !== undefined) parts.push(`${st.tries} ${st.tries === 1 ? 'try' : 'tries'}`);
+  if (st.duration_ms !== undefined) parts.push(chalk.dim(`${Math.round(st.duration_ms)}ms`));
+  let out = parts.join('  ');
+  if (st.outcome === 'failed' || st.outcome === 'error') {
+    const lines: string[] = [chalk.dim(`at ${file}:${st.line}`)];
+    if (st.error) lines.push(`${chalk.red('error')} ${st.error}`);
+    for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${chalk.green(f.expected)}, got ${chalk.red(f.actual)}`);
+    if (st.kind === 'wait_until' && st.detail) lines.push(chalk.dim(st.detail));
+    if (st.response !== undefined) lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, indent(bodyText(st.response), '  '));
+    out += '\n' + indent(lines.join('\n'), '       ');
+  }
+  return out;
+}
+
+export function scenarioFooter(s: ScenarioReport): string {
+  const c = s.counts;
+  const bits = [`${c.passed} passed`];
+  if (c.failed) bits.push(`${c.failed} failed`);
+  if (c.error) bits.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
+  if (c.skipped) bits.push(`${c.skipped} skipped`);
+  const mark = s.outcome === 'passed' ? chalk.green('PASS') : chalk.red(s.outcome === 'error' ? 'ERROR' : 'FAIL');
+  return `  ${mark} ${bits.join(', ')}${s.error ? `\n  ${chalk.red('error')} ${s.error}` : ''}`;
+}
+
+export function summaryLine(r: RunReport, ms?: number): string {
+  const t = r.totals;
+  const bits = [`${t.passed} passed`];
+  if (t.failed) bits.push(`${t.failed} failed`);
+  if (t.errors) bits.push(`${t.errors} with errors`);
+  const text = `${t.scenarios} scenario${t.scenarios === 1 ? '' : 's'}: ${bits.join(', ')}; steps: ${t.steps.passed} passed, ${t.steps.failed} failed, ${t.steps.error} errors, ${t.steps.skipped} skipped${ms !== undefined ? ` (${(ms / 1000).toFixed(1)}s)` : ''}`;
+  return r.ok ? chalk.green(text) : chalk.red(text);
+}
+
+// ---- JUnit -----------------------------------------------------------------------------------------
+
+function xml(text: string): string {
+  // XML 1.0 allows tab, LF, CR and characters from U+0020; drop the rest, escape the markup
+  return text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const secs = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+
+function testcaseName(st: StepReport): string {
+  const what = st.kind === 'advance' ? `advance ${st.detail?.split(' -> ')[0] ?? ''}` : st.kind === 'control' ? `control ${st.detail?.split(' ')[0] ?? ''}` : st.method ? `${st.method} ${st.path}` : st.kind;
+  return `${String(st.index).padStart(2, '0')} ${st.name ?? st.kind}: ${what}`.trim();
+}
+
+function failureText(st: StepReport, file: string): string {
+  const lines = [`at ${file}:${st.line}`];
+  if (st.error) lines.push(st.error);
+  for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${f.expected}, got ${f.actual}`);
+  if (st.response !== undefined) lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, bodyText(st.response, 200));
+  return lines.join('\n');
+}
+
+/** JUnit XML: a testsuite per scenario file, a testcase per step (failures, errors and skips marked). */
+export function junitReport(r: RunReport): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const t = r.totals;
+  out.push(`<testsuites name="svc scenarios" tests="${t.steps.passed + t.steps.failed + t.steps.error + t.steps.skipped}" failures="${t.steps.failed}" errors="${t.steps.error}" skipped="${t.steps.skipped}" time="${secs(r.duration_ms)}">`);
+  for (const issue of r.invalid ?? []) {
+    out.push(`  <testsuite name="${xml(issue.file)}" file="${xml(issue.file)}" tests="1" failures="0" errors="1" skipped="0" time="0.000">`);
+    out.push(`    <testcase name="validate" classname="${xml(issue.file)}" time="0.000">`);
+    out.push(`      <error type="InvalidScenario" message="${xml(issue.message)}">${xml(`${issue.file}${issue.line ? `:${issue.line}:${issue.col ?? 1}` : ''}: ${issue.step ? `step ${issue.step.index}${issue.step.name ? ` (${issue.step.name})` : ''}: ` : ''}${issue.message}`)}</error>`);
+    out.push('    </testcase>');
+    out.push('  </testsuite>');
+  }
+  for (const s of r.scenarios) {
+    const tests = s.steps.length + (s.error ? 1 : 0);
+    out.push(`  <testsuite name="${xml(s.name)}" file="${xml(s.file)}" tests="${tests}" failures="${s.counts.failed}" errors="${s.counts.error + (s.error ? 1 : 0)}" skipped="${s.counts.skipped}" time="${secs(s.duration_ms)}">`);
+    out.push(`    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`);
+    if (s.error) {
+      out.push(`    <testcase name="setup" classname="${xml(s.name)}" file="${xml(s.file)}" time="0.000">`);
+      out.push(`      <error type="SetupFailed" message="${xml(s.error.split('\n')[0])}">${xml(s.error)}</error>`);
+      out.push('    </testcase>');
+    }
+    for (const st of s.steps) {
+      const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
+      if (st.outcome === 'passed') out.push(`${open}/>`);
+      else if (st.outcome === 'skipped') out.push(`${open}><skipped message="an earlier step failed"/></testcase>`);
+      else {
+        const first = st.error ?? (st.failures ?? []).map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ');
+        const tag = st.outcome === 'failed' ? 'failure' : 'error';
+        out.push(`${open}>`);
+        out.push(`      <${tag} type="${st.outcome === 'failed' ? 'AssertionFailed' : 'StepError'}" message="${xml(first)}">${xml(failureText(st, s.file))}</${tag}>`);
+        out.push('    </testcase>');
+      }
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,325 @@
+// Runs a loaded scenario against a sandbox: an isolated daemon of its own (a fresh temporary home,
+// --port 0, the file's seed, start and clock) or one already running (--against). Steps run in order;
+// the first failed step skips the rest unless keepGoing. Each step's outcome is reported as it ends.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, DaemonUnreachable, type ApiResponse, type Identity } from '../client/http.js';
+import { readJson, type Profile } from '../context.js';
+import { spawnDaemon, stopChild } from '../daemon-process.js';
+import { check, checkFields, type Failure } from './assert.js';
+import { formatPath, interpolate, lookup, parsePath } from './expr.js';
+import type { LoadedStep, Scenario } from './load.js';
+import type { AdvanceSpec, Header, RequestSpec, StepKind } from './schema.js';
+
+export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
+
+export interface StepReport {
+  index: number;
+  name?: string;
+  kind: StepKind;
+  line: number;
+  method?: string;
+  path?: string;
+  status?: number;
+  outcome: Outcome;
+  /** wait_until: how many times the request was sent. */
+  tries?: number;
+  failures?: Failure[];
+  /** Why the step could not run (a capture of a missing field, an unreachable sandbox...). */
+  error?: string;
+  /** The response body of a failed step. */
+  response?: unknown;
+  duration_ms?: number;
+  /** Human output only: the clock after an advance, the control's name. */
+  detail?: string;
+}
+
+export interface ScenarioReport {
+  file: string;
+  name: string;
+  description?: string;
+  seed: number;
+  start: string;
+  clock: 'frozen' | 'running';
+  outcome: Outcome;
+  /** Why the scenario could not run at all (the daemon did not start, the reset failed). */
+  error?: string;
+  counts: Record<Outcome, number>;
+  steps: StepReport[];
+  duration_ms?: number;
+}
+
+export interface Target {
+  profile: Profile;
+  /** Prefix of the generated Idempotency-Keys: fixed for an isolated daemon (reproducible), per run otherwise. */
+  keyPrefix: string;
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  keepGoing?: boolean;
+  onStep?: (step: StepReport) => void;
+  /** wait_until progress (stderr). */
+  onWait?: (step: LoadedStep, attempt: number, max: number) => void;
+}
+
+/** A step that could not run: a `${...}` that cannot be resolved (a capture of a missing field), a failed clock advance between polls. */
+export class StepError extends Error {}
+
+interface Captured {
+  status: number;
+  headers: ApiResponse['headers'];
+  body: unknown;
+}
+
+const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.json': 'application/json', '.txt': 'text/plain' };
+
+// ---- targets ---------------------------------------------------------------------------------------
+
+const live = new Set<{ kill(): void }>();
+
+/** Kills the isolated daemons still running (on Ctrl-C or exit) and removes their homes. */
+export function killIsolated(): void {
+  for (const l of live) l.kill();
+  live.clear();
+}
+
+/** A daemon of its own in a fresh temporary home, with the file's seed, start and clock. */
+export async function isolatedTarget(h: Header): Promise<Target> {
+  const home = mkdtempSync(join(tmpdir(), 'svc-scenario-'));
+  const cleanup = { kill: () => rmSync(home, { recursive: true, force: true }) };
+  live.add(cleanup);
+  let spawned;
+  try {
+    spawned = await spawnDaemon({ home, port: 0, seed: h.seed, start: h.start, clock: h.clock, speed: h.speed ?? 1, detached: false });
+  } catch (err) {
+    live.delete(cleanup);
+    cleanup.kill();
+    throw err;
+  }
+  const { child, locator } = spawned;
+  const handle = {
+    kill: () => {
+      child.kill('SIGKILL');
+      cleanup.kill();
+    },
+  };
+  live.delete(cleanup);
+  live.add(handle);
+  const creds = readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
+  return {
+    profile: { ...creds, base_url: locator.base_url, console_url: locator.console_url },
+    keyPrefix: 'scn',
+    async close() {
+      live.delete(handle);
+      await stopChild(child);
+      cleanup.kill();
+    },
+  };
+}
+
+/** An already running sandbox; with reset, reset to the file's seed, start and clock first. */
+export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string): Promise<Target> {
+  if (reset) {
+    const res = await api(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock } });
+    if (res.status !== 200) {
+      const err = (res.body as any)?.error;
+      throw new Error(`the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
+    }
+  }
+  return { profile, keyPrefix: `scn-${runId}`, close: async () => {} };
+}
+
+// ---- running ---------------------------------------------------------------------------------------
+
+export async function runScenario(sc: Scenario, target: Target, opts: RunOptions = {}): Promise<ScenarioReport> {
+  const started = performance.now();
+  const captures = new Map<string, Captured>();
+  const report: ScenarioReport = {
+    file: sc.file, name: sc.header.name, description: sc.header.description, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock,
+    outcome: 'passed', counts: { passed: 0, failed: 0, error: 0, skipped: 0 }, steps: [],
+  };
+  if (report.description === undefined) delete report.description;
+
+  const resolve = (expr: string): unknown => {
+    const segs = parsePath(expr);
+    const root = String(segs[0]);
+    if (root === 'env') {
+      const name = String(segs[1]);
+      if (name in sc.env) return sc.env[name];
+      const v = process.env[name];
+      if (v === undefined) throw new StepError(`\${${expr}}: ${name} is not set`);
+      return v;
+    }
+    const cap = captures.get(root);
+    if (!cap) throw new StepError(`\${${expr}}: step "${root}" did not run`);
+    let rest = segs.slice(1);
+    if (rest.length === 1 && rest[0] === 'status') return cap.status;
+    if (rest[0] === 'headers' && rest.length === 2) {
+      const v = cap.headers[String(rest[1]).toLowerCase()];
+      if (v === undefined) throw new StepError(`\${${expr}}: the response of step "${root}" has no header ${String(rest[1])}`);
+      return Array.isArray(v) ? v.join(', ') : v;
+    }
+    if (rest[0] === 'body') rest = rest.slice(1);
+    if (rest.length === 0) return cap.body;
+    const found = lookup(cap.body, rest);
+    if (!found.found) {
+      const avail = found.available && found.available.length > 0 ? `; there: ${found.available.slice(0, 12).join(', ')}${found.available.length > 12 ? ', ...' : ''}` : '';
+      throw new StepError(`\${${expr}}: the response of step "${root}" (HTTP ${cap.status}) has no field ${formatPath(found.missingAt ?? rest)}${avail}`);
+    }
+    return found.value;
+  };
+
+  let stop = false;
+  for (const ls of sc.steps) {
+    const base: StepReport = { index: ls.index, kind: ls.step.kind, line: ls.line, outcome: 'skipped' };
+    if (ls.step.name) base.name = ls.step.name;
+    if (stop) {
+      report.steps.push(base);
+      report.counts.skipped++;
+      opts.onStep?.(base);
+      continue;
+    }
+    const t0 = performance.now();
+    const r = await runStep(ls, target, resolve, captures, base, opts);
+    r.duration_ms = Math.round((performance.now() - t0) * 10) / 10;
+    report.steps.push(r);
+    report.counts[r.outcome]++;
+    opts.onStep?.(r);
+    if (r.outcome !== 'passed' && !opts.keepGoing) stop = true;
+  }
+  report.outcome = report.counts.error > 0 ? 'error' : report.counts.failed > 0 ? 'failed' : 'passed';
+  report.duration_ms = Math.round(performance.now() - started);
+  return report;
+}
+
+interface Prepared {
+  method: string;
+  path: string;
+  identity?: Identity;
+  body?: unknown;
+  rawBody?: Buffer;
+  contentType?: string;
+  headers?: Record<string, string | null>;
+  idempotencyKey?: string;
+}
+
+function prepareRequest(spec: RequestSpec, bodyFile: string | undefined, resolve: (e: string) => unknown): Prepared {
+  const path = String(interpolate(spec.path, resolve));
+  const p: Prepared = { method: spec.method, path, identity: spec.as };
+  if (bodyFile) {
+    p.rawBody = readFileSync(bodyFile);
+    p.contentType = spec.content_type ?? CONTENT_TYPES[extname(bodyFile).toLowerCase()] ?? 'application/octet-stream';
+  } else if (spec.body !== undefined) {
+    p.body = interpolate(spec.body, resolve);
+    if (spec.content_type) {
+      p.rawBody = Buffer.from(typeof p.body === 'string' ? p.body : JSON.stringify(p.body));
+      p.contentType = spec.content_type;
+      delete p.body;
+    }
+  }
+  if (spec.headers) {
+    const h = interpolate(spec.headers, resolve) as Record<string, unknown>;
+    p.headers = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]));
+  }
+  if (spec.idempotency_key !== undefined) p.idempotencyKey = String(interpolate(String(spec.idempotency_key), resolve));
+  return p;
+}
+
+async function send(target: Target, p: Prepared, defaultKey: string): Promise<ApiResponse> {
+  return api(target.profile, p.method, p.path, {
+    body: p.body, rawBody: p.rawBody, contentType: p.contentType, identity: p.identity, headers: p.headers,
+    idempotencyKey: p.idempotencyKey ?? defaultKey,
+  });
+}
+
+function advanceRequest(spec: AdvanceSpec, resolve: (e: string) => unknown): Prepared {
+  return { method: 'POST', path: '/admin/sandbox/clock-advance', identity: 'admin', body: interpolate(spec, resolve) };
+}
+
+function describeAdvance(spec: AdvanceSpec): string {
+  return Object.entries(spec).map(([k, v]) => `${k} ${v}`).join(' ');
+}
+
+async function runStep(
+  ls: LoadedStep, target: Target, resolve: (e: string) => unknown, captures: Map<string, Captured>, base: StepReport, opts: RunOptions,
+): Promise<StepReport> {
+  const r: StepReport = { ...base };
+  const step = ls.step;
+  const key = `${target.keyPrefix}-${ls.index}`;
+  let res: ApiResponse | undefined;
+  try {
+    const spec = step.kind === 'request' ? step.request : step.kind === 'wait_until' ? step.wait_until.request : undefined;
+    if (spec) {
+      // as written, until the references are resolved (a failed capture then still shows where)
+      r.method = spec.method;
+      r.path = spec.path;
+    }
+    let prepared: Prepared;
+    if (step.kind === 'request') prepared = prepareRequest(step.request, ls.bodyFile, resolve);
+    else if (step.kind === 'advance') {
+      prepared = advanceRequest(step.advance, resolve);
+      r.detail = describeAdvance(prepared.body as AdvanceSpec);
+    } else if (step.kind === 'control') {
+      const [name, body] = Object.entries(step.control)[0];
+      const control = name.replace(/_/g, '-');
+      prepared = { method: 'POST', path: `/admin/sandbox/${control}`, identity: 'admin', body: interpolate(body ?? {}, resolve) };
+      r.detail = `${control} ${JSON.stringify(prepared.body)}`;
+    } else prepared = prepareRequest(step.wait_until.request, ls.bodyFile, resolve);
+    r.method = prepared.method;
+    r.path = prepared.path;
+
+    if (step.kind === 'wait_until') {
+      const w = step.wait_until;
+      let met = false;
+      let tries = 0;
+      let lastFailures: Failure[] = [];
+      while (tries < w.max_tries) {
+        tries++;
+        opts.onWait?.(ls, tries, w.max_tries);
+        res = await send(target, prepared, `${key}-${tries}`);
+        lastFailures = [];
+        if (w.status !== undefined ? res.status !== w.status : res.status < 200 || res.status > 299) {
+          lastFailures.push({ check: 'wait_until.status', expected: w.status !== undefined ? String(w.status) : '2xx', actual: String(res.status) });
+        }
+        if (w.fields) lastFailures.push(...checkFields(res.body, interpolate(w.fields, resolve) as typeof w.fields, 'wait_until.fields'));
+        if (lastFailures.length === 0) {
+          met = true;
+          break;
+        }
+        if (tries >= w.max_tries) break;
+        if (w.advance) {
+          const adv = await send(target, advanceRequest(w.advance, resolve), '');
+          if (adv.status !== 200) {
+            const err = (adv.body as any)?.error;
+            throw new StepError(`advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
+          }
+          r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${(adv.body as any).timestamp}`;
+        } else await sleep(w.interval_ms ?? 250);
+      }
+      r.tries = tries;
+      r.status = res!.status;
+      if (!met) {
+        r.failures = lastFailures.map((f) => ({ ...f, expected: `${f.expected} within ${w.max_tries} tries` }));
+      }
+    } else {
+      res = await send(target, prepared, key);
+      r.status = res.status;
+      if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as any).timestamp}`;
+    }
+    if (step.name) captures.set(step.name, { status: res!.status, headers: res!.headers, body: res!.body });
+    const expectation = step.expect ? (interpolate(step.expect, resolve) as typeof step.expect) : undefined;
+    r.failures = [...(r.failures ?? []), ...check(res!, expectation)];
+    if (r.failures.length === 0) delete r.failures;
+    r.outcome = r.failures ? 'failed' : 'passed';
+  } catch (err) {
+    if (!(err instanceof DaemonUnreachable || err instanceof StepError)) throw err;
+    r.outcome = 'error';
+    r.error = err.message;
+  }
+  if (r.outcome !== 'passed' && res) r.response = res.body;
+  return r;
+}
