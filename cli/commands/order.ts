@@ -1,0 +1,230 @@
+// svc order buy|sell|cancel|list|show|note. Prices are typed in EGP and sent as exact integer micros;
+// the investor is --investor or $SVC_INVESTOR_ID. Placing and cancelling are signed and idempotent.
+//
+// --wait follows the order to a terminal state (filled, canceled, rejected, expired). On a running
+// clock it polls GET /v1/orders/{id} (the daemon runs due fills and expiries as it answers), at most
+// --timeout seconds. On a frozen clock nothing moves by itself: it prints the order and says which
+// clock advance would move it. Exit 1 when the order was rejected or the wait timed out.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, type ApiResponse } from '../client/http.js';
+import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
+import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
+import { parseEgp } from '../money.js';
+
+const POLL_MS = 500;
+const TERMINAL = new Set(['filled', 'canceled', 'rejected', 'expired']);
+
+export interface Order {
+  order_id: string;
+  client_order_id: string | null;
+  investor_id: string;
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit';
+  time_in_force: string;
+  qty: number;
+  limit_price_micros: number | null;
+  state: string;
+  status: string;
+  filled_qty: number;
+  avg_price_micros: number | null;
+  reason_code: string | null;
+  created_at: string;
+  updated_at: string;
+  submitted_at: string | null;
+  filled_at: string | null;
+  canceled_at: string | null;
+  expired_at: string | null;
+}
+
+function investorOf(opts: { investor?: string }): string {
+  const id = opts.investor ?? process.env.SVC_INVESTOR_ID;
+  if (!id) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
+  return id;
+}
+
+function statusText(o: Order): string {
+  const s = o.status;
+  if (s === 'filled') return chalk.green(s);
+  if (s === 'rejected') return chalk.red(`${s} (${o.reason_code})`);
+  if (s === 'canceled' || s === 'expired') return chalk.yellow(o.reason_code ? `${s} (${o.reason_code})` : s);
+  return s;
+}
+
+export function renderOrder(o: Order): string {
+  const price = o.type === 'limit' ? `limit ${egp(o.limit_price_micros)}` : 'market';
+  const fill = o.filled_qty > 0 ? `  filled ${o.filled_qty}/${o.qty} @ ${egp(o.avg_price_micros)} EGP` : '';
+  return `${o.order_id}  ${o.side} ${o.qty} ${o.symbol}  ${price} ${o.time_in_force}  ${statusText(o)}${fill}  ${chalk.dim(o.updated_at)}\n`;
+}
+
+function print(o: Order, json: boolean): void {
+  if (json) printJson(o);
+  else process.stdout.write(renderOrder(o));
+}
+
+async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null> {
+  if (!profile.admin_key) return null;
+  const res = await api(profile, 'GET', '/admin/sandbox/state');
+  return res.status === 200 ? res.body.clock.mode : null;
+}
+
+function frozenHint(o: Order): string {
+  if (o.status === 'accepted') return 'svc clock advance --until next_open';
+  if (o.status === 'pending_new') return `the dealer desk holds it: svc desk execute ${o.order_id} (or svc desk reject)`;
+  if (o.status === 'pending_cancel' || o.status === 'partially_filled') return 'svc clock advance --minutes 1';
+  return o.time_in_force === 'day' ? 'svc clock advance --minutes N (it expires at the close: --until next_close)' : 'svc clock advance --minutes N or --days N';
+}
+
+async function follow(profile: Profile, first: Order, timeoutS: number, json: boolean): Promise<Order> {
+  let o = first;
+  if (TERMINAL.has(o.status)) return o;
+  if ((await clockMode(profile)) === 'frozen') {
+    info(`The sandbox clock is frozen: the order moves only when the clock does. Run: ${frozenHint(o)}`);
+    return o;
+  }
+  const deadline = Date.now() + timeoutS * 1000;
+  while (!TERMINAL.has(o.status)) {
+    if (Date.now() >= deadline) {
+      print(o, json);
+      info(`${o.order_id} is still ${o.status} after ${timeoutS} s.`);
+      throw new CliExit(EXIT.apiError);
+    }
+    await sleep(POLL_MS);
+    const next: Order = ok(await api(profile, 'GET', `/v1/orders/${encodeURIComponent(o.order_id)}`), json);
+    if (!json && (next.status !== o.status || next.filled_qty !== o.filled_qty)) info(`  ${o.status} -> ${next.status}${next.filled_qty ? ` (${next.filled_qty}/${next.qty} filled)` : ''}`);
+    o = next;
+  }
+  return o;
+}
+
+function timeoutOf(opts: { timeout?: string }): number {
+  const s = Number(opts.timeout ?? '300');
+  if (!Number.isInteger(s) || s <= 0) usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
+  return s;
+}
+
+async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const [symbol, qtyText] = args;
+  if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
+  const body: Record<string, unknown> = { investor_id: investorOf(opts), symbol: symbol.toUpperCase(), side, type: 'market', qty: Number(qtyText) };
+  if (opts.limit !== undefined) {
+    try {
+      body.limit_price_micros = parseEgp(opts.limit);
+    } catch (err) {
+      usage(`--limit: ${(err as Error).message}`);
+    }
+    body.type = 'limit';
+  }
+  if (opts.tif !== undefined) body.time_in_force = opts.tif;
+  if (opts.clientOrderId !== undefined) body.client_order_id = opts.clientOrderId;
+  const timeoutS = timeoutOf(opts);
+  const profile = resolveProfile(g);
+  let o: Order = ok(await api(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+  if (opts.wait) o = await follow(profile, o, timeoutS, json);
+  print(o, json);
+  if (o.status === 'rejected') throw new CliExit(EXIT.apiError);
+}
+
+export async function buy(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  await place('buy', opts, g, args);
+}
+
+export async function sell(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  await place('sell', opts, g, args);
+}
+
+export async function cancel(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const timeoutS = timeoutOf(opts);
+  const profile = resolveProfile(g);
+  let o: Order = ok(await api(profile, 'DELETE', `/v1/orders/${encodeURIComponent(args[0])}`, { idempotencyKey: opts.idempotencyKey }), json);
+  if (opts.wait) o = await follow(profile, o, timeoutS, json);
+  print(o, json);
+}
+
+export async function list(opts: any, g: GlobalOptions): Promise<void> {
+  const json = Boolean(g.json);
+  const params = new URLSearchParams();
+  const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
+  if (investorId) params.set('investor_id', investorId);
+  if (opts.status !== undefined) params.set('status', opts.status);
+  if (opts.limit !== undefined) params.set('limit', String(opts.limit));
+  const qs = params.size ? `?${params}` : '';
+  const res = ok(await api(resolveProfile(g), 'GET', `/v1/orders${qs}`), json);
+  if (json) {
+    printJson(res);
+    return;
+  }
+  if (res.orders.length === 0) {
+    process.stdout.write('No orders.\n');
+    return;
+  }
+  process.stdout.write(
+    table(
+      ['order', 'investor', 'side', 'qty', 'symbol', 'type', 'limit EGP', 'tif', 'status', 'filled', 'avg EGP', 'reason', 'created'],
+      res.orders.map((o: Order) => [
+        o.order_id, o.investor_id, o.side, o.qty, o.symbol, o.type, egp(o.limit_price_micros), o.time_in_force, o.status,
+        o.filled_qty, egp(o.avg_price_micros), o.reason_code ?? '-', o.created_at,
+      ]),
+    ) + '\n',
+  );
+}
+
+export async function show(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const o: Order = ok(await api(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}`), json);
+  if (json) {
+    printJson(o);
+    return;
+  }
+  const rows: Array<[string, string]> = [
+    ['order', o.order_id], ['client_order_id', o.client_order_id ?? '-'], ['investor', o.investor_id],
+    ['instrument', `${o.symbol} (XCAI)`], ['side', o.side], ['type', o.type], ['limit', o.limit_price_micros === null ? '-' : `${egp(o.limit_price_micros)} EGP`],
+    ['time in force', o.time_in_force], ['quantity', String(o.qty)], ['status', `${statusText(o)} (state ${o.state})`],
+    ['filled', `${o.filled_qty}${o.avg_price_micros === null ? '' : ` @ ${egp(o.avg_price_micros)} EGP average`}`],
+    ['reason', o.reason_code ?? '-'], ['created', o.created_at], ['submitted', o.submitted_at ?? '-'], ['filled at', o.filled_at ?? '-'],
+    ['canceled at', o.canceled_at ?? '-'], ['expired at', o.expired_at ?? '-'],
+  ];
+  process.stdout.write(rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n');
+}
+
+interface FeeLines {
+  commission_micros: number;
+  egx_micros: number;
+  mcdr_micros: number;
+  ipf_micros: number;
+  fra_micros: number;
+  total_micros: number;
+}
+
+export async function note(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const res: ApiResponse = await api(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}/contract-note`);
+  const n = ok(res, json);
+  if (json) {
+    printJson(n);
+    return;
+  }
+  const f = n.fees as FeeLines;
+  const out = [
+    `Contract note  ${n.order_id}  account ${n.account_number}`,
+    `${n.side === 'buy' ? 'Bought' : 'Sold'} ${n.filled_qty} of ${n.order_qty} ${n.symbol} (${n.market_id})  ${n.status}`,
+    `Trade date ${n.trade_date}  settlement date ${n.settlement_date} (T+2)`,
+    '',
+    table(
+      ['executed', 'qty', 'price EGP', 'gross EGP', 'fees EGP', 'stamp duty EGP', 'net EGP', 'settles'],
+      n.fills.map((x: any) => [x.executed_at, x.qty, egp(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
+    ),
+    '',
+    `Gross consideration          ${egp(n.gross_consideration_micros)} EGP  (average ${egp(n.avg_price_micros)})`,
+    `Commission                   ${egp(f.commission_micros)}`,
+    `EGX fee                      ${egp(f.egx_micros)}`,
+    `MCDR fee                     ${egp(f.mcdr_micros)}`,
+    `Investor protection fund     ${egp(f.ipf_micros)}`,
+    `FRA fee                      ${egp(f.fra_micros)}`,
+    `Stamp duty (withheld)        ${egp(n.withholding.stamp_duty_micros)}`,
+    `Net consideration (${n.net_direction})   ${egp(n.net_consideration_micros)} EGP`,
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
