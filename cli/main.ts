@@ -184,38 +184,6 @@ order
 order.command('show <order_id>').description('one order: status, fills so far, timestamps').action(lazy(async () => (await import('./commands/order.js')).show));
 order.command('note <order_id>').description('the contract note: trade and settlement dates, each fill, each fee, stamp duty, net consideration').action(lazy(async () => (await import('./commands/order.js')).note));
 
-const order = program.command('order').description('equity orders on XCAI: place (signed, idempotent), cancel, list, show, contract note');
-for (const side of ['buy', 'sell'] as const) {
-  order
-    .command(`${side} <symbol> <qty>`)
-    .description(`${side} QTY whole shares of SYMBOL: a market order, or a limit order with --limit (EGP)`)
-    .option('--limit <price_egp>', 'limit price in EGP (on the tick grid, inside the +/-20% band)')
-    .addOption(new Option('--tif <tif>', 'time in force').choices(['day', 'gtc', 'ioc', 'fok']))
-    .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
-    .option('--client-order-id <id>', 'your own tenant-unique id for the order')
-    .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
-    .option('--wait', 'running clock: follow the order until filled, canceled, rejected or expired; frozen clock: say how to advance it')
-    .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
-    .addHelpText('after', `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: qty 13 fills in two executions.\nExamples:\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  $ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`)
-    .action(lazy(async () => (await import('./commands/order.js'))[side]));
-}
-order
-  .command('cancel <order_id>')
-  .description('request cancellation: pending_cancel at once, canceled at the next simulated minute unless a fill completes it first')
-  .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
-  .option('--wait', 'running clock: follow the order to its final state')
-  .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
-  .action(lazy(async () => (await import('./commands/order.js')).cancel));
-order
-  .command('list')
-  .description('orders, newest first (of --investor or $SVC_INVESTOR_ID when given)')
-  .option('--investor <id>', 'investor id')
-  .addOption(new Option('--status <status>', 'open or closed').choices(['open', 'closed']))
-  .option('--limit <n>', '1-200 (default 100)')
-  .action(lazy(async () => (await import('./commands/order.js')).list));
-order.command('show <order_id>').description('one order: status, fills so far, timestamps').action(lazy(async () => (await import('./commands/order.js')).show));
-order.command('note <order_id>').description('the contract note: trade and settlement dates, each fill, each fee, stamp duty, net consideration').action(lazy(async () => (await import('./commands/order.js')).note));
-
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
 const desk = program.commands.find((c) => c.name() === 'desk') ?? program.command('desk').description("the dealer desk (X-Console-Key): reviews and approvals");
 const deskKyc = desk.command('kyc').description('the KYC review queue');
@@ -247,18 +215,6 @@ deskFunding
   .description('reject a waiting transfer: it fails with the reason and a withdrawal hold is released')
   .option('--reason <code>', 'SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY or DEALER_REJECTED')
   .action(lazy(async () => (await import('./commands/desk-funding.js')).reject));
-desk.command('queue').description('orders waiting at the dealer desk (placed while auto-fill was off), oldest first').option('--limit <n>', '1-200 (default 100)').action(lazy(async () => (await import('./commands/desk-orders.js')).queue));
-desk
-  .command('execute <order_id>')
-  .description('execute a desk order in session, at --price (default the tape price; inside the band, never worse than the limit) for --qty (default all)')
-  .option('--price <price_egp>', 'execution price in EGP')
-  .option('--qty <n>', 'shares to execute (default the whole remaining quantity)')
-  .action(lazy(async () => (await import('./commands/desk-orders.js')).execute));
-desk
-  .command('reject <order_id>')
-  .description('reject a desk order; its reservation is released')
-  .option('--reason <code>', 'DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER')
-  .action(lazy(async () => (await import('./commands/desk-orders.js')).reject));
 desk.command('queue').description('orders waiting at the dealer desk (placed while auto-fill was off), oldest first').option('--limit <n>', '1-200 (default 100)').action(lazy(async () => (await import('./commands/desk-orders.js')).queue));
 desk
   .command('execute <order_id>')
