@@ -44,7 +44,7 @@ if (!start.isValid) fail(`--start ${args.start} is not an RFC 3339 timestamp`);
 const clockMode = (args.clock ?? 'frozen') as ClockMode;
 if (clockMode !== 'frozen' && clockMode !== 'running') fail('--clock must be frozen or running');
 const speed = args.speed === undefined ? 1 : Number(args.speed);
-if (!(speed > 0 && speed <= 10000)) fail('--speed must be a number in (0, 10000]');
+if (!(speed >= 0.001 && speed <= 10000)) fail('--speed must be a number in [0.001, 10000]');
 if (args.ai !== 'none' && args.ai !== 'registry') fail('--ai must be none or registry');
 const logLevel = args['log-level']!;
 if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) fail('--log-level must be debug, info, warn or error');

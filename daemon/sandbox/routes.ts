@@ -21,7 +21,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'POST', url: '/admin/sandbox/clock', auth: control, tags: ['sandbox'],
       summary: 'Set the clock mode: frozen (moves only when advanced) or running (follows the wall clock at a speed factor).',
-      body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().positive().max(10000).optional() }),
+      body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().min(0.001).max(10000).optional() }), // stored in thousandths: 0.001 is the slowest
       handler: ({ body }) => setClockMode(deps, body.mode, body.speed),
     }),
     defineRoute({
