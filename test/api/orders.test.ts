@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { onboardInvestor } from '../helpers/onboarding.js';
@@ -517,5 +518,27 @@ describe('halts and quote overrides move resting orders', () => {
     const done = await get(res.body.order_id);
     expect(done.status).toBe('filled');
     expect(done.filled_at).toBe('2026-11-22T10:36:00+02:00');
+  });
+});
+
+describe('restart', () => {
+  it('open orders survive a daemon restart: the order source rebuilds its schedule from the database', async () => {
+    const inv = await trader(t);
+    await at('2026-11-22T10:05:30+02:00');
+    const limit = priceNow(t, 'COMI') - 500_000;
+    const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: limit, time_in_force: 'gtc' });
+    const queued = await order(t, { investor_id: inv, symbol: 'ETEL', side: 'buy', type: 'limit', qty: 1, limit_price_micros: bandOf('ETEL').lowerMicros });
+    await setQuote('COMI', limit - 1_500_000);
+    const { dir, kek } = t;
+    await t.close({ keepDir: true });
+    t = await makeApp({ dir, kek });
+    t.deps.scheduler.advanceTo(Date.parse('2026-11-22T14:30:00+02:00'));
+    const row = (id: string) => t.deps.db.prepare('SELECT state, filled_qty FROM orders WHERE id = ?').get(id);
+    expect(row(res.body.order_id)).toEqual({ state: 'filled', filled_qty: 10 });
+    expect(row(queued.body.order_id)).toEqual({ state: 'expired', filled_qty: 0 });
+    expect(t.deps.ledger.checkInvariants().ok).toBe(true);
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+    t = await makeApp();
   });
 });
