@@ -194,7 +194,7 @@ export function createTradingService(deps: TradingDeps) {
     }
   }
 
-  /** Applies a step's events to the order: each fill is booked (or, if unaffordable, becomes a cancel). */
+  /** Applies a step's events to the order: each fill is booked (or, if its reservation cannot pay it, the rest is rejected). */
   function apply(r: OrderRow, step: Step, exec: Execution): void {
     const at = step.atMs;
     const iso = cal.toIso(at);
@@ -203,7 +203,7 @@ export function createTradingService(deps: TradingDeps) {
     for (const e of step.events) {
       let ev: OrderEvent = e;
       if ((e.type === 'filled' || e.type === 'partially_filled') && !bookFill(r, p, e.qty, e.priceMicros, at, exec)) {
-        ev = { type: 'canceled', reasonCode: 'INSUFFICIENT_BUYING_POWER' };
+        ev = { type: 'rejected', reasonCode: 'INSUFFICIENT_BUYING_POWER' };
       }
       mo = applyEvent(mo, ev, at);
       if (ev.type === 'transmitted') p.submitted_at = iso;

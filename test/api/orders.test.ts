@@ -441,6 +441,28 @@ describe('money: reservations, T+2 settlement on the business-day calendar', () 
   });
 });
 
+describe('execution beyond the reservation', () => {
+  it('a later execution the reservation cannot pay is rejected with INSUFFICIENT_BUYING_POWER; earlier fills stand, the rest is released', async () => {
+    const inv = await trader(t, 10_000);
+    await at('2026-11-22T14:00:00+02:00');
+    const sunday = bandOf('COMI');
+    await setQuote('COMI', sunday.upperMicros); // Sunday closes at its band ceiling: Monday's band is higher
+    await at('2026-11-22T14:29:10+02:00');
+    const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 13, time_in_force: 'gtc' });
+    expect(res.body).toMatchObject({ status: 'partially_filled', filled_qty: 7 });
+    await at('2026-11-23T09:00:00+02:00');
+    const monday = bandOf('COMI');
+    expect(monday.upperMicros).toBeGreaterThan(sunday.upperMicros);
+    await setQuote('COMI', monday.upperMicros); // Monday opens above what Sunday reserved per share
+    await at('2026-11-23T10:00:00+02:00');
+    const done = await get(res.body.order_id);
+    expect(done).toMatchObject({ state: 'rejected', status: 'rejected', reason_code: 'INSUFFICIENT_BUYING_POWER', filled_qty: 7 });
+    expect(fills(res.body.order_id)).toHaveLength(1);
+    expect(cash(t, inv).reserved).toBe(0);
+    expectInvariants();
+  });
+});
+
 describe('idempotency, client_order_id and tenant scoping', () => {
   it('replaying the same Idempotency-Key never books twice', async () => {
     const inv = await trader(t, 10_000);
