@@ -10,7 +10,7 @@ import { resolveProfile, type GlobalOptions } from '../context.js';
 import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
-import { jsonReport, junitReport, scenarioFooter, scenarioHeader, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
+import { jsonReport, junitReport, scenarioFooter, scenarioHeader, skippedLine, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
 import { againstTarget, isolatedTarget, killIsolated, runScenario, type ScenarioReport, type Target } from '../scenario/runner.js';
 
 const SCENARIO_EXT = /\.ya?ml$/i;
@@ -122,13 +122,19 @@ export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
     if (human) process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
     const started = performance.now();
+    const skipped: number[] = [];
     let target: Target | undefined;
     let report: ScenarioReport;
     try {
       target = against ? await againstTarget(profile!, sc.header, Boolean(opts.reset), runId) : await isolatedTarget(sc.header);
       report = await runScenario(sc, target, {
         keepGoing: Boolean(opts.keepGoing),
-        onStep: human ? (st) => process.stdout.write(stepLine(st, sc.file) + '\n') : undefined,
+        onStep: human
+          ? (st) => {
+              if (st.outcome === 'skipped') skipped.push(st.index);
+              else process.stdout.write(stepLine(st, sc.file) + '\n');
+            }
+          : undefined,
         onWait: process.stderr.isTTY ? (ls, n, max) => process.stderr.write(chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : '')) : undefined,
       });
     } catch (err) {
@@ -143,6 +149,7 @@ export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<
       await target?.close();
     }
     reports.push(report);
+    if (human && skipped.length > 0) process.stdout.write(skippedLine(skipped) + '\n');
     if (human) process.stdout.write(scenarioFooter(report) + '\n');
   }
 

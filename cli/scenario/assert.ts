@@ -105,7 +105,10 @@ export function checkFields(body: unknown, fields: Record<string, Matcher>, pref
   return out;
 }
 
-/** The failures of `expect` against a response; with no status and no error given, the status must be 2xx. */
+/**
+ * The failures of `expect` against a response; with no status and no error given, the status must be
+ * 2xx. When the status or the error code is wrong, the body, field and header checks are not run.
+ */
 export function check(res: Observed, expect: Expect | undefined): Failure[] {
   const out: Failure[] = [];
   const errorCode = (res.body as { error?: { code?: unknown } } | null)?.error?.code;
@@ -117,6 +120,11 @@ export function check(res: Observed, expect: Expect | undefined): Failure[] {
   }
   if (expect?.error !== undefined && errorCode !== expect.error) {
     out.push({ check: 'error', expected: expect.error, actual: errorCode === undefined ? `(no error; HTTP ${res.status})` : String(errorCode) });
+  }
+  // a wrong status means a body of another shape: its field checks would only repeat the news
+  if (out.length > 0) return out;
+  if (expect && 'body' in expect && expect.body !== undefined && !matches(res.body, expect.body)) {
+    out.push({ check: 'body', expected: describeMatcher(expect.body), actual: show(res.body) });
   }
   if (expect?.fields) out.push(...checkFields(res.body, expect.fields));
   if (expect?.headers) {

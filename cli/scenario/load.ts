@@ -158,13 +158,20 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
     throw new ScenarioInvalid([{ file, message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
   }
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
+  // merge: `<<: *anchor` reuses a mapping with some keys changed (order bodies that differ in one field)
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     throw new ScenarioInvalid(
       doc.errors.map((e) => ({ file, line: e.linePos?.[0].line, col: e.linePos?.[0].col, message: `malformed YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}` })),
     );
   }
-  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 1_000_000 }); // chains of `<<: *previous` multiply the count
+  } catch (err) {
+    // the yaml library's guard against alias bombs, or an alias to a missing anchor
+    throw new ScenarioInvalid([{ file, message: `malformed YAML: ${(err as Error).message}` }]);
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ScenarioInvalid([{ file, line: 1, col: 1, message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)' }]);
   }

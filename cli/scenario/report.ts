@@ -76,12 +76,11 @@ function bodyText(body: unknown, maxLines = 40): string {
 }
 
 export function stepLine(st: StepReport, file: string): string {
-  const label = `${String(st.index).padStart(2)} ${st.name ?? st.kind}`;
-  const parts = [`  ${color(st.outcome, MARK[st.outcome])} ${label}`];
-  if (st.outcome === 'skipped') return chalk.dim(`${parts[0]}  skipped`);
+  const parts = [`  ${color(st.outcome, MARK[st.outcome])} ${String(st.index).padStart(2)}${st.name ? ` ${chalk.bold(st.name)}` : ''}`];
+  if (st.outcome === 'skipped') return chalk.dim(`${parts[0]}  ${st.kind}  skipped`);
   if (st.kind === 'advance') parts.push(`advance ${st.detail ?? ''}`);
   else if (st.kind === 'control') parts.push(`control ${st.detail ?? ''}`);
-  else if (st.method) parts.push(`${st.method} ${st.path}`);
+  else if (st.method) parts.push(`${st.kind === 'wait_until' ? 'wait_until ' : ''}${st.method} ${st.path}`);
   if (st.status !== undefined) parts.push(String(st.status));
   if (st.kind === 'wait_until' && st.tries !== undefined) parts.push(`${st.tries} ${st.tries === 1 ? 'try' : 'tries'}`);
   if (st.duration_ms !== undefined) parts.push(chalk.dim(`${Math.round(st.duration_ms)}ms`));
@@ -95,6 +94,18 @@ export function stepLine(st: StepReport, file: string): string {
     out += '\n' + indent(lines.join('\n'), '       ');
   }
   return out;
+}
+
+/** Skipped steps in one line: `- steps 4-9 skipped`. */
+export function skippedLine(indexes: number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < indexes.length; i++) {
+    let j = i;
+    while (j + 1 < indexes.length && indexes[j + 1] === indexes[j] + 1) j++;
+    ranges.push(i === j ? String(indexes[i]) : `${indexes[i]}-${indexes[j]}`);
+    i = j;
+  }
+  return chalk.dim(`  - step${indexes.length === 1 ? '' : 's'} ${ranges.join(', ')} skipped (a failed step stops the scenario; --keep-going runs on)`);
 }
 
 export function scenarioFooter(s: ScenarioReport): string {

@@ -12,7 +12,7 @@ import { spawnDaemon, stopChild } from '../daemon-process.js';
 import { check, checkFields, type Failure } from './assert.js';
 import { formatPath, interpolate, lookup, parsePath } from './expr.js';
 import type { LoadedStep, Scenario } from './load.js';
-import type { AdvanceSpec, Header, RequestSpec, StepKind } from './schema.js';
+import type { AdvanceSpec, Expect, Header, Matcher, RequestSpec, StepKind } from './schema.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -240,6 +240,29 @@ function advanceRequest(spec: AdvanceSpec, resolve: (e: string) => unknown): Pre
   return { method: 'POST', path: '/admin/sandbox/clock-advance', identity: 'admin', body: interpolate(spec, resolve) };
 }
 
+/**
+ * A matcher with its references resolved. A matcher that is exactly one reference to an object
+ * (`${first.body}`) compares equal to that object: it must not be read as a mapping of operators.
+ */
+function interpolateMatcher(m: Matcher, resolve: (e: string) => unknown): Matcher {
+  const v = interpolate(m, resolve) as Matcher;
+  if (typeof m === 'string' && v !== null && typeof v === 'object' && !Array.isArray(v)) return { eq: v };
+  return v;
+}
+
+function interpolateMatchers(ms: Record<string, Matcher> | undefined, resolve: (e: string) => unknown): Record<string, Matcher> | undefined {
+  return ms && Object.fromEntries(Object.entries(ms).map(([k, m]) => [k, interpolateMatcher(m, resolve)]));
+}
+
+function interpolateExpect(e: Expect, resolve: (e: string) => unknown): Expect {
+  const out: Expect = { ...e };
+  if (e.error !== undefined) out.error = String(interpolate(e.error, resolve));
+  if (e.fields) out.fields = interpolateMatchers(e.fields, resolve);
+  if (e.headers) out.headers = interpolateMatchers(e.headers, resolve);
+  if (e.body !== undefined) out.body = interpolateMatcher(e.body, resolve);
+  return out;
+}
+
 function describeAdvance(spec: AdvanceSpec): string {
   return Object.entries(spec).map(([k, v]) => `${k} ${v}`).join(' ');
 }
@@ -285,7 +308,7 @@ async function runStep(
         if (w.status !== undefined ? res.status !== w.status : res.status < 200 || res.status > 299) {
           lastFailures.push({ check: 'wait_until.status', expected: w.status !== undefined ? String(w.status) : '2xx', actual: String(res.status) });
         }
-        if (w.fields) lastFailures.push(...checkFields(res.body, interpolate(w.fields, resolve) as typeof w.fields, 'wait_until.fields'));
+        if (w.fields) lastFailures.push(...checkFields(res.body, interpolateMatchers(w.fields, resolve)!, 'wait_until.fields'));
         if (lastFailures.length === 0) {
           met = true;
           break;
@@ -311,7 +334,7 @@ async function runStep(
       if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as any).timestamp}`;
     }
     if (step.name) captures.set(step.name, { status: res!.status, headers: res!.headers, body: res!.body });
-    const expectation = step.expect ? (interpolate(step.expect, resolve) as typeof step.expect) : undefined;
+    const expectation = step.expect ? interpolateExpect(step.expect, resolve) : undefined;
     r.failures = [...(r.failures ?? []), ...check(res!, expectation)];
     if (r.failures.length === 0) delete r.failures;
     r.outcome = r.failures ? 'failed' : 'passed';

@@ -87,6 +87,8 @@ export const ExpectSchema = z.strictObject({
   error: z.string().min(1).optional(),
   fields: z.record(z.string().min(1), MatcherSchema).optional(),
   headers: z.record(z.string().min(1), MatcherSchema).optional(),
+  /** The whole body (e.g. `body: ${first.body}` for a replay). */
+  body: MatcherSchema.optional(),
 });
 export type Expect = z.infer<typeof ExpectSchema>;
 
@@ -162,8 +164,8 @@ export type Step =
 // ---- the file --------------------------------------------------------------------------------------
 
 export const HeaderSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
+  name: z.string().trim().min(1),
+  description: z.string().trim().optional(),
   seed: z.int().min(0).max(2 ** 32 - 1),
   start: z
     .string()
