@@ -6,6 +6,12 @@ import type { GlobalOptions } from './context.js';
 
 export const VERSION = '0.1.0';
 
+// `svc ... | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 type Action = (opts: any, global: GlobalOptions, args: string[]) => Promise<void>;
 
 /** Wraps a lazily imported action: merges global options, maps failures to exit codes. */

@@ -1,5 +1,7 @@
-// Builds dist/ with esbuild: one bundle for the daemon and one for the CLI (code-split, so commands
-// that need Ink load it lazily). node_modules stay external. Type checking is `npm run typecheck`.
+// Builds dist/ with esbuild. The daemon is one bundle with its pure-JS dependencies inlined (module
+// resolution is a large part of start-up); better-sqlite3 stays external as a native addon. The CLI is
+// code-split so commands that need Ink or inquirer load them lazily, with node_modules external.
+// Type checking is `npm run typecheck`.
 import { build } from 'esbuild';
 
 const common = {
@@ -7,11 +9,24 @@ const common = {
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
   jsx: 'automatic',
 };
 
-await build({ ...common, entryPoints: { 'daemon/main': 'daemon/main.ts' }, outdir: 'dist' });
-await build({ ...common, entryPoints: { 'cli/main': 'cli/main.ts' }, outdir: 'dist', splitting: true, chunkNames: 'cli/chunks/[name]-[hash]' });
+await build({
+  ...common,
+  entryPoints: { 'daemon/main': 'daemon/main.ts' },
+  outdir: 'dist',
+  external: ['better-sqlite3'],
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+});
+await build({
+  ...common,
+  entryPoints: { 'cli/main': 'cli/main.ts' },
+  outdir: 'dist',
+  packages: 'external',
+  splitting: true,
+  chunkNames: 'cli/chunks/[name]-[hash]',
+});
