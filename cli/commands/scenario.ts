@@ -11,7 +11,7 @@ import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
 import { jsonReport, junitReport, scenarioFooter, scenarioHeader, skippedLine, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
-import { againstTarget, isolatedTarget, killIsolated, runScenario, type ScenarioReport, type Target } from '../scenario/runner.js';
+import { againstTarget, isolatedTarget, killIsolated, runScenario, stepLabel, type ScenarioReport, type Target } from '../scenario/runner.js';
 
 const SCENARIO_EXT = /\.ya?ml$/i;
 
@@ -142,7 +142,7 @@ export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<
       report = {
         file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock, outcome: 'error', error: message,
         counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
-        steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const })),
+        steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls) })),
         duration_ms: Math.round(performance.now() - started),
       };
     } finally {

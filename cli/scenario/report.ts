@@ -142,9 +142,9 @@ function xml(text: string): string {
 
 const secs = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
+/** Stable across runs (CI tracks tests by name): the step as written, references unresolved. */
 function testcaseName(st: StepReport): string {
-  const what = st.kind === 'advance' ? `advance ${st.detail?.split(' -> ')[0] ?? ''}` : st.kind === 'control' ? `control ${st.detail?.split(' ')[0] ?? ''}` : st.method ? `${st.method} ${st.path}` : st.kind;
-  return `${String(st.index).padStart(2, '0')} ${st.name ?? st.kind}: ${what}`.trim();
+  return `${String(st.index).padStart(2, '0')} ${st.name ? `${st.name}: ` : ''}${st.label ?? st.kind}`;
 }
 
 function failureText(st: StepReport, file: string): string {

@@ -35,6 +35,8 @@ export interface StepReport {
   duration_ms?: number;
   /** Human output only: the clock after an advance, the control's name. */
   detail?: string;
+  /** What the step does as written (references unresolved): stable testcase names in JUnit. */
+  label?: string;
 }
 
 export interface ScenarioReport {
@@ -175,7 +177,7 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
 
   let stop = false;
   for (const ls of sc.steps) {
-    const base: StepReport = { index: ls.index, kind: ls.step.kind, line: ls.line, outcome: 'skipped' };
+    const base: StepReport = { index: ls.index, kind: ls.step.kind, line: ls.line, outcome: 'skipped', label: stepLabel(ls) };
     if (ls.step.name) base.name = ls.step.name;
     if (stop) {
       report.steps.push(base);
@@ -261,6 +263,15 @@ function interpolateExpect(e: Expect, resolve: (e: string) => unknown): Expect {
   if (e.headers) out.headers = interpolateMatchers(e.headers, resolve);
   if (e.body !== undefined) out.body = interpolateMatcher(e.body, resolve);
   return out;
+}
+
+/** `GET /v1/orders/${order.order_id}`, `advance minutes 1`, `control quote`: the step as written. */
+export function stepLabel(ls: LoadedStep): string {
+  const st = ls.step;
+  if (st.kind === 'request') return `${st.request.method} ${st.request.path}`;
+  if (st.kind === 'wait_until') return `wait_until ${st.wait_until.request.method} ${st.wait_until.request.path}`;
+  if (st.kind === 'advance') return `advance ${describeAdvance(st.advance)}`;
+  return `control ${Object.keys(st.control)[0]}`;
 }
 
 function describeAdvance(spec: AdvanceSpec): string {

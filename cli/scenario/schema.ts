@@ -99,19 +99,21 @@ export const RequestSchema = z
     method: z
       .string()
       .transform((m) => m.toUpperCase())
-      .pipe(z.enum(METHODS, { error: `method must be one of ${METHODS.join(', ')}` })),
-    path: z.string().startsWith('/', 'path must start with / (the base URL is the sandbox\'s)'),
+      .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
+    path: z.string().startsWith('/', 'must start with / (the base URL is the sandbox\'s)'),
     body: z.unknown().optional(),
     body_file: z.string().min(1).optional(),
     content_type: z.string().min(1).optional(),
     headers: z.record(z.string().min(1), z.union([z.string(), z.number(), z.null()])).optional(),
-    as: z.enum(IDENTITIES, { error: `as must be one of ${IDENTITIES.join(', ')}` }).optional(),
+    as: z.enum(IDENTITIES, { error: `must be one of ${IDENTITIES.join(', ')}` }).optional(),
     idempotency_key: z.union([z.string().min(1), z.number()]).optional(),
   })
   .refine((r) => !(r.body !== undefined && r.body_file !== undefined), 'send either body or body_file, not both');
 export type RequestSpec = z.infer<typeof RequestSchema>;
 
-const positive = z.number().positive().finite();
+/** A whole value taken from a capture or env at run time: `${env.MINUTES}`. */
+const Ref = z.string().regex(/^\$\{[^}]+\}$/, 'a number, or one ${...} reference');
+const positive = z.union([z.number().positive().finite(), Ref]);
 const AdvanceObject = z
   .strictObject({ minutes: positive.optional(), hours: positive.optional(), days: positive.optional(), until: z.string().min(1).optional() })
   .refine((a) => [a.minutes, a.hours, a.days, a.until].filter((v) => v !== undefined).length === 1, 'advance takes exactly one of minutes, hours, days, until');
@@ -169,9 +171,9 @@ export const HeaderSchema = z.strictObject({
   seed: z.int().min(0).max(2 ** 32 - 1),
   start: z
     .string()
-    .regex(RFC3339_RE, 'start must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:00:00+02:00')
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'start is not a real instant'),
-  clock: z.enum(['frozen', 'running'], { error: 'clock must be frozen or running' }).default('frozen'),
+    .regex(RFC3339_RE, { error: 'must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:00:00+02:00', abort: true })
+    .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real instant'),
+  clock: z.enum(['frozen', 'running'], { error: 'must be frozen or running' }).default('frozen'),
   speed: z.number().positive().max(10_000).optional(),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is letters, digits and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
   steps: z.array(z.unknown()).min(1, 'a scenario needs at least one step'),
