@@ -190,6 +190,15 @@ describe('failure reports name the place', () => {
     expect(bad.stderr).toContain('--env no-equals: write NAME=VALUE');
   });
 
+  it('a running clock: wait_until polls on the wall clock until the simulated rail completes', async () => {
+    const res = await scenario([`${FIX}/running-clock.yaml`, '--json', '--timings']);
+    expect(res.code, res.stdout).toBe(0);
+    const s = res.json.scenarios[0];
+    expect(s.clock).toBe('running');
+    expect(s.steps[4]).toMatchObject({ kind: 'wait_until', outcome: 'passed', tries: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(res.json.duration_ms).toEqual(expect.any(Number));
+  });
+
   it('a missing file, an empty directory and a pattern matching nothing are usage errors', async () => {
     expect((await scenario(['no/such.yaml'])).stderr).toContain('no such scenario file: no/such.yaml');
     expect((await scenario([tmp])).code).toBe(2);
