@@ -1,11 +1,22 @@
 // The scenario runner through the real `svc scenario run`: every shipped scenario passes twice with
 // byte-identical --json reports, and deliberately wrong scenarios (test/scenario/fixtures/) fail with
 // a report naming the place: file, YAML line, step number and name.
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { runSvc, startSandbox, SVC, type CliSandbox } from '../helpers/cli.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const SHIPPED = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`);
 const FIX = 'test/scenario/fixtures';
@@ -218,6 +229,31 @@ describe('failure reports name the place', () => {
     writeFileSync(join(dir, 'notes.txt'), 'not a scenario');
     const fromDir = await scenario([dir, '--json']);
     expect(fromDir.json.scenarios.map((s: any) => s.file)).toEqual([join(dir, 'a.yaml'), join(dir, 'b.yml')]);
+  });
+});
+
+describe('the isolated daemons', () => {
+  it('Ctrl-C stops the running scenario\'s daemon and removes its temporary home', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'svc-scenario-sigint-'));
+    try {
+      const child = spawn(process.execPath, [SVC, 'scenario', 'run', `${FIX}/slow.yaml`], { env: { ...process.env, TMPDIR: root, NO_COLOR: '1', CI: '1' } });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 20_000;
+      while (!out.includes('✓  1') && Date.now() < deadline) await sleep(25);
+      const homes = readdirSync(root).filter((n) => n.startsWith('svc-scenario-'));
+      expect(homes).toHaveLength(1);
+      const pid = JSON.parse(readFileSync(join(root, homes[0], 'daemon.json'), 'utf8')).pid as number;
+      expect(alive(pid)).toBe(true);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      for (let i = 0; i < 100 && alive(pid); i++) await sleep(20);
+      expect(alive(pid)).toBe(false);
+      expect(readdirSync(root).filter((n) => n.startsWith('svc-scenario-'))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
