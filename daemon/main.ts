@@ -83,10 +83,11 @@ deps.log = app.log;
 // bulk of traffic and the least interesting, so they log at debug (`--log-level debug` shows them);
 // every write, every error and every slow read logs at info.
 const SLOW_MS = 50;
+const logReads = logLevel === 'debug';
 app.addHook('onResponse', async (req, reply) => {
   const ms = reply.elapsedTime;
   const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
-  if (quietRead && !app.log.isLevelEnabled('debug')) return;
+  if (quietRead && !logReads) return;
   const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
   if (quietRead) req.log.debug(line, 'request');
   else req.log.info(line, 'request');

@@ -8,6 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
 import { SIGNATURE_WINDOW_S, sha256Hex, splitUrl, verifySignature } from '../contract/signing.js';
 import { AppError, errorBody } from './errors.js';
 import type { Operator, Reply, RouteCtx, RouteDef } from './route.js';
+import { createGroupCommit } from '../store/group-commit.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
@@ -88,7 +89,11 @@ export function createPipeline(deps: Deps) {
     'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
   );
 
-  /** Runs a mutating handler in one transaction; business errors roll back the change but not the record. */
+  /**
+   * Runs a mutating handler as one unit (a savepoint inside the group-commit batch): the state change,
+   * the idempotency record and the audit entry stand or fall together. Business errors roll back the
+   * change but keep the record.
+   */
   function runMutation(def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null): Reply & { replayed?: boolean } {
     const path = splitUrl(req.url).path;
     const bodyHash = sha256Hex(req.rawBody ?? '');
@@ -159,8 +164,17 @@ export function createPipeline(deps: Deps) {
     }
   }
 
+  const group = createGroupCommit(deps.db);
+
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const out = execute(def, req);
+    // A state-changing request joins the open batch and is answered only after the batch commits.
+    const committed = def.method === 'GET' ? null : group.join();
+    let out: Reply & { replayed?: boolean };
+    try {
+      out = execute(def, req);
+    } finally {
+      if (committed) await committed;
+    }
     reply.code(out.status);
     if (out.headers) reply.headers(out.headers);
     if (out.replayed) reply.header('idempotent-replayed', 'true');
