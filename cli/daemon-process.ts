@@ -50,6 +50,8 @@ export interface SpawnOptions {
   clock: 'frozen' | 'running';
   speed?: string | number;
   ai?: string;
+  /** debug also logs every quick successful read. */
+  logLevel?: string;
   /** Stay attached with the daemon's output on this terminal (`sandbox start --foreground`). */
   foreground?: boolean;
   /** Detach from this process group (a daemon that outlives the CLI). */
@@ -67,7 +69,7 @@ export class DaemonStartFailed extends Error {}
 
 /** Spawns dist/daemon/main.js for `home` and resolves once its locator names it and /healthz answers. */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
-  const args = [daemonEntry(), '--home', opts.home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', opts.clock, '--speed', String(opts.speed ?? 1), '--ai', opts.ai ?? 'none'];
+  const args = [daemonEntry(), '--home', opts.home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', opts.clock, '--speed', String(opts.speed ?? 1), '--ai', opts.ai ?? 'none', '--log-level', opts.logLevel ?? 'info'];
   if (opts.start) args.push('--start', opts.start);
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');

@@ -52,6 +52,7 @@ sandbox
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
   .option('--speed <x>', 'running clock speed factor', '1')
   .addOption(new Option('--ai <provider>', 'assistant provider').choices(['none', 'registry']).default('none'))
+  .addOption(new Option('--log-level <level>', 'daemon log level (debug also logs every quick successful read)').choices(['debug', 'info', 'warn', 'error']).default('info'))
   .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
 sandbox.command('stop').description('stop the running daemon gracefully').action(lazy(async () => (await import('./commands/sandbox.js')).stop));

@@ -61,7 +61,7 @@ export async function start(opts: any, g: GlobalOptions): Promise<void> {
   let spawned: SpawnedDaemon;
   try {
     spawned = await spawnDaemon({
-      home, port: opts.port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai,
+      home, port: opts.port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
       foreground: Boolean(opts.foreground), detached: !opts.foreground,
     });
   } catch (err) {
@@ -132,7 +132,7 @@ function formatLogLine(line: string): string | null {
   if (!line.trim()) return null;
   try {
     const r = JSON.parse(line);
-    const level = ({ 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' } as Record<number, string>)[r.level] ?? String(r.level);
+    const level = ({ 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' } as Record<number, string>)[r.level] ?? String(r.level);
     const { time, msg, method, url, status, ms, reqId } = r;
     const detail = method ? `${method} ${url} ${status} ${ms}ms ${reqId ?? ''}` : '';
     return `${new Date(time).toISOString()} ${level.padEnd(5)} ${msg}${detail ? ' ' + detail : ''}`;

@@ -177,3 +177,16 @@ describe('usage errors exit 2', () => {
     expect(r.stdout).toContain('Examples:');
   });
 });
+
+describe('svc sandbox start --log-level debug', () => {
+  it('also logs every quick successful read', async () => {
+    const dbg = await startSandbox(['--log-level', 'debug']);
+    try {
+      await dbg.svc(['clock', 'show']);
+      const r = await dbg.svc(['sandbox', 'logs', '-n', '50']);
+      expect(r.stdout).toMatch(/debug\s+request GET \/v1\/clock 200/);
+    } finally {
+      await dbg.stop();
+    }
+  });
+});
