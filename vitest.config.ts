@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/soak/**', 'node_modules/**'],
+    // `npm run soak` (SVC_SOAK=1 vitest run test/soak) runs the long variants; `npm test` never does.
+    exclude: process.env.SVC_SOAK === '1' ? ['node_modules/**'] : ['test/soak/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
