@@ -4,10 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
+import type { ErrorCode } from '../contract/errors.js';
 import { SIGNATURE_WINDOW_S, sha256Hex, splitUrl, verifySignature } from '../contract/signing.js';
 import { AppError, errorBody } from './errors.js';
-import type { Operator, Reply, RouteCtx, RouteDef } from './route.js';
+import { isMutating, type Operator, type Reply, type RouteCtx, type RouteDef } from './route.js';
 import { createGroupCommit } from '../store/group-commit.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -156,7 +156,7 @@ export function createPipeline(deps: Deps) {
         headers: req.headers,
         actor: operator ? `operator:${operator.name}` : tenantId ? `tenant:${tenantId}` : 'anonymous',
       };
-      if (def.method === 'GET') return toReply(def, def.handler(ctx));
+      if (!isMutating(def)) return toReply(def, def.handler(ctx));
       return runMutation(def, ctx, req, idemKey);
     } catch (err) {
       if (err instanceof AppError) return errorReply(err, requestId);
@@ -168,7 +168,7 @@ export function createPipeline(deps: Deps) {
 
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     // A state-changing request joins the open batch and is answered only after the batch commits.
-    const committed = def.method === 'GET' ? null : group.join();
+    const committed = isMutating(def) ? group.join() : null;
     let out: Reply & { replayed?: boolean };
     try {
       out = execute(def, req);
@@ -190,8 +190,4 @@ export function createPipeline(deps: Deps) {
     reply.type('application/json; charset=utf-8');
     reply.send(JSON.stringify(out.body));
   };
-}
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CODES[code].status;
 }
