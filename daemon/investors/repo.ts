@@ -22,6 +22,9 @@ export interface InvestorRow {
 
 export function createInvestorRepo(db: Db) {
   const byId = db.prepare<[string, string], InvestorRow>('SELECT * FROM investors WHERE id = ? AND tenant_id = ?');
+  const pendingApplication = db.prepare<[string, string], { state: string }>(
+    "SELECT state FROM kyc_applications WHERE id = ? AND tenant_id = ? AND state <> 'approved'",
+  );
   return {
     find(tenantId: string, investorId: string): InvestorRow | null {
       return byId.get(investorId, tenantId) ?? null;
@@ -33,13 +36,14 @@ export function createInvestorRepo(db: Db) {
       return row;
     },
     /**
-     * For funding and trading: the investor must exist and not be closed. An id of a KYC application
-     * that is not approved yet is refused with INVESTOR_NOT_APPROVED rather than a bare 404.
+     * For funding and trading: the investor must exist and not be closed. The id of the tenant's own
+     * KYC application that is not approved yet is refused with INVESTOR_NOT_APPROVED rather than a bare
+     * 404; any other unknown id (another tenant's application included) is 404.
      */
     requireForMoney(tenantId: string, investorId: string): InvestorRow {
       const row = byId.get(investorId, tenantId);
       if (!row) {
-        if (investorId.startsWith('kyc_')) throw new AppError('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
+        if (pendingApplication.get(investorId, tenantId)) throw new AppError('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
         throw new AppError('NOT_FOUND', `No investor ${investorId}.`);
       }
       if (row.status === 'closed') throw new AppError('INVESTOR_CLOSED');

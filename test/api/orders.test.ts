@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
-import { onboardInvestor } from '../helpers/onboarding.js';
+import { applicant, onboardInvestor } from '../helpers/onboarding.js';
 import { cash, creditCash, creditShares, EGP, order, position, priceNow, trader } from '../helpers/trading.js';
 import { band } from '../../daemon/market/ticks.js';
 import { feeCeiling, loadFeeSchedule } from '../../daemon/trading/fees.js';
@@ -84,6 +84,7 @@ describe('POST /v1/orders validation returns the first failing code in the docum
 
   it('field rules: whole positive qty, integer price on limit orders only, time_in_force spelled exactly', async () => {
     const inv = await trader(t);
+    const pending = (await t.req('POST', '/v1/kyc/applications', { body: applicant() })).body.application_id as string;
     const base = { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: bandOf('COMI').lowerMicros };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ qty: '10' }, 'INVALID_QTY'],
@@ -103,7 +104,8 @@ describe('POST /v1/orders validation returns the first failing code in the docum
       [{ limit_price_micros: bandOf('COMI').upperMicros + 10_000 }, 'PRICE_BAND_EXCEEDED'],
       [{ symbol: 'EGSK28NOV', limit_price_micros: bandOf('EGSK28NOV').lowerMicros }, 'INSTRUMENT_NOT_ORDERABLE'],
       [{ time_in_force: 'fok' }, 'MARKET_CLOSED'],
-      [{ investor_id: 'kyc_0000000000' }, 'INVESTOR_NOT_APPROVED'],
+      [{ investor_id: pending }, 'INVESTOR_NOT_APPROVED'],
+      [{ investor_id: 'kyc_0000000000' }, 'NOT_FOUND'],
       [{ qty: 1_000_000_000, limit_price_micros: bandOf('COMI').upperMicros }, 'INSUFFICIENT_SETTLED_CASH'],
     ];
     for (const [over, code] of cases) {

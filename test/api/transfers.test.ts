@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
+import { applicant } from '../helpers/onboarding.js';
 
 const EGP = 1_000_000;
 
@@ -339,6 +340,7 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
 
   it('type, format, range, missing, extra, huge and fractional micros', async () => {
     await funded(inv, 100 * EGP);
+    const pending = (await t.req('POST', '/v1/kyc/applications', { body: applicant() })).body.application_id as string;
     const before = worldSnapshot();
     const ok = { investor_id: inv, direction: 'deposit', amount_micros: 10 * EGP };
     const cases: Array<[string, unknown, number, string]> = [
@@ -365,7 +367,8 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
       ['an array', [ok], 422, 'VALIDATION_FAILED'],
       ['a string', 'deposit', 422, 'VALIDATION_FAILED'],
       ['unknown investor', { ...ok, investor_id: 'inv_nobody' }, 404, 'NOT_FOUND'],
-      ['a KYC application id', { ...ok, investor_id: 'kyc_0000000001' }, 422, 'INVESTOR_NOT_APPROVED'],
+      ['the id of its own application not approved yet', { ...ok, investor_id: pending }, 422, 'INVESTOR_NOT_APPROVED'],
+      ['a made-up application id', { ...ok, investor_id: 'kyc_0000000001' }, 404, 'NOT_FOUND'],
       ['withdrawal beyond settled cash', { ...ok, direction: 'withdrawal', amount_micros: 100 * EGP + 1 }, 422, 'INSUFFICIENT_SETTLED_CASH'],
     ];
     for (const [name, payload, status, code] of cases) {

@@ -201,9 +201,6 @@ async function aView(): Promise<Map<string, string>> {
   return out;
 }
 
-// Deviations from the contract that are reported and pinned by the KNOWN BUG tests below.
-const KNOWN_BUGS = [{ route: /^(PUT \/v1\/investors\/\{id\}\/suitability|POST \/v1\/transfers|POST \/v1\/orders|POST \/v1\/fund-orders)$/, id: /^kyc_/, code: 'INVESTOR_NOT_APPROVED' }];
-const knownHits: Array<{ p: Probe; b: Res }> = [];
 
 const bAnswers = new Map<Probe, Res>();
 const aAnswers = new Map<Probe, Res>();
@@ -241,30 +238,10 @@ describe('tenant B with tenant A\'s ids', () => {
       const b = bAnswers.get(p)!;
       const resolvesForA = res.status !== 404;
       if (resolvesForA && (b.status !== 404 || b.body?.error?.code !== 'NOT_FOUND')) {
-        const known = KNOWN_BUGS.find((k) => k.route.test(p.op.key) && k.id.test(p.id) && k.code === b.body?.error?.code);
-        if (known) knownHits.push({ p, b });
-        else problems.push(`${p.op.key} [${p.slot} ${p.id}]: A gets ${res.status}, B gets ${b.status} ${b.text.slice(0, 160)}`);
+        problems.push(`${p.op.key} [${p.slot} ${p.id}]: A gets ${res.status}, B gets ${b.status} ${b.text.slice(0, 160)}`);
       }
     }
     expect(problems).toEqual([]);
-  });
-
-  // KNOWN BUG (reported in issue 7, not fixed here): daemon/investors/repo.ts requireForMoney answers
-  // 422 INVESTOR_NOT_APPROVED for ANY id starting with kyc_ (another tenant's application, or one that
-  // does not exist) instead of 404 NOT_FOUND. It leaks nothing — every kyc_ string gets the same answer,
-  // which the first test below pins — but it is not the contract ("other tenants' ids: 404"). The fix
-  // (an own, unapproved application -> 422; anything else -> 404) changes expectations in
-  // test/api/orders.test.ts and test/api/transfers.test.ts, which use made-up kyc_ ids.
-  it('KNOWN BUG: on money routes, another tenant\'s kyc_ id is 422 INVESTOR_NOT_APPROVED, exactly like a made-up kyc_ id (no existence oracle)', async () => {
-    expect(knownHits.length).toBeGreaterThan(0);
-    for (const { p, b } of knownHits) {
-      const madeUp = await request({ ...p, id: 'kyc_zzzzzzzzzz' }, worlds.B);
-      expect(stable(madeUp).replace('kyc_zzzzzzzzzz', '<id>'), p.op.key).toBe(stable(b).replace(p.id, '<id>'));
-    }
-  });
-
-  it.fails('KNOWN BUG (expected to fail until fixed, then remove KNOWN_BUGS): B with A\'s kyc_ id on money routes gets 404 NOT_FOUND', () => {
-    expect(knownHits.map(({ p, b }) => `${p.op.key} ${p.id}: ${b.status}`)).toEqual([]);
   });
 
   it('every /v1 route that takes an id is exercised with an id that resolves for A (market data aside)', () => {
