@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.js';
 import { AppError, errorBody } from './http/errors.js';
+import { ERROR_CODES } from './contract/errors.js';
 import { createPipeline } from './http/pipeline.js';
 import type { RouteDef } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -38,6 +39,17 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
     // main.ts logs one line per request itself, without headers (keys never reach the log).
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests the HTTP parser refuses never reach a route: answer them in the spec's error body too.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) return;
+      const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+      const status = ERROR_CODES[code].status;
+      const body = JSON.stringify(errorBody(code, ERROR_CODES[code].message, deps.ids.requestId()));
+      socket.end(
+        `HTTP/1.1 ${status} ${code === 'BAD_REQUEST' ? 'Bad Request' : 'Request Header Fields Too Large'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     // Errors raised by the router before any route runs (a path that is not valid percent-encoding, a
     // path segment over 100 characters) get the spec's error body too, not fastify's own.
     frameworkErrors: (err, req, reply) => {

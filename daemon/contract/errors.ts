@@ -17,6 +17,8 @@ function e(status: number, message: string, cause: string, remedy: string): Erro
 
 export const ERROR_CODES = {
   // Transport and request shape
+  BAD_REQUEST: e(400, 'The request is not valid HTTP.', 'The HTTP parser refused the request: conflicting Content-Length headers, Content-Length with Transfer-Encoding, a bad chunk, or a malformed request line.', 'Send a well-formed HTTP/1.1 request; most HTTP clients do this for you.'),
+  HEADERS_TOO_LARGE: e(431, 'The request headers are too large.', 'The request line and headers exceed the server limit (16 KiB).', 'Send fewer or shorter headers.'),
   MALFORMED_JSON: e(400, 'The request body is not valid JSON.', 'The body could not be parsed as JSON.', 'Send a well-formed JSON document with Content-Type: application/json.'),
   VALIDATION_FAILED: e(422, 'The request failed validation.', 'A field is missing, has the wrong type, or is out of range.', 'Read the field path in the message and correct that field.'),
   UNSUPPORTED_CONTENT_TYPE: e(415, 'The Content-Type of the request is not accepted by this route.', 'The route accepts a different media type.', 'Send application/json, or the raw image type the route documents.'),

@@ -120,12 +120,7 @@ describe('raw HTTP over a real socket', () => {
     expect(guard.diff()).toEqual([]);
   });
 
-  // KNOWN BUG (reported in issue 7, not fixed here): requests the HTTP parser refuses get fastify's own
-  // body {"error":"Bad Request","message":"Client Error","statusCode":400} (431 for oversized headers),
-  // not the spec's error body: no registered code fits a malformed HTTP request (a 400 and a 431 code
-  // would be added to daemon/contract/errors.ts, docs/errors.md regenerated, and a clientErrorHandler
-  // set in daemon/app.ts). Expected to fail until fixed; then turn it into a plain `it`.
-  it.fails('KNOWN BUG: requests refused by the HTTP parser get the spec\'s error body', async () => {
+  it('requests refused by the HTTP parser (conflicting lengths, bad chunks, oversized headers) get the spec\'s error body', async () => {
     const problems: string[] = [];
     for (const [name, req] of MALFORMED) {
       const res = await rawHttp(req.replace('ADMIN', admin));
