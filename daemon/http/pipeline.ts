@@ -167,8 +167,10 @@ export function createPipeline(deps: Deps) {
   const group = createGroupCommit(deps.db);
 
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    // A state-changing request joins the open batch and is answered only after the batch commits.
+    // A state-changing request joins the open batch and is answered only after the batch commits; a
+    // read waits for an open batch to settle first, so it never sees writes that are not durable.
     const committed = isMutating(def) ? group.join() : null;
+    if (!committed && group.isOpen()) await group.settled();
     let out: Reply & { replayed?: boolean };
     try {
       out = execute(def, req);

@@ -3,6 +3,8 @@
 // still all-or-nothing), and the batch commits at the end of the turn (setImmediate). No request is
 // answered before the COMMIT that makes it durable, so "acknowledged means on disk" still holds; what
 // is shared is the cost of writing the WAL pages, which dominates a write request's cost otherwise.
+// A read that arrives while a batch is open waits for it to settle, so no answer ever shows a change
+// that is not yet durable (or that a failed COMMIT would take back).
 import type { Db } from './db.js';
 
 export interface GroupCommit {
@@ -10,15 +12,20 @@ export interface GroupCommit {
   join(): Promise<void>;
   /** True while a batch is open (its writes are visible to this connection, not yet durable). */
   isOpen(): boolean;
+  /** Resolves when the open batch has committed or rolled back (at once when none is open). */
+  settled(): Promise<void>;
 }
 
 export function createGroupCommit(db: Db): GroupCommit {
   let open = false;
   let waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  let readers: Array<() => void> = [];
 
   function commit(): void {
     const batch = waiters;
+    const waitingReads = readers;
     waiters = [];
+    readers = [];
     open = false;
     try {
       db.exec('COMMIT');
@@ -26,6 +33,8 @@ export function createGroupCommit(db: Db): GroupCommit {
       if (db.inTransaction) db.exec('ROLLBACK');
       for (const w of batch) w.reject(err);
       return;
+    } finally {
+      for (const r of waitingReads) r();
     }
     for (const w of batch) w.resolve();
   }
@@ -40,5 +49,9 @@ export function createGroupCommit(db: Db): GroupCommit {
       return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
     },
     isOpen: () => open,
+    settled() {
+      if (!open) return Promise.resolve();
+      return new Promise((resolve) => readers.push(resolve));
+    },
   };
 }
