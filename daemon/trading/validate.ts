@@ -15,8 +15,11 @@ import type { Outcome } from '../http/errors.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Instrument } from '../market/catalog.js';
 import { isOnTick, tickSize, type PriceBand } from '../market/ticks.js';
-import { feeCeiling, type FeeSchedule } from './fees.js';
+import { reservationFor, type FeeSchedule, type Reservation } from '../contract/fees.js';
 import type { OrderType, Side, TimeInForce } from './matcher.js';
+
+// The reservation rule is shared with the CLI's estimate (daemon/contract/fees.ts).
+export { notional, reservationFor, type Reservation } from '../contract/fees.js';
 
 /** Larger orders are refused as INVALID_QTY: no exchange accepts a billion shares in one order. */
 export const MAX_ORDER_QTY = 1_000_000_000;
@@ -46,13 +49,6 @@ export interface ValidationEnv {
   fees: FeeSchedule;
 }
 
-export interface Reservation {
-  /** Settled cash held: a buy's qty x price + fee ceiling; a sell's worst-case fee shortfall. */
-  cashMicros: number;
-  /** Settled shares held (sells). */
-  shares: number;
-}
-
 export interface ValidOrder {
   investor: InvestorRow;
   instrument: Instrument;
@@ -72,29 +68,6 @@ const TIFS = new Set(['day', 'gtc', 'ioc', 'fok']);
 
 function no(code: ErrorCode, message?: string): Outcome<never> {
   return { ok: false, code, message };
-}
-
-/** qty x price as a safe integer, or null when it is not one. */
-export function notional(qty: number, priceMicros: number): number | null {
-  const v = BigInt(qty) * BigInt(priceMicros);
-  return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null;
-}
-
-/**
- * Cash a buy holds: qty x (limit, or the band ceiling for a market order) + the fee ceiling on that
- * notional. A sell's proceeds pay its fees; only when the worst-case proceeds (qty x limit, or the
- * band floor) are below the fees does the sell hold the shortfall in cash. null: not representable.
- */
-export function reservationFor(o: { side: Side; qty: number; limitPriceMicros: number | null }, b: PriceBand, fees: FeeSchedule): Reservation | null {
-  if (o.side === 'buy') {
-    const n = notional(o.qty, o.limitPriceMicros ?? b.upperMicros);
-    if (n === null) return null;
-    const cash = n + feeCeiling(n, fees);
-    return Number.isSafeInteger(cash) ? { cashMicros: cash, shares: 0 } : null;
-  }
-  const n = notional(o.qty, o.limitPriceMicros ?? b.lowerMicros);
-  if (n === null) return null;
-  return { cashMicros: Math.max(0, feeCeiling(n, fees) - n), shares: o.qty };
 }
 
 function fmtEgp(micros: number): string {
