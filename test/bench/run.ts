@@ -20,6 +20,7 @@ import { budgetMs, renderTable, runAll } from './registry.js';
 import './suites/http-reads.js';
 import './suites/cold-start.js';
 import './suites/orders.js';
+import './suites/cli.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
