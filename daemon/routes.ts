@@ -9,5 +9,6 @@ import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
+import { portfolioRoutes } from './portfolio/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes];

@@ -87,6 +87,12 @@ export const ERROR_CODES = {
   INVALID_REJECT_REASON: e(422, 'reason_code is not a dealer reject reason.', 'A dealer rejection names one of the dealer reasons of the reject-code registry (fixtures/reject-codes.json): DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED, INSUFFICIENT_BUYING_POWER.', 'Send one of the listed reason codes.'),
   NO_EXECUTIONS: e(422, 'The order has no executions yet.', 'A contract note exists only after the first fill.', 'Wait for a fill, then request the contract note.'),
 
+  // Funds and dividends (docs/portfolio.md)
+  UNKNOWN_FUND: e(404, 'No fund has this code.', 'The fund_code is not one of the sandbox\'s money-market funds.', 'List the funds with GET /v1/funds.'),
+  BELOW_MINIMUM_SUBSCRIPTION: e(422, 'The subscription is below the fund\'s minimum first subscription.', 'A first subscription to a fund (no units held) must be at least its min_subscription_micros.', 'Subscribe at least the minimum named in the message; later subscriptions have no minimum.'),
+  FUND_ORDER_TOO_SMALL: e(422, 'The fund order moves nothing at the current NAV.', 'The amount buys less than one unit-micro, or the units redeemed are worth less than one micro.', 'Send a larger amount_micros or units_micros.'),
+  DATE_IN_PAST: e(422, 'The date is before the sandbox\'s current date.', 'The date must be today or later on the simulated clock (Africa/Cairo).', 'Read the clock with GET /v1/clock and send today or a later date.'),
+
   // Onboarding: KYC applications, documents, suitability, account status (docs/onboarding.md)
   INVALID_FULL_NAME: e(422, 'full_name is not a valid name.', 'The name must be 2-120 characters of letters (any script, Arabic included) with spaces, apostrophes, hyphens or periods between words.', 'Send the holder\'s full name as on the national id card.'),
   INVALID_NATIONAL_ID: e(422, 'national_id is not a valid Egyptian national id.', 'The id must be 14 digits: century 2 or 3, a real birth date YYMMDD, a known governorate code, then sequence, gender and check digits.', 'Send the 14-digit number from the national id card; the message names the part that is wrong.'),

@@ -67,6 +67,7 @@ const BODIES: Array<{ route: RegExp; body: (ctx: { investorId: string }) => unkn
   { route: /^POST \/v1\/orders$/, body: ({ investorId }) => ({ investor_id: investorId, symbol, side: 'buy', type: 'market', qty: 1 }) },
   { route: /^PUT \/v1\/investors\/\{id\}\/suitability$/, body: () => ({ questionnaire: BALANCED, risk_acknowledged: true }) },
   { route: /^POST \/v1\/kyc\/applications$/, body: () => applicant() },
+  { route: /^POST \/v1\/fund-orders$/, body: ({ investorId }) => ({ investor_id: investorId, fund_code: 'NILSK', side: 'subscribe', amount_micros: 500_000_000 }) },
 ];
 
 function bodyFor(op: Operation, investorId: string): { body?: unknown; raw?: Buffer; contentType?: string } {

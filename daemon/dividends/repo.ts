@@ -1,0 +1,75 @@
+// SQL of dividends and their entitlements (migration 007).
+import type { Db } from '../store/db.js';
+
+export type DividendState = 'declared' | 'recorded' | 'paid';
+
+export interface DividendRow {
+  seq: number;
+  id: string;
+  symbol: string;
+  amount_per_share_micros: number;
+  ex_date: string;
+  pay_date: string;
+  withholding_bps: number;
+  record_ms: number;
+  pay_ms: number;
+  state: DividendState;
+  declared_at: string;
+  recorded_at: string | null;
+  paid_at: string | null;
+}
+
+export interface EntitlementRow {
+  seq: number;
+  dividend_id: string;
+  tenant_id: string;
+  investor_id: string;
+  shares: number;
+  gross_micros: number | null;
+  tax_micros: number | null;
+  net_micros: number | null;
+  state: 'pending' | 'paid' | 'failed';
+  reason_code: string | null;
+  paid_at: string | null;
+}
+
+export function createDividendRepo(db: Db) {
+  const q = {
+    insert: db.prepare(
+      `INSERT INTO dividends (id, symbol, amount_per_share_micros, ex_date, pay_date, withholding_bps, record_ms, pay_ms, state, declared_at)
+       VALUES (@id, @symbol, @amount_per_share_micros, @ex_date, @pay_date, @withholding_bps, @record_ms, @pay_ms, 'declared', @declared_at)`,
+    ),
+    byId: db.prepare<[string], DividendRow>('SELECT * FROM dividends WHERE id = ?'),
+    recorded: db.prepare("UPDATE dividends SET state = 'recorded', recorded_at = ? WHERE id = ?"),
+    paid: db.prepare("UPDATE dividends SET state = 'paid', paid_at = ? WHERE id = ?"),
+    insertEntitlement: db.prepare(
+      `INSERT INTO dividend_entitlements (dividend_id, tenant_id, investor_id, shares, gross_micros, tax_micros, net_micros, state, reason_code)
+       VALUES (@dividend_id, @tenant_id, @investor_id, @shares, @gross_micros, @tax_micros, @net_micros, @state, @reason_code)`,
+    ),
+    entitlements: db.prepare<[string], EntitlementRow>('SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY seq'),
+    entitlementPaid: db.prepare("UPDATE dividend_entitlements SET state = 'paid', paid_at = ? WHERE seq = ?"),
+    entitlementFailed: db.prepare("UPDATE dividend_entitlements SET state = 'failed', reason_code = ? WHERE seq = ?"),
+  };
+  return {
+    insert(d: Omit<DividendRow, 'seq' | 'state' | 'recorded_at' | 'paid_at'>): void {
+      q.insert.run(d);
+    },
+    byId: (id: string): DividendRow | undefined => q.byId.get(id),
+    recorded(id: string, at: string): void {
+      q.recorded.run(at, id);
+    },
+    paid(id: string, at: string): void {
+      q.paid.run(at, id);
+    },
+    insertEntitlement(e: Omit<EntitlementRow, 'seq' | 'paid_at'>): void {
+      q.insertEntitlement.run(e);
+    },
+    entitlements: (dividendId: string): EntitlementRow[] => q.entitlements.all(dividendId),
+    entitlementPaid(seq: number, at: string): void {
+      q.entitlementPaid.run(at, seq);
+    },
+    entitlementFailed(seq: number, reasonCode: string): void {
+      q.entitlementFailed.run(reasonCode, seq);
+    },
+  };
+}
