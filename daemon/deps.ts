@@ -10,6 +10,7 @@ import { createMarket, type Market } from './market/service.js';
 import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './sandbox/bootstrap.js';
+import { createJournal, type Journal } from './sandbox/journal.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -32,6 +33,8 @@ export interface DepsOptions {
   log?: Logger;
   ai?: 'none' | 'registry';
   version?: string;
+  /** $SVC_HOME of a daemon (its credentials file goes into snapshots); absent in tests. */
+  home?: string;
 }
 
 export interface Deps {
@@ -56,6 +59,9 @@ export interface Deps {
   bootstrap: BootstrapResult | null;
   /** Hooks capabilities register to drop in-memory caches after reset or import. */
   onReset: Array<() => void>;
+  /** The request journal (every committed state-changing request) and replay tickets. */
+  journal: Journal;
+  home: string | null;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -85,6 +91,8 @@ export function createDeps(opts: DepsOptions): Deps {
     nowIso,
     bootstrap: null,
     onReset: [],
+    journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
+    home: opts.home ?? null,
   };
   if (bootstrapState) deps.bootstrap = bootstrapState.provision(deps);
   return deps;

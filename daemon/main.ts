@@ -59,6 +59,7 @@ const deps = createDeps({
   sandbox: { seed, startMs: start.toMillis(), clockMode, speedMilli: Math.round(speed * 1000) },
   ai: args.ai as 'none' | 'registry',
   version: VERSION,
+  home,
 });
 
 const credentialsFile = join(home, 'credentials.json');

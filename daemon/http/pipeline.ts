@@ -1,6 +1,6 @@
 // The generic request pipeline every route runs through: authenticate (B, I, S or operator grant),
 // validate with zod, then run the handler — for state changes inside one transaction that also holds
-// the idempotency record and the audit entry.
+// the idempotency record, the audit entry and the journal entry.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
@@ -9,6 +9,7 @@ import { SIGNATURE_WINDOW_S, sha256Hex, splitUrl, verifySignature } from '../con
 import { AppError, errorBody } from './errors.js';
 import { isMutating, type Operator, type Reply, type RouteCtx, type RouteDef } from './route.js';
 import { createGroupCommit } from '../store/group-commit.js';
+import { REPLAY_HEADER, type ReplayTicket } from '../sandbox/journal.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
@@ -95,9 +96,10 @@ export function createPipeline(deps: Deps) {
    * change but keep the record.
    */
   function runMutation(def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null): Reply & { replayed?: boolean } {
-    const path = splitUrl(req.url).path;
+    const { path, rawQuery } = splitUrl(req.url);
     const bodyHash = sha256Hex(req.rawBody ?? '');
     return deps.db.transaction((): Reply & { replayed?: boolean } => {
+      const simMs = deps.clock.now();
       if (idemKey !== null) {
         const prior = idemGet.get(ctx.tenantId!, req.method, path, idemKey);
         if (prior && prior.created_ms >= deps.clock.now() - IDEMPOTENCY_TTL_MS) {
@@ -122,18 +124,55 @@ export function createPipeline(deps: Deps) {
           detail: idemKey ? { status: reply.status, idempotency_key: idemKey } : { status: reply.status },
         });
       }
+      // The journal: every request that reached its handler, refusals included (a business refusal
+      // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
+      deps.journal.record({
+        requestId: ctx.requestId, simMs, method: req.method, route: `${def.method} ${def.url}`, path, query: rawQuery,
+        principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: idemKey, contentType: header(req, 'content-type') ?? null,
+        body: req.rawBody, status: reply.status,
+      });
       return reply;
     })();
   }
 
-  function execute(def: RouteDef, req: FastifyRequest): Reply & { replayed?: boolean } {
-    const requestId = String(req.id);
+  /** A journal replay's internal request: the ticket the replay route issued for it, or null. */
+  function replayTicket(req: FastifyRequest): ReplayTicket | null {
+    const token = header(req, REPLAY_HEADER);
+    if (token === undefined) return null;
+    const ticket = deps.journal.takeTicket(token);
+    if (!ticket) throw new AppError('UNAUTHENTICATED', 'The replay ticket is not known (tickets are issued by POST /admin/sandbox/replay-entry, once).');
+    return ticket;
+  }
+
+  /** Runs a replayed request as its recorded principal: no keys or signature, the same grants. */
+  function replayPrincipal(def: RouteDef, ticket: ReplayTicket): { tenantId: string | null; operator: Operator | null } {
+    const p = ticket.principal;
+    const auth = def.auth;
+    if (auth === 'B' || auth === 'I' || auth === 'S') {
+      if (p.kind !== 'tenant') throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs a tenant.`);
+      return { tenantId: p.tenantId, operator: null };
+    }
+    if (auth === 'none') return { tenantId: null, operator: null };
+    if (p.kind !== 'operator' || p.operator.realm !== auth.realm) throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs an ${auth.realm} operator.`);
+    if (!p.operator.grants.has(auth.grant)) throw new AppError('FORBIDDEN', `The identity ${p.operator.name} lacks the grant ${auth.grant}.`);
+    return { tenantId: null, operator: p.operator };
+  }
+
+  type Out = Reply & { replayed?: boolean };
+
+  function execute(def: RouteDef, req: FastifyRequest): Out | Promise<Out> {
+    let requestId = String(req.id);
     try {
       let tenantId: string | null = null;
       let operator: Operator | null = null;
       let idemKey: string | null = null;
       const auth = def.auth;
-      if (auth === 'B' || auth === 'I' || auth === 'S') {
+      const ticket = replayTicket(req);
+      if (ticket) {
+        requestId = ticket.requestId;
+        ({ tenantId, operator } = replayPrincipal(def, ticket));
+        if (auth === 'I' || auth === 'S') idemKey = idempotencyKey(req);
+      } else if (auth === 'B' || auth === 'I' || auth === 'S') {
         tenantId = authenticateTenant(deps, req);
         if (auth !== 'B') idemKey = idempotencyKey(req);
         if (auth === 'S') verifyRequestSignature(deps, req, tenantId, idemKey!);
@@ -156,6 +195,18 @@ export function createPipeline(deps: Deps) {
         headers: req.headers,
         actor: operator ? `operator:${operator.name}` : tenantId ? `tenant:${tenantId}` : 'anonymous',
       };
+      if (def.outsideBatch) {
+        ctx.inject = (opts) => req.server.inject(opts);
+        const out = def.handler(ctx);
+        if (!(out instanceof Promise)) return toReply(def, out);
+        return out.then(
+          (v) => toReply(def, v),
+          (err) => {
+            if (err instanceof AppError) return errorReply(err, requestId);
+            throw err;
+          },
+        );
+      }
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       return runMutation(def, ctx, req, idemKey);
     } catch (err) {
@@ -169,11 +220,13 @@ export function createPipeline(deps: Deps) {
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     // A state-changing request joins the open batch and is answered only after the batch commits; a
     // read waits for an open batch to settle first, so it never sees writes that are not durable.
-    const committed = isMutating(def) ? group.join() : null;
+    // (An outsideBatch route waits like a read and joins nothing: see RouteDef.outsideBatch.)
+    const committed = isMutating(def) && !def.outsideBatch ? group.join() : null;
     if (!committed && group.isOpen()) await group.settled();
-    let out: Reply & { replayed?: boolean };
+    let out: Out;
     try {
-      out = execute(def, req);
+      const r = execute(def, req);
+      out = r instanceof Promise ? await r : r;
     } finally {
       if (committed) await committed;
     }

@@ -3,6 +3,7 @@
 // (synchronous) service call inside one transaction together with the idempotency record and the
 // audit entry, and replies. The same definitions generate /openapi.json.
 import type { z } from 'zod';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { ErrorCode } from '../contract/errors.js';
 
 export type OperatorRealm = 'admin' | 'console';
@@ -28,6 +29,8 @@ export interface RouteCtx<P = any, Q = any, B = any> {
   headers: Record<string, string | string[] | undefined>;
   /** Who did it, for the audit log. */
   actor: string;
+  /** outsideBatch routes only: sends a request through this app's own stack (fastify inject). */
+  inject?: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
 }
 
 /** A handler may return a plain body (sent with the route's status) or a full reply. */
@@ -57,6 +60,13 @@ export interface RouteDef<P = any, Q = any, B = any> {
   issueCode?: (path: readonly PropertyKey[], where: 'params' | 'query' | 'body', issue: z.core.$ZodIssue) => ErrorCode | undefined;
   /** Error codes the route documents (OpenAPI). */
   errors?: ErrorCode[];
+  /**
+   * Runs outside any group-commit batch: waits until the open batch has committed, then runs the
+   * handler like a read (no idempotency record, audit entry or journal entry of its own). The handler
+   * may return a Promise. For the snapshot export (a consistent copy of committed state) and the
+   * journal replay (which sends each entry through the pipeline itself).
+   */
+  outsideBatch?: boolean;
   /** Catch up the scheduler before running (default true): the world is current when we read it. */
   handler: (ctx: RouteCtx<P, Q, B>) => unknown;
 }

@@ -6,6 +6,15 @@ import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
 import { advanceClock, resetSandbox, sandboxState, setClockMode } from './service.js';
 import { ClockAdvanceBody, ClockAdvanceResponse, SandboxStateSchema } from './schemas.js';
+import { JournalEntry, JournalPage, ReplayResult } from '../contract/journal.js';
+import { exportSnapshot } from './snapshot.js';
+import { replayEntry } from './replay.js';
+
+const JournalQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  format: z.enum(['json', 'ndjson']).default('json'),
+});
 
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
 
@@ -61,6 +70,36 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       body: z.strictObject({ symbol: z.string().min(1).max(16), halted: z.boolean() }),
       errors: ['UNKNOWN_SYMBOL'],
       handler: ({ body }) => deps.market.setHalt(body.symbol, body.halted),
+    }),
+    defineRoute({
+      method: 'GET', url: '/admin/sandbox/export', auth: control, tags: ['sandbox'],
+      summary: 'The whole sandbox as one snapshot file (database, key-encryption key, credentials, manifest with checksums); it holds secrets. svc sandbox import restores it.',
+      handler: () => exportSnapshot(deps),
+    }),
+    defineRoute({
+      method: 'GET', url: '/admin/sandbox/journal', auth: control, tags: ['sandbox'],
+      summary: 'The request journal: every committed state-changing request, oldest first, with its principal, simulated time and status (never keys or signatures). format=ndjson gives a replayable file (header line, then entries; every entry unless limit is given); json pages with after and limit (default 100, at most 1000).',
+      query: JournalQuery, response: JournalPage,
+      handler: ({ query }) => {
+        const header = deps.journal.header();
+        if (query.format === 'ndjson') {
+          const entries = deps.journal.list(query.after, query.limit ?? Number.MAX_SAFE_INTEGER);
+          const text = [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n';
+          return { status: 200, raw: Buffer.from(text, 'utf8'), contentType: 'application/x-ndjson; charset=utf-8' };
+        }
+        const limit = query.limit ?? 100;
+        const entries = deps.journal.list(query.after, limit + 1);
+        const more = entries.length > limit;
+        if (more) entries.pop();
+        return { header, entries, next_after: more ? entries[entries.length - 1].seq : null };
+      },
+    }),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/replay-entry', auth: control, tags: ['sandbox'],
+      summary: "Re-run one journal entry as its recorded principal: the clock first moves to the entry's simulated time (running due events), then the request goes through the same pipeline (idempotency, handler, audit, journal) without keys or signature, with the original request id. Answers the replayed status and body.",
+      body: JournalEntry, response: ReplayResult, outsideBatch: true,
+      errors: ['NOT_FOUND', 'CLOCK_NOT_ADVANCEABLE', 'CLOCK_ADVANCE_TOO_LARGE'],
+      handler: (ctx) => replayEntry(deps, ctx),
     }),
   ];
 }

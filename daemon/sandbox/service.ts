@@ -4,9 +4,10 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../http/errors.js';
 import type { ClockMode } from '../sim/clock.js';
 
-const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
-/** Tables that survive a reset: credentials, brokers, the audit chain and the state row itself. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log']);
+export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
+/** Tables that survive a reset: credentials, brokers, the audit chain, the request journal (the reset
+ *  is one of its entries) and the state row itself. */
+const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin']);
 const KEEP_SEQUENCES = ['tnt', 'opr'];
 
 export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };

@@ -18,6 +18,10 @@ export function openDb(file: string): Db {
 
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+  // A database written by a newer svc (an imported snapshot, say): refuse rather than run on a schema
+  // this code does not know.
+  if (current > latest) throw new Error(`the database is at schema version ${current}, newer than this svc knows (${latest}); upgrade svc`);
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {

@@ -885,7 +885,11 @@ export class StateGuard {
     const t = this.tables.find((x) => x.name === name);
     if (!t) throw new Error(`unknown table ${name}`);
     const h = createHash('sha256');
-    const stmt = this.db.prepare(`SELECT * FROM "${name}" ${where} ORDER BY ${t.order}`).raw(true);
+    // The journal is append-only (triggers refuse UPDATE and DELETE) and its sealed bodies hold whole
+    // ID images: its row count and last seq are enough to see a row appear.
+    const stmt = name === 'journal' && !where
+      ? this.db.prepare('SELECT COUNT(*), MAX(seq) FROM journal').raw(true)
+      : this.db.prepare(`SELECT * FROM "${name}" ${where} ORDER BY ${t.order}`).raw(true);
     for (const row of stmt.iterate(...args) as Iterable<unknown[]>) {
       for (const v of row) {
         if (Buffer.isBuffer(v)) h.update('b').update(v);
@@ -909,7 +913,16 @@ export class StateGuard {
   rebaseline(): void {
     this.baseline = this.digestAll();
     this.baselineSandbox = this.sandboxRow();
+    this.journalHead = this.tables.some((t) => t.name === 'journal') ? ((this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0) : 0;
     this.lastChanges = this.totalChanges();
+  }
+
+  /** The last journal seq at the baseline (the journal is append-only). */
+  journalHead = 0;
+
+  /** Journal entries appended since the baseline. */
+  journalSince(): Array<{ request_id: string; method: string; path: string; status: number }> {
+    return this.db.prepare('SELECT request_id, method, path, status FROM journal WHERE seq > ? ORDER BY seq').all(this.journalHead) as Array<{ request_id: string; method: string; path: string; status: number }>;
   }
 
   private baselineSandbox: Record<string, unknown> | undefined;
@@ -931,8 +944,18 @@ export class StateGuard {
   wroteSinceLastLook(): boolean {
     const n = this.totalChanges();
     const changed = n !== this.lastChanges;
+    this.lastDelta = n - this.lastChanges;
     this.lastChanges = n;
     return changed;
+  }
+
+  /** Rows written between the last two looks. */
+  lastDelta = 0;
+
+  /** Moves the baseline of the journal alone (after a refusal whose one write was its journal entry). */
+  rebaselineJournal(): void {
+    this.baseline.set('journal', this.digestTable('journal'));
+    this.journalHead = (this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0;
   }
 
   baselineOf(name: string): string | undefined {
@@ -951,13 +974,15 @@ export interface FuzzStats {
   storedRefusals: number;
   /** Of those, replayed with the same key to check the replay. */
   replays: number;
+  /** Business refusals journaled (docs/snapshots.md: every request that reached its handler), each checked. */
+  journaledRefusals: number;
   /** Accepted (2xx/3xx) requests, after which the baseline moves. */
   accepted: number;
   ms: number;
 }
 
 export function newStats(): FuzzStats {
-  return { requests: 0, byStatus: {}, byMutation: {}, byCode: {}, byOp: {}, storedRefusals: 0, replays: 0, accepted: 0, ms: 0 };
+  return { requests: 0, byStatus: {}, byMutation: {}, byCode: {}, byOp: {}, storedRefusals: 0, replays: 0, journaledRefusals: 0, accepted: 0, ms: 0 };
 }
 
 const bump = (o: Record<string, number>, k: string) => void (o[k] = (o[k] ?? 0) + 1);
@@ -1008,9 +1033,11 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
   }
   if (!wrote) return res;
 
-  // A refusal wrote something: only an idempotency record of a business refusal may remain.
-  const changed = guard.diff();
-  const others = changed.filter((x) => x !== 'idempotency');
+  // A refusal wrote something: only the journal entry of a business refusal (the request reached its
+  // handler) and, on I and S routes, its idempotency record may remain. When exactly one row was
+  // written and it is a new journal entry, nothing else can have changed: no full comparison needed.
+  const changed = guard.lastDelta === 1 && guard.journalSince().length === 1 ? ['journal'] : guard.diff();
+  const others = changed.filter((x) => x !== 'idempotency' && x !== 'journal');
   if (others.length) throw new Error(`a refused request changed ${others.join(', ')}${others.includes('audit_log') ? ' (it appended to the audit log)' : ''}\n${where()}`);
   if (changed.includes('idempotency')) {
     if (refusedBeforeHandler(res)) throw new Error(`a request refused by authentication or validation stored an idempotency record\n${where()}`);
@@ -1034,10 +1061,21 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
       if (again.status !== res.status || again.text !== res.text || again.headers['idempotent-replayed'] !== 'true') {
         throw new Error(`the stored refusal was not replayed (${again.status} ${truncate(again.text, 300)})\n${where()}`);
       }
-      if (guard.wroteSinceLastLook() && guard.diff().some((x) => x !== 'idempotency')) throw new Error(`a replay changed state\n${where()}`);
+        if (guard.wroteSinceLastLook() && (guard.diff().some((x) => x !== 'idempotency' && x !== 'journal') || guard.journalSince().length > 1)) throw new Error(`a replay changed state\n${where()}`);
     }
-    guard.rebaseline();
   }
+  if (changed.includes('journal')) {
+    // (By code only: a handler may refuse with VALIDATION_FAILED and a field path too.)
+    if (PRE_HANDLER_CODES.has(res.body?.error?.code)) throw new Error(`a request refused before its handler was journaled\n${where()}`);
+    const added = guard.journalSince();
+    const path = b.url.split('?')[0];
+    if (added.length !== 1 || added[0].request_id !== res.body.request_id || added[0].status !== res.status || added[0].method !== b.method || added[0].path !== path) {
+      throw new Error(`a refusal's journal entries are not exactly this request (${JSON.stringify(added)})\n${where()}`);
+    }
+    stats.journaledRefusals++;
+  }
+  if (changed.length === 1 && changed[0] === 'journal') guard.rebaselineJournal();
+  else if (changed.length) guard.rebaseline();
   return res;
 }
 
@@ -1071,7 +1109,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
     const runs = Math.max(1, Math.ceil((opts.totalRuns * weight(op)) / totalWeight));
     opts.onOperation?.(op, runs);
     const before = guard.digestAll();
-    const acceptedBefore = stats.accepted + stats.storedRefusals;
+    const acceptedBefore = stats.accepted + stats.storedRefusals + stats.journaledRefusals;
     try {
       await fc.assert(
         fc.asyncProperty(specArb(op, pools), async (spec) => {
@@ -1084,7 +1122,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
     }
     // The batch as a whole: when nothing in it was accepted or stored, every table is as before it.
     const after = guard.digestAll();
-    if (stats.accepted + stats.storedRefusals === acceptedBefore) {
+    if (stats.accepted + stats.storedRefusals + stats.journaledRefusals === acceptedBefore) {
       const changed = [...after].filter(([k, v]) => before.get(k) !== v).map(([k]) => k);
       if (changed.length) throw new Error(`the refused batch for ${op.key} changed ${changed.join(', ')}`);
     }

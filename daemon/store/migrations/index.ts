@@ -6,6 +6,7 @@ import { ONBOARDING } from './003_onboarding.js';
 import { LEDGER } from './004_ledger.js';
 import { TRANSFERS } from './005_transfers.js';
 import { TRADING } from './006_trading.js';
+import { JOURNAL } from './008_journal.js';
 import { FUNDS } from './007_funds.js';
 
 export interface Migration {
@@ -14,4 +15,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL].sort((a, b) => a.version - b.version);

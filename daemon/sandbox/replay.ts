@@ -1,0 +1,67 @@
+// POST /admin/sandbox/replay-entry: re-runs one journal entry as its recorded principal. The clock is
+// first brought to the entry's simulated time (running every event due on the way, as the original's
+// advances and catch-ups did), then the entry goes through this app's own HTTP stack (fastify inject):
+// the same content parsing, routing and pipeline (idempotency, handler, audit, journal) as the
+// original, authenticated by a one-time ticket instead of the tenant's keys and signature, and
+// answering with the original's request id. docs/snapshots.md describes the semantics and limits.
+import type { Deps } from '../deps.js';
+import type { OperatorRealm, RouteCtx } from '../http/route.js';
+import { AppError } from '../http/errors.js';
+import type { JournalEntry } from '../contract/journal.js';
+import { REPLAY_HEADER, type ReplayPrincipal } from './journal.js';
+import { MAX_ADVANCE_MS } from './service.js';
+
+function principalOf(deps: Deps, principal: string): ReplayPrincipal {
+  if (principal === 'anonymous') return { kind: 'anonymous' };
+  if (principal.startsWith('tenant:')) {
+    const tenantId = principal.slice('tenant:'.length);
+    const row = deps.db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE id = ?').get(tenantId);
+    if (!row) throw new AppError('NOT_FOUND', `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`);
+    return { kind: 'tenant', tenantId };
+  }
+  const name = principal.slice('operator:'.length);
+  const row = deps.db
+    .prepare<[string], { id: string; name: string; role: string; realm: OperatorRealm; grants: string; broker_id: string | null }>(
+      'SELECT id, name, role, realm, grants, broker_id FROM operators WHERE name = ?',
+    )
+    .get(name);
+  if (!row) throw new AppError('NOT_FOUND', `principal: this sandbox has no operator identity named ${name}.`);
+  return {
+    kind: 'operator',
+    operator: { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>(JSON.parse(row.grants)) },
+  };
+}
+
+export async function replayEntry(deps: Deps, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
+  const e = ctx.body;
+  const principal = principalOf(deps, e.principal);
+  const now = deps.clock.now();
+  if (now > e.sim_ms) {
+    throw new AppError(
+      'CLOCK_NOT_ADVANCEABLE',
+      `The sandbox clock is at ${deps.nowIso()}, after entry ${e.seq}'s recorded time ${e.at}: replay a journal in order, into a fresh sandbox started at its origin.`,
+    );
+  }
+  // The same bound as one clock advance: a journal's entries are at most that far apart unless a
+  // reset moved the clock (and the replayed reset moves it the same way).
+  if (e.sim_ms - now > MAX_ADVANCE_MS) throw new AppError('CLOCK_ADVANCE_TOO_LARGE', `Entry ${e.seq} is more than 3,660 simulated days after the sandbox clock (${deps.nowIso()}).`);
+  if (now < e.sim_ms) deps.scheduler.advanceTo(e.sim_ms);
+
+  const token = deps.journal.issueTicket({ principal, requestId: e.request_id });
+  const headers: Record<string, string> = { [REPLAY_HEADER]: token };
+  if (e.content_type !== null) headers['content-type'] = e.content_type;
+  if (e.idempotency_key !== null) headers['idempotency-key'] = e.idempotency_key;
+  const payload = e.body ?? (e.body_base64 !== null ? Buffer.from(e.body_base64, 'base64') : undefined);
+  let res;
+  try {
+    res = await ctx.inject!({ method: e.method, url: e.query ? `${e.path}?${e.query}` : e.path, headers, payload });
+  } finally {
+    deps.journal.dropTicket(token);
+  }
+  const type = res.headers['content-type'];
+  const contentType = typeof type === 'string' ? type : null;
+  let body: unknown = null;
+  if (contentType?.includes('json') && res.body.length > 0) body = JSON.parse(res.body);
+  // A full reply: the result's own status and body fields would otherwise be taken for the reply's.
+  return { status: 200, body: { seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' } };
+}
