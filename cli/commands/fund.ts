@@ -1,0 +1,95 @@
+// svc fund list|subscribe|redeem. Amounts are typed in EGP and units as decimals (up to 6 places),
+// both sent as exact integer micros; the investor is --investor or $SVC_INVESTOR_ID. Fund orders are
+// signed and idempotent and execute at once at the current NAV.
+import { api } from '../client/http.js';
+import { resolveProfile, type GlobalOptions } from '../context.js';
+import { chalk, egp, ok, printJson, table, usage } from '../output.js';
+import { parseEgp, parseUnits } from '../money.js';
+
+interface Fund {
+  fund_code: string;
+  name: string;
+  nav_micros: number;
+  nav_date: string;
+  indicative_yield_bps: number;
+  cutoff_local: string;
+  min_subscription_micros: number;
+  shariah_compliant: boolean;
+}
+
+export interface FundOrder {
+  fund_order_id: string;
+  fund_code: string;
+  side: 'subscribe' | 'redeem';
+  state: string;
+  nav_micros: number | null;
+  nav_date: string | null;
+  result_units_micros: number | null;
+  result_amount_micros: number | null;
+  first_accrual_date: string | null;
+  created_at: string;
+}
+
+function investorOf(opts: { investor?: string }): string {
+  const id = opts.investor ?? process.env.SVC_INVESTOR_ID;
+  if (!id) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
+  return id;
+}
+
+export function renderFundOrder(o: FundOrder): string {
+  const units = `${egp(o.result_units_micros, 6)} units`;
+  const cash = `${egp(o.result_amount_micros)} EGP`;
+  const moved = o.side === 'subscribe' ? `${cash} -> ${units}` : `${units} -> ${cash}`;
+  const accrual = o.first_accrual_date ? `  earns from the ${o.first_accrual_date} sweep` : '';
+  return `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${egp(o.nav_micros, 6)} (${o.nav_date})  ${chalk.green(o.state)}${accrual}\n`;
+}
+
+export async function list(opts: any, g: GlobalOptions): Promise<void> {
+  const json = Boolean(g.json);
+  const qs = opts.shariah ? '?shariah=true' : '';
+  const res = ok(await api(resolveProfile(g), 'GET', `/v1/funds${qs}`), json);
+  if (json) {
+    printJson(res);
+    return;
+  }
+  process.stdout.write(
+    table(
+      ['fund', 'name', 'NAV EGP', 'NAV date', 'yield', 'min first EGP', 'shariah', 'cut-off'],
+      res.funds.map((f: Fund) => [
+        f.fund_code, f.name, egp(f.nav_micros, 6), f.nav_date, `${(f.indicative_yield_bps / 100).toFixed(2)}%`, egp(f.min_subscription_micros),
+        f.shariah_compliant ? 'yes' : 'no', f.cutoff_local,
+      ]),
+    ) + '\n',
+  );
+}
+
+async function place(body: Record<string, unknown>, opts: any, g: GlobalOptions): Promise<void> {
+  const json = Boolean(g.json);
+  const o: FundOrder = ok(await api(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+  if (json) printJson(o);
+  else process.stdout.write(renderFundOrder(o));
+}
+
+export async function subscribe(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const [code, amountText] = args;
+  let amount: number;
+  try {
+    amount = parseEgp(amountText);
+  } catch (err) {
+    usage(`AMOUNT_EGP: ${(err as Error).message}`);
+  }
+  if (amount === 0) usage('AMOUNT_EGP must be greater than 0');
+  await place({ investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'subscribe', amount_micros: amount }, opts, g);
+}
+
+export async function redeem(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const [code, unitsText] = args;
+  let units: number;
+  try {
+    units = parseUnits(unitsText);
+  } catch (err) {
+    usage(`UNITS: ${(err as Error).message}`);
+  }
+  if (units === 0) usage('UNITS must be greater than 0');
+  await place({ investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'redeem', units_micros: units }, opts, g);
+}

@@ -1,0 +1,116 @@
+// What `svc portfolio` shows, as plain rows of text: the positions, exposures and performance tables
+// and the value chart. The plain-text output and the Ink screen lay out the same rows.
+import { egp } from '../output.js';
+import { valueChart } from './value-chart.js';
+
+export interface Position {
+  asset: string;
+  symbol: string;
+  name: string;
+  kind: 'equity' | 'fund' | 'cash';
+  qty: number;
+  price_micros: number;
+  value_micros: number;
+  cost_micros: number;
+  unrealized_micros: number;
+  unrealized_pct: number | null;
+  weight_pct: number | null;
+}
+
+export interface Portfolio {
+  investor_id: string;
+  as_of: string;
+  total_value_micros: number;
+  cash_micros: number;
+  positions: Position[];
+}
+
+export interface Exposure {
+  value_micros: number;
+  weight_pct: number | null;
+}
+
+export interface Exposures {
+  sectors: Array<Exposure & { sector: string }>;
+  asset_classes: Array<Exposure & { kind: string }>;
+  hhi: number | null;
+  top_holding: (Exposure & { symbol: string }) | null;
+  top_holding_pct: number | null;
+}
+
+export interface Performance {
+  days: number;
+  start_date: string;
+  end_date: string;
+  start_value_micros: number;
+  end_value_micros: number;
+  net_flow_micros: number;
+  twr_pct: number | null;
+  series: Array<{ date: string; value_micros: number; net_flow_micros: number; return_pct: number | null }>;
+}
+
+export interface PortfolioData {
+  portfolio: Portfolio;
+  exposures: Exposures;
+  performance: Performance;
+}
+
+export interface TableRows {
+  headers: string[];
+  rows: string[][];
+}
+
+/** A fraction as a percentage with two decimals (display only); '-' for null. */
+export function percent(fraction: number | null, signed = false): string {
+  if (fraction === null) return '-';
+  const s = (fraction * 100).toFixed(2);
+  return `${signed && fraction > 0 ? '+' : ''}${s}%`;
+}
+
+/** Unit-micros as units with six decimals. */
+export function units(unitMicros: number): string {
+  return egp(unitMicros, 6);
+}
+
+export function headline(p: Portfolio): string[] {
+  return [`Portfolio of ${p.investor_id} as of ${p.as_of}`, `Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`];
+}
+
+export function positionRows(p: Portfolio): TableRows {
+  return {
+    headers: ['kind', 'symbol', 'qty', 'price EGP', 'value EGP', 'cost EGP', 'unrealized EGP', 'unrealized', 'weight'],
+    rows: p.positions.map((x) => [
+      x.kind, x.symbol, x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? units(x.qty) : '-',
+      x.kind === 'cash' ? '-' : egp(x.price_micros), egp(x.value_micros), egp(x.cost_micros), egp(x.unrealized_micros),
+      percent(x.unrealized_pct, true), percent(x.weight_pct),
+    ]),
+  };
+}
+
+export function exposureRows(x: Exposures): TableRows {
+  return {
+    headers: ['sector', 'value EGP', 'weight'],
+    rows: x.sectors.map((s) => [s.sector, egp(s.value_micros), percent(s.weight_pct)]),
+  };
+}
+
+export function concentration(x: Exposures): string {
+  const top = x.top_holding ? `top holding ${x.top_holding.symbol} ${percent(x.top_holding_pct)}` : 'no holdings';
+  const classes = x.asset_classes.map((c) => `${c.kind} ${percent(c.weight_pct)}`).join(', ');
+  return `HHI ${x.hhi === null ? '-' : x.hhi.toFixed(4)}  ${top}  (${classes})`;
+}
+
+export function performanceLines(perf: Performance): string[] {
+  const flows = perf.net_flow_micros === 0 ? '' : `, net deposits ${egp(perf.net_flow_micros)} EGP`;
+  return [
+    `Time-weighted return ${percent(perf.twr_pct, true)} over ${perf.series.length} trading days, ${perf.start_date} to ${perf.end_date}`,
+    `Value ${egp(perf.start_value_micros)} -> ${egp(perf.end_value_micros)} EGP${flows}`,
+  ];
+}
+
+/** The chart of the value series, from the first day the account held anything. */
+export function chartRows(perf: Performance, width = 60, height = 5): string[] {
+  const values = perf.series.map((s) => s.value_micros);
+  const first = values.findIndex((v) => v !== 0);
+  return first === -1 ? [] : valueChart(values.slice(first), width, height);
+}
