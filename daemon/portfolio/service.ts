@@ -135,8 +135,9 @@ export function createPortfolioService(deps: PortfolioDeps, funds: FundService) 
       const points = seriesPoints(days + 1, now);
       const values = valuer.series(history.movements(tenantId, inv.id), points);
       const returns = dailyReturns(values);
-      const index = market.tape.indexCandles(points[points.length - 1].date, days + 1, now);
-      const indexReturns: DailyReturn[] = index.slice(1).map((c, i) => ({ date: c.date, dailyReturn: (c.close_micros - index[i].close_micros) / index[i].close_micros }));
+      // EGX30 at the same instants: a day's close, or now while today's session is open.
+      const levels = points.map((p) => (p.atMs < cal.session(p.date)!.closeMs ? market.tape.indexLevelAt(p.atMs) : market.tape.indexLevel(p.date)));
+      const indexReturns: DailyReturn[] = points.slice(1).map((p, i) => ({ date: p.date, dailyReturn: (levels[i + 1] - levels[i]) / levels[i] }));
       const paired = pairByDate(returns, indexReturns);
       const value = values[values.length - 1].valueMicros;
       const r = returns.map((x) => x.dailyReturn);
