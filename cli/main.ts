@@ -71,6 +71,50 @@ sandbox
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
   .action(lazy(async () => (await import('./commands/sandbox.js')).reset));
+sandbox
+  .command('export [file]')
+  .description('save the whole sandbox (state, clock, seed, credentials) to one snapshot file; it holds secrets')
+  .addHelpText('after', `
+The file holds the database, the key-encryption key and the credentials: keep it as secret as the keys.
+Examples:
+  $ svc sandbox export                      writes svc-<seed>-<date>.svcsnap here
+  $ svc sandbox export /tmp/bug-1234.svcsnap --json`)
+  .action(lazy(async () => (await import('./commands/snapshot.js')).exportCmd));
+sandbox
+  .command('import <file>')
+  .description('replace the sandbox of this home with a snapshot (checked first; a bad file changes nothing), then start it')
+  .option('--port <port>', 'port of the imported sandbox (default: the replaced daemon\'s, else 4710; 0 picks a free one)')
+  .addOption(new Option('--ai <provider>', 'assistant provider (default: the replaced daemon\'s, else none)').choices(['none', 'registry']))
+  .addHelpText('after', `
+Exit codes: 0 imported and running, 1 the imported sandbox did not start (the previous one is put back), 2 a bad file.
+Examples:
+  $ svc sandbox import bug-1234.svcsnap
+  $ svc --home /tmp/repro sandbox import bug-1234.svcsnap --port 0 --json`)
+  .action(lazy(async () => (await import('./commands/snapshot.js')).importCmd));
+sandbox
+  .command('journal [file]')
+  .description('save the request journal (every committed state-changing request) as NDJSON; stdout without FILE')
+  .option('--after <seq>', 'only entries after this seq')
+  .addHelpText('after', `
+The journal holds request bodies (national ids, ID images), never keys or signatures.
+Examples:
+  $ svc sandbox journal journal.ndjson
+  $ svc sandbox journal | tail -n 3`)
+  .action(lazy(async () => (await import('./commands/snapshot.js')).journalCmd));
+sandbox
+  .command('replay <journal>')
+  .description("rebuild a sandbox from a journal: a fresh sandbox with the journal's seed and start re-runs every entry as its principal and must answer each with the recorded status")
+  .option('--against <url>', 'replay into this running sandbox instead (it must be empty, with the same seed and start)')
+  .option('--port <port>', 'port of the sandbox started for the replay (default 0: a free one)')
+  .addHelpText('after', `
+Without --home the replay runs in an isolated sandbox that is removed afterwards; with --home DIR (a new
+directory) the rebuilt sandbox stays running there, to reproduce and inspect the issue.
+Exit codes: 0 every entry answered as recorded, 1 some differ (listed) or the replay stopped, 2 a bad journal, 3 --against does not answer.
+Examples:
+  $ svc sandbox replay journal.ndjson
+  $ svc --home ./repro sandbox replay journal.ndjson
+  $ svc sandbox replay journal.ndjson --against http://127.0.0.1:4711 --json`)
+  .action(lazy(async () => (await import('./commands/snapshot.js')).replayCmd));
 
 const clock = program.command('clock').description('the simulated clock');
 clock.command('show').description('current simulated time and session state').action(lazy(async () => (await import('./commands/clock.js')).show));

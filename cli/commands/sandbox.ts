@@ -8,7 +8,7 @@ import { readJson, readLocator, resolveHome, resolveProfile, saveProfile, type G
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
 
 /** The running daemon of this home, or null (a stale locator of a dead process counts as none). */
-async function running(home: string): Promise<Locator | null> {
+export async function running(home: string): Promise<Locator | null> {
   const loc = readLocator(home);
   if (!loc || !alive(loc.pid)) return null;
   return (await healthy(loc.base_url)) ? loc : null;
@@ -18,14 +18,15 @@ function credentialsOf(home: string): Omit<Profile, 'base_url'> {
   return readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
 }
 
-async function banner(home: string, loc: Locator, json: boolean, note?: string): Promise<void> {
+/** Saves the default profile of `home` and prints its connection, keys, clock and a few quotes. */
+export async function banner(home: string, loc: Locator, json: boolean, note?: string, extra: Record<string, unknown> = {}): Promise<void> {
   const creds = credentialsOf(home);
   const profile: Profile = { ...creds, base_url: loc.base_url, console_url: loc.console_url };
   await saveProfile(home, 'default', profile);
   const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), json);
   const quotes = await Promise.all(['COMI', 'TMGH', 'FWRY'].map(async (s) => (await api(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body));
   if (json) {
-    printJson({ ...profile, home, pid: loc.pid, version: loc.version, seed: state.seed, clock: state.clock, note });
+    printJson({ ...profile, home, pid: loc.pid, version: loc.version, seed: state.seed, clock: state.clock, note, ...extra });
     return;
   }
   const line = (k: string, v: string | undefined) => `  ${k.padEnd(15)} ${v ?? '-'}`;
@@ -90,6 +91,13 @@ export async function stop(_opts: any, g: GlobalOptions): Promise<void> {
     else info('svc sandbox is not running.');
     return;
   }
+  await stopDaemon(home, loc);
+  if (g.json) printJson({ stopped: true, pid: loc.pid });
+  else info(`svc sandbox stopped (pid ${loc.pid}).`);
+}
+
+/** Stops the daemon of `home` gracefully (SIGTERM; SIGKILL after 10 s) and waits until it is gone. */
+export async function stopDaemon(home: string, loc: Locator): Promise<void> {
   process.kill(loc.pid, 'SIGTERM');
   // The daemon removes its locator as the last step of a graceful close. (A detached daemon whose
   // parent is gone can linger as a zombie until reaped, so `kill -0` alone would wait for nothing.)
@@ -100,8 +108,6 @@ export async function stop(_opts: any, g: GlobalOptions): Promise<void> {
     process.kill(loc.pid, 'SIGKILL');
     rmSync(locatorFile, { force: true });
   }
-  if (g.json) printJson({ stopped: true, pid: loc.pid });
-  else info(`svc sandbox stopped (pid ${loc.pid}).`);
 }
 
 export async function status(_opts: any, g: GlobalOptions): Promise<void> {

@@ -1,0 +1,405 @@
+// svc sandbox export|import|journal|replay (docs/snapshots.md).
+//  - export: GET /admin/sandbox/export, checked, written atomically with mode 0600 (it holds secrets).
+//  - import: the whole file is checked first (manifest, sizes, checksums, SQLite integrity, the KEK
+//    opens the tenants' data keys); only then is the running daemon of the home stopped, its files
+//    set aside, the snapshot's files moved in and a daemon started on them. If that daemon does not
+//    come up, the previous files (and daemon) are put back. Rebuilding the daemon from files is the
+//    robust path: every dependency (prepared statements, caches, the clock, the scheduler) is built
+//    afresh from the imported database, exactly as on any start.
+//  - journal: pages GET /admin/sandbox/journal into an NDJSON file.
+//  - replay: checks the whole journal (JSON, shape, order, routes of the target's /openapi.json), then
+//    re-runs each entry through POST /admin/sandbox/replay-entry in a fresh sandbox (an isolated one,
+//    a new home with --home, or an empty running one with --against) and compares every status.
+import { createDecipheriv } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { api, type ApiResponse } from '../client/http.js';
+import { readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { DaemonStartFailed, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
+import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
+import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
+import { banner, running, stopDaemon } from './sandbox.js';
+
+const DB_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm'];
+const SNAPSHOT_FILES = ['svc.db', 'kek.key', 'credentials.json'];
+
+function mb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** A step of a long operation, on stderr (stdout stays for results and --json). */
+function step(json: boolean, line: string): void {
+  if (!json || process.stderr.isTTY) info(chalk.dim(line));
+}
+
+/** Refuses an input file with a message naming it and what is wrong (exit 2, nothing changed). */
+function invalid(file: string, message: string): never {
+  info(`${chalk.red('error')} ${file}: ${message}`);
+  info('  nothing was changed.');
+  throw new CliExit(EXIT.usage);
+}
+
+function writeSecretFile(file: string, data: Buffer | string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  writeFileSync(tmp, data, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+// ---- export ----------------------------------------------------------------------------------------
+
+export async function exportCmd(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const profile = resolveProfile(g);
+  step(json, `exporting the sandbox at ${profile.base_url} ...`);
+  const res = await api(profile, 'GET', '/admin/sandbox/export', { timeoutMs: 600_000 });
+  if (res.status !== 200) ok(res, json);
+  let manifest: SnapshotManifest;
+  try {
+    ({ manifest } = unpackSnapshot(res.raw));
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+    info(`${chalk.red('error')} the daemon's snapshot does not check out: ${err.message}`);
+    throw new CliExit(EXIT.apiError);
+  }
+  const file = resolve(args[0] ?? `svc-${manifest.seed}-${manifest.clock.timestamp.slice(0, 10)}.svcsnap`);
+  writeSecretFile(file, res.raw);
+  if (json) {
+    printJson({ file, bytes: res.raw.length, manifest });
+    return;
+  }
+  info(`wrote ${file} (${mb(res.raw.length)}): seed ${manifest.seed}, clock ${manifest.clock.timestamp} (${manifest.clock.mode}), ${manifest.journal_entries} journal entries, sha256 ${manifest.payload.sha256.slice(0, 16)}...`);
+  info(chalk.yellow('  The snapshot holds the key-encryption key and the credentials (api key, signing secret, operator keys): keep it as secret as they are.'));
+  info(chalk.dim(`  Restore it with: svc sandbox import ${basename(file)} [--home DIR]`));
+}
+
+// ---- import ----------------------------------------------------------------------------------------
+
+/** The KEK must open the data key of every tenant (AES-256-GCM, as daemon/store/crypto.ts seals). */
+function kekOpensDeks(kek: Buffer, rows: Array<{ id: string; dek_wrapped: Buffer }>): string | null {
+  if (kek.length !== 32) return `kek.key is ${kek.length} bytes, not 32`;
+  for (const r of rows) {
+    try {
+      const d = createDecipheriv('aes-256-gcm', kek, r.dek_wrapped.subarray(0, 12));
+      d.setAAD(Buffer.from(`dek:${r.id}`));
+      d.setAuthTag(r.dek_wrapped.subarray(12, 28));
+      Buffer.concat([d.update(r.dek_wrapped.subarray(28)), d.final()]);
+    } catch {
+      return `kek.key does not open the data key of tenant ${r.id}`;
+    }
+  }
+  return null;
+}
+
+/** Checks the staged database: integrity, its state row against the manifest, the KEK. */
+async function checkStaged(dir: string, manifest: SnapshotManifest, kek: Buffer): Promise<string | null> {
+  const { default: Database } = await import('better-sqlite3');
+  let db;
+  try {
+    db = new Database(join(dir, 'svc.db'), { fileMustExist: true });
+  } catch (err) {
+    return `svc.db is not a database (${(err as Error).message})`;
+  }
+  try {
+    const integrity = db.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') return `svc.db fails its integrity check (${String(integrity)})`;
+    const version = db.pragma('user_version', { simple: true });
+    if (version !== manifest.schema_version) return `svc.db is at schema version ${version}, the manifest says ${manifest.schema_version}`;
+    const state = db.prepare('SELECT seed, generation FROM sandbox_state WHERE id = 1').get() as { seed: number; generation: number } | undefined;
+    if (!state) return 'svc.db holds no sandbox state';
+    if (state.seed !== manifest.seed || state.generation !== manifest.generation) return `svc.db is seed ${state.seed} generation ${state.generation}, the manifest says seed ${manifest.seed} generation ${manifest.generation}`;
+    const problem = kekOpensDeks(kek, db.prepare('SELECT id, dek_wrapped FROM tenants').all() as Array<{ id: string; dek_wrapped: Buffer }>);
+    if (problem) return problem;
+    // A running clock resumes where it was exported: anchor it to this machine's wall clock now.
+    db.pragma('journal_mode = DELETE');
+    db.prepare('UPDATE sandbox_state SET wall_anchor_ms = ? WHERE id = 1').run(Date.now());
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+function moveIfExists(from: string, to: string): void {
+  if (existsSync(from)) renameSync(from, to);
+}
+
+export async function importCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const file = resolve(args[0]);
+  if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
+  const home = resolveHome(g);
+  const buf = readFileSync(file);
+  step(json, `checking ${basename(file)} (${mb(buf.length)}) ...`);
+  let manifest: SnapshotManifest;
+  let files: Map<string, Buffer>;
+  try {
+    ({ manifest, files } = unpackSnapshot(buf));
+  } catch (err) {
+    if (err instanceof SnapshotError) invalid(file, err.message);
+    throw err;
+  }
+  for (const name of ['svc.db', 'kek.key']) if (!files.has(name)) invalid(file, `the snapshot has no ${name}`);
+  for (const name of files.keys()) if (!SNAPSHOT_FILES.includes(name)) invalid(file, `the snapshot holds an unexpected file ${name}`);
+
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const staging = mkdtempSync(join(home, '.import-'));
+  const backup = join(home, `.pre-import-${process.pid}`);
+  try {
+    for (const [name, data] of files) writeFileSync(join(staging, name), data, { mode: 0o600 });
+    const problem = await checkStaged(staging, manifest, files.get('kek.key')!);
+    if (problem) invalid(file, problem);
+
+    // Everything checks out: only now touch the home.
+    const previous = await running(home);
+    let previousAi = 'none';
+    if (previous) {
+      const state = await api(resolveProfile(g), 'GET', '/admin/sandbox/state');
+      if (state.status === 200 && typeof state.body?.ai === 'string') previousAi = state.body.ai;
+      step(json, `stopping the sandbox of ${home} (pid ${previous.pid}) ...`);
+      await stopDaemon(home, previous);
+    }
+    const port = opts.port ?? previous?.port ?? 4710;
+    const ai = opts.ai ?? previousAi;
+    rmSync(backup, { recursive: true, force: true });
+    mkdirSync(backup, { mode: 0o700 });
+    for (const name of [...DB_FILES, 'kek.key', 'credentials.json']) moveIfExists(join(home, name), join(backup, name));
+    for (const name of files.keys()) renameSync(join(staging, name), join(home, name));
+    step(json, `starting the imported sandbox (seed ${manifest.seed}, clock ${manifest.clock.timestamp}) ...`);
+    let spawned: SpawnedDaemon;
+    try {
+      spawned = await spawnDaemon({ home, port, seed: manifest.seed, clock: manifest.clock.mode, speed: manifest.clock.speed, ai, detached: true });
+    } catch (err) {
+      if (!(err instanceof DaemonStartFailed)) throw err;
+      // Put the previous sandbox back as it was.
+      for (const name of [...DB_FILES, 'kek.key', 'credentials.json']) rmSync(join(home, name), { force: true });
+      for (const name of readdirSync(backup)) renameSync(join(backup, name), join(home, name));
+      let restored = '';
+      if (previous) {
+        try {
+          const again = await spawnDaemon({ home, port: previous.port, seed: manifest.seed, clock: 'frozen', ai: previousAi, detached: true });
+          again.child.unref();
+          restored = ` The previous sandbox is running again (pid ${again.locator.pid}).`;
+        } catch {
+          restored = ' The previous files are back; start them with svc sandbox start.';
+        }
+      }
+      info(`${chalk.red('error')} the imported sandbox did not start: ${err.message}${restored}`);
+      throw new CliExit(EXIT.apiError);
+    }
+    spawned.child.unref();
+    rmSync(backup, { recursive: true, force: true });
+    if (!files.has('credentials.json')) info(chalk.yellow('warning: the snapshot carries no credentials.json; use the original keys to talk to this sandbox.'));
+    await banner(home, spawned.locator, json, `imported ${basename(file)}`, { imported: manifest });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+// ---- journal ---------------------------------------------------------------------------------------
+
+export async function journalCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const profile = resolveProfile(g);
+  const toStdout = args[0] === undefined || args[0] === '-';
+  let after = Number(opts.after ?? 0);
+  if (!Number.isInteger(after) || after < 0) usage(`--after ${opts.after} must be a whole number`);
+  const lines: string[] = [];
+  let header: any = null;
+  let count = 0;
+  for (;;) {
+    const res = await api(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`);
+    const page = ok(res, json);
+    if (!header) {
+      header = page.header;
+      lines.push(JSON.stringify(header));
+    }
+    for (const e of page.entries) lines.push(JSON.stringify(e));
+    count += page.entries.length;
+    if (!toStdout && header.entries > 1000) step(json, `journal: ${count}/${header.entries} entries`);
+    if (page.next_after === null) break;
+    after = page.next_after;
+  }
+  const text = lines.join('\n') + '\n';
+  if (toStdout) {
+    process.stdout.write(text);
+    return;
+  }
+  const file = resolve(args[0]);
+  writeSecretFile(file, text);
+  if (json) printJson({ file, entries: count, header });
+  else info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private.`);
+}
+
+// ---- replay ----------------------------------------------------------------------------------------
+
+interface Loaded {
+  header: any;
+  entries: Array<{ line: number; entry: any }>;
+}
+
+/** Parses and checks a journal file; every problem names its line. */
+async function loadJournal(file: string): Promise<Loaded> {
+  const { JournalEntry, JournalHeader } = await import('../../daemon/contract/journal.js');
+  const text = readFileSync(file, 'utf8');
+  const rows = text.split('\n');
+  if (rows.at(-1) === '') rows.pop();
+  if (rows.length === 0) invalid(file, 'the file is empty');
+  const parse = (i: number): unknown => {
+    try {
+      return JSON.parse(rows[i]);
+    } catch (err) {
+      invalid(`${file}:${i + 1}`, `not valid JSON (${(err as Error).message})`);
+    }
+  };
+  const issue = (i: number, err: { issues: Array<{ path: PropertyKey[]; message: string }> }): never => {
+    const first = err.issues[0];
+    invalid(`${file}:${i + 1}`, `${first.path.length ? first.path.map(String).join('.') + ': ' : ''}${first.message}`);
+  };
+  const h = JournalHeader.safeParse(parse(0));
+  if (!h.success) {
+    const raw = parse(0) as Record<string, unknown> | null;
+    if (!raw || typeof raw !== 'object' || !('svc_journal' in raw)) invalid(`${file}:1`, 'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc sandbox journal FILE');
+    issue(0, h.error);
+  }
+  const entries: Loaded['entries'] = [];
+  let expected = 1;
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i].trim() === '') invalid(`${file}:${i + 1}`, 'an empty line');
+    const r = JournalEntry.safeParse(parse(i));
+    if (!r.success) issue(i, r.error);
+    const e = r.data!;
+    if (e.seq !== expected) {
+      invalid(`${file}:${i + 1}`, expected === 1
+        ? `the journal starts at seq ${e.seq}, not 1: a replay needs the whole journal (svc sandbox journal FILE, without --after)`
+        : `seq ${e.seq} follows ${expected - 1}: an entry is missing or out of order`);
+    }
+    expected++;
+    entries.push({ line: i + 1, entry: e });
+  }
+  if (entries.length < h.data!.entries) invalid(file, `the file holds ${entries.length} of the journal's ${h.data!.entries} entries: it is truncated`);
+  return { header: h.data!, entries };
+}
+
+/** Route templates of the target's /openapi.json, to refuse an unknown route before replaying anything. */
+async function routeMatcher(profile: Profile): Promise<(method: string, path: string) => boolean> {
+  const res = await api(profile, 'GET', '/openapi.json');
+  const doc = ok(res, false) as { paths: Record<string, Record<string, unknown>> };
+  const routes = Object.entries(doc.paths).flatMap(([tpl, ops]) => {
+    const re = new RegExp('^' + tpl.split('/').map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
+    return Object.keys(ops).map((m) => ({ method: m.toUpperCase(), re }));
+  });
+  return (method, path) => routes.some((r) => r.method === method && r.re.test(path));
+}
+
+interface Mismatch {
+  line: number;
+  seq: number;
+  route: string;
+  recorded_status: number;
+  replayed_status: number;
+  replayed_error: string | null;
+}
+
+export async function replayCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const file = resolve(args[0]);
+  if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
+  const { header, entries } = await loadJournal(file);
+  const origin = header.origin;
+  if (!header.complete) info(chalk.yellow('warning: this journal starts after its sandbox was created (a database older than the journal); the replay may differ.'));
+
+  // The target: an isolated sandbox (default), a new home (--home) or an empty running one (--against).
+  let profile: Profile;
+  let cleanup: (() => Promise<void>) | null = null;
+  let keep: { home: string; locator: Locator; child: SpawnedDaemon['child'] } | null = null;
+  let detachSignal = () => {};
+  if (opts.against) {
+    profile = { ...resolveProfile(g), base_url: String(opts.against).replace(/\/$/, '') };
+    if (!(await healthy(profile.base_url))) {
+      info(`${chalk.red('error')} no sandbox answers at ${profile.base_url}.`);
+      throw new CliExit(EXIT.unreachable);
+    }
+    const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), json);
+    if (state.seed !== origin.seed) invalid(`${file}:1`, `the journal was recorded with seed ${origin.seed}; the sandbox at ${profile.base_url} runs seed ${state.seed}`);
+    if (state.start !== origin.start) invalid(`${file}:1`, `the journal starts at ${origin.start}; the sandbox at ${profile.base_url} started at ${state.start}`);
+    const existing = ok(await api(profile, 'GET', '/admin/sandbox/journal?limit=1'), json);
+    if (existing.header.entries > 0) invalid(file, `the sandbox at ${profile.base_url} is not empty (its journal holds ${existing.header.entries} entries); replay into a fresh one: no --against, or --home DIR`);
+  } else {
+    const home = g.home ? resolve(g.home) : mkdtempSync(join(tmpdir(), 'svc-replay-'));
+    if (g.home && existsSync(join(home, 'svc.db'))) usage(`${home} already holds a sandbox; replay into a new directory`);
+    const created = g.home && !existsSync(home);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    step(json, `starting a fresh sandbox (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`);
+    let spawned: SpawnedDaemon;
+    try {
+      spawned = await spawnDaemon({ home, port: opts.port ?? 0, seed: origin.seed, start: origin.start, clock: origin.clock, speed: origin.speed, detached: Boolean(g.home) });
+    } catch (err) {
+      if (!g.home || created) rmSync(home, { recursive: true, force: true });
+      if (!(err instanceof DaemonStartFailed)) throw err;
+      info(`${chalk.red('error')} ${err.message}`);
+      throw new CliExit(EXIT.apiError);
+    }
+    const creds = readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
+    profile = { ...creds, base_url: spawned.locator.base_url, console_url: spawned.locator.console_url };
+    const child = spawned.child;
+    const onSignal = () => {
+      child.kill('SIGKILL');
+      if (!g.home || created) rmSync(home, { recursive: true, force: true });
+      process.exit(130);
+    };
+    process.once('SIGINT', onSignal);
+    detachSignal = () => process.off('SIGINT', onSignal);
+    cleanup = async () => {
+      detachSignal();
+      await stopChild(child);
+      if (!g.home || created) rmSync(home, { recursive: true, force: true });
+    };
+    if (g.home) keep = { home, locator: spawned.locator, child };
+  }
+
+  let succeeded = false;
+  try {
+    const known = await routeMatcher(profile);
+    for (const { line, entry } of entries) if (!known(entry.method, entry.path)) invalid(`${file}:${line}`, `unknown route ${entry.method} ${entry.path} (not in the API of this svc)`);
+
+    const mismatches: Mismatch[] = [];
+    const started = Date.now();
+    let lastReport = started;
+    for (const [i, { line, entry }] of entries.entries()) {
+      const res: ApiResponse = await api(profile, 'POST', '/admin/sandbox/replay-entry', { body: entry, timeoutMs: 600_000 });
+      if (res.status !== 200) {
+        const err = res.body?.error;
+        info(`${chalk.red('error')} ${file}:${line} (seq ${entry.seq}, ${entry.method} ${entry.path}): the replay stopped: ${err ? `${err.code}: ${err.message}` : `HTTP ${res.status}`}`);
+        throw new CliExit(EXIT.apiError);
+      }
+      const r = res.body;
+      if (r.status !== entry.status) {
+        mismatches.push({ line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: r.body?.error?.code ?? null });
+      }
+      if (Date.now() - lastReport > 1000 || (i + 1) % 1000 === 0) {
+        lastReport = Date.now();
+        step(json, `replay: ${i + 1}/${entries.length} entries (${Math.round(((i + 1) / entries.length) * 100)}%)`);
+      }
+    }
+    succeeded = true;
+    const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    if (keep) {
+      await banner(keep.home, keep.locator, json, `replayed ${basename(file)}`, { replay: summary });
+    } else if (json) printJson(summary);
+    if (!json) {
+      if (mismatches.length === 0) info(`${chalk.green('ok')} replayed ${entries.length} entries from ${basename(file)}: every one answered as recorded.`);
+      else {
+        info(`${chalk.red('differs')} ${mismatches.length} of ${entries.length} entries answered differently:`);
+        for (const m of mismatches.slice(0, 20)) info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`);
+      }
+    }
+    if (mismatches.length) throw new CliExit(EXIT.apiError);
+  } finally {
+    // An isolated sandbox always goes; a --home one stays (detached) unless the replay could not run.
+    if (keep && succeeded) {
+      detachSignal();
+      keep.child.unref();
+    } else if (cleanup) await cleanup();
+  }
+}

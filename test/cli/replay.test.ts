@@ -1,0 +1,164 @@
+// svc sandbox journal / replay on the real binary (docs/snapshots.md): a mixed workload on sandbox A
+// (onboarding with images, a dealer-cleared referral, a deposit, advances, orders filled, resting and
+// canceled, a refused order, a provisioned tenant, a quote override), its journal saved, then replayed
+// into a fresh sandbox B: every recorded status reproduced, every read of the final state byte for byte
+// equal (B's keys differ: the bootstrap mints new ones), B's journal identical to A's, and the next
+// writes create the same ids. A bad journal is refused naming the line, exit 2, and changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { finalReads, mixedWorkload, readAs, type Workload } from '../helpers/cli-workload.js';
+
+let a: CliSandbox;
+let work: Workload;
+const dir = mkdtempSync(join(tmpdir(), 'svc-replay-test-'));
+const journal = join(dir, 'a.ndjson');
+const homeB = join(dir, 'b');
+let b: any;
+
+beforeAll(async () => {
+  a = await startSandbox(['--seed', '9']);
+  work = await mixedWorkload(a);
+}, 120_000);
+
+afterAll(async () => {
+  await runSvc(['sandbox', 'stop'], { home: homeB });
+  await a?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('svc sandbox journal', () => {
+  it('saves the header and every entry as NDJSON, private to its owner; no keys or signatures in it', async () => {
+    const r = await a.svc(['sandbox', 'journal', journal, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(journal).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ svc_journal: 1, origin: { seed: 9, clock: 'frozen' }, complete: true, entries: lines.length - 1 });
+    expect(r.json.entries).toBe(lines.length - 1);
+    const principals = new Set(lines.slice(1).map((e) => e.principal));
+    expect(principals).toEqual(new Set([`tenant:${a.info.tenant_id}`, 'operator:admin', 'operator:dealer']));
+    expect(lines.slice(1).some((e) => e.status === 422)).toBe(true);
+    expect(lines.slice(1).some((e) => e.body_base64 !== null)).toBe(true);
+    const text = readFileSync(journal, 'utf8');
+    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key']) expect(text).not.toContain(a.info[k]);
+    expect(text).not.toMatch(/v1=[0-9a-f]{64}/);
+    // Without FILE: stdout, the same bytes.
+    expect((await a.svc(['sandbox', 'journal'])).stdout).toBe(text);
+  });
+});
+
+describe('svc sandbox replay into a fresh sandbox', () => {
+  beforeAll(async () => {
+    const r = await runSvc(['sandbox', 'replay', journal, '--port', '0', '--json'], { home: homeB });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    b = r.json;
+    expect(b.replay).toMatchObject({ mismatched: [] });
+    expect(b.replay.matched).toBe(b.replay.entries);
+  }, 120_000);
+
+  it('the rebuilt sandbox stays running in --home with new keys, the same tenant id and seed', () => {
+    expect(b).toMatchObject({ seed: 9, tenant_id: a.info.tenant_id, home: homeB });
+    expect(b.api_key).not.toBe(a.info.api_key);
+    expect(existsSync(join(homeB, 'daemon.json'))).toBe(true);
+  });
+
+  it('every read of the final state is byte for byte the same (ledger, orders, fills, KYC, desk, audit chain, clock)', async () => {
+    for (const url of finalReads(work)) {
+      const ra = await readAs(a.info, url);
+      const rb = await readAs(b, url);
+      expect(ra.status, `${url}: ${ra.text}`).toBe(200);
+      expect(rb.text, url).toBe(ra.text);
+    }
+  });
+
+  it("B's journal is A's journal, entry for entry", async () => {
+    expect((await runSvc(['sandbox', 'journal'], { home: homeB })).stdout).toBe(readFileSync(journal, 'utf8'));
+  });
+
+  it('the next writes on both create the same ids and answer the same', async () => {
+    for (const s of [
+      ['api', 'POST', '/v1/orders', '-d', JSON.stringify({ investor_id: work.investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 1, time_in_force: 'day' }), '--idempotency-key', 'next-1'],
+      ['api', 'POST', '/admin/sandbox/clock-advance', '-d', '{"until":"next_open"}'],
+      ['order', 'list', '--investor', work.investorId],
+    ]) {
+      const ra = await a.svc([...s, '--json']);
+      const rb = await runSvc([...s, '--json'], { home: homeB });
+      expect(ra.code, ra.stderr).toBe(0);
+      expect(rb.stdout, s.join(' ')).toBe(ra.stdout);
+    }
+  });
+
+  it('an isolated replay (no --home) checks every entry and leaves nothing behind', async () => {
+    const r = await runSvc(['sandbox', 'replay', journal]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/ok replayed \d+ entries from a\.ndjson: every one answered as recorded/);
+  });
+});
+
+describe('a bad journal is refused, naming the line, and changes nothing', () => {
+  let c: CliSandbox;
+  beforeAll(async () => {
+    c = await startSandbox(['--seed', '9']);
+  });
+  afterAll(() => c?.stop());
+
+  const lines = () => readFileSync(journal, 'utf8').trimEnd().split('\n');
+  const write = (name: string, rows: string[]) => {
+    const f = join(dir, name);
+    writeFileSync(f, rows.join('\n') + '\n');
+    return f;
+  };
+
+  it('bad JSON, a bad field, an unknown route, a missing entry, a truncated file, not a journal: exit 2 and the place', async () => {
+    const rows = lines();
+    const entry3 = JSON.parse(rows[3]);
+    const cases: Array<[string, string[], RegExp]> = [
+      ['bad-json', [...rows.slice(0, 3), rows[3].slice(0, 40), ...rows.slice(4)], /bad-json\.ndjson:4: not valid JSON/],
+      ['bad-field', [...rows.slice(0, 3), JSON.stringify({ ...entry3, principal: 'root' }), ...rows.slice(4)], /bad-field\.ndjson:4: principal: /],
+      ['unknown-route', [...rows.slice(0, 3), JSON.stringify({ ...entry3, path: '/v1/teleport', route: `${entry3.method} /v1/teleport` }), ...rows.slice(4)], /unknown-route\.ndjson:4: unknown route [A-Z]+ \/v1\/teleport/],
+      ['gap', [...rows.slice(0, 3), ...rows.slice(4)], /gap\.ndjson:4: seq 4 follows 2: an entry is missing/],
+      ['truncated', rows.slice(0, 5), /holds 4 of the journal's \d+ entries: it is truncated/],
+      ['not-journal', ['{"hello":"world"}', ...rows.slice(1)], /not-journal\.ndjson:1: not an svc journal/],
+    ];
+    const before = (await c.svc(['sandbox', 'journal'])).stdout;
+    for (const [name, content, message] of cases) {
+      const r = await runSvc(['sandbox', 'replay', write(`${name}.ndjson`, content), '--against', c.info.base_url], { home: c.home });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, name).toMatch(message);
+      expect(r.stderr, name).toContain('nothing was changed');
+    }
+    expect((await c.svc(['sandbox', 'journal'])).stdout).toBe(before);
+  });
+
+  it('--against a sandbox of another seed, or one that is not empty, is refused before any entry is sent', async () => {
+    const other = await startSandbox(['--seed', '10']);
+    try {
+      const r = await runSvc(['sandbox', 'replay', journal, '--against', other.info.base_url], { home: other.home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/recorded with seed 9; the sandbox at .* runs seed 10/);
+      expect(JSON.parse((await other.svc(['sandbox', 'journal'])).stdout.split('\n')[0]).entries).toBe(0);
+    } finally {
+      await other.stop();
+    }
+    await c.svc(['clock', 'advance', '--minutes', '1']);
+    const state = (await c.svc(['sandbox', 'status', '--json'])).stdout;
+    const r = await runSvc(['sandbox', 'replay', journal, '--against', c.info.base_url], { home: c.home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not empty \(its journal holds 1 entries\)/);
+    expect((await c.svc(['sandbox', 'status', '--json'])).stdout).toBe(state);
+  });
+
+  it('--against an empty sandbox of the same seed replays into it', async () => {
+    const d = await startSandbox(['--seed', '9']);
+    try {
+      const r = await runSvc(['sandbox', 'replay', journal, '--against', d.info.base_url, '--json'], { home: d.home });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json.mismatched).toEqual([]);
+      expect((await d.svc(['sandbox', 'journal'])).stdout).toBe(readFileSync(journal, 'utf8'));
+    } finally {
+      await d.stop();
+    }
+  });
+});
