@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { finalReads, mixedWorkload, readAs, type Workload } from '../helpers/cli-workload.js';
-import { unpackSnapshot } from '../../daemon/contract/snapshot.js';
+import Database from 'better-sqlite3';
+import { packSnapshot, unpackSnapshot } from '../../daemon/contract/snapshot.js';
 
 let a: CliSandbox;
 let work: Workload;
@@ -125,6 +126,31 @@ describe('a bad snapshot changes nothing', () => {
     expect(after.stdout).toBe(before.stdout);
     expect((await inB(['sandbox', 'journal'])).stdout).toBe(journalBefore);
   });
+});
+
+describe('an imported sandbox that cannot start', () => {
+  it('a snapshot from a newer svc (schema 99): the daemon refuses it, the previous sandbox is put back and running', async () => {
+    const { manifest, files } = unpackSnapshot(readFileSync(snap));
+    const dbFile = join(dir, 'newer.db');
+    writeFileSync(dbFile, files.get('svc.db')!);
+    const db = new Database(dbFile);
+    db.pragma('user_version = 99');
+    db.close();
+    const { format: _f, format_version: _v, files: _files, payload: _p, ...info } = manifest;
+    const { container } = packSnapshot({ ...info, schema_version: 99 }, [
+      { name: 'svc.db', data: readFileSync(dbFile) }, { name: 'kek.key', data: files.get('kek.key')! }, { name: 'credentials.json', data: files.get('credentials.json')! },
+    ]);
+    const file = join(dir, 'newer.svcsnap');
+    writeFileSync(file, container);
+    const journalBefore = (await inB(['sandbox', 'journal'])).stdout;
+    const r = await inB(['sandbox', 'import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/did not start/);
+    expect(r.stderr).toMatch(/schema version 99, newer than this svc knows/);
+    expect(r.stderr).toMatch(/previous sandbox is running again/);
+    expect((await inB(['sandbox', 'status', '--json'])).json).toMatchObject({ running: true, seed: 31 });
+    expect((await inB(['sandbox', 'journal'])).stdout).toBe(journalBefore);
+  }, 60_000);
 });
 
 describe('svc sandbox import over a running sandbox', () => {
