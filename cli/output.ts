@@ -4,8 +4,14 @@ import chalk from 'chalk';
 import { ERROR_CODES, isErrorCode } from '../daemon/contract/errors.js';
 import { DaemonUnreachable, type ApiResponse } from './client/http.js';
 
-if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') chalk.level = 0;
-else if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') chalk.level = Math.max(chalk.level, 1) as 1;
+// An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org, force-color.org); chalk would read an
+// empty FORCE_COLOR as "force", and FORCE_COLOR=0 or false turns colour off.
+const noColor = process.env.NO_COLOR ?? '';
+const forceColor = process.env.FORCE_COLOR ?? '';
+if (noColor !== '') chalk.level = 0;
+else if (forceColor === '0' || forceColor === 'false') chalk.level = 0;
+else if (forceColor !== '') chalk.level = Math.max(chalk.level, 1) as 1;
+else if (process.env.FORCE_COLOR !== undefined && !process.stdout.isTTY) chalk.level = 0;
 
 export { chalk };
 
@@ -26,17 +32,28 @@ export function info(line: string): void {
   process.stderr.write(line + '\n');
 }
 
-/** Prints an API error (code, message, request id, and the registry's remedy) and exits non-zero. */
-export function apiError(res: ApiResponse, json: boolean): never {
+/** The error registry's remedy for a code, when the code is one of the registry's. */
+export function errorHint(code: string): string | undefined {
+  return isErrorCode(code) ? ERROR_CODES[code].remedy : undefined;
+}
+
+/** Writes an API error for people on stderr: code, HTTP status, message, request id, the registry's remedy. */
+export function describeApiError(res: ApiResponse): void {
   const err = res.body?.error;
+  if (!err) {
+    process.stderr.write(`${chalk.red('error')} HTTP ${res.status}: ${String(res.raw)}\n`);
+    return;
+  }
+  const hint = errorHint(String(err.code));
+  process.stderr.write(`${chalk.red('error')} ${chalk.bold(err.code)} (HTTP ${res.status}): ${err.message}\n`);
+  if (res.body.request_id) process.stderr.write(chalk.dim(`  request_id ${res.body.request_id}\n`));
+  if (hint) process.stderr.write(`  hint: ${hint}\n`);
+}
+
+/** Reports an API error (the body as JSON on stdout with --json, else described on stderr) and exits non-zero. */
+export function apiError(res: ApiResponse, json: boolean): never {
   if (json) printJson(res.body);
-  else if (err) {
-    const code = String(err.code);
-    const hint = isErrorCode(code) ? ERROR_CODES[code].remedy : undefined;
-    process.stderr.write(`${chalk.red('error')} ${chalk.bold(err.code)} (HTTP ${res.status}): ${err.message}\n`);
-    if (res.body.request_id) process.stderr.write(chalk.dim(`  request_id ${res.body.request_id}\n`));
-    if (hint) process.stderr.write(`  hint: ${hint}\n`);
-  } else process.stderr.write(`${chalk.red('error')} HTTP ${res.status}: ${String(res.raw)}\n`);
+  else describeApiError(res);
   throw new CliExit(EXIT.apiError);
 }
 

@@ -1,7 +1,7 @@
 // svc api METHOD PATH [--data JSON]: any request; signed and keyed when the route needs it.
 import { api as send } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
-import { apiError, printJson, usage } from '../output.js';
+import { CliExit, EXIT, describeApiError, printJson, usage } from '../output.js';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -22,7 +22,12 @@ export async function api(opts: any, g: GlobalOptions, args: string[]): Promise<
   const keyFor: Record<string, string | undefined> = { admin: profile.admin_key, security: profile.security_key, approver: profile.approver_key };
   if (opts.as && !(opts.as in keyFor)) usage('--as must be admin, security or approver');
   const res = await send(profile, method, path, { body, idempotencyKey: opts.idempotencyKey, adminKey: opts.as ? keyFor[opts.as] : undefined });
-  if (res.status >= 400) apiError(res, true);
+  if (res.status >= 400) {
+    // The body is the output either way; people also get the code, request id and hint on stderr.
+    printJson(res.body);
+    if (!g.json) describeApiError(res);
+    throw new CliExit(EXIT.apiError);
+  }
   if (typeof res.body === 'string') process.stdout.write(res.body + (res.body.endsWith('\n') ? '' : '\n'));
   else printJson(res.body);
 }

@@ -2,6 +2,7 @@
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { ok, printJson, usage } from '../output.js';
+import { withProgress } from '../progress.js';
 
 function render(c: any): string {
   return `${c.timestamp}  market ${c.is_open ? 'open' : 'closed'}  next_open ${c.next_open}  next_close ${c.next_close}\n`;
@@ -23,7 +24,11 @@ export async function advance(opts: any, g: GlobalOptions): Promise<void> {
   }
   if (opts.until) body.until = opts.until;
   if (Object.keys(body).length !== 1) usage('give exactly one of --minutes, --hours, --days, --until');
-  const c = ok(await api(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }), Boolean(g.json));
+  const [[unit, value]] = Object.entries(body);
+  const what = unit === 'until' ? `to ${value}` : `${value} ${Number(value) === 1 ? unit.slice(0, -1) : unit}`;
+  // Days of simulated time can take a while: every due fill, expiry and settlement runs in order.
+  const res = await withProgress(`advancing the clock ${what}`, () => api(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }));
+  const c = ok(res, Boolean(g.json));
   if (g.json) printJson(c);
   else process.stdout.write(render(c));
 }

@@ -1,0 +1,42 @@
+// Progress of long operations on stderr: a spinner with the elapsed time on a terminal, erased when the
+// work ends; without a terminal, quiet for quick work and a line now and then for slow work.
+import { describe, expect, it } from 'vitest';
+import { withProgress } from '../../cli/progress.js';
+
+function stream(isTTY: boolean) {
+  const writes: string[] = [];
+  return { writes, stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('withProgress', () => {
+  it('on a terminal: redraws a spinner with the label and elapsed seconds on one line, erases it at the end, returns the result', async () => {
+    const s = stream(true);
+    const result = await withProgress('advancing the clock 30 days', async () => {
+      await sleep(120);
+      return 42;
+    }, { stream: s.stream, frameMs: 20 });
+    expect(result).toBe(42);
+    expect(s.writes.length).toBeGreaterThan(3);
+    expect(s.writes[0]).toMatch(/^\r. advancing the clock 30 days 0\.0s\u001B\[K$/);
+    expect(new Set(s.writes.slice(0, -1).map((w) => w[1])).size).toBeGreaterThan(1);
+    expect(s.writes.at(-1)).toBe('\r\u001B[K');
+  });
+
+  it('on a terminal: a failure still erases the line and rethrows', async () => {
+    const s = stream(true);
+    await expect(withProgress('x', async () => Promise.reject(new Error('boom')), { stream: s.stream })).rejects.toThrow('boom');
+    expect(s.writes.at(-1)).toBe('\r\u001B[K');
+  });
+
+  it('without a terminal: nothing for quick work; for slow work a line after quietMs and then every everyMs', async () => {
+    const quick = stream(false);
+    await withProgress('advancing', async () => sleep(20), { stream: quick.stream, quietMs: 200 });
+    expect(quick.writes).toEqual([]);
+    const slow = stream(false);
+    await withProgress('advancing', async () => sleep(190), { stream: slow.stream, quietMs: 50, everyMs: 60 });
+    expect(slow.writes.length).toBeGreaterThanOrEqual(2);
+    for (const w of slow.writes) expect(w).toMatch(/^advancing \(\d\.\ds so far\)\n$/);
+  });
+});
