@@ -21,6 +21,7 @@ import './suites/http-reads.js';
 import './suites/cold-start.js';
 import './suites/orders.js';
 import './suites/cli.js';
+import './suites/snapshot.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
