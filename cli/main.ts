@@ -206,8 +206,8 @@ transfer
 const order = program.command('order').description('equity orders on XCAI: place (signed, idempotent), cancel, list, show, contract note');
 for (const side of ['buy', 'sell'] as const) {
   order
-    .command(`${side} <symbol> <qty>`)
-    .description(`${side} QTY whole shares of SYMBOL: a market order, or a limit order with --limit (EGP)`)
+    .command(`${side} [symbol] [qty]`)
+    .description(`${side} QTY whole shares of SYMBOL: a market order, or a limit order with --limit (EGP); on a terminal, asks for what is missing and shows the fees and reservation first`)
     .option('--limit <price_egp>', 'limit price in EGP (on the tick grid, inside the +/-20% band)')
     .addOption(new Option('--tif <tif>', 'time in force').choices(['day', 'gtc', 'ioc', 'fok']))
     .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
@@ -215,7 +215,7 @@ for (const side of ['buy', 'sell'] as const) {
     .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
     .option('--wait', 'running clock: follow the order until filled, canceled, rejected or expired; frozen clock: say how to advance it')
     .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
-    .addHelpText('after', `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: qty 13 fills in two executions.\nExamples:\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  $ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`)
+    .addHelpText('after', `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: qty 13 fills in two executions.\nExamples:\n  $ svc order ${side}                     asks for the symbol, quantity, type and time in force\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  $ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`)
     .action(lazy(async () => (await import('./commands/order.js'))[side]));
 }
 order

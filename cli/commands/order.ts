@@ -1,6 +1,9 @@
 // svc order buy|sell|cancel|list|show|note. Prices are typed in EGP and sent as exact integer micros;
 // the investor is --investor or $SVC_INVESTOR_ID. Placing and cancelling are signed and idempotent.
 //
+// With SYMBOL or QTY missing, a terminal asks for them (order-wizard.ts) and shows the estimate before
+// anything is sent; without one that is a usage error (exit 2) naming what is missing.
+//
 // --wait follows the order to a terminal state (filled, canceled, rejected, expired). On a running
 // clock it polls GET /v1/orders/{id} (the daemon runs due fills and expiries as it answers), at most
 // --timeout seconds. On a frozen clock nothing moves by itself: it prints the order and says which
@@ -9,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { api, type ApiResponse } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
+import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
 
 const POLL_MS = 500;
@@ -106,6 +110,21 @@ function timeoutOf(opts: { timeout?: string }): number {
 async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const [symbol, qtyText] = args;
+  const timeoutS = timeoutOf(opts);
+  if (symbol === undefined || qtyText === undefined) {
+    const missing = [symbol === undefined ? 'SYMBOL' : null, qtyText === undefined ? 'QTY' : null].filter(Boolean).join(' and ');
+    if (!canPrompt(json)) usage(`missing ${missing} (no terminal to ask in): svc order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`);
+    const profile = resolveProfile(g);
+    const { askOrder } = await import('./order-wizard.js');
+    const asked = await askOrder(side, profile, { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: opts.investor ?? process.env.SVC_INVESTOR_ID });
+    if (!asked) {
+      info('Nothing placed.');
+      return;
+    }
+    if (opts.clientOrderId !== undefined) asked.client_order_id = opts.clientOrderId;
+    await send(profile, asked, opts, timeoutS, json);
+    return;
+  }
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
   const body: Record<string, unknown> = { investor_id: investorOf(opts), symbol: symbol.toUpperCase(), side, type: 'market', qty: Number(qtyText) };
   if (opts.limit !== undefined) {
@@ -118,8 +137,10 @@ async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: st
   }
   if (opts.tif !== undefined) body.time_in_force = opts.tif;
   if (opts.clientOrderId !== undefined) body.client_order_id = opts.clientOrderId;
-  const timeoutS = timeoutOf(opts);
-  const profile = resolveProfile(g);
+  await send(resolveProfile(g), body, opts, timeoutS, json);
+}
+
+async function send(profile: Profile, body: Record<string, unknown>, opts: any, timeoutS: number, json: boolean): Promise<void> {
   let o: Order = ok(await api(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey }), json);
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);

@@ -1,0 +1,116 @@
+// svc order buy|sell with a missing SYMBOL or QTY on a terminal: asks for what is missing (the symbol
+// from the catalog, the quantity, market or limit, the limit, the time in force; the investor too when
+// none is set), shows the estimate (value, each fee, stamp duty, what the order reserves, the cash or
+// shares available) and places nothing unless confirmed. Loaded only on that path.
+import { api } from '../client/http.js';
+import type { Profile } from '../context.js';
+import { estimateLines, estimateOrder } from '../estimate.js';
+import { loadPrompts } from '../interactive.js';
+import type { Account, Balances, Instrument, Quote } from '../live/source.js';
+import { parseEgp } from '../money.js';
+import { chalk, egp, info, ok, usage } from '../output.js';
+import { priceText } from '../ui/format.js';
+
+export interface Given {
+  symbol?: string;
+  qty?: string;
+  limit?: string;
+  tif?: string;
+  investor?: string;
+}
+
+const TIFS = [
+  { value: 'day', name: 'day', description: 'works until the close of its session' },
+  { value: 'gtc', name: 'gtc', description: 'good till cancelled: works across sessions' },
+  { value: 'ioc', name: 'ioc', description: 'fills what it can now, cancels the rest (refused while closed)' },
+  { value: 'fok', name: 'fok', description: 'fills all of it now or nothing (refused while closed)' },
+];
+
+async function chooseInvestor(profile: Profile): Promise<string> {
+  const { select } = await loadPrompts();
+  const accounts: Account[] = ok(await api(profile, 'GET', '/v1/accounts'), false).accounts;
+  if (accounts.length === 0) usage('no investor yet: open an account with svc kyc apply, then pass --investor');
+  if (accounts.length === 1) {
+    info(chalk.dim(`investor ${accounts[0].id} (${accounts[0].name}), the only account`));
+    return accounts[0].id;
+  }
+  return select({ message: 'Investor', choices: accounts.map((a) => ({ value: a.id, name: `${a.id}  ${a.name}`, description: `${a.account_number} · ${a.status}` })) });
+}
+
+async function chooseSymbol(profile: Profile): Promise<string> {
+  const { search } = await loadPrompts();
+  const instruments: Instrument[] = ok(await api(profile, 'GET', '/v1/instruments?security_type=equity'), false).instruments;
+  return search({
+    message: 'Symbol (type to filter)',
+    source: (term) => {
+      const t = (term ?? '').toUpperCase();
+      return instruments
+        .filter((i) => i.tradable !== false && (i.symbol.includes(t) || i.name.toUpperCase().includes(t)))
+        .map((i) => ({ value: i.symbol, name: `${i.symbol.padEnd(6)} ${i.name}` }));
+    },
+  });
+}
+
+function limitCheck(text: string, q: Quote): true | string {
+  try {
+    const micros = parseEgp(text);
+    if (micros <= 0) return 'a limit above 0';
+    if (micros < q.band.lower_micros || micros > q.band.upper_micros) return `inside today's band ${priceText(q.band.lower_micros, q.tick_micros)}-${priceText(q.band.upper_micros, q.tick_micros)} EGP`;
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** The order body, or null when the user declined to place it. */
+export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Given): Promise<Record<string, unknown> | null> {
+  const { input, select, confirm } = await loadPrompts();
+  info(chalk.bold(`${side === 'buy' ? 'Buy' : 'Sell'} an equity on XCAI`) + chalk.dim(' (Ctrl-C to stop; nothing is sent before you confirm)'));
+  const investorId = given.investor ?? (await chooseInvestor(profile));
+  const symbol = (given.symbol ?? (await chooseSymbol(profile))).toUpperCase();
+  const quote: Quote = ok(await api(profile, 'GET', `/v1/instruments/${encodeURIComponent(symbol)}/quote`), false);
+  const balances: Balances = ok(await api(profile, 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`), false);
+  const cash = balances.cash.find((c) => c.asset === 'cash:EGP');
+  const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
+  info(
+    chalk.dim(
+      `${symbol} ${priceText(quote.price_micros, quote.tick_micros)} EGP, band ${priceText(quote.band.lower_micros, quote.tick_micros)}-${priceText(quote.band.upper_micros, quote.tick_micros)}, ` +
+        `${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}; ` +
+        (side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`),
+    ),
+  );
+  const qtyText = given.qty ?? (await input({ message: 'Quantity (whole shares)', validate: (v) => /^[1-9]\d{0,9}$/.test(v.trim()) || 'a whole number of shares, at least 1' })).trim();
+  if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
+  let limitText = given.limit;
+  if (limitText === undefined) {
+    const type = await select({
+      message: 'Order type',
+      choices: [
+        { value: 'market', name: 'market', description: `at the tape price (now ${priceText(quote.price_micros, quote.tick_micros)}); a buy reserves at the band ceiling` },
+        { value: 'limit', name: 'limit', description: 'never worse than your price; rests until the tape reaches it' },
+      ],
+    });
+    if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: priceText(quote.price_micros, quote.tick_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();
+  }
+  let limitMicros: number | null = null;
+  if (limitText !== undefined) {
+    try {
+      limitMicros = parseEgp(limitText);
+    } catch (err) {
+      usage(`--limit: ${(err as Error).message}`);
+    }
+  }
+  const tif = given.tif ?? (await select({ message: 'Time in force', choices: TIFS, default: 'day' }));
+
+  const draft = { side, qty: Number(qtyText), limitPriceMicros: limitMicros };
+  const estimate = estimateOrder(draft, quote);
+  info('');
+  info(chalk.bold(`${side} ${qtyText} ${symbol} ${limitMicros === null ? 'market' : `limit ${limitText}`} ${tif} for ${investorId}`));
+  if (estimate) for (const line of estimateLines(draft, estimate)) info(`  ${line}`);
+  if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled) info(chalk.yellow(`  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with INSUFFICIENT_SETTLED_CASH.`));
+  if (side === 'sell' && shares < draft.qty) info(chalk.yellow(`  More than the settled shares (${shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`));
+  if (!(await confirm({ message: 'Place this order?', default: true }))) return null;
+  const body: Record<string, unknown> = { investor_id: investorId, symbol, side, type: limitMicros === null ? 'market' : 'limit', qty: draft.qty, time_in_force: tif };
+  if (limitMicros !== null) body.limit_price_micros = limitMicros;
+  return body;
+}

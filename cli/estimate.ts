@@ -1,0 +1,60 @@
+// What an order would cost before it is placed: the daemon's own fee and reservation rules
+// (daemon/contract/fees.ts) on the schedule of fixtures/fees.json, bundled into the CLI.
+import feesFixture from '../fixtures/fees.json' with { type: 'json' };
+import { feeScheduleOf, feesOnly, notional, orderFees, reservationFor, type FeeLines, type FeesFixture, type Reservation } from '../daemon/contract/fees.js';
+import { egp } from './output.js';
+
+const SCHEDULE = feeScheduleOf(feesFixture as FeesFixture);
+
+export interface OrderDraft {
+  side: 'buy' | 'sell';
+  qty: number;
+  /** null: a market order. */
+  limitPriceMicros: number | null;
+}
+
+/** The part of a quote an estimate needs (GET /v1/instruments/{symbol}/quote). */
+export interface PriceContext {
+  price_micros: number;
+  band: { lower_micros: number; upper_micros: number };
+}
+
+export interface Estimate {
+  /** The price assumed: the limit, or the tape price now for a market order. */
+  priceMicros: number;
+  valueMicros: number;
+  fees: FeeLines;
+  feesMicros: number;
+  /** Buy: value + fees + stamp duty, debited. Sell: value - fees - stamp duty, credited. */
+  netMicros: number;
+  /** What the order holds while it works (null: too large to represent). */
+  reservation: Reservation | null;
+}
+
+export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
+  const priceMicros = d.limitPriceMicros ?? q.price_micros;
+  const valueMicros = notional(d.qty, priceMicros);
+  if (valueMicros === null) return null;
+  const fees = orderFees(valueMicros, SCHEDULE);
+  const feesMicros = feesOnly(fees);
+  const charges = feesMicros + fees.stamp_duty_micros;
+  const reservation = reservationFor({ side: d.side, qty: d.qty, limitPriceMicros: d.limitPriceMicros }, { lowerMicros: q.band.lower_micros, upperMicros: q.band.upper_micros }, SCHEDULE);
+  return { priceMicros, valueMicros, fees, feesMicros, netMicros: d.side === 'buy' ? valueMicros + charges : valueMicros - charges, reservation };
+}
+
+/** The estimate as lines of text (svc order buy's confirmation, the dashboard's order form). */
+export function estimateLines(d: OrderDraft, e: Estimate): string[] {
+  const at = d.limitPriceMicros === null ? `at the tape price ${egp(e.priceMicros)}` : `at the limit ${egp(e.priceMicros)}`;
+  const f = e.fees;
+  const lines = [
+    `Value ${at}: ${egp(e.valueMicros)} EGP`,
+    `Fees ${egp(e.feesMicros)} EGP (commission ${egp(f.commission_micros)}, EGX ${egp(f.egx_micros)}, MCDR ${egp(f.mcdr_micros)}, IPF ${egp(f.ipf_micros)}, FRA ${egp(f.fra_micros)})`,
+    `Stamp duty ${egp(f.stamp_duty_micros)} EGP (withheld)`,
+    `${d.side === 'buy' ? 'Net debit' : 'Net credit'} about ${egp(e.netMicros)} EGP`,
+  ];
+  const r = e.reservation;
+  if (r === null) lines.push('Reservation: too large to hold');
+  else if (d.side === 'buy') lines.push(`Reserved now: ${egp(r.cashMicros)} EGP of settled cash${d.limitPriceMicros === null ? ' (qty x the band ceiling + the fee ceiling)' : ' (qty x limit + the fee ceiling)'}`);
+  else lines.push(`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`);
+  return lines;
+}

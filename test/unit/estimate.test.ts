@@ -1,0 +1,51 @@
+// The CLI's order estimate is the daemon's arithmetic: the worked examples of docs/trading.md, and the
+// same reservation the order validation holds (daemon/contract/fees.ts is shared, not copied).
+import { describe, expect, it } from 'vitest';
+import { estimateLines, estimateOrder } from '../../cli/estimate.js';
+import { reservationFor } from '../../daemon/trading/validate.js';
+import { loadFeeSchedule } from '../../daemon/trading/fees.js';
+
+const EGP = 1_000_000;
+const quote = (priceMicros: number, lower: number, upper: number) => ({ price_micros: priceMicros, band: { lower_micros: lower, upper_micros: upper } });
+
+describe('estimateOrder', () => {
+  it('buy 100 COMI limit 85.00: fees 11.05, stamp duty 10.625, net debit 8,521.675 EGP (docs/trading.md)', () => {
+    const e = estimateOrder({ side: 'buy', qty: 100, limitPriceMicros: 85 * EGP }, quote(86 * EGP, 68 * EGP, 102 * EGP))!;
+    expect(e).toMatchObject({ priceMicros: 85 * EGP, valueMicros: 8_500 * EGP, feesMicros: 11_050_000, netMicros: 8_521_675_000 });
+    expect(e.fees).toMatchObject({ commission_micros: 8_500_000, egx_micros: 850_000, stamp_duty_micros: 10_625_000 });
+  });
+
+  it('a market buy is valued at the tape price but reserves at the band ceiling plus the fee ceiling: 10,226.01 EGP', () => {
+    const d = { side: 'buy' as const, qty: 100, limitPriceMicros: null };
+    const e = estimateOrder(d, quote(85 * EGP, 68 * EGP, 102 * EGP))!;
+    expect(e.valueMicros).toBe(8_500 * EGP);
+    expect(e.reservation).toEqual({ cashMicros: 10_226_010_000, shares: 0 });
+    expect(estimateLines(d, e)).toEqual([
+      'Value at the tape price 85.00: 8,500.00 EGP',
+      'Fees 11.05 EGP (commission 8.50, EGX 0.85, MCDR 0.85, IPF 0.425, FRA 0.425)',
+      'Stamp duty 10.625 EGP (withheld)',
+      'Net debit about 8,521.675 EGP',
+      'Reserved now: 10,226.01 EGP of settled cash (qty x the band ceiling + the fee ceiling)',
+    ]);
+  });
+
+  it('holds what the daemon holds, for buys and sells, market and limit', () => {
+    const band = { lowerMicros: 680_000, upperMicros: 1_020_000 };
+    for (const d of [
+      { side: 'buy' as const, qty: 13, limitPriceMicros: null },
+      { side: 'buy' as const, qty: 1_000, limitPriceMicros: 900_000 },
+      { side: 'sell' as const, qty: 1, limitPriceMicros: null },
+      { side: 'sell' as const, qty: 50_000, limitPriceMicros: 950_000 },
+    ]) {
+      const e = estimateOrder(d, quote(850_000, band.lowerMicros, band.upperMicros))!;
+      expect(e.reservation).toEqual(reservationFor(d, band, loadFeeSchedule()));
+    }
+  });
+
+  it('a sell worth less than its charges says it holds the shortfall in cash', () => {
+    const d = { side: 'sell' as const, qty: 1, limitPriceMicros: null };
+    const e = estimateOrder(d, quote(850_000, 680_000, 1_020_000))!;
+    expect(e.netMicros).toBeLessThan(0);
+    expect(estimateLines(d, e).at(-1)).toMatch(/^Reserved now: 1 settled shares and 4\.\d+ EGP of settled cash \(fees above the proceeds\)$/);
+  });
+});
