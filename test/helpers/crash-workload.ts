@@ -82,6 +82,8 @@ export interface CycleReport {
   unackedAbsent: number;
   /** Of the unacknowledged: replies the client dropped while the daemon was alive. */
   lostReplies: number;
+  /** Of the unacknowledged cut by the kill (not dropped by the client): those found committed. */
+  killCutCommitted: number;
   advances: number;
   restartMs: number;
   byKind: Record<string, number>;
@@ -95,6 +97,7 @@ export interface CrashReport {
   totalCommittedUnacked: number;
   totalAbsentUnacked: number;
   totalLostReplies: number;
+  totalKillCutCommitted: number;
   finalReplays: number;
   ms: number;
   fundOrders: boolean;
@@ -454,11 +457,12 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
         unackedCommitted: ops.filter((x) => !x.acked && x.committed).length,
         unackedAbsent: ops.filter((x) => !x.acked && x.kind !== 'advance' && !x.committed).length,
         lostReplies: ops.filter((x) => x.lost).length,
+        killCutCommitted: ops.filter((x) => !x.acked && !x.lost && x.committed).length,
         advances: byKind.advance ?? 0, restartMs, byKind,
       };
       reports.push(rep);
       all.push(...ops);
-      o.log(`cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill); restart ${restartMs} ms`);
+      o.log(`cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ${rep.killCutCommitted} committed); restart ${restartMs} ms`);
     }
 
     // every keyed request of every cycle, once more: its answer survived every later crash
@@ -487,6 +491,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       totalCommittedUnacked: reports.reduce((a, r) => a + r.unackedCommitted, 0),
       totalAbsentUnacked: reports.reduce((a, r) => a + r.unackedAbsent, 0),
       totalLostReplies: reports.reduce((a, r) => a + r.lostReplies, 0),
+      totalKillCutCommitted: reports.reduce((a, r) => a + r.killCutCommitted, 0),
       finalReplays: keyed.length,
       ms: Date.now() - t0,
       fundOrders: w.funds.length > 0,
