@@ -14,6 +14,11 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 
 type Action = (opts: any, global: GlobalOptions, args: string[]) => Promise<void>;
 
+/** The help's closing "Examples:" block (every command has one; a test walks the tree). */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`;
+}
+
 /** Wraps a lazily imported action: merges global options, maps failures to exit codes. */
 function lazy(load: () => Promise<Action>) {
   return async (...received: unknown[]) => {
@@ -39,6 +44,7 @@ Examples:
   $ svc sandbox start                 start a sandbox and print its credentials
   $ svc market quotes COMI TMGH       live quotes from the tape
   $ svc clock advance --until next_open
+  $ svc dashboard                     the live screen: clock, quotes, orders, positions
   $ svc api GET /v1/clock             any request, signed when the route needs it`);
 
 const sandbox = program.command('sandbox').description('start, stop and inspect the local sandbox daemon');
@@ -128,7 +134,10 @@ clock
   .addHelpText('after', '\nExamples:\n  $ svc clock advance --until next_open\n  $ svc clock advance --days 2')
   .action(lazy(async () => (await import('./commands/clock.js')).advance));
 
-const market = program.command('market').description('market data: quotes and the trading calendar');
+const market = program
+  .command('market')
+  .description('market data: quotes, a live quote strip and the trading calendar')
+  .addHelpText('after', examples('svc market quotes COMI TMGH', 'svc market watch COMI TMGH', 'svc market calendar --start 2026-12-01 --end 2026-12-31'));
 market
   .command('quotes [symbols...]')
   .description('live quotes (all equities when no symbol is given)')
@@ -140,6 +149,13 @@ market
   .option('--start <date>', 'YYYY-MM-DD')
   .option('--end <date>', 'YYYY-MM-DD')
   .action(lazy(async () => (await import('./commands/market.js')).calendar));
+market
+  .command('watch <symbols...>')
+  .description('a live quote strip: redrawn on a terminal, one line per refresh otherwise (--json: one JSON object per line)')
+  .option('--interval <s>', 'seconds between refreshes', '1')
+  .option('--count <n>', 'stop after N refreshes (for scripts)')
+  .addHelpText('after', `\nOn a frozen clock prices move only when the clock is advanced (svc clock advance).${examples('svc market watch COMI TMGH FWRY', 'svc market watch COMI --count 5 --json', 'svc market watch COMI --interval 5 > quotes.log')}`)
+  .action(lazy(async () => (await import('./commands/market.js')).watch));
 
 const kyc = program.command('kyc').description('open an account: KYC application, ID images, submission');
 kyc
@@ -340,6 +356,17 @@ program
   .option('--as <identity>', 'admin identity for /admin routes: admin, security or approver')
   .addHelpText('after', `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d '{"symbol":"COMI","price_micros":85500000}'`)
   .action(lazy(async () => (await import('./commands/api.js')).api));
+
+program
+  .command('dashboard')
+  .description('the live screen: clock, quote board, an investor\'s orders and positions; keys to advance, trade and cancel')
+  .option('--investor <id>', 'investor to show (default $SVC_INVESTOR_ID, else the first account)')
+  .option('--symbols <list>', 'quote board symbols, comma-separated (default COMI,TMGH,FWRY,EAST,HRHO,ETEL,SWDY,ABUK,EFIH,ORAS; holdings and open orders are added)')
+  .option('--interval <s>', 'seconds between refreshes', '1')
+  .addHelpText('after', `
+Keys: a advance the clock · i switch investor · b buy · s sell · c cancel the selected order · ↑↓ select · r refresh · q quit.
+Needs a terminal; scripts use svc order list, svc market quotes --json or svc market watch --json.${examples('svc dashboard', 'svc dashboard --investor inv_0123456789 --symbols COMI,TMGH,FWRY')}`)
+  .action(lazy(async () => (await import('./commands/dashboard.js')).dashboard));
 
 // Usage errors commander finds itself (unknown option, missing argument) exit 2 like ours do.
 function overrideExits(cmd: Command): void {

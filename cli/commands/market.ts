@@ -1,7 +1,18 @@
-// svc market quotes|calendar
+// svc market quotes|calendar|watch
+import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
-import { resolveProfile, type GlobalOptions } from '../context.js';
-import { egp, ok, pct, printJson, table } from '../output.js';
+import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
+import { apiSource } from '../live/api-source.js';
+import type { Quote } from '../live/source.js';
+import { egp, ok, pct, printJson, table, usage } from '../output.js';
+import { intervalOf } from './dashboard.js';
+
+/** Each symbol's quote; an API error (say UNKNOWN_SYMBOL) is reported and exits 1. */
+async function fetchQuotes(profile: Profile, symbols: string[], json: boolean): Promise<Quote[]> {
+  const rows: Quote[] = [];
+  for (const s of symbols) rows.push(ok(await api(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
+  return rows;
+}
 
 export async function quotes(_opts: any, g: GlobalOptions, symbols: string[]): Promise<void> {
   const profile = resolveProfile(g);
@@ -11,8 +22,7 @@ export async function quotes(_opts: any, g: GlobalOptions, symbols: string[]): P
     const inst = ok(await api(profile, 'GET', '/v1/instruments?security_type=equity'), json);
     list = inst.instruments.map((i: any) => i.symbol);
   }
-  const rows = [];
-  for (const s of list) rows.push(ok(await api(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
+  const rows = await fetchQuotes(profile, list, json);
   if (json) {
     printJson({ quotes: rows });
     return;
@@ -40,4 +50,35 @@ export async function calendar(opts: any, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(table(['date', 'open', 'close', 'settles'], res.calendar.map((d: any) => [d.date, d.open, d.close, d.settlement_date])) + '\n');
+}
+
+/**
+ * svc market watch SYMBOL...: a live quote strip. On a terminal an Ink strip redrawn every --interval
+ * seconds; otherwise one plain line per refresh (--json: one JSON object per line). --count N stops
+ * after N refreshes. Symbols are checked once before the first refresh.
+ */
+export async function watch(opts: any, g: GlobalOptions, symbols: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const list = [...new Set(symbols.map((s) => s.toUpperCase()))];
+  if (list.length === 0) usage('name at least one symbol, e.g. svc market watch COMI TMGH');
+  const intervalMs = intervalOf(opts.interval);
+  let count: number | null = null;
+  if (opts.count !== undefined) {
+    if (!/^[1-9]\d{0,8}$/.test(opts.count)) usage(`--count ${opts.count} must be a whole number of refreshes, at least 1`);
+    count = Number(opts.count);
+  }
+  const profile = resolveProfile(g);
+  const first = await fetchQuotes(profile, list, json);
+  if (!json && process.stdout.isTTY) {
+    const { renderWatch } = await import('../ui/watch/render.js');
+    await renderWatch(apiSource(profile), { symbols: list, intervalMs, count });
+    return;
+  }
+  for (let n = 1; ; n++) {
+    const quotes = n === 1 ? first : await fetchQuotes(profile, list, json);
+    if (json) process.stdout.write(JSON.stringify({ as_of: quotes[0].as_of, quotes }) + '\n');
+    else process.stdout.write(`${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${egp(q.price_micros, q.tick_micros < 10_000 ? 3 : 2)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`);
+    if (count !== null && n >= count) return;
+    await sleep(intervalMs);
+  }
 }

@@ -1,0 +1,35 @@
+// One refresh of the dashboard: the clock, the quote board, and the selected investor's orders and
+// balances, read together. The quote board shows the chosen symbols, then any the investor holds or
+// has open orders in.
+import { isOpen, type Balances, type Clock, type LiveSource, type Order, type Quote } from './source.js';
+
+/** The board when no --symbols are given: large, liquid names of the catalog. */
+export const DEFAULT_BOARD = ['COMI', 'TMGH', 'FWRY', 'EAST', 'HRHO', 'ETEL', 'SWDY', 'ABUK', 'EFIH', 'ORAS'];
+
+/** Orders read per refresh: the open ones and the most recent closed ones. */
+export const ORDERS_PER_REFRESH = 50;
+
+export interface Snapshot {
+  clock: Clock;
+  quotes: Quote[];
+  /** null when no investor is selected. */
+  orders: Order[] | null;
+  balances: Balances | null;
+}
+
+/** Board symbols: the chosen ones first, then the investor's positions and open orders, no repeats. */
+export function boardSymbols(chosen: string[], orders: Order[] | null, balances: Balances | null): string[] {
+  const held = (balances?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0).map((s) => s.symbol ?? s.asset);
+  const working = (orders ?? []).filter(isOpen).map((o) => o.symbol);
+  return [...new Set([...chosen, ...held, ...working])];
+}
+
+export async function loadSnapshot(source: LiveSource, opts: { investorId: string | null; symbols: string[] }): Promise<Snapshot> {
+  const [clock, orders, balances] = await Promise.all([
+    source.clock(),
+    opts.investorId ? source.orders(opts.investorId, ORDERS_PER_REFRESH) : null,
+    opts.investorId ? source.balances(opts.investorId) : null,
+  ]);
+  const quotes = await source.quotes(boardSymbols(opts.symbols, orders, balances));
+  return { clock, quotes, orders, balances };
+}

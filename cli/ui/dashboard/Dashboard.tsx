@@ -1,0 +1,212 @@
+// svc dashboard: the clock and session, a quote board ticking with the tape, the selected investor's
+// balances, positions and orders, and keys to advance the clock, switch investor, place and cancel.
+// It reads and acts only through a LiveSource, so tests give it a fake one.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Box, useApp } from 'ink';
+import { ApiFailure, ADVANCE_CHOICES, isOpen, type Account, type Instrument, type LiveSource, type Order, type OrderRequest } from '../../live/source.js';
+import { loadSnapshot } from '../../live/snapshot.js';
+import { egp } from '../../output.js';
+import { wallTime } from '../format.js';
+import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
+import { SelectList, useKeys } from '../inputs.js';
+import { OrderForm } from './order-form.js';
+import { AccountPanel, Header, KeyBar, OrdersPanel, QuoteBoard, StatusLine, orderRows, type Tone } from './panels.js';
+
+export interface DashboardProps {
+  source: LiveSource;
+  investorId: string | null;
+  symbols: string[];
+  intervalMs: number;
+}
+
+type Mode = { kind: 'main' } | { kind: 'advance' } | { kind: 'investor' } | { kind: 'order'; side: 'buy' | 'sell' } | { kind: 'cancel'; order: Order };
+
+interface Status {
+  tone: Tone;
+  lines: string[];
+}
+
+/** An error as the status line shows it: the code and message, the request id, the registry's hint. */
+export function failureLines(err: unknown): string[] {
+  if (err instanceof ApiFailure) {
+    return [`${err.code}: ${err.message}`, [err.requestId ? `request_id ${err.requestId}` : '', err.hint ? `hint: ${err.hint}` : ''].filter(Boolean).join('  ')].filter(Boolean);
+  }
+  return [(err as Error)?.message ?? String(err)];
+}
+
+function orderLine(o: Order): string {
+  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${egp(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${o.status}${o.reason_code ? ` (${o.reason_code})` : ''}`;
+}
+
+export function Dashboard(props: DashboardProps) {
+  const { source } = props;
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const [investorId, setInvestorId] = useState(props.investorId);
+  const [accounts, setAccounts] = useState<Account[] | null>(null);
+  const [instruments, setInstruments] = useState<Instrument[] | null>(null);
+  const [mode, setMode] = useState<Mode>({ kind: 'main' });
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [status, setStatus] = useState<Status>({ tone: 'info', lines: [] });
+  const [busy, setBusy] = useState(false);
+
+  const polled = usePolling(() => loadSnapshot(source, { investorId, symbols: props.symbols }), props.intervalMs, `${investorId}|${props.symbols.join(',')}`);
+  const snap = polled.value;
+  const moves = useMoves(snap?.quotes);
+  const list = useMemo(() => orderRows(snap?.orders ?? null), [snap?.orders]);
+  // The selection: the chosen order while it is listed, else the first row.
+  const selected = list.find((o) => o.order_id === selectedId) ?? list[0];
+
+  const loadAccounts = useCallback(() => {
+    source.accounts().then(setAccounts, (err) => setStatus({ tone: 'error', lines: failureLines(err) }));
+  }, [source]);
+  useEffect(() => {
+    loadAccounts();
+    source.instruments().then(setInstruments, () => undefined);
+  }, [source]);
+  // With no investor given, the first account (if there is one) is shown.
+  useEffect(() => {
+    if (investorId === null && accounts && accounts.length > 0) setInvestorId(accounts[0].id);
+  }, [accounts]);
+
+  /** Runs one action, with a busy line while it works, then refreshes the screen. */
+  const act = async (label: string, work: () => Promise<Status>) => {
+    setMode({ kind: 'main' });
+    setBusy(true);
+    setStatus({ tone: 'info', lines: [`${label}…`] });
+    try {
+      setStatus(await work());
+    } catch (err) {
+      setStatus({ tone: 'error', lines: failureLines(err) });
+    } finally {
+      setBusy(false);
+      polled.refresh();
+    }
+  };
+
+  useKeys(
+    (input, key) => {
+      if (input === 'q') return exit();
+      if (busy) return;
+      const step = (by: number) =>
+        setSelectedId((id) => {
+          const at = Math.max(0, list.findIndex((o) => o.order_id === id));
+          return list[Math.max(0, Math.min(list.length - 1, at + by))]?.order_id ?? null;
+        });
+      if (key.upArrow) step(-1);
+      else if (key.downArrow) step(1);
+      else if (input === 'a') setMode({ kind: 'advance' });
+      else if (input === 'i') {
+        loadAccounts();
+        setMode({ kind: 'investor' });
+      } else if (input === 'b' || input === 's') {
+        if (!investorId) setStatus({ tone: 'error', lines: ['Choose an investor first: press i.'] });
+        else setMode({ kind: 'order', side: input === 'b' ? 'buy' : 'sell' });
+      } else if (input === 'c') {
+        const o = selected;
+        if (!o) setStatus({ tone: 'error', lines: ['No order selected.'] });
+        else if (!isOpen(o)) setStatus({ tone: 'error', lines: [`${o.order_id} is ${o.status}: only open orders can be cancelled.`] });
+        else setMode({ kind: 'cancel', order: o });
+      } else if (input === 'r') polled.refresh();
+    },
+    { isActive: mode.kind === 'main' },
+  );
+
+  useKeys(
+    (input, key) => {
+      if (mode.kind !== 'cancel') return;
+      const o = mode.order;
+      if (input === 'y' || key.return) {
+        void act(`cancelling ${o.order_id}`, async () => {
+          const done = await source.cancelOrder(o.order_id);
+          return { tone: 'ok', lines: [`Cancel requested: ${orderLine(done)}`, 'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.'] };
+        });
+      } else if (input === 'n' || key.escape) setMode({ kind: 'main' });
+    },
+    { isActive: mode.kind === 'cancel' },
+  );
+
+  const width = Math.max(60, columns);
+  const height = Math.max(20, rows - 1);
+  const quotes = snap?.quotes ?? [];
+  const positions = (snap?.balances?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0).length;
+  // Side by side on a wide terminal; stacked on a narrow one.
+  const wide = width >= 130;
+  const boardWidth = wide ? Math.min(84, Math.floor(width * 0.55)) : width;
+  const boardHeight = quotes.length + 4;
+  const accountHeight = Math.max(positions, 1) + 5 + (positions > 0 ? 1 : 0);
+  const topHeight = wide ? Math.max(boardHeight, accountHeight) : boardHeight + accountHeight;
+  const ordersRows = Math.max(3, height - topHeight - 6 - Math.max(0, status.lines.length - 1));
+  const account = accounts?.find((a) => a.id === investorId);
+
+  let modal = null;
+  if (mode.kind === 'advance') {
+    modal = (
+      <SelectList
+        title={`Advance the clock from ${snap ? wallTime(snap.clock.timestamp) : 'now'}`}
+        items={ADVANCE_CHOICES.map((c) => ({ label: c.label }))}
+        onCancel={() => setMode({ kind: 'main' })}
+        onSelect={(i) => {
+          const choice = ADVANCE_CHOICES[i];
+          void act(`advancing the clock ${choice.label}`, async () => {
+            const c = await source.advance(choice.step);
+            return { tone: 'ok', lines: [`Clock advanced ${choice.label} to ${wallTime(c.timestamp)} (${c.instants_processed} due instant${c.instants_processed === 1 ? '' : 's'} processed).`] };
+          });
+        }}
+      />
+    );
+  } else if (mode.kind === 'investor') {
+    const items = (accounts ?? []).map((a) => ({ label: `${a.id}  ${a.name}`, detail: `${a.account_number} · ${a.status}` }));
+    modal = (
+      <SelectList
+        title={accounts ? 'Switch investor' : 'Switch investor (loading accounts…)'}
+        items={items}
+        initial={Math.max(0, (accounts ?? []).findIndex((a) => a.id === investorId))}
+        onCancel={() => setMode({ kind: 'main' })}
+        onSelect={(i) => {
+          const a = accounts?.[i];
+          if (a) {
+            setInvestorId(a.id);
+            setSelectedId(null);
+            setStatus({ tone: 'info', lines: [`Showing ${a.name} (${a.id}).`] });
+          }
+          setMode({ kind: 'main' });
+        }}
+      />
+    );
+  } else if (mode.kind === 'order' && investorId) {
+    modal = (
+      <OrderForm
+        side={mode.side}
+        investorId={investorId}
+        instruments={instruments}
+        balances={snap?.balances ?? null}
+        loadQuote={async (s) => (await source.quotes([s]))[0]}
+        onCancel={() => setMode({ kind: 'main' })}
+        onSubmit={(request: OrderRequest) => {
+          void act(`placing ${request.side} ${request.qty} ${request.symbol}`, async () => {
+            const o = await source.placeOrder(request);
+            setSelectedId(o.order_id);
+            return { tone: o.status === 'rejected' ? 'error' : 'ok', lines: [`Placed ${orderLine(o)}`] };
+          });
+        }}
+      />
+    );
+  }
+
+  const question = mode.kind === 'cancel' ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] } : null;
+  const problem = polled.error ? { tone: 'error' as const, lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`] } : null;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Header clock={snap?.clock ?? null} width={width} />
+      <Box flexDirection={wide ? 'row' : 'column'}>
+        <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} />
+        <AccountPanel investorId={investorId} account={account} balances={snap?.balances ?? null} quotes={quotes} width={wide ? width - boardWidth : width} />
+      </Box>
+      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} />}
+      <Box flexGrow={1} />
+      <StatusLine {...(question ?? problem ?? status)} />
+      <KeyBar />
+    </Box>
+  );
+}

@@ -1,0 +1,166 @@
+// The dashboard's panels: pure views of the data they are given.
+import { Box, Text } from 'ink';
+import { egp } from '../../output.js';
+import { isOpen, type Account, type Balances, type Clock, type Order, type Quote } from '../../live/source.js';
+import { hhmm, pad, priceText, quotePrice, signedPct, span, wallTime } from '../format.js';
+import type { Move } from '../hooks.js';
+
+export function Header(props: { clock: Clock | null; width: number }) {
+  const c = props.clock;
+  if (!c) return <Text bold>svc dashboard <Text dimColor>· connecting…</Text></Text>;
+  const session = c.is_open ? (
+    <Text color="green" bold>market OPEN <Text dimColor>{`closes ${hhmm(c.next_close)} (in ${span(c.timestamp, c.next_close)})`}</Text></Text>
+  ) : (
+    <Text color="yellow" bold>market CLOSED <Text dimColor>{`opens ${wallTime(c.next_open, false)} (in ${span(c.timestamp, c.next_open)})`}</Text></Text>
+  );
+  return (
+    <Box width={props.width} justifyContent="space-between">
+      <Text>
+        <Text bold>svc dashboard</Text>  <Text bold color="cyan">{wallTime(c.timestamp)}</Text> <Text dimColor>Cairo</Text>  {session}
+      </Text>
+      <Text dimColor>{c.mode ? `clock ${c.mode}${c.mode === 'running' && c.speed && c.speed !== 1 ? ` x${c.speed}` : ''}` : ''}</Text>
+    </Box>
+  );
+}
+
+const BOARD_COLUMNS = { symbol: 6, last: 10, move: 2, change: 8, range: 19, band: 19 };
+
+export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; width: number }) {
+  const w = BOARD_COLUMNS;
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
+      <Text bold color="cyan">Quotes <Text dimColor>{props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}</Text></Text>
+      <Text dimColor>{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('band', w.band)}`}</Text>
+      {props.quotes.map((q) => {
+        const move = props.moves.get(q.symbol);
+        const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
+        const color = q.change_pct > 0 ? 'green' : q.change_pct < 0 ? 'red' : undefined;
+        const range = q.day ? `${priceText(q.day.low_micros, q.tick_micros)}-${priceText(q.day.high_micros, q.tick_micros)}` : '-';
+        const band = `${priceText(q.band.lower_micros, q.tick_micros)}-${priceText(q.band.upper_micros, q.tick_micros)}`;
+        return (
+          <Text key={q.symbol}>
+            <Text bold>{pad(q.symbol, w.symbol)}</Text> <Text inverse={move?.fresh}>{pad(quotePrice(q), w.last, true)}</Text>{' '}
+            <Text color={move?.direction === 'up' ? 'green' : 'red'}>{arrow}</Text>
+            <Text color={color}>{pad(signedPct(q.change_pct), w.change, true)}</Text>  <Text dimColor>{pad(range, w.range)} {pad(band, w.band)}</Text>
+            {q.halted ? <Text color="red" bold> HALTED</Text> : null}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; width: number }) {
+  if (!props.investorId) {
+    return (
+      <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
+        <Text bold color="cyan">Investor</Text>
+        <Text>No investor selected: press <Text bold>i</Text> to choose one.</Text>
+        <Text dimColor>None yet? Open an account with svc kyc apply.</Text>
+      </Box>
+    );
+  }
+  const a = props.account;
+  const b = props.balances;
+  const cash = b?.cash.find((c) => c.asset === 'cash:EGP');
+  const price = new Map(props.quotes.map((q) => [q.symbol, q]));
+  const positions = (b?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0);
+  let valueMicros = 0;
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
+      <Text bold color="cyan">
+        {a ? `${a.name} ` : ''}<Text dimColor>{`${props.investorId}${a ? ` · ${a.account_number} · ${a.status}` : ''}`}</Text>
+      </Text>
+      {cash ? (
+        <Text>
+          Cash EGP  settled <Text bold>{egp(cash.settled)}</Text>  reserved {egp(cash.reserved)}  unsettled {egp(cash.unsettled)}
+        </Text>
+      ) : (
+        <Text dimColor>loading balances…</Text>
+      )}
+      <Text dimColor>{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
+      {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
+      {positions.map((s) => {
+        const symbol = s.symbol ?? s.asset;
+        const q = price.get(symbol);
+        const shares = s.settled + s.unsettled;
+        const value = q ? shares * q.price_micros : null;
+        if (value !== null) valueMicros += value;
+        return (
+          <Text key={symbol}>
+            {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ${pad(value === null ? '-' : egp(value), 13, true)}`}
+          </Text>
+        );
+      })}
+      {positions.length > 0 ? <Text dimColor>{`${pad('shares worth', 49)} ${pad(egp(valueMicros), 13, true)}`}</Text> : null}
+    </Box>
+  );
+}
+
+/** Open orders first, then the rest; each group newest first (the API's order). */
+export function orderRows(orders: Order[] | null): Order[] {
+  const list = orders ?? [];
+  return [...list.filter(isOpen), ...list.filter((o) => !isOpen(o))];
+}
+
+function statusColor(o: Order): string | undefined {
+  if (o.status === 'filled') return 'green';
+  if (o.status === 'rejected') return 'red';
+  if (o.status === 'canceled' || o.status === 'expired') return 'yellow';
+  return isOpen(o) ? 'cyan' : undefined;
+}
+
+export function OrdersPanel(props: { orders: Order[] | null; selectedId: string | null; rows: number; width: number }) {
+  const rows = orderRows(props.orders);
+  const open = rows.filter(isOpen).length;
+  const selected = Math.max(0, rows.findIndex((o) => o.order_id === props.selectedId));
+  const visible = Math.max(1, props.rows);
+  const first = Math.min(Math.max(0, selected - visible + 1), Math.max(0, rows.length - visible));
+  const shown = rows.slice(first, first + visible);
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
+      <Text bold color="cyan">Orders <Text dimColor>{props.orders ? `${open} open · ${rows.length - open} recent` : ''}</Text></Text>
+      {props.orders === null ? <Text dimColor>choose an investor to see orders</Text> : rows.length === 0 ? <Text dimColor>no orders yet: b to buy, s to sell</Text> : null}
+      {shown.map((o) => {
+        const isSel = o.order_id === props.selectedId;
+        const price = o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market';
+        const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
+        return (
+          <Text key={o.order_id} inverse={isSel}>
+            {`${isSel ? '›' : ' '} ${hhmm(o.created_at)} ${pad(o.order_id, 15)} ${pad(o.side, 4)} ${pad(String(o.qty), 7, true)} ${pad(o.symbol, 6)} ${pad(price, 15)} ${pad(o.time_in_force, 3)} `}
+            <Text color={isSel ? undefined : statusColor(o)}>{pad(o.status + (o.reason_code ? ` ${o.reason_code}` : ''), 34)}</Text>
+            {` ${fill}`}
+          </Text>
+        );
+      })}
+      {rows.length > shown.length ? <Text dimColor>{`${first + 1}-${first + shown.length} of ${rows.length}`}</Text> : null}
+    </Box>
+  );
+}
+
+export type Tone = 'info' | 'ok' | 'error';
+
+export function StatusLine(props: { tone: Tone; lines: string[] }) {
+  const color = props.tone === 'error' ? 'red' : props.tone === 'ok' ? 'green' : undefined;
+  return (
+    <Box flexDirection="column">
+      {props.lines.map((l, i) => (
+        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0}>{l}</Text>
+      ))}
+    </Box>
+  );
+}
+
+export function KeyBar() {
+  const keys: Array<[string, string]> = [['a', 'advance clock'], ['i', 'investor'], ['b', 'buy'], ['s', 'sell'], ['c', 'cancel order'], ['↑↓', 'select'], ['r', 'refresh'], ['q', 'quit']];
+  return (
+    <Text>
+      {keys.map(([k, what], i) => (
+        <Text key={k}>
+          {i > 0 ? '  ' : ''}
+          <Text bold color="cyan">{k}</Text> {what}
+        </Text>
+      ))}
+    </Text>
+  );
+}

@@ -1,0 +1,151 @@
+// The dashboard screen with ink-testing-library and an in-memory LiveSource: what it shows, and what
+// each key does (advance, switch investor, buy through the form with its estimate, cancel, quit).
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { Dashboard } from '../../cli/ui/dashboard/Dashboard.js';
+import { ApiFailure } from '../../cli/live/source.js';
+import { estimateOrder } from '../../cli/estimate.js';
+import { egp } from '../../cli/output.js';
+import { eventually, fakeSource, quote } from '../helpers/fake-source.js';
+
+const ARROW_DOWN = '\u001B[B';
+const ESC = '\u001B';
+
+afterEach(() => cleanup());
+
+function mount(opts: { investorId?: string | null; symbols?: string[] } = {}) {
+  const source = fakeSource();
+  const app = render(<Dashboard source={source} investorId={opts.investorId === undefined ? 'inv_aaaaaaaaaa' : opts.investorId} symbols={opts.symbols ?? ['COMI', 'TMGH', 'FWRY']} intervalMs={20} />);
+  const frame = () => app.lastFrame() ?? '';
+  return { source, app, frame };
+}
+
+/** Keys one at a time, each after the screen has taken the previous one. */
+async function press(app: ReturnType<typeof render>, ...keys: string[]) {
+  for (const k of keys) {
+    // a frame is drawn before the new screen's key handlers are attached (effects run after it)
+    await new Promise((r) => setTimeout(r, 20));
+    app.stdin.write(k);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('svc dashboard screen', () => {
+  it('shows the clock and session, the quote board, the investor balances, positions and orders', async () => {
+    const { frame } = mount();
+    await eventually(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'));
+    const f = frame();
+    expect(f).toContain('market OPEN');
+    expect(f).toContain('closes 14:30 (in 4h30m)');
+    expect(f).toContain('clock frozen');
+    expect(f).toMatch(/COMI\s+85\.63/);
+    expect(f).toMatch(/TMGH\s+70\.57/);
+    expect(f).toMatch(/FWRY\s+10\.97/);
+    expect(f).toContain('Omar Farouk');
+    expect(f).toContain('settled 48,831.907735');
+    expect(f).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
+    expect(f).toContain('1 open · 1 recent');
+    expect(f).toMatch(/› 10:00 ord_open000001\s+buy\s+5 TMGH\s+limit 60\.00/);
+    expect(f).toContain('a advance clock');
+  });
+
+  it('a: the advance menu; choosing +1 hour moves the clock and the tape, with arrows on the moved quotes', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'));
+    await press(app, 'a');
+    await eventually(() => expect(frame()).toContain('Advance the clock from Sun 22 Nov 2026 10:00'));
+    expect(frame()).toContain('4  +1 hour');
+    await press(app, ARROW_DOWN, ARROW_DOWN, ARROW_DOWN, '\r');
+    await eventually(() => expect(frame()).toContain('Clock advanced +1 hour to Sun 22 Nov 2026 11:00'));
+    expect(source.calls).toContainEqual(['advance', { hours: 1 }]);
+    await eventually(() => expect(frame()).toMatch(/COMI\s+85\.64 ▲/));
+    expect(frame()).toContain('closes 14:30 (in 3h30m)');
+  });
+
+  it('i: switching investor shows the other account and reads its orders', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await press(app, 'i');
+    await eventually(() => expect(frame()).toContain('Switch investor'));
+    expect(frame()).toContain('2  inv_bbbbbbbbbb  Mona Hassan');
+    await press(app, '2');
+    await eventually(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'));
+    await eventually(() => expect(frame()).toContain('no orders yet'));
+    expect(source.calls).toContainEqual(['orders', 'inv_bbbbbbbbbb']);
+  });
+
+  it('without an investor it shows the first account', async () => {
+    const { frame } = mount({ investorId: null });
+    await eventually(() => expect(frame()).toContain('Omar Farouk inv_aaaaaaaaaa'));
+  });
+
+  it('b: the form completes the symbol, shows the estimate with each fee and the reservation, and places only after y', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await press(app, 'b');
+    await eventually(() => expect(frame()).toContain('Buy for inv_aaaaaaaaaa'));
+    await press(app, 'C', 'O', '\t');
+    await eventually(() => expect(frame()).toContain('Commercial International Bank'));
+    // the rest arrives in one chunk, as a paste or tmux send-keys delivers it
+    await press(app, '\r10\r');
+    await press(app, '\u001B[C', '\r', '85\r');
+    await eventually(() => expect(frame()).toContain('Value at the limit 85.00: 850.00 EGP'));
+    const e = estimateOrder({ side: 'buy', qty: 10, limitPriceMicros: 85_000_000 }, quote('COMI', 85_630_000))!;
+    expect(frame()).toContain(`Fees ${egp(e.feesMicros)} EGP (commission 5.00`);
+    expect(frame()).toContain(`Stamp duty ${egp(e.fees.stamp_duty_micros)} EGP (withheld)`);
+    expect(frame()).toContain(`Reserved now: ${egp(e.reservation!.cashMicros)} EGP of settled cash`);
+    expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
+    await press(app, '\r');
+    await eventually(() => expect(frame()).toContain('Place buy 10 COMI limit 85 day?'));
+    expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
+    await press(app, 'y');
+    await eventually(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: new'));
+    expect(source.calls).toContainEqual(['placeOrder', { investor_id: 'inv_aaaaaaaaaa', symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: 85_000_000, time_in_force: 'day' }]);
+    await eventually(() => expect(frame()).toMatch(/› \d\d:\d\d ord_new0000001/));
+  });
+
+  it('the form refuses a limit outside the band and Esc leaves without placing', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await press(app, 's');
+    await eventually(() => expect(frame()).toContain('Sell for inv_aaaaaaaaaa'));
+    await press(app, 'COMI\r', '5\r', '\u001B[C', '\r', '200\r');
+    await eventually(() => expect(frame()).toContain('outside the band 68.51-102.75'));
+    await press(app, ESC);
+    await eventually(() => expect(frame()).toContain('1 open · 1 recent'));
+    expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
+  });
+
+  it('c: cancels the selected open order after y; a closed one cannot be cancelled', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('ord_open000001'));
+    await press(app, 'c');
+    await eventually(() => expect(frame()).toContain('Cancel ord_open000001 buy 5 TMGH limit 60.00 gtc: new?'));
+    await press(app, 'y');
+    await eventually(() => expect(frame()).toContain('Cancel requested: ord_open000001'));
+    expect(source.calls).toContainEqual(['cancelOrder', 'ord_open000001']);
+    await press(app, ARROW_DOWN);
+    await eventually(() => expect(frame()).toMatch(/› 09:03 ord_done000001/));
+    await press(app, 'c');
+    await eventually(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'));
+  });
+
+  it('an API refusal shows the code, the message, the request id and the registry hint', async () => {
+    const { source, app, frame } = mount();
+    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    source.state.failNext.advance = new ApiFailure('FORBIDDEN', 'The admin key lacks sandbox:control.', 'req_fake000002', 'Use a key with the grant the message names.', 403);
+    await press(app, 'a', '1');
+    await eventually(() => expect(frame()).toContain('FORBIDDEN: The admin key lacks sandbox:control.'));
+    expect(frame()).toContain('request_id req_fake000002');
+    expect(frame()).toContain('hint: Use a key with the grant the message names.');
+  });
+
+  it('q quits', async () => {
+    const { app, frame, source } = mount();
+    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await press(app, 'q');
+    const reads = source.calls.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(source.calls.length).toBe(reads);
+  });
+});

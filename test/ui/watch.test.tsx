@@ -1,0 +1,64 @@
+// svc market watch's quote strip with ink-testing-library and an in-memory LiveSource: each refresh
+// redraws the strip, a moved price shows its direction, --count stops after N refreshes, q quits.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { QuoteStrip, Watch } from '../../cli/ui/watch/Watch.js';
+import { eventually, fakeSource, quote } from '../helpers/fake-source.js';
+
+afterEach(() => cleanup());
+
+const quoteCalls = (calls: Array<[string, unknown]>) => calls.filter(([c]) => c === 'quotes').length;
+
+describe('svc market watch strip', () => {
+  it('shows each symbol with its price and change since the previous close', () => {
+    const app = render(<QuoteStrip quotes={[quote('COMI', 85_630_000, { change_pct: 0.0123 }), quote('FWRY', 1_234_000, { tick_micros: 1_000, change_pct: -0.005, halted: true })]} moves={new Map([['COMI', { direction: 'up', fresh: true }]])} />);
+    const f = app.lastFrame() ?? '';
+    expect(f).toContain('COMI 85.63 ▲ +1.23%');
+    expect(f).toMatch(/FWRY 1\.234 {3}-0\.50% HALTED/);
+  });
+
+  it('refreshes on its interval; a price moved by a clock advance gets its arrow', async () => {
+    const source = fakeSource();
+    const app = render(<Watch source={source} symbols={['COMI', 'TMGH']} intervalMs={20} count={null} />);
+    await eventually(() => expect(app.lastFrame()).toMatch(/COMI 85\.63\s+0\.00%/));
+    expect(app.lastFrame()).toContain('Sun 22 Nov 2026 10:00 Cairo · market open');
+    await source.advance({ minutes: 1 });
+    await eventually(() => expect(app.lastFrame()).toContain('COMI 85.64 ▲'));
+    expect(app.lastFrame()).toContain('TMGH 70.58 ▲');
+    expect(app.lastFrame()).toContain('10:01 Cairo');
+    // a frozen clock: the next refreshes keep the arrow of the last move
+    const calls = quoteCalls(source.calls);
+    await eventually(() => expect(quoteCalls(source.calls)).toBeGreaterThan(calls + 2));
+    expect(app.lastFrame()).toContain('COMI 85.64 ▲');
+  });
+
+  it('--count N stops after N refreshes', async () => {
+    const source = fakeSource();
+    const app = render(<Watch source={source} symbols={['FWRY']} intervalMs={10} count={3} />);
+    await eventually(() => expect(app.lastFrame()).toContain('refresh 3/3'));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(quoteCalls(source.calls)).toBe(3);
+  });
+
+  it('q quits', async () => {
+    const source = fakeSource();
+    const app = render(<Watch source={source} symbols={['FWRY']} intervalMs={10} count={null} />);
+    await eventually(() => expect(app.lastFrame()).toContain('FWRY 10.97'));
+    await new Promise((r) => setTimeout(r, 20));
+    app.stdin.write('q');
+    await new Promise((r) => setTimeout(r, 30));
+    const calls = quoteCalls(source.calls);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(quoteCalls(source.calls)).toBe(calls);
+  });
+
+  it('a failed refresh is shown and the strip keeps going', async () => {
+    const source = fakeSource();
+    const app = render(<Watch source={source} symbols={['COMI']} intervalMs={15} count={null} />);
+    await eventually(() => expect(app.lastFrame()).toContain('COMI 85.63'));
+    const { ApiFailure } = await import('../../cli/live/source.js');
+    source.state.failNext.quotes = new ApiFailure('UNKNOWN_SYMBOL', 'No instrument NOPE.', 'req_x', undefined, 404);
+    await eventually(() => expect(app.lastFrame()).toContain('refresh failed: No instrument NOPE.'));
+    await eventually(() => expect(app.lastFrame()).not.toContain('refresh failed'));
+  });
+});
