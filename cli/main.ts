@@ -1,6 +1,6 @@
 // svc: the command-line front of the sandbox. Commands are declared here; each group's code is
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
 import type { GlobalOptions } from './context.js';
 
@@ -45,9 +45,13 @@ Examples:
   $ svc market quotes COMI TMGH       live quotes from the tape
   $ svc clock advance --until next_open
   $ svc dashboard                     the live screen: clock, quotes, orders, positions
-  $ svc api GET /v1/clock             any request, signed when the route needs it`);
+  $ svc api GET /v1/clock             any request, signed when the route needs it
+  $ source <(svc completion bash)     tab completion`);
 
-const sandbox = program.command('sandbox').description('start, stop and inspect the local sandbox daemon');
+const sandbox = program
+  .command('sandbox')
+  .description('start, stop and inspect the local sandbox daemon')
+  .addHelpText('after', examples('svc sandbox start', 'svc sandbox status', 'svc sandbox stop'));
 sandbox
   .command('start')
   .description('start the sandbox daemon (detached) and print base_url, keys and secrets')
@@ -61,21 +65,23 @@ sandbox
   .addOption(new Option('--log-level <level>', 'daemon log level (debug also logs every quick successful read)').choices(['debug', 'info', 'warn', 'error']).default('info'))
   .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
-sandbox.command('stop').description('stop the running daemon gracefully').action(lazy(async () => (await import('./commands/sandbox.js')).stop));
-sandbox.command('status').description('is the daemon running; its clock and seed').action(lazy(async () => (await import('./commands/sandbox.js')).status));
+sandbox.command('stop').description('stop the running daemon gracefully').addHelpText('after', examples('svc sandbox stop', 'svc sandbox stop --home /tmp/sbx')).action(lazy(async () => (await import('./commands/sandbox.js')).stop));
+sandbox.command('status').description('is the daemon running; its clock and seed').addHelpText('after', examples('svc sandbox status', 'svc sandbox status --json')).action(lazy(async () => (await import('./commands/sandbox.js')).status));
 sandbox
   .command('logs')
   .description("print the daemon's log")
   .option('-f, --follow', 'keep printing new lines')
   .option('-n, --lines <n>', 'how many recent lines', '50')
+  .addHelpText('after', examples('svc sandbox logs -n 100', 'svc sandbox logs --follow'))
   .action(lazy(async () => (await import('./commands/sandbox.js')).logs));
-sandbox.command('env').description('print the connection as export SVC_...= lines').action(lazy(async () => (await import('./commands/sandbox.js')).env));
+sandbox.command('env').description('print the connection as export SVC_...= lines').addHelpText('after', examples('eval "$(svc sandbox env)"', 'svc sandbox env > .env.sandbox')).action(lazy(async () => (await import('./commands/sandbox.js')).env));
 sandbox
   .command('reset')
   .description('wipe simulation state (credentials stay) and restart the clock')
   .option('--seed <n>', 'new seed')
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
+  .addHelpText('after', examples('svc sandbox reset', 'svc sandbox reset --seed 7 --start 2027-01-03T09:00:00+02:00 --clock frozen'))
   .action(lazy(async () => (await import('./commands/sandbox.js')).reset));
 sandbox
   .command('export [file]')
@@ -122,8 +128,11 @@ Examples:
   $ svc sandbox replay journal.ndjson --against http://127.0.0.1:4711 --json`)
   .action(lazy(async () => (await import('./commands/snapshot.js')).replayCmd));
 
-const clock = program.command('clock').description('the simulated clock');
-clock.command('show').description('current simulated time and session state').action(lazy(async () => (await import('./commands/clock.js')).show));
+const clock = program
+  .command('clock')
+  .description('the simulated clock')
+  .addHelpText('after', examples('svc clock show', 'svc clock advance --hours 1', 'svc clock advance --until next_close'));
+clock.command('show').description('current simulated time and session state').addHelpText('after', examples('svc clock show', 'svc clock show --json')).action(lazy(async () => (await import('./commands/clock.js')).show));
 clock
   .command('advance')
   .description('advance the clock, running every due event (fills, settlement, rail steps)')
@@ -131,7 +140,7 @@ clock
   .option('--hours <n>', 'simulated hours')
   .option('--days <n>', 'simulated days')
   .option('--until <when>', 'RFC 3339 instant, next_open or next_close')
-  .addHelpText('after', '\nExamples:\n  $ svc clock advance --until next_open\n  $ svc clock advance --days 2')
+  .addHelpText('after', '\nDue fills, expiries and settlements run in order; long advances show progress on stderr.\nExamples:\n  $ svc clock advance --until next_open\n  $ svc clock advance --days 30')
   .action(lazy(async () => (await import('./commands/clock.js')).advance));
 
 const market = program
@@ -141,13 +150,14 @@ const market = program
 market
   .command('quotes [symbols...]')
   .description('live quotes (all equities when no symbol is given)')
-  .addHelpText('after', '\nExample:\n  $ svc market quotes COMI FWRY --json')
+  .addHelpText('after', examples('svc market quotes', 'svc market quotes COMI FWRY --json'))
   .action(lazy(async () => (await import('./commands/market.js')).quotes));
 market
   .command('calendar')
   .description('trading days with their T+2 settlement dates')
   .option('--start <date>', 'YYYY-MM-DD')
   .option('--end <date>', 'YYYY-MM-DD')
+  .addHelpText('after', examples('svc market calendar --start 2026-12-01 --end 2026-12-31', 'svc market calendar --json'))
   .action(lazy(async () => (await import('./commands/market.js')).calendar));
 market
   .command('watch <symbols...>')
@@ -157,7 +167,10 @@ market
   .addHelpText('after', `\nOn a frozen clock prices move only when the clock is advanced (svc clock advance).${examples('svc market watch COMI TMGH FWRY', 'svc market watch COMI --count 5 --json', 'svc market watch COMI --interval 5 > quotes.log')}`)
   .action(lazy(async () => (await import('./commands/market.js')).watch));
 
-const kyc = program.command('kyc').description('open an account: KYC application, ID images, submission');
+const kyc = program
+  .command('kyc')
+  .description('open an account: KYC application, ID images, submission')
+  .addHelpText('after', examples('svc kyc apply', 'svc kyc status kyc_0123456789'));
 kyc
   .command('apply')
   .description('apply for an account: a wizard with a terminal, flags otherwise; uploads both ID sides, submits, shows the outcome')
@@ -178,12 +191,16 @@ Examples:
   $ svc kyc apply --full-name "Mona Hassan" --national-id 29001010112345 --dob 1990-01-01 \\
       --email mona@example.com --phone 01012345678 --address "12 Tahrir St, Cairo" --sample-documents --json`)
   .action(lazy(async () => (await import('./commands/kyc.js')).apply));
-kyc.command('status <application_id>').description('state of an application; investor_id once approved').action(lazy(async () => (await import('./commands/kyc.js')).status));
+kyc.command('status <application_id>').description('state of an application; investor_id once approved').addHelpText('after', examples('svc kyc status kyc_0123456789', 'svc kyc status kyc_0123456789 --json')).action(lazy(async () => (await import('./commands/kyc.js')).status));
 
-const investor = program.command('investor').description('the investor (= account): profile, suitability');
+const investor = program
+  .command('investor')
+  .description('the investor (= account): profile, suitability')
+  .addHelpText('after', examples('svc investor show inv_0123456789', 'svc investor suitability inv_0123456789'));
 investor
   .command('show [investor_id]')
   .description('the investor: status, account, gating flags, broker of record (default $SVC_INVESTOR_ID)')
+  .addHelpText('after', examples('svc investor show inv_0123456789', 'SVC_INVESTOR_ID=inv_0123456789 svc investor show --json'))
   .action(lazy(async () => (await import('./commands/investor.js')).show));
 investor
   .command('suitability [investor_id]')
@@ -196,10 +213,13 @@ investor
   .option('--objectives <list>', 'comma-separated: capital_preservation, income, growth, speculation')
   .option('--shariah-only', 'elect the shariah-only screen')
   .option('--ack-risk', 'accept the risk disclosure (needed for equity trading)')
-  .addHelpText('after', '\nExample:\n  $ svc investor suitability --experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk')
+  .addHelpText('after', '\nExamples:\n  $ svc investor suitability inv_0123456789\n  $ svc investor suitability --experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk')
   .action(lazy(async () => (await import('./commands/investor.js')).suitability));
 
-const transfer = program.command('transfer').description('move cash between the bank and an investor account (signed, idempotent)');
+const transfer = program
+  .command('transfer')
+  .description('move cash between the bank and an investor account (signed, idempotent)')
+  .addHelpText('after', examples('svc transfer deposit 50000 --investor inv_0123456789 --wait', 'svc transfer list --investor inv_0123456789'));
 for (const [verb, what] of [['deposit', 'deposit cash into'], ['withdraw', 'withdraw settled cash from']] as const) {
   transfer
     .command(`${verb} <amount_egp>`)
@@ -217,9 +237,13 @@ transfer
   .option('--investor <id>', 'investor id')
   .option('--state <state>', 'received, pending_rail, at_broker, completed or failed')
   .option('--limit <n>', '1-200 (default 100)')
+  .addHelpText('after', examples('svc transfer list --investor inv_0123456789', 'svc transfer list --state failed --json'))
   .action(lazy(async () => (await import('./commands/transfer.js')).list));
 
-const order = program.command('order').description('equity orders on XCAI: place (signed, idempotent), cancel, list, show, contract note');
+const order = program
+  .command('order')
+  .description('equity orders on XCAI: place (signed, idempotent), cancel, list, show, contract note')
+  .addHelpText('after', examples('svc order buy', 'svc order buy COMI 10 --limit 84.50 --investor inv_0123456789', 'svc order list --status open'));
 for (const side of ['buy', 'sell'] as const) {
   order
     .command(`${side} [symbol] [qty]`)
@@ -240,6 +264,7 @@ order
   .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
   .option('--wait', 'running clock: follow the order to its final state')
   .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
+  .addHelpText('after', examples('svc order cancel ord_0123456789', 'svc order cancel ord_0123456789 --wait --json'))
   .action(lazy(async () => (await import('./commands/order.js')).cancel));
 order
   .command('list')
@@ -247,9 +272,10 @@ order
   .option('--investor <id>', 'investor id')
   .addOption(new Option('--status <status>', 'open or closed').choices(['open', 'closed']))
   .option('--limit <n>', '1-200 (default 100)')
+  .addHelpText('after', examples('svc order list --investor inv_0123456789 --status open', 'svc order list --limit 10 --json'))
   .action(lazy(async () => (await import('./commands/order.js')).list));
-order.command('show <order_id>').description('one order: status, fills so far, timestamps').action(lazy(async () => (await import('./commands/order.js')).show));
-order.command('note <order_id>').description('the contract note: trade and settlement dates, each fill, each fee, stamp duty, net consideration').action(lazy(async () => (await import('./commands/order.js')).note));
+order.command('show <order_id>').description('one order: status, fills so far, timestamps').addHelpText('after', examples('svc order show ord_0123456789', 'svc order show ord_0123456789 --json')).action(lazy(async () => (await import('./commands/order.js')).show));
+order.command('note <order_id>').description('the contract note: trade and settlement dates, each fill, each fee, stamp duty, net consideration').addHelpText('after', examples('svc order note ord_0123456789', 'svc order note ord_0123456789 --json')).action(lazy(async () => (await import('./commands/order.js')).note));
 
 const fund = program
   .command('fund')
@@ -285,50 +311,72 @@ program
   .action(lazy(async () => (await import('./commands/portfolio.js')).show));
 
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
-const desk = program.commands.find((c) => c.name() === 'desk') ?? program.command('desk').description("the dealer desk (X-Console-Key): reviews and approvals");
-const deskKyc = desk.command('kyc').description('the KYC review queue');
+const desk =
+  program.commands.find((c) => c.name() === 'desk') ??
+  program
+    .command('desk')
+    .description('the dealer desk (X-Console-Key): reviews and approvals')
+    .addHelpText('after', examples('svc desk kyc list', 'svc desk funding list', 'svc desk queue'));
+const deskKyc = desk.command('kyc').description('the KYC review queue').addHelpText('after', examples('svc desk kyc list', 'svc desk kyc clear kyc_0123456789'));
 deskKyc
   .command('list')
   .description('applications waiting for review (screening_referred), oldest first')
   .option('--state <state>', 'screening_referred (default), screened, approved, rejected, received or all')
   .option('--tenant <tenant_id>', 'only this tenant')
   .option('--limit <n>', '1-200 (default 100)')
+  .addHelpText('after', examples('svc desk kyc list', 'svc desk kyc list --state all --json'))
   .action(lazy(async () => (await import('./commands/desk-kyc.js')).list));
-deskKyc.command('clear <application_id>').description('clear a referral: the application is approved and gets an investor_id').action(lazy(async () => (await import('./commands/desk-kyc.js')).clear));
+deskKyc.command('clear <application_id>').description('clear a referral: the application is approved and gets an investor_id').addHelpText('after', examples('svc desk kyc clear kyc_0123456789')).action(lazy(async () => (await import('./commands/desk-kyc.js')).clear));
 deskKyc
   .command('decline <application_id>')
   .description('decline a referral: the application is rejected')
   .option('--reason <code>', 'SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, DUPLICATE_INVESTOR or OTHER')
   .option('--note <text>', 'a note for the audit log')
+  .addHelpText('after', examples('svc desk kyc decline kyc_0123456789 --reason SCREENING_MATCH --note "matched a sanctions list entry"'))
   .action(lazy(async () => (await import('./commands/desk-kyc.js')).decline));
-const deskFunding = desk.command('funding').description('funding approvals (transfers wait only while manual approval is on)');
+const deskFunding = desk
+  .command('funding')
+  .description('funding approvals (transfers wait only while manual approval is on)')
+  .addHelpText('after', examples('svc desk funding list', 'svc desk funding approve trf_0123456789'));
 deskFunding
   .command('list')
   .description('transfers waiting for a funding decision, newest first')
   .option('--approval <a>', 'pending (default), approved, rejected, automatic or any')
   .option('--state <state>', 'received, pending_rail, at_broker, completed or failed')
   .option('--limit <n>', '1-200 (default 100)')
+  .addHelpText('after', examples('svc desk funding list', 'svc desk funding list --approval any --json'))
   .action(lazy(async () => (await import('./commands/desk-funding.js')).list));
-deskFunding.command('approve <transfer_id>').description('approve a waiting transfer; its rail steps start one simulated minute later').action(lazy(async () => (await import('./commands/desk-funding.js')).approve));
+deskFunding.command('approve <transfer_id>').description('approve a waiting transfer; its rail steps start one simulated minute later').addHelpText('after', examples('svc desk funding approve trf_0123456789')).action(lazy(async () => (await import('./commands/desk-funding.js')).approve));
 deskFunding
   .command('reject <transfer_id>')
   .description('reject a waiting transfer: it fails with the reason and a withdrawal hold is released')
   .option('--reason <code>', 'SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY or DEALER_REJECTED')
+  .addHelpText('after', examples('svc desk funding reject trf_0123456789 --reason AML_REVIEW'))
   .action(lazy(async () => (await import('./commands/desk-funding.js')).reject));
-desk.command('queue').description('orders waiting at the dealer desk (placed while auto-fill was off), oldest first').option('--limit <n>', '1-200 (default 100)').action(lazy(async () => (await import('./commands/desk-orders.js')).queue));
+desk
+  .command('queue')
+  .description('orders waiting at the dealer desk (placed while auto-fill was off), oldest first')
+  .option('--limit <n>', '1-200 (default 100)')
+  .addHelpText('after', examples('svc desk queue', 'svc desk queue --json'))
+  .action(lazy(async () => (await import('./commands/desk-orders.js')).queue));
 desk
   .command('execute <order_id>')
   .description('execute a desk order in session, at --price (default the tape price; inside the band, never worse than the limit) for --qty (default all)')
   .option('--price <price_egp>', 'execution price in EGP')
   .option('--qty <n>', 'shares to execute (default the whole remaining quantity)')
+  .addHelpText('after', examples('svc desk execute ord_0123456789', 'svc desk execute ord_0123456789 --price 85.10 --qty 5'))
   .action(lazy(async () => (await import('./commands/desk-orders.js')).execute));
 desk
   .command('reject <order_id>')
   .description('reject a desk order; its reservation is released')
   .option('--reason <code>', 'DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER')
+  .addHelpText('after', examples('svc desk reject ord_0123456789 --reason PRICE_AWAY_FROM_MARKET'))
   .action(lazy(async () => (await import('./commands/desk-orders.js')).reject));
 
-const scenario = program.command('scenario').description('scripted walkthroughs (YAML): requests, clock advances, controls, assertions');
+const scenario = program
+  .command('scenario')
+  .description('scripted walkthroughs (YAML): requests, clock advances, controls, assertions')
+  .addHelpText('after', examples('svc scenario run scenarios/*.yaml', 'svc scenario run my-flow.yaml --json'));
 scenario
   .command('run <files...>')
   .description('run scenario files, each against an isolated sandbox of its own (seed, start and clock from the file); exits non-zero if a step fails')
@@ -367,6 +415,13 @@ program
 Keys: a advance the clock · i switch investor · b buy · s sell · c cancel the selected order · ↑↓ select · r refresh · q quit.
 Needs a terminal; scripts use svc order list, svc market quotes --json or svc market watch --json.${examples('svc dashboard', 'svc dashboard --investor inv_0123456789 --symbols COMI,TMGH,FWRY')}`)
   .action(lazy(async () => (await import('./commands/dashboard.js')).dashboard));
+
+program
+  .command('completion')
+  .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+  .description('print a shell completion script (bash, zsh or fish) for the commands, subcommands and options')
+  .addHelpText('after', examples('source <(svc completion bash)        # add to ~/.bashrc', 'source <(svc completion zsh)         # add to ~/.zshrc, after compinit', 'svc completion fish > ~/.config/fish/completions/svc.fish'))
+  .action(lazy(async () => (await import('./commands/completion.js')).completion(program)));
 
 // Usage errors commander finds itself (unknown option, missing argument) exit 2 like ours do.
 function overrideExits(cmd: Command): void {
