@@ -10,7 +10,7 @@ import { wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { OrderForm } from './order-form.js';
-import { AccountPanel, Header, KeyBar, OrdersPanel, QuoteBoard, StatusLine, orderRows, type Tone } from './panels.js';
+import { AccountPanel, BOARD_CHROME, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldPositions, orderRows, type Tone } from './panels.js';
 
 export interface DashboardProps {
   source: LiveSource;
@@ -129,15 +129,17 @@ export function Dashboard(props: DashboardProps) {
   const width = Math.max(60, columns);
   const height = Math.max(20, rows - 1);
   const quotes = snap?.quotes ?? [];
-  const positions = (snap?.balances?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0).length;
-  // Side by side on a wide terminal; stacked on a narrow one.
+  // Side by side on a wide terminal, stacked on a narrow one; the board gives up rows (never below 3)
+  // so the orders keep at least three, and a form or menu hides the panels above when it needs to.
   const wide = width >= 130;
   const boardWidth = wide ? Math.min(84, Math.floor(width * 0.55)) : width;
-  const boardHeight = quotes.length + 4;
-  const accountHeight = Math.max(positions, 1) + 5 + (positions > 0 ? 1 : 0);
-  const topHeight = wide ? Math.max(boardHeight, accountHeight) : boardHeight + accountHeight;
-  const ordersRows = Math.max(3, height - topHeight - 6 - Math.max(0, status.lines.length - 1));
-  const account = accounts?.find((a) => a.id === investorId);
+  const account = accountLines(heldPositions(snap?.balances ?? null).length);
+  const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
+  const room = height - 2 - STATUS_LINES;
+  let boardRows = quotes.length;
+  while (boardRows > 3 && room - top(boardRows) < ORDERS_CHROME + 3) boardRows--;
+  const ordersRows = Math.max(1, room - top(boardRows) - ORDERS_CHROME);
+  const accountRow = accounts?.find((a) => a.id === investorId);
 
   let modal = null;
   if (mode.kind === 'advance') {
@@ -194,15 +196,20 @@ export function Dashboard(props: DashboardProps) {
     );
   }
 
+  // A form or menu needs about this many lines; on a short terminal the panels above make way for it.
+  const hideTop = modal !== null && room - top(boardRows) < 20;
   const question = mode.kind === 'cancel' ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] } : null;
-  const problem = polled.error ? { tone: 'error' as const, lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`] } : null;
+  // A failed refresh keeps the first line; the last action's outcome keeps the second.
+  const problem = polled.error ? { tone: 'error' as const, lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`, ...status.lines.slice(0, 1)] } : null;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Header clock={snap?.clock ?? null} width={width} />
-      <Box flexDirection={wide ? 'row' : 'column'}>
-        <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} />
-        <AccountPanel investorId={investorId} account={account} balances={snap?.balances ?? null} quotes={quotes} width={wide ? width - boardWidth : width} />
-      </Box>
+      {hideTop ? null : (
+        <Box flexDirection={wide ? 'row' : 'column'}>
+          <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={boardRows} />
+          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} width={wide ? width - boardWidth : width} />
+        </Box>
+      )}
       {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} />}
       <Box flexGrow={1} />
       <StatusLine {...(question ?? problem ?? status)} />

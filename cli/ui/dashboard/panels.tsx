@@ -1,7 +1,7 @@
 // The dashboard's panels: pure views of the data they are given.
 import { Box, Text } from 'ink';
 import { egp } from '../../output.js';
-import { isOpen, type Account, type Balances, type Clock, type Order, type Quote } from '../../live/source.js';
+import { isOpen, type Account, type BalanceLine, type Balances, type Clock, type Order, type Quote } from '../../live/source.js';
 import { hhmm, pad, priceText, quotePrice, signedPct, span, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
 
@@ -25,20 +25,27 @@ export function Header(props: { clock: Clock | null; width: number }) {
 
 const BOARD_COLUMNS = { symbol: 6, last: 10, move: 2, change: 8, range: 19, band: 19 };
 
-export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; width: number }) {
+/** The board's lines besides its quotes: the border, the title and the column headings. */
+export const BOARD_CHROME = 4;
+
+export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; width: number; rows: number }) {
   const w = BOARD_COLUMNS;
+  const shown = props.quotes.slice(0, props.rows);
+  const hidden = props.quotes.length - shown.length;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
-      <Text bold color="cyan">Quotes <Text dimColor>{props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}</Text></Text>
-      <Text dimColor>{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('band', w.band)}`}</Text>
-      {props.quotes.map((q) => {
+      <Text bold color="cyan" wrap="truncate">
+        Quotes <Text dimColor>{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
+      </Text>
+      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('band', w.band)}`}</Text>
+      {shown.map((q) => {
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
         const color = q.change_pct > 0 ? 'green' : q.change_pct < 0 ? 'red' : undefined;
         const range = q.day ? `${priceText(q.day.low_micros, q.tick_micros)}-${priceText(q.day.high_micros, q.tick_micros)}` : '-';
         const band = `${priceText(q.band.lower_micros, q.tick_micros)}-${priceText(q.band.upper_micros, q.tick_micros)}`;
         return (
-          <Text key={q.symbol}>
+          <Text key={q.symbol} wrap="truncate">
             <Text bold>{pad(q.symbol, w.symbol)}</Text> <Text inverse={move?.fresh}>{pad(quotePrice(q), w.last, true)}</Text>{' '}
             <Text color={move?.direction === 'up' ? 'green' : 'red'}>{arrow}</Text>
             <Text color={color}>{pad(signedPct(q.change_pct), w.change, true)}</Text>  <Text dimColor>{pad(range, w.range)} {pad(band, w.band)}</Text>
@@ -48,6 +55,15 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
       })}
     </Box>
   );
+}
+
+/** The account panel's lines for this many positions: border, title, cash, headings, rows, total. */
+export function accountLines(positions: number): number {
+  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0);
+}
+
+export function heldPositions(b: Balances | null): BalanceLine[] {
+  return (b?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0);
 }
 
 export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; width: number }) {
@@ -64,11 +80,11 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
   const b = props.balances;
   const cash = b?.cash.find((c) => c.asset === 'cash:EGP');
   const price = new Map(props.quotes.map((q) => [q.symbol, q]));
-  const positions = (b?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0);
+  const positions = heldPositions(b);
   let valueMicros = 0;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
-      <Text bold color="cyan">
+      <Text bold color="cyan" wrap="truncate">
         {a ? `${a.name} ` : ''}<Text dimColor>{`${props.investorId}${a ? ` · ${a.account_number} · ${a.status}` : ''}`}</Text>
       </Text>
       {cash ? (
@@ -110,6 +126,9 @@ function statusColor(o: Order): string | undefined {
   return isOpen(o) ? 'cyan' : undefined;
 }
 
+/** The orders panel's lines besides its rows: the border and the title. */
+export const ORDERS_CHROME = 3;
+
 export function OrdersPanel(props: { orders: Order[] | null; selectedId: string | null; rows: number; width: number }) {
   const rows = orderRows(props.orders);
   const open = rows.filter(isOpen).length;
@@ -119,33 +138,38 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
   const shown = rows.slice(first, first + visible);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
-      <Text bold color="cyan">Orders <Text dimColor>{props.orders ? `${open} open · ${rows.length - open} recent` : ''}</Text></Text>
+      <Text bold color="cyan" wrap="truncate">
+        Orders <Text dimColor>{props.orders ? `${open} open · ${rows.length - open} recent${rows.length > shown.length ? ` · showing ${first + 1}-${first + shown.length} (↑↓ scroll)` : ''}` : ''}</Text>
+      </Text>
       {props.orders === null ? <Text dimColor>choose an investor to see orders</Text> : rows.length === 0 ? <Text dimColor>no orders yet: b to buy, s to sell</Text> : null}
       {shown.map((o) => {
         const isSel = o.order_id === props.selectedId;
         const price = o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market';
         const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
         return (
-          <Text key={o.order_id} inverse={isSel}>
-            {`${isSel ? '›' : ' '} ${hhmm(o.created_at)} ${pad(o.order_id, 15)} ${pad(o.side, 4)} ${pad(String(o.qty), 7, true)} ${pad(o.symbol, 6)} ${pad(price, 15)} ${pad(o.time_in_force, 3)} `}
-            <Text color={isSel ? undefined : statusColor(o)}>{pad(o.status + (o.reason_code ? ` ${o.reason_code}` : ''), 34)}</Text>
-            {` ${fill}`}
+          <Text key={o.order_id} inverse={isSel} wrap="truncate">
+            {`${isSel ? '›' : ' '} ${hhmm(o.created_at)} ${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
+            <Text color={isSel ? undefined : statusColor(o)}>{pad(o.status, 16)}</Text>
+            {` ${pad(fill, 16)}`}
+            {o.reason_code ? <Text dimColor={!isSel}>{` ${o.reason_code}`}</Text> : null}
           </Text>
         );
       })}
-      {rows.length > shown.length ? <Text dimColor>{`${first + 1}-${first + shown.length} of ${rows.length}`}</Text> : null}
     </Box>
   );
 }
 
 export type Tone = 'info' | 'ok' | 'error';
 
+/** Lines kept for the status (an outcome, or a refusal and its request id and hint). */
+export const STATUS_LINES = 2;
+
 export function StatusLine(props: { tone: Tone; lines: string[] }) {
   const color = props.tone === 'error' ? 'red' : props.tone === 'ok' ? 'green' : undefined;
   return (
-    <Box flexDirection="column">
-      {props.lines.map((l, i) => (
-        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0}>{l}</Text>
+    <Box flexDirection="column" height={STATUS_LINES}>
+      {props.lines.slice(0, STATUS_LINES).map((l, i) => (
+        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0} wrap="truncate">{l}</Text>
       ))}
     </Box>
   );
