@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SVC, runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { collectHelps, renderReference, withReference } from '../../scripts/cli-doc.js';
 
 const NODE = process.execPath;
 
@@ -54,28 +55,26 @@ describe('svc completion', () => {
   });
 });
 
-/** Every command path and its help, walking down the "Commands:" sections from `svc --help`. */
-async function helpTree(): Promise<Map<string, string>> {
-  const helps = new Map<string, string>();
-  const walk = async (path: string[]) => {
-    const res = await runSvc([...path, '--help']);
-    expect(res.code).toBe(0);
-    helps.set(['svc', ...path].join(' '), res.stdout);
-    const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(res.stdout)?.[1] ?? '';
-    const names = [...section.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]).filter((n) => n !== 'help');
-    await Promise.all(names.map((n) => walk([...path, n])));
-  };
-  await walk([]);
-  return helps;
-}
-
 describe('help', () => {
-  it('svc --help and every command and subcommand help show examples', async () => {
-    const helps = await helpTree();
+  let helps: Map<string, string>;
+  beforeAll(async () => {
+    helps = await collectHelps(async (args) => {
+      const res = await runSvc(args);
+      expect(res.code, res.stderr).toBe(0);
+      return res.stdout;
+    });
+  });
+
+  it('svc --help and every command and subcommand help show examples', () => {
     expect(helps.size).toBeGreaterThan(40);
     for (const p of ['svc', 'svc dashboard', 'svc completion', 'svc market watch', 'svc order buy', 'svc desk kyc clear']) expect([...helps.keys()]).toContain(p);
     const missing = [...helps].filter(([, help]) => !/\nExamples:\n {2}\$ \S/.test(help)).map(([path]) => path);
     expect(missing.sort()).toEqual([]);
+  });
+
+  it('docs/cli.md carries every command\'s current help (run npm run docs after changing one)', () => {
+    const doc = readFileSync('docs/cli.md', 'utf8');
+    expect(doc).toBe(withReference(doc, renderReference(helps)));
   });
 });
 
