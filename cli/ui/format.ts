@@ -35,6 +35,13 @@ export function hhmm(iso: string): string {
   return m ? `${m[4]}:${m[5]}` : iso;
 }
 
+/** "10:00" on the same (Cairo) day as `nowIso`, else "22 Nov". */
+export function timeOrDate(iso: string, nowIso: string): string {
+  if (iso.slice(0, 10) === nowIso.slice(0, 10)) return hhmm(iso);
+  const m = ISO_RE.exec(iso);
+  return m ? `${Number(m[3])} ${MONTHS[Number(m[2]) - 1]}` : iso;
+}
+
 /** "4h30m", "2d 3h", "12m" from one instant to a later one. */
 export function span(fromIso: string, toIso: string): string {
   const minutes = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000));

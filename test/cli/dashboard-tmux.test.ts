@@ -68,7 +68,7 @@ describe('svc dashboard in tmux', () => {
     const placed = await term.waitFor(/Placed (ord_\w+) buy 5 TMGH limit 60\.00 day: new/);
     const id = /Placed (ord_\w+)/.exec(placed)![1];
     expect((await sbx.svc(['order', 'show', id, '--json'])).json).toMatchObject({ status: 'new', qty: 5, limit_price_micros: 60_000_000 });
-    await term.waitFor(new RegExp(`› \\d\\d:\\d\\d ${id}`));
+    await term.waitFor(new RegExp(`› \\d\\d:\\d\\d\\s+${id}`));
     term.keys('c');
     await term.waitFor(`Cancel ${id} buy 5 TMGH limit 60.00 day: new?`);
     term.keys('y');

@@ -45,7 +45,7 @@ describe('svc dashboard screen', () => {
     expect(f).toContain('settled 48,831.907735');
     expect(f).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
     expect(f).toContain('1 open · 1 recent');
-    expect(f).toMatch(/› 10:00 ord_open000001\s+buy\s+5 TMGH\s+limit 60\.00/);
+    expect(f).toMatch(/› 10:00\s+ord_open000001\s+buy\s+5 TMGH\s+limit 60\.00/);
     expect(f).toContain('a advance clock');
   });
 
@@ -60,6 +60,14 @@ describe('svc dashboard screen', () => {
     expect(source.calls).toContainEqual(['advance', { hours: 1 }]);
     await eventually(() => expect(frame()).toMatch(/COMI\s+85\.64 ▲/));
     expect(frame()).toContain('closes 14:30 (in 3h30m)');
+  });
+
+  it('orders of an earlier day show their date instead of the time', async () => {
+    const { app, frame } = mount();
+    await eventually(() => expect(frame()).toMatch(/› 10:00\s+ord_open000001/));
+    await press(app, 'a', '5');
+    await eventually(() => expect(frame()).toContain('Clock advanced +1 day to Mon 23 Nov 2026 10:00'));
+    await eventually(() => expect(frame()).toMatch(/› 22 Nov\s+ord_open000001/));
   });
 
   it('i: switching investor shows the other account and reads its orders', async () => {
@@ -101,7 +109,7 @@ describe('svc dashboard screen', () => {
     await press(app, 'y');
     await eventually(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: new'));
     expect(source.calls).toContainEqual(['placeOrder', { investor_id: 'inv_aaaaaaaaaa', symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: 85_000_000, time_in_force: 'day' }]);
-    await eventually(() => expect(frame()).toMatch(/› \d\d:\d\d ord_new0000001/));
+    await eventually(() => expect(frame()).toMatch(/› \d\d:\d\d\s+ord_new0000001/));
   });
 
   it('the form refuses a limit outside the band and Esc leaves without placing', async () => {
@@ -125,7 +133,7 @@ describe('svc dashboard screen', () => {
     await eventually(() => expect(frame()).toContain('Cancel requested: ord_open000001'));
     expect(source.calls).toContainEqual(['cancelOrder', 'ord_open000001']);
     await press(app, ARROW_DOWN);
-    await eventually(() => expect(frame()).toMatch(/› 09:03 ord_done000001/));
+    await eventually(() => expect(frame()).toMatch(/› 09:03\s+ord_done000001/));
     await press(app, 'c');
     await eventually(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'));
   });

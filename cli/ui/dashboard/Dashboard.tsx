@@ -10,7 +10,7 @@ import { wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { OrderForm } from './order-form.js';
-import { AccountPanel, BOARD_CHROME, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldPositions, orderRows, type Tone } from './panels.js';
+import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldPositions, orderRows, type Tone } from './panels.js';
 
 export interface DashboardProps {
   source: LiveSource;
@@ -131,8 +131,8 @@ export function Dashboard(props: DashboardProps) {
   const quotes = snap?.quotes ?? [];
   // Side by side on a wide terminal, stacked on a narrow one; the board gives up rows (never below 3)
   // so the orders keep at least three, and a form or menu hides the panels above when it needs to.
-  const wide = width >= 130;
-  const boardWidth = wide ? Math.min(84, Math.floor(width * 0.55)) : width;
+  const wide = width >= BOARD_WIDTH + ACCOUNT_MIN_WIDTH;
+  const boardWidth = wide ? BOARD_WIDTH : width;
   const account = accountLines(heldPositions(snap?.balances ?? null).length);
   const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
   const room = height - 2 - STATUS_LINES;
@@ -210,7 +210,7 @@ export function Dashboard(props: DashboardProps) {
           <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} width={wide ? width - boardWidth : width} />
         </Box>
       )}
-      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} />}
+      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}
       <Box flexGrow={1} />
       <StatusLine {...(question ?? problem ?? status)} />
       <KeyBar />

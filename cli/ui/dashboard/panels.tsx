@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { egp } from '../../output.js';
 import { isOpen, type Account, type BalanceLine, type Balances, type Clock, type Order, type Quote } from '../../live/source.js';
-import { hhmm, pad, priceText, quotePrice, signedPct, span, wallTime } from '../format.js';
+import { hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
 
 export function Header(props: { clock: Clock | null; width: number }) {
@@ -27,6 +27,9 @@ const BOARD_COLUMNS = { symbol: 6, last: 10, move: 2, change: 8, range: 19, band
 
 /** The board's lines besides its quotes: the border, the title and the column headings. */
 export const BOARD_CHROME = 4;
+/** Columns the board needs (a HALTED mark included), and the account panel beside it. */
+export const BOARD_WIDTH = 80;
+export const ACCOUNT_MIN_WIDTH = 74;
 
 export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; width: number; rows: number }) {
   const w = BOARD_COLUMNS;
@@ -88,13 +91,13 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
         {a ? `${a.name} ` : ''}<Text dimColor>{`${props.investorId}${a ? ` · ${a.account_number} · ${a.status}` : ''}`}</Text>
       </Text>
       {cash ? (
-        <Text>
+        <Text wrap="truncate">
           Cash EGP  settled <Text bold>{egp(cash.settled)}</Text>  reserved {egp(cash.reserved)}  unsettled {egp(cash.unsettled)}
         </Text>
       ) : (
         <Text dimColor>loading balances…</Text>
       )}
-      <Text dimColor>{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
+      <Text dimColor wrap="truncate">{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
       {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
       {positions.map((s) => {
         const symbol = s.symbol ?? s.asset;
@@ -103,12 +106,12 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
         const value = q ? shares * q.price_micros : null;
         if (value !== null) valueMicros += value;
         return (
-          <Text key={symbol}>
+          <Text key={symbol} wrap="truncate">
             {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ${pad(value === null ? '-' : egp(value), 13, true)}`}
           </Text>
         );
       })}
-      {positions.length > 0 ? <Text dimColor>{`${pad('shares worth', 49)} ${pad(egp(valueMicros), 13, true)}`}</Text> : null}
+      {positions.length > 0 ? <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(valueMicros), 13, true)}`}</Text> : null}
     </Box>
   );
 }
@@ -129,7 +132,7 @@ function statusColor(o: Order): string | undefined {
 /** The orders panel's lines besides its rows: the border and the title. */
 export const ORDERS_CHROME = 3;
 
-export function OrdersPanel(props: { orders: Order[] | null; selectedId: string | null; rows: number; width: number }) {
+export function OrdersPanel(props: { orders: Order[] | null; selectedId: string | null; rows: number; width: number; now: string | null }) {
   const rows = orderRows(props.orders);
   const open = rows.filter(isOpen).length;
   const selected = Math.max(0, rows.findIndex((o) => o.order_id === props.selectedId));
@@ -148,7 +151,7 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
         const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
-            {`${isSel ? '›' : ' '} ${hhmm(o.created_at)} ${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
+            {`${isSel ? '›' : ' '} ${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} ${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
             <Text color={isSel ? undefined : statusColor(o)}>{pad(o.status, 16)}</Text>
             {` ${pad(fill, 16)}`}
             {o.reason_code ? <Text dimColor={!isSel}>{` ${o.reason_code}`}</Text> : null}
