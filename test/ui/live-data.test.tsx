@@ -60,6 +60,13 @@ describe('the live data source over HTTP', () => {
     expect(orders.find((o) => o.order_id === placed.order_id)).toMatchObject({ status: 'canceled', reason_code: 'CANCELED_BY_CLIENT' });
   });
 
+  it('without a usable admin key the clock comes from the tenant API, without its mode', async () => {
+    const tenantOnly = apiSource({ ...resolveProfile({ home: sbx.home }), admin_key: 'ak_sbx_not_a_key' });
+    const c = await tenantOnly.clock();
+    expect(c.timestamp).toMatch(/^2026-11-22T/);
+    expect(c.mode).toBeUndefined();
+  });
+
   it('a refusal is an ApiFailure with the code, the request id and the registry hint', async () => {
     const err = await source.quotes(['NOPE']).catch((e) => e);
     expect(err).toBeInstanceOf(ApiFailure);
