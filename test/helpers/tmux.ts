@@ -1,6 +1,8 @@
 // A real terminal for screen tests: a private tmux server (its own socket), a session of a given size
 // running one command, keys sent with send-keys and the screen read with capture-pane.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 let sessions = 0;
 
@@ -65,5 +67,7 @@ export class TmuxSession {
     } catch {
       // already gone
     }
+    // tmux leaves the socket file behind
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
   }
 }
