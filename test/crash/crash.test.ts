@@ -22,7 +22,7 @@ describe('crash safety: SIGKILL at random moments under load', () => {
     const r = await runCrashCycles({ cycles: 3, seed, killWindowMs: [250, 1200], log: (m) => console.log(m) });
     console.log(
       `crash: ${r.cycles.length} cycles, ${r.totalSent} requests (${r.totalAcked} acknowledged, ${r.totalCommittedUnacked} unacknowledged but committed, ` +
-        `${r.totalAbsentUnacked} unacknowledged and absent; ${r.totalLostReplies} replies dropped by the client; of those cut by the kill ${r.totalKillCutCommitted} committed), ${r.finalReplays} final replays, ${(r.ms / 1000).toFixed(1)} s`,
+        `${r.totalAbsentUnacked} unacknowledged and absent; ${r.totalLostReplies} replies dropped by the client; of those cut by the kill ${r.totalKillCutCommitted} committed), ${r.finalReplays} final replays (${r.finalExpired} older than the idempotency window left out), ${(r.ms / 1000).toFixed(1)} s`,
     );
     expect(r.cycles).toHaveLength(3);
     // the load was real: every cycle acknowledged requests before its kill

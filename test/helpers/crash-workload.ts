@@ -33,6 +33,8 @@ export interface Op {
   call: Call;
   clientOrderId?: string;
   sentAt: number;
+  /** The simulated clock (ms) as last acknowledged when it was sent: its stored answer is at least this new. */
+  simAt: number;
   /** The answer received (the request is acknowledged). */
   acked?: Answer;
   /** The transport error instead of an answer (unacknowledged). */
@@ -54,6 +56,8 @@ export interface World {
   funds: string[];
   /** Orders acknowledged as resting (cancel candidates). */
   open: string[];
+  /** The simulated clock (ms) as last acknowledged. */
+  simNow: number;
 }
 
 export interface CrashOptions {
@@ -99,11 +103,15 @@ export interface CrashReport {
   totalLostReplies: number;
   totalKillCutCommitted: number;
   finalReplays: number;
+  /** Keyed requests older than the idempotency window at the end, not replayed. */
+  finalExpired: number;
   ms: number;
   fundOrders: boolean;
 }
 
 const SYMBOLS = ['VLMRA', 'OIH', 'EGCH'];
+/** Requests are replayed while younger than this (the idempotency window is 24 simulated hours). */
+const REPLAYABLE_MS = 23 * 3600 * 1000;
 
 class Failures {
   readonly list: string[] = [];
@@ -154,7 +162,8 @@ async function buildWorld(d: DaemonProc, investors: number): Promise<World> {
     if (held < SYMBOLS.length) throw new Error(`setup shares did not settle: ${JSON.stringify(b.securities)}`);
     const quotes = new Map<string, Quote>();
     for (const s of SYMBOLS) quotes.set(s, await quote(api, s));
-    return { tenantId: d.creds.tenant_id, investors: ids, symbols: SYMBOLS, quotes, funds, open: [] };
+    const simNow = Date.parse((await api.get('/v1/clock')).timestamp);
+    return { tenantId: d.creds.tenant_id, investors: ids, symbols: SYMBOLS, quotes, funds, open: [], simNow };
   } finally {
     await api.close();
   }
@@ -237,7 +246,7 @@ async function load(d: DaemonProc, w: World, o: Required<CrashOptions>, cycle: n
     try {
       for (let i = 0; dead.at === null; i++) {
         const next = nextOp(rng, w, `${o.seed}-${cycle}-${client}-${i}`);
-        const op: Op = { cycle, client, kind: next.kind, call: next.call, clientOrderId: next.clientOrderId, sentAt: Date.now() };
+        const op: Op = { cycle, client, kind: next.kind, call: next.call, clientOrderId: next.clientOrderId, sentAt: Date.now(), simAt: w.simNow };
         // Some replies are lost on the way back: the client gives up 1-4 ms after sending, so the
         // daemon may or may not have committed the request (both must come out whole).
         const lossy = rng.int(1, 100) <= o.lostReplyPct;
@@ -264,11 +273,12 @@ async function load(d: DaemonProc, w: World, o: Required<CrashOptions>, cycle: n
     let open = true;
     try {
       while (dead.at === null) {
-        const op: Op = { cycle, client: -1, kind: 'advance', call: call('POST', '/admin/sandbox/clock-advance', open ? { minutes: 1 } : { until: 'next_open' }, 'admin'), sentAt: Date.now() };
+        const op: Op = { cycle, client: -1, kind: 'advance', call: call('POST', '/admin/sandbox/clock-advance', open ? { minutes: 1 } : { until: 'next_open' }, 'admin'), sentAt: Date.now(), simAt: w.simNow };
         ops.push(op);
         try {
           op.acked = await api.send(op.call);
           open = op.acked.json?.is_open !== false;
+          if (op.acked.status === 200) w.simNow = Date.parse(op.acked.json.timestamp);
         } catch (err) {
           op.error = (err as Error).message;
           return;
@@ -427,6 +437,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
         await api.close();
       }
       const keyed = ops.filter((op) => op.kind !== 'advance');
+      // a cycle's requests are all inside the idempotency window at its retries (at most one overnight advance)
+      for (const op of keyed) f.check(w.simNow - op.simAt < REPLAYABLE_MS, () => `${op.kind} ${op.call.key} is older than the idempotency window at its retry`);
       const clients = Array.from({ length: 8 }, () => Api.of(d));
       try {
         await inParallel(keyed, clients.length, (op, i) => retry(clients[i], op, f, `retry after restart ${cycle}`));
@@ -465,10 +477,13 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       o.log(`cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ${rep.killCutCommitted} committed); restart ${restartMs} ms`);
     }
 
-    // every keyed request of every cycle, once more: its answer survived every later crash
+    // every keyed request of every cycle still inside the idempotency window (24 simulated hours;
+    // older keys are free again by design, docs/api.md), once more: its answer survived every later crash
     const f = new Failures();
-    const keyed = all.filter((op) => op.kind !== 'advance');
     const clients = Array.from({ length: 8 }, () => Api.of(d));
+    const simEnd = Date.parse((await clients[0].get('/v1/clock')).timestamp);
+    const keyed = all.filter((op) => op.kind !== 'advance' && simEnd - op.simAt < REPLAYABLE_MS);
+    const expired = all.filter((op) => op.kind !== 'advance').length - keyed.length;
     try {
       await inParallel(keyed, clients.length, (op, i) => retry(clients[i], op, f, 'final replay'));
       const verify = await clients[0].get('/admin/audit/verify');
@@ -493,6 +508,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       totalLostReplies: reports.reduce((a, r) => a + r.lostReplies, 0),
       totalKillCutCommitted: reports.reduce((a, r) => a + r.killCutCommitted, 0),
       finalReplays: keyed.length,
+      finalExpired: expired,
       ms: Date.now() - t0,
       fundOrders: w.funds.length > 0,
     };
