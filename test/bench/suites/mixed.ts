@@ -86,7 +86,7 @@ function nextCall(rng: Prng, w: MixedWorld): { kind: Kind; c: Call } {
   const q = w.quotes.get(sym)!;
   const r = rng.int(1, 100);
   const funds = w.funds.length > 0;
-  // 55 % reads, 28 % orders and cancels, 10 % transfers, 5 % fund orders (reads instead without them)
+  // 57 % reads, 28 % orders and cancels, 10 % transfers, 5 % fund orders (reads instead without them)
   if (r <= 10) return { kind: 'read', c: call('GET', '/v1/clock') };
   if (r <= 25) return { kind: 'read', c: call('GET', `/v1/instruments/${sym}/quote`) };
   if (r <= 35) return { kind: 'read', c: call('GET', `/v1/investors/${inv}/balances`) };
