@@ -14,32 +14,10 @@ import { resolveProfile, type GlobalOptions, type Profile } from '../context.js'
 import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
+import type { Order } from '../live/source.js';
 
 const POLL_MS = 500;
 const TERMINAL = new Set(['filled', 'canceled', 'rejected', 'expired']);
-
-export interface Order {
-  order_id: string;
-  client_order_id: string | null;
-  investor_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  time_in_force: string;
-  qty: number;
-  limit_price_micros: number | null;
-  state: string;
-  status: string;
-  filled_qty: number;
-  avg_price_micros: number | null;
-  reason_code: string | null;
-  created_at: string;
-  updated_at: string;
-  submitted_at: string | null;
-  filled_at: string | null;
-  canceled_at: string | null;
-  expired_at: string | null;
-}
 
 function investorOf(opts: { investor?: string }): string {
   const id = opts.investor ?? process.env.SVC_INVESTOR_ID;

@@ -57,6 +57,10 @@ export interface Order {
   reason_code: string | null;
   created_at: string;
   updated_at: string;
+  submitted_at: string | null;
+  filled_at: string | null;
+  canceled_at: string | null;
+  expired_at: string | null;
 }
 
 export interface BalanceLine {

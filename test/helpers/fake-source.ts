@@ -37,6 +37,10 @@ export function order(over: Partial<Order> & Pick<Order, 'order_id' | 'symbol'>)
     reason_code: null,
     created_at: '2026-11-22T10:00:00+02:00',
     updated_at: '2026-11-22T10:00:00+02:00',
+    submitted_at: '2026-11-22T10:00:00+02:00',
+    filled_at: null,
+    canceled_at: null,
+    expired_at: null,
     ...over,
   };
 }
