@@ -1,28 +1,14 @@
 // svc order buy|sell|cancel|list|show|note and svc desk queue|execute|reject against a real daemon,
 // without a TTY: prices typed in EGP, --json everywhere, exit codes 0 ok / 1 API error / 2 usage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { nationalId } from '../helpers/onboarding.js';
+import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 
 let sbx: CliSandbox;
 let inv: string;
 
 beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
-  const { nationalId: id, dateOfBirth } = nationalId();
-  const kyc = await sbx.svc([
-    'kyc', 'apply', '--full-name', 'Omar Farouk', '--national-id', id, '--dob', dateOfBirth, '--email', 'omar@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
-  ]);
-  expect(kyc.code, kyc.stderr).toBe(0);
-  inv = kyc.json.investor_id;
-  const suit = await sbx.svc([
-    'investor', 'suitability', inv, '--experience', 'moderate', '--horizon', '3_5y', '--risk', 'medium', '--income', '300k_1m',
-    '--net-worth', '1m_5m', '--objectives', 'growth', '--ack-risk', '--json',
-  ]);
-  expect(suit.code, suit.stderr).toBe(0);
-  expect((await sbx.svc(['transfer', 'deposit', '50000', '--investor', inv, '--json'])).code).toBe(0);
-  expect((await sbx.svc(['clock', 'advance', '--minutes', '3', '--json'])).code).toBe(0);
+  inv = await onboardViaCli(sbx, { fullName: 'Omar Farouk', suitability: true, depositEgp: '50000' });
 });
 
 afterAll(async () => sbx?.stop());

@@ -2,23 +2,14 @@
 // in EGP and units as decimals sent as exact micros, --json the raw responses, plain text otherwise,
 // exit codes 0 ok / 1 API error / 2 usage (nothing sent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { nationalId } from '../helpers/onboarding.js';
+import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 
 let sbx: CliSandbox;
 let inv: string;
 
 beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
-  const { nationalId: id, dateOfBirth } = nationalId();
-  const kyc = await sbx.svc([
-    'kyc', 'apply', '--full-name', 'Nour Adel', '--national-id', id, '--dob', dateOfBirth, '--email', 'nour@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--no-documents', '--json',
-  ]);
-  expect(kyc.code, kyc.stderr).toBe(0);
-  inv = kyc.json.investor_id;
-  expect((await sbx.svc(['transfer', 'deposit', '50000', '--investor', inv, '--json'])).code).toBe(0);
-  expect((await sbx.svc(['clock', 'advance', '--minutes', '3', '--json'])).code).toBe(0);
+  inv = await onboardViaCli(sbx, { fullName: 'Nour Adel', documents: false, depositEgp: '50000' });
 });
 
 afterAll(async () => sbx?.stop());

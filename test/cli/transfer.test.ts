@@ -1,22 +1,14 @@
 // svc transfer deposit|withdraw|list and svc desk funding list|approve|reject against a real daemon,
 // without a TTY: amounts typed in EGP, --json everywhere, exit codes 0 ok / 1 API error / 2 usage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { nationalId } from '../helpers/onboarding.js';
+import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 
 let sbx: CliSandbox;
 let inv: string;
 
 beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
-  const { nationalId: id, dateOfBirth } = nationalId();
-  const kyc = await sbx.svc([
-    'kyc', 'apply', '--full-name', 'Mona Hassan', '--national-id', id, '--dob', dateOfBirth, '--email', 'mona@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
-  ]);
-  expect(kyc.code, kyc.stderr).toBe(0);
-  inv = kyc.json.investor_id;
-  expect(inv).toMatch(/^inv_/);
+  inv = await onboardViaCli(sbx, { fullName: 'Mona Hassan' });
 });
 
 afterAll(async () => sbx?.stop());

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { nationalId } from './onboarding.js';
 
 export const SVC = resolve('bin/svc');
 
@@ -55,4 +56,40 @@ export async function startSandbox(extra: string[] = []): Promise<CliSandbox> {
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+export interface CliOnboarding {
+  fullName: string;
+  /** Upload the bundled sample ID images (default) or take the dossier-only path. */
+  documents?: boolean;
+  /** Record a balanced questionnaire with the risk acknowledgment. */
+  suitability?: boolean;
+  /** Deposit this many EGP and advance the clock until it completes. */
+  depositEgp?: string;
+}
+
+/** Onboards an approved investor through the real `svc` binary, as a script would (no TTY). */
+export async function onboardViaCli(sbx: CliSandbox, o: CliOnboarding): Promise<string> {
+  const { nationalId: id, dateOfBirth } = nationalId();
+  const email = `${o.fullName.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`;
+  const must = (r: CliResult, what: string) => {
+    if (r.code !== 0) throw new Error(`${what} failed (${r.code}): ${r.stderr}`);
+    return r;
+  };
+  const kyc = must(await sbx.svc([
+    'kyc', 'apply', '--full-name', o.fullName, '--national-id', id, '--dob', dateOfBirth, '--email', email,
+    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', o.documents === false ? '--no-documents' : '--sample-documents', '--json',
+  ]), 'svc kyc apply');
+  const inv: string = kyc.json.investor_id;
+  if (o.suitability) {
+    must(await sbx.svc([
+      'investor', 'suitability', inv, '--experience', 'moderate', '--horizon', '3_5y', '--risk', 'medium', '--income', '300k_1m',
+      '--net-worth', '1m_5m', '--objectives', 'growth', '--ack-risk', '--json',
+    ]), 'svc investor suitability');
+  }
+  if (o.depositEgp) {
+    must(await sbx.svc(['transfer', 'deposit', o.depositEgp, '--investor', inv, '--json']), 'svc transfer deposit');
+    must(await sbx.svc(['clock', 'advance', '--minutes', '3', '--json']), 'svc clock advance');
+  }
+  return inv;
 }
