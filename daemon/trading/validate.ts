@@ -114,7 +114,8 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
   if (investor.suitability_recorded !== 1) return no('SUITABILITY_REQUIRED');
   if (investor.risk_acknowledged !== 1) return no('RISK_ACK_REQUIRED');
   if (investor.status === 'restricted' && side === 'buy') return no('INVESTOR_RESTRICTED');
-  if (investor.shariah_only === 1 && !instrument.shariah_compliant) return no('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
+  // Like a restriction, the shariah election stops new positions, never the exit from an old one.
+  if (investor.shariah_only === 1 && !instrument.shariah_compliant && side === 'buy') return no('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
   if (env.isHalted(instrument.symbol)) return no('INSTRUMENT_HALTED', `Trading in ${instrument.symbol} is halted.`);
   if (instrument.security_type !== 'equity') return no('INSTRUMENT_NOT_ORDERABLE', `${instrument.symbol} is a ${instrument.security_type}; bonds and sukuk are not orderable in this release.`);
   if ((tif === 'ioc' || tif === 'fok') && !env.isOpen()) return no('MARKET_CLOSED', `A ${tif} order needs an open session; send day or gtc to queue it for the next open.`);

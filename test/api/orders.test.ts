@@ -146,6 +146,15 @@ describe('POST /v1/orders validation returns the first failing code in the docum
     expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 })).body.error.code).toBe('INVESTOR_RESTRICTED');
     expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 10 })).status).toBe(201);
   });
+
+  it('a shariah-only investor may not buy a non-compliant instrument but may sell one it holds (SHARIAH_RESTRICTED)', async () => {
+    const inv = await trader(t);
+    creditShares(t, inv, 'COMI', 10);
+    t.deps.db.prepare('UPDATE investors SET shariah_only = 1 WHERE id = ?').run(inv);
+    expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 })).body.error.code).toBe('SHARIAH_RESTRICTED');
+    expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 10 })).status).toBe(201);
+    expect((await order(t, { investor_id: inv, symbol: 'ETEL', side: 'buy', type: 'market', qty: 1 })).status).toBe(201);
+  });
 });
 
 /** A symbol and limit whose first reaching tick today is a later minute (the natural tape). */
