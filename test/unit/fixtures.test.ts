@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
+import type { Instrument } from '../../daemon/market/catalog.js';
 
 // Checks the invariants of the market fixtures in fixtures/*.json (see fixtures/README.md).
 
@@ -7,43 +8,6 @@ const fixturePath = (name: string): string =>
   new URL(`../../fixtures/${name}`, import.meta.url).pathname;
 const readText = (name: string): string => fs.readFileSync(fixturePath(name), 'utf8');
 const readJson = <T>(name: string): T => JSON.parse(readText(name)) as T;
-
-interface Fundamentals {
-  market_cap_micros: number;
-  pe_ratio: number | null;
-  dividend_yield: number;
-  beta: number;
-  net_income_micros: number;
-  shares_outstanding: number;
-  website: string;
-  headquarters: string;
-}
-
-interface Instrument {
-  symbol: string;
-  name: string;
-  name_ar: string;
-  isin: string;
-  sector: string;
-  security_type: 'equity' | 'bond' | 'sukuk';
-  market_id: string;
-  shariah_compliant: boolean;
-  egx30: boolean;
-  index_weight_bps: number;
-  ref_price_micros: number;
-  logo_url: string;
-  fundamentals: Fundamentals | null;
-  lot_size: number;
-  clean_price_micros?: number;
-  currency?: string;
-  face_value_micros?: number;
-  coupon_rate_bps?: number;
-  coupon_frequency?: number;
-  issue_date?: string;
-  maturity_date?: string;
-  day_count_convention?: string;
-  first_coupon_date?: string | null;
-}
 
 interface Holiday {
   date: string;

@@ -11,22 +11,7 @@ import {
   unitsForAmount,
   UNIT_MICROS,
 } from '../../daemon/funds/nav.js';
-
-interface Fund {
-  fund_code: string;
-  name: string;
-  name_ar: string;
-  manager: string;
-  shariah_compliant: boolean;
-  nav_micros: number;
-  indicative_yield_bps: number;
-  cutoff_local: string;
-  settlement_days: number;
-  min_subscription_micros: number;
-  management_fee_bps: number;
-  logo_url: string;
-  accrual: string;
-}
+import type { Fund } from '../../daemon/funds/catalog.js';
 
 const funds = JSON.parse(fs.readFileSync(new URL('../../fixtures/funds.json', import.meta.url), 'utf8')) as Fund[];
 const FUND_KEYS = [
