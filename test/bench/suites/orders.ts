@@ -5,8 +5,8 @@
 // - Advancing the clock one simulated year with 1,000 resting gtc limit orders over the whole equity
 //   catalog (fills, settlements, the order source's wake-ups). Goal: <= 1 s.
 import { randomUUID } from 'node:crypto';
-import { sign, splitUrl } from '../../../daemon/contract/signing.js';
-import { tenantAuthFor } from '../../../daemon/contract/routes-auth.js';
+import { sign } from '../../../daemon/contract/signing.js';
+import { call } from '../client.js';
 import { comparisonFigures } from '../figures.js';
 import { bench } from '../registry.js';
 import type { DaemonHandle } from '../context.js';
@@ -15,28 +15,6 @@ import { applicant, BALANCED } from '../../helpers/onboarding.js';
 export const ORDER_GOAL_PCT = 25;
 export const YEAR_ADVANCE_GOAL_S = 1;
 const EGP = 1_000_000;
-
-/** One request as a client would send it: keyed, and signed when the route is a money route. */
-async function call(d: DaemonHandle, method: string, url: string, body?: unknown, admin = false): Promise<any> {
-  const raw = body === undefined ? '' : JSON.stringify(body);
-  const headers: Record<string, string> = admin ? { 'x-admin-key': d.creds.admin_key } : { ...d.bearer };
-  if (raw) headers['content-type'] = 'application/json';
-  const { path, rawQuery } = splitUrl(url);
-  const mode = admin ? 'B' : tenantAuthFor(method, path);
-  if (mode !== 'B') {
-    const key = randomUUID();
-    headers['idempotency-key'] = key;
-    if (mode === 'S') {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      headers['x-svc-timestamp'] = timestamp;
-      headers['x-svc-signature'] = sign(d.creds.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: key, body: raw });
-    }
-  }
-  const res = await fetch(d.baseUrl + url, { method, headers, body: raw || undefined, signal: AbortSignal.timeout(10_000) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** An approved, suitable investor with `depositsEgp` deposited (completes after the clock moves 3 minutes). */
 async function fundedInvestor(d: DaemonHandle, depositsEgp: number[]): Promise<string> {

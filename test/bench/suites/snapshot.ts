@@ -3,11 +3,9 @@
 //   import includes its checks, the swap and starting the imported daemon until it is healthy).
 // - Wall time of `svc sandbox replay JOURNAL` of the same history into an isolated sandbox (start,
 //   every entry re-run and compared, stop). Informational: no goal is set for either.
-import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sign, splitUrl } from '../../../daemon/contract/signing.js';
-import { tenantAuthFor } from '../../../daemon/contract/routes-auth.js';
+import { call } from '../client.js';
 import { SVC_BIN, type DaemonHandle } from '../context.js';
 import { runCommand, tempDir, tempHome } from '../proc.js';
 import { bench } from '../registry.js';
@@ -15,27 +13,6 @@ import { applicant, BALANCED } from '../../helpers/onboarding.js';
 
 const ORDERS = Number(process.env.BENCH_SNAPSHOT_ORDERS ?? 1000);
 const EGP = 1_000_000;
-
-async function call(d: DaemonHandle, method: string, url: string, body?: unknown, admin = false): Promise<any> {
-  const raw = body === undefined ? '' : JSON.stringify(body);
-  const headers: Record<string, string> = admin ? { 'x-admin-key': d.creds.admin_key } : { ...d.bearer };
-  if (raw) headers['content-type'] = 'application/json';
-  const { path, rawQuery } = splitUrl(url);
-  const mode = admin ? 'B' : tenantAuthFor(method, path);
-  if (mode !== 'B') {
-    const key = randomUUID();
-    headers['idempotency-key'] = key;
-    if (mode === 'S') {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      headers['x-svc-timestamp'] = timestamp;
-      headers['x-svc-signature'] = sign(d.creds.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: key, body: raw });
-    }
-  }
-  const res = await fetch(d.baseUrl + url, { method, headers, body: raw || undefined, signal: AbortSignal.timeout(30_000) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
 
 async function svc(args: string[], cwd: string, timeoutMs = 300_000) {
   const r = await runCommand(process.execPath, [SVC_BIN, ...args], { cwd, timeoutMs, env: { ...process.env, CI: '1', NO_COLOR: '1' } });
