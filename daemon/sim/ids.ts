@@ -1,6 +1,13 @@
-// Deterministic ids: prefix + a keyed permutation of a per-prefix counter. The counter lives in the
-// database (advanced in the caller's transaction), the permutation is a Feistel network keyed by the
-// seed, so ids look opaque, never collide, and the same seed and requests give the same ids.
+// Deterministic ids: prefix + 10 Crockford base32 characters derived from a per-prefix counter and
+// the seed. The counter lives in the database (advanced in the caller's transaction), so the same
+// seed and requests give the same ids and ids never collide.
+//
+// Entity ids are k-sortable (like UUIDv7 or KSUID): a seed tag, then the counter, then a keyed salt,
+// so a later id sorts after an earlier one. Every table indexes its ids, and a sortable key appends
+// to the right edge of its B-tree: a batch of inserts dirties a few shared pages instead of one
+// random page per row (measured: random ids made a quarter of an order's commit cost).
+// Request ids are a keyed permutation (a Feistel network) of a per-boot counter: opaque and unique.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
 import { hash32 } from './prng.js';
 
@@ -28,13 +35,34 @@ export function encode48(n: number): string {
   return out;
 }
 
+const COUNTER_BITS = 28;
+const SALT_BITS = 12;
+
+/** An entity id: 8-bit seed tag, 28-bit counter, 12-bit keyed salt (sorts by counter). */
 export function formatId(seed: number, prefix: string, n: number): string {
-  return `${prefix}_${encode48(permute48(seed, prefix, n))}`;
+  if (!Number.isSafeInteger(n) || n < 0 || n >= 2 ** COUNTER_BITS) throw new Error(`ids: counter ${n} of ${prefix} out of range`);
+  const tag = hash32(seed, prefix) & 0xff;
+  const salt = hash32(seed, prefix, n) & ((1 << SALT_BITS) - 1);
+  return `${prefix}_${encode48(tag * 2 ** (COUNTER_BITS + SALT_BITS) + n * 2 ** SALT_BITS + salt)}`;
+}
+
+/** A request id: opaque (a keyed permutation of n < 2^48). */
+export function formatRequestId(seed: number, n: number): string {
+  return `req_${encode48(permute48(seed, 'req', n))}`;
 }
 
 export interface IdGen {
   /** Next id for the prefix; call inside the transaction that stores the entity. */
   next(prefix: string): string;
+  /**
+   * Runs fn as one unit of id allocation: the counters advance in memory and are written once, when
+   * fn returns (one statement for a request that makes six ids, instead of six). Call it inside the
+   * savepoint that stores fn's rows: if fn throws, its counters are forgotten, and the caller rolls
+   * the rows back. Units nest into the outermost one.
+   */
+  unit<T>(fn: () => T): T;
+  /** Forgets what the database's counters were (after a rollback a unit did not see). */
+  invalidate(): void;
   /** Request ids: a per-boot counter, not persisted (a read must not write). */
   requestId(): string;
   setSeed(seed: number, generation: number): void;
@@ -44,21 +72,62 @@ export function createIdGen(db: Db, seed: number, generation: number): IdGen {
   const bump = db.prepare<[string], { next: number }>(
     'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 RETURNING next',
   );
+  const read = db.prepare<[string], number>('SELECT next FROM id_seq WHERE prefix = ?').pluck();
+  const writers = new Map<number, Statement>();
+  function writer(n: number): Statement {
+    let w = writers.get(n);
+    if (!w) {
+      w = db.prepare(`INSERT INTO id_seq (prefix, next) VALUES ${Array(n).fill('(?, ?)').join(', ')} ON CONFLICT(prefix) DO UPDATE SET next = excluded.next`);
+      writers.set(n, w);
+    }
+    return w;
+  }
+  /** The counters as the database holds them (this connection's view), where known. */
+  const known = new Map<string, number>();
+  /** Inside a unit: the counters it advanced, not yet written. */
+  let pending: Map<string, number> | null = null;
   let reqCounter = 0;
   let s = seed;
   let gen = generation;
   return {
     next(prefix) {
-      return formatId(s, prefix, bump.get(prefix)!.next);
+      if (pending === null) {
+        known.delete(prefix);
+        return formatId(s, prefix, bump.get(prefix)!.next);
+      }
+      const n = (pending.get(prefix) ?? known.get(prefix) ?? read.get(prefix) ?? 0) + 1;
+      pending.set(prefix, n);
+      return formatId(s, prefix, n);
+    },
+    unit(fn) {
+      if (pending !== null) return fn();
+      const mine = new Map<string, number>();
+      pending = mine;
+      try {
+        const out = fn();
+        if (mine.size > 0) {
+          writer(mine.size).run(...[...mine].flat());
+          for (const [prefix, n] of mine) known.set(prefix, n);
+        }
+        return out;
+      } finally {
+        pending = null;
+      }
+    },
+    invalidate() {
+      known.clear();
     },
     requestId() {
       reqCounter++;
-      return formatId(s, 'req', (gen % 65536) * 2 ** 32 + reqCounter);
+      return formatRequestId(s, (gen % 65536) * 2 ** 32 + reqCounter);
     },
     setSeed(seed, generation) {
       s = seed;
       gen = generation;
       reqCounter = 0;
+      // a reset wipes the counters: forget them, and anything a unit counted before the wipe
+      known.clear();
+      pending?.clear();
     },
   };
 }
