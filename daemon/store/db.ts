@@ -12,6 +12,13 @@ export function openDb(file: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // A 64 MiB page cache (the default is 2 MiB): a sandbox's working set stays in memory, so reads
+  // do not go back to the file (measured: halved the kernel time of an order).
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  // Checkpoint every 4,000 WAL pages (16 MiB) rather than 1,000: hot pages (balances, the sandbox
+  // row) are copied back once per checkpoint however often they changed, and each checkpoint fsyncs.
+  db.pragma('wal_autocheckpoint = 4000');
   migrate(db);
   return db;
 }
@@ -24,10 +31,20 @@ export function migrate(db: Db): void {
   if (current > latest) throw new Error(`the database is at schema version ${current}, newer than this svc knows (${latest}); upgrade svc`);
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+    const fk = db.pragma('foreign_keys', { simple: true }) as number;
+    if (m.rebuildsTables) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        if (m.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.version} (${m.name}) broke ${broken.length} foreign keys`);
+        }
+        db.pragma(`user_version = ${m.version}`);
+      })();
+    } finally {
+      if (m.rebuildsTables) db.pragma(`foreign_keys = ${fk ? 'ON' : 'OFF'}`);
+    }
   }
 }
 
