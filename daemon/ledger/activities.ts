@@ -54,7 +54,6 @@ export function createActivityLog(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'now
     `INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const byId = db.prepare<[string], Activity>(`SELECT ${COLUMNS} FROM activities WHERE id = ?`);
   const cursor = db.prepare<[string, string, string], { seq: number }>('SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?');
   const page = db.prepare<[string, string, number, number], Activity>(
     `SELECT ${COLUMNS} FROM activities WHERE tenant_id = ? AND investor_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
@@ -63,12 +62,16 @@ export function createActivityLog(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'now
   return {
     record(a: ActivityInput): Activity {
       if (!Number.isSafeInteger(a.netAmountMicros)) throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
-      const id = deps.ids.next('act');
+      const row: Activity = {
+        id: deps.ids.next('act'), activity_type: a.type, investor_id: a.investorId, at: deps.nowIso(), net_amount_micros: a.netAmountMicros,
+        description: a.description, status: 'executed', ref_type: a.ref?.type ?? null, ref_id: a.ref?.id ?? null,
+        symbol: a.symbol ?? null, side: a.side ?? null, qty: a.qty ?? null, price_micros: a.priceMicros ?? null,
+      };
       insert.run(
-        id, a.tenantId, a.investorId, a.type, a.netAmountMicros, a.description, a.ref?.type ?? null, a.ref?.id ?? null,
-        a.symbol ?? null, a.side ?? null, a.qty ?? null, a.priceMicros ?? null, deps.nowIso(), deps.clock.now(),
+        row.id, a.tenantId, row.investor_id, row.activity_type, row.net_amount_micros, row.description, row.ref_type, row.ref_id,
+        row.symbol, row.side, row.qty, row.price_micros, row.at, deps.clock.now(),
       );
-      return byId.get(id)!;
+      return row;
     },
 
     list(tenantId: string, investorId: string, opts: { limit: number; before?: string }): Outcome<ActivityPage> {

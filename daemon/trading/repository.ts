@@ -167,10 +167,13 @@ export function createTradingRepo(db: Db) {
     ),
   };
 
+  let lastSeq = 0;
   return {
     insert(o: NewOrder): void {
-      q.insert.run(o);
+      lastSeq = Number(q.insert.run(o).lastInsertRowid);
     },
+    /** The seq of the order this repository inserted last. */
+    lastSeq: (): number => lastSeq,
     byId: (id: string): OrderRow | undefined => q.byId.get(id),
     find: (tenantId: string, id: string): OrderRow | undefined => q.byTenant.get(id, tenantId),
     clientOrderIdExists: (tenantId: string, coid: string): boolean => q.coid.get(tenantId, coid) !== undefined,

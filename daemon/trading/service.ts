@@ -15,7 +15,8 @@ import type { Deps } from '../deps.js';
 import { AppError, type Outcome } from '../http/errors.js';
 import { CASH_EGP } from '../ledger/assets.js';
 import { ASSET_CLASS, MARKET_ID } from '../market/catalog.js';
-import { fillFees, feesOnly, loadFeeSchedule } from './fees.js';
+import { fillFees, feesOnly, loadFeeSchedule, type FeeLines } from './fees.js';
+import type { AccountRef } from '../ledger/ledger.js';
 import {
   applyEvent, isTerminal, nextMinute, nextStep, requestCancel, STATUS_OF, submit,
   type MatchOrder, type OrderEvent, type Step,
@@ -29,6 +30,25 @@ const DAY_MS = 86_400_000;
 const HORIZON_MS = 16 * DAY_MS;
 
 export type TradingDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'scheduler' | 'onReset'>;
+
+/** Where a fill's money comes from (see heldFunding and directFunding). */
+interface Funding {
+  cash(amount: number, credit: AccountRef, kind: string): void;
+  shares(qty: number, credit: AccountRef): void;
+}
+
+interface PlannedFill {
+  qty: number;
+  priceMicros: number;
+  value: number;
+  lines: FeeLines;
+  feeTotal: number;
+  stamp: number;
+  /** buy: value + fees + stamp duty paid; sell: value - fees - stamp duty received (may be < 0). */
+  net: number;
+  /** Cash the fill takes from the order (a buy's net; a sell's fee shortfall). */
+  need: number;
+}
 
 export interface Execution {
   venue: 'tape' | 'desk';
@@ -118,38 +138,58 @@ export function createTradingService(deps: TradingDeps) {
     return h && h.state === 'pending' ? h.remaining : 0;
   }
 
-  /** Cash a fill needs from the order's cash hold (a buy's cost; a sell's fee shortfall). */
+  /** Cash a fill needs from the order's cash (a buy's cost; a sell's fee shortfall); null when it overflows. */
   function cashNeeded(r: OrderRow, p: OrderProgress, qty: number, priceMicros: number): number | null {
+    return planFill(r, p, qty, priceMicros)?.need ?? null;
+  }
+
+  /** One execution's money, computed before anything is written; null when it would overflow. */
+  function planFill(r: Pick<OrderRow, 'side'>, p: Pick<OrderProgress, 'filled_value_micros'>, qty: number, priceMicros: number): PlannedFill | null {
     const value = notional(qty, priceMicros);
     if (value === null || !Number.isSafeInteger(p.filled_value_micros + value)) return null;
     const lines = fillFees(p.filled_value_micros, value, fees);
-    const charges = feesOnly(lines) + lines.stamp_duty_micros;
-    return r.side === 'buy' ? value + charges : Math.max(0, charges - value);
-  }
-
-  /** Books one execution: postings, fill row, activities, settlement. false: the reservation cannot pay for it. */
-  function bookFill(r: OrderRow, p: OrderProgress, qty: number, priceMicros: number, atMs: number, exec: Execution): boolean {
-    const need = cashNeeded(r, p, qty, priceMicros);
-    if (need === null || need > holdRemaining(r.cash_hold_id)) return false;
-    const value = qty * priceMicros;
-    const lines = fillFees(p.filled_value_micros, value, fees);
     const feeTotal = feesOnly(lines);
     const stamp = lines.stamp_duty_micros;
+    const net = r.side === 'buy' ? value + feeTotal + stamp : value - feeTotal - stamp;
+    return { qty, priceMicros, value, lines, feeTotal, stamp, net, need: r.side === 'buy' ? net : Math.max(0, -net) };
+  }
+
+  /** Pays out of the order's holds (an order that rests keeps its reservation as holds). */
+  function heldFunding(r: OrderRow): Funding {
+    return {
+      cash: (amount, credit, kind) => must(ledger.postHold(r.cash_hold_id!, amount, credit, kind, r.id), kind),
+      shares: (qty, credit) => must(ledger.postHold(r.shares_hold_id!, qty, credit, 'trade', r.id), 'shares out'),
+    };
+  }
+
+  /**
+   * Pays straight out of settled balances: for an order that completes in the request that places it
+   * (a market order or marketable limit filled in full, an ioc or fok). Nothing is reserved across
+   * time, so no hold is written; the fills were planned against the validated reservation.
+   */
+  function directFunding(r: OrderRow): Funding {
+    const from = (asset: string) => ({ investorId: r.investor_id, asset, bucket: 'settled' as const });
+    return {
+      cash: (amount, credit, kind) => must(ledger.transfer({ tenantId: r.tenant_id, debit: from(CASH_EGP), credit, amount, kind, ref: r.id }), kind),
+      shares: (qty, credit) => must(ledger.transfer({ tenantId: r.tenant_id, debit: from(r.symbol), credit, amount: qty, kind: 'trade', ref: r.id }), 'shares out'),
+    };
+  }
+
+  /** Books one planned execution: postings, fill row, activities, settlement. */
+  function bookFill(r: OrderRow, f: PlannedFill, atMs: number, exec: Execution, pay: Funding): void {
+    const { qty, priceMicros, value, lines, feeTotal, stamp, net } = f;
     const t = { tenantId: r.tenant_id, ref: r.id };
     const inv = r.investor_id;
     const clearingCash = { system: 'clearing', asset: CASH_EGP } as const;
-    let net: number;
     if (r.side === 'buy') {
-      net = value + feeTotal + stamp;
-      must(ledger.postHold(r.cash_hold_id!, value, clearingCash, 'trade', r.id), 'buy value');
-      if (feeTotal > 0) must(ledger.postHold(r.cash_hold_id!, feeTotal, { system: 'fees', asset: CASH_EGP }, 'fee', r.id), 'fees');
-      if (stamp > 0) must(ledger.postHold(r.cash_hold_id!, stamp, { system: 'tax', asset: CASH_EGP }, 'tax', r.id), 'stamp duty');
+      pay.cash(value, clearingCash, 'trade');
+      if (feeTotal > 0) pay.cash(feeTotal, { system: 'fees', asset: CASH_EGP }, 'fee');
+      if (stamp > 0) pay.cash(stamp, { system: 'tax', asset: CASH_EGP }, 'tax');
       must(ledger.transfer({ ...t, debit: { system: 'clearing', asset: r.symbol }, credit: { investorId: inv, asset: r.symbol, bucket: 'unsettled' }, amount: qty, kind: 'trade' }), 'shares in');
     } else {
-      net = value - feeTotal - stamp;
-      must(ledger.postHold(r.shares_hold_id!, qty, { system: 'clearing', asset: r.symbol }, 'trade', r.id), 'shares out');
+      pay.shares(qty, { system: 'clearing', asset: r.symbol });
       if (net > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { investorId: inv, asset: CASH_EGP, bucket: 'unsettled' }, amount: net, kind: 'trade' }), 'proceeds');
-      if (net < 0) must(ledger.postHold(r.cash_hold_id!, -net, clearingCash, 'fee', r.id), 'fee shortfall');
+      if (net < 0) pay.cash(-net, clearingCash, 'fee');
       if (feeTotal > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'fees', asset: CASH_EGP }, amount: feeTotal, kind: 'fee' }), 'fees');
       if (stamp > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'tax', asset: CASH_EGP }, amount: stamp, kind: 'tax' }), 'stamp duty');
     }
@@ -181,11 +221,6 @@ export function createTradingService(deps: TradingDeps) {
       repo.insertSettlement({ id, tenant_id: r.tenant_id, investor_id: inv, order_id: r.id, fill_id: fillId, asset: settleAsset, amount: settleAmount, settlement_date: settlementDate, due_ms: due });
       scheduler.schedule(SETTLE_EVENT, due, { settlement_id: id });
     }
-    p.filled_qty += qty;
-    p.filled_value_micros += value;
-    p.fees_micros += feeTotal;
-    p.withholding_micros += stamp;
-    return true;
   }
 
   function release(r: OrderRow): void {
@@ -194,22 +229,36 @@ export function createTradingService(deps: TradingDeps) {
     }
   }
 
-  /** Applies a step's events to the order: each fill is booked (or, if its reservation cannot pay it, the rest is rejected). */
-  function apply(r: OrderRow, step: Step, exec: Execution): void {
+  /**
+   * Resolves a step before anything is written: the fills the order's cash can pay (a fill it cannot
+   * pay rejects the rest of the order with INSUFFICIENT_BUYING_POWER) and the order's progress after.
+   */
+  function resolve(r: OrderRow, step: Step, cashLeft: number): { fills: PlannedFill[]; p: OrderProgress; terminal: boolean } {
     const at = step.atMs;
     const iso = cal.toIso(at);
     const p = progressOf(r);
+    const fills: PlannedFill[] = [];
+    let left = cashLeft;
     let mo = toMatch(r);
     for (const e of step.events) {
       let ev: OrderEvent = e;
-      if ((e.type === 'filled' || e.type === 'partially_filled') && !bookFill(r, p, e.qty, e.priceMicros, at, exec)) {
-        ev = { type: 'rejected', reasonCode: 'INSUFFICIENT_BUYING_POWER' };
+      if (e.type === 'filled' || e.type === 'partially_filled') {
+        const f = planFill(r, p, e.qty, e.priceMicros);
+        if (f === null || f.need > left) ev = { type: 'rejected', reasonCode: 'INSUFFICIENT_BUYING_POWER' };
+        else {
+          fills.push(f);
+          left -= f.need;
+          p.filled_qty += f.qty;
+          p.filled_value_micros += f.value;
+          p.fees_micros += f.feeTotal;
+          p.withholding_micros += f.stamp;
+        }
       }
       mo = applyEvent(mo, ev, at);
       if (ev.type === 'transmitted') p.submitted_at = iso;
       if (isTerminal(mo)) break;
     }
-    if (mo.filledQty !== p.filled_qty) throw new Error(`trading: ${r.id} matcher filled ${mo.filledQty}, booked ${p.filled_qty}`);
+    if (mo.filledQty !== p.filled_qty) throw new Error(`trading: ${r.id} matcher filled ${mo.filledQty}, planned ${p.filled_qty}`);
     p.state = mo.state;
     p.transmitted = mo.transmitted ? 1 : 0;
     p.eligible_from_ms = mo.eligibleFromMs;
@@ -220,9 +269,18 @@ export function createTradingService(deps: TradingDeps) {
     if (mo.state === 'filled') p.filled_at = iso;
     if (mo.state === 'cancelled') p.canceled_at = iso;
     if (mo.state === 'expired') p.expired_at = iso;
+    return { fills, p, terminal: isTerminal(mo) };
+  }
+
+  /** Applies a step's events to a stored order whose reservation is held; returns the order after. */
+  function apply(r: OrderRow, step: Step, exec: Execution): OrderRow {
+    const { fills, p, terminal } = resolve(r, step, holdRemaining(r.cash_hold_id));
+    const pay = heldFunding(r);
+    for (const f of fills) bookFill(r, f, step.atMs, exec, pay);
     repo.progress(r.id, p);
-    if (isTerminal(mo)) release(r);
+    if (terminal) release(r);
     touch(r.id);
+    return { ...r, ...p };
   }
 
   // ---- the scheduler source ----------------------------------------------------------------
@@ -360,31 +418,41 @@ export function createTradingService(deps: TradingDeps) {
       const now = clock.now();
       const iso = cal.toIso(now);
       const id = ids.next('ord');
-      const hold = (asset: string, amount: number) => ledger.hold({ tenantId, investorId: o.investor.id, asset, amount, ref: id });
-      let cashHoldId: string | null = null;
-      let sharesHoldId: string | null = null;
-      if (o.reservation.cashMicros > 0) {
-        const h = hold(CASH_EGP, o.reservation.cashMicros);
-        if (!h.ok) return h;
-        cashHoldId = h.value;
-      }
-      if (o.reservation.shares > 0) {
-        const h = hold(o.instrument.symbol, o.reservation.shares);
-        if (!h.ok) return h;
-        sharesHoldId = h.value;
-      }
-      repo.insert({
-        id, tenant_id: tenantId, investor_id: o.investor.id, client_order_id: o.clientOrderId, market_id: MARKET_ID,
+      const row: OrderRow = {
+        seq: 0, id, tenant_id: tenantId, investor_id: o.investor.id, client_order_id: o.clientOrderId, market_id: MARKET_ID,
         symbol: o.instrument.symbol, asset_class: ASSET_CLASS, side: o.side, type: o.type, order_class: 'simple',
         time_in_force: o.tif, qty: o.qty, limit_price_micros: o.limitPriceMicros, state: 'received', filled_qty: 0,
         filled_value_micros: 0, fees_micros: 0, withholding_micros: 0, reason_code: null,
         routing: autoFill.get()!.auto_fill === 1 ? 'auto' : 'desk', transmitted: 0, eligible_from_ms: now, cancel_due_ms: null,
-        evaluated_ms: now, cash_hold_id: cashHoldId, shares_hold_id: sharesHoldId, reserved_cash_micros: o.reservation.cashMicros,
+        evaluated_ms: now, cash_hold_id: null, shares_hold_id: null, reserved_cash_micros: o.reservation.cashMicros,
         created_ms: now, created_at: iso, submitted_at: null, filled_at: null, canceled_at: null, expired_at: null, updated_at: iso,
-      });
-      const row = repo.byId(id)!;
-      apply(row, submit(toMatch(row), now, view), TAPE);
-      return { ok: true, value: orderView(repo.byId(id)!) };
+      };
+      const step = submit(toMatch(row), now, view);
+      const planned = resolve(row, step, o.reservation.cashMicros);
+      if (planned.terminal) {
+        // Done in this request (filled, or an ioc/fok's remainder cancelled): stored in its final
+        // state and paid from settled balances, with no hold to open and release.
+        const done: OrderRow = { ...row, ...planned.p };
+        const { seq: _seq, ...insert } = done;
+        repo.insert(insert);
+        const pay = directFunding(done);
+        for (const f of planned.fills) bookFill(done, f, now, TAPE, pay);
+        return { ok: true, value: orderView(done) };
+      }
+      const hold = (asset: string, amount: number) => ledger.hold({ tenantId, investorId: o.investor.id, asset, amount, ref: id });
+      if (o.reservation.cashMicros > 0) {
+        const h = hold(CASH_EGP, o.reservation.cashMicros);
+        if (!h.ok) return h;
+        row.cash_hold_id = h.value;
+      }
+      if (o.reservation.shares > 0) {
+        const h = hold(o.instrument.symbol, o.reservation.shares);
+        if (!h.ok) return h;
+        row.shares_hold_id = h.value;
+      }
+      const { seq: _seq, ...insert } = row;
+      repo.insert(insert);
+      return { ok: true, value: orderView(apply({ ...row, seq: repo.lastSeq() }, step, TAPE)) };
     },
 
     /** Requests cancellation: pending_cancel now, cancelled at the next minute unless a fill completes it first. */
@@ -394,10 +462,12 @@ export function createTradingService(deps: TradingDeps) {
       if (r.state !== 'cancel_requested') {
         const now = clock.now();
         const mo = requestCancel(toMatch(r), nextMinute(now));
-        repo.progress(r.id, { ...progressOf(r), state: mo.state, cancel_due_ms: mo.cancelDueMs, updated_at: cal.toIso(now) });
+        const p = { ...progressOf(r), state: mo.state, cancel_due_ms: mo.cancelDueMs, updated_at: cal.toIso(now) };
+        repo.progress(r.id, p);
         touch(r.id);
+        return { ok: true, value: orderView({ ...r, ...p }) };
       }
-      return { ok: true, value: orderView(repo.byId(r.id)!) };
+      return { ok: true, value: orderView(r) };
     },
 
     get(tenantId: string, orderId: string): OrderView {

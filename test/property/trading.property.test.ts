@@ -172,8 +172,14 @@ async function check(investors: string[]): Promise<void> {
       expect(cashHold.posted).toBe(cashUsed);
       expect(cashHold.state === 'pending').toBe(open && cashHold.remaining > 0);
       if (cashHold.state === 'pending') reservedCash.set(o.investor_id, (reservedCash.get(o.investor_id) ?? 0) + cashHold.remaining);
+    } else if (o.reserved_cash_micros > 0) {
+      // completed in the request that placed it: paid from settled cash, within its reservation
+      expect(open).toBe(false);
+      expect(cashUsed).toBeLessThanOrEqual(o.reserved_cash_micros);
     } else expect(cashUsed).toBe(0);
-    if (o.side === 'sell') {
+    if (o.side === 'sell' && o.shares_hold_id === null) {
+      expect(open).toBe(false);
+    } else if (o.side === 'sell') {
       expect(sharesHold!.posted).toBe(o.filled_qty);
       expect(sharesHold!.state === 'pending').toBe(open);
       if (open) {
