@@ -90,28 +90,36 @@ export function createPipeline(deps: Deps) {
     'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
   );
 
+  // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
+  // transaction helper does).
+  const savepoint = deps.db.prepare('SAVEPOINT request');
+  const rollbackTo = deps.db.prepare('ROLLBACK TO request');
+  const release = deps.db.prepare('RELEASE request');
+
   /**
    * Runs a mutating handler as one unit (a savepoint inside the group-commit batch): the state change,
-   * the idempotency record and the audit entry stand or fall together. Business errors roll back the
-   * change but keep the record.
+   * the idempotency record, the audit entry and the journal entry stand or fall together. A business
+   * error rolls the change back to the savepoint and keeps the rest; any other error rolls back all.
    */
   function runMutation(def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null): Reply & { replayed?: boolean } {
     const { path, rawQuery } = splitUrl(req.url);
     const bodyHash = sha256Hex(req.rawBody ?? '');
-    return deps.db.transaction((): Reply & { replayed?: boolean } => {
-      const simMs = deps.clock.now();
-      if (idemKey !== null) {
-        const prior = idemGet.get(ctx.tenantId!, req.method, path, idemKey);
-        if (prior && prior.created_ms >= deps.clock.now() - IDEMPOTENCY_TTL_MS) {
-          if (prior.body_hash !== bodyHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-          return { status: prior.status, body: JSON.parse(prior.response), replayed: true };
-        }
+    const simMs = deps.clock.now();
+    if (idemKey !== null) {
+      const prior = idemGet.get(ctx.tenantId!, req.method, path, idemKey);
+      if (prior && prior.created_ms >= simMs - IDEMPOTENCY_TTL_MS) {
+        if (prior.body_hash !== bodyHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+        return { status: prior.status, body: JSON.parse(prior.response), replayed: true };
       }
+    }
+    savepoint.run();
+    try {
       let reply: Reply;
       try {
-        reply = deps.db.transaction(() => toReply(def, def.handler(ctx)))();
+        reply = deps.ids.unit(() => toReply(def, def.handler(ctx)));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        rollbackTo.run();
         reply = errorReply(err, ctx.requestId);
       }
       if (idemKey !== null) idemPut.run(ctx.tenantId!, req.method, path, idemKey, bodyHash, reply.status, JSON.stringify(reply.body ?? null), deps.clock.now());
@@ -131,8 +139,16 @@ export function createPipeline(deps: Deps) {
         principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: idemKey, contentType: header(req, 'content-type') ?? null,
         body: req.rawBody, status: reply.status,
       });
+      release.run();
       return reply;
-    })();
+    } catch (err) {
+      if (deps.db.inTransaction) {
+        rollbackTo.run();
+        release.run();
+      }
+      deps.ids.invalidate();
+      throw err;
+    }
   }
 
   /** A journal replay's internal request: the ticket the replay route issued for it, or null. */
@@ -215,7 +231,7 @@ export function createPipeline(deps: Deps) {
     }
   }
 
-  const group = createGroupCommit(deps.db);
+  const group = createGroupCommit(deps.db, () => deps.ids.invalidate());
 
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     // A state-changing request joins the open batch and is answered only after the batch commits; a

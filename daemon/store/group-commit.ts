@@ -16,7 +16,8 @@ export interface GroupCommit {
   settled(): Promise<void>;
 }
 
-export function createGroupCommit(db: Db): GroupCommit {
+/** onRollback: a batch failed to commit; caches of what the database holds must be dropped. */
+export function createGroupCommit(db: Db, onRollback: () => void = () => {}): GroupCommit {
   let open = false;
   let waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   let readers: Array<() => void> = [];
@@ -31,6 +32,7 @@ export function createGroupCommit(db: Db): GroupCommit {
       db.exec('COMMIT');
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
+      onRollback();
       for (const w of batch) w.reject(err);
       return;
     } finally {

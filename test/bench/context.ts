@@ -161,7 +161,9 @@ export class BenchContext {
   async startDaemon(opts: { nodeArgs?: string[]; args?: string[] } = {}): Promise<DaemonHandle> {
     if (!existsSync(DAEMON_ENTRY)) throw new Error(`${DAEMON_ENTRY} missing: run npm run build`);
     const home = tempHome('daemon');
-    const args = [...(opts.nodeArgs ?? []), DAEMON_ENTRY, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(this.config.seed), '--start', this.config.start, '--clock', 'frozen', '--speed', '1', '--ai', 'none', ...(opts.args ?? [])];
+    // BENCH_DAEMON_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') profiles every daemon a bench starts
+    const extra = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const args = [...extra, ...(opts.nodeArgs ?? []), DAEMON_ENTRY, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(this.config.seed), '--start', this.config.start, '--clock', 'frozen', '--speed', '1', '--ai', 'none', ...(opts.args ?? [])];
     const child = spawnTracked(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     this.servers.push(child);
     let stderr = '';
