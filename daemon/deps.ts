@@ -94,6 +94,7 @@ export function createDeps(opts: DepsOptions): Deps {
     journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
     home: opts.home ?? null,
   };
+  deps.onReset.push(() => deps.ledger.invalidate());
   if (bootstrapState) deps.bootstrap = bootstrapState.provision(deps);
   return deps;
 }

@@ -90,6 +90,12 @@ export function createPipeline(deps: Deps) {
     'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
   );
 
+  /** After a rollback no unit saw: the cached id counters and account ids may name what is gone. */
+  function forgetCaches(): void {
+    deps.ids.invalidate();
+    deps.ledger.invalidate();
+  }
+
   // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
   // transaction helper does).
   const savepoint = deps.db.prepare('SAVEPOINT request');
@@ -116,7 +122,7 @@ export function createPipeline(deps: Deps) {
     try {
       let reply: Reply;
       try {
-        reply = deps.ids.unit(() => toReply(def, def.handler(ctx)));
+        reply = deps.ids.unit(() => deps.ledger.unit(() => toReply(def, def.handler(ctx))));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         rollbackTo.run();
@@ -146,7 +152,7 @@ export function createPipeline(deps: Deps) {
         rollbackTo.run();
         release.run();
       }
-      deps.ids.invalidate();
+      forgetCaches();
       throw err;
     }
   }
@@ -231,7 +237,7 @@ export function createPipeline(deps: Deps) {
     }
   }
 
-  const group = createGroupCommit(deps.db, () => deps.ids.invalidate());
+  const group = createGroupCommit(deps.db, forgetCaches);
 
   return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     // A state-changing request joins the open batch and is answered only after the batch commits; a

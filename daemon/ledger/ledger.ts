@@ -96,11 +96,14 @@ export interface EntryRow {
   at_ms: number;
 }
 
-interface AccountRow {
+interface Account {
   id: number;
   owner: string;
   asset: string;
   bucket: InvestorBucket | 'system';
+}
+
+interface AccountRow extends Account {
   balance: number;
 }
 
@@ -130,6 +133,7 @@ export function createLedger(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>
       'SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND asset = ? AND bucket = ?',
     ),
     openAccount: db.prepare('INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, ?, ?)'),
+    balance: db.prepare<[number], number>('SELECT balance FROM ledger_accounts WHERE id = ?').pluck(),
     entry: db.prepare(
       'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -154,30 +158,67 @@ export function createLedger(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>
   };
   const activityLog = createActivityLog(deps);
 
+  // Account ids never change, so they are cached: a posting then reads a balance by rowid only where
+  // the code must check it (an investor account it debits). Inside a unit (a request's handler) the
+  // ids it finds or opens are tentative, and kept only if the unit returns: a refusal rolls back the
+  // accounts it opened. After a rollback no unit saw (a failed COMMIT) or a reset, invalidate().
+  const knownIds = new Map<string, number>();
+  let tentativeIds: Map<string, number> | null = null;
+
+  function keyOf(tenantId: string, owner: string, asset: string, bucket: string): string {
+    return `${tenantId}\u0000${owner}\u0000${asset}\u0000${bucket}`;
+  }
+
+  /** The account's id, or null when it was never opened. */
+  function accountId(tenantId: string, ref: AccountRef): number | null {
+    const [owner, bucket] = ownerAndBucket(ref);
+    const key = keyOf(tenantId, owner, ref.asset, bucket);
+    const cached = knownIds.get(key) ?? tentativeIds?.get(key);
+    if (cached !== undefined) return cached;
+    const row = q.account.get(tenantId, owner, ref.asset, bucket);
+    if (!row) return null;
+    if (tentativeIds !== null) tentativeIds.set(key, row.id);
+    return row.id;
+  }
+
   function findAccount(tenantId: string, ref: AccountRef): AccountRow | undefined {
+    const id = accountId(tenantId, ref);
+    if (id === null) return undefined;
     const [owner, bucket] = ownerAndBucket(ref);
-    return q.account.get(tenantId, owner, ref.asset, bucket);
+    return { id, owner, asset: ref.asset, bucket, balance: q.balance.get(id)! };
   }
 
-  function openAccount(tenantId: string, ref: AccountRef): AccountRow {
+  /** The account (opened when missing), without its balance. */
+  function openAccount(tenantId: string, ref: AccountRef): Account {
     checkAsset(ref.asset);
-    const found = findAccount(tenantId, ref);
-    if (found) return found;
     const [owner, bucket] = ownerAndBucket(ref);
-    q.openAccount.run(tenantId, owner, ref.asset, bucket);
-    return findAccount(tenantId, ref)!;
+    let id = accountId(tenantId, ref);
+    if (id === null) {
+      id = Number(q.openAccount.run(tenantId, owner, ref.asset, bucket).lastInsertRowid);
+      tentativeIds?.set(keyOf(tenantId, owner, ref.asset, bucket), id);
+    }
+    return { id, owner, asset: ref.asset, bucket };
   }
 
-  /** The one place a posting is written; the caller has validated amount, assets and hold. */
-  function post(tenantId: string, debit: AccountRow, credit: AccountRow, amount: number, kind: string, ref: string, holdId: string | null): Outcome<number> {
-    if (debit.bucket !== 'system' && debit.balance < amount) {
-      return { ok: false, code: shortfallCode(debit.asset), message: `${debit.bucket} ${debit.asset} of ${debit.owner} is ${debit.balance}; ${amount} is needed.` };
+  /**
+   * The one place a posting is written; the caller has validated amount, assets and hold. The code
+   * refuses a debit an investor balance cannot pay; the database refuses it again (CHECK balance >= 0)
+   * and refuses any balance past 2^53 - 1 (CHECK), which is answered as AMOUNT_TOO_LARGE.
+   */
+  function post(tenantId: string, debit: Account, credit: Account, amount: number, kind: string, ref: string, holdId: string | null): Outcome<number> {
+    if (debit.bucket !== 'system') {
+      const balance = q.balance.get(debit.id)!;
+      if (balance < amount) {
+        return { ok: false, code: shortfallCode(debit.asset), message: `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.` };
+      }
     }
-    if (!Number.isSafeInteger(credit.balance + amount) || !Number.isSafeInteger(debit.balance - amount)) {
+    try {
+      return { ok: true, value: Number(q.entry.run(tenantId, debit.id, credit.id, amount, kind, ref, holdId, clock.now()).lastInsertRowid) };
+    } catch (err) {
+      // the statement (with its trigger's balance updates) is undone as a whole
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
       return { ok: false, code: 'AMOUNT_TOO_LARGE', message: `Moving ${amount} would take a ${debit.asset} balance past ${Number.MAX_SAFE_INTEGER}.` };
     }
-    const id = Number(q.entry.run(tenantId, debit.id, credit.id, amount, kind, ref, holdId, clock.now()).lastInsertRowid);
-    return { ok: true, value: id };
   }
 
   function checkKind(kind: string): void {
@@ -192,6 +233,26 @@ export function createLedger(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>
   }
 
   return {
+    /** Runs fn as one unit for the account-id cache (see knownIds); call inside fn's savepoint. */
+    unit<T>(fn: () => T): T {
+      if (tentativeIds !== null) return fn();
+      const mine = new Map<string, number>();
+      tentativeIds = mine;
+      try {
+        const out = fn();
+        for (const [key, id] of mine) knownIds.set(key, id);
+        return out;
+      } finally {
+        tentativeIds = null;
+      }
+    },
+
+    /** Forgets every cached account id (a rollback no unit saw; a reset). */
+    invalidate(): void {
+      knownIds.clear();
+      tentativeIds?.clear();
+    },
+
     /** Posts amount from debit to credit (same asset). Returns the posting id. */
     transfer(p: PostingInput): Outcome<number> {
       checkAmount(p.amount);
@@ -210,8 +271,9 @@ export function createLedger(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>
     hold(h: HoldInput): Outcome<string> {
       checkAmount(h.amount);
       const settled = openAccount(h.tenantId, { investorId: h.investorId, asset: h.asset, bucket: 'settled' });
-      if (settled.balance < h.amount) {
-        return { ok: false, code: shortfallCode(h.asset), message: `Settled ${h.asset} is ${settled.balance}; ${h.amount} is needed.` };
+      const balance = q.balance.get(settled.id)!;
+      if (balance < h.amount) {
+        return { ok: false, code: shortfallCode(h.asset), message: `Settled ${h.asset} is ${balance}; ${h.amount} is needed.` };
       }
       const reserved = openAccount(h.tenantId, { investorId: h.investorId, asset: h.asset, bucket: 'reserved' });
       const id = ids.next('hld');
