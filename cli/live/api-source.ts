@@ -3,7 +3,7 @@
 import { api, type ApiResponse } from '../client/http.js';
 import type { Profile } from '../context.js';
 import { errorHint } from '../output.js';
-import { ApiFailure, type Account, type AdvanceResult, type Balances, type Clock, type Instrument, type LiveSource, type Order, type Quote } from './source.js';
+import { ApiFailure, type Account, type AdvanceResult, type Balances, type Clock, type Fund, type Instrument, type LiveSource, type Order, type Quote } from './source.js';
 
 function body<T>(res: ApiResponse<T>): T {
   if (res.status >= 200 && res.status < 300) return res.body;
@@ -35,6 +35,7 @@ export function apiSource(profile: Profile): LiveSource {
     accounts: async () => (await get<{ accounts: Account[] }>('/v1/accounts')).accounts,
     orders: async (investorId, limit) => (await get<{ orders: Order[] }>(`/v1/orders?investor_id=${encodeURIComponent(investorId)}&limit=${limit}`)).orders,
     balances: (investorId) => get<Balances>(`/v1/investors/${encodeURIComponent(investorId)}/balances`),
+    funds: async () => (await get<{ funds: Fund[] }>('/v1/funds')).funds,
     advance: async (step) => body<AdvanceResult>(await api(profile, 'POST', '/admin/sandbox/clock-advance', { body: step })),
     placeOrder: async (request) => body<Order>(await api(profile, 'POST', '/v1/orders', { body: request })),
     cancelOrder: async (orderId) => body<Order>(await api(profile, 'DELETE', `/v1/orders/${encodeURIComponent(orderId)}`)),

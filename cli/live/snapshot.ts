@@ -1,7 +1,7 @@
 // One refresh of the dashboard: the clock, the quote board, and the selected investor's orders and
 // balances, read together. The quote board shows the chosen symbols, then any the investor holds or
-// has open orders in.
-import { isOpen, type Balances, type Clock, type LiveSource, type Order, type Quote } from './source.js';
+// has open orders in; the fund NAVs are read only while the investor holds fund units.
+import { isOpen, type Balances, type Clock, type Fund, type LiveSource, type Order, type Quote } from './source.js';
 
 /** The board when no --symbols are given: large, liquid names of the catalog. */
 export const DEFAULT_BOARD = ['COMI', 'TMGH', 'FWRY', 'EAST', 'HRHO', 'ETEL', 'SWDY', 'ABUK', 'EFIH', 'ORAS'];
@@ -15,6 +15,8 @@ export interface Snapshot {
   /** null when no investor is selected. */
   orders: Order[] | null;
   balances: Balances | null;
+  /** The funds at their current NAV; empty (not read) while the investor holds no fund units. */
+  funds: Fund[];
 }
 
 /** Board symbols: the chosen ones first, then the investor's positions and open orders, no repeats. */
@@ -30,6 +32,9 @@ export async function loadSnapshot(source: LiveSource, opts: { investorId: strin
     opts.investorId ? source.orders(opts.investorId, ORDERS_PER_REFRESH) : null,
     opts.investorId ? source.balances(opts.investorId) : null,
   ]);
-  const quotes = await source.quotes(boardSymbols(opts.symbols, orders, balances));
-  return { clock, quotes, orders, balances };
+  const [quotes, funds] = await Promise.all([
+    source.quotes(boardSymbols(opts.symbols, orders, balances)),
+    balances?.funds.length ? source.funds() : [],
+  ]);
+  return { clock, quotes, orders, balances, funds };
 }

@@ -69,13 +69,27 @@ export interface BalanceLine {
   reserved: number;
   unsettled: number;
   symbol?: string;
+  fund_code?: string;
 }
 
 export interface Balances {
   investor_id: string;
   as_of: string;
+  /** micros */
   cash: BalanceLine[];
+  /** whole shares */
   securities: BalanceLine[];
+  /** unit-micros (1 unit = 1,000,000) */
+  funds: BalanceLine[];
+}
+
+/** A money-market fund at its current NAV, as GET /v1/funds lists it. */
+export interface Fund {
+  fund_code: string;
+  name: string;
+  /** per whole unit, EGP micros */
+  nav_micros: number;
+  nav_date: string;
 }
 
 export interface OrderRequest {
@@ -104,6 +118,8 @@ export interface LiveSource {
   /** The investor's orders, newest first. */
   orders(investorId: string, limit: number): Promise<Order[]>;
   balances(investorId: string): Promise<Balances>;
+  /** The money-market funds at their current NAV. */
+  funds(): Promise<Fund[]>;
   advance(step: AdvanceStep): Promise<AdvanceResult>;
   placeOrder(request: OrderRequest): Promise<Order>;
   cancelOrder(orderId: string): Promise<Order>;

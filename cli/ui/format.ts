@@ -1,5 +1,6 @@
-// Text for the live screens: prices at their tick's precision, Cairo wall times read straight from the
-// daemon's RFC 3339 strings (they carry the Cairo offset), durations between two of them.
+// Text for the live screens: prices at their tick's precision, fund units and their value, Cairo wall
+// times read straight from the daemon's RFC 3339 strings (they carry the Cairo offset), durations
+// between two of them.
 import { egp } from '../output.js';
 import type { Quote } from '../live/source.js';
 
@@ -14,6 +15,19 @@ export function priceText(micros: number | null | undefined, tickMicros = 10_000
 
 export function quotePrice(q: Quote): string {
   return priceText(q.price_micros, q.tick_micros);
+}
+
+/** Unit-micros as units with six decimals. */
+export function unitsText(unitMicros: number): string {
+  return egp(unitMicros, 6);
+}
+
+/**
+ * The EGP micros of fund units at a NAV per whole unit, floored as the portfolio read values them.
+ * In BigInt: units times NAV passes 2^53 from about 900 units at a NAV of 10 EGP.
+ */
+export function fundValueMicros(unitMicros: number, navMicros: number): number {
+  return Number((BigInt(unitMicros) * BigInt(navMicros)) / 1_000_000n);
 }
 
 export function signedPct(fraction: number): string {

@@ -1,6 +1,7 @@
 // What `svc portfolio` shows, as plain rows of text: the positions, exposures and performance tables
 // and the value chart. The plain-text output and the Ink screen lay out the same rows.
 import { egp } from '../output.js';
+import { unitsText } from './format.js';
 import { valueChart } from './value-chart.js';
 
 export interface Position {
@@ -67,11 +68,6 @@ export function percent(fraction: number | null, signed = false): string {
   return `${signed && fraction > 0 ? '+' : ''}${s}%`;
 }
 
-/** Unit-micros as units with six decimals. */
-export function units(unitMicros: number): string {
-  return egp(unitMicros, 6);
-}
-
 export function headline(p: Portfolio): string[] {
   return [`Portfolio of ${p.investor_id} as of ${p.as_of}`, `Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`];
 }
@@ -80,7 +76,7 @@ export function positionRows(p: Portfolio): TableRows {
   return {
     headers: ['kind', 'symbol', 'qty', 'price EGP', 'value EGP', 'cost EGP', 'unrealized EGP', 'unrealized', 'weight'],
     rows: p.positions.map((x) => [
-      x.kind, x.symbol, x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? units(x.qty) : '-',
+      x.kind, x.symbol, x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? unitsText(x.qty) : '-',
       x.kind === 'cash' ? '-' : egp(x.price_micros), egp(x.value_micros), egp(x.cost_micros), egp(x.unrealized_micros),
       percent(x.unrealized_pct, true), percent(x.weight_pct),
     ]),

@@ -1,6 +1,6 @@
 // A LiveSource in memory for screen tests: a clock, a tape of quotes that moves when the clock is
-// advanced, accounts, orders and balances; every action is recorded. No daemon, no HTTP.
-import { ApiFailure, type Account, type AdvanceStep, type Balances, type Clock, type Instrument, type LiveSource, type Order, type OrderRequest, type Quote } from '../../cli/live/source.js';
+// advanced, fund NAVs, accounts, orders and balances; every action is recorded. No daemon, no HTTP.
+import { ApiFailure, type Account, type AdvanceStep, type Balances, type Clock, type Fund, type Instrument, type LiveSource, type Order, type OrderRequest, type Quote } from '../../cli/live/source.js';
 
 const EGP = 1_000_000;
 
@@ -53,6 +53,7 @@ export interface FakeSource extends LiveSource {
     accounts: Account[];
     orders: Record<string, Order[]>;
     balances: Record<string, Balances>;
+    funds: Fund[];
     /** The next call of this method fails with it. */
     failNext: Partial<Record<keyof LiveSource, ApiFailure>>;
   };
@@ -84,9 +85,19 @@ export function fakeSource(): FakeSource {
       [other]: [],
     },
     balances: {
-      [inv]: { investor_id: inv, as_of: '', cash: [{ asset: 'cash:EGP', settled: 48_831_907_735, reserved: 305_465_000, unsettled: 0 }], securities: [{ asset: 'COMI', symbol: 'COMI', settled: 0, reserved: 0, unsettled: 10 }] },
-      [other]: { investor_id: other, as_of: '', cash: [{ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 }], securities: [] },
+      [inv]: {
+        investor_id: inv,
+        as_of: '',
+        cash: [{ asset: 'cash:EGP', settled: 48_831_907_735, reserved: 305_465_000, unsettled: 0 }],
+        securities: [{ asset: 'COMI', symbol: 'COMI', settled: 0, reserved: 0, unsettled: 10 }],
+        funds: [{ asset: 'fund:BMYBY', fund_code: 'BMYBY', settled: 1_234_567_891, reserved: 0, unsettled: 0 }],
+      },
+      [other]: { investor_id: other, as_of: '', cash: [{ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 }], securities: [], funds: [] },
     },
+    funds: [
+      { fund_code: 'BMYBY', name: 'Banque Misr Youm b Youm EGP Money Market Fund', nav_micros: 10_012_345, nav_date: '2026-11-21' },
+      { fund_code: 'NILLQ', name: 'Nile Securities EGP Liquidity Fund (Sandbox)', nav_micros: 125_604_387, nav_date: '2026-11-21' },
+    ],
     failNext: {},
   };
   const calls: Array<[string, unknown]> = [];
@@ -130,6 +141,11 @@ export function fakeSource(): FakeSource {
     async balances(investorId) {
       failing('balances');
       return state.balances[investorId];
+    },
+    async funds() {
+      failing('funds');
+      calls.push(['funds', null]);
+      return state.funds;
     },
     async advance(step: AdvanceStep) {
       failing('advance');

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { Dashboard } from '../../cli/ui/dashboard/Dashboard.js';
-import { ApiFailure } from '../../cli/live/source.js';
+import { AccountPanel, accountLines } from '../../cli/ui/dashboard/panels.js';
+import { ApiFailure, type Balances } from '../../cli/live/source.js';
 import { estimateOrder } from '../../cli/estimate.js';
 import { egp } from '../../cli/output.js';
 import { eventually, fakeSource, quote } from '../helpers/fake-source.js';
@@ -47,6 +48,46 @@ describe('svc dashboard screen', () => {
     expect(f).toContain('1 open · 1 recent');
     expect(f).toMatch(/› 10:00\s+ord_open000001\s+buy\s+5 TMGH\s+limit 60\.00/);
     expect(f).toContain('a advance clock');
+  });
+
+  it('the positions panel lists fund units next to the shares, with their NAV and value in EGP', async () => {
+    const { source, app, frame } = mount();
+    // 1,234.567891 units at a NAV of 10.012345: 12,360.91965 EGP (floored to the micro)
+    await eventually(() => expect(frame()).toMatch(/BMYBY\s+1,234\.567891\s+10\.012345\s+12,360\.91965\b/));
+    expect(frame()).toMatch(/fund\s+units\s+NAV\s+value EGP/);
+    expect(frame()).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
+    expect(frame()).not.toContain('NILLQ');
+    // an investor without fund units gets no fund lines, and no NAV read
+    await press(app, 'i', '2');
+    await eventually(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'));
+    const reads = source.calls.filter(([c]) => c === 'funds').length;
+    await eventually(() => expect(source.calls.filter(([c]) => c === 'orders').at(-1)).toEqual(['orders', 'inv_bbbbbbbbbb']));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(frame()).not.toContain('BMYBY');
+    expect(source.calls.filter(([c]) => c === 'funds').length).toBe(reads);
+  });
+
+  it('the account panel takes exactly the lines accountLines counts, fund lines included', () => {
+    const { state } = fakeSource();
+    const held = state.balances.inv_aaaaaaaaaa;
+    const nilUnits = { asset: 'fund:NILLQ', fund_code: 'NILLQ', settled: 500_000_000, reserved: 0, unsettled: 250_000 };
+    const cases: Array<[Balances['securities'], Balances['funds']]> = [
+      [held.securities, held.funds],
+      [held.securities, [...held.funds, nilUnits]],
+      [[], [nilUnits]],
+      [held.securities, []],
+      [[], []],
+    ];
+    for (const [securities, funds] of cases) {
+      const balances: Balances = { ...held, securities, funds };
+      const { lastFrame, unmount } = render(
+        <AccountPanel investorId="inv_aaaaaaaaaa" account={state.accounts[0]} balances={balances} quotes={[quote('COMI', 85_630_000)]} funds={state.funds} width={74} />,
+      );
+      const f = lastFrame() ?? '';
+      for (const line of funds) expect(f).toContain(line.fund_code);
+      expect(f.split('\n')).toHaveLength(accountLines(securities.length, funds.length));
+      unmount();
+    }
   });
 
   it('a: the advance menu; choosing +1 hour moves the clock and the tape, with arrows on the moved quotes', async () => {

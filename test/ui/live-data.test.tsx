@@ -40,11 +40,19 @@ describe('the live data source over HTTP', () => {
     expect((await source.accounts()).map((a) => a.id)).toEqual([inv]);
   });
 
+  it('reads the money-market funds at their current NAV', async () => {
+    const funds = await source.funds();
+    expect(funds.map((f) => f.fund_code)).toContain('BMYBY');
+    expect(funds.every((f) => Number.isInteger(f.nav_micros) && f.nav_micros > 0)).toBe(true);
+  });
+
   it('one dashboard refresh: the board adds the symbols held, the orders and balances of the investor', async () => {
     const snap = await loadSnapshot(source, { investorId: inv, symbols: ['FWRY'] });
     expect(snap.quotes.map((q) => q.symbol)).toEqual(['FWRY', 'COMI']);
     expect(snap.orders).toEqual([expect.objectContaining({ symbol: 'COMI', status: 'filled', filled_qty: 10 })]);
     expect(snap.balances?.securities).toEqual([expect.objectContaining({ symbol: 'COMI', unsettled: 10 })]);
+    // no fund units held: the NAVs are not read
+    expect([snap.balances?.funds, snap.funds]).toEqual([[], []]);
     const none = await loadSnapshot(source, { investorId: null, symbols: ['FWRY'] });
     expect([none.orders, none.balances, none.quotes.length]).toEqual([null, null, 1]);
   });

@@ -1,5 +1,6 @@
 // svc dashboard: the clock and session, a quote board ticking with the tape, the selected investor's
-// balances, positions and orders, and keys to advance the clock, switch investor, place and cancel.
+// balances, positions (shares and fund units) and orders, and keys to advance the clock, switch
+// investor, place and cancel.
 // It reads and acts only through a LiveSource, so tests give it a fake one.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Box, useApp } from 'ink';
@@ -10,7 +11,7 @@ import { wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { OrderForm } from './order-form.js';
-import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldPositions, orderRows, type Tone } from './panels.js';
+import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldFunds, heldPositions, orderRows, type Tone } from './panels.js';
 
 export interface DashboardProps {
   source: LiveSource;
@@ -133,7 +134,7 @@ export function Dashboard(props: DashboardProps) {
   // so the orders keep at least three, and a form or menu hides the panels above when it needs to.
   const wide = width >= BOARD_WIDTH + ACCOUNT_MIN_WIDTH;
   const boardWidth = wide ? BOARD_WIDTH : width;
-  const account = accountLines(heldPositions(snap?.balances ?? null).length);
+  const account = accountLines(heldPositions(snap?.balances ?? null).length, heldFunds(snap?.balances ?? null).length);
   const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
   const room = height - 2 - STATUS_LINES;
   let boardRows = quotes.length;
@@ -207,7 +208,7 @@ export function Dashboard(props: DashboardProps) {
       {hideTop ? null : (
         <Box flexDirection={wide ? 'row' : 'column'}>
           <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={boardRows} />
-          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} width={wide ? width - boardWidth : width} />
+          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} />
         </Box>
       )}
       {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}

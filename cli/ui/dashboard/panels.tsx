@@ -1,8 +1,8 @@
 // The dashboard's panels: pure views of the data they are given.
 import { Box, Text } from 'ink';
 import { egp } from '../../output.js';
-import { isOpen, type Account, type BalanceLine, type Balances, type Clock, type Order, type Quote } from '../../live/source.js';
-import { hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, wallTime } from '../format.js';
+import { isOpen, type Account, type BalanceLine, type Balances, type Clock, type Fund, type Order, type Quote } from '../../live/source.js';
+import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
 
 export function Header(props: { clock: Clock | null; width: number }) {
@@ -60,16 +60,23 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
   );
 }
 
-/** The account panel's lines for this many positions: border, title, cash, headings, rows, total. */
-export function accountLines(positions: number): number {
-  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0);
+/**
+ * The account panel's lines for this many share positions and fund holdings: border, title, cash,
+ * headings, share rows, their total, then (with any fund) the fund headings and rows.
+ */
+export function accountLines(positions: number, funds: number): number {
+  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0);
 }
 
 export function heldPositions(b: Balances | null): BalanceLine[] {
   return (b?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0);
 }
 
-export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; width: number }) {
+export function heldFunds(b: Balances | null): BalanceLine[] {
+  return (b?.funds ?? []).filter((f) => f.settled + f.unsettled + f.reserved > 0);
+}
+
+export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; funds: Fund[]; width: number }) {
   if (!props.investorId) {
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
@@ -84,6 +91,8 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
   const cash = b?.cash.find((c) => c.asset === 'cash:EGP');
   const price = new Map(props.quotes.map((q) => [q.symbol, q]));
   const positions = heldPositions(b);
+  const funds = heldFunds(b);
+  const nav = new Map(props.funds.map((f) => [f.fund_code, f.nav_micros]));
   let valueMicros = 0;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
@@ -112,6 +121,19 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
         );
       })}
       {positions.length > 0 ? <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(valueMicros), 13, true)}`}</Text> : null}
+      {funds.length > 0 ? <Text dimColor wrap="truncate">{`${pad('fund', 8)} ${pad('units', 19, true)} ${pad('NAV', 13, true)} ${pad('value EGP', 19, true)}`}</Text> : null}
+      {funds.map((f) => {
+        const code = f.fund_code ?? f.asset.slice('fund:'.length);
+        const unitMicros = f.settled + f.unsettled + f.reserved;
+        const navMicros = nav.get(code);
+        const navText = navMicros === undefined ? '-' : egp(navMicros);
+        const valueText = navMicros === undefined ? '-' : egp(fundValueMicros(unitMicros, navMicros));
+        return (
+          <Text key={code} wrap="truncate">
+            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navText, 13, true)} ${pad(valueText, 19, true)}`}
+          </Text>
+        );
+      })}
     </Box>
   );
 }
