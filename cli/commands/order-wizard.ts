@@ -1,7 +1,7 @@
-// svc order buy|sell with a missing SYMBOL or QTY on a terminal: asks for what is missing (the symbol
-// from the catalog, the quantity, market or limit, the limit, the time in force; the investor too when
-// none is set), shows the estimate (value, each fee, stamp duty, what the order reserves, the cash or
-// shares available) and places nothing unless confirmed. Loaded only on that path.
+// svc order buy|sell on a terminal with something missing: asks for it (the investor, the symbol from
+// the catalog, the quantity, market or limit, the limit, the time in force), shows the estimate (value,
+// each fee, stamp duty, what the order reserves, the cash or shares available) and places nothing
+// unless confirmed. Loaded only on that path.
 import { api } from '../client/http.js';
 import type { Profile } from '../context.js';
 import { estimateLines, estimateOrder } from '../estimate.js';
@@ -14,6 +14,8 @@ import { priceText } from '../ui/format.js';
 export interface Given {
   symbol?: string;
   qty?: string;
+  /** Market or limit, when the command line already decided it (a limit price may still be asked). */
+  type?: 'market' | 'limit';
   limit?: string;
   tif?: string;
   investor?: string;
@@ -26,15 +28,42 @@ const TIFS = [
   { value: 'fok', name: 'fok', description: 'fills all of it now or nothing (refused while closed)' },
 ];
 
+/** The most accounts GET /v1/accounts returns at once; an older one is reached by typing its id. */
+const ACCOUNTS_LISTED = 200;
+const INVESTOR_ID = /^inv_[0-9a-z]+$/;
+
+/** Why a typed id cannot place an order, or true. Checked before the estimate reads its balances. */
+async function accountCheck(profile: Profile, id: string): Promise<true | string> {
+  const res = await api<Account>(profile, 'GET', `/v1/accounts/${encodeURIComponent(id)}`);
+  if (res.status === 404) return `no account ${id} at this tenant`;
+  if (res.status !== 200) return `GET /v1/accounts/${id} answered HTTP ${res.status}`;
+  return res.body.status === 'closed' ? `${id} is closed` : true;
+}
+
+/** The tenant's open accounts to pick from, newest first, filtered as you type; the only one is taken
+ *  without asking. A full investor id typed in is offered too (for an account past the newest 200). */
 async function chooseInvestor(profile: Profile): Promise<string> {
-  const { select } = await loadPrompts();
-  const accounts: Account[] = ok(await api(profile, 'GET', '/v1/accounts'), false).accounts;
-  if (accounts.length === 0) usage('no investor yet: open an account with svc kyc apply, then pass --investor');
+  const { search } = await loadPrompts();
+  const listed: Account[] = ok(await api(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`), false).accounts;
+  const accounts = listed.filter((a) => a.status !== 'closed');
+  if (accounts.length === 0) usage('no open account yet: open one with svc kyc apply, then pass --investor');
   if (accounts.length === 1) {
     info(chalk.dim(`investor ${accounts[0].id} (${accounts[0].name}), the only account`));
     return accounts[0].id;
   }
-  return select({ message: 'Investor', choices: accounts.map((a) => ({ value: a.id, name: `${a.id}  ${a.name}`, description: `${a.account_number} · ${a.status}` })) });
+  return search({
+    message: 'Investor (type a name, account number or id)',
+    source: (term = '') => {
+      const t = term.trim().toLowerCase();
+      const choices = accounts
+        .filter((a) => [a.id, a.name, a.account_number].some((field) => field.toLowerCase().includes(t)))
+        .map((a) => ({ value: a.id, name: `${a.id}  ${a.name}`, description: `${a.account_number} · ${a.status}` }));
+      // Named exactly as typed: search shows a failed validation only for a choice named like the term.
+      if (INVESTOR_ID.test(t) && !accounts.some((a) => a.id === t)) choices.push({ value: t, name: term, description: 'the id as typed: not among the accounts listed' });
+      return choices;
+    },
+    validate: (id) => accounts.some((a) => a.id === id) || accountCheck(profile, id),
+  });
 }
 
 async function chooseSymbol(profile: Profile): Promise<string> {
@@ -83,13 +112,13 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
   let limitText = given.limit;
   if (limitText === undefined) {
-    const type = await select({
+    const type = given.type ?? (await select({
       message: 'Order type',
       choices: [
         { value: 'market', name: 'market', description: `at the tape price (now ${priceText(quote.price_micros, quote.tick_micros)}); a buy reserves at the band ceiling` },
         { value: 'limit', name: 'limit', description: 'never worse than your price; rests until the tape reaches it' },
       ],
-    });
+    }));
     if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: priceText(quote.price_micros, quote.tick_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();
   }
   let limitMicros: number | null = null;

@@ -1,8 +1,8 @@
 // svc order buy|sell|cancel|list|show|note. Prices are typed in EGP and sent as exact integer micros;
 // the investor is --investor or $SVC_INVESTOR_ID. Placing and cancelling are signed and idempotent.
 //
-// With SYMBOL or QTY missing, a terminal asks for them (order-wizard.ts) and shows the estimate before
-// anything is sent; without one that is a usage error (exit 2) naming what is missing.
+// With SYMBOL, QTY or the investor missing, a terminal asks for them (order-wizard.ts) and shows the
+// estimate before anything is sent; without one that is a usage error (exit 2) naming what is missing.
 //
 // --wait follows the order to a terminal state (filled, canceled, rejected, expired). On a running
 // clock it polls GET /v1/orders/{id} (the daemon runs due fills and expiries as it answers), at most
@@ -15,14 +15,14 @@ import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '..
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
 import type { Order } from '../live/source.js';
+import type { Given } from './order-wizard.js';
 
 const POLL_MS = 500;
 const TERMINAL = new Set(['filled', 'canceled', 'rejected', 'expired']);
 
-function investorOf(opts: { investor?: string }): string {
-  const id = opts.investor ?? process.env.SVC_INVESTOR_ID;
-  if (!id) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
-  return id;
+/** --investor, else $SVC_INVESTOR_ID; undefined when neither is set (an empty value counts as unset). */
+function investorOf(opts: { investor?: string }): string | undefined {
+  return (opts.investor ?? process.env.SVC_INVESTOR_ID) || undefined;
 }
 
 function statusText(o: Order): string {
@@ -89,22 +89,16 @@ async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: st
   const json = Boolean(g.json);
   const [symbol, qtyText] = args;
   const timeoutS = timeoutOf(opts);
+  const investorId = investorOf(opts);
   if (symbol === undefined || qtyText === undefined) {
     const missing = [symbol === undefined ? 'SYMBOL' : null, qtyText === undefined ? 'QTY' : null].filter(Boolean).join(' and ');
     if (!canPrompt(json)) usage(`missing ${missing} (no terminal to ask in): svc order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`);
-    const profile = resolveProfile(g);
-    const { askOrder } = await import('./order-wizard.js');
-    const asked = await askOrder(side, profile, { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: opts.investor ?? process.env.SVC_INVESTOR_ID });
-    if (!asked) {
-      info('Nothing placed.');
-      return;
-    }
-    if (opts.clientOrderId !== undefined) asked.client_order_id = opts.clientOrderId;
-    await send(profile, asked, opts, timeoutS, json);
+    await askAndSend(side, resolveProfile(g), { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: investorId }, opts, timeoutS, json);
     return;
   }
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
-  const body: Record<string, unknown> = { investor_id: investorOf(opts), symbol: symbol.toUpperCase(), side, type: 'market', qty: Number(qtyText) };
+  if (investorId === undefined && !canPrompt(json)) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
+  const body: Record<string, unknown> = { investor_id: investorId, symbol: symbol.toUpperCase(), side, type: 'market', qty: Number(qtyText) };
   if (opts.limit !== undefined) {
     try {
       body.limit_price_micros = parseEgp(opts.limit);
@@ -115,7 +109,25 @@ async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: st
   }
   if (opts.tif !== undefined) body.time_in_force = opts.tif;
   if (opts.clientOrderId !== undefined) body.client_order_id = opts.clientOrderId;
+  if (investorId === undefined) {
+    // Only the investor is missing: the order stands as typed (market unless --limit, day unless --tif);
+    // the investor is asked for and the estimate shown before confirming, as when more is missing.
+    const given: Given = { symbol, qty: qtyText, type: opts.limit === undefined ? 'market' : 'limit', limit: opts.limit, tif: opts.tif ?? 'day' };
+    await askAndSend(side, resolveProfile(g), given, opts, timeoutS, json);
+    return;
+  }
   await send(resolveProfile(g), body, opts, timeoutS, json);
+}
+
+async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, opts: any, timeoutS: number, json: boolean): Promise<void> {
+  const { askOrder } = await import('./order-wizard.js');
+  const asked = await askOrder(side, profile, given);
+  if (!asked) {
+    info('Nothing placed.');
+    return;
+  }
+  if (opts.clientOrderId !== undefined) asked.client_order_id = opts.clientOrderId;
+  await send(profile, asked, opts, timeoutS, json);
 }
 
 async function send(profile: Profile, body: Record<string, unknown>, opts: any, timeoutS: number, json: boolean): Promise<void> {

@@ -1,9 +1,11 @@
 // The everyday terminal conventions of svc on the real binary: shell completion from the command tree,
 // examples in every help, NO_COLOR / FORCE_COLOR, the dashboard refusing without a terminal, a missing
-// order argument without one, errors with code, request id and hint, svc market watch for scripts, and
+// order argument or investor without one, errors with code, request id and hint, svc market watch for scripts, and
 // Ink and React kept out of what `svc clock show` loads.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SVC, runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
@@ -165,6 +167,25 @@ describe('without a terminal (against a daemon)', () => {
     const noQty = await sbx.svc(['order', 'sell', 'COMI', '--investor', 'inv_x']);
     expect([noQty.code, noQty.stderr]).toEqual([2, expect.stringContaining('missing QTY')]);
     expect((await sbx.svc(['order', 'list', '--json'])).json.orders).toEqual([]);
+  });
+
+  it('svc order buy|sell SYMBOL QTY with no investor is exit 2 naming it, CI or not, --json or not, and sends nothing', async () => {
+    const requests: string[] = [];
+    const listener = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((ready) => listener.listen(0, '127.0.0.1', ready));
+    const baseUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      for (const [args, ci] of [[['order', 'buy', 'COMI', '10'], ''], [['order', 'sell', 'COMI', '10', '--limit', '90', '--json'], ''], [['order', 'buy', 'COMI', '10'], '1']] as const) {
+        const res = await runSvc([...args, '--base-url', baseUrl], { home: sbx.home, env: { CI: ci, SVC_INVESTOR_ID: '' } });
+        expect([res.code, res.stdout, res.stderr], args.join(' ')).toEqual([2, '', 'error missing --investor INV (or set SVC_INVESTOR_ID)\n']);
+      }
+    } finally {
+      listener.close();
+    }
+    expect(requests).toEqual([]);
   });
 
   it('an API error prints the code, the message, the request id and the registry hint', async () => {
