@@ -15,7 +15,7 @@ else if (process.env.FORCE_COLOR !== undefined && !process.stdout.isTTY) chalk.l
 
 export { chalk };
 
-export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
 /** A failure already explained to the user; main() turns it into the exit code. */
 export class CliExit extends Error {
@@ -70,6 +70,12 @@ export function usage(message: string): never {
 
 export function handleFatal(err: unknown): number {
   if (err instanceof CliExit) return err.code;
+  // Ctrl-C inside an @inquirer prompt: the user left; nothing was sent after it (exit 130, as a shell
+  // reports a command ended by SIGINT)
+  if ((err as Error)?.name === 'ExitPromptError') {
+    process.stderr.write('cancelled\n');
+    return EXIT.interrupted;
+  }
   if (err instanceof DaemonUnreachable) {
     process.stderr.write(`${chalk.red('error')} ${err.message}\n`);
     return EXIT.unreachable;

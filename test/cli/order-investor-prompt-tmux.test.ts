@@ -73,6 +73,16 @@ describe('svc order buy|sell SYMBOL QTY on a terminal asks for the missing inves
     expect(await ordersOf(mona)).toHaveLength(0);
   });
 
+  it('Ctrl-C at the question leaves quietly: exit 130, no stack trace, nothing placed', async () => {
+    term = svcInTerminal('order buy COMI 3');
+    await term.waitFor('Investor (type a name, account number or id)');
+    term.keys('C-c');
+    const done = await term.waitFor('EXIT=130');
+    expect(done).toContain('cancelled');
+    expect(done).not.toMatch(/ExitPromptError|at .*\.js:\d+/);
+    expect((await ordersOf(omar)).filter((o) => (o as { qty: number }).qty === 3)).toHaveLength(0);
+  });
+
   it('with --json nothing is asked even on a terminal: exit 2 naming the missing investor', async () => {
     term = svcInTerminal('order buy COMI 10 --json');
     const done = await term.waitFor('EXIT=2');
