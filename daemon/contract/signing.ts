@@ -13,6 +13,8 @@ export interface SignInput {
   rawQuery: string;
   idempotencyKey: string;
   body: string | Buffer;
+  /** hex(sha256(body)) when the caller has it already (the daemon hashes each body once). */
+  bodySha256?: string;
 }
 
 export function sha256Hex(data: string | Buffer): string {
@@ -20,7 +22,7 @@ export function sha256Hex(data: string | Buffer): string {
 }
 
 export function stringToSign(input: SignInput): string {
-  return ['v1', input.timestamp, input.method.toUpperCase(), input.path, input.rawQuery, input.idempotencyKey, sha256Hex(input.body)].join('\n');
+  return ['v1', input.timestamp, input.method.toUpperCase(), input.path, input.rawQuery, input.idempotencyKey, input.bodySha256 ?? sha256Hex(input.body)].join('\n');
 }
 
 export function sign(secret: string, input: SignInput): string {

@@ -32,6 +32,14 @@ function authenticateTenant(deps: Deps, req: FastifyRequest): string {
   return tenant;
 }
 
+const BODY_SHA256 = Symbol('bodySha256');
+
+/** hex(sha256(raw body)), computed once per request (the signature and the idempotency record use it). */
+function bodySha256(req: FastifyRequest): string {
+  const r = req as FastifyRequest & { [BODY_SHA256]?: string };
+  return (r[BODY_SHA256] ??= sha256Hex(req.rawBody ?? ''));
+}
+
 function idempotencyKey(req: FastifyRequest): string {
   const key = header(req, 'idempotency-key');
   if (key === undefined || key === '') throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
@@ -39,7 +47,7 @@ function idempotencyKey(req: FastifyRequest): string {
   return key;
 }
 
-function verifyRequestSignature(deps: Deps, req: FastifyRequest, tenantId: string, key: string): void {
+function verifyRequestSignature(deps: Deps, req: FastifyRequest, tenantId: string, key: string, bodySha256: string): void {
   const ts = header(req, 'x-svc-timestamp');
   const sig = header(req, 'x-svc-signature');
   if (!ts || !sig) throw new AppError('SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature on money endpoints.');
@@ -50,7 +58,7 @@ function verifyRequestSignature(deps: Deps, req: FastifyRequest, tenantId: strin
   }
   const { path, rawQuery } = splitUrl(req.url);
   const body = req.rawBody ?? '';
-  const ok = verifySignature(sig, deps.keys.signingSecrets(tenantId), { timestamp: ts, method: req.method, path, rawQuery, idempotencyKey: key, body });
+  const ok = verifySignature(sig, deps.keys.signingSecrets(tenantId), { timestamp: ts, method: req.method, path, rawQuery, idempotencyKey: key, body, bodySha256 });
   if (!ok) throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request.');
 }
 
@@ -107,15 +115,15 @@ export function createPipeline(deps: Deps) {
    * the idempotency record, the audit entry and the journal entry stand or fall together. A business
    * error rolls the change back to the savepoint and keeps the rest; any other error rolls back all.
    */
-  function runMutation(def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null): Reply & { replayed?: boolean } {
+  function runMutation(def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null): Reply & { replayed?: boolean; json?: string } {
     const { path, rawQuery } = splitUrl(req.url);
-    const bodyHash = sha256Hex(req.rawBody ?? '');
+    const bodyHash = bodySha256(req);
     const simMs = deps.clock.now();
     if (idemKey !== null) {
       const prior = idemGet.get(ctx.tenantId!, req.method, path, idemKey);
       if (prior && prior.created_ms >= simMs - IDEMPOTENCY_TTL_MS) {
         if (prior.body_hash !== bodyHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-        return { status: prior.status, body: JSON.parse(prior.response), replayed: true };
+        return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
       }
     }
     savepoint.run();
@@ -128,7 +136,11 @@ export function createPipeline(deps: Deps) {
         rollbackTo.run();
         reply = errorReply(err, ctx.requestId);
       }
-      if (idemKey !== null) idemPut.run(ctx.tenantId!, req.method, path, idemKey, bodyHash, reply.status, JSON.stringify(reply.body ?? null), deps.clock.now());
+      let json: string | undefined;
+      if (idemKey !== null) {
+        json = JSON.stringify(reply.body ?? null);
+        idemPut.run(ctx.tenantId!, req.method, path, idemKey, bodyHash, reply.status, json, deps.clock.now());
+      }
       if (reply.status < 400) {
         deps.audit.append({
           actor: ctx.actor,
@@ -146,7 +158,7 @@ export function createPipeline(deps: Deps) {
         body: req.rawBody, status: reply.status,
       });
       release.run();
-      return reply;
+      return reply.body === undefined || reply.raw ? reply : { ...reply, json };
     } catch (err) {
       if (deps.db.inTransaction) {
         rollbackTo.run();
@@ -180,7 +192,8 @@ export function createPipeline(deps: Deps) {
     return { tenantId: null, operator: p.operator };
   }
 
-  type Out = Reply & { replayed?: boolean };
+  /** json: the body already serialized (for the idempotency record), sent as is. */
+  type Out = Reply & { replayed?: boolean; json?: string };
 
   function execute(def: RouteDef, req: FastifyRequest): Out | Promise<Out> {
     let requestId = String(req.id);
@@ -197,7 +210,7 @@ export function createPipeline(deps: Deps) {
       } else if (auth === 'B' || auth === 'I' || auth === 'S') {
         tenantId = authenticateTenant(deps, req);
         if (auth !== 'B') idemKey = idempotencyKey(req);
-        if (auth === 'S') verifyRequestSignature(deps, req, tenantId, idemKey!);
+        if (auth === 'S') verifyRequestSignature(deps, req, tenantId, idemKey!, bodySha256(req));
       } else if (auth !== 'none') {
         operator = authenticateOperator(deps, req, auth.realm, auth.grant);
       }
@@ -265,6 +278,6 @@ export function createPipeline(deps: Deps) {
       return;
     }
     reply.type('application/json; charset=utf-8');
-    reply.send(JSON.stringify(out.body));
+    reply.send(out.json ?? JSON.stringify(out.body));
   };
 }
