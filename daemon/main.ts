@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
-import { startCheckpointer } from './store/checkpointer.js';
 import type { ClockMode } from './sim/clock.js';
 
 export const VERSION = '0.1.0';
@@ -81,7 +80,6 @@ const app = buildApp(deps, {
   logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
 });
 deps.log = app.log;
-const checkpointer = startCheckpointer(deps.db, (message) => app.log.warn({ message }, 'WAL checkpoint failed'));
 // One line per request, without headers (keys never reach the log). Successful quick reads are the
 // bulk of traffic and the least interesting, so they log at debug (`--log-level debug` shows them);
 // every write, every error and every slow read logs at info.
@@ -126,7 +124,6 @@ async function shutdown(signal: string): Promise<void> {
   try {
     await app.close();
   } finally {
-    await checkpointer.stop();
     deps.db.close();
     rmSync(locatorFile, { force: true });
     process.exit(0);

@@ -9,6 +9,7 @@ import { TRADING } from './006_trading.js';
 import { JOURNAL } from './008_journal.js';
 import { FUNDS } from './007_funds.js';
 import { ORDERS_WITHOUT_HOLDS } from './009_orders_without_holds.js';
+import { POSTING_CHECK } from './010_posting_check.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,4 @@ export interface Migration {
   rebuildsTables?: boolean;
 }
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK].sort((a, b) => a.version - b.version);
