@@ -11,8 +11,9 @@
 // - ioc fills what it can now and cancels the rest; fok fills the whole quantity now or cancels. Both
 //   never rest. Against one tape price the whole quantity is marketable or none of it, so ioc and fok
 //   differ only for the sandbox quantity 13: ioc fills 7 and cancels 6, fok fills 13 at once.
-// - Sandbox: qty 13 fills in two executions, 7 then 6; the second at the first tick from the next
-//   minute on that still reaches the limit (market: the next minute's tick while the session is open).
+// - Sandbox: qty 13 fills in two executions, 7 then 6, at least one simulated minute apart: the second
+//   at the first minute tick from a minute after the first on that still reaches the limit (market:
+//   that tick while the session is open).
 // - A cancel takes effect at its due instant (the next minute); a fill due at or before it wins.
 // - Desk-routed orders (auto-fill off) wait for the dealer; at the close unexecuted day orders expire
 //   and ioc/fok are canceled.
@@ -147,7 +148,9 @@ export function applyEvent(o: MatchOrder, e: OrderEvent, atMs: number): MatchOrd
         transmitted: true,
         state: done ? 'filled' : o.cancelDueMs !== null ? 'cancel_requested' : 'partially_filled',
         cancelDueMs: done ? null : o.cancelDueMs,
-        eligibleFromMs: done ? o.eligibleFromMs : nextMinute(atMs),
+        // the qty-13 second leg: at least one simulated minute after the first (a fill at 10:14:55
+        // next fills at the 10:16 tick; one at 10:15:00 at the 10:16 tick too)
+        eligibleFromMs: done ? o.eligibleFromMs : atMs + MINUTE_MS,
       };
     }
     case 'expired':

@@ -101,3 +101,25 @@ describe('svc desk queue|execute|reject', () => {
     expect((await sbx.svc(['desk', 'queue'])).stdout).toContain('No orders waiting');
   });
 });
+
+describe('svc order --wait on a running clock', () => {
+  let live: CliSandbox;
+  let buyer: string;
+
+  beforeAll(async () => {
+    // 300x: a simulated minute passes every 0.2 s, starting inside Sunday's session
+    live = await startSandbox(['--clock', 'running', '--speed', '300', '--start', '2026-11-22T10:05:00+02:00']);
+    buyer = await onboardViaCli(live, { fullName: 'Mona Hassan', suitability: true, depositEgp: '50000' });
+  });
+  afterAll(async () => live?.stop());
+
+  it('follows a qty-13 order through its partial fill to filled as the clock runs (7 now, 6 a simulated minute later)', async () => {
+    const res = await live.svc(['order', 'buy', 'COMI', '13', '--investor', buyer, '--wait', '--json']);
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({ status: 'filled', filled_qty: 13, qty: 13 });
+    const note = await live.svc(['order', 'note', res.json.order_id, '--json']);
+    const fills = note.json.fills as Array<{ qty: number; executed_at: string }>;
+    expect(fills.map((f) => f.qty)).toEqual([7, 6]);
+    expect(Date.parse(fills[1].executed_at) - Date.parse(fills[0].executed_at)).toBeGreaterThanOrEqual(60_000);
+  });
+});

@@ -133,15 +133,19 @@ describe('time in force: ioc and fok never rest', () => {
 });
 
 describe('sandbox: qty 13 fills in two partial executions, the second one simulated minute later', () => {
-  it('market: 7 now, 6 at the next minute tick at that minute\'s price', () => {
-    const v = view({ [`${SUN}|10`]: 20_000_000, [`${SUN}|11`]: 20_050_000 });
+  it('market: 7 now, 6 at the first minute tick at least a simulated minute later, at that minute\'s price', () => {
+    const v = view({ [`${SUN}|10`]: 20_000_000, [`${SUN}|11`]: 20_050_000, [`${SUN}|12`]: 20_070_000 });
     const s = submit(order({ qty: 13 }), OPEN + 10 * MIN + 20_000, v);
     expect(s.events.at(-1)).toEqual({ type: 'partially_filled', qty: 7, priceMicros: 20_000_000 });
     expect(STATUS_OF[s.order.state]).toBe('partially_filled');
     const steps = run(s.order, s.atMs, CLOSE, v);
     expect(steps).toHaveLength(1);
-    expect(steps[0].atMs).toBe(OPEN + 11 * MIN);
-    expect(steps[0].events).toEqual([{ type: 'filled', qty: 6, priceMicros: 20_050_000 }]);
+    // placed 20 s into the minute: the 11th-minute tick is only 40 s later, so the 12th
+    expect(steps[0].atMs).toBe(OPEN + 12 * MIN);
+    expect(steps[0].events).toEqual([{ type: 'filled', qty: 6, priceMicros: 20_070_000 }]);
+    // placed on the minute, the next tick is exactly a minute later
+    const onTheMinute = submit(order({ qty: 13 }), OPEN + 10 * MIN, v);
+    expect(run(onTheMinute.order, onTheMinute.atMs, CLOSE, v).map((x) => x.atMs)).toEqual([OPEN + 11 * MIN]);
   });
   it('limit: the second leg is never worse than the limit; it waits for a tick that reaches it', () => {
     const v = view({ [`${SUN}|11`]: 20_100_000, [`${SUN}|12`]: 20_060_000 });
