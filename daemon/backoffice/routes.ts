@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
+import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from './schemas.js';
 
 export function backofficeRoutes(deps: Deps): RouteDef[] {
   return [
@@ -10,7 +11,7 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
       method: 'POST', url: '/admin/tenants', auth: { realm: 'admin', grant: 'tenants:create' }, tags: ['backoffice'],
       summary: 'Provision a tenant: returns its api_key and signing_secret (shown once).', status: 201,
       body: z.strictObject({ name: z.string().trim().min(1).max(100) }),
-      response: z.object({ tenant_id: z.string(), name: z.string(), api_key: z.string(), signing_secret: z.string() }).meta({ id: 'TenantCredentials' }),
+      response: TenantCredentialsSchema,
       errors: ['TENANT_NAME_TAKEN'],
       handler: ({ body }) => {
         if (deps.keys.tenantExists(body.name)) throw new AppError('TENANT_NAME_TAKEN');
@@ -25,11 +26,13 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
         after_seq: z.coerce.number().int().min(0).optional(),
         tenant_id: z.string().max(64).optional(),
       }),
+      response: AuditListSchema,
       handler: ({ query }) => ({ entries: deps.audit.list({ limit: query.limit, afterSeq: query.after_seq, tenantId: query.tenant_id }) }),
     }),
     defineRoute({
       method: 'GET', url: '/admin/audit/verify', auth: { realm: 'admin', grant: 'audit:read' }, tags: ['backoffice'],
       summary: 'Verify the audit chain: recomputes every hash and checks the recorded head.',
+      response: AuditVerifySchema,
       handler: () => deps.audit.verify(),
     }),
   ];

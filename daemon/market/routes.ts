@@ -10,7 +10,9 @@ import { ClockSchema } from '../sandbox/schemas.js';
 import { hash32 } from '../sim/prng.js';
 import { MARKET_ID, type Instrument } from './catalog.js';
 import { accruedMicros, dirtyPriceMicros } from './bonds.js';
-import { BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, CandleSchema, DetailQuoteSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery } from './schemas.js';
+import {
+  BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,
+} from './schemas.js';
 
 const MAX_CALENDAR_DAYS = 731;
 
@@ -116,7 +118,7 @@ export function marketRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/v1/markets/:market_id/index/EGX30/ohlcv', auth: 'B', tags: ['market'],
       summary: 'Daily EGX30 index levels computed from its constituents on the tape (base 10,000 at the reference prices).',
-      params: z.strictObject({ market_id: z.string().min(1).max(16) }), query: OhlcvQuery,
+      params: z.strictObject({ market_id: z.string().min(1).max(16) }), query: OhlcvQuery, response: IndexOhlcvSchema,
       handler: ({ params, query }) => {
         checkMarket(params.market_id);
         const now = deps.clock.now();

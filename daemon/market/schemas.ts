@@ -58,6 +58,31 @@ export const CandleSchema = z
   .object({ date: z.string(), open_micros: micros, high_micros: micros, low_micros: micros, close_micros: micros, volume: z.int() })
   .meta({ id: 'Candle' });
 
+export const IndexCandleSchema = z
+  .object({
+    date: z.string().describe('trading day (YYYY-MM-DD, Cairo)'),
+    open_micros: micros.describe('level at the open, in micro-points (10,000 points = 10000000000)'),
+    high_micros: micros.describe('highest level of the day so far, in micro-points'),
+    low_micros: micros.describe('lowest level of the day so far, in micro-points'),
+    close_micros: micros.describe('level at the close, or now for today, in micro-points'),
+  })
+  .meta({ id: 'IndexCandle' });
+
+export const IndexOhlcvSchema = z
+  .object({
+    index: z.literal('EGX30'),
+    candles: z.array(IndexCandleSchema).describe('the last `days` trading days, chronological; today\'s bar is cut at the current minute'),
+  })
+  .meta({ id: 'IndexOhlcv' });
+
+export const HaltSchema = z
+  .object({
+    symbol: z.string(),
+    halted: z.boolean().describe('true: halted; false: trading resumed'),
+    as_of: z.string().describe('when the halt or resumption took effect (RFC 3339, Cairo offset)'),
+  })
+  .meta({ id: 'Halt' });
+
 export const CalendarRowSchema = z
   .object({ date: z.string(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: z.string() })
   .meta({ id: 'CalendarDay' });

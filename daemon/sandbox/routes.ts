@@ -5,7 +5,8 @@ import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
 import { advanceClock, resetSandbox, sandboxState, setClockMode } from './service.js';
-import { ClockAdvanceBody, ClockAdvanceResponse, SandboxStateSchema } from './schemas.js';
+import { ClockAdvanceBody, ClockAdvanceResponse, ClockModeSchema, SandboxStateSchema } from './schemas.js';
+import { HaltSchema, LiveQuoteSchema } from '../market/schemas.js';
 import { JournalEntry, JournalPage, ReplayResult } from '../contract/journal.js';
 import { exportSnapshot } from './snapshot.js';
 import { replayEntry } from './replay.js';
@@ -31,6 +32,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       method: 'POST', url: '/admin/sandbox/clock', auth: control, tags: ['sandbox'],
       summary: 'Set the clock mode: frozen (moves only when advanced) or running (follows the wall clock at a speed factor).',
       body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().min(0.001).max(10000).optional() }), // stored in thousandths: 0.001 is the slowest
+      response: ClockModeSchema,
       handler: ({ body }) => setClockMode(deps, body.mode, body.speed),
     }),
     defineRoute({
@@ -61,19 +63,21 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       method: 'POST', url: '/admin/sandbox/quote', auth: control, tags: ['sandbox'],
       summary: 'Set the tape price of a symbol now; ticks continue from it. The price must be on the tick grid and inside the band.',
       body: z.strictObject({ symbol: z.string().min(1).max(16), price_micros: z.int().positive().max(Number.MAX_SAFE_INTEGER) }),
+      response: LiveQuoteSchema,
       errors: ['UNKNOWN_SYMBOL', 'PRICE_OFF_TICK', 'PRICE_BAND_EXCEEDED'],
       handler: ({ body }) => deps.market.setQuote(body.symbol, body.price_micros),
     }),
     defineRoute({
       method: 'POST', url: '/admin/sandbox/halt', auth: control, tags: ['sandbox'],
       summary: 'Halt or resume trading in a symbol.',
-      body: z.strictObject({ symbol: z.string().min(1).max(16), halted: z.boolean() }),
+      body: z.strictObject({ symbol: z.string().min(1).max(16), halted: z.boolean() }), response: HaltSchema,
       errors: ['UNKNOWN_SYMBOL'],
       handler: ({ body }) => deps.market.setHalt(body.symbol, body.halted),
     }),
     defineRoute({
       method: 'GET', url: '/admin/sandbox/export', auth: control, tags: ['sandbox'],
       summary: 'The whole sandbox as one snapshot file (database, key-encryption key, credentials, manifest with checksums); it holds secrets. svc sandbox import restores it.',
+      // No JSON response schema: the reply is the snapshot file's bytes (application/vnd.svc.snapshot).
       handler: () => exportSnapshot(deps),
     }),
     defineRoute({

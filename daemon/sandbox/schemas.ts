@@ -26,12 +26,17 @@ export const ClockAdvanceResponse = ClockSchema.extend({
   instants_processed: z.int(),
 }).meta({ id: 'ClockAdvanceResponse' });
 
+export const ClockModeSchema = ClockSchema.extend({
+  mode: z.enum(['frozen', 'running']).describe('frozen: moves only when advanced; running: follows the wall clock'),
+  speed: z.number().describe('simulated seconds per wall second while running, in steps of 0.001'),
+}).meta({ id: 'ClockMode' });
+
 export const SandboxStateSchema = z
   .object({
     seed: z.int(),
     start: z.string(),
     generation: z.int(),
-    clock: ClockSchema.extend({ mode: z.enum(['frozen', 'running']), speed: z.number() }),
+    clock: ClockModeSchema,
     auto_fill: z.boolean(),
     manual_funding: z.boolean(),
     ai: z.enum(['none', 'registry']),

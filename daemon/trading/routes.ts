@@ -7,8 +7,9 @@ import { unwrap } from '../http/errors.js';
 import { createTradingService } from './service.js';
 import { createOrderDesk } from './desk.js';
 import {
-  AutoFillBody, BlotterQuery, BookParams, BookQuery, ContractNoteSchema, DeskExecuteBody, DeskQueueQuery, DeskRejectBody,
-  OrderCreateBody, OrderList, OrderListQuery, OrderParams, OrderSchema,
+  AutoFillBody, AutoFillSchema, BlotterQuery, BlotterSchema, BookParams, BookQuery, ContractNoteSchema, DeskExecuteBody, DeskOrderSchema,
+  DeskQueueQuery, DeskQueueSchema, DeskRejectBody, ExposureSchema, OrderBookSchema, OrderCreateBody, OrderList, OrderListQuery, OrderParams,
+  OrderSchema,
 } from './schemas.js';
 
 const ORDER_ERRORS = [
@@ -58,43 +59,44 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/queue', auth: grant('queue:read'), tags: ['desk'],
       summary: 'Orders waiting at the dealer desk (placed while auto-fill was off), oldest first, with the tape price and band.',
-      query: DeskQueueQuery,
+      query: DeskQueueQuery, response: DeskQueueSchema,
       handler: ({ query, operator }) => desk.queue(operator!, query.limit),
     }),
     defineRoute({
       method: 'POST', url: '/broker/v1/queue/:id/execute', auth: grant('orders:execute'), tags: ['desk'],
       summary: 'Execute a desk order in session at price_micros (default the tape price; inside the band, never worse than the limit) for qty (default all that remains).',
-      params: OrderParams, body: DeskExecuteBody,
+      params: OrderParams, body: DeskExecuteBody, response: DeskOrderSchema,
       errors: ['NOT_FOUND', 'ORDER_NOT_IN_QUEUE', 'MARKET_CLOSED', 'INSTRUMENT_HALTED', 'TICK_VIOLATION', 'PRICE_BAND_EXCEEDED', 'PRICE_WORSE_THAN_LIMIT', 'INVALID_QTY', 'INSUFFICIENT_BUYING_POWER'],
       handler: ({ params, body, operator }) => desk.execute(operator!, params.id, body),
     }),
     defineRoute({
       method: 'POST', url: '/broker/v1/queue/:id/reject', auth: grant('orders:execute'), tags: ['desk'],
       summary: 'Reject a desk order with a dealer reason code of the reject-code registry; its reservation is released.',
-      params: OrderParams, body: DeskRejectBody, errors: ['NOT_FOUND', 'ORDER_NOT_IN_QUEUE', 'INVALID_REJECT_REASON'],
+      params: OrderParams, body: DeskRejectBody, response: DeskOrderSchema, errors: ['NOT_FOUND', 'ORDER_NOT_IN_QUEUE', 'INVALID_REJECT_REASON'],
       handler: ({ params, body, operator }) => desk.reject(operator!, params.id, body.reason_code),
     }),
     defineRoute({
       method: 'GET', url: '/broker/v1/blotter', auth: grant('blotter:read'), tags: ['desk'],
       summary: 'Executions of a trade date (default today) for the dealer\'s broker, newest first.',
-      query: BlotterQuery,
+      query: BlotterQuery, response: BlotterSchema,
       handler: ({ query, operator }) => desk.blotter(operator!, query),
     }),
     defineRoute({
       method: 'GET', url: '/broker/v1/exposure', auth: grant('exposure:read'), tags: ['desk'],
       summary: 'The broker\'s exposure: open orders and their reserved cash, unsettled executions by settlement date, today\'s traded quantity per symbol.',
+      response: ExposureSchema,
       handler: ({ operator }) => desk.exposure(operator!),
     }),
     defineRoute({
       method: 'GET', url: '/broker/v1/markets/:m/instruments/:s/book', auth: grant('orderbook:read'), tags: ['desk'],
       summary: 'A simulated order book around the tape price (deterministic per seed, symbol and minute); levels 1-20 (default 5).',
-      params: BookParams, query: BookQuery, errors: ['UNKNOWN_MARKET', 'UNKNOWN_SYMBOL'],
+      params: BookParams, query: BookQuery, response: OrderBookSchema, errors: ['UNKNOWN_MARKET', 'UNKNOWN_SYMBOL'],
       handler: ({ params, query }) => desk.book(params.m, params.s, query.levels),
     }),
     defineRoute({
       method: 'POST', url: '/admin/sandbox/auto-fill', auth: { realm: 'admin', grant: 'sandbox:control' }, tags: ['sandbox'],
       summary: 'Auto-fill on (default): orders execute against the tape. Off: new orders wait at the dealer desk (GET /broker/v1/queue).',
-      body: AutoFillBody,
+      body: AutoFillBody, response: AutoFillSchema,
       handler: ({ body }) => trading.setAutoFill(body.enabled),
     }),
   ];

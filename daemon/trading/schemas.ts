@@ -131,3 +131,133 @@ export const BookParams = z.strictObject({ m: z.string().min(1).max(16), s: z.st
 export const BookQuery = z.strictObject({ levels: z.coerce.number().int().min(1).max(20).default(5) });
 
 export const AutoFillBody = z.strictObject({ enabled: z.boolean() });
+
+// What the order desk answers (daemon/trading/desk.ts).
+
+const Side = z.enum(['buy', 'sell']);
+
+export const PriceBandSchema = z
+  .object({
+    lower_micros: z.int().describe('lowest price allowed today: the reference price -20%, rounded up to the tick grid'),
+    upper_micros: z.int().describe('highest price allowed today: the reference price +20%, rounded down to the tick grid'),
+  })
+  .meta({ id: 'PriceBand' });
+
+export const DeskOrderSchema = OrderSchema.extend({
+  tenant_id: z.string().describe('tnt_... of the tenant that placed it'),
+  account_number: z.string().describe("the investor's account number"),
+  investor_name: z.string().describe("the investor's full name"),
+  routing: z.enum(['auto', 'desk']).describe('desk: placed while auto-fill was off, waits for a dealer; auto: sent to the exchange (the tape)'),
+}).meta({ id: 'DeskOrder' });
+
+export const DeskQueueItemSchema = DeskOrderSchema.extend({
+  market: z
+    .object({
+      price_micros: z.int().describe('the tape price now: the default execution price'),
+      band: PriceBandSchema,
+      session_open: z.boolean().describe('the desk executes only in session'),
+    })
+    .describe('the market for the order\'s symbol now'),
+}).meta({ id: 'DeskQueueItem' });
+
+export const DeskQueueSchema = z
+  .object({
+    auto_fill: z.boolean().describe('false: new orders wait here; true: new orders go to the exchange (those already here stay)'),
+    orders: z.array(DeskQueueItemSchema).describe('desk orders not yet filled, cancelled, rejected or expired, oldest first; at most limit'),
+  })
+  .meta({ id: 'DeskQueue' });
+
+export const BlotterExecutionSchema = z
+  .object({
+    fill_id: z.string().describe('fil_...'),
+    order_id: z.string().describe('ord_...'),
+    tenant_id: z.string(),
+    investor_id: z.string(),
+    account_number: z.string(),
+    symbol: z.string(),
+    side: Side,
+    qty: z.int().describe('shares executed'),
+    price_micros: z.int().describe('execution price per share'),
+    gross_micros: z.int().describe('qty x price'),
+    net_micros: z.int().describe('buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)'),
+    venue: z.enum(['tape', 'desk']).describe('tape: auto-filled against the tape; desk: executed by a dealer'),
+    executed_by: z.string().nullable().describe('name of the dealer who executed it; null for tape fills'),
+    executed_at: z.string().describe('RFC 3339, Cairo offset'),
+    settlement_date: z.string().describe('T+2 business days (YYYY-MM-DD, Cairo)'),
+  })
+  .meta({ id: 'BlotterExecution' });
+
+export const BlotterSchema = z
+  .object({
+    date: z.string().describe('the trade date shown (YYYY-MM-DD, Cairo)'),
+    executions: z.array(BlotterExecutionSchema).describe("executions of the dealer's broker on that date, newest first; at most limit"),
+  })
+  .meta({ id: 'Blotter' });
+
+export const ExposureSchema = z
+  .object({
+    as_of: z.string().describe('RFC 3339, Cairo offset'),
+    trade_date: z.string().describe('today (YYYY-MM-DD, Cairo): the date of traded_today'),
+    open_orders: z
+      .array(
+        z.object({
+          side: Side,
+          orders: z.int().describe('open orders (not yet filled, cancelled, rejected or expired)'),
+          qty: z.int().describe('their ordered shares'),
+          filled_qty: z.int().describe('of which filled'),
+          reserved_cash_micros: z.int().describe('cash still reserved for them (what remains of their pending cash holds)'),
+        }),
+      )
+      .describe('one row per side that has open orders, buy before sell'),
+    unsettled: z
+      .array(
+        z.object({
+          settlement_date: z.string().describe('YYYY-MM-DD, Cairo'),
+          side: Side,
+          fills: z.int().describe('executions settling that day'),
+          gross_micros: z.int().describe('their traded value'),
+          net_micros: z.int().describe('their net consideration (see BlotterExecution.net_micros)'),
+        }),
+      )
+      .describe('executions not yet settled, by settlement date then side'),
+    traded_today: z
+      .array(
+        z.object({
+          symbol: z.string(),
+          bought_qty: z.int(),
+          sold_qty: z.int(),
+          net_qty: z.int().describe('bought_qty - sold_qty (negative when net sold)'),
+          bought_value_micros: z.int().describe('gross value bought'),
+          sold_value_micros: z.int().describe('gross value sold'),
+        }),
+      )
+      .describe('executions of trade_date per symbol, alphabetical'),
+  })
+  .meta({ id: 'DeskExposure' });
+
+const BookLevel = z
+  .object({
+    price_micros: z.int(),
+    qty: z.int().describe('simulated shares at this level'),
+    orders: z.int().describe('simulated orders at this level'),
+  })
+  .meta({ id: 'BookLevel' });
+
+export const OrderBookSchema = z
+  .object({
+    market_id: z.string().describe('XCAI'),
+    symbol: z.string(),
+    as_of: z.string().describe('RFC 3339, Cairo offset'),
+    session_open: z.boolean(),
+    halted: z.boolean(),
+    last_price_micros: z.int().describe('the tape price now'),
+    band: PriceBandSchema,
+    bids: z.array(BookLevel).describe('from one tick below the tape price down, one tick apart, inside the band; at most levels'),
+    asks: z.array(BookLevel).describe('from the tape price up, one tick apart, inside the band; at most levels'),
+    note: z.string(),
+  })
+  .meta({ id: 'OrderBook' });
+
+export const AutoFillSchema = z
+  .object({ auto_fill: z.boolean().describe('true: orders execute against the tape; false: new orders wait at the dealer desk') })
+  .meta({ id: 'AutoFill' });
