@@ -1,0 +1,183 @@
+// GET /openapi.json documents what every route answers, and the documented answers are the real ones:
+// each route given a response schema is driven through the real app with real data, and its reply
+// must parse with that schema and come back unchanged (zod objects drop keys they do not declare, so
+// an undeclared field fails like a missing or a mistyped one).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { advance, makeApp, type Res, type TestApp } from '../helpers/app.js';
+import { onboardInvestor } from '../helpers/onboarding.js';
+import { creditShares, order, priceNow, trader } from '../helpers/trading.js';
+import { dealerReasons } from '../../daemon/trading/reject-codes.js';
+import {
+  AutoFillSchema, BlotterSchema, DeskOrderSchema, DeskQueueSchema, ExposureSchema, OrderBookSchema,
+} from '../../daemon/trading/schemas.js';
+import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/market/schemas.js';
+import { ClockModeSchema } from '../../daemon/sandbox/schemas.js';
+import { AuditListSchema, AuditVerifySchema } from '../../daemon/backoffice/schemas.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await makeApp();
+});
+afterEach(async () => t.close());
+
+/** The routes whose success reply is bytes, not JSON, and the content type they answer. */
+const NOT_JSON: Record<string, string> = {
+  'GET /assets/logos/{file}': 'image/svg+xml',
+  'GET /admin/sandbox/export': 'application/vnd.svc.snapshot',
+  'GET /broker/v1/kyc/{application_id}/documents/{side}': 'image/png',
+};
+
+/** The response schemas this file checks against real replies, by route as the document names it. */
+const SCHEMAS: Record<string, z.ZodType> = {
+  'GET /broker/v1/queue': DeskQueueSchema,
+  'POST /broker/v1/queue/{id}/execute': DeskOrderSchema,
+  'POST /broker/v1/queue/{id}/reject': DeskOrderSchema,
+  'GET /broker/v1/blotter': BlotterSchema,
+  'GET /broker/v1/exposure': ExposureSchema,
+  'GET /broker/v1/markets/{m}/instruments/{s}/book': OrderBookSchema,
+  'POST /admin/sandbox/auto-fill': AutoFillSchema,
+  'GET /v1/markets/{market_id}/index/EGX30/ohlcv': IndexOhlcvSchema,
+  'POST /admin/sandbox/clock': ClockModeSchema,
+  'POST /admin/sandbox/quote': LiveQuoteSchema,
+  'POST /admin/sandbox/halt': HaltSchema,
+  'GET /admin/audit': AuditListSchema,
+  'GET /admin/audit/verify': AuditVerifySchema,
+};
+
+interface Operation {
+  route: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+async function operations(): Promise<Operation[]> {
+  const res = await t.req('GET', '/openapi.json', { as: 'none' });
+  expect(res.status).toBe(200);
+  return Object.entries<Record<string, { responses: Operation['responses'] }>>(res.body.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, responses: op.responses })),
+  );
+}
+
+function successJsonSchema(op: Operation): unknown {
+  const ok = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
+  return ok.length === 1 ? op.responses[ok[0]].content?.['application/json']?.schema : undefined;
+}
+
+/** The reply is the route's documented success, exactly: parsed, then compared with what was sent. */
+function expectDocumented(route: string, res: Res, status = 200): any {
+  expect(res.status, `${route}: ${res.text}`).toBe(status);
+  const schema = SCHEMAS[route];
+  expect(schema, `no schema listed for ${route}`).toBeDefined();
+  expect(schema.parse(res.body), route).toStrictEqual(res.body);
+  return res.body;
+}
+
+describe('GET /openapi.json declares a response schema for every route that answers JSON', () => {
+  it('every operation declares one 2xx application/json schema, except the routes that answer bytes', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(60);
+    const undocumented = ops.filter((op) => !(op.route in NOT_JSON) && !successJsonSchema(op)).map((op) => op.route);
+    expect(undocumented).toEqual([]);
+    const bytesWithSchema = ops.filter((op) => op.route in NOT_JSON && successJsonSchema(op)).map((op) => op.route);
+    expect(bytesWithSchema).toEqual([]);
+    expect(ops.map((op) => op.route)).toEqual(expect.arrayContaining(Object.keys(NOT_JSON)));
+  });
+
+  it('the routes without a JSON schema really answer bytes of another content type', async () => {
+    const { applicationId } = await onboardInvestor(t);
+    const replies: Record<string, Res> = {
+      'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
+      'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
+      'GET /broker/v1/kyc/{application_id}/documents/{side}': await t.req('GET', `/broker/v1/kyc/${applicationId}/documents/national_id_front`),
+    };
+    for (const [route, type] of Object.entries(NOT_JSON)) {
+      expect(replies[route].status, route).toBe(200);
+      expect(String(replies[route].headers['content-type']), route).toContain(type);
+    }
+  });
+
+  it('the document shows, for each route checked here, the very schema its replies are checked against', async () => {
+    const ops = new Map((await operations()).map((op) => [op.route, op]));
+    for (const [route, schema] of Object.entries(SCHEMAS)) {
+      expect(ops.has(route), route).toBe(true);
+      expect(successJsonSchema(ops.get(route)!), route).toEqual(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }));
+    }
+  });
+});
+
+describe('real replies match their documented schema', () => {
+  it('the check refuses an undeclared, a missing and a mistyped field', async () => {
+    const res = await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } });
+    expectDocumented('POST /admin/sandbox/halt', res);
+    const { as_of: _asOf, ...missing } = res.body;
+    for (const body of [{ ...res.body, extra: 1 }, missing, { ...res.body, halted: 'true' }]) {
+      expect(() => expectDocumented('POST /admin/sandbox/halt', { ...res, body })).toThrow();
+    }
+  });
+
+  it('dealer desk: auto-fill, queue, execute, reject, blotter, exposure and book, with desk and tape fills of both sides', async () => {
+    const inv = await trader(t, 100_000);
+    creditShares(t, inv, 'COMI', 100);
+    expect(expectDocumented('POST /admin/sandbox/auto-fill', await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } }))).toEqual({ auto_fill: false });
+    await advance(t, { until: '2026-11-22T10:05:00+02:00' });
+
+    const buy = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
+    const sell = await order(t, { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 5 });
+    const limit = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 3, limit_price_micros: priceNow(t, 'COMI'), time_in_force: 'gtc' });
+    for (const o of [buy, sell, limit]) expect(o.body.status, o.text).toBe('pending_new');
+
+    const queue = expectDocumented('GET /broker/v1/queue', await t.req('GET', '/broker/v1/queue'));
+    expect(queue.orders.map((o: any) => o.order_id)).toEqual([buy.body.order_id, sell.body.order_id, limit.body.order_id]);
+
+    const part = expectDocumented('POST /broker/v1/queue/{id}/execute', await t.req('POST', `/broker/v1/queue/${buy.body.order_id}/execute`, { body: { qty: 4 } }));
+    expect(part).toMatchObject({ status: 'partially_filled', routing: 'desk' });
+    const sold = expectDocumented('POST /broker/v1/queue/{id}/execute', await t.req('POST', `/broker/v1/queue/${sell.body.order_id}/execute`, { body: {} }));
+    expect(sold.status).toBe('filled');
+    const rejected = expectDocumented(
+      'POST /broker/v1/queue/{id}/reject',
+      await t.req('POST', `/broker/v1/queue/${limit.body.order_id}/reject`, { body: { reason_code: dealerReasons()[0] } }),
+    );
+    expect(rejected).toMatchObject({ status: 'rejected', reason_code: dealerReasons()[0] });
+
+    expectDocumented('POST /admin/sandbox/auto-fill', await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: true } }));
+    expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 2 })).body.status).toBe('filled');
+
+    const blotter = expectDocumented('GET /broker/v1/blotter', await t.req('GET', '/broker/v1/blotter'));
+    expect(blotter.executions.map((x: any) => [x.venue, x.side, x.executed_by === null])).toEqual([
+      ['tape', 'buy', true],
+      ['desk', 'sell', false],
+      ['desk', 'buy', false],
+    ]);
+
+    const exposure = expectDocumented('GET /broker/v1/exposure', await t.req('GET', '/broker/v1/exposure'));
+    expect(exposure.open_orders.map((r: any) => r.side)).toEqual(['buy']);
+    expect(exposure.unsettled.map((r: any) => r.side)).toEqual(['buy', 'sell']);
+    expect(exposure.traded_today.map((r: any) => r.symbol)).toEqual(['COMI']);
+
+    const book = expectDocumented('GET /broker/v1/markets/{m}/instruments/{s}/book', await t.req('GET', '/broker/v1/markets/XCAI/instruments/COMI/book'));
+    expect(book.bids.length).toBeGreaterThan(0);
+    expect(book.asks.length).toBeGreaterThan(0);
+  });
+
+  it('market and sandbox controls: EGX30 candles, clock mode, quote override, halt', async () => {
+    await advance(t, { until: '2026-11-22T11:00:00+02:00' });
+    const index = expectDocumented('GET /v1/markets/{market_id}/index/EGX30/ohlcv', await t.req('GET', '/v1/markets/XCAI/index/EGX30/ohlcv?days=5'));
+    expect(index.candles).toHaveLength(5);
+
+    expect(expectDocumented('POST /admin/sandbox/clock', await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 2 } }))).toMatchObject({ mode: 'running', speed: 2 });
+    expect(expectDocumented('POST /admin/sandbox/clock', await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'frozen' } })).mode).toBe('frozen');
+
+    const price = priceNow(t, 'COMI');
+    expect(expectDocumented('POST /admin/sandbox/quote', await t.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: price } })).price_micros).toBe(price);
+    expect(expectDocumented('POST /admin/sandbox/halt', await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } })).halted).toBe(true);
+  });
+
+  it('back office: the audit log (entries with and without a tenant) and its verification', async () => {
+    await onboardInvestor(t);
+    await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } });
+    const audit = expectDocumented('GET /admin/audit', await t.req('GET', '/admin/audit'));
+    expect(audit.entries.some((e: any) => e.tenant_id === null)).toBe(true);
+    expect(audit.entries.some((e: any) => e.tenant_id !== null)).toBe(true);
+    expect(expectDocumented('GET /admin/audit/verify', await t.req('GET', '/admin/audit/verify'))).toMatchObject({ ok: true, first_bad_seq: null, reason: null });
+  });
+});
