@@ -9,11 +9,48 @@ const SECURITY: Record<string, Array<Record<string, string[]>>> = {
   S: [{ bearer: [], idempotencyKey: [], signature: [], timestamp: [] }],
 };
 
-function schemaOf(s: z.ZodType, io: 'input' | 'output'): unknown {
-  return z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+/**
+ * Named schemas shared by the document (components.schemas). zod emits a schema that reuses a named
+ * one (`.meta({ id })`) as `$ref: '#/$defs/Name'` with the definition in the schema's own `$defs`; in
+ * an OpenAPI document such a reference resolves against the document's root, so every `$defs` entry
+ * moves to components.schemas and its references follow. A name whose input and output forms differ
+ * (defaults, transforms) gets one entry per form.
+ */
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+function rewriteRefs(node: Json, rename: Map<string, string>): Json {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, rename));
+  if (node === null || typeof node !== 'object') return node;
+  const out: { [k: string]: Json } = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+      const name = v.slice('#/$defs/'.length);
+      out[k] = `#/components/schemas/${rename.get(name) ?? name}`;
+    } else out[k] = rewriteRefs(v, rename);
+  }
+  return out;
 }
 
-function parametersOf(def: RouteDef): unknown[] {
+function createSchemaRegistry() {
+  const components: Record<string, Json> = {};
+  return {
+    components,
+    schemaOf(s: z.ZodType, io: 'input' | 'output'): Json {
+      const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as { [k: string]: Json };
+      const { $defs, ...rest } = js;
+      const local = ($defs ?? {}) as Record<string, Json>;
+      const rename = new Map<string, string>();
+      for (const [name, def] of Object.entries(local)) {
+        const have = components[name];
+        if (have !== undefined && JSON.stringify(have) !== JSON.stringify(rewriteRefs(def, new Map()))) rename.set(name, `${name}${io === 'input' ? 'Input' : 'Output'}`);
+      }
+      for (const [name, def] of Object.entries(local)) components[rename.get(name) ?? name] = rewriteRefs(def, rename);
+      return rewriteRefs(rest, rename);
+    },
+  };
+}
+
+function parametersOf(def: RouteDef, schemaOf: (s: z.ZodType, io: 'input' | 'output') => Json): unknown[] {
   const out: unknown[] = [];
   for (const [where, s] of [['path', def.params], ['query', def.query]] as const) {
     if (!s) continue;
@@ -27,13 +64,15 @@ function parametersOf(def: RouteDef): unknown[] {
 
 export function buildOpenApi(routes: RouteDef[], version: string): string {
   const paths: Record<string, Record<string, unknown>> = {};
+  const registry = createSchemaRegistry();
+  const schemaOf = registry.schemaOf;
   for (const def of routes) {
     const url = def.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const op: Record<string, unknown> = {
       summary: def.summary,
       tags: def.tags,
       operationId: `${def.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      parameters: parametersOf(def),
+      parameters: parametersOf(def, schemaOf),
       responses: {
         [String(def.status ?? 200)]: {
           description: 'Success',
@@ -68,6 +107,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): string {
         consoleKey: { type: 'apiKey', in: 'header', name: 'X-Console-Key' },
       },
       schemas: {
+        ...registry.components,
         Error: {
           type: 'object',
           required: ['error', 'request_id'],

@@ -50,12 +50,41 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
+let components: Record<string, unknown> = {};
+
 async function operations(): Promise<Operation[]> {
   const res = await t.req('GET', '/openapi.json', { as: 'none' });
   expect(res.status).toBe(200);
+  components = res.body.components.schemas;
   return Object.entries<Record<string, { responses: Operation['responses'] }>>(res.body.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, responses: op.responses })),
   );
+}
+
+/** The schema with every `$ref` of `prefix` replaced by its definition (a named schema used twice is inlined twice). */
+function inline(node: unknown, defs: Record<string, unknown>, prefix: string, depth = 0): unknown {
+  if (depth > 50) throw new Error('a reference cycle');
+  if (Array.isArray(node)) return node.map((n) => inline(n, defs, prefix, depth));
+  if (node === null || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  if (typeof o.$ref === 'string' && o.$ref.startsWith(prefix)) {
+    const def = defs[o.$ref.slice(prefix.length)];
+    expect(def, `${o.$ref} resolves`).toBeDefined();
+    return inline(def, defs, prefix, depth + 1);
+  }
+  return Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$defs').map(([k, v]) => [k, inline(v, defs, prefix, depth)]));
+}
+
+/** Every $ref in the document, as written. */
+function refsOf(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
+  else if (node !== null && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else refsOf(v, out);
+    }
+  }
+  return out;
 }
 
 function successJsonSchema(op: Operation): unknown {
@@ -100,8 +129,21 @@ describe('GET /openapi.json declares a response schema for every route that answ
     const ops = new Map((await operations()).map((op) => [op.route, op]));
     for (const [route, schema] of Object.entries(SCHEMAS)) {
       expect(ops.has(route), route).toBe(true);
-      expect(successJsonSchema(ops.get(route)!), route).toEqual(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }));
+      const zod = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as { $defs?: Record<string, unknown> };
+      expect(inline(successJsonSchema(ops.get(route)!), components, '#/components/schemas/'), route).toEqual(inline(zod, zod.$defs ?? {}, '#/$defs/'));
     }
+  });
+
+  it('every $ref of the document resolves inside it: named schemas live in components.schemas', async () => {
+    await operations();
+    const res = await t.req('GET', '/openapi.json', { as: 'none' });
+    const refs = refsOf(res.body);
+    expect(refs.length).toBeGreaterThan(10);
+    for (const ref of new Set(refs)) {
+      expect(ref, ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9_.]+$/);
+      expect(components[ref.slice('#/components/schemas/'.length)], ref).toBeDefined();
+    }
+    expect(JSON.stringify(res.body)).not.toContain('"$defs"');
   });
 });
 

@@ -67,6 +67,19 @@ export function authOf(op: JsonSchema): OpAuth {
   throw new Error(`unknown security requirement ${JSON.stringify(sec)} on ${op.operationId}`);
 }
 
+/** The document's named schemas referenced as `#/$defs/Name`, so a body schema resolves against itself. */
+function localRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(localRefs);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components\/schemas\//, '#/$defs/') : localRefs(v)]));
+}
+
+function selfContained(schema: JsonSchema | undefined, doc: JsonSchema): JsonSchema | undefined {
+  if (!schema) return schema;
+  const defs = localRefs(doc.components?.schemas ?? {}) as JsonSchema;
+  return { ...(localRefs(schema) as JsonSchema), $defs: defs };
+}
+
 export function operationsOf(doc: JsonSchema): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries<JsonSchema>(doc.paths)) {
@@ -82,7 +95,7 @@ export function operationsOf(doc: JsonSchema): Operation[] {
         auth: authOf(op),
         pathParams: params.filter((p) => p.in === 'path'),
         queryParams: params.filter((p) => p.in === 'query'),
-        jsonBody: content['application/json']?.schema,
+        jsonBody: selfContained(content['application/json']?.schema, doc),
         rawBodyTypes: Object.keys(content).filter((c) => c !== 'application/json'),
         otherMethods: METHODS.filter((x) => !defined.includes(x)),
       });
