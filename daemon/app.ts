@@ -59,6 +59,10 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
       (reply as unknown as FastifyReply).code(appErr.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(appErr.code, appErr.message, String(req.id))));
     },
   });
+  // A client that half-closes its side after sending (shutdown(SHUT_WR), `nc -N`, some proxies) still
+  // gets its answer: Node's HTTP server otherwise aborts a request whose client ended before the
+  // reply was written, and a write's reply waits for its batch's COMMIT.
+  (app.server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   // JSON keeps its raw text: signatures cover the exact bytes sent.
   app.removeAllContentTypeParsers();
