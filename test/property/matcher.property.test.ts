@@ -50,7 +50,8 @@ function reference(c: Case, limit: number | null, priceAt: (ms: number) => numbe
     filled += q;
     done = filled === c.qty;
     evs.push({ type: done ? 'filled' : 'partially_filled', qty: q, priceMicros: p });
-    eligibleFrom = Math.floor(t / MIN) * MIN + MIN;
+    // the qty-13 second leg: at least one simulated minute after the first
+    eligibleFrom = t + MIN;
   };
   const first: OrderEvent[] = [];
   if (cal.isOpen(c.t0)) {
