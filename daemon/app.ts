@@ -26,7 +26,7 @@ function mapFastifyError(err: { code?: string; statusCode?: number; message: str
       return new AppError('MALFORMED_JSON');
   }
   if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE');
-  if (err.statusCode === 415) return new AppError('UNSUPPORTED_CONTENT_TYPE');
+  if (err.statusCode === 415) return new AppError('UNSUPPORTED_CONTENT_TYPE', err.code === 'UNSUPPORTED_CHARSET' ? err.message : undefined);
   if (err.statusCode === 400) return new AppError('MALFORMED_JSON', err.message);
   return new AppError('INTERNAL');
 }
@@ -67,6 +67,11 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   // JSON keeps its raw text: signatures cover the exact bytes sent.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused rather than misread
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(Object.assign(new Error(`Send JSON as UTF-8, not ${charset}.`), { code: 'UNSUPPORTED_CHARSET', statusCode: 415 }), undefined);
+    }
     const text = body as string;
     req.rawBody = text;
     if (text.length === 0) return done(null, undefined);

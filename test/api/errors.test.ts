@@ -34,6 +34,23 @@ describe('Error body: JSON { error: { code, message }, request_id } with request
     expectErrorBody(res.body, 'UNSUPPORTED_CONTENT_TYPE');
   });
 
+  it('JSON declared in a charset other than UTF-8 is 415 UNSUPPORTED_CONTENT_TYPE and changes nothing; utf-8 in any spelling is read', async () => {
+    const body = JSON.stringify({ symbol: 'COMI', price_micros: 86_000_000 });
+    for (const charset of ['utf-16', 'UTF-16LE', '"iso-8859-1"', 'latin1']) {
+      const res = await t.req('POST', '/admin/sandbox/quote', { raw: body, contentType: `application/json; charset=${charset}` });
+      expect(res.status, charset).toBe(415);
+      expectErrorBody(res.body, 'UNSUPPORTED_CONTENT_TYPE');
+      expect(res.body.error.message, charset).toContain('UTF-8');
+    }
+    const before = (await t.req('GET', '/v1/instruments/COMI/quote')).body.price_micros;
+    expect(before).not.toBe(86_000_000);
+    for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'utf8']) {
+      const res = await t.req('POST', '/admin/sandbox/quote', { raw: body, contentType: `application/json; charset=${charset}` });
+      expect(res.status, charset).toBe(200);
+    }
+    expect((await t.req('GET', '/v1/instruments/COMI/quote')).body.price_micros).toBe(86_000_000);
+  });
+
   it('a body that fails its schema is 422 VALIDATION_FAILED naming the field path', async () => {
     const res = await t.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: 'lots' } });
     expect(res.status).toBe(422);
