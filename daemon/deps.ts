@@ -59,6 +59,12 @@ export interface Deps {
   bootstrap: BootstrapResult | null;
   /** Hooks capabilities register to drop in-memory caches after reset or import. */
   onReset: Array<() => void>;
+  /**
+   * Rebuilds every in-memory view of the database from it: the clock, the seed, quotes and halts, the
+   * scheduler's next instant, and each capability's caches (onReset). For a rollback the code did not
+   * plan: an unexpected error inside a request's savepoint, or a batch whose COMMIT failed.
+   */
+  reload(): void;
   /** The request journal (every committed state-changing request) and replay tickets. */
   journal: Journal;
   home: string | null;
@@ -93,8 +99,18 @@ export function createDeps(opts: DepsOptions): Deps {
     onReset: [],
     journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
     home: opts.home ?? null,
+    reload: () => {},
   };
   deps.onReset.push(() => deps.ledger.invalidate());
+  deps.reload = () => {
+    const st = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
+    clock.reload();
+    ids.invalidate();
+    ids.setSeed(st.seed, st.generation);
+    market.reset(st.seed);
+    scheduler.changed();
+    for (const hook of deps.onReset) hook();
+  };
   if (bootstrapState) deps.bootstrap = bootstrapState.provision(deps);
   return deps;
 }

@@ -98,10 +98,9 @@ export function createPipeline(deps: Deps) {
     'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
   );
 
-  /** After a rollback no unit saw: the cached id counters and account ids may name what is gone. */
+  /** After a rollback no unit saw: what memory holds of the database may name what is gone. */
   function forgetCaches(): void {
-    deps.ids.invalidate();
-    deps.ledger.invalidate();
+    deps.reload();
   }
 
   // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own

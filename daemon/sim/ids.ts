@@ -123,8 +123,9 @@ export function createIdGen(db: Db, seed: number, generation: number): IdGen {
     },
     setSeed(seed, generation) {
       s = seed;
+      // request ids restart with a new generation (a reset) only: a reload keeps counting
+      if (generation !== gen) reqCounter = 0;
       gen = generation;
-      reqCounter = 0;
       // a reset wipes the counters: forget them, and anything a unit counted before the wipe
       known.clear();
       pending?.clear();
