@@ -3,7 +3,7 @@ import type { Migration } from './index.js';
 // Orders that complete in the request that places them (a market order or marketable limit filled in
 // full, an ioc or fok) are paid straight from settled balances: nothing is reserved across time, so
 // they open no hold. Migration 006 required every order to name its holds; this one requires it of
-// orders that are still open only (docs/trading.md "Reservations"). SQLite cannot change a CHECK in
+// orders that are still open only (docs/trading.md, "Money"). SQLite cannot change a CHECK in
 // place, so the table is rebuilt (with foreign keys off, as SQLite's ALTER TABLE recipe says), and its
 // indexes and triggers are created again. The three UNIQUE constraints on columns that are mostly
 // NULL (the hold ids, client_order_id) become partial unique indexes, so the commonest order, which has
