@@ -13,7 +13,10 @@ import { creditCash, creditShares, EGP } from '../helpers/trading.js';
 import { band, roundToTick } from '../../daemon/market/ticks.js';
 import { loadFeeSchedule, orderFees } from '../../daemon/trading/fees.js';
 import { averagePrice } from '../../daemon/trading/service.js';
-import { STATUS_OF, TERMINAL_STATES, type OrderState } from '../../daemon/trading/matcher.js';
+import { STATUS_OF, TERMINAL_STATES } from '../../daemon/trading/matcher.js';
+import type { FillRow, OrderRow } from '../../daemon/trading/repository.js';
+
+type NumericFillKey = { [K in keyof FillRow]: FillRow[K] extends number ? K : never }[keyof FillRow];
 
 const FEES = loadFeeSchedule();
 const SYMBOLS = ['COMI', 'OIH', 'SWDY', 'ETEL'] as const;
@@ -97,37 +100,6 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
   }
 }
 
-interface OrderRow {
-  id: string;
-  investor_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: number;
-  limit_price_micros: number | null;
-  state: OrderState;
-  filled_qty: number;
-  filled_value_micros: number;
-  fees_micros: number;
-  withholding_micros: number;
-  cash_hold_id: string | null;
-  shares_hold_id: string | null;
-  reserved_cash_micros: number;
-}
-
-interface Fill {
-  qty: number;
-  price_micros: number;
-  value_micros: number;
-  net_micros: number;
-  commission_micros: number;
-  egx_micros: number;
-  mcdr_micros: number;
-  ipf_micros: number;
-  fra_micros: number;
-  stamp_duty_micros: number;
-  at_ms: number;
-}
-
 function hold(id: string | null) {
   if (!id) return null;
   return t.deps.ledger.getHold(id);
@@ -140,8 +112,8 @@ async function check(investors: string[]): Promise<void> {
   const reservedCash = new Map<string, number>();
   const reservedShares = new Map<string, number>();
   for (const o of orders) {
-    const fills = t.deps.db.prepare('SELECT * FROM fills WHERE order_id = ? ORDER BY seq').all(o.id) as Fill[];
-    const sum = (k: keyof Fill) => fills.reduce((a, f) => a + f[k], 0);
+    const fills = t.deps.db.prepare('SELECT * FROM fills WHERE order_id = ? ORDER BY seq').all(o.id) as FillRow[];
+    const sum = (k: NumericFillKey) => fills.reduce((a, f) => a + f[k], 0);
     const open = !TERMINAL_STATES.has(o.state);
     // the order agrees with its fills
     expect(o.filled_qty).toBe(sum('qty'));
