@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { tradingLife } from './determinism-workload.js';
 
 /** The same script of requests a client might make: reads, controls, errors. */
 async function script(t: TestApp): Promise<string[]> {
@@ -34,6 +35,25 @@ describe('Determinism: same seed + same start time + same requests => byte-ident
       const rb = await script(b);
       expect(ra).toHaveLength(rb.length);
       for (let i = 0; i < ra.length; i++) expect(rb[i], `response ${i}`).toBe(ra[i]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('two sandboxes from the same seed answer a whole trading life byte for byte: orders, fills, settlement, fund orders, a dividend', async () => {
+    const a = await makeApp({ seed: 7 });
+    const b = await makeApp({ seed: 7 });
+    try {
+      const ra = await tradingLife(a);
+      const rb = await tradingLife(b);
+      expect(ra.length).toBeGreaterThan(50);
+      expect(rb.join('\n')).toBe(ra.join('\n'));
+      // the life really traded: fills, a T+2 settlement, a fund order and the dividend's cash are in it
+      const all = ra.join('\n');
+      for (const needle of ['"status":"filled"', '"state":"partially_filled"', '"state":"cancel_requested"', '"activity_type":"DIV"', '"fund_code":"UBRKH","side":"redeem"']) {
+        expect(all).toContain(needle);
+      }
     } finally {
       await a.close();
       await b.close();
