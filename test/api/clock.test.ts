@@ -1,8 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { advance, DEFAULT_START, makeApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 afterEach(() => t?.close());
+
+/** A wall clock the test moves by hand: clock tests never sleep, so they cannot pass by luck of timing. */
+function fakeWall(startMs = Date.parse('2030-01-01T00:00:00Z')) {
+  let ms = startMs;
+  return { now: () => ms, move: (byMs: number) => void (ms += byMs) };
+}
+
+/** The Cairo-offset timestamp `ms` after the default start (whole seconds, as the API answers). */
+function isoAfterStart(ms: number): string {
+  const d = new Date(Date.parse(DEFAULT_START) + ms + 2 * 3_600_000);
+  return `${d.toISOString().slice(0, 19)}+02:00`;
+}
 
 describe('Clock: { timestamp, is_open, next_open, next_close } with the Africa/Cairo offset', () => {
   it('GET /v1/clock before the open of a Sunday session', async () => {
@@ -17,30 +29,66 @@ describe('Clock: { timestamp, is_open, next_open, next_close } with the Africa/C
     });
   });
 
-  it('frozen mode: the clock moves only when advanced', async () => {
-    t = await makeApp({ clock: 'frozen' });
-    const a = await t.req('GET', '/v1/clock');
-    await new Promise((r) => setTimeout(r, 30));
-    const b = await t.req('GET', '/v1/clock');
-    expect(b.body.timestamp).toBe(a.body.timestamp);
+  it('frozen mode: ten wall minutes pass and the clock does not move; an advance moves it by exactly its amount', async () => {
+    const wall = fakeWall();
+    t = await makeApp({ clock: 'frozen', wallNow: wall.now });
+    wall.move(10 * 60_000);
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe(DEFAULT_START);
+    expect(t.deps.clock.now()).toBe(Date.parse(DEFAULT_START));
+    await advance(t, { minutes: 5 });
+    wall.move(10 * 60_000);
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe('2026-11-22T09:05:00+02:00');
   });
 
-  it('running mode: simulated time follows the wall clock from its anchor', async () => {
-    let wall = Date.parse('2030-01-01T00:00:00Z');
-    t = await makeApp({ clock: 'running', wallNow: () => wall });
-    wall += 90 * 60_000;
+  it('running mode: simulated time follows the wall clock from its anchor, to the millisecond', async () => {
+    const wall = fakeWall();
+    t = await makeApp({ clock: 'running', wallNow: wall.now });
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe(DEFAULT_START);
+    wall.move(1);
+    expect(t.deps.clock.now()).toBe(Date.parse(DEFAULT_START) + 1);
+    wall.move(90 * 60_000 - 1);
     const res = await t.req('GET', '/v1/clock');
     expect(res.body.timestamp).toBe('2026-11-22T10:30:00+02:00');
     expect(res.body.is_open).toBe(true);
   });
 
-  it('running mode honours the speed factor set by the clock control', async () => {
-    let wall = Date.parse('2030-01-01T00:00:00Z');
-    t = await makeApp({ clock: 'frozen', wallNow: () => wall });
-    const set = await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 60 } });
+  it.each([
+    // [speed, wall ms moved, simulated ms expected]
+    [60, 60_000, 3_600_000], // one wall minute = one simulated hour
+    [1, 600_000, 600_000],
+    [0.5, 600_000, 300_000],
+    [2.5, 4_000, 10_000],
+    [0.001, 1_000_000, 1_000],
+  ])('running at speed %d: %d wall ms move the clock by exactly %d ms', async (speed, wallMs, simMs) => {
+    const wall = fakeWall();
+    t = await makeApp({ clock: 'frozen', wallNow: wall.now });
+    const set = await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed } });
     expect(set.status).toBe(200);
-    wall += 60_000; // one wall minute = one simulated hour
+    expect(set.body).toMatchObject({ mode: 'running', speed, timestamp: DEFAULT_START });
+    wall.move(wallMs);
+    expect(t.deps.clock.now() - Date.parse(DEFAULT_START)).toBe(simMs);
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe(isoAfterStart(simMs));
+  });
+
+  it('a speed change re-anchors: time already run is kept and only later wall time runs at the new speed', async () => {
+    const wall = fakeWall();
+    t = await makeApp({ clock: 'frozen', wallNow: wall.now });
+    await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 60 } });
+    wall.move(60_000);
     expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe('2026-11-22T10:00:00+02:00');
+    await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 1 } });
+    wall.move(10 * 60_000);
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe('2026-11-22T10:10:00+02:00');
+  });
+
+  it('freezing a running clock stops it where it is, whatever the wall clock does next', async () => {
+    const wall = fakeWall();
+    t = await makeApp({ clock: 'running', wallNow: wall.now });
+    wall.move(10 * 60_000);
+    const frozen = await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'frozen' } });
+    expect(frozen.body).toMatchObject({ mode: 'frozen', timestamp: '2026-11-22T09:10:00+02:00' });
+    wall.move(10 * 60_000);
+    expect((await t.req('GET', '/v1/clock')).body.timestamp).toBe('2026-11-22T09:10:00+02:00');
   });
 });
 
