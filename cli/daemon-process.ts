@@ -1,13 +1,14 @@
 // Spawning a daemon process in a home and waiting until it answers /healthz: shared by
 // `svc sandbox start` (detached or in the foreground) and the scenario runner (an isolated daemon per
-// scenario file, in a fresh temporary home).
+// scenario file, in a fresh temporary home). The wait itself is cli/healthz.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
-import { readLocator, type Locator } from './context.js';
+import type { Locator } from './context.js';
+import { healthy, waitForHealthy } from './healthz.js';
+
+export { healthy };
 
 export const READY_TIMEOUT_MS = 20_000;
 
@@ -27,16 +28,6 @@ export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function healthy(baseUrl: string): Promise<boolean> {
-  try {
-    const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
-    await res.body.dump();
-    return res.statusCode === 200;
   } catch {
     return false;
   }
@@ -82,12 +73,8 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   child.on('exit', (code) => {
     exited = code ?? 1;
   });
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && exited === null) {
-    const l = readLocator(opts.home);
-    if (l && l.pid === child.pid && (await healthy(l.base_url))) return { child, locator: l, logFile };
-    await sleep(25);
-  }
+  const ready = await waitForHealthy({ home: opts.home, child, timeoutMs: READY_TIMEOUT_MS });
+  if (ready.ok) return { child, locator: ready.locator, logFile };
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   if (exited === null) child.kill('SIGTERM');
   throw new DaemonStartFailed(`the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`);

@@ -5,8 +5,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForHealthy } from '../../cli/healthz.js';
 import { measure, type LoadConfig, type LoadStats, type LoadTarget } from './load.js';
-import { firstJsonLine, sleep, spawnTracked, stopChild, tempHome, withTimeout } from './proc.js';
+import { firstJsonLine, spawnTracked, stopChild, tempHome, withTimeout } from './proc.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const DAEMON_ENTRY = join(ROOT, 'dist', 'daemon', 'main.js');
@@ -168,28 +169,12 @@ export class BenchContext {
     this.servers.push(child);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-    const deadline = Date.now() + 20_000;
-    let baseUrl: string | null = null;
-    while (Date.now() < deadline && child.exitCode === null) {
-      try {
-        const loc = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as { pid: number; base_url: string };
-        if (loc.pid === child.pid) {
-          const res = await fetch(loc.base_url + '/healthz', { signal: AbortSignal.timeout(2000) });
-          await res.arrayBuffer();
-          if (res.ok) {
-            baseUrl = loc.base_url;
-            break;
-          }
-        }
-      } catch {
-        /* not yet */
-      }
-      await sleep(25);
-    }
-    if (!baseUrl) {
+    const ready = await waitForHealthy({ home, child, timeoutMs: 20_000 });
+    if (!ready.ok) {
       await stopChild(child, 1000);
       throw new Error(`the daemon did not become healthy within 20 s: ${stderr.trim()}`);
     }
+    const baseUrl = ready.locator.base_url;
     const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as DaemonCredentials;
     return {
       baseUrl,

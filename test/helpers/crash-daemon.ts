@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client, Pool } from 'undici';
+import { waitForHealthy } from '../../cli/healthz.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import { checkLedgerInvariants } from '../../daemon/ledger/invariants.js';
@@ -99,22 +100,10 @@ export async function startDaemon(home: string, opts: StartOptions = {}): Promis
   const exited = new Promise<void>((r) => child.once('exit', () => (live.delete(child), r())));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
-    try {
-      const loc = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as { pid: number; base_url: string };
-      if (loc.pid === child.pid) {
-        const res = await fetch(loc.base_url + '/healthz', { signal: AbortSignal.timeout(2000) });
-        await res.arrayBuffer();
-        if (res.ok) {
-          const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as Creds;
-          return { home, baseUrl: loc.base_url, pid: child.pid!, creds, child, exited };
-        }
-      }
-    } catch {
-      /* not yet */
-    }
-    await sleep(20);
+  const ready = await waitForHealthy({ home, child, timeoutMs: opts.timeoutMs ?? 30_000, intervalMs: 20 });
+  if (ready.ok) {
+    const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as Creds;
+    return { home, baseUrl: ready.locator.base_url, pid: child.pid!, creds, child, exited };
   }
   child.kill('SIGKILL');
   await exited;

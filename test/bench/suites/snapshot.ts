@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { call } from '../client.js';
-import { SVC_BIN, type DaemonHandle } from '../context.js';
+import { SVC_BIN } from '../context.js';
 import { runCommand, tempDir, tempHome } from '../proc.js';
 import { bench } from '../registry.js';
 import { applicant, BALANCED } from '../../helpers/onboarding.js';
