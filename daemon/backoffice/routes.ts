@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
-import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from './schemas.js';
+import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from '../contract/schemas/backoffice.js';
 
 export function backofficeRoutes(deps: Deps): RouteDef[] {
   return [

@@ -1,7 +1,7 @@
 // Sandbox dividends (X-Admin-Key, sandbox:control): declare, and read one with its entitlements.
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { DividendService } from './service.js';
-import { DeclareDividendBody, DividendParams, DividendSchema } from './schemas.js';
+import { DeclareDividendBody, DividendParams, DividendSchema } from '../contract/schemas/dividends.js';
 
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
 

@@ -9,7 +9,7 @@ import { createFundingService, TRANSFER_STEP_EVENT } from './service.js';
 import {
   DeskListQuery, DeskTransferSchema, ManualFundingBody, RejectBody, TransferCreateBody, TransferList, TransferListQuery,
   TransferParams, TransferSchema,
-} from './schemas.js';
+} from '../contract/schemas/funding.js';
 
 export function fundingRoutes(deps: Deps): RouteDef[] {
   const funding = createFundingService(deps);

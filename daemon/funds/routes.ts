@@ -2,7 +2,7 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { unwrap } from '../http/errors.js';
 import type { FundService } from './service.js';
-import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from './schemas.js';
+import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from '../contract/schemas/funds.js';
 
 export function fundRoutes(funds: FundService): RouteDef[] {
   return [

@@ -23,8 +23,8 @@ export function errorBody(code: ErrorCode, message: string, requestId: string): 
   return { error: { code, message }, request_id: requestId };
 }
 
-/** A business outcome that is not an exception (STYLE.md): `{ ok: false, code }`. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message?: string };
+export type { Outcome } from '../contract/outcome.js';
+import type { Outcome } from '../contract/outcome.js';
 
 export function unwrap<T>(o: Outcome<T>): T {
   if (!o.ok) throw new AppError(o.code, o.message);

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import type { ErrorCode } from '../contract/errors.js';
 import { SIGNATURE_WINDOW_S, sha256Hex, splitUrl, verifySignature } from '../contract/signing.js';
 import { AppError, errorBody } from './errors.js';
+import { isOutcome } from '../contract/outcome.js';
 import { isMutating, type Operator, type Reply, type RouteCtx, type RouteDef } from './route.js';
 import { createGroupCommit } from '../store/group-commit.js';
 import { REPLAY_HEADER, type ReplayTicket } from '../sandbox/journal.js';
@@ -81,7 +82,12 @@ function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, value: un
   throw new AppError(code, `${path}: ${issue.message}`);
 }
 
+/** A handler's answer as a reply: an Outcome is unwrapped (a refusal becomes an AppError here, at the edge). */
 function toReply(def: RouteDef, out: unknown): Reply {
+  if (isOutcome(out)) {
+    if (!out.ok) throw new AppError(out.code, out.message, out.headers);
+    return toReply(def, out.value);
+  }
   if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out)) return out as Reply;
   return { status: def.status ?? 200, body: out };
 }
@@ -233,13 +239,10 @@ export function createPipeline(deps: Deps) {
         ctx.inject = (opts) => req.server.inject(opts);
         const out = def.handler(ctx);
         if (!(out instanceof Promise)) return toReply(def, out);
-        return out.then(
-          (v) => toReply(def, v),
-          (err) => {
-            if (err instanceof AppError) return errorReply(err, requestId);
-            throw err;
-          },
-        );
+        return out.then((v) => toReply(def, v)).catch((err: unknown) => {
+          if (err instanceof AppError) return errorReply(err, requestId);
+          throw err;
+        });
       }
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       return runMutation(def, ctx, req, idemKey);

@@ -4,10 +4,9 @@
 import type { Deps } from '../deps.js';
 import type { Outcome } from '../http/errors.js';
 
-export const ACTIVITY_TYPES = ['CSD', 'CSW', 'FILL', 'FEE', 'TAX', 'DIV', 'INT', 'JNLC', 'JNLS', 'SUB', 'RED'] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-export const ACTIVITY_REF_TYPES = ['transfer', 'order', 'fund_order', 'dividend', 'journal'] as const;
-export type ActivityRefType = (typeof ACTIVITY_REF_TYPES)[number];
+import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType } from '../contract/activities.js';
+
+export { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType };
 
 export interface ActivityInput {
   tenantId: string;

@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { unwrap } from '../http/errors.js';
-import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } from './schemas.js';
+import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } from '../contract/schemas/ledger.js';
 
 export function ledgerRoutes(deps: Deps): RouteDef[] {
   return [

@@ -6,13 +6,13 @@ import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
 import { clockView } from '../sandbox/service.js';
-import { ClockSchema } from '../sandbox/schemas.js';
+import { ClockSchema } from '../contract/schemas/sandbox.js';
 import { hash32 } from '../sim/prng.js';
 import { MARKET_ID, type Instrument } from './catalog.js';
 import { accruedMicros, dirtyPriceMicros } from './bonds.js';
 import {
   BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,
-} from './schemas.js';
+} from '../contract/schemas/market.js';
 
 const MAX_CALENDAR_DAYS = 731;
 

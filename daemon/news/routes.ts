@@ -5,7 +5,7 @@ import { defineRoute, type RouteDef } from '../http/route.js';
 import { AppError } from '../http/errors.js';
 import { readFixture } from '../fixtures.js';
 import { createNewsServiceFromLoader } from './service.js';
-import { NewsArticle, NewsList, NewsQuery } from './schemas.js';
+import { NewsArticle, NewsList, NewsQuery } from '../contract/schemas/news.js';
 
 export function newsRoutes(_deps: Deps): RouteDef[] {
   const news = createNewsServiceFromLoader(() => readFixture('news.json'));

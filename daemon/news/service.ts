@@ -12,7 +12,7 @@ import {
   type NewsFixtureArticle,
   type NewsHeadline,
   type NewsTag,
-} from './schemas.js';
+} from '../contract/schemas/news.js';
 
 export type NewsLanguage = 'ar' | 'en';
 export type NewsTagType = NewsTag['tag_type'];

@@ -10,7 +10,7 @@ import {
   DealerDocumentParams, DealerKycItem, DealerKycQuery, DeclineBody, DocumentParams, DocumentUploadResponse, InvestorIdParams, InvestorSchema,
   KycApplicationSchema, KycCreateBody, KycCreateResponse, SubmitResponse, SuitabilityBody, SuitabilityResponse, accountsIssueCode,
   declineIssueCode, documentIssueCode, kycCreateIssueCode, suitabilityIssueCode,
-} from './schemas.js';
+} from '../contract/schemas/onboarding.js';
 
 const tags = ['onboarding'];
 

@@ -15,7 +15,7 @@ import {
 import type { InvestorRow } from '../investors/repo.js';
 import { createOnboardingRepo, type ApplicationRow, type BrokerRow } from './repo.js';
 import { scoreQuestionnaire } from './suitability.js';
-import type { KycCreateInput } from './schemas.js';
+import type { KycCreateInput } from '../contract/schemas/onboarding.js';
 
 type OnboardingDeps = Pick<Deps, 'db' | 'ids' | 'keys' | 'audit' | 'clock' | 'market' | 'investors' | 'nowIso'>;
 

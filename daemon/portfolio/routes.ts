@@ -8,7 +8,7 @@ import { fundRoutes } from '../funds/routes.js';
 import { createDividendService } from '../dividends/service.js';
 import { dividendRoutes } from '../dividends/routes.js';
 import { createPortfolioService } from './service.js';
-import { ExposuresSchema, InvestorParams, PerformanceQuery, PerformanceSchema, PortfolioSchema, RiskQuery, RiskSchema } from './schemas.js';
+import { ExposuresSchema, InvestorParams, PerformanceQuery, PerformanceSchema, PortfolioSchema, RiskQuery, RiskSchema } from '../contract/schemas/portfolio.js';
 
 export function portfolioRoutes(deps: Deps): RouteDef[] {
   const funds = createFundService(deps);

@@ -22,11 +22,9 @@ export type OrderType = 'market' | 'limit';
 export type TimeInForce = 'day' | 'gtc' | 'ioc' | 'fok';
 export type Routing = 'auto' | 'desk';
 
-export const ORDER_STATES = [
-  'received', 'transmitted', 'validated', 'acked', 'partially_filled', 'filled',
-  'cancel_requested', 'cancelled', 'rejected', 'expired',
-] as const;
-export type OrderState = (typeof ORDER_STATES)[number];
+import { ORDER_STATES, type OrderState } from '../contract/orders.js';
+
+export { ORDER_STATES, type OrderState };
 
 export const TERMINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
 

@@ -10,7 +10,7 @@ import {
   AutoFillBody, AutoFillSchema, BlotterQuery, BlotterSchema, BookParams, BookQuery, ContractNoteSchema, DeskExecuteBody, DeskOrderSchema,
   DeskQueueQuery, DeskQueueSchema, DeskRejectBody, ExposureSchema, OrderBookSchema, OrderCreateBody, OrderList, OrderListQuery, OrderParams,
   OrderSchema,
-} from './schemas.js';
+} from '../contract/schemas/trading.js';
 
 const ORDER_ERRORS = [
   'VALIDATION_FAILED', 'INVALID_SIDE', 'INVALID_TYPE', 'INVALID_QTY', 'INVALID_PRICE', 'INVALID_TIME_IN_FORCE', 'UNKNOWN_SYMBOL',

@@ -10,10 +10,10 @@ import { creditShares, order, priceNow, trader } from '../helpers/trading.js';
 import { dealerReasons } from '../../daemon/trading/reject-codes.js';
 import {
   AutoFillSchema, BlotterSchema, DeskOrderSchema, DeskQueueSchema, ExposureSchema, OrderBookSchema,
-} from '../../daemon/trading/schemas.js';
-import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/market/schemas.js';
-import { ClockModeSchema } from '../../daemon/sandbox/schemas.js';
-import { AuditListSchema, AuditVerifySchema } from '../../daemon/backoffice/schemas.js';
+} from '../../daemon/contract/schemas/trading.js';
+import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/contract/schemas/market.js';
+import { ClockModeSchema } from '../../daemon/contract/schemas/sandbox.js';
+import { AuditListSchema, AuditVerifySchema } from '../../daemon/contract/schemas/backoffice.js';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -9,7 +9,7 @@ import {
   NewsQuery,
   NewsTag,
   type NewsFixtureArticle,
-} from '../../daemon/news/schemas.js';
+} from '../../daemon/contract/schemas/news.js';
 import {
   createNewsService,
   createNewsServiceFromLoader,

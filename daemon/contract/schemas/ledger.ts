@@ -1,6 +1,6 @@
 // Wire schemas of the ledger's read routes: balances and the activity feed.
 import { z } from 'zod';
-import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES } from './activities.js';
+import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES } from '../activities.js';
 
 const amount = (what: string) => z.int().describe(what);
 

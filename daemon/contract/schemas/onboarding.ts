@@ -1,11 +1,11 @@
 // Wire schemas of onboarding: KYC applications, documents, the dealer's review, suitability, investor
 // and account objects. Field rules come from contract/kyc.ts so the CLI wizard validates the same way.
 import { z } from 'zod';
-import type { ErrorCode } from '../contract/errors.js';
+import type { ErrorCode } from '../errors.js';
 import {
   ACCOUNT_STATUSES, DOCUMENT_SIDES, EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, KYC_DECLINE_REASONS, KYC_PATHS, KYC_STATES,
   NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, checkNationalId, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
-} from '../contract/kyc.js';
+} from '../kyc.js';
 
 export const ApplicationIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const DealerApplicationParams = z.strictObject({ application_id: z.string().min(1).max(64) });

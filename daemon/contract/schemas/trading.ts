@@ -2,7 +2,7 @@
 // limit_price_micros and time_in_force loosely typed on purpose: the validation chain (validate.ts)
 // names the specific INVALID_* code in its documented precedence, which a schema failure could not.
 import { z } from 'zod';
-import { ORDER_STATES } from './matcher.js';
+import { ORDER_STATES } from '../orders.js';
 
 const STATUSES = ['pending_new', 'accepted', 'new', 'partially_filled', 'filled', 'pending_cancel', 'canceled', 'rejected', 'expired'] as const;
 

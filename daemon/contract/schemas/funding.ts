@@ -1,6 +1,6 @@
 // Wire schemas of transfers and the dealer funding desk.
 import { z } from 'zod';
-import { FUNDING_REJECT_REASONS, TRANSFER_APPROVALS, TRANSFER_DIRECTIONS, TRANSFER_STATES } from '../contract/funding.js';
+import { FUNDING_REJECT_REASONS, TRANSFER_APPROVALS, TRANSFER_DIRECTIONS, TRANSFER_STATES } from '../funding.js';
 
 export const TransferSchema = z
   .object({
