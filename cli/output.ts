@@ -1,6 +1,7 @@
 // One output switch: JSON on stdout for scripts (--json), plain text otherwise. Progress and logs go
 // to stderr. NO_COLOR and FORCE_COLOR are honoured here (chalk alone ignores NO_COLOR).
 import chalk from 'chalk';
+import { formatMicros } from '../daemon/contract/money.js';
 import { ERROR_CODES, isErrorCode } from '../daemon/contract/errors.js';
 import { DaemonUnreachable, type ApiResponse } from './client/http.js';
 
@@ -87,11 +88,7 @@ export function handleFatal(err: unknown): number {
 /** Formats integer micros as EGP for display only (integer arithmetic, no float): at least
  *  `minDecimals` decimals, more when the value has them (0.855 EGP shows as 0.855). */
 export function egp(micros: number | null | undefined, minDecimals = 2): string {
-  if (micros === null || micros === undefined) return '-';
-  const abs = BigInt(Math.abs(micros));
-  const whole = (abs / 1_000_000n).toLocaleString('en-US');
-  const frac = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(minDecimals, '0');
-  return `${micros < 0 ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+  return micros === null || micros === undefined ? '-' : formatMicros(micros, minDecimals);
 }
 
 export function pct(fraction: number): string {

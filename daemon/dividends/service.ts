@@ -17,7 +17,7 @@ import { CASH_EGP } from '../ledger/assets.js';
 import { createLedgerHistory } from '../ledger/history.js';
 import { epochDay } from '../market/calendar.js';
 import { readFixture } from '../fixtures.js';
-import { fmtMicros } from '../funds/validate.js';
+import { formatEgp } from '../contract/money.js';
 import { createDividendRepo, type DividendRow, type EntitlementRow } from './repo.js';
 
 export const DIVIDEND_RECORD_EVENT = 'dividend.record';
@@ -109,7 +109,7 @@ export function createDividendService(deps: DividendDeps) {
 
   function pay(d: DividendRow): void {
     const at = deps.nowIso();
-    const what = `${d.symbol} dividend of ${fmtMicros(d.amount_per_share_micros)} EGP per share`;
+    const what = `${d.symbol} dividend of ${formatEgp(d.amount_per_share_micros)} EGP per share`;
     for (const e of repo.entitlements(d.id)) {
       if (e.state !== 'pending') continue;
       const gross = e.gross_micros!;

@@ -14,7 +14,8 @@ import { loadFunds, type Fund } from './catalog.js';
 import { createNavBook, type NavAt } from './nav-book.js';
 import { firstAccrualDate } from './nav.js';
 import { createFundRepo, type FundOrderRow } from './repo.js';
-import { fmtMicros, validateFundOrder, type FundOrderBody } from './validate.js';
+import { validateFundOrder, type FundOrderBody } from './validate.js';
+import { formatMicros } from '../contract/money.js';
 
 export type FundsDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'onReset'>;
 
@@ -124,7 +125,7 @@ export function createFundService(deps: FundsDeps) {
       repo.validated(id, iso);
       const units = fundAsset(o.fund.fund_code);
       const t = { tenantId, ref: id };
-      const description = `${body.side === 'subscribe' ? 'Subscribed' : 'Redeemed'} ${fmtMicros(o.unitsMicros)} units of ${o.fund.fund_code} at NAV ${fmtMicros(o.navMicros)} EGP`;
+      const description = `${body.side === 'subscribe' ? 'Subscribed' : 'Redeemed'} ${formatMicros(o.unitsMicros, 6)} units of ${o.fund.fund_code} at NAV ${formatMicros(o.navMicros, 6)} EGP`;
       if (body.side === 'subscribe') {
         must(ledger.transfer({ ...t, debit: { investorId: inv, asset: CASH_EGP, bucket: 'settled' }, credit: { system: 'fund', asset: CASH_EGP }, amount: o.amountMicros, kind: 'subscription' }));
         must(ledger.transfer({ ...t, debit: { system: 'fund', asset: units }, credit: { investorId: inv, asset: units, bucket: 'settled' }, amount: o.unitsMicros, kind: 'subscription' }));

@@ -15,6 +15,7 @@
 // The body's shape (strict; side subscribe with amount_micros, or redeem with units_micros, positive
 // integers up to 2^53 - 1) is checked by the route schema before this chain.
 import type { ErrorCode } from '../contract/errors.js';
+import { formatEgp, formatMicros } from '../contract/money.js';
 import type { Outcome } from '../http/errors.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Fund } from './catalog.js';
@@ -48,12 +49,6 @@ function no(code: ErrorCode, message?: string): Outcome<never> {
   return { ok: false, code, message };
 }
 
-/** Integer micros as EGP for messages (no float). */
-export function fmtMicros(micros: number): string {
-  const s = String(micros).padStart(7, '0');
-  return `${s.slice(0, -6)}.${s.slice(-6)}`;
-}
-
 export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): Outcome<ValidFundOrder> {
   const fund = env.fund(body.fund_code);
   if (!fund) return no('UNKNOWN_FUND', `No fund ${body.fund_code}.`);
@@ -67,15 +62,15 @@ export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): 
     if (investor.shariah_only === 1 && !fund.shariah_compliant) return no('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
     const amount = body.amount_micros;
     if (env.unitsHeld(investor.id, fund) === 0 && amount < fund.min_subscription_micros) {
-      return no('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${fmtMicros(fund.min_subscription_micros)} EGP (${fund.min_subscription_micros} micros).`);
+      return no('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${formatEgp(fund.min_subscription_micros)} EGP (${fund.min_subscription_micros} micros).`);
     }
     if (BigInt(amount) * BigInt(UNIT_MICROS) / BigInt(navMicros) > BigInt(Number.MAX_SAFE_INTEGER)) {
       return no('AMOUNT_TOO_LARGE', `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`);
     }
     const fill = subscriptionAtNav(amount, navMicros);
-    if (fill.unitsMicros === 0) return no('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${fmtMicros(navMicros)} EGP.`);
+    if (fill.unitsMicros === 0) return no('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
     const cash = env.settledCashMicros(investor.id);
-    if (amount > cash) return no('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${fmtMicros(amount)} EGP of settled cash; ${fmtMicros(cash)} EGP is available.`);
+    if (amount > cash) return no('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${formatEgp(amount)} EGP of settled cash; ${formatEgp(cash)} EGP is available.`);
     return { ok: true, value: { fund, investor, navMicros, unitsMicros: fill.unitsMicros, amountMicros: fill.amountMicros } };
   }
 
@@ -84,7 +79,7 @@ export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): 
     return no('AMOUNT_TOO_LARGE', `${units} unit-micros are worth more micros than can be represented exactly at NAV ${navMicros}.`);
   }
   const paid = amountForUnits(units, navMicros);
-  if (paid === 0) return no('FUND_ORDER_TOO_SMALL', `${units} unit-micros pay less than one micro at NAV ${fmtMicros(navMicros)} EGP.`);
+  if (paid === 0) return no('FUND_ORDER_TOO_SMALL', `${units} unit-micros pay less than one micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
   const held = env.settledUnits(investor.id, fund);
   if (units > held) return no('INSUFFICIENT_SETTLED_SECURITIES', `The redemption needs ${units} settled unit-micros of ${fund.fund_code}; ${held} are held.`);
   return { ok: true, value: { fund, investor, navMicros, unitsMicros: units, amountMicros: paid } };

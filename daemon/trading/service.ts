@@ -12,6 +12,7 @@
 // wakes at the horizon's end to look further, so no single look scans more than ~32 days; horizons
 // are aligned so all idle orders share the same few wake-ups.
 import type { Deps } from '../deps.js';
+import { formatEgp } from '../contract/money.js';
 import { AppError, type Outcome } from '../http/errors.js';
 import { CASH_EGP } from '../ledger/assets.js';
 import { ASSET_CLASS, MARKET_ID } from '../market/catalog.js';
@@ -110,12 +111,6 @@ function progressOf(r: OrderRow): OrderProgress {
   };
 }
 
-function fmtEgp(micros: number): string {
-  const neg = micros < 0;
-  const s = String(Math.abs(micros)).padStart(7, '0');
-  return `${neg ? '-' : ''}${s.slice(0, -6)}.${s.slice(-6, -4)}${s.slice(-4).replace(/0+$/, '')}`;
-}
-
 export function createTradingService(deps: TradingDeps) {
   const { db, ids, clock, ledger, market, scheduler } = deps;
   const cal = market.calendar;
@@ -205,7 +200,7 @@ export function createTradingService(deps: TradingDeps) {
     const verb = r.side === 'buy' ? 'Bought' : 'Sold';
     ledger.recordActivity({
       tenantId: r.tenant_id, investorId: inv, type: 'FILL', netAmountMicros: r.side === 'buy' ? -value : value,
-      description: `${verb} ${qty} ${r.symbol} at ${fmtEgp(priceMicros)} EGP`, ref: order, symbol: r.symbol, side: r.side, qty, priceMicros,
+      description: `${verb} ${qty} ${r.symbol} at ${formatEgp(priceMicros)} EGP`, ref: order, symbol: r.symbol, side: r.side, qty, priceMicros,
     });
     if (feeTotal > 0) {
       ledger.recordActivity({ tenantId: r.tenant_id, investorId: inv, type: 'FEE', netAmountMicros: -feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${r.symbol} ${r.side}`, ref: order, symbol: r.symbol });

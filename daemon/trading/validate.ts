@@ -11,6 +11,7 @@
 // The body's shape (a JSON object without unknown fields, investor_id and symbol strings,
 // client_order_id 1-128 characters) is checked by the route schema before this chain.
 import type { ErrorCode } from '../contract/errors.js';
+import { formatEgp } from '../contract/money.js';
 import type { Outcome } from '../http/errors.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Instrument } from '../market/catalog.js';
@@ -70,11 +71,6 @@ function no(code: ErrorCode, message?: string): Outcome<never> {
   return { ok: false, code, message };
 }
 
-function fmtEgp(micros: number): string {
-  const s = String(micros).padStart(7, '0');
-  return `${s.slice(0, -6)}.${s.slice(-6).replace(/0{1,4}$/, '')}`;
-}
-
 export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<ValidOrder> {
   if (typeof body.side !== 'string' || !SIDES.has(body.side)) return no('INVALID_SIDE');
   const side = body.side as Side;
@@ -105,7 +101,7 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
     return no('TICK_VIOLATION', `${limitPriceMicros} is not a multiple of the tick ${tickSize(limitPriceMicros)} micros.`);
   }
   if (limitPriceMicros !== null && (limitPriceMicros < band.lowerMicros || limitPriceMicros > band.upperMicros)) {
-    return no('PRICE_BAND_EXCEEDED', `The band of ${instrument.symbol} is ${fmtEgp(band.lowerMicros)}-${fmtEgp(band.upperMicros)} EGP (${band.lowerMicros}-${band.upperMicros} micros).`);
+    return no('PRICE_BAND_EXCEEDED', `The band of ${instrument.symbol} is ${formatEgp(band.lowerMicros)}-${formatEgp(band.upperMicros)} EGP (${band.lowerMicros}-${band.upperMicros} micros).`);
   }
 
   const inv = env.investor(body.investor_id);
@@ -123,8 +119,8 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
   const reservation = reservationFor({ side, qty, limitPriceMicros }, band, env.fees);
   const cash = env.settledCashMicros(investor.id);
   if (reservation === null || reservation.cashMicros > cash) {
-    const need = reservation ? `${fmtEgp(reservation.cashMicros)} EGP` : 'more than any balance can hold';
-    return no('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${fmtEgp(cash)} EGP is available.`);
+    const need = reservation ? `${formatEgp(reservation.cashMicros)} EGP` : 'more than any balance can hold';
+    return no('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${formatEgp(cash)} EGP is available.`);
   }
   if (side === 'sell') {
     const held = env.settledShares(investor.id, instrument.symbol);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { formatEgp, formatMicros } from '../../daemon/contract/money.js';
+import { egp } from '../../cli/output.js';
 import { parseEgp, parseUnits } from '../../cli/money.js';
 
 describe('parseEgp: EGP typed by people become integer micros exactly (string and BigInt math, no float)', () => {
@@ -35,5 +37,25 @@ describe('parseUnits: fund units typed as a decimal string with up to 6 decimals
     expect(() => parseUnits('-1')).toThrow(/negative; give a positive amount in units/);
     expect(() => parseUnits('1e3')).toThrow(/not an amount in units/);
     expect(() => parseUnits('9007199254.740992')).toThrow(/too large/);
+  });
+});
+
+describe('formatMicros / formatEgp: the one money formatter of daemon messages and CLI output', () => {
+  it('groups thousands, keeps at least the asked decimals and more only when the value has them', () => {
+    expect(formatEgp(1_234_500_000)).toBe('1,234.50');
+    expect(formatEgp(855_000)).toBe('0.855');
+    expect(formatEgp(0)).toBe('0.00');
+    expect(formatMicros(341_490_463, 6)).toBe('341.490463');
+    expect(formatMicros(1_000_000_000, 6)).toBe('1,000.000000');
+  });
+
+  it('formats negatives with a leading minus, the same digits as the positive', () => {
+    expect(formatEgp(-1_234_500_000)).toBe('-1,234.50');
+    expect(formatEgp(-5)).toBe('-0.000005');
+    expect(egp(-15_000_000)).toBe(formatEgp(-15_000_000));
+  });
+
+  it('is exact at the top of the safe-integer range (no float)', () => {
+    expect(formatEgp(Number.MAX_SAFE_INTEGER)).toBe('9,007,199,254.740991');
   });
 });
