@@ -1,7 +1,10 @@
 // Investor lookups shared by every capability that takes an investor_id. Another tenant's investor
-// behaves exactly like an unknown one (404 NOT_FOUND).
+// behaves exactly like an unknown one (404 NOT_FOUND). Lookups answer values: a row or undefined, or
+// an Outcome whose refusal the calling service returns as it is (docs/onboarding.md, "Investor
+// lookups for other capabilities").
 import type { Db } from '../store/db.js';
-import { AppError } from '../http/errors.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { unwrap } from '../http/errors.js';
 
 export interface InvestorRow {
   id: string;
@@ -25,30 +28,40 @@ export function createInvestorRepo(db: Db) {
   const pendingApplication = db.prepare<[string, string], { state: string }>(
     "SELECT state FROM kyc_applications WHERE id = ? AND tenant_id = ? AND state <> 'approved'",
   );
+
+  function find(tenantId: string, investorId: string): InvestorRow | undefined {
+    return byId.get(investorId, tenantId);
+  }
+
+  /** The tenant's investor, or NOT_FOUND. */
+  function lookup(tenantId: string, investorId: string): Outcome<InvestorRow> {
+    const row = find(tenantId, investorId);
+    return row ? ok(row) : refuse('NOT_FOUND', `No investor ${investorId}.`);
+  }
+
+  /**
+   * For funding, trading and suitability: the investor must exist and not be closed. The id of the
+   * tenant's own KYC application that is not approved yet is refused with INVESTOR_NOT_APPROVED rather
+   * than a bare 404; any other unknown id (another tenant's application included) is 404.
+   */
+  function lookupForMoney(tenantId: string, investorId: string): Outcome<InvestorRow> {
+    const row = find(tenantId, investorId);
+    if (!row) {
+      if (pendingApplication.get(investorId, tenantId)) return refuse('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
+      return refuse('NOT_FOUND', `No investor ${investorId}.`);
+    }
+    if (row.status === 'closed') return refuse('INVESTOR_CLOSED');
+    return ok(row);
+  }
+
   return {
-    find(tenantId: string, investorId: string): InvestorRow | null {
-      return byId.get(investorId, tenantId) ?? null;
-    },
-    /** The tenant's investor, or 404 NOT_FOUND. */
-    require(tenantId: string, investorId: string): InvestorRow {
-      const row = byId.get(investorId, tenantId);
-      if (!row) throw new AppError('NOT_FOUND', `No investor ${investorId}.`);
-      return row;
-    },
-    /**
-     * For funding and trading: the investor must exist and not be closed. The id of the tenant's own
-     * KYC application that is not approved yet is refused with INVESTOR_NOT_APPROVED rather than a bare
-     * 404; any other unknown id (another tenant's application included) is 404.
-     */
-    requireForMoney(tenantId: string, investorId: string): InvestorRow {
-      const row = byId.get(investorId, tenantId);
-      if (!row) {
-        if (pendingApplication.get(investorId, tenantId)) throw new AppError('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
-        throw new AppError('NOT_FOUND', `No investor ${investorId}.`);
-      }
-      if (row.status === 'closed') throw new AppError('INVESTOR_CLOSED');
-      return row;
-    },
+    find,
+    lookup,
+    lookupForMoney,
+    // Kept for trading, funding, funds, portfolio and the ledger routes until they move to lookup and
+    // lookupForMoney: these throw the refusal instead of answering it.
+    require: (tenantId: string, investorId: string): InvestorRow => unwrap(lookup(tenantId, investorId)),
+    requireForMoney: (tenantId: string, investorId: string): InvestorRow => unwrap(lookupForMoney(tenantId, investorId)),
   };
 }
 
