@@ -1,6 +1,6 @@
 // The fee and reservation rules of an equity order, pure and shared: the daemon charges and holds with
 // them, and the CLI shows the same figures before an order is placed (svc order buy, svc dashboard).
-// Per-side trading fees on a trade value in integer micros (DESIGN.md "EGX parameters",
+// Per-side trading fees on a trade value in integer micros (docs/trading.md "Fees",
 // fixtures/fees.json). Every line rounds half up to the micro, in BigInt.
 //
 // Fees are an ORDER-level figure: commission max(5 EGP, 10 bp) is charged once per order, and the EGX
@@ -107,6 +107,13 @@ export function fillFees(priorValueMicros: number, fillValueMicros: number, s: F
     fra_micros: after.fra_micros - before.fra_micros,
     stamp_duty_micros: after.stamp_duty_micros - before.stamp_duty_micros,
   };
+}
+
+/** Several charges added line by line (an order's fills into its contract note's totals). */
+export function sumFeeLines(rows: readonly FeeLines[]): FeeLines {
+  const sum: FeeLines = { commission_micros: 0, egx_micros: 0, mcdr_micros: 0, ipf_micros: 0, fra_micros: 0, stamp_duty_micros: 0 };
+  for (const row of rows) for (const k of FEE_LINE_KEYS) sum[k] += row[k];
+  return sum;
 }
 
 /** Fees without the withholding (commission, EGX, MCDR, IPF, FRA). */

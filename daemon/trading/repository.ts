@@ -1,6 +1,7 @@
 // SQL of the trading domain: orders, fills, settlements (migration 006). Tenant-facing reads are
 // scoped by tenant; the scheduler and the dealer desk read by id (ids are unique across tenants) and
 // the desk by the dealer's broker.
+import type { FeeLines } from '../contract/fees.js';
 import type { Db } from '../store/db.js';
 import type { OrderState, OrderType, Routing, Side, TimeInForce } from './matcher.js';
 
@@ -51,7 +52,8 @@ export type OrderProgress = Pick<
   | 'eligible_from_ms' | 'cancel_due_ms' | 'evaluated_ms' | 'submitted_at' | 'filled_at' | 'canceled_at' | 'expired_at' | 'updated_at'
 >;
 
-export interface FillRow {
+/** A fill row; its fee lines are the contract's (daemon/contract/fees.ts), never redeclared here. */
+export interface FillRow extends FeeLines {
   seq: number;
   id: string;
   tenant_id: string;
@@ -62,12 +64,6 @@ export interface FillRow {
   qty: number;
   price_micros: number;
   value_micros: number;
-  commission_micros: number;
-  egx_micros: number;
-  mcdr_micros: number;
-  ipf_micros: number;
-  fra_micros: number;
-  stamp_duty_micros: number;
   net_micros: number;
   venue: 'tape' | 'desk';
   executed_by: string | null;
