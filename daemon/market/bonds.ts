@@ -3,7 +3,7 @@
 // Actual on the period); some Ministry of Finance issues use face x rate x days / 365 (Actual/365).
 // Worked example (research/egx-facts.md): 14.9% semi-annual, par 1,000: 92/182 x 74.50 = EGP 37.66.
 import { DateTime } from 'luxon';
-import { epochDay } from './calendar.js';
+import { epochDay } from './calendar/dates.js';
 
 export type DayCountConvention = 'ACT/ACT' | 'ACT/365';
 
