@@ -1,6 +1,7 @@
 // SQL of onboarding: KYC applications and their sealed documents, brokers, and the investor rows an
 // approval creates. Every tenant-facing read is scoped by tenant; dealer reads are scoped by broker
-// (null = an operator without a broker, i.e. the back office, sees every broker).
+// (null = an operator without a broker, i.e. the back office, sees every broker). A lookup answers the
+// row or undefined; what a missing row means is the service's decision.
 import type { Db } from '../store/db.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { AccountStatus, DocumentSide, KycDeclineReason, KycPath, KycState } from '../contract/kyc.js';
@@ -47,6 +48,20 @@ export type NewApplication = Pick<
   'id' | 'tenant_id' | 'broker_id' | 'state' | 'full_name' | 'national_id_enc' | 'national_id_hash' | 'details_enc' | 'created_at' | 'created_ms'
 >;
 
+export type NewInvestor = Pick<
+  InvestorRow,
+  'id' | 'tenant_id' | 'broker_id' | 'application_id' | 'account_number' | 'full_name' | 'created_at' | 'created_ms'
+>;
+
+export interface SuitabilityRecord {
+  id: string;
+  tenant_id: string;
+  questionnaire: string;
+  tier: number;
+  risk_acknowledged: boolean;
+  shariah_only: boolean;
+}
+
 export interface Decision {
   state: KycState;
   path?: KycPath;
@@ -56,7 +71,8 @@ export interface Decision {
   at: string;
 }
 
-export function createOnboardingRepo(db: Db) {
+/** kyc_applications: the application rows and their decisions. */
+function applicationQueries(db: Db) {
   const q = {
     insertApp: db.prepare(
       `INSERT INTO kyc_applications (id, tenant_id, broker_id, state, full_name, national_id_enc, national_id_hash, details_enc, created_at, created_ms, updated_at)
@@ -83,6 +99,37 @@ export function createOnboardingRepo(db: Db) {
        WHERE id = @id`,
     ),
     touch: db.prepare('UPDATE kyc_applications SET updated_at = ? WHERE id = ?'),
+  };
+  return {
+    insertApplication(row: NewApplication): void {
+      q.insertApp.run(row);
+    },
+    application(tenantId: string, id: string): ApplicationRow | undefined {
+      return q.app.get(id, tenantId);
+    },
+    applicationForBroker(brokerId: string | null, id: string): ApplicationRow | undefined {
+      return q.appForBroker.get(id, brokerId, brokerId);
+    },
+    queue(opts: { brokerId: string | null; state: KycState | 'all'; tenantId?: string; limit: number }): ApplicationRow[] {
+      const tenant = opts.tenantId ?? null;
+      return q.queue.all(opts.brokerId, opts.brokerId, opts.state, opts.state, tenant, tenant, opts.limit);
+    },
+    hasApprovedWithHash(tenantId: string, hash: string): boolean {
+      return q.approvedWithHash.get(tenantId, hash) !== undefined;
+    },
+    decide(id: string, d: Decision): void {
+      const { state, path = null, investorId = null, reasonCode = null, decidedBy = null, at } = d;
+      q.decide.run({ id, state, path, investor_id: investorId, reason_code: reasonCode, decided_by: decidedBy, at });
+    },
+    touch(id: string, at: string): void {
+      q.touch.run(at, id);
+    },
+  };
+}
+
+/** kyc_documents: the sealed ID images, one row per application and side. */
+function documentQueries(db: Db) {
+  const q = {
     docs: db.prepare<[string], DocumentRow>(
       'SELECT side, content_type, sha256, size_bytes, uploaded_at FROM kyc_documents WHERE application_id = ? ORDER BY side DESC',
     ),
@@ -95,6 +142,23 @@ export function createOnboardingRepo(db: Db) {
        ON CONFLICT (application_id, side) DO UPDATE SET content_type = excluded.content_type, bytes_enc = excluded.bytes_enc,
          sha256 = excluded.sha256, size_bytes = excluded.size_bytes, uploaded_at = excluded.uploaded_at`,
     ),
+  };
+  return {
+    documents(applicationId: string): DocumentRow[] {
+      return q.docs.all(applicationId);
+    },
+    documentBytes(applicationId: string, side: DocumentSide) {
+      return q.docBytes.get(applicationId, side);
+    },
+    putDocument(doc: DocumentRow & { application_id: string; bytes_enc: Buffer }): void {
+      q.upsertDoc.run(doc);
+    },
+  };
+}
+
+/** brokers, and the investor rows (= accounts) an approval creates. */
+function accountQueries(db: Db) {
+  const q = {
     broker: db.prepare<[string], BrokerRow>('SELECT * FROM brokers WHERE id = ?'),
     firstBroker: db.prepare<[], BrokerRow>('SELECT * FROM brokers ORDER BY rowid LIMIT 1'),
     investorCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM investors WHERE broker_id = ?'),
@@ -118,47 +182,8 @@ export function createOnboardingRepo(db: Db) {
     ),
     status: db.prepare<[AccountStatus, string]>('UPDATE investors SET status = ? WHERE id = ?'),
   };
-
   return {
-    insertApplication(row: NewApplication): void {
-      q.insertApp.run(row);
-    },
-    application(tenantId: string, id: string): ApplicationRow | null {
-      return q.app.get(id, tenantId) ?? null;
-    },
-    applicationForBroker(brokerId: string | null, id: string): ApplicationRow | null {
-      return q.appForBroker.get(id, brokerId, brokerId) ?? null;
-    },
-    queue(opts: { brokerId: string | null; state: KycState | 'all'; tenantId?: string; limit: number }): ApplicationRow[] {
-      const tenant = opts.tenantId ?? null;
-      return q.queue.all(opts.brokerId, opts.brokerId, opts.state, opts.state, tenant, tenant, opts.limit);
-    },
-    hasApprovedWithHash(tenantId: string, hash: string): boolean {
-      return q.approvedWithHash.get(tenantId, hash) !== undefined;
-    },
-    decide(id: string, d: Decision): void {
-      q.decide.run({
-        id,
-        state: d.state,
-        path: d.path ?? null,
-        investor_id: d.investorId ?? null,
-        reason_code: d.reasonCode ?? null,
-        decided_by: d.decidedBy ?? null,
-        at: d.at,
-      });
-    },
-    touch(id: string, at: string): void {
-      q.touch.run(at, id);
-    },
-    documents(applicationId: string): DocumentRow[] {
-      return q.docs.all(applicationId);
-    },
-    documentBytes(applicationId: string, side: DocumentSide) {
-      return q.docBytes.get(applicationId, side) ?? null;
-    },
-    putDocument(doc: DocumentRow & { application_id: string; bytes_enc: Buffer }): void {
-      q.upsertDoc.run(doc);
-    },
+    /** A broker an application or investor names (a foreign key: missing is a bug). */
     broker(id: string): BrokerRow {
       const row = q.broker.get(id);
       if (!row) throw new Error(`broker ${id} is missing`);
@@ -173,7 +198,7 @@ export function createOnboardingRepo(db: Db) {
     investorCountForBroker(brokerId: string): number {
       return q.investorCount.get(brokerId)!.n;
     },
-    insertInvestor(row: Pick<InvestorRow, 'id' | 'tenant_id' | 'broker_id' | 'application_id' | 'account_number' | 'full_name' | 'created_at' | 'created_ms'>): void {
+    insertInvestor(row: NewInvestor): void {
       q.insertInvestor.run(row);
     },
     accounts(tenantId: string, status: AccountStatus | undefined, limit: number): InvestorRow[] {
@@ -185,16 +210,20 @@ export function createOnboardingRepo(db: Db) {
       const s = opts.status ?? null;
       return q.brokerAccounts.all(opts.brokerId, opts.brokerId, t, t, s, s, opts.limit);
     },
-    investorForBroker(brokerId: string | null, id: string): InvestorRow | null {
-      return q.investorForBroker.get(id, brokerId, brokerId) ?? null;
+    investorForBroker(brokerId: string | null, id: string): InvestorRow | undefined {
+      return q.investorForBroker.get(id, brokerId, brokerId);
     },
-    recordSuitability(r: { id: string; tenant_id: string; questionnaire: string; tier: number; risk_acknowledged: boolean; shariah_only: boolean }): void {
+    recordSuitability(r: SuitabilityRecord): void {
       q.suitability.run({ ...r, risk_acknowledged: r.risk_acknowledged ? 1 : 0, shariah_only: r.shariah_only ? 1 : 0 });
     },
     setStatus(id: string, status: AccountStatus): void {
       q.status.run(status, id);
     },
   };
+}
+
+export function createOnboardingRepo(db: Db) {
+  return { ...applicationQueries(db), ...documentQueries(db), ...accountQueries(db) };
 }
 
 export type OnboardingRepo = ReturnType<typeof createOnboardingRepo>;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { MAX_DOCUMENT_BYTES } from '../contract/kyc.js';
-import { createOnboardingService } from './service.js';
+import { createOnboardingService, type OnboardingService } from './service.js';
 import {
   AccountSchema, AccountStatusBody, AccountsQuery, ApplicationIdParams, DealerAccountSchema, DealerAccountsQuery, DealerApplicationParams,
   DealerDocumentParams, DealerKycItem, DealerKycQuery, DeclineBody, DocumentParams, DocumentUploadResponse, InvestorIdParams, InvestorSchema,
@@ -16,15 +16,11 @@ const tags = ['onboarding'];
 
 export function onboardingRoutes(deps: Deps): RouteDef[] {
   const svc = createOnboardingService(deps);
-  const statusChange = (realm: 'console' | 'admin', url: string) =>
-    defineRoute({
-      method: 'POST', url, auth: { realm, grant: 'accounts:status' }, tags,
-      summary: 'Change an account status: active <-> restricted, either -> closed (final). Audited with the reason.',
-      params: InvestorIdParams, body: AccountStatusBody, response: DealerAccountSchema, issueCode: accountsIssueCode,
-      errors: ['NOT_FOUND', 'INVALID_ACCOUNT_STATUS', 'ACCOUNT_STATUS_UNCHANGED', 'INVESTOR_CLOSED'],
-      handler: ({ operator, params, body }) => svc.changeStatus(operator!, params.id, body.status, body.reason),
-    });
+  return [...applicationRoutes(svc), ...reviewRoutes(svc), ...investorRoutes(svc), ...accountRoutes(svc)];
+}
 
+/** The tenant's KYC application: create, upload the ID images, submit, read. */
+function applicationRoutes(svc: OnboardingService): RouteDef[] {
   return [
     defineRoute({
       method: 'POST', url: '/v1/kyc/applications', auth: 'I', tags, status: 201,
@@ -53,6 +49,12 @@ export function onboardingRoutes(deps: Deps): RouteDef[] {
       params: ApplicationIdParams, response: KycApplicationSchema, errors: ['NOT_FOUND'],
       handler: ({ tenantId, params }) => svc.getApplication(tenantId!, params.id),
     }),
+  ];
+}
+
+/** The dealer's KYC review: the queue, the ID images, clear and decline. */
+function reviewRoutes(svc: OnboardingService): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET', url: '/broker/v1/kyc', auth: { realm: 'console', grant: 'kyc:read' }, tags,
       summary: "The broker's KYC review queue across its tenants, oldest submission first (default state screening_referred; state=all for every application).",
@@ -63,10 +65,7 @@ export function onboardingRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/broker/v1/kyc/:application_id/documents/:side', auth: { realm: 'console', grant: 'kyc:read' }, tags,
       summary: 'View an ID image under review (decrypted). Every view is audited.',
       params: DealerDocumentParams, issueCode: documentIssueCode, errors: ['NOT_FOUND', 'UNKNOWN_DOCUMENT_SIDE'],
-      handler: ({ operator, params }) => {
-        const doc = svc.viewDocument(operator!, params.application_id, params.side);
-        return { status: 200, raw: doc.bytes, contentType: doc.contentType };
-      },
+      handler: ({ operator, params }) => svc.viewDocument(operator!, params.application_id, params.side),
     }),
     defineRoute({
       method: 'POST', url: '/broker/v1/kyc/:application_id/clear', auth: { realm: 'console', grant: 'kyc:decide' }, tags,
@@ -82,6 +81,12 @@ export function onboardingRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND', 'INVALID_REASON_CODE', 'APPLICATION_NOT_REFERRED', 'APPLICATION_ALREADY_DECIDED'],
       handler: ({ operator, params, body }) => svc.decline(operator!, params.application_id, body.reason_code, body.note),
     }),
+  ];
+}
+
+/** Suitability and the investor object. */
+function investorRoutes(svc: OnboardingService): RouteDef[] {
+  return [
     defineRoute({
       method: 'PUT', url: '/v1/investors/:id/suitability', auth: 'I', tags,
       summary: 'Record the suitability questionnaire (replaces the previous one) and the risk acknowledgment; the tier is computed from the answers.',
@@ -95,6 +100,20 @@ export function onboardingRoutes(deps: Deps): RouteDef[] {
       params: InvestorIdParams, response: InvestorSchema, errors: ['NOT_FOUND'],
       handler: ({ tenantId, params }) => svc.investorView(tenantId!, params.id),
     }),
+  ];
+}
+
+/** Accounts: the tenant's and the dealer's lists, and status changes (dealer desk and back office). */
+function accountRoutes(svc: OnboardingService): RouteDef[] {
+  const statusChange = (realm: 'console' | 'admin', url: string) =>
+    defineRoute({
+      method: 'POST', url, auth: { realm, grant: 'accounts:status' }, tags,
+      summary: 'Change an account status: active <-> restricted, either -> closed (final). Audited with the reason.',
+      params: InvestorIdParams, body: AccountStatusBody, response: DealerAccountSchema, issueCode: accountsIssueCode,
+      errors: ['NOT_FOUND', 'INVALID_ACCOUNT_STATUS', 'ACCOUNT_STATUS_UNCHANGED', 'INVESTOR_CLOSED'],
+      handler: ({ operator, params, body }) => svc.changeStatus(operator!, params.id, body.status, body.reason),
+    });
+  return [
     defineRoute({
       method: 'GET', url: '/v1/accounts', auth: 'B', tags,
       summary: "The tenant's accounts, newest first; filter by status; limit 1-200 (default 100).",

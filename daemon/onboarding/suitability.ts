@@ -1,8 +1,11 @@
 // Suitability scoring: a deterministic function from the questionnaire to a tier (1 conservative,
 // 2 balanced, 3 growth). Points add up to a score 0-18, bands map the score to a tier, and caps keep
 // the tier within what the stated risk tolerance, horizon and experience allow. docs/onboarding.md
-// carries the same table.
+// carries the same table. Recording a questionnaire stores the answers, the tier and the investor's
+// flags, and is refused like a money movement for an investor that is pending or closed.
 import type { Questionnaire, SuitabilityTier } from '../contract/kyc.js';
+import { ok } from '../contract/outcome.js';
+import type { OnboardingCtx } from './context.js';
 
 export const POINTS = {
   investment_experience: { none: 0, limited: 1, moderate: 2, extensive: 3 },
@@ -37,4 +40,24 @@ export function scoreQuestionnaire(q: Questionnaire): SuitabilityResult {
   if (q.investment_experience === 'none') caps.push(2);
   tier = Math.min(tier, ...caps) as SuitabilityTier;
   return { score, tier };
+}
+
+/** PUT semantics: the questionnaire replaces the previous one, shariah_only included (default false). */
+export function recordSuitability(
+  ctx: Pick<OnboardingCtx, 'repo' | 'investors' | 'audit'>,
+  tenantId: string, investorId: string, questionnaire: Questionnaire, riskAcknowledged: boolean, actor: string,
+) {
+  const found = ctx.investors.lookupForMoney(tenantId, investorId);
+  if (!found.ok) return found;
+  const inv = found.value;
+  const { tier, score } = scoreQuestionnaire(questionnaire);
+  const shariahOnly = questionnaire.shariah_only;
+  ctx.repo.recordSuitability({
+    id: inv.id, tenant_id: tenantId, questionnaire: JSON.stringify(questionnaire), tier, risk_acknowledged: riskAcknowledged, shariah_only: shariahOnly,
+  });
+  ctx.audit.append({
+    actor, action: 'investor.suitability_recorded', subject: inv.id, tenantId,
+    detail: { tier, score, risk_acknowledged: riskAcknowledged, shariah_only: shariahOnly },
+  });
+  return ok({ investor_id: inv.id, suitability: { tier, score, recorded: true, risk_acknowledged: riskAcknowledged }, shariah_only: shariahOnly });
 }
