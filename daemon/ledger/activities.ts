@@ -1,9 +1,8 @@
 // The investor's activity feed: one immutable row per booked event, written by the service that
 // books the postings, in the same transaction. Types follow the reference brokerage API's activity
 // codes (docs/ledger.md has the table). Newest first; paged by limit and `before` (an activity id).
-import type { Deps } from '../deps.js';
-import type { Outcome } from '../http/errors.js';
-
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import type { LedgerDeps } from './model.js';
 import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType } from '../contract/activities.js';
 
 export { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType };
@@ -47,7 +46,7 @@ export interface ActivityPage {
 
 const COLUMNS = 'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
 
-export function createActivityLog(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso'>) {
+export function createActivityLog(deps: LedgerDeps) {
   const { db } = deps;
   const insert = db.prepare(
     `INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms)
@@ -77,13 +76,13 @@ export function createActivityLog(deps: Pick<Deps, 'db' | 'ids' | 'clock' | 'now
       let beforeSeq = Number.MAX_SAFE_INTEGER;
       if (opts.before !== undefined) {
         const row = cursor.get(opts.before, tenantId, investorId);
-        if (!row) return { ok: false, code: 'INVALID_CURSOR', message: `before: ${opts.before} is not an activity of investor ${investorId}.` };
+        if (!row) return refuse('INVALID_CURSOR', `before: ${opts.before} is not an activity of investor ${investorId}.`);
         beforeSeq = row.seq;
       }
       const rows = page.all(tenantId, investorId, beforeSeq, opts.limit + 1);
       const more = rows.length > opts.limit;
       const activities = more ? rows.slice(0, opts.limit) : rows;
-      return { ok: true, value: { activities, next_before: more ? activities[activities.length - 1].id : null } };
+      return ok({ activities, next_before: more ? activities[activities.length - 1].id : null });
     },
   };
 }

@@ -8,7 +8,10 @@ export interface InvariantReport {
   violations: string[];
 }
 
-const CHECKS: Array<{ name: string; sql: string; describe: (r: any) => string }> = [
+/** A violating row: the columns its check selects. */
+type Row = Record<string, string | number | null>;
+
+const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }> = [
   {
     name: 'per-asset sum is zero',
     sql: `SELECT tenant_id, asset, SUM(balance) AS total FROM ledger_accounts WHERE (@tenant IS NULL OR tenant_id = @tenant)
@@ -65,7 +68,7 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: any) => string }>
 export function checkLedgerInvariants(db: Db, tenantId?: string): InvariantReport {
   const violations: string[] = [];
   for (const check of CHECKS) {
-    for (const row of db.prepare(check.sql).all({ tenant: tenantId ?? null })) violations.push(`${check.name}: ${check.describe(row)}`);
+    for (const row of db.prepare<[{ tenant: string | null }], Row>(check.sql).all({ tenant: tenantId ?? null })) violations.push(`${check.name}: ${check.describe(row)}`);
   }
   return { ok: violations.length === 0, violations };
 }

@@ -1,7 +1,7 @@
 // Ledger reads: an investor's balances and activity feed (B). Another tenant's investor is 404.
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { unwrap } from '../http/errors.js';
+import { investorActivities, investorBalances } from './views.js';
 import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } from '../contract/schemas/ledger.js';
 
 export function ledgerRoutes(deps: Deps): RouteDef[] {
@@ -10,19 +10,13 @@ export function ledgerRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/v1/investors/:id/balances', auth: 'B', tags: ['ledger'],
       summary: 'Settled, reserved and unsettled balances per asset: cash (micros), securities (shares), funds (unit micros).',
       params: InvestorParams, response: BalancesSchema, errors: ['NOT_FOUND'],
-      handler: ({ params, tenantId }) => {
-        const investor = deps.investors.require(tenantId!, params.id);
-        return { investor_id: investor.id, as_of: deps.nowIso(), ...deps.ledger.balances(tenantId!, investor.id) };
-      },
+      handler: ({ params, tenantId }) => investorBalances(deps, tenantId!, params.id),
     }),
     defineRoute({
       method: 'GET', url: '/v1/investors/:id/activities', auth: 'B', tags: ['ledger'],
       summary: 'Ledger-backed activity feed (deposits, withdrawals, executions, fees, dividends), newest first; limit 1-200 (default 100), before = an activity id.',
       params: InvestorParams, query: ActivitiesQuery, response: ActivitiesSchema, errors: ['NOT_FOUND', 'INVALID_CURSOR'],
-      handler: ({ params, query, tenantId }) => {
-        const investor = deps.investors.require(tenantId!, params.id);
-        return unwrap(deps.ledger.activities(tenantId!, investor.id, { limit: query.limit, before: query.before }));
-      },
+      handler: ({ params, query, tenantId }) => investorActivities(deps, tenantId!, params.id, query),
     }),
   ];
 }

@@ -1,0 +1,86 @@
+// The one place a posting is written (guarantees 1 to 3 of ledger.ts), and the free transfer between
+// two accounts that are not reserved. Holds (holds.ts) post through `post` too.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../store/db.js';
+import type { Clock } from '../sim/clock.js';
+import type { ErrorCode } from '../contract/errors.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { assetKind } from './assets.js';
+import { balanceOf, openAccount, type Account, type AccountStore } from './accounts.js';
+import type { PostingInput } from './model.js';
+
+/** Kinds only the hold functions write: a transfer using them would corrupt the hold bookkeeping. */
+export const HOLD_KIND = 'hold';
+export const VOID_KIND = 'hold.void';
+
+export interface PostingBook {
+  accounts: AccountStore;
+  clock: Clock;
+  insertEntry: Statement<[string, number, number, number, string, string, string | null, number]>;
+}
+
+export function createPostingBook(db: Db, clock: Clock, accounts: AccountStore): PostingBook {
+  return {
+    accounts,
+    clock,
+    insertEntry: db.prepare(
+      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+  };
+}
+
+export function checkAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger: amount must be a positive safe integer, got ${amount}`);
+}
+
+export function checkKind(kind: string): void {
+  if (kind === HOLD_KIND || kind === VOID_KIND || kind.length === 0 || kind.length > 40) throw new Error(`ledger: kind ${kind} is reserved or invalid`);
+}
+
+export function shortfallCode(asset: string): ErrorCode {
+  return assetKind(asset) === 'cash' ? 'INSUFFICIENT_SETTLED_CASH' : 'INSUFFICIENT_SETTLED_SECURITIES';
+}
+
+export interface Posting {
+  tenantId: string;
+  debit: Account;
+  credit: Account;
+  amount: number;
+  kind: string;
+  ref: string;
+  holdId: string | null;
+}
+
+/**
+ * Writes one posting; the caller has validated amount, assets and hold. The code refuses a debit an
+ * investor balance cannot pay; the database refuses it again (CHECK balance >= 0) and refuses any
+ * balance past 2^53 - 1 (CHECK), which is answered as AMOUNT_TOO_LARGE. Returns the posting id.
+ */
+export function post(book: PostingBook, m: Posting): Outcome<number> {
+  const { debit, amount } = m;
+  if (debit.bucket !== 'system') {
+    const balance = balanceOf(book.accounts, debit.id);
+    if (balance < amount) return refuse(shortfallCode(debit.asset), `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.`);
+  }
+  try {
+    return ok(Number(book.insertEntry.run(m.tenantId, debit.id, m.credit.id, amount, m.kind, m.ref, m.holdId, book.clock.now()).lastInsertRowid));
+  } catch (err) {
+    // the statement (with its trigger's balance updates) is undone as a whole
+    if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
+    return refuse('AMOUNT_TOO_LARGE', `Moving ${amount} would take a ${debit.asset} balance past ${Number.MAX_SAFE_INTEGER}.`);
+  }
+}
+
+/** Posts amount from debit to credit (same asset, neither reserved). Returns the posting id. */
+export function transfer(book: PostingBook, p: PostingInput): Outcome<number> {
+  checkAmount(p.amount);
+  checkKind(p.kind);
+  if (p.debit.asset !== p.credit.asset) throw new Error(`ledger: cannot post ${p.debit.asset} against ${p.credit.asset}`);
+  if (('bucket' in p.debit && p.debit.bucket === 'reserved') || ('bucket' in p.credit && p.credit.bucket === 'reserved')) {
+    throw new Error('ledger: reserved balances move only through hold, postHold and voidHold');
+  }
+  const debit = openAccount(book.accounts, p.tenantId, p.debit);
+  const credit = openAccount(book.accounts, p.tenantId, p.credit);
+  if (debit.id === credit.id) throw new Error('ledger: debit and credit are the same account');
+  return post(book, { tenantId: p.tenantId, debit, credit, amount: p.amount, kind: p.kind, ref: p.ref, holdId: null });
+}
