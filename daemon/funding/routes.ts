@@ -1,11 +1,10 @@
 // Transfers (tenant: POST is signed and idempotent), the dealer funding desk (/broker/v1/funding,
 // X-Console-Key with funding:read / funding:approve) and the manual-funding sandbox control.
-// Creating the module registers the transfer rail step with the scheduler.
+// Creating the service registers the transfer rail step with the scheduler.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { unwrap } from '../http/errors.js';
-import { createFundingService, TRANSFER_STEP_EVENT } from './service.js';
+import { createFundingService } from './service.js';
 import {
   DeskListQuery, DeskTransferSchema, ManualFundingBody, RejectBody, TransferCreateBody, TransferList, TransferListQuery,
   TransferParams, TransferSchema,
@@ -13,7 +12,6 @@ import {
 
 export function fundingRoutes(deps: Deps): RouteDef[] {
   const funding = createFundingService(deps);
-  deps.scheduler.on(TRANSFER_STEP_EVENT, (payload: { transfer_id: string }) => funding.step(payload.transfer_id));
 
   return [
     defineRoute({
@@ -25,13 +23,13 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
         'VALIDATION_FAILED', 'AMOUNT_TOO_LARGE', 'NOT_FOUND', 'INVESTOR_NOT_APPROVED', 'INVESTOR_CLOSED', 'TRANSFER_LIMIT_EXCEEDED',
         'DAILY_TRANSFER_LIMIT_EXCEEDED', 'INSUFFICIENT_SETTLED_CASH',
       ],
-      handler: ({ body, tenantId }) => unwrap(funding.create(tenantId!, body)),
+      handler: ({ body, tenantId }) => funding.create(tenantId!, body),
     }),
     defineRoute({
       method: 'GET', url: '/v1/transfers', auth: 'B', tags: ['transfers'],
       summary: 'Transfers of the tenant, newest first; filter by investor_id and state; limit 1-200 (default 100), before = a transfer id.',
       query: TransferListQuery, response: TransferList, errors: ['NOT_FOUND', 'INVALID_CURSOR'],
-      handler: ({ query, tenantId }) => unwrap(funding.list(tenantId!, query)),
+      handler: ({ query, tenantId }) => funding.list(tenantId!, query),
     }),
     defineRoute({
       method: 'GET', url: '/v1/transfers/:id', auth: 'B', tags: ['transfers'],
