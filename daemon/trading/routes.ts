@@ -3,7 +3,6 @@
 // registers the order source and the settlement event with the scheduler.
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { unwrap } from '../http/errors.js';
 import { createTradingService } from './service.js';
 import { createOrderDesk } from './desk.js';
 import {
@@ -21,7 +20,7 @@ const ORDER_ERRORS = [
 
 export function tradingRoutes(deps: Deps): RouteDef[] {
   const trading = createTradingService(deps);
-  const desk = createOrderDesk(deps, trading);
+  const desk = createOrderDesk(deps, trading.desk);
   const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
 
   return [
@@ -29,7 +28,7 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
       method: 'POST', url: '/v1/orders', auth: 'S', tags: ['orders'], status: 201,
       summary: 'Place an order. Validation answers the first failing code in the documented precedence (docs/trading.md); a buy reserves settled cash, a sell settled shares. In session a market order fills at once; outside it day and gtc orders are queued (accepted).',
       body: OrderCreateBody, response: OrderSchema, errors: [...ORDER_ERRORS],
-      handler: ({ body, tenantId }) => unwrap(trading.place(tenantId!, body as never)),
+      handler: ({ body, tenantId }) => trading.place(tenantId!, body as never),
     }),
     defineRoute({
       method: 'GET', url: '/v1/orders', auth: 'B', tags: ['orders'],
@@ -47,7 +46,7 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
       method: 'DELETE', url: '/v1/orders/:id', auth: 'S', tags: ['orders'], status: 202,
       summary: 'Request cancellation: the order is pending_cancel at once and canceled at the next simulated minute, unless a fill completes it first (the fill stands).',
       params: OrderParams, response: OrderSchema, errors: ['NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
-      handler: ({ params, tenantId }) => unwrap(trading.cancel(tenantId!, params.id)),
+      handler: ({ params, tenantId }) => trading.cancel(tenantId!, params.id),
     }),
     defineRoute({
       method: 'GET', url: '/v1/orders/:id/contract-note', auth: 'B', tags: ['orders'],

@@ -1,5 +1,6 @@
 // Order validation: a chain of early returns in documented precedence (docs/trading.md). The first
 // failing rule names the code; after the last one the order is accepted and its reservation is known.
+// Tick, band, halt and session are rules.ts's, shared with the desk's execution validator.
 //
 //  1 INVALID_SIDE  2 INVALID_TYPE  3 INVALID_QTY  4 INVALID_PRICE  5 INVALID_TIME_IN_FORCE
 //  6 UNKNOWN_SYMBOL (404)  7 TICK_VIOLATION  8 PRICE_BAND_EXCEEDED
@@ -10,14 +11,14 @@
 //
 // The body's shape (a JSON object without unknown fields, investor_id and symbol strings,
 // client_order_id 1-128 characters) is checked by the route schema before this chain.
-import type { ErrorCode } from '../contract/errors.js';
 import { formatEgp } from '../contract/money.js';
-import type { Outcome } from '../http/errors.js';
+import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Instrument } from '../market/catalog.js';
-import { isOnTick, tickSize, type PriceBand } from '../market/ticks.js';
+import type { PriceBand } from '../market/ticks.js';
 import { reservationFor, type FeeSchedule, type Reservation } from '../contract/fees.js';
 import type { OrderType, Side, TimeInForce } from './matcher.js';
+import { bandRule, haltRule, sessionRule, tickRule } from './rules.js';
 
 // The reservation rule is shared with the CLI's estimate (daemon/contract/fees.ts).
 export { notional, reservationFor, type Reservation } from '../contract/fees.js';
@@ -67,67 +68,90 @@ const SIDES = new Set(['buy', 'sell']);
 const TYPES = new Set(['market', 'limit']);
 const TIFS = new Set(['day', 'gtc', 'ioc', 'fok']);
 
-function no(code: ErrorCode, message?: string): Outcome<never> {
-  return { ok: false, code, message };
-}
+type Shape = Pick<ValidOrder, 'side' | 'type' | 'qty' | 'limitPriceMicros' | 'tif'>;
 
 export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<ValidOrder> {
-  if (typeof body.side !== 'string' || !SIDES.has(body.side)) return no('INVALID_SIDE');
+  const shape = checkShape(body);
+  if (!shape.ok) return shape;
+  const o = shape.value;
+  const instrument = env.instrument(body.symbol);
+  if (!instrument) return refuse('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);
+  const band = env.band(instrument.symbol);
+  if (o.limitPriceMicros !== null) {
+    const price = o.limitPriceMicros;
+    const off = tickRule(price) ?? bandRule(price, band, (b) => `The band of ${instrument.symbol} is ${formatEgp(b.lowerMicros)}-${formatEgp(b.upperMicros)} EGP (${b.lowerMicros}-${b.upperMicros} micros).`);
+    if (off) return off;
+  }
+  const inv = checkInvestor(body.investor_id, o.side, instrument, env);
+  if (!inv.ok) return inv;
+  const investor = inv.value;
+  const market = checkMarket(o.tif, instrument, env);
+  if (market) return market;
+  const reservation = checkHoldings(o, investor, instrument, band, env);
+  if (!reservation.ok) return reservation;
+  const clientOrderId = body.client_order_id ?? null;
+  if (clientOrderId !== null && env.clientOrderIdExists(clientOrderId)) return refuse('CLIENT_ORDER_ID_EXISTS');
+  return ok({ investor, instrument, ...o, clientOrderId, band, reservation: reservation.value });
+}
+
+/** Rules 1-5: the body's own fields. */
+function checkShape(body: OrderBody): Outcome<Shape> {
+  if (typeof body.side !== 'string' || !SIDES.has(body.side)) return refuse('INVALID_SIDE');
   const side = body.side as Side;
-  if (typeof body.type !== 'string' || !TYPES.has(body.type)) return no('INVALID_TYPE');
+  if (typeof body.type !== 'string' || !TYPES.has(body.type)) return refuse('INVALID_TYPE');
   const type = body.type as OrderType;
   const qty = body.qty;
   if (typeof qty !== 'number' || !Number.isInteger(qty) || qty <= 0 || qty > MAX_ORDER_QTY) {
-    return no('INVALID_QTY', `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.`);
+    return refuse('INVALID_QTY', `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.`);
   }
   const rawPrice = body.limit_price_micros;
   let limitPriceMicros: number | null = null;
   if (type === 'limit') {
     if (typeof rawPrice !== 'number' || !Number.isSafeInteger(rawPrice) || rawPrice <= 0) {
-      return no('INVALID_PRICE', 'A limit order needs limit_price_micros, a positive integer of micros.');
+      return refuse('INVALID_PRICE', 'A limit order needs limit_price_micros, a positive integer of micros.');
     }
     limitPriceMicros = rawPrice;
   } else if (rawPrice !== undefined && rawPrice !== null) {
-    return no('INVALID_PRICE', 'A market order carries no limit_price_micros.');
+    return refuse('INVALID_PRICE', 'A market order carries no limit_price_micros.');
   }
   const rawTif = body.time_in_force ?? 'day';
-  if (typeof rawTif !== 'string' || !TIFS.has(rawTif)) return no('INVALID_TIME_IN_FORCE');
-  const tif = rawTif as TimeInForce;
+  if (typeof rawTif !== 'string' || !TIFS.has(rawTif)) return refuse('INVALID_TIME_IN_FORCE');
+  return ok({ side, type, qty, limitPriceMicros, tif: rawTif as TimeInForce });
+}
 
-  const instrument = env.instrument(body.symbol);
-  if (!instrument) return no('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);
-  const band = env.band(instrument.symbol);
-  if (limitPriceMicros !== null && !isOnTick(limitPriceMicros)) {
-    return no('TICK_VIOLATION', `${limitPriceMicros} is not a multiple of the tick ${tickSize(limitPriceMicros)} micros.`);
-  }
-  if (limitPriceMicros !== null && (limitPriceMicros < band.lowerMicros || limitPriceMicros > band.upperMicros)) {
-    return no('PRICE_BAND_EXCEEDED', `The band of ${instrument.symbol} is ${formatEgp(band.lowerMicros)}-${formatEgp(band.upperMicros)} EGP (${band.lowerMicros}-${band.upperMicros} micros).`);
-  }
-
-  const inv = env.investor(body.investor_id);
+/** Rules 9-13: who may place it. */
+function checkInvestor(investorId: string, side: Side, instrument: Instrument, env: ValidationEnv): Outcome<InvestorRow> {
+  const inv = env.investor(investorId);
   if (!inv.ok) return inv;
   const investor = inv.value;
-  if (investor.suitability_recorded !== 1) return no('SUITABILITY_REQUIRED');
-  if (investor.risk_acknowledged !== 1) return no('RISK_ACK_REQUIRED');
-  if (investor.status === 'restricted' && side === 'buy') return no('INVESTOR_RESTRICTED');
+  if (investor.suitability_recorded !== 1) return refuse('SUITABILITY_REQUIRED');
+  if (investor.risk_acknowledged !== 1) return refuse('RISK_ACK_REQUIRED');
+  if (investor.status === 'restricted' && side === 'buy') return refuse('INVESTOR_RESTRICTED');
   // Like a restriction, the shariah election stops new positions, never the exit from an old one.
-  if (investor.shariah_only === 1 && !instrument.shariah_compliant && side === 'buy') return no('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
-  if (env.isHalted(instrument.symbol)) return no('INSTRUMENT_HALTED', `Trading in ${instrument.symbol} is halted.`);
-  if (instrument.security_type !== 'equity') return no('INSTRUMENT_NOT_ORDERABLE', `${instrument.symbol} is a ${instrument.security_type}; bonds and sukuk are not orderable in this release.`);
-  if ((tif === 'ioc' || tif === 'fok') && !env.isOpen()) return no('MARKET_CLOSED', `A ${tif} order needs an open session; send day or gtc to queue it for the next open.`);
+  if (investor.shariah_only === 1 && !instrument.shariah_compliant && side === 'buy') return refuse('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
+  return inv;
+}
 
-  const reservation = reservationFor({ side, qty, limitPriceMicros }, band, env.fees);
+/** Rules 14-16: whether the instrument trades, and now when the order cannot wait. */
+function checkMarket(tif: TimeInForce, instrument: Instrument, env: ValidationEnv): Refusal | null {
+  const halted = haltRule(instrument.symbol, env.isHalted(instrument.symbol));
+  if (halted) return halted;
+  if (instrument.security_type !== 'equity') return refuse('INSTRUMENT_NOT_ORDERABLE', `${instrument.symbol} is a ${instrument.security_type}; bonds and sukuk are not orderable in this release.`);
+  if (tif !== 'ioc' && tif !== 'fok') return null;
+  return sessionRule(env.isOpen(), () => `A ${tif} order needs an open session; send day or gtc to queue it for the next open.`);
+}
+
+/** Rules 17-18: the settled cash and shares the reservation needs. */
+function checkHoldings(o: Shape, investor: InvestorRow, instrument: Instrument, band: PriceBand, env: ValidationEnv): Outcome<Reservation> {
+  const reservation = reservationFor(o, band, env.fees);
   const cash = env.settledCashMicros(investor.id);
   if (reservation === null || reservation.cashMicros > cash) {
     const need = reservation ? `${formatEgp(reservation.cashMicros)} EGP` : 'more than any balance can hold';
-    return no('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${formatEgp(cash)} EGP is available.`);
+    return refuse('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${formatEgp(cash)} EGP is available.`);
   }
-  if (side === 'sell') {
+  if (o.side === 'sell') {
     const held = env.settledShares(investor.id, instrument.symbol);
-    if (qty > held) return no('INSUFFICIENT_SETTLED_SECURITIES', `The sell needs ${qty} settled ${instrument.symbol} shares; ${held} are available.`);
+    if (o.qty > held) return refuse('INSUFFICIENT_SETTLED_SECURITIES', `The sell needs ${o.qty} settled ${instrument.symbol} shares; ${held} are available.`);
   }
-  const clientOrderId = body.client_order_id ?? null;
-  if (clientOrderId !== null && env.clientOrderIdExists(clientOrderId)) return no('CLIENT_ORDER_ID_EXISTS');
-
-  return { ok: true, value: { investor, instrument, side, type, tif, qty, limitPriceMicros, clientOrderId, band, reservation } };
+  return ok(reservation);
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
-import { applicant, onboardInvestor } from '../helpers/onboarding.js';
+import { applicant } from '../helpers/onboarding.js';
 import { cash, creditCash, creditShares, EGP, order, position, priceNow, trader } from '../helpers/trading.js';
 import { band } from '../../daemon/market/ticks.js';
 import { feeCeiling, loadFeeSchedule } from '../../daemon/trading/fees.js';

@@ -12,7 +12,7 @@ import { seedInvestor } from '../helpers/investors.js';
 import { creditCash, creditShares, EGP } from '../helpers/trading.js';
 import { band, roundToTick } from '../../daemon/market/ticks.js';
 import { loadFeeSchedule, orderFees } from '../../daemon/trading/fees.js';
-import { averagePrice } from '../../daemon/trading/service.js';
+import { averagePrice } from '../../daemon/trading/order-view.js';
 import { STATUS_OF, TERMINAL_STATES } from '../../daemon/trading/matcher.js';
 import type { FillRow, OrderRow } from '../../daemon/trading/repository.js';
 
