@@ -1,8 +1,8 @@
 // The matching simulation, pure: given an order and a view of the market (calendar, tape, halts), it
 // answers the closed set of lifecycle events of the order and the state they lead to. It never reads
-// a clock or a database; the trading service applies the events (money, rows, activities).
+// a clock or a database; trading books the events (plan.ts, booking.ts: money, rows, activities).
 //
-// Rules (DESIGN.md "Orders", spec "Fill behaviour"):
+// Rules (docs/trading.md "Fills (the matching simulation)", spec "Fill behaviour"):
 // - Outside the session an auto-routed order is queued (accepted) and transmits at the next open.
 // - Market orders fill at the tape price of the first tick they can fill at (now, in session).
 // - A limit fills at the tape price when the tape reaches it, never worse than the limit: now if
