@@ -1,6 +1,5 @@
 // Funds (B), fund orders (POST signed and idempotent) and the sandbox NAV control.
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { unwrap } from '../http/errors.js';
 import type { FundService } from './service.js';
 import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from '../contract/schemas/funds.js';
 
@@ -21,7 +20,7 @@ export function fundRoutes(funds: FundService): RouteDef[] {
         'VALIDATION_FAILED', 'AMOUNT_TOO_LARGE', 'UNKNOWN_FUND', 'NOT_FOUND', 'INVESTOR_NOT_APPROVED', 'INVESTOR_CLOSED', 'INVESTOR_RESTRICTED',
         'SHARIAH_RESTRICTED', 'BELOW_MINIMUM_SUBSCRIPTION', 'FUND_ORDER_TOO_SMALL', 'INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES',
       ],
-      handler: ({ body, tenantId }) => unwrap(funds.place(tenantId!, body)),
+      handler: ({ body, tenantId }) => funds.place(tenantId!, body),
     }),
     defineRoute({
       method: 'GET', url: '/v1/fund-orders/:id', auth: 'B', tags: ['funds'],
