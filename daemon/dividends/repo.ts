@@ -73,3 +73,5 @@ export function createDividendRepo(db: Db) {
     },
   };
 }
+
+export type DividendRepo = ReturnType<typeof createDividendRepo>;
