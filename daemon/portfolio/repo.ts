@@ -21,3 +21,5 @@ export function createPortfolioRepo(db: Db) {
     fillsOf: (tenantId: string, investorId: string): FillCostRow[] => fills.all(tenantId, investorId),
   };
 }
+
+export type PortfolioRepo = ReturnType<typeof createPortfolioRepo>;
