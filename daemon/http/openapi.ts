@@ -1,6 +1,6 @@
 // OpenAPI 3.1 from the route definitions: zod 4 emits JSON Schema 2020-12, which 3.1 uses as is.
 import { z } from 'zod';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../contract/route.js';
 import { ERROR_CODES } from '../contract/errors.js';
 
 const SECURITY: Record<string, Array<Record<string, string[]>>> = {

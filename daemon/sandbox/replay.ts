@@ -5,49 +5,62 @@
 // original, authenticated by a one-time ticket instead of the tenant's keys and signature, and
 // answering with the original's request id. docs/snapshots.md describes the semantics and limits.
 import type { Deps } from '../deps.js';
-import type { OperatorRealm, RouteCtx } from '../http/route.js';
-import { AppError } from '../http/errors.js';
+import type { OperatorRealm, RouteCtx } from '../contract/route.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { JournalEntry } from '../contract/journal.js';
-import { REPLAY_HEADER, type ReplayPrincipal } from './journal.js';
+import { REPLAY_HEADER, type ReplayPrincipal } from '../contract/request-journal.js';
 import { MAX_ADVANCE_MS } from './service.js';
 
-function principalOf(deps: Deps, principal: string): ReplayPrincipal {
-  if (principal === 'anonymous') return { kind: 'anonymous' };
+interface OperatorRow {
+  id: string;
+  name: string;
+  role: string;
+  realm: OperatorRealm;
+  grants: string;
+  broker_id: string | null;
+}
+
+function principalOf(deps: Pick<Deps, 'db'>, principal: string): Outcome<ReplayPrincipal> {
+  if (principal === 'anonymous') return ok({ kind: 'anonymous' });
   if (principal.startsWith('tenant:')) {
     const tenantId = principal.slice('tenant:'.length);
     const row = deps.db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE id = ?').get(tenantId);
-    if (!row) throw new AppError('NOT_FOUND', `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`);
-    return { kind: 'tenant', tenantId };
+    if (!row) return refuse('NOT_FOUND', `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`);
+    return ok({ kind: 'tenant', tenantId });
   }
   const name = principal.slice('operator:'.length);
-  const row = deps.db
-    .prepare<[string], { id: string; name: string; role: string; realm: OperatorRealm; grants: string; broker_id: string | null }>(
-      'SELECT id, name, role, realm, grants, broker_id FROM operators WHERE name = ?',
-    )
-    .get(name);
-  if (!row) throw new AppError('NOT_FOUND', `principal: this sandbox has no operator identity named ${name}.`);
-  return {
+  const row = deps.db.prepare<[string], OperatorRow>('SELECT id, name, role, realm, grants, broker_id FROM operators WHERE name = ?').get(name);
+  if (!row) return refuse('NOT_FOUND', `principal: this sandbox has no operator identity named ${name}.`);
+  return ok({
     kind: 'operator',
     operator: { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>(JSON.parse(row.grants)) },
-  };
+  });
 }
 
-export async function replayEntry(deps: Deps, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
-  const e = ctx.body;
-  const principal = principalOf(deps, e.principal);
+/** Brings the clock to the entry's time; a journal replays in order, into a sandbox started at its origin. */
+function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: JournalEntry): Outcome<null> {
   const now = deps.clock.now();
   if (now > e.sim_ms) {
-    throw new AppError(
+    return refuse(
       'CLOCK_NOT_ADVANCEABLE',
       `The sandbox clock is at ${deps.nowIso()}, after entry ${e.seq}'s recorded time ${e.at}: replay a journal in order, into a fresh sandbox started at its origin.`,
     );
   }
   // The same bound as one clock advance: a journal's entries are at most that far apart unless a
   // reset moved the clock (and the replayed reset moves it the same way).
-  if (e.sim_ms - now > MAX_ADVANCE_MS) throw new AppError('CLOCK_ADVANCE_TOO_LARGE', `Entry ${e.seq} is more than 3,660 simulated days after the sandbox clock (${deps.nowIso()}).`);
+  if (e.sim_ms - now > MAX_ADVANCE_MS) return refuse('CLOCK_ADVANCE_TOO_LARGE', `Entry ${e.seq} is more than 3,660 simulated days after the sandbox clock (${deps.nowIso()}).`);
   if (now < e.sim_ms) deps.scheduler.advanceTo(e.sim_ms);
+  return ok(null);
+}
 
-  const token = deps.journal.issueTicket({ principal, requestId: e.request_id });
+export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
+  const e = ctx.body;
+  const principal = principalOf(deps, e.principal);
+  if (!principal.ok) return principal;
+  const caughtUp = catchUpTo(deps, e);
+  if (!caughtUp.ok) return caughtUp;
+
+  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id });
   const headers: Record<string, string> = { [REPLAY_HEADER]: token };
   if (e.content_type !== null) headers['content-type'] = e.content_type;
   if (e.idempotency_key !== null) headers['idempotency-key'] = e.idempotency_key;
@@ -63,5 +76,5 @@ export async function replayEntry(deps: Deps, ctx: RouteCtx<unknown, unknown, Jo
   let body: unknown = null;
   if (contentType?.includes('json') && res.body.length > 0) body = JSON.parse(res.body);
   // A full reply: the result's own status and body fields would otherwise be taken for the reply's.
-  return { status: 200, body: { seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' } };
+  return ok({ status: 200, body: { seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' } });
 }

@@ -1,0 +1,91 @@
+// What a route is, for the capabilities that declare routes and for the pipeline that runs them: the
+// auth mode (B, I, S, an operator grant, or none), zod schemas for params, query and body, and a
+// synchronous handler. It sits in contract/, below every capability, so a domain can declare its routes
+// without importing the HTTP layer; daemon/http/pipeline.ts runs them and daemon/http/openapi.ts
+// describes them (docs/architecture.md, "Request path" and "Layers").
+import type { z } from 'zod';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { ErrorCode } from './errors.js';
+
+export type OperatorRealm = 'admin' | 'console';
+export type AuthMode = 'none' | 'B' | 'I' | 'S' | { realm: OperatorRealm; grant: string };
+
+export interface Operator {
+  id: string;
+  name: string;
+  role: string;
+  grants: ReadonlySet<string>;
+  brokerId: string | null;
+}
+
+/** What a handler receives: params, query and body already parsed with the route's own schemas. */
+export interface RouteCtx<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Raw request bytes for upload routes. */
+  raw: Buffer | null;
+  tenantId: string | null;
+  operator: Operator | null;
+  requestId: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Who did it, for the audit log. */
+  actor: string;
+  /** outsideBatch routes only: sends a request through this app's own stack (fastify inject). */
+  inject?: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
+}
+
+/**
+ * A handler may return a plain body (sent with the route's status), a full reply, or an Outcome
+ * (daemon/contract/outcome.ts: a refusal becomes the error body and rolls the request back).
+ */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  raw?: Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  url: string;
+  auth: AuthMode;
+  summary: string;
+  tags: string[];
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  response?: z.ZodType;
+  /** Success status when the handler returns a plain body. */
+  status?: number;
+  /** Upload routes: accept raw bytes up to this size instead of JSON. */
+  rawBody?: { maxBytes: number };
+  /** Maps a validation issue to a more specific code than VALIDATION_FAILED (e.g. INVALID_QTY). */
+  issueCode?: (path: readonly PropertyKey[], where: 'params' | 'query' | 'body', issue: z.core.$ZodIssue) => ErrorCode | undefined;
+  /** Error codes the route documents (OpenAPI). */
+  errors?: ErrorCode[];
+  /**
+   * Runs outside any group-commit batch: waits until the open batch has committed, then runs the
+   * handler like a read (no idempotency record, audit entry or journal entry of its own). The handler
+   * may return a Promise. For the snapshot export (a consistent copy of committed state) and the
+   * journal replay (which sends each entry through the pipeline itself).
+   */
+  outsideBatch?: boolean;
+  handler: (ctx: RouteCtx<P, Q, B>) => unknown;
+}
+
+/**
+ * Declares a route: the handler's params, query and body types come from the route's schemas, then
+ * are erased so routes of every shape share one list (`RouteDef[]`). The one cast of the route types
+ * is here, and it is safe because of how the pipeline calls a handler: with params, query and body
+ * parsed by this very definition's schemas (a part without a schema stays `unknown` to the handler,
+ * and an upload route's body is undefined, never read as B).
+ */
+export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef {
+  return def as RouteDef;
+}
+
+export function isMutating(def: RouteDef): boolean {
+  return def.method !== 'GET';
+}

@@ -1,0 +1,108 @@
+// Who is calling: a tenant by bearer key (B), with an Idempotency-Key (I) and a v1 HMAC signature (S);
+// an operator by X-Admin-Key or X-Console-Key and a grant; or, for a journal replay's internal
+// request, the recorded principal of a one-time ticket. Every failure is an AppError of this layer.
+import type { FastifyRequest } from 'fastify';
+import { SIGNATURE_WINDOW_S, splitUrl, verifySignature } from '../contract/signing.js';
+import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
+import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contract/request-journal.js';
+import { AppError } from './errors.js';
+import { bodySha256, header } from './request.js';
+
+/** The credentials the pipeline checks against (daemon/tenancy/keys.ts keeps them). */
+export interface KeyLookup {
+  tenantForKey(apiKey: string): string | null;
+  signingSecrets(tenantId: string): string[];
+  operatorForKey(key: string): (Operator & { realm: OperatorRealm }) | null;
+}
+
+export interface AuthDeps {
+  keys: KeyLookup;
+  journal: Pick<RequestJournal, 'takeTicket'>;
+  wallNow(): number;
+}
+
+export interface Principal {
+  tenantId: string | null;
+  operator: Operator | null;
+  /** The request's Idempotency-Key (I and S routes), else null. */
+  idemKey: string | null;
+}
+
+function authenticateTenant(deps: AuthDeps, req: FastifyRequest): string {
+  const auth = header(req, 'authorization');
+  const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+  const tenant = m ? deps.keys.tenantForKey(m[1]) : null;
+  if (!tenant) throw new AppError('UNAUTHENTICATED', auth ? 'The bearer key is not known.' : 'Send Authorization: Bearer <api_key>.');
+  return tenant;
+}
+
+function idempotencyKey(req: FastifyRequest): string {
+  const key = header(req, 'idempotency-key');
+  if (key === undefined || key === '') throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
+  if (key.length > 255 || /[\x00-\x1f\x7f]/.test(key)) throw new AppError('IDEMPOTENCY_KEY_INVALID');
+  return key;
+}
+
+function verifyRequestSignature(deps: AuthDeps, req: FastifyRequest, tenantId: string, key: string): void {
+  const ts = header(req, 'x-svc-timestamp');
+  const sig = header(req, 'x-svc-signature');
+  if (!ts || !sig) throw new AppError('SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature on money endpoints.');
+  if (!/^\d{1,12}$/.test(ts)) throw new AppError('SIGNATURE_INVALID', 'X-Svc-Timestamp must be integer Unix seconds.');
+  const serverS = Math.floor(deps.wallNow() / 1000);
+  if (Math.abs(serverS - Number(ts)) > SIGNATURE_WINDOW_S) {
+    throw new AppError('SIGNATURE_EXPIRED', `X-Svc-Timestamp ${ts} is more than ${SIGNATURE_WINDOW_S} s from server time ${serverS}.`);
+  }
+  const { path, rawQuery } = splitUrl(req.url);
+  const body = req.rawBody ?? '';
+  const fields = { timestamp: ts, method: req.method, path, rawQuery, idempotencyKey: key, body, bodySha256: bodySha256(req) };
+  if (!verifySignature(sig, deps.keys.signingSecrets(tenantId), fields)) throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request.');
+}
+
+function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: OperatorRealm, grant: string): Operator {
+  const name = realm === 'admin' ? 'x-admin-key' : 'x-console-key';
+  const key = header(req, name);
+  const op = key ? deps.keys.operatorForKey(key) : null;
+  if (!op || op.realm !== realm) throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
+  if (!op.grants.has(grant)) throw new AppError('FORBIDDEN', `The identity ${op.name} lacks the grant ${grant}.`);
+  return op;
+}
+
+/** A journal replay's internal request: the ticket the replay route issued for it, or null. */
+export function replayTicket(deps: AuthDeps, req: FastifyRequest): ReplayTicket | null {
+  const token = header(req, REPLAY_HEADER);
+  if (token === undefined) return null;
+  const ticket = deps.journal.takeTicket(token);
+  if (!ticket) throw new AppError('UNAUTHENTICATED', 'The replay ticket is not known (tickets are issued by POST /admin/sandbox/replay-entry, once).');
+  return ticket;
+}
+
+/** Runs a replayed request as its recorded principal: no keys or signature, the same grants. */
+function replayPrincipal(def: RouteDef, ticket: ReplayTicket): { tenantId: string | null; operator: Operator | null } {
+  const p = ticket.principal;
+  const auth = def.auth;
+  if (auth === 'B' || auth === 'I' || auth === 'S') {
+    if (p.kind !== 'tenant') throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs a tenant.`);
+    return { tenantId: p.tenantId, operator: null };
+  }
+  if (auth === 'none') return { tenantId: null, operator: null };
+  if (p.kind !== 'operator' || p.operator.realm !== auth.realm) throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs an ${auth.realm} operator.`);
+  if (!p.operator.grants.has(auth.grant)) throw new AppError('FORBIDDEN', `The identity ${p.operator.name} lacks the grant ${auth.grant}.`);
+  return { tenantId: null, operator: p.operator };
+}
+
+/** The caller of def, by the route's auth mode (or by the replay ticket the request carries). */
+export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest, ticket: ReplayTicket | null): Principal {
+  const auth = def.auth;
+  if (ticket) {
+    const { tenantId, operator } = replayPrincipal(def, ticket);
+    return { tenantId, operator, idemKey: auth === 'I' || auth === 'S' ? idempotencyKey(req) : null };
+  }
+  if (auth === 'B' || auth === 'I' || auth === 'S') {
+    const tenantId = authenticateTenant(deps, req);
+    const idemKey = auth === 'B' ? null : idempotencyKey(req);
+    if (auth === 'S') verifyRequestSignature(deps, req, tenantId, idemKey!);
+    return { tenantId, operator: null, idemKey };
+  }
+  if (auth === 'none') return { tenantId: null, operator: null, idemKey: null };
+  return { tenantId: null, operator: authenticateOperator(deps, req, auth.realm, auth.grant), idemKey: null };
+}

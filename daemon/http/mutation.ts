@@ -1,0 +1,128 @@
+// A state-changing request as one unit: a savepoint inside the group-commit batch holding the state
+// change, the idempotency record, the audit entry and the journal entry, which stand or fall together.
+// A business refusal rolls the change back to the savepoint and keeps the rest (the refusal is the
+// stored idempotent answer and a journal entry); any other error rolls back all of it, and the
+// in-memory views of the database are rebuilt (reload) since they may name rows that are gone.
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../store/db.js';
+import type { Audit } from '../store/audit.js';
+import type { Clock } from '../sim/clock.js';
+import type { IdGen } from '../sim/ids.js';
+import { splitUrl } from '../contract/signing.js';
+import type { RouteCtx, RouteDef } from '../contract/route.js';
+import type { RequestJournal } from '../contract/request-journal.js';
+import { AppError } from './errors.js';
+import { bodySha256, header } from './request.js';
+import { errorReply, toReply, type Out } from './reply.js';
+
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+export interface MutationDeps {
+  db: Db;
+  clock: Pick<Clock, 'now'>;
+  ids: Pick<IdGen, 'unit'>;
+  /** The ledger's account-id cache runs per unit too (daemon/ledger: ids it opened are forgotten on a refusal). */
+  ledger: { unit<T>(fn: () => T): T };
+  audit: Pick<Audit, 'append'>;
+  journal: Pick<RequestJournal, 'record'>;
+  /** Rebuilds every in-memory view of the database after a rollback no unit saw. */
+  reload(): void;
+}
+
+interface StoredAnswer {
+  body_hash: string;
+  status: number;
+  response: string;
+  created_ms: number;
+}
+
+/** The request's identity in the idempotency table and the journal. */
+interface Target {
+  req: FastifyRequest;
+  path: string;
+  rawQuery: string;
+  simMs: number;
+  idemKey: string | null;
+}
+
+export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {
+  const { db } = deps;
+  const idemGet = db.prepare<[string, string, string, string], StoredAnswer>(
+    'SELECT body_hash, status, response, created_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
+  );
+  const idemPut = db.prepare(
+    'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
+  );
+  // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
+  // transaction helper does).
+  const savepoint = db.prepare('SAVEPOINT request');
+  const rollbackTo = db.prepare('ROLLBACK TO request');
+  const release = db.prepare('RELEASE request');
+
+  /** The answer stored for this key within its 24 h, replayed; a different body under the key is refused. */
+  function storedAnswer(ctx: RouteCtx, t: Target): Out | null {
+    if (t.idemKey === null) return null;
+    const prior = idemGet.get(ctx.tenantId!, t.req.method, t.path, t.idemKey);
+    if (!prior || prior.created_ms < t.simMs - IDEMPOTENCY_TTL_MS) return null;
+    if (prior.body_hash !== bodySha256(t.req)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
+  }
+
+  /** The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. */
+  function runHandler(def: RouteDef, ctx: RouteCtx): Out {
+    try {
+      return deps.ids.unit(() => deps.ledger.unit(() => toReply(def, def.handler(ctx))));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      rollbackTo.run();
+      return errorReply(err, ctx.requestId);
+    }
+  }
+
+  /** The idempotency record, the audit entry (successes only) and the journal entry (every answer). */
+  function recordAnswer(def: RouteDef, ctx: RouteCtx, t: Target, reply: Out): string | undefined {
+    let json: string | undefined;
+    if (t.idemKey !== null) {
+      json = JSON.stringify(reply.body ?? null);
+      idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now());
+    }
+    if (reply.status < 400) {
+      deps.audit.append({
+        actor: ctx.actor,
+        action: `${def.method} ${def.url}`,
+        subject: t.path,
+        tenantId: ctx.tenantId,
+        detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
+      });
+    }
+    // The journal: every request that reached its handler, refusals included (a business refusal
+    // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
+    deps.journal.record({
+      requestId: ctx.requestId, simMs: t.simMs, method: t.req.method, route: `${def.method} ${def.url}`, path: t.path, query: t.rawQuery,
+      principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: t.idemKey, contentType: header(t.req, 'content-type') ?? null,
+      body: t.req.rawBody, status: reply.status,
+    });
+    return json;
+  }
+
+  return function runMutation(def, ctx, req, idemKey) {
+    const { path, rawQuery } = splitUrl(req.url);
+    const target: Target = { req, path, rawQuery, simMs: deps.clock.now(), idemKey };
+    const stored = storedAnswer(ctx, target);
+    if (stored) return stored;
+    savepoint.run();
+    try {
+      const reply = runHandler(def, ctx);
+      const json = recordAnswer(def, ctx, target, reply);
+      release.run();
+      return reply.body === undefined || reply.raw ? reply : { ...reply, json };
+    } catch (err) {
+      if (db.inTransaction) {
+        rollbackTo.run();
+        release.run();
+      }
+      deps.reload();
+      throw err;
+    }
+  };
+}

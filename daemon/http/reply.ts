@@ -1,0 +1,35 @@
+// From a request's parts to a handler's context, and from a handler's answer to a reply: zod parsing
+// with the route's own schemas (a failure names the field), and the three kinds of answer a handler
+// gives (a body, a full Reply, an Outcome).
+import type { z } from 'zod';
+import type { ErrorCode } from '../contract/errors.js';
+import { isOutcome } from '../contract/outcome.js';
+import type { Reply, RouteDef } from '../contract/route.js';
+import { AppError, errorBody } from './errors.js';
+
+/** A reply on its way out. json: the body already serialized (for the idempotency record), sent as is. */
+export type Out = Reply & { replayed?: boolean; json?: string };
+
+export function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, value: unknown, where: 'params' | 'query' | 'body'): T {
+  if (!schema) return value as T;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const code: ErrorCode = def.issueCode?.(issue.path, where, issue) ?? 'VALIDATION_FAILED';
+  const path = [where, ...issue.path.map(String)].join('.');
+  throw new AppError(code, `${path}: ${issue.message}`);
+}
+
+/** A handler's answer as a reply: an Outcome is unwrapped (a refusal becomes an AppError here, at the edge). */
+export function toReply(def: RouteDef, out: unknown): Reply {
+  if (isOutcome(out)) {
+    if (!out.ok) throw new AppError(out.code, out.message, out.headers);
+    return toReply(def, out.value);
+  }
+  if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out)) return out as Reply;
+  return { status: def.status ?? 200, body: out };
+}
+
+export function errorReply(err: AppError, requestId: string): Reply {
+  return { status: err.status, body: errorBody(err.code, err.message, requestId), headers: err.headers };
+}
