@@ -1,6 +1,9 @@
-// Credentials: tenants with their api keys (stored as SHA-256 hashes) and signing secrets (sealed under
-// the tenant's data key), and operator identities with their grants. Lookups are cached in memory:
-// every request authenticates, and a Map hit costs nothing next to a query.
+// Credentials: tenants with their api keys and signing secrets, and operator identities with their
+// grants (docs/api.md, "Authentication"). Guarantees: no key or secret is stored in clear (api and
+// operator keys as SHA-256 hashes, signing secrets sealed under the tenant's data key, which is sealed
+// under the key-encryption key); a key is returned once, when it is created; an operator holds exactly
+// its role's grants. Lookups are cached in memory: every request authenticates, and a Map hit costs
+// nothing next to a query.
 import type { Db } from '../store/db.js';
 import type { IdGen } from '../sim/ids.js';
 import type { Operator, OperatorRealm } from '../http/route.js';
@@ -41,18 +44,24 @@ interface OperatorRow {
   broker_id: string | null;
 }
 
-export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => string) {
+type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
+
+/**
+ * The lookups every request makes (bearer key, signing secrets, operator key, tenant data key), each
+ * cached after its first query. Credentials are never edited in place and a sandbox reset keeps them,
+ * so an entry stays true while the daemon runs; clearCaches is for code that replaces the tables
+ * underneath (nothing does today).
+ */
+function createCredentialCache(db: Db, kek: Buffer) {
   const tenantByKey = new Map<string, string>();
   const secretsByTenant = new Map<string, string[]>();
   const operatorByKey = new Map<string, Operator & { realm: OperatorRealm }>();
   const dekCache = new Map<string, Buffer>();
-
   const q = {
     key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
     secrets: db.prepare<[string], { secret_enc: Buffer }>('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
     dek: db.prepare<[string], { dek_wrapped: Buffer }>('SELECT dek_wrapped FROM tenants WHERE id = ?'),
     operator: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE key_hash = ?'),
-    tenantByName: db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?'),
   };
 
   function tenantDek(tenantId: string): Buffer {
@@ -101,39 +110,48 @@ export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => st
 
     tenantDek,
 
-    tenantExists(name: string): boolean {
-      return q.tenantByName.get(name) !== undefined;
-    },
-
-    /** Creates a tenant with a fresh DEK, api key and signing secret; call inside a transaction. */
-    createTenant(name: string): TenantCredentials {
-      const id = ids.next('tnt');
-      const dek = newKey();
-      const at = nowIso();
-      db.prepare('INSERT INTO tenants (id, name, dek_wrapped, created_at) VALUES (?, ?, ?, ?)').run(id, name, seal(kek, dek, `dek:${id}`), at);
-      const apiKey = newSecret('sk_sbx_');
-      const secret = newSecret('ss_sbx_', 32);
-      db.prepare('INSERT INTO api_keys (key_hash, tenant_id, created_at) VALUES (?, ?, ?)').run(sha256(apiKey), id, at);
-      db.prepare('INSERT INTO signing_secrets (tenant_id, secret_enc, created_at) VALUES (?, ?, ?)').run(id, seal(dek, Buffer.from(secret), `secret:${id}`), at);
-      return { tenant_id: id, name, api_key: apiKey, signing_secret: secret };
-    },
-
-    /** Creates an operator identity with its role's grants; returns its key. */
-    createOperator(name: string, role: OperatorRole, brokerId: string | null): { id: string; key: string } {
-      const id = ids.next('opr');
-      const key = newSecret(OPERATOR_ROLES[role].realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
-      db.prepare('INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)').run(
-        id, name, role, OPERATOR_ROLES[role].realm, sha256(key), JSON.stringify(OPERATOR_ROLES[role].grants), brokerId, nowIso(),
-      );
-      return { id, key };
-    },
-
     clearCaches() {
       tenantByKey.clear();
       secretsByTenant.clear();
       operatorByKey.clear();
       dekCache.clear();
     },
+  };
+}
+
+/** Creates a tenant with a fresh DEK, api key and signing secret; call inside a transaction. */
+function createTenant(deps: KeyStoreDeps, name: string): TenantCredentials {
+  const { db, ids, kek, nowIso } = deps;
+  const id = ids.next('tnt');
+  const dek = newKey();
+  const at = nowIso();
+  db.prepare('INSERT INTO tenants (id, name, dek_wrapped, created_at) VALUES (?, ?, ?, ?)').run(id, name, seal(kek, dek, `dek:${id}`), at);
+  const apiKey = newSecret('sk_sbx_');
+  const secret = newSecret('ss_sbx_', 32);
+  db.prepare('INSERT INTO api_keys (key_hash, tenant_id, created_at) VALUES (?, ?, ?)').run(sha256(apiKey), id, at);
+  db.prepare('INSERT INTO signing_secrets (tenant_id, secret_enc, created_at) VALUES (?, ?, ?)').run(id, seal(dek, Buffer.from(secret), `secret:${id}`), at);
+  return { tenant_id: id, name, api_key: apiKey, signing_secret: secret };
+}
+
+/** Creates an operator identity with its role's grants; returns its key. */
+function createOperator(deps: Omit<KeyStoreDeps, 'kek'>, name: string, role: OperatorRole, brokerId: string | null): { id: string; key: string } {
+  const { realm, grants } = OPERATOR_ROLES[role];
+  const id = deps.ids.next('opr');
+  const key = newSecret(realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
+  deps.db.prepare('INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)').run(
+    id, name, role, realm, sha256(key), JSON.stringify(grants), brokerId, deps.nowIso(),
+  );
+  return { id, key };
+}
+
+export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => string) {
+  const deps: KeyStoreDeps = { db, ids, kek, nowIso };
+  const tenantByName = db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?');
+  return {
+    ...createCredentialCache(db, kek),
+    tenantExists: (name: string): boolean => tenantByName.get(name) !== undefined,
+    createTenant: (name: string): TenantCredentials => createTenant(deps, name),
+    createOperator: (name: string, role: OperatorRole, brokerId: string | null) => createOperator(deps, name, role, brokerId),
   };
 }
 
