@@ -24,7 +24,7 @@ export const KYC_DECLINE_REASONS = [
 ] as const;
 export type KycDeclineReason = (typeof KYC_DECLINE_REASONS)[number];
 
-/** Sandbox magic values (DESIGN.md): the last four digits of the national id decide the review. */
+/** Sandbox magic values (docs/onboarding.md): the last four digits of the national id decide the review. */
 export const MAGIC_REJECT_SUFFIX = '0000';
 export const MAGIC_REFER_SUFFIX = '9999';
 
@@ -39,13 +39,13 @@ export const EMAIL_MAX = 254;
 
 /** Letters of any script (Arabic included), combining marks, and space ' ’ - . between them. */
 export const FULL_NAME_RE = /^[\p{L}\p{M}]+(?:[ '’.-]+[\p{L}\p{M}]+)*\.?$/u;
-/** Egyptian mobile numbers (egx-facts.md "Identifiers"). */
+/** Egyptian mobile numbers (docs/onboarding.md, "Identifiers"). */
 export const PHONE_RE = /^(?:\+20|0)(10|11|12|15)\d{8}$/;
 /** A pragmatic address check: one @, a dot in the domain, no spaces. */
 export const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Governorate codes of the national id (egx-facts.md "National-ID governorate codes"). */
+/** Governorate codes of the national id (docs/onboarding.md, "Identifiers"). */
 export const GOVERNORATES: Readonly<Record<string, string>> = {
   '01': 'Cairo', '02': 'Alexandria', '03': 'Port Said', '04': 'Suez',
   '11': 'Damietta', '12': 'Dakahlia', '13': 'Sharqia', '14': 'Qalyubia', '15': 'Kafr El Sheikh',
