@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitForHealthy } from '../../cli/healthz.js';
 import { measure, type LoadConfig, type LoadStats, type LoadTarget } from './load.js';
-import { firstJsonLine, spawnTracked, stopChild, tempHome, withTimeout } from './proc.js';
+import { firstJsonLine, spawnTracked, stopChild, tempDir, tempHome, withTimeout } from './proc.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const DAEMON_ENTRY = join(ROOT, 'dist', 'daemon', 'main.js');
@@ -74,9 +74,20 @@ export interface HelloServer {
   stop(): Promise<void>;
 }
 
-/** A route measured against the baseline: rounds of (baseline run, route run), back to back. */
+/** servers/floor.mjs: the minimal durable signed order (docs/bench.md, "The floor"). */
+export interface FloorServer {
+  baseUrl: string;
+  pid: number;
+  api_key: string;
+  signing_secret: string;
+  /** Investors the floor has funded. */
+  investors: string[];
+  stop(): Promise<void>;
+}
+
+/** A route measured against a baseline: rounds of (baseline run, route run), back to back. */
 export interface Comparison {
-  /** The median round (by ratio): its route stats, the baseline run just before it, and the ratio. */
+  /** The median round (by throughput ratio): its route stats, the baseline run just before it, and the ratio. */
   stats: LoadStats;
   base: LoadStats;
   /** route req/s ÷ baseline req/s of the median round, %. */
@@ -124,15 +135,17 @@ export class BenchContext {
   }
 
   /**
-   * Measures target as a ratio of the baseline. Each round runs the baseline and then the target right
-   * after it, so both see the same machine (a shared box drifts by 2x within a minute); with
-   * BENCH_ROUNDS > 1 the median round is reported. Only one server is under load at a time.
+   * Measures target as a ratio of a baseline (the hello-world unless `baseline` is given). Each round
+   * runs the baseline and then the target right after it, so both see the same machine (a shared box
+   * drifts by 2x within a minute); with BENCH_ROUNDS > 1 the median round is reported. Only one server
+   * is under load at a time.
    */
-  async compare(target: LoadTarget): Promise<Comparison> {
-    const hello = await this.hello();
+  async compare(target: LoadTarget, baseline?: LoadTarget): Promise<Comparison> {
+    const hello = baseline ? null : await this.hello();
+    const baseTarget: LoadTarget = baseline ?? { url: hello!.url, serverPid: hello!.pid };
     const rounds: Comparison['rounds'] = [];
     for (let i = 0; i < this.config.rounds; i++) {
-      const base = await this.measure({ url: hello.url, serverPid: hello.pid });
+      const base = await this.measure(baseTarget);
       const stats = await this.measure(target);
       rounds.push({ base, stats, ratioPct: (100 * stats.rps) / base.rps });
     }
@@ -147,6 +160,15 @@ export class BenchContext {
     this.servers.push(child);
     const { port } = await withTimeout(firstJsonLine<{ port: number }>(child), 15_000, 'baseline server start');
     return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => stopChild(child) };
+  }
+
+  /** The floor server (servers/floor.mjs) on a fresh database in a temp directory. */
+  async startFloor(opts: { nodeArgs?: string[] } = {}): Promise<FloorServer> {
+    const dir = tempDir('floor');
+    const child = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'floor.mjs'), '--db', join(dir, 'floor.db')], { cwd: ROOT });
+    this.servers.push(child);
+    const ready = await withTimeout(firstJsonLine<Omit<FloorServer, 'baseUrl' | 'pid' | 'stop'> & { port: number }>(child), 15_000, 'floor server start');
+    return { ...ready, baseUrl: `http://127.0.0.1:${ready.port}`, pid: child.pid!, stop: () => stopChild(child) };
   }
 
   /**

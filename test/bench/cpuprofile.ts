@@ -134,7 +134,7 @@ function areaOf(cf: CallFrame, where: string): string {
   if (url.startsWith('node:')) return 'node internals';
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (nm) return nm[1];
-  if (where.startsWith('daemon/')) return where.split(':')[0];
+  if (where.startsWith('daemon/') || where.startsWith('test/bench/servers/')) return where.split(':')[0];
   return 'other';
 }
 

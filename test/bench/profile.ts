@@ -3,22 +3,37 @@
 // prints the split by area (daemon source file, package, node internals, GC) and the top frames by
 // self and inclusive time, bundle frames mapped back to daemon/*.ts.
 //
-//   npm run build && npx tsx test/bench/profile.ts [baseline] [/v1/clock] [more paths...]
-//   (`baseline` profiles the bare fastify hello-world the same way, for comparison)
+//   npm run build && npx tsx test/bench/profile.ts [baseline] [floor] [orders] [/v1/clock] [more paths...]
+//   (`baseline` profiles the bare fastify hello-world the same way, for comparison; `orders` the
+//   daemon under signed market orders that fill, `floor` servers/floor.mjs under the same orders)
 //   env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (10), PROFILE_TOP (25), PROFILE_KEEP=1 keeps the
 //   .cpuprofile files (open them in Chrome DevTools > Performance or speedscope).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse, type FrameStat } from './cpuprofile.js';
 import { BenchContext, configFromEnv } from './context.js';
+import type { LoadTarget } from './load.js';
+import { daemonForOrders, floorForOrders } from './order-load.js';
 import { cleanupSync, installCleanup, tempDir } from './proc.js';
 
-const paths = process.argv.slice(2).filter((a) => a.startsWith('/') || a === 'baseline');
+const NAMED = new Set(['baseline', 'floor', 'orders']);
+const paths = process.argv.slice(2).filter((a) => a.startsWith('/') || NAMED.has(a));
 if (paths.length === 0) paths.push('/v1/clock', '/v1/markets/XCAI/instruments/COMI/quote');
 const top = Number(process.env.PROFILE_TOP ?? 25);
 const config = configFromEnv();
 installCleanup(paths.length * ((config.load.seconds + config.load.warmupSeconds) * 1000 + 60_000));
 const ctx = new BenchContext(config, (m) => process.stderr.write(m + '\n'));
+
+/** The server to profile and the load to put on it. */
+async function server(path: string, nodeArgs: string[]): Promise<{ target: LoadTarget; pid: number; stop(): Promise<void> }> {
+  if (path === 'baseline') return ctx.startHello({ nodeArgs }).then((h) => ({ target: { url: h.url, serverPid: h.pid }, pid: h.pid, stop: h.stop }));
+  if (path === 'floor') return floorForOrders(ctx, nodeArgs);
+  if (path === 'orders') return daemonForOrders(ctx, 4, nodeArgs);
+  const h = await ctx.startDaemon({ nodeArgs });
+  return { target: { url: h.baseUrl + path, headers: h.bearer, serverPid: h.pid }, pid: h.pid, stop: h.stop };
+}
+
+const title = (path: string) => (path === 'baseline' ? 'baseline GET /' : path === 'floor' ? 'floor signed POST /v1/orders' : path === 'orders' ? 'daemon signed POST /v1/orders' : `GET ${path}`);
 
 const pad = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n));
 const ms = (v: number) => v.toFixed(0).padStart(7);
@@ -27,11 +42,8 @@ const pct = (v: number, of: number) => `${((100 * v) / of).toFixed(1).padStart(5
 for (const path of paths) {
   const dir = process.env.PROFILE_KEEP ? join(ctx.root, 'bench-results', 'profiles') : tempDir('prof');
   const nodeArgs = ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250'];
-  const d =
-    path === 'baseline'
-      ? await ctx.startHello({ nodeArgs }).then((h) => ({ url: h.url, headers: {}, pid: h.pid, stop: h.stop }))
-      : await ctx.startDaemon({ nodeArgs }).then((h) => ({ url: h.baseUrl + path, headers: h.bearer, pid: h.pid, stop: h.stop }));
-  const target = { url: d.url, headers: d.headers, serverPid: d.pid };
+  const d = await server(path, nodeArgs);
+  const target = d.target;
   // Warm-up outside the window, then the measured run inside it: the figures are per served request.
   if (config.load.warmupSeconds > 0) await ctx.measure(target, { seconds: config.load.warmupSeconds, warmupSeconds: 0 });
   const from = Number(process.hrtime.bigint() / 1000n);
@@ -45,7 +57,7 @@ for (const path of paths) {
   const s = analyse(file, ctx.root, [from, to]);
   const us = (v: number) => `${((v * 1000) / stats.requests).toFixed(2).padStart(6)} µs/req`;
   const out: string[] = [];
-  out.push('', `== ${path === 'baseline' ? 'baseline GET /' : `GET ${path}`}: ${Math.round(stats.rps)} req/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.requests} requests; server CPU ${stats.serverCpuUsPerReq?.toFixed(1)} µs/req`);
+  out.push('', `== ${title(path)}: ${Math.round(stats.rps)} req/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.requests} requests; server CPU ${stats.serverCpuUsPerReq?.toFixed(1)} µs/req`);
   out.push(
     `   profile ${file}`,
     `   measured run only: ${s.busyMs.toFixed(0)} ms sampled busy of ${s.totalMs.toFixed(0)} ms = ${us(s.busyMs).trim()} (wall-clock sampling: time the`,
@@ -60,7 +72,7 @@ for (const path of paths) {
   const frames = s.frames.filter((f) => f.area !== '(program)' && f.area !== '(gc)' && f.area !== '(idle)');
   show('-- top frames by self time', [...frames].sort((a, b) => b.selfMs - a.selfMs), (f) => f.selfMs);
   // Inclusive time of our own code and of package entry points: what a request spends under each.
-  const inclusive = frames.filter((f) => f.area.startsWith('daemon/') || (!f.area.startsWith('node') && f.area !== '(native)' && f.area !== 'other'));
+  const inclusive = frames.filter((f) => f.area.startsWith('daemon/') || f.area.startsWith('test/bench/servers/') || (!f.area.startsWith('node') && f.area !== '(native)' && f.area !== 'other'));
   show('-- daemon and package frames by inclusive time', [...inclusive].sort((a, b) => b.totalMs - a.totalMs), (f) => f.totalMs);
   process.stdout.write(out.join('\n') + '\n');
 }

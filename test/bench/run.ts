@@ -20,6 +20,7 @@ import { budgetMs, renderTable, runAll } from './registry.js';
 import './suites/http-reads.js';
 import './suites/cold-start.js';
 import './suites/orders.js';
+import './suites/floor.js';
 import './suites/mixed.js';
 import './suites/cli.js';
 import './suites/snapshot.js';
