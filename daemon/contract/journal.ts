@@ -79,3 +79,6 @@ export const ReplayResult = z
     idempotent_replayed: z.boolean(),
   })
   .meta({ id: 'ReplayResult' });
+
+export type JournalPage = z.infer<typeof JournalPage>;
+export type ReplayResult = z.infer<typeof ReplayResult>;

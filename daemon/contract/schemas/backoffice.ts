@@ -39,3 +39,9 @@ export const AuditVerifySchema = z
     reason: z.string().nullable().describe('why it fails; null when ok'),
   })
   .meta({ id: 'AuditVerification' });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type TenantCredentials = z.infer<typeof TenantCredentialsSchema>;
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export type AuditList = z.infer<typeof AuditListSchema>;
+export type AuditVerification = z.infer<typeof AuditVerifySchema>;

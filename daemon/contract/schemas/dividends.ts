@@ -47,3 +47,6 @@ export const DividendSchema = z
   .meta({ id: 'Dividend' });
 
 export const DividendParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Dividend = z.infer<typeof DividendSchema>;

@@ -55,3 +55,8 @@ export const DeskListQuery = z.strictObject({
 export const RejectBody = z.strictObject({ reason_code: z.enum(FUNDING_REJECT_REASONS) });
 
 export const ManualFundingBody = z.strictObject({ enabled: z.boolean() });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Transfer = z.infer<typeof TransferSchema>;
+export type TransferList = z.infer<typeof TransferList>;
+export type FundingDeskTransfer = z.infer<typeof DeskTransferSchema>;

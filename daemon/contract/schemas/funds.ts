@@ -76,3 +76,8 @@ export const NavBody = z.strictObject({
   fund_code: fundCode,
   nav_micros: z.int().positive().max(1_000_000_000_000).describe('NAV per whole unit in EGP micros (at most 1,000,000 EGP)'),
 });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Fund = z.infer<typeof FundSchema>;
+export type FundList = z.infer<typeof FundList>;
+export type FundOrder = z.infer<typeof FundOrderSchema>;

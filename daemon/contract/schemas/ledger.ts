@@ -52,3 +52,8 @@ export const ActivitiesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(100),
   before: z.string().min(1).max(64).optional(),
 });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Balances = z.infer<typeof BalancesSchema>;
+export type Activity = z.infer<typeof ActivitySchema>;
+export type ActivityFeed = z.infer<typeof ActivitiesSchema>;

@@ -118,3 +118,15 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 export const CalendarQuery = z.strictObject({ start: isoDate.optional(), end: isoDate.optional() });
 export const OhlcvQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(365).default(90) });
 export const BondsQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional() });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Fundamentals = z.infer<typeof FundamentalsSchema>;
+export type Instrument = z.infer<typeof InstrumentSchema>;
+export type LiveQuote = z.infer<typeof LiveQuoteSchema>;
+export type Quote = z.infer<typeof DetailQuoteSchema>;
+export type Candle = z.infer<typeof CandleSchema>;
+export type IndexCandle = z.infer<typeof IndexCandleSchema>;
+export type IndexOhlcv = z.infer<typeof IndexOhlcvSchema>;
+export type Halt = z.infer<typeof HaltSchema>;
+export type CalendarDay = z.infer<typeof CalendarRowSchema>;
+export type Bond = z.infer<typeof BondSchema>;

@@ -183,3 +183,14 @@ export const AccountStatusBody = z.strictObject({
   status: z.enum(ACCOUNT_STATUSES),
   reason: z.string().trim().min(1).max(500),
 });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type KycApplicationCreated = z.infer<typeof KycCreateResponse>;
+export type KycDocumentUploaded = z.infer<typeof DocumentUploadResponse>;
+export type KycSubmitted = z.infer<typeof SubmitResponse>;
+export type KycApplication = z.infer<typeof KycApplicationSchema>;
+export type DealerKycApplication = z.infer<typeof DealerKycItem>;
+export type SuitabilityRecorded = z.infer<typeof SuitabilityResponse>;
+export type Investor = z.infer<typeof InvestorSchema>;
+export type Account = z.infer<typeof AccountSchema>;
+export type DealerAccount = z.infer<typeof DealerAccountSchema>;

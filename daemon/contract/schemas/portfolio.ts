@@ -94,3 +94,10 @@ export const RiskSchema = z
     periods_per_year: z.int().describe('annualization factor of the volatility'),
   })
   .meta({ id: 'Risk' });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Position = z.infer<typeof PositionSchema>;
+export type Portfolio = z.infer<typeof PortfolioSchema>;
+export type Exposures = z.infer<typeof ExposuresSchema>;
+export type Performance = z.infer<typeof PerformanceSchema>;
+export type Risk = z.infer<typeof RiskSchema>;

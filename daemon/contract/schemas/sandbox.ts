@@ -43,3 +43,9 @@ export const SandboxStateSchema = z
     version: z.string(),
   })
   .meta({ id: 'SandboxState' });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Clock = z.infer<typeof ClockSchema>;
+export type ClockAdvanceResponse = z.infer<typeof ClockAdvanceResponse>;
+export type ClockMode = z.infer<typeof ClockModeSchema>;
+export type SandboxState = z.infer<typeof SandboxStateSchema>;

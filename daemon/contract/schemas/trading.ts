@@ -261,3 +261,17 @@ export const OrderBookSchema = z
 export const AutoFillSchema = z
   .object({ auto_fill: z.boolean().describe('true: orders execute against the tape; false: new orders wait at the dealer desk') })
   .meta({ id: 'AutoFill' });
+
+// The response types, named as /openapi.json names them: the CLI's client is typed with these.
+export type Order = z.infer<typeof OrderSchema>;
+export type OrderList = z.infer<typeof OrderList>;
+export type ContractNote = z.infer<typeof ContractNoteSchema>;
+export type PriceBand = z.infer<typeof PriceBandSchema>;
+export type DeskOrder = z.infer<typeof DeskOrderSchema>;
+export type DeskQueueItem = z.infer<typeof DeskQueueItemSchema>;
+export type DeskQueue = z.infer<typeof DeskQueueSchema>;
+export type BlotterExecution = z.infer<typeof BlotterExecutionSchema>;
+export type Blotter = z.infer<typeof BlotterSchema>;
+export type DeskExposure = z.infer<typeof ExposureSchema>;
+export type OrderBook = z.infer<typeof OrderBookSchema>;
+export type AutoFill = z.infer<typeof AutoFillSchema>;
