@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
@@ -24,7 +24,8 @@ describe('The daemon never loses an acknowledged write', () => {
 
     const pid = JSON.parse(readFileSync(join(sb.home, 'daemon.json'), 'utf8')).pid;
     process.kill(pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 100));
+    // gone once its port refuses connections (kill -0 would not do: an unreaped zombie still answers it)
+    await vi.waitFor(() => expect(fetch(`${base_url}/healthz`)).rejects.toThrow(), { timeout: 10_000, interval: 20 });
 
     const again = await runSvc(['sandbox', 'start', '--port', '0', '--json'], { home: sb.home });
     expect(again.code).toBe(0);

@@ -1,5 +1,8 @@
 // A LiveSource in memory for screen tests: a clock, a tape of quotes that moves when the clock is
 // advanced, fund NAVs, accounts, orders and balances; every action is recorded. No daemon, no HTTP.
+// Also the screen tests' way to type keys without sleeping (press, inkSettled).
+import { createRequire } from 'node:module';
+import { vi } from 'vitest';
 import { ApiFailure, type Account, type AdvanceStep, type Balances, type Clock, type Fund, type Instrument, type LiveSource, type Order, type OrderRequest, type Quote } from '../../cli/live/source.js';
 
 const EGP = 1_000_000;
@@ -178,16 +181,49 @@ export function fakeSource(): FakeSource {
   };
 }
 
-/** Polls until `check` passes (its last failure is thrown after `timeoutMs`). */
-export async function eventually(check: () => void, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 15));
-    }
+/** vi.waitFor options of the screen tests: a frame is looked at every 10 ms for up to 5 s. */
+export const WAIT = { timeout: 5_000, interval: 10 };
+
+interface SchedulerModule {
+  unstable_scheduleCallback(priority: number, callback: () => void): unknown;
+  unstable_NormalPriority: number;
+}
+
+// The Scheduler instance React's reconciler (inside Ink) queues its work on, resolved from the reconciler
+// so it is the same module, not a second copy.
+const requireFromTests = createRequire(import.meta.url);
+const scheduler = createRequire(requireFromTests.resolve('react-reconciler'))('scheduler') as SchedulerModule;
+
+/**
+ * Resolves once Ink has taken what was typed and React has run the effects of what it drew; no timer.
+ * Ink holds a lone Esc for one setImmediate turn before emitting it. React (Ink's legacy root) runs
+ * passive effects, where useInput attaches the key handler of a screen just drawn, as a normal-priority
+ * Scheduler task queued by the commit; an idle-priority task runs only after every such task, including
+ * those queued by renders the effects cause.
+ */
+export async function inkSettled(): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  await new Promise<void>((r) => scheduler.unstable_scheduleCallback(scheduler.unstable_NormalPriority, () => r()));
+}
+
+/** Types keys one at a time, each once the screen has taken the previous one and attached its handlers. */
+export async function press(app: { stdin: { write(data: string): void } }, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    await inkSettled();
+    app.stdin.write(k);
   }
+  await inkSettled();
+}
+
+/**
+ * Under vi.useFakeTimers: moves time on `ticks` steps of `stepMs`, each step once Ink and React have
+ * finished what the previous one started, as a real event loop runs them long before a timer of a
+ * few milliseconds.
+ */
+export async function runTicks(ticks: number, stepMs: number): Promise<void> {
+  for (let i = 0; i < ticks; i++) {
+    await inkSettled();
+    await vi.advanceTimersByTimeAsync(stepMs);
+  }
+  await inkSettled();
 }

@@ -5,8 +5,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSvc, startSandbox, SVC, type CliSandbox } from '../helpers/cli.js';
 
 function alive(pid: number): boolean {
@@ -240,16 +239,14 @@ describe('the isolated daemons', () => {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      const deadline = Date.now() + 20_000;
-      while (!out.includes('✓  1') && Date.now() < deadline) await sleep(25);
+      await vi.waitFor(() => expect(out).toContain('✓  1'), { timeout: 20_000, interval: 25 });
       const homes = readdirSync(root).filter((n) => n.startsWith('svc-scenario-'));
       expect(homes).toHaveLength(1);
       const pid = JSON.parse(readFileSync(join(root, homes[0], 'daemon.json'), 'utf8')).pid as number;
       expect(alive(pid)).toBe(true);
       child.kill('SIGINT');
       expect(await exited).toBe(130);
-      for (let i = 0; i < 100 && alive(pid); i++) await sleep(20);
-      expect(alive(pid)).toBe(false);
+      await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 2_000, interval: 20 });
       expect(readdirSync(root).filter((n) => n.startsWith('svc-scenario-'))).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });

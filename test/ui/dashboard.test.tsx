@@ -1,18 +1,21 @@
 // The dashboard screen with ink-testing-library and an in-memory LiveSource: what it shows, and what
 // each key does (advance, switch investor, buy through the form with its estimate, cancel, quit).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { Dashboard } from '../../cli/ui/dashboard/Dashboard.js';
 import { AccountPanel, accountLines } from '../../cli/ui/dashboard/panels.js';
 import { ApiFailure, type Balances } from '../../cli/live/source.js';
 import { estimateOrder } from '../../cli/estimate.js';
 import { egp } from '../../cli/output.js';
-import { eventually, fakeSource, quote } from '../helpers/fake-source.js';
+import { fakeSource, press, quote, runTicks, WAIT } from '../helpers/fake-source.js';
 
 const ARROW_DOWN = '\u001B[B';
 const ESC = '\u001B';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 function mount(opts: { investorId?: string | null; symbols?: string[] } = {}) {
   const source = fakeSource();
@@ -21,20 +24,10 @@ function mount(opts: { investorId?: string | null; symbols?: string[] } = {}) {
   return { source, app, frame };
 }
 
-/** Keys one at a time, each after the screen has taken the previous one. */
-async function press(app: ReturnType<typeof render>, ...keys: string[]) {
-  for (const k of keys) {
-    // a frame is drawn before the new screen's key handlers are attached (effects run after it)
-    await new Promise((r) => setTimeout(r, 20));
-    app.stdin.write(k);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('svc dashboard screen', () => {
   it('shows the clock and session, the quote board, the investor balances, positions and orders', async () => {
     const { frame } = mount();
-    await eventually(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'));
+    await vi.waitFor(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'), WAIT);
     const f = frame();
     expect(f).toContain('market OPEN');
     expect(f).toContain('closes 14:30 (in 4h30m)');
@@ -53,16 +46,19 @@ describe('svc dashboard screen', () => {
   it('the positions panel lists fund units next to the shares, with their NAV and value in EGP', async () => {
     const { source, app, frame } = mount();
     // 1,234.567891 units at a NAV of 10.012345: 12,360.91965 EGP (floored to the micro)
-    await eventually(() => expect(frame()).toMatch(/BMYBY\s+1,234\.567891\s+10\.012345\s+12,360\.91965\b/));
+    await vi.waitFor(() => expect(frame()).toMatch(/BMYBY\s+1,234\.567891\s+10\.012345\s+12,360\.91965\b/), WAIT);
     expect(frame()).toMatch(/fund\s+units\s+NAV\s+value EGP/);
     expect(frame()).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
     expect(frame()).not.toContain('NILLQ');
     // an investor without fund units gets no fund lines, and no NAV read
     await press(app, 'i', '2');
-    await eventually(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'));
+    await vi.waitFor(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'), WAIT);
     const reads = source.calls.filter(([c]) => c === 'funds').length;
-    await eventually(() => expect(source.calls.filter(([c]) => c === 'orders').at(-1)).toEqual(['orders', 'inv_bbbbbbbbbb']));
-    await new Promise((r) => setTimeout(r, 60));
+    await vi.waitFor(() => expect(source.calls.filter(([c]) => c === 'orders').at(-1)).toEqual(['orders', 'inv_bbbbbbbbbb']), WAIT);
+    // two more refreshes of the second investor start, so at least one has been read and drawn whole
+    const ordersOfSecond = () => source.calls.filter((c) => c[0] === 'orders' && c[1] === 'inv_bbbbbbbbbb').length;
+    const started = ordersOfSecond();
+    await vi.waitFor(() => expect(ordersOfSecond()).toBeGreaterThanOrEqual(started + 2), WAIT);
     expect(frame()).not.toContain('BMYBY');
     expect(source.calls.filter(([c]) => c === 'funds').length).toBe(reads);
   });
@@ -92,109 +88,111 @@ describe('svc dashboard screen', () => {
 
   it('a: the advance menu; choosing +1 hour moves the clock and the tape, with arrows on the moved quotes', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'));
+    await vi.waitFor(() => expect(frame()).toContain('Sun 22 Nov 2026 10:00'), WAIT);
     await press(app, 'a');
-    await eventually(() => expect(frame()).toContain('Advance the clock from Sun 22 Nov 2026 10:00'));
+    await vi.waitFor(() => expect(frame()).toContain('Advance the clock from Sun 22 Nov 2026 10:00'), WAIT);
     expect(frame()).toContain('4  +1 hour');
     await press(app, ARROW_DOWN, ARROW_DOWN, ARROW_DOWN, '\r');
-    await eventually(() => expect(frame()).toContain('Clock advanced +1 hour to Sun 22 Nov 2026 11:00'));
+    await vi.waitFor(() => expect(frame()).toContain('Clock advanced +1 hour to Sun 22 Nov 2026 11:00'), WAIT);
     expect(source.calls).toContainEqual(['advance', { hours: 1 }]);
-    await eventually(() => expect(frame()).toMatch(/COMI\s+85\.64 ▲/));
+    await vi.waitFor(() => expect(frame()).toMatch(/COMI\s+85\.64 ▲/), WAIT);
     expect(frame()).toContain('closes 14:30 (in 3h30m)');
   });
 
   it('orders of an earlier day show their date instead of the time', async () => {
     const { app, frame } = mount();
-    await eventually(() => expect(frame()).toMatch(/› 10:00\s+ord_open000001/));
+    await vi.waitFor(() => expect(frame()).toMatch(/› 10:00\s+ord_open000001/), WAIT);
     await press(app, 'a', '5');
-    await eventually(() => expect(frame()).toContain('Clock advanced +1 day to Mon 23 Nov 2026 10:00'));
-    await eventually(() => expect(frame()).toMatch(/› 22 Nov\s+ord_open000001/));
+    await vi.waitFor(() => expect(frame()).toContain('Clock advanced +1 day to Mon 23 Nov 2026 10:00'), WAIT);
+    await vi.waitFor(() => expect(frame()).toMatch(/› 22 Nov\s+ord_open000001/), WAIT);
   });
 
   it('i: switching investor shows the other account and reads its orders', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'i');
-    await eventually(() => expect(frame()).toContain('Switch investor'));
+    await vi.waitFor(() => expect(frame()).toContain('Switch investor'), WAIT);
     expect(frame()).toContain('2  inv_bbbbbbbbbb  Mona Hassan');
     await press(app, '2');
-    await eventually(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'));
-    await eventually(() => expect(frame()).toContain('no orders yet'));
+    await vi.waitFor(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('no orders yet'), WAIT);
     expect(source.calls).toContainEqual(['orders', 'inv_bbbbbbbbbb']);
   });
 
   it('without an investor it shows the first account', async () => {
     const { frame } = mount({ investorId: null });
-    await eventually(() => expect(frame()).toContain('Omar Farouk inv_aaaaaaaaaa'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk inv_aaaaaaaaaa'), WAIT);
   });
 
   it('b: the form completes the symbol, shows the estimate with each fee and the reservation, and places only after y', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b');
-    await eventually(() => expect(frame()).toContain('Buy for inv_aaaaaaaaaa'));
+    await vi.waitFor(() => expect(frame()).toContain('Buy for inv_aaaaaaaaaa'), WAIT);
     await press(app, 'C', 'O', '\t');
-    await eventually(() => expect(frame()).toContain('Commercial International Bank'));
+    await vi.waitFor(() => expect(frame()).toContain('Commercial International Bank'), WAIT);
     // the rest arrives in one chunk, as a paste or tmux send-keys delivers it
     await press(app, '\r10\r');
     await press(app, '\u001B[C', '\r', '85\r');
-    await eventually(() => expect(frame()).toContain('Value at the limit 85.00: 850.00 EGP'));
+    await vi.waitFor(() => expect(frame()).toContain('Value at the limit 85.00: 850.00 EGP'), WAIT);
     const e = estimateOrder({ side: 'buy', qty: 10, limitPriceMicros: 85_000_000 }, quote('COMI', 85_630_000))!;
     expect(frame()).toContain(`Fees ${egp(e.feesMicros)} EGP (commission 5.00`);
     expect(frame()).toContain(`Stamp duty ${egp(e.fees.stamp_duty_micros)} EGP (withheld)`);
     expect(frame()).toContain(`Reserved now: ${egp(e.reservation!.cashMicros)} EGP of settled cash`);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
     await press(app, '\r');
-    await eventually(() => expect(frame()).toContain('Place buy 10 COMI limit 85 day?'));
+    await vi.waitFor(() => expect(frame()).toContain('Place buy 10 COMI limit 85 day?'), WAIT);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
     await press(app, 'y');
-    await eventually(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: new'));
+    await vi.waitFor(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: new'), WAIT);
     expect(source.calls).toContainEqual(['placeOrder', { investor_id: 'inv_aaaaaaaaaa', symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: 85_000_000, time_in_force: 'day' }]);
-    await eventually(() => expect(frame()).toMatch(/› \d\d:\d\d\s+ord_new0000001/));
+    await vi.waitFor(() => expect(frame()).toMatch(/› \d\d:\d\d\s+ord_new0000001/), WAIT);
   });
 
   it('the form refuses a limit outside the band and Esc leaves without placing', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 's');
-    await eventually(() => expect(frame()).toContain('Sell for inv_aaaaaaaaaa'));
+    await vi.waitFor(() => expect(frame()).toContain('Sell for inv_aaaaaaaaaa'), WAIT);
     await press(app, 'COMI\r', '5\r', '\u001B[C', '\r', '200\r');
-    await eventually(() => expect(frame()).toContain('outside the band 68.51-102.75'));
+    await vi.waitFor(() => expect(frame()).toContain('outside the band 68.51-102.75'), WAIT);
     await press(app, ESC);
-    await eventually(() => expect(frame()).toContain('1 open · 1 recent'));
+    await vi.waitFor(() => expect(frame()).toContain('1 open · 1 recent'), WAIT);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
   });
 
   it('c: cancels the selected open order after y; a closed one cannot be cancelled', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('ord_open000001'));
+    await vi.waitFor(() => expect(frame()).toContain('ord_open000001'), WAIT);
     await press(app, 'c');
-    await eventually(() => expect(frame()).toContain('Cancel ord_open000001 buy 5 TMGH limit 60.00 gtc: new?'));
+    await vi.waitFor(() => expect(frame()).toContain('Cancel ord_open000001 buy 5 TMGH limit 60.00 gtc: new?'), WAIT);
     await press(app, 'y');
-    await eventually(() => expect(frame()).toContain('Cancel requested: ord_open000001'));
+    await vi.waitFor(() => expect(frame()).toContain('Cancel requested: ord_open000001'), WAIT);
     expect(source.calls).toContainEqual(['cancelOrder', 'ord_open000001']);
     await press(app, ARROW_DOWN);
-    await eventually(() => expect(frame()).toMatch(/› 09:03\s+ord_done000001/));
+    await vi.waitFor(() => expect(frame()).toMatch(/› 09:03\s+ord_done000001/), WAIT);
     await press(app, 'c');
-    await eventually(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'));
+    await vi.waitFor(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'), WAIT);
   });
 
   it('an API refusal shows the code, the message, the request id and the registry hint', async () => {
     const { source, app, frame } = mount();
-    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     source.state.failNext.advance = new ApiFailure('FORBIDDEN', 'The admin key lacks sandbox:control.', 'req_fake000002', 'Use a key with the grant the message names.', 403);
     await press(app, 'a', '1');
-    await eventually(() => expect(frame()).toContain('FORBIDDEN: The admin key lacks sandbox:control.'));
+    await vi.waitFor(() => expect(frame()).toContain('FORBIDDEN: The admin key lacks sandbox:control.'), WAIT);
     expect(frame()).toContain('request_id req_fake000002');
     expect(frame()).toContain('hint: Use a key with the grant the message names.');
   });
 
   it('q quits', async () => {
+    // the refresh interval runs on fake timers, so "no read after q" covers fifty intervals without waiting
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { app, frame, source } = mount();
-    await eventually(() => expect(frame()).toContain('Omar Farouk'));
+    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'q');
     const reads = source.calls.length;
-    await new Promise((r) => setTimeout(r, 100));
+    await runTicks(50, 20);
     expect(source.calls.length).toBe(reads);
   });
 });

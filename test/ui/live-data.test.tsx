@@ -1,7 +1,7 @@
 // The live screens' data against a real daemon: the HTTP source (reads, signed order and cancel, clock
 // advance, refusals with the registry hint), one dashboard refresh, and the polling hook following
 // the clock when it is advanced.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { Text } from 'ink';
 import { resolveProfile } from '../../cli/context.js';
@@ -11,7 +11,7 @@ import { ApiFailure, type LiveSource } from '../../cli/live/source.js';
 import { usePolling } from '../../cli/ui/hooks.js';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { cliInvestor } from '../helpers/cli-investor.js';
-import { eventually } from '../helpers/fake-source.js';
+import { WAIT } from '../helpers/fake-source.js';
 
 let sbx: CliSandbox;
 let inv: string;
@@ -93,9 +93,9 @@ function Probe(props: { source: LiveSource }) {
 describe('the polling hook against the daemon', () => {
   it('shows each refresh; advancing the clock moves what it shows', async () => {
     const app = render(<Probe source={source} />);
-    await eventually(() => expect(app.lastFrame()).toMatch(/^clock 2026-11-22T10:01:00\+02:00 COMI \d+ orders 2$/));
+    await vi.waitFor(() => expect(app.lastFrame()).toMatch(/^clock 2026-11-22T10:01:00\+02:00 COMI \d+ orders 2$/), WAIT);
     await source.advance({ hours: 1 });
-    await eventually(() => expect(app.lastFrame()).toContain('clock 2026-11-22T11:01:00+02:00'));
+    await vi.waitFor(() => expect(app.lastFrame()).toContain('clock 2026-11-22T11:01:00+02:00'), WAIT);
     const after = (await source.quotes(['COMI']))[0].price_micros;
     expect(app.lastFrame()).toContain(`COMI ${after} `);
   });
