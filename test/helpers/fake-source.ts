@@ -198,8 +198,9 @@ const scheduler = createRequire(requireFromTests.resolve('react-reconciler'))('s
  * Resolves once Ink has taken what was typed and React has run the effects of what it drew; no timer.
  * Ink holds a lone Esc for one setImmediate turn before emitting it. React (Ink's legacy root) runs
  * passive effects, where useInput attaches the key handler of a screen just drawn, as a normal-priority
- * Scheduler task queued by the commit; an idle-priority task runs only after every such task, including
- * those queued by renders the effects cause.
+ * Scheduler task queued by the commit; within a priority the Scheduler is first in, first out, so a
+ * normal-priority task queued now runs after it. (Idle priority would also wait for every later refresh,
+ * and a screen polling every 20 ms keeps it waiting for hundreds of milliseconds.)
  */
 export async function inkSettled(): Promise<void> {
   await new Promise((r) => setImmediate(r));
