@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { AppError } from '../http/errors.js';
 import { readFixture } from '../fixtures.js';
 import { createNewsServiceFromLoader } from './service.js';
 import { NewsArticle, NewsList, NewsQuery } from '../contract/schemas/news.js';
@@ -21,7 +20,7 @@ export function newsRoutes(_deps: Deps): RouteDef[] {
       summary: 'One article with its tags, and its body when the publisher licence permits redistribution.',
       params: z.strictObject({ id: z.string().max(64) }), response: NewsArticle,
       errors: ['NOT_FOUND'],
-      handler: ({ params }) => news.get(params.id) ?? (() => { throw new AppError('NOT_FOUND', `No article ${params.id}.`); })(),
+      handler: ({ params }) => news.article(params.id),
     }),
   ];
 }

@@ -1,8 +1,11 @@
-// News service: pure functions over the fixture's articles. No I/O here; the caller supplies the data
-// (createNewsService) or a loader (loadNewsArticles / createNewsServiceFromLoader).
-//
-// Ordering (spec, neutrality rule): newest first by instant, always; ties broken by id ascending.
-// Filters only remove items; they never change the order of the items that remain.
+// The news domain: a fixture set of articles (fixtures/news.json), listed and read. Guarantees:
+// - Ordering (spec, neutrality rule): newest first by instant, always; ties broken by id ascending.
+//   Filters only remove items; they never change the order of the items that remain.
+// - Neutral content: no ranking, score, sentiment or recommendation field is ever added.
+// - An article's body is shown only when the publisher licence permits redistribution.
+// - Pure: no I/O here; the caller supplies the data (createNewsService) or a loader
+//   (loadNewsArticles / createNewsServiceFromLoader). An unknown id is a NOT_FOUND refusal (a value).
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import {
   NEWS_LIMIT_DEFAULT,
   NEWS_LIMIT_MAX,
@@ -35,6 +38,8 @@ export interface NewsListResult {
 export interface NewsService {
   list(filter?: NewsFilter): NewsListResult;
   get(id: string): NewsArticle | null;
+  /** The article, or a NOT_FOUND refusal (GET /v1/news/{id}). */
+  article(id: string): Outcome<NewsArticle>;
 }
 
 /** Validates a parsed fixtures/news.json document and returns its articles. Throws on a bad fixture. */
@@ -118,6 +123,11 @@ export function createNewsService(articles: readonly NewsFixtureArticle[]): News
     get(id: string): NewsArticle | null {
       const a = byId.get(id);
       return a === undefined ? null : toArticle(a);
+    },
+
+    article(id: string): Outcome<NewsArticle> {
+      const a = byId.get(id);
+      return a === undefined ? refuse('NOT_FOUND', `No article ${id}.`) : ok(toArticle(a));
     },
   };
 }
