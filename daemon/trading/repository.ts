@@ -101,8 +101,8 @@ const ORDER_COLS = `id, tenant_id, investor_id, client_order_id, market_id, symb
   submitted_at, filled_at, canceled_at, expired_at, updated_at`;
 const DESK_SELECT = 'SELECT o.*, i.account_number, i.full_name, i.broker_id FROM orders o JOIN investors i ON i.id = o.investor_id';
 
-export function createTradingRepo(db: Db) {
-  const q = {
+function orderStatements(db: Db) {
+  return {
     insert: db.prepare(`INSERT INTO orders (${ORDER_COLS}) VALUES (${ORDER_COLS.split(',').map((c) => `@${c.trim()}`).join(', ')})`),
     byId: db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?'),
     byTenant: db.prepare<[string, string], OrderRow>('SELECT * FROM orders WHERE id = ? AND tenant_id = ?'),
@@ -120,6 +120,11 @@ export function createTradingRepo(db: Db) {
        ORDER BY seq DESC LIMIT @limit`,
     ),
     openIds: db.prepare<[], { id: string }>(`SELECT id FROM orders WHERE state NOT IN ${TERMINAL} ORDER BY seq`),
+  };
+}
+
+function fillStatements(db: Db) {
+  return {
     insertFill: db.prepare(
       `INSERT INTO fills (id, tenant_id, investor_id, order_id, symbol, side, qty, price_micros, value_micros, commission_micros, egx_micros,
          mcdr_micros, ipf_micros, fra_micros, stamp_duty_micros, net_micros, venue, executed_by, trade_date, settlement_date, at_ms, at)
@@ -133,6 +138,12 @@ export function createTradingRepo(db: Db) {
     ),
     settlement: db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE id = ?'),
     settle: db.prepare("UPDATE settlements SET state = 'settled', settled_at = ? WHERE id = ?"),
+  };
+}
+
+/** The dealer desk's reads, scoped to the dealer's broker (null: every broker). */
+function deskStatements(db: Db) {
+  return {
     deskQueue: db.prepare<{ broker: string | null; limit: number }, DeskOrderRow>(
       `${DESK_SELECT} WHERE o.routing = 'desk' AND o.state NOT IN ${TERMINAL}
          AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY o.seq LIMIT @limit`,
@@ -142,6 +153,12 @@ export function createTradingRepo(db: Db) {
       `SELECT f.*, i.account_number FROM fills f JOIN investors i ON i.id = f.investor_id
         WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY f.seq DESC LIMIT @limit`,
     ),
+    ...exposureStatements(db),
+  };
+}
+
+function exposureStatements(db: Db) {
+  return {
     exposureOpen: db.prepare<{ broker: string | null }, { side: Side; orders: number; qty: number; filled_qty: number; reserved_cash: number }>(
       `SELECT o.side, COUNT(*) AS orders, SUM(o.qty) AS qty, SUM(o.filled_qty) AS filled_qty,
               SUM(COALESCE((SELECT remaining FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.state = 'pending'), 0)) AS reserved_cash
@@ -162,7 +179,10 @@ export function createTradingRepo(db: Db) {
         WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY f.symbol ORDER BY f.symbol`,
     ),
   };
+}
 
+export function createTradingRepo(db: Db) {
+  const q = { ...orderStatements(db), ...fillStatements(db), ...deskStatements(db) };
   let lastSeq = 0;
   return {
     insert(o: NewOrder): void {

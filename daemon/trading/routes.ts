@@ -3,8 +3,8 @@
 // registers the order source and the settlement event with the scheduler.
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { createTradingService } from './service.js';
-import { createOrderDesk } from './desk.js';
+import { createTradingService, type TradingService } from './service.js';
+import { createOrderDesk, type OrderDesk } from './desk.js';
 import {
   AutoFillBody, AutoFillSchema, BlotterQuery, BlotterSchema, BookParams, BookQuery, ContractNoteSchema, DeskExecuteBody, DeskOrderSchema,
   DeskQueueQuery, DeskQueueSchema, DeskRejectBody, ExposureSchema, OrderBookSchema, OrderCreateBody, OrderList, OrderListQuery, OrderParams,
@@ -18,11 +18,24 @@ const ORDER_ERRORS = [
   'INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES', 'CLIENT_ORDER_ID_EXISTS',
 ] as const;
 
+const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
+
 export function tradingRoutes(deps: Deps): RouteDef[] {
   const trading = createTradingService(deps);
   const desk = createOrderDesk(deps, trading.desk);
-  const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
+  return [
+    ...orderRoutes(trading),
+    ...deskRoutes(desk),
+    defineRoute({
+      method: 'POST', url: '/admin/sandbox/auto-fill', auth: { realm: 'admin', grant: 'sandbox:control' }, tags: ['sandbox'],
+      summary: 'Auto-fill on (default): orders execute against the tape. Off: new orders wait at the dealer desk (GET /broker/v1/queue).',
+      body: AutoFillBody, response: AutoFillSchema,
+      handler: ({ body }) => trading.setAutoFill(body.enabled),
+    }),
+  ];
+}
 
+function orderRoutes(trading: TradingService): RouteDef[] {
   return [
     defineRoute({
       method: 'POST', url: '/v1/orders', auth: 'S', tags: ['orders'], status: 201,
@@ -54,7 +67,11 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
       params: OrderParams, response: ContractNoteSchema, errors: ['NOT_FOUND', 'NO_EXECUTIONS'],
       handler: ({ params, tenantId }) => trading.contractNote(tenantId!, params.id),
     }),
+  ];
+}
 
+function deskRoutes(desk: OrderDesk): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET', url: '/broker/v1/queue', auth: grant('queue:read'), tags: ['desk'],
       summary: 'Orders waiting at the dealer desk (placed while auto-fill was off), oldest first, with the tape price and band.',
@@ -91,12 +108,6 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
       summary: 'A simulated order book around the tape price (deterministic per seed, symbol and minute); levels 1-20 (default 5).',
       params: BookParams, query: BookQuery, response: OrderBookSchema, errors: ['UNKNOWN_MARKET', 'UNKNOWN_SYMBOL'],
       handler: ({ params, query }) => desk.book(params.m, params.s, query.levels),
-    }),
-    defineRoute({
-      method: 'POST', url: '/admin/sandbox/auto-fill', auth: { realm: 'admin', grant: 'sandbox:control' }, tags: ['sandbox'],
-      summary: 'Auto-fill on (default): orders execute against the tape. Off: new orders wait at the dealer desk (GET /broker/v1/queue).',
-      body: AutoFillBody, response: AutoFillSchema,
-      handler: ({ body }) => trading.setAutoFill(body.enabled),
     }),
   ];
 }

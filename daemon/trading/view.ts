@@ -61,40 +61,31 @@ class TradingDays {
   }
 }
 
-export function createMarketView(m: ViewMarket): MarketView {
-  const cal = m.calendar;
-  /** Per symbol, per trading-day index: the day's low and high (undefined until computed). */
-  let lows = new Map<string, number[]>();
-  let highs = new Map<string, number[]>();
-  const forget = () => {
-    lows = new Map();
-    highs = new Map();
-  };
-  const days = new TradingDays(cal, forget);
-  let tape = m.tape;
+/** Per symbol, per trading-day index: the day's low and high from the tape (computed on first use). */
+class DayRanges {
+  private lows = new Map<string, number[]>();
+  private highs = new Map<string, number[]>();
 
-  function current(): Tape {
-    if (m.tape !== tape) {
-      tape = m.tape;
-      forget();
+  forget(symbol?: string): void {
+    if (symbol === undefined) {
+      this.lows = new Map();
+      this.highs = new Map();
+      return;
     }
-    return tape;
+    this.lows.delete(symbol);
+    this.highs.delete(symbol);
   }
 
-  m.onChange?.((symbol) => {
-    lows.delete(symbol);
-    highs.delete(symbol);
-  });
-
-  function stats(symbol: string, i: number): { low: number; high: number } {
-    let lo = lows.get(symbol);
-    let hi = highs.get(symbol);
+  /** The low and high of trading day i (`date`) on this tape. */
+  of(tape: Tape, symbol: string, i: number, date: string): { low: number; high: number } {
+    let lo = this.lows.get(symbol);
+    let hi = this.highs.get(symbol);
     if (!lo || !hi) {
-      lows.set(symbol, (lo = []));
-      highs.set(symbol, (hi = []));
+      this.lows.set(symbol, (lo = []));
+      this.highs.set(symbol, (hi = []));
     }
     if (lo[i] === undefined) {
-      const p = tape.minutePrices(symbol, days.dates[i]);
+      const p = tape.minutePrices(symbol, date);
       let low = p[0];
       let high = p[0];
       for (let k = 1; k < p.length; k++) {
@@ -107,38 +98,65 @@ export function createMarketView(m: ViewMarket): MarketView {
     }
     return { low: lo[i], high: hi[i] };
   }
+}
 
-  function firstTick(symbol: string, side: Side, limitMicros: number | null, fromMs: number, toMs: number): TickAt | null {
-    const t = current();
-    // A market order takes any tick: a limit no tape price can fail to reach.
-    const limit = limitMicros ?? (side === 'buy' ? Number.MAX_SAFE_INTEGER : 0);
-    for (let i = days.indexOf(cal.sessionDateFor(fromMs)); ; i++) {
-      days.ensure(i);
-      const open = days.openMs[i];
-      if (open >= toMs) return null;
-      const n = days.minutes[i];
-      const from = fromMs <= open ? 0 : Math.ceil((fromMs - open) / MINUTE_MS);
-      if (from >= n) continue;
-      if (limitMicros !== null) {
-        const s = stats(symbol, i);
-        if (side === 'buy' ? s.low > limit : s.high < limit) continue;
-      }
-      const p = t.minutePrices(symbol, days.dates[i]);
-      for (let k = from; k < n; k++) {
-        if (side === 'buy' ? p[k] <= limit : p[k] >= limit) {
-          const atMs = open + k * MINUTE_MS;
-          return atMs < toMs ? { atMs, priceMicros: p[k] } : null;
-        }
+interface Scan {
+  cal: Calendar;
+  days: TradingDays;
+  ranges: DayRanges;
+  tape: Tape;
+}
+
+function firstTick(v: Scan, symbol: string, side: Side, limitMicros: number | null, fromMs: number, toMs: number): TickAt | null {
+  const { days, tape } = v;
+  // A market order takes any tick: a limit no tape price can fail to reach.
+  const limit = limitMicros ?? (side === 'buy' ? Number.MAX_SAFE_INTEGER : 0);
+  for (let i = days.indexOf(v.cal.sessionDateFor(fromMs)); ; i++) {
+    days.ensure(i);
+    const open = days.openMs[i];
+    if (open >= toMs) return null;
+    const n = days.minutes[i];
+    const from = fromMs <= open ? 0 : Math.ceil((fromMs - open) / MINUTE_MS);
+    if (from >= n) continue;
+    if (limitMicros !== null) {
+      const s = v.ranges.of(tape, symbol, i, days.dates[i]);
+      if (side === 'buy' ? s.low > limit : s.high < limit) continue;
+    }
+    const p = tape.minutePrices(symbol, days.dates[i]);
+    for (let k = from; k < n; k++) {
+      if (side === 'buy' ? p[k] <= limit : p[k] >= limit) {
+        const atMs = open + k * MINUTE_MS;
+        return atMs < toMs ? { atMs, priceMicros: p[k] } : null;
       }
     }
   }
+}
+
+export function createMarketView(m: ViewMarket): MarketView {
+  const cal = m.calendar;
+  const ranges = new DayRanges();
+  const v: Scan = { cal, days: new TradingDays(cal, () => ranges.forget()), ranges, tape: m.tape };
+
+  /** The tape in force; a reset builds a new one, whose day ranges are not the old one's. */
+  function current(): Tape {
+    if (m.tape !== v.tape) {
+      v.tape = m.tape;
+      ranges.forget();
+    }
+    return v.tape;
+  }
+
+  m.onChange?.((symbol) => ranges.forget(symbol));
 
   return {
     isOpen: (ms) => cal.isOpen(ms),
     nextOpen: (ms) => cal.nextOpen(ms),
     closeOf: (ms) => cal.nextClose(ms),
     priceAt: (symbol, ms) => current().priceAt(symbol, ms),
-    firstTick,
+    firstTick: (symbol, side, limitMicros, fromMs, toMs) => {
+      current();
+      return firstTick(v, symbol, side, limitMicros, fromMs, toMs);
+    },
     halted: (symbol) => m.isHalted(symbol),
   };
 }
