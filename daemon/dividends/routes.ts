@@ -1,5 +1,5 @@
 // Sandbox dividends (X-Admin-Key, sandbox:control): declare, and read one with its entitlements.
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import type { DividendService } from './service.js';
 import { DeclareDividendBody, DividendParams, DividendSchema } from '../contract/schemas/dividends.js';
 

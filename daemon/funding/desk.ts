@@ -1,7 +1,7 @@
 // The dealer funding desk (docs/funding.md "The dealer funding desk"): with manual funding approval on,
 // a new transfer waits in received (approval pending) until a dealer of the investor's broker approves
 // it (its rail steps start) or rejects it (it fails with the dealer's reason and any hold is released).
-import type { Operator } from '../http/route.js';
+import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { FundingCtx } from './context.js';
 import { change, failTransfer, scheduleStep } from './rail.js';

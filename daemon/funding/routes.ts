@@ -3,7 +3,7 @@
 // Creating the service registers the transfer rail step with the scheduler.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { createFundingService } from './service.js';
 import {
   DeskListQuery, DeskTransferSchema, ManualFundingBody, RejectBody, TransferCreateBody, TransferList, TransferListQuery,

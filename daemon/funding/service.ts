@@ -13,7 +13,7 @@
 //
 // Files: transfers.ts (create, read, list), rail.ts (the scheduled steps), desk.ts (the dealer's
 // decisions, the manual-funding switch), views.ts (wire shapes), repo.ts (SQL).
-import type { Operator } from '../http/route.js';
+import type { Operator } from '../contract/route.js';
 import type { FundingCtx, FundingDeps } from './context.js';
 import { createTransferRepo } from './repo.js';
 import { step, TRANSFER_STEP_EVENT } from './rail.js';

@@ -1,5 +1,5 @@
 // Funds (B), fund orders (POST signed and idempotent) and the sandbox NAV control.
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import type { FundService } from './service.js';
 import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from '../contract/schemas/funds.js';
 

@@ -14,9 +14,8 @@
 //
 // The body's shape (strict; side subscribe with amount_micros, or redeem with units_micros, positive
 // integers up to 2^53 - 1) is checked by the route schema before this chain.
-import type { ErrorCode } from '../contract/errors.js';
 import { formatEgp, formatMicros } from '../contract/money.js';
-import type { Outcome } from '../http/errors.js';
+import { refuse, type Outcome } from '../contract/outcome.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Fund } from './catalog.js';
 import { amountForUnits, subscriptionAtNav, UNIT_MICROS } from './nav.js';
@@ -45,42 +44,38 @@ export interface ValidFundOrder {
   amountMicros: number;
 }
 
-function no(code: ErrorCode, message?: string): Outcome<never> {
-  return { ok: false, code, message };
-}
-
 export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): Outcome<ValidFundOrder> {
   const fund = env.fund(body.fund_code);
-  if (!fund) return no('UNKNOWN_FUND', `No fund ${body.fund_code}.`);
+  if (!fund) return refuse('UNKNOWN_FUND', `No fund ${body.fund_code}.`);
   const inv = env.investor(body.investor_id);
   if (!inv.ok) return inv;
   const investor = inv.value;
   const navMicros = env.navMicros(fund);
 
   if (body.side === 'subscribe') {
-    if (investor.status === 'restricted') return no('INVESTOR_RESTRICTED');
-    if (investor.shariah_only === 1 && !fund.shariah_compliant) return no('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
+    if (investor.status === 'restricted') return refuse('INVESTOR_RESTRICTED');
+    if (investor.shariah_only === 1 && !fund.shariah_compliant) return refuse('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
     const amount = body.amount_micros;
     if (env.unitsHeld(investor.id, fund) === 0 && amount < fund.min_subscription_micros) {
-      return no('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${formatEgp(fund.min_subscription_micros)} EGP (${fund.min_subscription_micros} micros).`);
+      return refuse('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${formatEgp(fund.min_subscription_micros)} EGP (${fund.min_subscription_micros} micros).`);
     }
     if (BigInt(amount) * BigInt(UNIT_MICROS) / BigInt(navMicros) > BigInt(Number.MAX_SAFE_INTEGER)) {
-      return no('AMOUNT_TOO_LARGE', `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`);
+      return refuse('AMOUNT_TOO_LARGE', `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`);
     }
     const fill = subscriptionAtNav(amount, navMicros);
-    if (fill.unitsMicros === 0) return no('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
+    if (fill.unitsMicros === 0) return refuse('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
     const cash = env.settledCashMicros(investor.id);
-    if (amount > cash) return no('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${formatEgp(amount)} EGP of settled cash; ${formatEgp(cash)} EGP is available.`);
+    if (amount > cash) return refuse('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${formatEgp(amount)} EGP of settled cash; ${formatEgp(cash)} EGP is available.`);
     return { ok: true, value: { fund, investor, navMicros, unitsMicros: fill.unitsMicros, amountMicros: fill.amountMicros } };
   }
 
   const units = body.units_micros;
   if (BigInt(units) * BigInt(navMicros) / BigInt(UNIT_MICROS) > BigInt(Number.MAX_SAFE_INTEGER)) {
-    return no('AMOUNT_TOO_LARGE', `${units} unit-micros are worth more micros than can be represented exactly at NAV ${navMicros}.`);
+    return refuse('AMOUNT_TOO_LARGE', `${units} unit-micros are worth more micros than can be represented exactly at NAV ${navMicros}.`);
   }
   const paid = amountForUnits(units, navMicros);
-  if (paid === 0) return no('FUND_ORDER_TOO_SMALL', `${units} unit-micros pay less than one micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
+  if (paid === 0) return refuse('FUND_ORDER_TOO_SMALL', `${units} unit-micros pay less than one micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
   const held = env.settledUnits(investor.id, fund);
-  if (units > held) return no('INSUFFICIENT_SETTLED_SECURITIES', `The redemption needs ${units} settled unit-micros of ${fund.fund_code}; ${held} are held.`);
+  if (units > held) return refuse('INSUFFICIENT_SETTLED_SECURITIES', `The redemption needs ${units} settled unit-micros of ${fund.fund_code}; ${held} are held.`);
   return { ok: true, value: { fund, investor, navMicros, unitsMicros: units, amountMicros: paid } };
 }

@@ -1,6 +1,6 @@
 // Ledger reads: an investor's balances and activity feed (B). Another tenant's investor is 404.
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { investorActivities, investorBalances } from './views.js';
 import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } from '../contract/schemas/ledger.js';
 

@@ -2,7 +2,7 @@
 // dividends (daemon/dividends). One module creates the three services so the portfolio shares the
 // fund service's NAV book.
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { createFundService } from '../funds/service.js';
 import { fundRoutes } from '../funds/routes.js';
 import { createDividendService } from '../dividends/service.js';
