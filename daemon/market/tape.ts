@@ -4,7 +4,8 @@
 //   a price before the open) or O(minutes of that day) (its path), plus O(log holidays) for the
 //   trading-day number and O(log overrides) for the override lookup.
 // - Same seed, calendar and overrides, same prices, on any machine (integer arithmetic only).
-// - Every tick is on the price grid and inside its day's band around the previous close.
+// - Every tick is on the price grid and inside its day's band around the previous close (the paths
+//   are clamped to it; the closes need no clamp, the seeded daily moves being bounded far inside it).
 //
 // The parts, one job each, under tape/: series.ts (the seeded daily close, open and volume), path.ts
 // (the intraday base path), overrides.ts (the recorded quote controls, indexed), effective.ts (base plus
