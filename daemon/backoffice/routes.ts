@@ -1,8 +1,8 @@
-// Back office (X-Admin-Key): tenant provisioning and the hash-chained audit log.
+// Back office routes (X-Admin-Key): parse and delegate to backoffice/service.ts and the audit log.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
-import { AppError } from '../http/errors.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
+import { provisionTenant } from './service.js';
 import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from '../contract/schemas/backoffice.js';
 
 export function backofficeRoutes(deps: Deps): RouteDef[] {
@@ -13,10 +13,7 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
       body: z.strictObject({ name: z.string().trim().min(1).max(100) }),
       response: TenantCredentialsSchema,
       errors: ['TENANT_NAME_TAKEN'],
-      handler: ({ body }) => {
-        if (deps.keys.tenantExists(body.name)) throw new AppError('TENANT_NAME_TAKEN');
-        return deps.keys.createTenant(body.name);
-      },
+      handler: ({ body }) => provisionTenant(deps, body.name),
     }),
     defineRoute({
       method: 'GET', url: '/admin/audit', auth: { realm: 'admin', grant: 'audit:read' }, tags: ['backoffice'],

@@ -45,81 +45,87 @@ interface Target {
   idemKey: string | null;
 }
 
-export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {
-  const { db } = deps;
-  const idemGet = db.prepare<[string, string, string, string], StoredAnswer>(
-    'SELECT body_hash, status, response, created_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
-  );
-  const idemPut = db.prepare(
-    'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
-  );
-  // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
-  // transaction helper does).
-  const savepoint = db.prepare('SAVEPOINT request');
-  const rollbackTo = db.prepare('ROLLBACK TO request');
-  const release = db.prepare('RELEASE request');
+function prepare(db: Db) {
+  return {
+    idemGet: db.prepare<[string, string, string, string], StoredAnswer>(
+      'SELECT body_hash, status, response, created_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
+    ),
+    idemPut: db.prepare(
+      'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
+    ),
+    // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
+    // transaction helper does).
+    savepoint: db.prepare('SAVEPOINT request'),
+    rollbackTo: db.prepare('ROLLBACK TO request'),
+    release: db.prepare('RELEASE request'),
+  };
+}
 
-  /** The answer stored for this key within its 24 h, replayed; a different body under the key is refused. */
-  function storedAnswer(ctx: RouteCtx, t: Target): Out | null {
-    if (t.idemKey === null) return null;
-    const prior = idemGet.get(ctx.tenantId!, t.req.method, t.path, t.idemKey);
-    if (!prior || prior.created_ms < t.simMs - IDEMPOTENCY_TTL_MS) return null;
-    if (prior.body_hash !== bodySha256(t.req)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
+type Statements = ReturnType<typeof prepare>;
+
+/** The answer stored for this key within its 24 h, replayed; a different body under the key is refused. */
+function storedAnswer(st: Statements, ctx: RouteCtx, t: Target): Out | null {
+  if (t.idemKey === null) return null;
+  const prior = st.idemGet.get(ctx.tenantId!, t.req.method, t.path, t.idemKey);
+  if (!prior || prior.created_ms < t.simMs - IDEMPOTENCY_TTL_MS) return null;
+  if (prior.body_hash !== bodySha256(t.req)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+  return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
+}
+
+/** The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. */
+function runHandler(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx): Out {
+  try {
+    return deps.ids.unit(() => deps.ledger.unit(() => toReply(def, def.handler(ctx))));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    st.rollbackTo.run();
+    return errorReply(err, ctx.requestId);
   }
+}
 
-  /** The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. */
-  function runHandler(def: RouteDef, ctx: RouteCtx): Out {
-    try {
-      return deps.ids.unit(() => deps.ledger.unit(() => toReply(def, def.handler(ctx))));
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      rollbackTo.run();
-      return errorReply(err, ctx.requestId);
-    }
+/** The idempotency record, the audit entry (successes only) and the journal entry (every answer). */
+function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx, t: Target, reply: Out): string | undefined {
+  let json: string | undefined;
+  if (t.idemKey !== null) {
+    json = JSON.stringify(reply.body ?? null);
+    st.idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now());
   }
-
-  /** The idempotency record, the audit entry (successes only) and the journal entry (every answer). */
-  function recordAnswer(def: RouteDef, ctx: RouteCtx, t: Target, reply: Out): string | undefined {
-    let json: string | undefined;
-    if (t.idemKey !== null) {
-      json = JSON.stringify(reply.body ?? null);
-      idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now());
-    }
-    if (reply.status < 400) {
-      deps.audit.append({
-        actor: ctx.actor,
-        action: `${def.method} ${def.url}`,
-        subject: t.path,
-        tenantId: ctx.tenantId,
-        detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
-      });
-    }
-    // The journal: every request that reached its handler, refusals included (a business refusal
-    // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
-    deps.journal.record({
-      requestId: ctx.requestId, simMs: t.simMs, method: t.req.method, route: `${def.method} ${def.url}`, path: t.path, query: t.rawQuery,
-      principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: t.idemKey, contentType: header(t.req, 'content-type') ?? null,
-      body: t.req.rawBody, status: reply.status,
+  if (reply.status < 400) {
+    deps.audit.append({
+      actor: ctx.actor,
+      action: `${def.method} ${def.url}`,
+      subject: t.path,
+      tenantId: ctx.tenantId,
+      detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
     });
-    return json;
   }
+  // The journal: every request that reached its handler, refusals included (a business refusal
+  // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
+  deps.journal.record({
+    requestId: ctx.requestId, simMs: t.simMs, method: t.req.method, route: `${def.method} ${def.url}`, path: t.path, query: t.rawQuery,
+    principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: t.idemKey, contentType: header(t.req, 'content-type') ?? null,
+    body: t.req.rawBody, status: reply.status,
+  });
+  return json;
+}
 
+export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {
+  const st = prepare(deps.db);
   return function runMutation(def, ctx, req, idemKey) {
     const { path, rawQuery } = splitUrl(req.url);
     const target: Target = { req, path, rawQuery, simMs: deps.clock.now(), idemKey };
-    const stored = storedAnswer(ctx, target);
+    const stored = storedAnswer(st, ctx, target);
     if (stored) return stored;
-    savepoint.run();
+    st.savepoint.run();
     try {
-      const reply = runHandler(def, ctx);
-      const json = recordAnswer(def, ctx, target, reply);
-      release.run();
+      const reply = runHandler(deps, st, def, ctx);
+      const json = recordAnswer(deps, st, def, ctx, target, reply);
+      st.release.run();
       return reply.body === undefined || reply.raw ? reply : { ...reply, json };
     } catch (err) {
-      if (db.inTransaction) {
-        rollbackTo.run();
-        release.run();
+      if (deps.db.inTransaction) {
+        st.rollbackTo.run();
+        st.release.run();
       }
       deps.reload();
       throw err;

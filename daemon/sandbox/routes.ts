@@ -1,15 +1,14 @@
-// Sandbox controls under /admin/sandbox (X-Admin-Key with grant sandbox:control).
+// Sandbox controls under /admin/sandbox (X-Admin-Key with grant sandbox:control): parse and delegate.
 import { z } from 'zod';
-import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
-import { AppError } from '../http/errors.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { advanceClock, resetSandbox, sandboxState, setClockMode } from './service.js';
 import { ClockAdvanceBody, ClockAdvanceResponse, ClockModeSchema, SandboxStateSchema } from '../contract/schemas/sandbox.js';
 import { HaltSchema, LiveQuoteSchema } from '../contract/schemas/market.js';
 import { JournalEntry, JournalPage, ReplayResult } from '../contract/journal.js';
 import { exportSnapshot } from './snapshot.js';
 import { replayEntry } from './replay.js';
+import { readJournal } from './journal-page.js';
 
 const JournalQuery = z.strictObject({
   after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
@@ -49,15 +48,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
         clock: z.enum(['frozen', 'running']).optional(),
       }),
       response: SandboxStateSchema,
-      handler: ({ body }) => {
-        let startMs: number | undefined;
-        if (body.start !== undefined) {
-          const dt = DateTime.fromISO(body.start, { setZone: true });
-          if (!dt.isValid) throw new AppError('INVALID_TIMESTAMP', `start: "${body.start}" is not an RFC 3339 timestamp.`);
-          startMs = dt.toMillis();
-        }
-        return resetSandbox(deps, { seed: body.seed, startMs, clockMode: body.clock });
-      },
+      handler: ({ body }) => resetSandbox(deps, body),
     }),
     defineRoute({
       method: 'POST', url: '/admin/sandbox/quote', auth: control, tags: ['sandbox'],
@@ -84,19 +75,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/admin/sandbox/journal', auth: control, tags: ['sandbox'],
       summary: 'The request journal: every committed state-changing request, oldest first, with its principal, simulated time and status (never keys or signatures). format=ndjson gives a replayable file (header line, then entries; every entry unless limit is given); json pages with after and limit (default 100, at most 1000).',
       query: JournalQuery, response: JournalPage,
-      handler: ({ query }) => {
-        const header = deps.journal.header();
-        if (query.format === 'ndjson') {
-          const entries = deps.journal.list(query.after, query.limit ?? Number.MAX_SAFE_INTEGER);
-          const text = [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n';
-          return { status: 200, raw: Buffer.from(text, 'utf8'), contentType: 'application/x-ndjson; charset=utf-8' };
-        }
-        const limit = query.limit ?? 100;
-        const entries = deps.journal.list(query.after, limit + 1);
-        const more = entries.length > limit;
-        if (more) entries.pop();
-        return { header, entries, next_after: more ? entries[entries.length - 1].seq : null };
-      },
+      handler: ({ query }) => readJournal(deps.journal, query),
     }),
     defineRoute({
       method: 'POST', url: '/admin/sandbox/replay-entry', auth: control, tags: ['sandbox'],

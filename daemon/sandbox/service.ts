@@ -1,7 +1,9 @@
-// Sandbox controls: clock advance and mode, reset. (Quote and halt live in the market service.)
+// Sandbox controls: clock advance and mode, reset. (Quote and halt live in the market service.) The
+// clock only moves forward, by at most MAX_ADVANCE_MS per call; a reset wipes the simulation and keeps
+// credentials, the audit chain and the journal (docs/snapshots.md).
 import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
-import { AppError } from '../http/errors.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { ClockMode } from '../sim/clock.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
@@ -23,39 +25,42 @@ export function clockView(deps: Pick<Deps, 'clock' | 'market'>) {
   };
 }
 
-export function resolveAdvanceTarget(deps: Pick<Deps, 'clock' | 'market'>, body: AdvanceBody): number {
-  const now = deps.clock.now();
-  let target: number;
-  if (body.until !== undefined) {
-    if (body.until === 'next_open') target = deps.market.calendar.nextOpen(now);
-    else if (body.until === 'next_close') target = deps.market.calendar.nextClose(now);
-    else {
-      const dt = DateTime.fromISO(body.until, { setZone: true });
-      if (!dt.isValid || !/[zZ]|[+-]\d\d:\d\d$/.test(body.until)) throw new AppError('INVALID_TIMESTAMP', `until: "${body.until}" is not an RFC 3339 timestamp with offset, next_open or next_close.`);
-      target = dt.toMillis();
-    }
-  } else {
+/** The instant an advance names: an RFC 3339 instant with offset, next_open, next_close, or a duration. */
+function advanceTarget(deps: Pick<Deps, 'market'>, now: number, body: AdvanceBody): Outcome<number> {
+  if (body.until === undefined) {
     const ms = (body.minutes ?? 0) * 60_000 + (body.hours ?? 0) * 3_600_000 + (body.days ?? 0) * 86_400_000;
-    target = now + Math.round(ms);
+    return ok(now + Math.round(ms));
   }
-  if (target < now) throw new AppError('CLOCK_NOT_ADVANCEABLE', `The clock is at ${deps.market.calendar.toIso(now)}; it only moves forward.`);
-  if (target - now > MAX_ADVANCE_MS) throw new AppError('CLOCK_ADVANCE_TOO_LARGE');
+  if (body.until === 'next_open') return ok(deps.market.calendar.nextOpen(now));
+  if (body.until === 'next_close') return ok(deps.market.calendar.nextClose(now));
+  const dt = DateTime.fromISO(body.until, { setZone: true });
+  if (!dt.isValid || !/[zZ]|[+-]\d\d:\d\d$/.test(body.until)) return refuse('INVALID_TIMESTAMP', `until: "${body.until}" is not an RFC 3339 timestamp with offset, next_open or next_close.`);
+  return ok(dt.toMillis());
+}
+
+export function resolveAdvanceTarget(deps: Pick<Deps, 'clock' | 'market'>, body: AdvanceBody): Outcome<number> {
+  const now = deps.clock.now();
+  const target = advanceTarget(deps, now, body);
+  if (!target.ok) return target;
+  if (target.value < now) return refuse('CLOCK_NOT_ADVANCEABLE', `The clock is at ${deps.market.calendar.toIso(now)}; it only moves forward.`);
+  if (target.value - now > MAX_ADVANCE_MS) return refuse('CLOCK_ADVANCE_TOO_LARGE');
   return target;
 }
 
-export function advanceClock(deps: Deps, body: AdvanceBody) {
+export function advanceClock(deps: Pick<Deps, 'clock' | 'market' | 'scheduler'>, body: AdvanceBody) {
   const target = resolveAdvanceTarget(deps, body);
-  const instants = deps.scheduler.advanceTo(target);
-  return { ...clockView(deps), mode: deps.clock.mode(), instants_processed: instants };
+  if (!target.ok) return target;
+  const instants = deps.scheduler.advanceTo(target.value);
+  return ok({ ...clockView(deps), mode: deps.clock.mode(), instants_processed: instants });
 }
 
-export function setClockMode(deps: Deps, mode: ClockMode, speed?: number) {
+export function setClockMode(deps: Pick<Deps, 'clock' | 'market' | 'scheduler'>, mode: ClockMode, speed?: number) {
   deps.clock.setMode(mode, speed === undefined ? undefined : Math.round(speed * 1000));
   deps.scheduler.changed();
   return { ...clockView(deps), mode: deps.clock.mode(), speed: deps.clock.speedMilli() / 1000 };
 }
 
-export function sandboxState(deps: Deps) {
+export function sandboxState(deps: Pick<Deps, 'db' | 'clock' | 'market' | 'ai' | 'version'>) {
   const s = deps.db.prepare<[], { seed: number; start_ms: number; generation: number; auto_fill: number; manual_funding: number }>(
     'SELECT seed, start_ms, generation, auto_fill, manual_funding FROM sandbox_state WHERE id = 1',
   ).get()!;
@@ -71,8 +76,26 @@ export function sandboxState(deps: Deps) {
   };
 }
 
+export interface ResetRequest {
+  seed?: number;
+  /** RFC 3339; the current start when absent. */
+  start?: string;
+  clock?: ClockMode;
+}
+
 /** Wipes all simulation state (keeping credentials and the audit chain) and restarts the clock. */
-export function resetSandbox(deps: Deps, opts: { seed?: number; startMs?: number; clockMode?: ClockMode }) {
+export function resetSandbox(deps: Deps, req: ResetRequest) {
+  let startMs: number | undefined;
+  if (req.start !== undefined) {
+    const dt = DateTime.fromISO(req.start, { setZone: true });
+    if (!dt.isValid) return refuse('INVALID_TIMESTAMP', `start: "${req.start}" is not an RFC 3339 timestamp.`);
+    startMs = dt.toMillis();
+  }
+  wipe(deps, { seed: req.seed, startMs, clockMode: req.clock });
+  return ok(sandboxState(deps));
+}
+
+function wipe(deps: Deps, opts: { seed?: number; startMs?: number; clockMode?: ClockMode }): void {
   const db = deps.db;
   const cur = db.prepare<[], { seed: number; start_ms: number; generation: number }>('SELECT seed, start_ms, generation FROM sandbox_state WHERE id = 1').get()!;
   const seed = opts.seed ?? cur.seed;
@@ -94,5 +117,4 @@ export function resetSandbox(deps: Deps, opts: { seed?: number; startMs?: number
   deps.market.reset(seed);
   deps.scheduler.changed();
   for (const hook of deps.onReset) hook();
-  return sandboxState(deps);
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Deps } from '../deps.js';
-import type { Reply } from '../http/route.js';
+import type { Reply } from '../contract/route.js';
 import { packSnapshot } from '../contract/snapshot.js';
 import { sandboxState } from './service.js';
 
