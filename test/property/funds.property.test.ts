@@ -6,8 +6,9 @@
 // exactly what the fund orders moved; every dividend due has been recorded and paid, its holders are
 // those holding at the start of the ex-date (recounted naively from the postings) and each was paid
 // gross - 10% withholding; the portfolio's positions agree with the ledger and add up to its total.
-// fast-check prints the seed and the path of a failing run.
+// Each run prints its fast-check seed; FC_SEED=<seed> replays it (test/helpers/fc.ts).
 import fc from 'fast-check';
+import { fcParams } from '../helpers/fc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
@@ -236,7 +237,7 @@ describe('Funds and dividends property: random fund orders, NAV controls, divide
           await check(investors);
         }
       }),
-      { numRuns: Number(process.env.FC_NUM_RUNS ?? 20) },
+      fcParams({ numRuns: 20 }),
     );
   });
 });

@@ -2,8 +2,10 @@
 // and clock advances, through the real API. After every step: the ledger's guarantees hold (per-asset
 // sum zero, no negative balance, balances equal the sum of their postings, reserved equals the
 // pending holds), and a naive model computed from the transfer list agrees with the balances and
-// predicts every refusal. fast-check prints the seed and path of a failing run.
+// predicts every refusal. Each run prints its fast-check seed; FC_SEED=<seed> replays it
+// (test/helpers/fc.ts).
 import fc from 'fast-check';
+import { fcParams } from '../helpers/fc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
@@ -146,7 +148,7 @@ describe('Ledger property: random transfer sequences keep the books balanced', (
           await check(investors);
         }
       }),
-      { numRuns: Number(process.env.FC_NUM_RUNS ?? 40) },
+      fcParams({ numRuns: 40 }),
     );
   });
 });

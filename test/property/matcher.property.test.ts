@@ -1,7 +1,9 @@
 // The fast matcher (tape.firstTickReaching, calendar jumps, windows) against a naive reference model
 // that walks every simulated minute and applies the order rules directly.
+// Each run prints its fast-check seed; FC_SEED=<seed> replays it (test/helpers/fc.ts).
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
+import { fcParams } from '../helpers/fc.js';
 import { createTape, type TapeOverride } from '../../daemon/market/tape.js';
 import { roundToTick } from '../../daemon/market/ticks.js';
 import { readFixture } from '../../daemon/fixtures.js';
@@ -145,7 +147,7 @@ describe('the fast matcher agrees with a minute-by-minute reference model', () =
         const expected = reference(c, limit, (ms) => tape.priceAt(c.symbol, ms), end);
         expect(fast(c, o0, view, end)).toEqual(expected);
       }),
-      { numRuns: 150 },
+      fcParams({ numRuns: 150 }),
     );
   });
 });

@@ -4,8 +4,9 @@
 // to the order-level figure on the filled value, prices never worse than the limit and inside the
 // band, holds posted exactly what the fills used and released at the end — and the investor's
 // reserved and unsettled balances are exactly what the open orders and pending settlements explain.
-// fast-check prints the seed and the path of a failing run.
+// Each run prints its fast-check seed; FC_SEED=<seed> replays it (test/helpers/fc.ts).
 import fc from 'fast-check';
+import { fcParams } from '../helpers/fc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
@@ -195,7 +196,7 @@ describe('Trading property: random order, cancel, quote, deposit and clock seque
           await check(investors);
         }
       }),
-      { numRuns: Number(process.env.FC_NUM_RUNS ?? 30) },
+      fcParams({ numRuns: 30 }),
     );
   });
 });
