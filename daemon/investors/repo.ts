@@ -4,7 +4,6 @@
 // lookups for other capabilities").
 import type { Db } from '../store/db.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import { unwrap } from '../http/errors.js';
 
 export interface InvestorRow {
   id: string;
@@ -54,15 +53,7 @@ export function createInvestorRepo(db: Db) {
     return ok(row);
   }
 
-  return {
-    find,
-    lookup,
-    lookupForMoney,
-    // Kept for trading, funding, funds, portfolio and the ledger routes until they move to lookup and
-    // lookupForMoney: these throw the refusal instead of answering it.
-    require: (tenantId: string, investorId: string): InvestorRow => unwrap(lookup(tenantId, investorId)),
-    requireForMoney: (tenantId: string, investorId: string): InvestorRow => unwrap(lookupForMoney(tenantId, investorId)),
-  };
+  return { find, lookup, lookupForMoney };
 }
 
 export type InvestorRepo = ReturnType<typeof createInvestorRepo>;

@@ -2,7 +2,7 @@
 // investor and account reads, and account status changes (dealer desk and back office).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { MAX_DOCUMENT_BYTES } from '../contract/kyc.js';
 import { createOnboardingService, type OnboardingService } from './service.js';
 import {

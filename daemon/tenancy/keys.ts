@@ -6,7 +6,7 @@
 // nothing next to a query.
 import type { Db } from '../store/db.js';
 import type { IdGen } from '../sim/ids.js';
-import type { Operator, OperatorRealm } from '../http/route.js';
+import type { Operator, OperatorRealm } from '../contract/route.js';
 import { newKey, newSecret, open, seal, sha256 } from '../store/crypto.js';
 
 export const OPERATOR_ROLES = {

@@ -295,7 +295,7 @@ describe('Account status: active, restricted, closed; changed by the dealer desk
     const suit = await putSuitability(investorId, { questionnaire: GROWTH, risk_acknowledged: true });
     expect(suit.body.error.code).toBe('INVESTOR_CLOSED');
     expect((await t.req('GET', `/v1/accounts/${investorId}`)).body).toMatchObject({ status: 'closed', suitability: { tier: 2 } });
-    expect(() => t.deps.investors.requireForMoney(t.creds.tenant.tenant_id, investorId)).toThrow(/closed/);
+    expect(t.deps.investors.lookupForMoney(t.creds.tenant.tenant_id, investorId)).toMatchObject({ ok: false, code: 'INVESTOR_CLOSED' });
   });
 
   it('a restricted account may still record suitability (it may sell, not open)', async () => {
