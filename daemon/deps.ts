@@ -2,14 +2,14 @@
 // Services receive exactly what they use (Pick<Deps, ...>); nothing is a module-level singleton.
 import { openDb, type Db } from './store/db.js';
 import { createAudit, type Audit } from './store/audit.js';
-import { createClock, type Clock, type ClockMode } from './sim/clock.js';
+import { createClock, type Clock } from './sim/clock.js';
 import { createIdGen, type IdGen } from './sim/ids.js';
 import { createScheduler, type Scheduler } from './sim/scheduler.js';
 import { createKeyStore, type KeyStore } from './tenancy/keys.js';
 import { createMarket, type Market } from './market/service.js';
 import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
-import { bootstrapIfEmpty, type BootstrapResult } from './sandbox/bootstrap.js';
+import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './sandbox/bootstrap.js';
 import { createJournal, type Journal } from './sandbox/journal.js';
 
 export interface Logger {
@@ -18,12 +18,7 @@ export interface Logger {
   error(obj: unknown, msg?: string): void;
 }
 
-export interface SandboxOptions {
-  seed: number;
-  startMs: number;
-  clockMode: ClockMode;
-  speedMilli: number;
-}
+export type { SandboxOptions };
 
 export interface DepsOptions {
   dbFile: string;

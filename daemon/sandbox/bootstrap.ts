@@ -1,10 +1,26 @@
 // First start: the sandbox state row, the broker of record from fixtures, one tenant and the operator
 // identities (admin, dealer, security, approver). Keys are random and shown once; the CLI keeps them in
-// the credentials file of $SVC_HOME.
+// the credentials file of $SVC_HOME. daemon/deps.ts calls it while it builds the container, so it takes
+// only what it uses (never Deps: that would be an import circle).
 import { readFixture } from '../fixtures.js';
 import type { Db } from '../store/db.js';
-import type { Deps, SandboxOptions } from '../deps.js';
-import type { TenantCredentials } from '../tenancy/keys.js';
+import type { Audit } from '../store/audit.js';
+import type { ClockMode } from '../sim/clock.js';
+import type { KeyStore, TenantCredentials } from '../tenancy/keys.js';
+
+/** How a new sandbox starts (daemon flags, or a test's options). */
+export interface SandboxOptions {
+  seed: number;
+  startMs: number;
+  clockMode: ClockMode;
+  speedMilli: number;
+}
+
+/** What provisioning the first tenant and the operators needs, once the container exists. */
+export interface ProvisionDeps {
+  keys: Pick<KeyStore, 'createTenant' | 'createOperator'>;
+  audit: Pick<Audit, 'append'>;
+}
 
 export interface BrokerFixture {
   id: string;
@@ -21,7 +37,7 @@ export interface BootstrapResult {
   operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string };
 }
 
-export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: Deps): BootstrapResult } | null {
+export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: ProvisionDeps): BootstrapResult } | null {
   const exists = db.prepare('SELECT 1 FROM sandbox_state WHERE id = 1').get();
   if (exists) return null;
   db.prepare(

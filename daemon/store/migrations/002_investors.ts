@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // An investor is the account: one row per approved KYC application, scoped to its tenant.
 export const INVESTORS: Migration = {

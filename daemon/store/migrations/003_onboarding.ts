@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // KYC applications and their ID images. Nothing identifying is stored in clear: the national id is
 // sealed (AES-256-GCM under the tenant data key) with a keyed hash for duplicate lookups, the other

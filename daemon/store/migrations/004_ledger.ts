@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // The double-entry ledger (docs/ledger.md). The database itself keeps the invariants, whatever the
 // code does: a balance changes only by a posting (so it always equals the sum of its postings), a

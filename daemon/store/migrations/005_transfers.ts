@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // Transfers between an investor's bank and the broker (docs/funding.md). The state machine is closed:
 // received -> pending_rail -> at_broker -> completed, and received | pending_rail -> failed; a manual

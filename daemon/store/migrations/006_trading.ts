@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // Orders, their fills and the T+2 settlements of those fills (docs/trading.md). The database keeps
 // the order's own invariants whatever the code does: the spec's states only; a terminal order is

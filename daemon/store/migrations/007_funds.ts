@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // Money-market fund orders, sandbox NAV overrides, and dividends with their entitlements
 // (docs/portfolio.md). The database keeps each lifecycle closed whatever the code does:

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // The request journal (docs/snapshots.md): every state-changing request that reached its handler and
 // committed, in commit order, written in the request's own savepoint. Bodies are sealed (AES-256-GCM

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // Orders that complete in the request that places them (a market order or marketable limit filled in
 // full, an ioc or fok) are paid straight from settled balances: nothing is reserved across time, so

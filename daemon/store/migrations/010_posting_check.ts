@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // The check every posting passes before it is written (migration 004's ledger_entries_check), as one
 // query: it reads each of the two accounts once, where 004's three statements read them six times

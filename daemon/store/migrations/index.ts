@@ -10,16 +10,8 @@ import { JOURNAL } from './008_journal.js';
 import { FUNDS } from './007_funds.js';
 import { ORDERS_WITHOUT_HOLDS } from './009_orders_without_holds.js';
 import { POSTING_CHECK } from './010_posting_check.js';
+import type { Migration } from './migration.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  /**
-   * Rebuilds a table others reference (create, copy, drop, rename): run with foreign keys off, as
-   * SQLite's ALTER TABLE recipe requires, and checked with PRAGMA foreign_key_check before it commits.
-   */
-  rebuildsTables?: boolean;
-}
+export type { Migration };
 
 export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK].sort((a, b) => a.version - b.version);
