@@ -16,7 +16,26 @@ export interface EventSource {
   run(atMs: number): void;
 }
 
-export type EventHandler = (payload: any, atMs: number) => void;
+/**
+ * Handles one stored event. The payload is what `schedule` stored for the same kind, read back from
+ * JSON: each capability schedules and handles its own kinds, so it names the payload's type once.
+ */
+export type EventHandler<P> = (payload: P, atMs: number) => void;
+
+export interface Scheduler {
+  on<P>(kind: string, handler: EventHandler<P>): void;
+  addSource(source: EventSource): void;
+  /** Stores a timed event; call inside the transaction of the change that causes it. */
+  schedule(kind: string, dueMs: number, payload: unknown): void;
+  /** A computed source's due times changed (e.g. a new resting order). */
+  changed(): void;
+  /** Processes all work due at or before target, in time order. Returns the number of instants run. */
+  runUntil(target: number): number;
+  /** Catches up to the clock: cheap when nothing is due (the common case on every request). */
+  catchUp(): number;
+  /** Advances the clock to target, running everything due on the way. */
+  advanceTo(target: number): number;
+}
 
 interface EventRow {
   id: number;
@@ -25,100 +44,105 @@ interface EventRow {
   payload: string;
 }
 
-export function createScheduler(db: Db, clock: Clock) {
-  const handlers = new Map<string, EventHandler>();
-  const sources: EventSource[] = [];
-  const insert = db.prepare('INSERT INTO events (due_ms, kind, payload) VALUES (?, ?, ?)');
-  const minPending = db.prepare<[], { m: number | null }>('SELECT MIN(due_ms) AS m FROM events WHERE done = 0');
-  const dueRows = db.prepare<[number], EventRow>('SELECT id, due_ms, kind, payload FROM events WHERE done = 0 AND due_ms <= ? ORDER BY due_ms, id');
-  const markDone = db.prepare('UPDATE events SET done = 1 WHERE id = ?');
-  const getProcessed = db.prepare<[], { processed_ms: number }>('SELECT processed_ms FROM sandbox_state WHERE id = 1');
-  const setProcessed = db.prepare('UPDATE sandbox_state SET processed_ms = ? WHERE id = 1');
-
-  let cachedNext: number | null | undefined;
-
-  function processed(): number {
-    return getProcessed.get()!.processed_ms;
-  }
-
-  /** Earliest instant with work, given everything up to `after` is done. */
-  function nextDue(after: number): number | null {
-    let best = minPending.get()!.m;
-    if (best !== null && best < after) best = after;
-    for (const s of sources) {
-      const t = s.nextDue(after);
-      if (t !== null && (best === null || t < best)) best = t;
-    }
-    return best;
-  }
-
-  /** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
-  function runInstant(t: number, withSources: boolean): void {
-    clock.pin(t);
-    try {
-      db.transaction(() => {
-        if (withSources) for (const s of sources) if (s.nextDue(t - 1) === t) s.run(t);
-        for (const row of dueRows.all(t)) {
-          const h = handlers.get(row.kind);
-          if (!h) throw new Error(`no handler for event kind ${row.kind}`);
-          markDone.run(row.id);
-          h(JSON.parse(row.payload), t);
-        }
-        setProcessed.run(t);
-      })();
-    } finally {
-      clock.unpin();
-    }
-  }
-
-  /** Processes all work due at or before target, in time order. Returns the number of instants run. */
-  function runUntil(target: number): number {
-    let count = 0;
-    let after = processed();
-    for (;;) {
-      const t = nextDue(after);
-      if (t === null || t > target) break;
-      runInstant(t, t > after);
-      after = t;
-      count++;
-    }
-    if (after < target) setProcessed.run(target);
-    cachedNext = undefined;
-    return count;
-  }
-
+function prepare(db: Db) {
   return {
-    on(kind: string, handler: EventHandler) {
-      handlers.set(kind, handler);
+    insert: db.prepare('INSERT INTO events (due_ms, kind, payload) VALUES (?, ?, ?)'),
+    minPending: db.prepare<[], { m: number | null }>('SELECT MIN(due_ms) AS m FROM events WHERE done = 0'),
+    dueRows: db.prepare<[number], EventRow>('SELECT id, due_ms, kind, payload FROM events WHERE done = 0 AND due_ms <= ? ORDER BY due_ms, id'),
+    markDone: db.prepare('UPDATE events SET done = 1 WHERE id = ?'),
+    getProcessed: db.prepare<[], { processed_ms: number }>('SELECT processed_ms FROM sandbox_state WHERE id = 1'),
+    setProcessed: db.prepare('UPDATE sandbox_state SET processed_ms = ? WHERE id = 1'),
+  };
+}
+
+interface SchedulerState {
+  db: Db;
+  clock: Clock;
+  st: ReturnType<typeof prepare>;
+  handlers: Map<string, EventHandler<unknown>>;
+  sources: EventSource[];
+  /** The next instant with work, when known (undefined: ask the database and the sources again). */
+  cachedNext: number | null | undefined;
+}
+
+function processed(s: SchedulerState): number {
+  return s.st.getProcessed.get()!.processed_ms;
+}
+
+/** Earliest instant with work, given everything up to `after` is done. */
+function nextDue(s: SchedulerState, after: number): number | null {
+  let best = s.st.minPending.get()!.m;
+  if (best !== null && best < after) best = after;
+  for (const source of s.sources) {
+    const t = source.nextDue(after);
+    if (t !== null && (best === null || t < best)) best = t;
+  }
+  return best;
+}
+
+/** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
+function runInstant(s: SchedulerState, t: number, withSources: boolean): void {
+  s.clock.pin(t);
+  try {
+    s.db.transaction(() => {
+      if (withSources) for (const source of s.sources) if (source.nextDue(t - 1) === t) source.run(t);
+      for (const row of s.st.dueRows.all(t)) {
+        const h = s.handlers.get(row.kind);
+        if (!h) throw new Error(`no handler for event kind ${row.kind}`);
+        s.st.markDone.run(row.id);
+        h(JSON.parse(row.payload), t);
+      }
+      s.st.setProcessed.run(t);
+    })();
+  } finally {
+    s.clock.unpin();
+  }
+}
+
+function runUntil(s: SchedulerState, target: number): number {
+  let count = 0;
+  let after = processed(s);
+  for (;;) {
+    const t = nextDue(s, after);
+    if (t === null || t > target) break;
+    runInstant(s, t, t > after);
+    after = t;
+    count++;
+  }
+  if (after < target) s.st.setProcessed.run(target);
+  s.cachedNext = undefined;
+  return count;
+}
+
+export function createScheduler(db: Db, clock: Clock): Scheduler {
+  const s: SchedulerState = { db, clock, st: prepare(db), handlers: new Map(), sources: [], cachedNext: undefined };
+  return {
+    on<P>(kind: string, handler: EventHandler<P>) {
+      // The one cast of a payload: `kind` is this handler's own, so its rows hold what it scheduled.
+      s.handlers.set(kind, handler as EventHandler<unknown>);
     },
-    addSource(source: EventSource) {
-      sources.push(source);
-      cachedNext = undefined;
+    addSource(source) {
+      s.sources.push(source);
+      s.cachedNext = undefined;
     },
-    /** Stores a timed event; call inside the transaction of the change that causes it. */
-    schedule(kind: string, dueMs: number, payload: unknown) {
-      insert.run(dueMs, kind, JSON.stringify(payload));
-      if (cachedNext === undefined || cachedNext === null || dueMs < cachedNext) cachedNext = undefined;
+    schedule(kind, dueMs, payload) {
+      s.st.insert.run(dueMs, kind, JSON.stringify(payload));
+      if (s.cachedNext === undefined || s.cachedNext === null || dueMs < s.cachedNext) s.cachedNext = undefined;
     },
-    /** A computed source's due times changed (e.g. a new resting order). */
     changed() {
-      cachedNext = undefined;
+      s.cachedNext = undefined;
     },
-    runUntil,
-    /** Catches up to the clock: cheap when nothing is due (the common case on every request). */
-    catchUp(): number {
+    runUntil: (target) => runUntil(s, target),
+    catchUp() {
       const now = clock.now();
-      if (cachedNext === undefined) cachedNext = nextDue(processed());
-      if (cachedNext === null || cachedNext > now) return 0;
-      return runUntil(now);
+      if (s.cachedNext === undefined) s.cachedNext = nextDue(s, processed(s));
+      if (s.cachedNext === null || s.cachedNext > now) return 0;
+      return runUntil(s, now);
     },
-    /** Advances the clock to target, running everything due on the way. */
-    advanceTo(target: number): number {
-      const n = runUntil(target);
+    advanceTo(target) {
+      const n = runUntil(s, target);
       db.transaction(() => clock.set(target))();
       return n;
     },
   };
 }
-
-export type Scheduler = ReturnType<typeof createScheduler>;
