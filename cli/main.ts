@@ -12,7 +12,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-type Action = (opts: any, global: GlobalOptions, args: string[]) => Promise<void>;
+/** A command's action: its own options (an interface per command), the global ones, the arguments. */
+type Action<Options> = (opts: Options, global: GlobalOptions, args: string[]) => Promise<void>;
 
 /** The help's closing "Examples:" block (every command has one; a test walks the tree). */
 function examples(...lines: string[]): string {
@@ -20,10 +21,11 @@ function examples(...lines: string[]): string {
 }
 
 /** Wraps a lazily imported action: merges global options, maps failures to exit codes. */
-function lazy(load: () => Promise<Action>) {
+function lazy<Options>(load: () => Promise<Action<Options>>) {
   return async (...received: unknown[]) => {
     const cmd = received[received.length - 1] as Command;
-    const opts = received[received.length - 2] as Record<string, unknown>;
+    // What commander parsed for the options the command declares below, as its interface names them.
+    const opts = received[received.length - 2] as Options;
     const args = received.slice(0, -2).flat() as string[];
     const global = cmd.optsWithGlobals() as GlobalOptions;
     const action = await load();

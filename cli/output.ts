@@ -3,7 +3,7 @@
 import chalk from 'chalk';
 import { formatMicros } from '../daemon/contract/money.js';
 import { ERROR_CODES, isErrorCode } from '../daemon/contract/errors.js';
-import { DaemonUnreachable, type ApiResponse } from './client/http.js';
+import { DaemonUnreachable, refusalOf, type ApiResponse } from './client/http.js';
 
 // An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org, force-color.org); chalk would read an
 // empty FORCE_COLOR as "force", and FORCE_COLOR=0 or false turns colour off.
@@ -40,14 +40,15 @@ export function errorHint(code: string): string | undefined {
 
 /** Writes an API error for people on stderr: code, HTTP status, message, request id, the registry's remedy. */
 export function describeApiError(res: ApiResponse): void {
-  const err = res.body?.error;
+  const refusal = refusalOf(res.body);
+  const err = refusal?.error;
   if (!err) {
     process.stderr.write(`${chalk.red('error')} HTTP ${res.status}: ${String(res.raw)}\n`);
     return;
   }
   const hint = errorHint(String(err.code));
   process.stderr.write(`${chalk.red('error')} ${chalk.bold(err.code)} (HTTP ${res.status}): ${err.message}\n`);
-  if (res.body.request_id) process.stderr.write(chalk.dim(`  request_id ${res.body.request_id}\n`));
+  if (refusal.request_id) process.stderr.write(chalk.dim(`  request_id ${refusal.request_id}\n`));
   if (hint) process.stderr.write(`  hint: ${hint}\n`);
 }
 

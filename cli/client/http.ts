@@ -4,9 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
+import type { ErrorBody } from '../../daemon/contract/errors.js';
 import type { Profile } from '../context.js';
 
-export interface ApiResponse<T = any> {
+/** An answer of the daemon. `body` is T (a response type of daemon/contract/schemas) when the status
+ *  is 2xx; otherwise the error body (read it with refusalOf), or text when the answer was not JSON. */
+export interface ApiResponse<T = unknown> {
   status: number;
   body: T;
   headers: Record<string, string | string[] | undefined>;
@@ -35,7 +38,7 @@ export class DaemonUnreachable extends Error {
   }
 }
 
-export async function api<T = any>(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function api<T = unknown>(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const { path, rawQuery } = splitUrl(pathAndQuery);
   const headers: Record<string, string> = { accept: 'application/json' };
   let payload: string | Buffer | undefined;
@@ -83,8 +86,14 @@ export async function api<T = any>(profile: Profile, method: string, pathAndQuer
   }
   const raw = Buffer.from(await res.body.arrayBuffer());
   const type = String(res.headers['content-type'] ?? '');
-  const body = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
-  return { status: res.statusCode, body, headers: res.headers, raw };
+  const body: unknown = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
+  // The caller names the type it expects: the schema /openapi.json documents for the route.
+  return { status: res.statusCode, body: body as T, headers: res.headers, raw };
+}
+
+/** The error body of a refusal, as far as the body carries one; undefined for a text or empty body. */
+export function refusalOf(body: unknown): Partial<ErrorBody> | undefined {
+  return body !== null && typeof body === 'object' ? (body as Partial<ErrorBody>) : undefined;
 }
 
 function identityRealm(identity: Identity): ReturnType<typeof realmFor> {

@@ -5,7 +5,13 @@ import { CliExit, EXIT, describeApiError, printJson, usage } from '../output.js'
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
-export async function api(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export interface ApiOptions {
+  data?: string;
+  idempotencyKey?: string;
+  as?: string;
+}
+
+export async function api(opts: ApiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const [methodArg, path] = args;
   const method = methodArg.toUpperCase();
   if (!METHODS.has(method)) usage(`unknown method ${methodArg}; use GET, POST, PUT, DELETE or PATCH`);

@@ -3,18 +3,26 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { ok, printJson, usage } from '../output.js';
 import { withProgress } from '../progress.js';
+import type { Clock, ClockAdvanceResponse } from '../../daemon/contract/schemas/sandbox.js';
 
-function render(c: any): string {
+export interface AdvanceOptions {
+  minutes?: string;
+  hours?: string;
+  days?: string;
+  until?: string;
+}
+
+function render(c: Clock): string {
   return `${c.timestamp}  market ${c.is_open ? 'open' : 'closed'}  next_open ${c.next_open}  next_close ${c.next_close}\n`;
 }
 
-export async function show(_opts: any, g: GlobalOptions): Promise<void> {
-  const c = ok(await api(resolveProfile(g), 'GET', '/v1/clock'), Boolean(g.json));
+export async function show(_opts: unknown, g: GlobalOptions): Promise<void> {
+  const c = ok(await api<Clock>(resolveProfile(g), 'GET', '/v1/clock'), Boolean(g.json));
   if (g.json) printJson(c);
   else process.stdout.write(render(c));
 }
 
-export async function advance(opts: any, g: GlobalOptions): Promise<void> {
+export async function advance(opts: AdvanceOptions, g: GlobalOptions): Promise<void> {
   const body: Record<string, unknown> = {};
   for (const unit of ['minutes', 'hours', 'days'] as const) {
     if (opts[unit] === undefined) continue;
@@ -27,7 +35,7 @@ export async function advance(opts: any, g: GlobalOptions): Promise<void> {
   const [[unit, value]] = Object.entries(body);
   const what = unit === 'until' ? `to ${value}` : `${value} ${Number(value) === 1 ? unit.slice(0, -1) : unit}`;
   // Days of simulated time can take a while: every due fill, expiry and settlement runs in order.
-  const res = await withProgress(`advancing the clock ${what}`, () => api(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }));
+  const res = await withProgress(`advancing the clock ${what}`, () => api<ClockAdvanceResponse>(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }));
   const c = ok(res, Boolean(g.json));
   if (g.json) printJson(c);
   else process.stdout.write(render(c));

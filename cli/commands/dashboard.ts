@@ -6,6 +6,12 @@ import { apiSource } from '../live/api-source.js';
 import { DEFAULT_BOARD } from '../live/snapshot.js';
 import { usage } from '../output.js';
 
+export interface DashboardCommandOptions {
+  investor?: string;
+  symbols?: string;
+  interval?: string;
+}
+
 export const NEEDS_TERMINAL = 'svc dashboard needs a terminal; use svc order list / svc market quotes --json instead';
 
 export function symbolsOf(text: string | undefined): string[] {
@@ -21,7 +27,7 @@ export function intervalOf(text: string | undefined): number {
   return Math.round(s * 1000);
 }
 
-export async function dashboard(opts: any, g: GlobalOptions): Promise<void> {
+export async function dashboard(opts: DashboardCommandOptions, g: GlobalOptions): Promise<void> {
   if (!canPrompt(Boolean(g.json))) usage(NEEDS_TERMINAL);
   const symbols = symbolsOf(opts.symbols);
   const intervalMs = intervalOf(opts.interval);

@@ -4,8 +4,19 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { chalk, egp, ok, printJson, table, usage } from '../output.js';
 import { FUNDING_REJECT_REASONS, TRANSFER_APPROVALS, TRANSFER_STATES } from '../../daemon/contract/funding.js';
+import type { FundingDeskTransfer } from '../../daemon/contract/schemas/funding.js';
 
-export async function list(opts: any, g: GlobalOptions): Promise<void> {
+export interface ListOptions {
+  approval?: string;
+  state?: string;
+  limit?: string;
+}
+
+export interface RejectOptions {
+  reason?: string;
+}
+
+export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const params = new URLSearchParams();
   if (opts.approval !== undefined) {
@@ -18,7 +29,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   }
   if (opts.limit !== undefined) params.set('limit', String(opts.limit));
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/broker/v1/funding${qs}`), json);
+  const res = ok(await api<{ funding: FundingDeskTransfer[] }>(resolveProfile(g), 'GET', `/broker/v1/funding${qs}`), json);
   if (json) {
     printJson(res);
     return;
@@ -30,28 +41,28 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['transfer', 'tenant', 'investor', 'name', 'direction', 'EGP', 'state', 'approval', 'created'],
-      res.funding.map((t: any) => [t.transfer_id, t.tenant_id, t.investor_id, t.investor_name, t.direction, egp(t.amount_micros), t.state, t.approval, t.created_at]),
+      res.funding.map((t) => [t.transfer_id, t.tenant_id, t.investor_id, t.investor_name, t.direction, egp(t.amount_micros), t.state, t.approval, t.created_at]),
     ) + '\n',
   );
 }
 
-function decided(t: any): void {
+function decided(t: FundingDeskTransfer): void {
   const tail = t.approval === 'approved' ? 'the rail steps start in one simulated minute' : `reason ${t.reason_code}`;
   process.stdout.write(`${t.transfer_id}: ${t.approval === 'approved' ? chalk.green('approved') : chalk.red('rejected')} (${tail})\n`);
 }
 
-export async function approve(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function approve(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
-  const t = ok(await api(resolveProfile(g), 'POST', `/broker/v1/funding/${encodeURIComponent(args[0])}/approve`), json);
+  const t = ok(await api<FundingDeskTransfer>(resolveProfile(g), 'POST', `/broker/v1/funding/${encodeURIComponent(args[0])}/approve`), json);
   if (json) printJson(t);
   else decided(t);
 }
 
-export async function reject(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function reject(opts: RejectOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   if (opts.reason === undefined) usage(`missing --reason CODE (one of ${FUNDING_REJECT_REASONS.join(', ')})`);
   if (!(FUNDING_REJECT_REASONS as readonly string[]).includes(opts.reason)) usage(`--reason must be one of ${FUNDING_REJECT_REASONS.join(', ')}`);
-  const t = ok(await api(resolveProfile(g), 'POST', `/broker/v1/funding/${encodeURIComponent(args[0])}/reject`, { body: { reason_code: opts.reason } }), json);
+  const t = ok(await api<FundingDeskTransfer>(resolveProfile(g), 'POST', `/broker/v1/funding/${encodeURIComponent(args[0])}/reject`, { body: { reason_code: opts.reason } }), json);
   if (json) printJson(t);
   else decided(t);
 }

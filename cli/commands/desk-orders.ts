@@ -4,12 +4,26 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { egp, ok, printJson, table, usage } from '../output.js';
 import { parseEgp } from '../money.js';
+import type { DeskOrder, DeskQueue } from '../../daemon/contract/schemas/trading.js';
 import { renderOrder } from './order.js';
 
-export async function queue(opts: any, g: GlobalOptions): Promise<void> {
+export interface QueueOptions {
+  limit?: string;
+}
+
+export interface ExecuteOptions {
+  price?: string;
+  qty?: string;
+}
+
+export interface RejectOptions {
+  reason?: string;
+}
+
+export async function queue(opts: QueueOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const qs = opts.limit !== undefined ? `?limit=${encodeURIComponent(opts.limit)}` : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/broker/v1/queue${qs}`), json);
+  const res = ok(await api<DeskQueue>(resolveProfile(g), 'GET', `/broker/v1/queue${qs}`), json);
   if (json) {
     printJson(res);
     return;
@@ -21,7 +35,7 @@ export async function queue(opts: any, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['order', 'account', 'name', 'side', 'qty', 'filled', 'symbol', 'type', 'limit EGP', 'tif', 'tape EGP', 'band EGP', 'created'],
-      res.orders.map((o: any) => [
+      res.orders.map((o) => [
         o.order_id, o.account_number, o.investor_name, o.side, o.qty, o.filled_qty, o.symbol, o.type, egp(o.limit_price_micros), o.time_in_force,
         egp(o.market.price_micros), `${egp(o.market.band.lower_micros)}-${egp(o.market.band.upper_micros)}`, o.created_at,
       ]),
@@ -29,7 +43,7 @@ export async function queue(opts: any, g: GlobalOptions): Promise<void> {
   );
 }
 
-export async function execute(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function execute(opts: ExecuteOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const body: Record<string, number> = {};
   if (opts.price !== undefined) {
@@ -43,15 +57,15 @@ export async function execute(opts: any, g: GlobalOptions, args: string[]): Prom
     if (!/^[1-9]\d{0,9}$/.test(opts.qty)) usage(`--qty ${opts.qty} must be a whole number of shares greater than 0`);
     body.qty = Number(opts.qty);
   }
-  const o = ok(await api(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/execute`, { body }), json);
+  const o = ok(await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/execute`, { body }), json);
   if (json) printJson(o);
   else process.stdout.write(renderOrder(o));
 }
 
-export async function reject(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function reject(opts: RejectOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   if (opts.reason === undefined) usage('missing --reason CODE (DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER)');
-  const o = ok(await api(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/reject`, { body: { reason_code: opts.reason } }), json);
+  const o = ok(await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/reject`, { body: { reason_code: opts.reason } }), json);
   if (json) printJson(o);
   else process.stdout.write(renderOrder(o));
 }

@@ -5,29 +5,15 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { chalk, egp, ok, printJson, table, usage } from '../output.js';
 import { parseEgp, parseUnits } from '../money.js';
+import type { FundList, FundOrder } from '../../daemon/contract/schemas/funds.js';
 
-interface Fund {
-  fund_code: string;
-  name: string;
-  nav_micros: number;
-  nav_date: string;
-  indicative_yield_bps: number;
-  cutoff_local: string;
-  min_subscription_micros: number;
-  shariah_compliant: boolean;
+export interface ListOptions {
+  shariah?: boolean;
 }
 
-export interface FundOrder {
-  fund_order_id: string;
-  fund_code: string;
-  side: 'subscribe' | 'redeem';
-  state: string;
-  nav_micros: number | null;
-  nav_date: string | null;
-  result_units_micros: number | null;
-  result_amount_micros: number | null;
-  first_accrual_date: string | null;
-  created_at: string;
+export interface OrderOptions {
+  investor?: string;
+  idempotencyKey?: string;
 }
 
 function investorOf(opts: { investor?: string }): string {
@@ -44,10 +30,10 @@ export function renderFundOrder(o: FundOrder): string {
   return `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${egp(o.nav_micros, 6)} (${o.nav_date})  ${chalk.green(o.state)}${accrual}\n`;
 }
 
-export async function list(opts: any, g: GlobalOptions): Promise<void> {
+export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const qs = opts.shariah ? '?shariah=true' : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/v1/funds${qs}`), json);
+  const res = ok(await api<FundList>(resolveProfile(g), 'GET', `/v1/funds${qs}`), json);
   if (json) {
     printJson(res);
     return;
@@ -55,7 +41,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['fund', 'name', 'NAV EGP', 'NAV date', 'yield', 'min first EGP', 'shariah', 'cut-off'],
-      res.funds.map((f: Fund) => [
+      res.funds.map((f) => [
         f.fund_code, f.name, egp(f.nav_micros, 6), f.nav_date, `${(f.indicative_yield_bps / 100).toFixed(2)}%`, egp(f.min_subscription_micros),
         f.shariah_compliant ? 'yes' : 'no', f.cutoff_local,
       ]),
@@ -63,14 +49,14 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   );
 }
 
-async function place(body: Record<string, unknown>, opts: any, g: GlobalOptions): Promise<void> {
+async function place(body: Record<string, unknown>, opts: OrderOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
-  const o: FundOrder = ok(await api(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+  const o = ok(await api<FundOrder>(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }), json);
   if (json) printJson(o);
   else process.stdout.write(renderFundOrder(o));
 }
 
-export async function subscribe(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function subscribe(opts: OrderOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const [code, amountText] = args;
   let amount: number;
   try {
@@ -82,7 +68,7 @@ export async function subscribe(opts: any, g: GlobalOptions, args: string[]): Pr
   await place({ investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'subscribe', amount_micros: amount }, opts, g);
 }
 
-export async function redeem(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function redeem(opts: OrderOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const [code, unitsText] = args;
   let units: number;
   try {

@@ -7,6 +7,18 @@ import { chalk, info, ok, printJson, usage } from '../output.js';
 import {
   EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, TIER_NAMES, type Questionnaire,
 } from '../../daemon/contract/kyc.js';
+import type { Account, Investor, SuitabilityRecorded } from '../../daemon/contract/schemas/onboarding.js';
+
+export interface SuitabilityOptions {
+  experience?: string;
+  horizon?: string;
+  risk?: string;
+  income?: string;
+  netWorth?: string;
+  objectives?: string;
+  shariahOnly?: boolean;
+  ackRisk?: boolean;
+}
 
 function investorId(args: string[]): string {
   const id = args[0] ?? process.env.SVC_INVESTOR_ID;
@@ -14,16 +26,16 @@ function investorId(args: string[]): string {
   return id;
 }
 
-export async function show(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const id = investorId(args);
   const profile = resolveProfile(g);
-  const inv = ok(await api(profile, 'GET', `/v1/investors/${encodeURIComponent(id)}`), json);
+  const inv = ok(await api<Investor>(profile, 'GET', `/v1/investors/${encodeURIComponent(id)}`), json);
   if (json) {
     printJson(inv);
     return;
   }
-  const account = ok(await api(profile, 'GET', `/v1/accounts/${encodeURIComponent(id)}`), json);
+  const account = ok(await api<Account>(profile, 'GET', `/v1/accounts/${encodeURIComponent(id)}`), json);
   const yes = (b: boolean) => (b ? chalk.green('yes') : chalk.yellow('no'));
   const tier = account.suitability.tier as 0 | 1 | 2 | 3;
   const line = (k: string, v: string) => `  ${k.padEnd(20)} ${v}`;
@@ -94,7 +106,7 @@ async function wizard(partial: Partial<Questionnaire>, ackGiven: boolean | undef
   return { questionnaire, ack };
 }
 
-export async function suitability(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function suitability(opts: SuitabilityOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const id = investorId(args);
   const partial: Partial<Questionnaire> = {
@@ -118,7 +130,7 @@ export async function suitability(opts: any, g: GlobalOptions, args: string[]): 
     questionnaire = { ...(partial as Questionnaire), shariah_only: partial.shariah_only ?? false };
     ack = Boolean(opts.ackRisk);
   }
-  const res = ok(await api(resolveProfile(g), 'PUT', `/v1/investors/${encodeURIComponent(id)}/suitability`, { body: { questionnaire, risk_acknowledged: ack } }), json);
+  const res = ok(await api<SuitabilityRecorded>(resolveProfile(g), 'PUT', `/v1/investors/${encodeURIComponent(id)}/suitability`, { body: { questionnaire, risk_acknowledged: ack } }), json);
   if (json) {
     printJson(res);
     return;

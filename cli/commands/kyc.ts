@@ -12,6 +12,7 @@ import {
   DOCUMENT_SIDES, MAX_DOCUMENT_BYTES, checkNationalId, imageTypeOf, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
   type DocumentSide,
 } from '../../daemon/contract/kyc.js';
+import type { KycApplication, KycApplicationCreated, KycDocumentUploaded, KycSubmitted } from '../../daemon/contract/schemas/onboarding.js';
 
 interface Details {
   full_name: string;
@@ -20,6 +21,20 @@ interface Details {
   email: string;
   phone: string;
   address: string;
+}
+
+export interface ApplyOptions {
+  fullName?: string;
+  nationalId?: string;
+  dob?: string;
+  email?: string;
+  phone?: string;
+  address?: string;
+  front?: string;
+  back?: string;
+  sampleDocuments?: boolean;
+  /** false with --no-documents. */
+  documents?: boolean;
 }
 
 type Documents = { kind: 'files'; front: string; back: string } | { kind: 'samples' } | { kind: 'none' };
@@ -32,6 +47,9 @@ const FLAG_OF: Record<keyof Details, string> = {
   phone: '--phone',
   address: '--address',
 };
+
+/** The option (ApplyOptions) that gives each detail. */
+const OPTION_OF = { full_name: 'fullName', national_id: 'nationalId', date_of_birth: 'dob', email: 'email', phone: 'phone', address: 'address' } as const satisfies Record<keyof Details, keyof ApplyOptions>;
 
 /** The bundled sample images (fixtures/documents), found from the source tree or from dist/. */
 export function sampleDocumentsDir(): string {
@@ -63,8 +81,8 @@ function documentFiles(docs: Documents): Array<[DocumentSide, string]> {
   return [['national_id_front', docs.front], ['national_id_back', docs.back]];
 }
 
-function fromFlags(opts: any): { details: Details; docs: Documents } {
-  const details: Details = {
+function fromFlags(opts: ApplyOptions): { details: Details; docs: Documents } {
+  const given: Record<keyof Details, string | undefined> = {
     full_name: opts.fullName,
     national_id: opts.nationalId,
     date_of_birth: opts.dob,
@@ -72,13 +90,13 @@ function fromFlags(opts: any): { details: Details; docs: Documents } {
     phone: opts.phone,
     address: opts.address,
   };
-  const flags = Object.fromEntries(Object.entries(details).map(([k, v]) => [FLAG_OF[k as keyof Details], v]));
+  const flags = Object.fromEntries(Object.entries(given).map(([k, v]) => [FLAG_OF[k as keyof Details], v]));
   requireFlags(flags, (missing) => usage(`missing ${missing.join(', ')} (no terminal to ask in; pass every field as a flag)`));
-  return { details, docs: documentsFromFlags(opts, true)! };
+  return { details: given as Details, docs: documentsFromFlags(opts, true)! };
 }
 
 /** --front/--back, --sample-documents or --no-documents; null when none was given and prompting may ask. */
-function documentsFromFlags(opts: any, required: boolean): Documents | null {
+function documentsFromFlags(opts: ApplyOptions, required: boolean): Documents | null {
   const files = opts.front !== undefined || opts.back !== undefined;
   const chosen = [files, Boolean(opts.sampleDocuments), opts.documents === false].filter(Boolean).length;
   if (chosen > 1) usage('choose one of --front/--back, --sample-documents, --no-documents');
@@ -113,11 +131,11 @@ async function askDocuments(): Promise<Documents> {
   return { kind: 'files', front, back };
 }
 
-async function wizard(opts: any): Promise<{ details: Details; docs: Documents } | null> {
+async function wizard(opts: ApplyOptions): Promise<{ details: Details; docs: Documents } | null> {
   const { input, confirm } = await loadPrompts();
   info(chalk.bold('KYC application') + chalk.dim(' (details as on the national id card)'));
   const ask = async (key: keyof Details, message: string, validate: (v: string) => true | string, fallback?: string): Promise<string> => {
-    const given = opts[{ full_name: 'fullName', national_id: 'nationalId', date_of_birth: 'dob', email: 'email', phone: 'phone', address: 'address' }[key]];
+    const given = opts[OPTION_OF[key]];
     if (given !== undefined && validate(given) === true) return given;
     return (await input({ message, default: given ?? fallback, validate: (v) => validate(v.trim()) })).trim();
   };
@@ -140,21 +158,21 @@ async function wizard(opts: any): Promise<{ details: Details; docs: Documents } 
   return { details: { full_name, national_id, date_of_birth, email, phone, address }, docs };
 }
 
-async function onboard(profile: Profile, details: Details, docs: Documents, json: boolean) {
-  const created = ok(await api(profile, 'POST', '/v1/kyc/applications', { body: details }), json);
-  const id: string = created.application_id;
+async function onboard(profile: Profile, details: Details, docs: Documents, json: boolean): Promise<KycApplication> {
+  const created = ok(await api<KycApplicationCreated>(profile, 'POST', '/v1/kyc/applications', { body: details }), json);
+  const id = created.application_id;
   if (!json) info(`created ${id} (${created.state})`);
   for (const [side, file] of documentFiles(docs)) {
     const raw = readFileSync(file);
-    const up = ok(await api(profile, 'PUT', `/v1/kyc/applications/${id}/documents/${side}`, { rawBody: raw, contentType: imageTypeOf(raw) ?? 'application/octet-stream' }), json);
+    const up = ok(await api<KycDocumentUploaded>(profile, 'PUT', `/v1/kyc/applications/${id}/documents/${side}`, { rawBody: raw, contentType: imageTypeOf(raw) ?? 'application/octet-stream' }), json);
     if (!json) info(`uploaded ${side} (${up.size_bytes} bytes, sha256 ${up.sha256.slice(0, 12)}…)`);
   }
-  const submitted = ok(await api(profile, 'POST', `/v1/kyc/applications/${id}/submit`), json);
+  const submitted = ok(await api<KycSubmitted>(profile, 'POST', `/v1/kyc/applications/${id}/submit`), json);
   if (!json) info(`submitted: ${submitted.state}`);
-  return ok(await api(profile, 'GET', `/v1/kyc/applications/${id}`), json);
+  return ok(await api<KycApplication>(profile, 'GET', `/v1/kyc/applications/${id}`), json);
 }
 
-function printOutcome(app: any): void {
+function printOutcome(app: KycApplication): void {
   const lines = [`Application ${chalk.bold(app.application_id)}: ${stateLabel(app.state)} (${app.path ?? 'not submitted'} path)`];
   if (app.state === 'approved') {
     lines.push(`  investor_id  ${app.investor_id}`, '', `  export SVC_INVESTOR_ID=${app.investor_id}`, chalk.dim('  Next: svc investor suitability · svc investor show'));
@@ -172,7 +190,7 @@ function stateLabel(state: string): string {
   return chalk.yellow(state);
 }
 
-export async function apply(opts: any, g: GlobalOptions): Promise<void> {
+export async function apply(opts: ApplyOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const input = canPrompt(json) ? await wizard(opts) : fromFlags(opts);
   if (!input) {
@@ -184,15 +202,15 @@ export async function apply(opts: any, g: GlobalOptions): Promise<void> {
   else printOutcome(app);
 }
 
-export async function status(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function status(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const [id] = args;
-  const app = ok(await api(resolveProfile(g), 'GET', `/v1/kyc/applications/${encodeURIComponent(id)}`), json);
+  const app = ok(await api<KycApplication>(resolveProfile(g), 'GET', `/v1/kyc/applications/${encodeURIComponent(id)}`), json);
   if (json) {
     printJson(app);
     return;
   }
   printOutcome(app);
-  const docs = app.documents.map((d: any) => `${d.side} ${d.size_bytes} bytes`).join(', ');
+  const docs = app.documents.map((d) => `${d.side} ${d.size_bytes} bytes`).join(', ');
   process.stdout.write(`  documents    ${docs || 'none'}\n  created      ${app.created_at}\n  updated      ${app.updated_at}\n`);
 }

@@ -3,24 +3,34 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { apiSource } from '../live/api-source.js';
-import type { Quote } from '../live/source.js';
 import { egp, ok, pct, printJson, table, usage } from '../output.js';
 import { intervalOf } from './dashboard.js';
+import type { CalendarDay, Instrument, Quote } from '../../daemon/contract/schemas/market.js';
+
+export interface CalendarOptions {
+  start?: string;
+  end?: string;
+}
+
+export interface WatchOptions {
+  interval?: string;
+  count?: string;
+}
 
 /** Each symbol's quote; an API error (say UNKNOWN_SYMBOL) is reported and exits 1. */
 async function fetchQuotes(profile: Profile, symbols: string[], json: boolean): Promise<Quote[]> {
   const rows: Quote[] = [];
-  for (const s of symbols) rows.push(ok(await api(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
+  for (const s of symbols) rows.push(ok(await api<Quote>(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
   return rows;
 }
 
-export async function quotes(_opts: any, g: GlobalOptions, symbols: string[]): Promise<void> {
+export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]): Promise<void> {
   const profile = resolveProfile(g);
   const json = Boolean(g.json);
   let list = symbols.map((s) => s.toUpperCase());
   if (list.length === 0) {
-    const inst = ok(await api(profile, 'GET', '/v1/instruments?security_type=equity'), json);
-    list = inst.instruments.map((i: any) => i.symbol);
+    const inst = ok(await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'), json);
+    list = inst.instruments.map((i) => i.symbol);
   }
   const rows = await fetchQuotes(profile, list, json);
   if (json) {
@@ -39,17 +49,17 @@ export async function quotes(_opts: any, g: GlobalOptions, symbols: string[]): P
   );
 }
 
-export async function calendar(opts: any, g: GlobalOptions): Promise<void> {
+export async function calendar(opts: CalendarOptions, g: GlobalOptions): Promise<void> {
   const params = new URLSearchParams();
   if (opts.start) params.set('start', opts.start);
   if (opts.end) params.set('end', opts.end);
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/v1/calendar${qs}`), Boolean(g.json));
+  const res = ok(await api<{ calendar: CalendarDay[] }>(resolveProfile(g), 'GET', `/v1/calendar${qs}`), Boolean(g.json));
   if (g.json) {
     printJson(res);
     return;
   }
-  process.stdout.write(table(['date', 'open', 'close', 'settles'], res.calendar.map((d: any) => [d.date, d.open, d.close, d.settlement_date])) + '\n');
+  process.stdout.write(table(['date', 'open', 'close', 'settles'], res.calendar.map((d) => [d.date, d.open, d.close, d.settlement_date])) + '\n');
 }
 
 /**
@@ -57,7 +67,7 @@ export async function calendar(opts: any, g: GlobalOptions): Promise<void> {
  * seconds; otherwise one plain line per refresh (--json: one JSON object per line). --count N stops
  * after N refreshes. Symbols are checked once before the first refresh.
  */
-export async function watch(opts: any, g: GlobalOptions, symbols: string[]): Promise<void> {
+export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: string[]): Promise<void> {
   const json = Boolean(g.json);
   const list = [...new Set(symbols.map((s) => s.toUpperCase()))];
   if (list.length === 0) usage('name at least one symbol, e.g. svc market watch COMI TMGH');

@@ -6,10 +6,12 @@ import { api } from '../client/http.js';
 import type { Profile } from '../context.js';
 import { estimateLines, estimateOrder } from '../estimate.js';
 import { loadPrompts } from '../interactive.js';
-import type { Account, Balances, Instrument, Quote } from '../live/source.js';
 import { parseEgp } from '../money.js';
 import { chalk, egp, info, ok, usage } from '../output.js';
 import { priceText } from '../ui/format.js';
+import type { Balances } from '../../daemon/contract/schemas/ledger.js';
+import type { Instrument, Quote } from '../../daemon/contract/schemas/market.js';
+import type { Account } from '../../daemon/contract/schemas/onboarding.js';
 
 export interface Given {
   symbol?: string;
@@ -44,7 +46,7 @@ async function accountCheck(profile: Profile, id: string): Promise<true | string
  *  without asking. A full investor id typed in is offered too (for an account past the newest 200). */
 async function chooseInvestor(profile: Profile): Promise<string> {
   const { search } = await loadPrompts();
-  const listed: Account[] = ok(await api(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`), false).accounts;
+  const listed = ok(await api<{ accounts: Account[] }>(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`), false).accounts;
   const accounts = listed.filter((a) => a.status !== 'closed');
   if (accounts.length === 0) usage('no open account yet: open one with svc kyc apply, then pass --investor');
   if (accounts.length === 1) {
@@ -68,7 +70,7 @@ async function chooseInvestor(profile: Profile): Promise<string> {
 
 async function chooseSymbol(profile: Profile): Promise<string> {
   const { search } = await loadPrompts();
-  const instruments: Instrument[] = ok(await api(profile, 'GET', '/v1/instruments?security_type=equity'), false).instruments;
+  const instruments = ok(await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'), false).instruments;
   return search({
     message: 'Symbol (type to filter)',
     source: (term) => {
@@ -97,8 +99,8 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
   info(chalk.bold(`${side === 'buy' ? 'Buy' : 'Sell'} an equity on XCAI`) + chalk.dim(' (Ctrl-C to stop; nothing is sent before you confirm)'));
   const investorId = given.investor ?? (await chooseInvestor(profile));
   const symbol = (given.symbol ?? (await chooseSymbol(profile))).toUpperCase();
-  const quote: Quote = ok(await api(profile, 'GET', `/v1/instruments/${encodeURIComponent(symbol)}/quote`), false);
-  const balances: Balances = ok(await api(profile, 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`), false);
+  const quote = ok(await api<Quote>(profile, 'GET', `/v1/instruments/${encodeURIComponent(symbol)}/quote`), false);
+  const balances = ok(await api<Balances>(profile, 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`), false);
   const cash = balances.cash.find((c) => c.asset === 'cash:EGP');
   const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
   info(

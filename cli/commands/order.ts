@@ -9,13 +9,32 @@
 // --timeout seconds. On a frozen clock nothing moves by itself: it prints the order and says which
 // clock advance would move it. Exit 1 when the order was rejected or the wait timed out.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, type ApiResponse } from '../client/http.js';
+import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
-import type { Order } from '../live/source.js';
+import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
+import type { ContractNote, Order, OrderList } from '../../daemon/contract/schemas/trading.js';
 import type { Given } from './order-wizard.js';
+
+export interface PlaceOptions {
+  limit?: string;
+  tif?: string;
+  investor?: string;
+  clientOrderId?: string;
+  idempotencyKey?: string;
+  wait?: boolean;
+  timeout?: string;
+}
+
+export type CancelOptions = Pick<PlaceOptions, 'idempotencyKey' | 'wait' | 'timeout'>;
+
+export interface ListOptions {
+  investor?: string;
+  status?: string;
+  limit?: string;
+}
 
 const POLL_MS = 500;
 const TERMINAL = new Set(['filled', 'canceled', 'rejected', 'expired']);
@@ -46,7 +65,7 @@ function print(o: Order, json: boolean): void {
 
 async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null> {
   if (!profile.admin_key) return null;
-  const res = await api(profile, 'GET', '/admin/sandbox/state');
+  const res = await api<SandboxState>(profile, 'GET', '/admin/sandbox/state');
   return res.status === 200 ? res.body.clock.mode : null;
 }
 
@@ -72,7 +91,7 @@ async function follow(profile: Profile, first: Order, timeoutS: number, json: bo
       throw new CliExit(EXIT.apiError);
     }
     await sleep(POLL_MS);
-    const next: Order = ok(await api(profile, 'GET', `/v1/orders/${encodeURIComponent(o.order_id)}`), json);
+    const next = ok(await api<Order>(profile, 'GET', `/v1/orders/${encodeURIComponent(o.order_id)}`), json);
     if (!json && (next.status !== o.status || next.filled_qty !== o.filled_qty)) info(`  ${o.status} -> ${next.status}${next.filled_qty ? ` (${next.filled_qty}/${next.qty} filled)` : ''}`);
     o = next;
   }
@@ -85,7 +104,7 @@ function timeoutOf(opts: { timeout?: string }): number {
   return s;
 }
 
-async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+async function place(side: 'buy' | 'sell', opts: PlaceOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const [symbol, qtyText] = args;
   const timeoutS = timeoutOf(opts);
@@ -119,7 +138,7 @@ async function place(side: 'buy' | 'sell', opts: any, g: GlobalOptions, args: st
   await send(resolveProfile(g), body, opts, timeoutS, json);
 }
 
-async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, opts: any, timeoutS: number, json: boolean): Promise<void> {
+async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
   const { askOrder } = await import('./order-wizard.js');
   const asked = await askOrder(side, profile, given);
   if (!asked) {
@@ -130,31 +149,31 @@ async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, 
   await send(profile, asked, opts, timeoutS, json);
 }
 
-async function send(profile: Profile, body: Record<string, unknown>, opts: any, timeoutS: number, json: boolean): Promise<void> {
-  let o: Order = ok(await api(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+async function send(profile: Profile, body: Record<string, unknown>, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
+  let o: Order = ok(await api<Order>(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey }), json);
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);
   if (o.status === 'rejected') throw new CliExit(EXIT.apiError);
 }
 
-export async function buy(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function buy(opts: PlaceOptions, g: GlobalOptions, args: string[]): Promise<void> {
   await place('buy', opts, g, args);
 }
 
-export async function sell(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function sell(opts: PlaceOptions, g: GlobalOptions, args: string[]): Promise<void> {
   await place('sell', opts, g, args);
 }
 
-export async function cancel(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function cancel(opts: CancelOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const timeoutS = timeoutOf(opts);
   const profile = resolveProfile(g);
-  let o: Order = ok(await api(profile, 'DELETE', `/v1/orders/${encodeURIComponent(args[0])}`, { idempotencyKey: opts.idempotencyKey }), json);
+  let o: Order = ok(await api<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(args[0])}`, { idempotencyKey: opts.idempotencyKey }), json);
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);
 }
 
-export async function list(opts: any, g: GlobalOptions): Promise<void> {
+export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const params = new URLSearchParams();
   const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
@@ -162,7 +181,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   if (opts.status !== undefined) params.set('status', opts.status);
   if (opts.limit !== undefined) params.set('limit', String(opts.limit));
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/v1/orders${qs}`), json);
+  const res = ok(await api<OrderList>(resolveProfile(g), 'GET', `/v1/orders${qs}`), json);
   if (json) {
     printJson(res);
     return;
@@ -174,7 +193,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['order', 'investor', 'side', 'qty', 'symbol', 'type', 'limit EGP', 'tif', 'status', 'filled', 'avg EGP', 'reason', 'created'],
-      res.orders.map((o: Order) => [
+      res.orders.map((o) => [
         o.order_id, o.investor_id, o.side, o.qty, o.symbol, o.type, egp(o.limit_price_micros), o.time_in_force, o.status,
         o.filled_qty, egp(o.avg_price_micros), o.reason_code ?? '-', o.created_at,
       ]),
@@ -182,9 +201,9 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   );
 }
 
-export async function show(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
-  const o: Order = ok(await api(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}`), json);
+  const o = ok(await api<Order>(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}`), json);
   if (json) {
     printJson(o);
     return;
@@ -200,24 +219,14 @@ export async function show(_opts: any, g: GlobalOptions, args: string[]): Promis
   process.stdout.write(rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n');
 }
 
-interface FeeLines {
-  commission_micros: number;
-  egx_micros: number;
-  mcdr_micros: number;
-  ipf_micros: number;
-  fra_micros: number;
-  total_micros: number;
-}
-
-export async function note(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
-  const res: ApiResponse = await api(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}/contract-note`);
-  const n = ok(res, json);
+  const n = ok(await api<ContractNote>(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}/contract-note`), json);
   if (json) {
     printJson(n);
     return;
   }
-  const f = n.fees as FeeLines;
+  const f = n.fees;
   const out = [
     `Contract note  ${n.order_id}  account ${n.account_number}`,
     `${n.side === 'buy' ? 'Bought' : 'Sold'} ${n.filled_qty} of ${n.order_qty} ${n.symbol} (${n.market_id})  ${n.status}`,
@@ -225,7 +234,7 @@ export async function note(_opts: any, g: GlobalOptions, args: string[]): Promis
     '',
     table(
       ['executed', 'qty', 'price EGP', 'gross EGP', 'fees EGP', 'stamp duty EGP', 'net EGP', 'settles'],
-      n.fills.map((x: any) => [x.executed_at, x.qty, egp(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
+      n.fills.map((x) => [x.executed_at, x.qty, egp(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
     ),
     '',
     `Gross consideration          ${egp(n.gross_consideration_micros)} EGP  (average ${egp(n.avg_price_micros)})`,

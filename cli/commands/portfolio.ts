@@ -6,8 +6,14 @@ import { resolveProfile, type GlobalOptions } from '../context.js';
 import { ok, printJson, usage } from '../output.js';
 import type { PortfolioData } from '../ui/portfolio-model.js';
 import { portfolioText } from '../ui/portfolio-text.js';
+import type { Exposures, Performance, Portfolio } from '../../daemon/contract/schemas/portfolio.js';
 
-export async function show(opts: any, g: GlobalOptions): Promise<void> {
+export interface PortfolioOptions {
+  investor?: string;
+  days?: string;
+}
+
+export async function show(opts: PortfolioOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
   if (!investorId) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
@@ -15,7 +21,11 @@ export async function show(opts: any, g: GlobalOptions): Promise<void> {
   if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) usage(`--days ${days} must be a whole number of trading days from 1 to 365`);
   const profile = resolveProfile(g);
   const base = `/v1/investors/${encodeURIComponent(investorId)}/portfolio`;
-  const [portfolio, exposures, performance] = await Promise.all([api(profile, 'GET', base), api(profile, 'GET', `${base}/exposures`), api(profile, 'GET', `${base}/performance?days=${days}`)]);
+  const [portfolio, exposures, performance] = await Promise.all([
+    api<Portfolio>(profile, 'GET', base),
+    api<Exposures>(profile, 'GET', `${base}/exposures`),
+    api<Performance>(profile, 'GET', `${base}/performance?days=${days}`),
+  ]);
   const data: PortfolioData = { portfolio: ok(portfolio, json), exposures: ok(exposures, json), performance: ok(performance, json) };
   if (json) printJson(data);
   else if (process.stdout.isTTY) await (await import('../ui/portfolio.js')).renderPortfolio(data);

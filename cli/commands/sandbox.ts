@@ -6,6 +6,30 @@ import { api } from '../client/http.js';
 import { alive, DaemonStartFailed, healthy, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
 import { readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
+import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
+import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
+
+export interface StartOptions {
+  foreground?: boolean;
+  port: string;
+  seed: string;
+  start?: string;
+  clock?: 'frozen' | 'running';
+  speed: string;
+  ai: 'none' | 'registry';
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export interface LogsOptions {
+  follow?: boolean;
+  lines: string;
+}
+
+export interface ResetOptions {
+  seed?: string;
+  start?: string;
+  clock?: 'frozen' | 'running';
+}
 
 /** The running daemon of this home, or null (a stale locator of a dead process counts as none). */
 export async function running(home: string): Promise<Locator | null> {
@@ -23,8 +47,8 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
   const creds = credentialsOf(home);
   const profile: Profile = { ...creds, base_url: loc.base_url, console_url: loc.console_url };
   await saveProfile(home, 'default', profile);
-  const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), json);
-  const quotes = await Promise.all(['COMI', 'TMGH', 'FWRY'].map(async (s) => (await api(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body));
+  const state = ok(await api<SandboxState>(profile, 'GET', '/admin/sandbox/state'), json);
+  const quotes = await Promise.all(['COMI', 'TMGH', 'FWRY'].map(async (s) => (await api<LiveQuote>(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body));
   if (json) {
     printJson({ ...profile, home, pid: loc.pid, version: loc.version, seed: state.seed, clock: state.clock, note, ...extra });
     return;
@@ -43,14 +67,14 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
     line('approver_key', creds.approver_key),
     '',
     `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
-    ...quotes.map((q: any) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
+    ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
     '',
     chalk.dim('  Next: svc market quotes · svc clock advance --until next_open · svc sandbox env · svc --help'),
   ];
   process.stdout.write(out.join('\n') + '\n');
 }
 
-export async function start(opts: any, g: GlobalOptions): Promise<void> {
+export async function start(opts: StartOptions, g: GlobalOptions): Promise<void> {
   const home = resolveHome(g);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const existing = await running(home);
@@ -83,7 +107,7 @@ export async function start(opts: any, g: GlobalOptions): Promise<void> {
   await new Promise<void>((resolve) => child.on('exit', () => resolve()));
 }
 
-export async function stop(_opts: any, g: GlobalOptions): Promise<void> {
+export async function stop(_opts: unknown, g: GlobalOptions): Promise<void> {
   const home = resolveHome(g);
   const loc = readLocator(home);
   if (!loc || !alive(loc.pid)) {
@@ -110,7 +134,7 @@ export async function stopDaemon(home: string, loc: Locator): Promise<void> {
   }
 }
 
-export async function status(_opts: any, g: GlobalOptions): Promise<void> {
+export async function status(_opts: unknown, g: GlobalOptions): Promise<void> {
   const home = resolveHome(g);
   const loc = await running(home);
   if (!loc) {
@@ -119,7 +143,7 @@ export async function status(_opts: any, g: GlobalOptions): Promise<void> {
     throw new CliExit(EXIT.unreachable);
   }
   const profile = resolveProfile(g);
-  const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), Boolean(g.json));
+  const state = ok(await api<SandboxState>(profile, 'GET', '/admin/sandbox/state'), Boolean(g.json));
   if (g.json) {
     printJson({ running: true, home, pid: loc.pid, base_url: loc.base_url, ...state });
     return;
@@ -147,7 +171,7 @@ function formatLogLine(line: string): string | null {
   }
 }
 
-export async function logs(opts: any, g: GlobalOptions): Promise<void> {
+export async function logs(opts: LogsOptions, g: GlobalOptions): Promise<void> {
   const file = join(resolveHome(g), 'daemon.log');
   if (!existsSync(file)) usage(`no log at ${file}; has the sandbox been started with this --home?`);
   const emit = (text: string) => {
@@ -172,7 +196,7 @@ export async function logs(opts: any, g: GlobalOptions): Promise<void> {
   });
 }
 
-export async function env(_opts: any, g: GlobalOptions): Promise<void> {
+export async function env(_opts: unknown, g: GlobalOptions): Promise<void> {
   const p = resolveProfile(g);
   const vars: Record<string, string | undefined> = {
     SVC_HOME: p.home,
@@ -193,7 +217,7 @@ export async function env(_opts: any, g: GlobalOptions): Promise<void> {
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.stdout.write(`export ${k}=${JSON.stringify(v).slice(1, -1).includes("'") ? JSON.stringify(v) : `'${v}'`}\n`);
 }
 
-export async function reset(opts: any, g: GlobalOptions): Promise<void> {
+export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void> {
   const body: Record<string, unknown> = {};
   if (opts.seed !== undefined) {
     const n = Number(opts.seed);
@@ -202,7 +226,7 @@ export async function reset(opts: any, g: GlobalOptions): Promise<void> {
   }
   if (opts.start) body.start = opts.start;
   if (opts.clock) body.clock = opts.clock;
-  const state = ok(await api(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
+  const state = ok(await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
   if (g.json) printJson(state);
   else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode})\n`);
 }

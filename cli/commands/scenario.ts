@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { resolveProfile, type GlobalOptions } from '../context.js';
+import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
@@ -55,25 +55,31 @@ function emptyReport(issues: ScenarioIssue[]): RunReport {
   return { ok: false, invalid: issues, totals: totals([]), scenarios: [] };
 }
 
-export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
-  const json = Boolean(g.json);
-  const t0 = performance.now();
-  if (args.length === 0) usage('name at least one scenario file (or a directory of them)');
-  if (opts.reset && !opts.against) usage('--reset resets the sandbox named by --against; an isolated run always starts fresh');
-  let against: string | undefined;
-  if (opts.against) {
-    try {
-      const u = new URL(opts.against);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
-      against = opts.against.replace(/\/+$/, '');
-    } catch {
-      usage(`--against ${opts.against} is not an http(s) URL`);
-    }
-  }
-  const files = expandArgs(args);
-  const envOverrides = parseEnvPairs(opts.env);
+export interface ScenarioRunOptions {
+  keepGoing?: boolean;
+  junit?: string;
+  against?: string;
+  reset?: boolean;
+  timings?: boolean;
+  /** --env NAME=VALUE, repeatable. */
+  env?: string[];
+}
 
-  // 1. validate everything before anything runs
+/** --against as a base URL without a trailing slash; undefined for isolated runs. */
+function againstOf(opts: ScenarioRunOptions): string | undefined {
+  if (opts.reset && !opts.against) usage('--reset resets the sandbox named by --against; an isolated run always starts fresh');
+  if (!opts.against) return undefined;
+  try {
+    const u = new URL(opts.against);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    return opts.against.replace(/\/+$/, '');
+  } catch {
+    usage(`--against ${opts.against} is not an http(s) URL`);
+  }
+}
+
+/** Every file, validated before anything runs: one invalid file and nothing runs (exit 2). */
+function loadAll(files: string[], envOverrides: Record<string, string>, opts: ScenarioRunOptions, json: boolean): Scenario[] {
   const scenarios: Scenario[] = [];
   const issues: ScenarioIssue[] = [];
   for (const f of files) {
@@ -84,25 +90,82 @@ export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<
       issues.push(...err.issues);
     }
   }
-  if (issues.length > 0) {
-    for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
-    const bad = new Set(issues.map((i) => i.file)).size;
-    info(`no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`);
-    const report = emptyReport(issues);
-    if (json) printJson(jsonReport(report, false));
-    if (opts.junit) writeFileSync(opts.junit, junitReport(report));
-    throw new CliExit(EXIT.usage);
-  }
+  if (issues.length === 0) return scenarios;
+  for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
+  const bad = new Set(issues.map((i) => i.file)).size;
+  info(`no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`);
+  const report = emptyReport(issues);
+  if (json) printJson(jsonReport(report, false));
+  if (opts.junit) writeFileSync(opts.junit, junitReport(report));
+  throw new CliExit(EXIT.usage);
+}
 
-  // 2. the --against sandbox must answer before anything is sent to it
-  const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
-  if (against && !(await healthy(against))) {
-    const message = `no sandbox answers at ${against} (GET /healthz); start one with svc sandbox start, or drop --against to run an isolated one`;
-    info(`${chalk.red('error')} ${message}`);
-    if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
-    if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([{ file: against, message }]) }));
-    throw new CliExit(EXIT.unreachable);
+/** The --against sandbox must answer before anything is sent to it (exit 3). */
+async function requireAnswer(against: string, opts: ScenarioRunOptions, json: boolean): Promise<void> {
+  if (await healthy(against)) return;
+  const message = `no sandbox answers at ${against} (GET /healthz); start one with svc sandbox start, or drop --against to run an isolated one`;
+  info(`${chalk.red('error')} ${message}`);
+  if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
+  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([{ file: against, message }]) }));
+  throw new CliExit(EXIT.unreachable);
+}
+
+interface FileRun {
+  /** The profile of the --against sandbox; undefined: an isolated sandbox per file. */
+  against?: Profile;
+  opts: ScenarioRunOptions;
+  runId: string;
+  human: boolean;
+}
+
+/** A scenario that could not run at all: every step skipped. */
+function unrunReport(sc: Scenario, message: string, startedMs: number): ScenarioReport {
+  return {
+    file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock, outcome: 'error', error: message,
+    counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
+    steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls) })),
+    duration_ms: Math.round(performance.now() - startedMs),
+  };
+}
+
+/** One file against its target, each step's line printed as it ends (human output). */
+async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
+  const started = performance.now();
+  const skipped: number[] = [];
+  let target: Target | undefined;
+  let report: ScenarioReport;
+  try {
+    target = run.against ? await againstTarget(run.against, sc.header, Boolean(run.opts.reset), run.runId) : await isolatedTarget(sc.header);
+    report = await runScenario(sc, target, {
+      keepGoing: Boolean(run.opts.keepGoing),
+      onStep: run.human
+        ? (st) => {
+            if (st.outcome === 'skipped') skipped.push(st.index);
+            else process.stdout.write(stepLine(st, sc.file) + '\n');
+          }
+        : undefined,
+      onWait: process.stderr.isTTY ? (ls, n, max) => process.stderr.write(chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : '')) : undefined,
+    });
+  } catch (err) {
+    report = unrunReport(sc, (err as Error).message, started);
+  } finally {
+    await target?.close();
   }
+  if (run.human && skipped.length > 0) process.stdout.write(skippedLine(skipped) + '\n');
+  if (run.human) process.stdout.write(scenarioFooter(report) + '\n');
+  return report;
+}
+
+export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const t0 = performance.now();
+  if (args.length === 0) usage('name at least one scenario file (or a directory of them)');
+  const against = againstOf(opts);
+  const files = expandArgs(args);
+  const envOverrides = parseEnvPairs(opts.env);
+  const scenarios = loadAll(files, envOverrides, opts, json);
+  const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
+  if (against) await requireAnswer(against, opts, json);
   if (against && !opts.reset) info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
 
   const onSignal = (sig: NodeJS.Signals) => {
@@ -113,44 +176,14 @@ export async function run(opts: any, g: GlobalOptions, args: string[]): Promise<
   process.once('SIGTERM', onSignal);
   process.once('exit', killIsolated);
 
-  // 3. run
-  const runId = randomBytes(4).toString('hex');
   const human = !json;
   const progress = scenarios.length > 1 && (json || !process.stdout.isTTY);
+  const fileRun: FileRun = { against: profile, opts, runId: randomBytes(4).toString('hex'), human };
   const reports: ScenarioReport[] = [];
   for (const [i, sc] of scenarios.entries()) {
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
     if (human) process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
-    const started = performance.now();
-    const skipped: number[] = [];
-    let target: Target | undefined;
-    let report: ScenarioReport;
-    try {
-      target = against ? await againstTarget(profile!, sc.header, Boolean(opts.reset), runId) : await isolatedTarget(sc.header);
-      report = await runScenario(sc, target, {
-        keepGoing: Boolean(opts.keepGoing),
-        onStep: human
-          ? (st) => {
-              if (st.outcome === 'skipped') skipped.push(st.index);
-              else process.stdout.write(stepLine(st, sc.file) + '\n');
-            }
-          : undefined,
-        onWait: process.stderr.isTTY ? (ls, n, max) => process.stderr.write(chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : '')) : undefined,
-      });
-    } catch (err) {
-      const message = (err as Error).message;
-      report = {
-        file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock, outcome: 'error', error: message,
-        counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
-        steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls) })),
-        duration_ms: Math.round(performance.now() - started),
-      };
-    } finally {
-      await target?.close();
-    }
-    reports.push(report);
-    if (human && skipped.length > 0) process.stdout.write(skippedLine(skipped) + '\n');
-    if (human) process.stdout.write(scenarioFooter(report) + '\n');
+    reports.push(await runFile(sc, fileRun));
   }
 
   const report: RunReport = { ok: reports.every((r) => r.outcome === 'passed'), totals: totals(reports), scenarios: reports, duration_ms: Math.round(performance.now() - t0) };

@@ -14,15 +14,31 @@ import { createDecipheriv } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { api, type ApiResponse } from '../client/http.js';
+import { api, refusalOf } from '../client/http.js';
 import { readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { DaemonStartFailed, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
 import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
+import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult } from '../../daemon/contract/journal.js';
+import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
 
 const DB_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm'];
 const SNAPSHOT_FILES = ['svc.db', 'kek.key', 'credentials.json'];
+
+export interface ImportOptions {
+  port?: string;
+  ai?: 'none' | 'registry';
+}
+
+export interface JournalOptions {
+  after?: string;
+}
+
+export interface ReplayOptions {
+  against?: string;
+  port?: string;
+}
 
 function mb(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -49,7 +65,7 @@ function writeSecretFile(file: string, data: Buffer | string): void {
 
 // ---- export ----------------------------------------------------------------------------------------
 
-export async function exportCmd(_opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function exportCmd(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const profile = resolveProfile(g);
   step(json, `exporting the sandbox at ${profile.base_url} ...`);
@@ -124,7 +140,7 @@ function moveIfExists(from: string, to: string): void {
   if (existsSync(from)) renameSync(from, to);
 }
 
-export async function importCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const file = resolve(args[0]);
   if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
@@ -152,9 +168,9 @@ export async function importCmd(opts: any, g: GlobalOptions, args: string[]): Pr
 
     // Everything checks out: only now touch the home.
     const previous = await running(home);
-    let previousAi = 'none';
+    let previousAi: string = 'none';
     if (previous) {
-      const state = await api(resolveProfile(g), 'GET', '/admin/sandbox/state');
+      const state = await api<SandboxState>(resolveProfile(g), 'GET', '/admin/sandbox/state');
       if (state.status === 200 && typeof state.body?.ai === 'string') previousAi = state.body.ai;
       step(json, `stopping the sandbox of ${home} (pid ${previous.pid}) ...`);
       await stopDaemon(home, previous);
@@ -198,17 +214,17 @@ export async function importCmd(opts: any, g: GlobalOptions, args: string[]): Pr
 
 // ---- journal ---------------------------------------------------------------------------------------
 
-export async function journalCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const profile = resolveProfile(g);
   const toStdout = args[0] === undefined || args[0] === '-';
   let after = Number(opts.after ?? 0);
   if (!Number.isInteger(after) || after < 0) usage(`--after ${opts.after} must be a whole number`);
   const lines: string[] = [];
-  let header: any = null;
+  let header: JournalHeader | null = null;
   let count = 0;
   for (;;) {
-    const res = await api(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`);
+    const res = await api<JournalPage>(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`);
     const page = ok(res, json);
     if (!header) {
       header = page.header;
@@ -234,8 +250,8 @@ export async function journalCmd(opts: any, g: GlobalOptions, args: string[]): P
 // ---- replay ----------------------------------------------------------------------------------------
 
 interface Loaded {
-  header: any;
-  entries: Array<{ line: number; entry: any }>;
+  header: JournalHeader;
+  entries: Array<{ line: number; entry: JournalEntry }>;
 }
 
 /** Parses and checks a journal file; every problem names its line. */
@@ -283,8 +299,7 @@ async function loadJournal(file: string): Promise<Loaded> {
 
 /** Route templates of the target's /openapi.json, to refuse an unknown route before replaying anything. */
 async function routeMatcher(profile: Profile): Promise<(method: string, path: string) => boolean> {
-  const res = await api(profile, 'GET', '/openapi.json');
-  const doc = ok(res, false) as { paths: Record<string, Record<string, unknown>> };
+  const doc = ok(await api<{ paths: Record<string, Record<string, unknown>> }>(profile, 'GET', '/openapi.json'), false);
   const routes = Object.entries(doc.paths).flatMap(([tpl, ops]) => {
     const re = new RegExp('^' + tpl.split('/').map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
     return Object.keys(ops).map((m) => ({ method: m.toUpperCase(), re }));
@@ -301,105 +316,127 @@ interface Mismatch {
   replayed_error: string | null;
 }
 
-export async function replayCmd(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+/** Where a journal is replayed: its profile, and what becomes of it once the replay is over. */
+interface ReplayTarget {
+  profile: Profile;
+  /** With --home: the rebuilt sandbox, which stays running after a replay that ran. */
+  keep: { home: string; locator: Locator; child: SpawnedDaemon['child'] } | null;
+  /** An isolated sandbox always goes; a --home one stays (detached) unless the replay could not run. */
+  finish(ran: boolean): Promise<void>;
+}
+
+/** --against: a running sandbox, which must answer, run the journal's seed and start, and be empty. */
+async function runningSandbox(baseUrl: string, g: GlobalOptions, file: string, origin: JournalOrigin, json: boolean): Promise<ReplayTarget> {
+  const profile = { ...resolveProfile(g), base_url: baseUrl };
+  if (!(await healthy(profile.base_url))) {
+    info(`${chalk.red('error')} no sandbox answers at ${profile.base_url}.`);
+    throw new CliExit(EXIT.unreachable);
+  }
+  const state = ok(await api<SandboxState>(profile, 'GET', '/admin/sandbox/state'), json);
+  if (state.seed !== origin.seed) invalid(`${file}:1`, `the journal was recorded with seed ${origin.seed}; the sandbox at ${profile.base_url} runs seed ${state.seed}`);
+  if (state.start !== origin.start) invalid(`${file}:1`, `the journal starts at ${origin.start}; the sandbox at ${profile.base_url} started at ${state.start}`);
+  const existing = ok(await api<JournalPage>(profile, 'GET', '/admin/sandbox/journal?limit=1'), json);
+  if (existing.header.entries > 0) invalid(file, `the sandbox at ${profile.base_url} is not empty (its journal holds ${existing.header.entries} entries); replay into a fresh one: no --against, or --home DIR`);
+  return { profile, keep: null, finish: async () => {} };
+}
+
+/** A fresh sandbox with the journal's seed, start and clock: isolated (a temporary home), or in a new --home. */
+async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: JournalOrigin, json: boolean): Promise<ReplayTarget> {
+  const home = g.home ? resolve(g.home) : mkdtempSync(join(tmpdir(), 'svc-replay-'));
+  if (g.home && existsSync(join(home, 'svc.db'))) usage(`${home} already holds a sandbox; replay into a new directory`);
+  const created = g.home && !existsSync(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  step(json, `starting a fresh sandbox (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`);
+  let spawned: SpawnedDaemon;
+  try {
+    spawned = await spawnDaemon({ home, port: opts.port ?? 0, seed: origin.seed, start: origin.start, clock: origin.clock, speed: origin.speed, detached: Boolean(g.home) });
+  } catch (err) {
+    if (!g.home || created) rmSync(home, { recursive: true, force: true });
+    if (!(err instanceof DaemonStartFailed)) throw err;
+    info(`${chalk.red('error')} ${err.message}`);
+    throw new CliExit(EXIT.apiError);
+  }
+  const creds = readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
+  const child = spawned.child;
+  const onSignal = () => {
+    child.kill('SIGKILL');
+    if (!g.home || created) rmSync(home, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  const keep = g.home ? { home, locator: spawned.locator, child } : null;
+  return {
+    profile: { ...creds, base_url: spawned.locator.base_url, console_url: spawned.locator.console_url },
+    keep,
+    async finish(ran) {
+      process.off('SIGINT', onSignal);
+      if (keep && ran) {
+        child.unref();
+        return;
+      }
+      await stopChild(child);
+      if (!g.home || created) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Re-runs every entry in order; the entries answered with another status than the recorded one. */
+async function replayEntries(profile: Profile, file: string, entries: Loaded['entries'], json: boolean): Promise<Mismatch[]> {
+  const mismatches: Mismatch[] = [];
+  let lastReport = Date.now();
+  for (const [i, { line, entry }] of entries.entries()) {
+    const res = await api<ReplayResult>(profile, 'POST', '/admin/sandbox/replay-entry', { body: entry, timeoutMs: 600_000 });
+    if (res.status !== 200) {
+      const err = refusalOf(res.body)?.error;
+      info(`${chalk.red('error')} ${file}:${line} (seq ${entry.seq}, ${entry.method} ${entry.path}): the replay stopped: ${err ? `${err.code}: ${err.message}` : `HTTP ${res.status}`}`);
+      throw new CliExit(EXIT.apiError);
+    }
+    const r = res.body;
+    if (r.status !== entry.status) {
+      mismatches.push({ line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: refusalOf(r.body)?.error?.code ?? null });
+    }
+    if (Date.now() - lastReport > 1000 || (i + 1) % 1000 === 0) {
+      lastReport = Date.now();
+      step(json, `replay: ${i + 1}/${entries.length} entries (${Math.round(((i + 1) / entries.length) * 100)}%)`);
+    }
+  }
+  return mismatches;
+}
+
+function printMismatches(file: string, total: number, mismatches: Mismatch[]): void {
+  if (mismatches.length === 0) {
+    info(`${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded.`);
+    return;
+  }
+  info(`${chalk.red('differs')} ${mismatches.length} of ${total} entries answered differently:`);
+  for (const m of mismatches.slice(0, 20)) info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`);
+}
+
+export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const file = resolve(args[0]);
   if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
   const { header, entries } = await loadJournal(file);
-  const origin = header.origin;
   if (!header.complete) info(chalk.yellow('warning: this journal starts after its sandbox was created (a database older than the journal); the replay may differ.'));
 
   // The target: an isolated sandbox (default), a new home (--home) or an empty running one (--against).
-  let profile: Profile;
-  let cleanup: (() => Promise<void>) | null = null;
-  let keep: { home: string; locator: Locator; child: SpawnedDaemon['child'] } | null = null;
-  let detachSignal = () => {};
-  if (opts.against) {
-    profile = { ...resolveProfile(g), base_url: String(opts.against).replace(/\/$/, '') };
-    if (!(await healthy(profile.base_url))) {
-      info(`${chalk.red('error')} no sandbox answers at ${profile.base_url}.`);
-      throw new CliExit(EXIT.unreachable);
-    }
-    const state = ok(await api(profile, 'GET', '/admin/sandbox/state'), json);
-    if (state.seed !== origin.seed) invalid(`${file}:1`, `the journal was recorded with seed ${origin.seed}; the sandbox at ${profile.base_url} runs seed ${state.seed}`);
-    if (state.start !== origin.start) invalid(`${file}:1`, `the journal starts at ${origin.start}; the sandbox at ${profile.base_url} started at ${state.start}`);
-    const existing = ok(await api(profile, 'GET', '/admin/sandbox/journal?limit=1'), json);
-    if (existing.header.entries > 0) invalid(file, `the sandbox at ${profile.base_url} is not empty (its journal holds ${existing.header.entries} entries); replay into a fresh one: no --against, or --home DIR`);
-  } else {
-    const home = g.home ? resolve(g.home) : mkdtempSync(join(tmpdir(), 'svc-replay-'));
-    if (g.home && existsSync(join(home, 'svc.db'))) usage(`${home} already holds a sandbox; replay into a new directory`);
-    const created = g.home && !existsSync(home);
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    step(json, `starting a fresh sandbox (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`);
-    let spawned: SpawnedDaemon;
-    try {
-      spawned = await spawnDaemon({ home, port: opts.port ?? 0, seed: origin.seed, start: origin.start, clock: origin.clock, speed: origin.speed, detached: Boolean(g.home) });
-    } catch (err) {
-      if (!g.home || created) rmSync(home, { recursive: true, force: true });
-      if (!(err instanceof DaemonStartFailed)) throw err;
-      info(`${chalk.red('error')} ${err.message}`);
-      throw new CliExit(EXIT.apiError);
-    }
-    const creds = readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
-    profile = { ...creds, base_url: spawned.locator.base_url, console_url: spawned.locator.console_url };
-    const child = spawned.child;
-    const onSignal = () => {
-      child.kill('SIGKILL');
-      if (!g.home || created) rmSync(home, { recursive: true, force: true });
-      process.exit(130);
-    };
-    process.once('SIGINT', onSignal);
-    detachSignal = () => process.off('SIGINT', onSignal);
-    cleanup = async () => {
-      detachSignal();
-      await stopChild(child);
-      if (!g.home || created) rmSync(home, { recursive: true, force: true });
-    };
-    if (g.home) keep = { home, locator: spawned.locator, child };
-  }
-
+  const target = opts.against
+    ? await runningSandbox(String(opts.against).replace(/\/$/, ''), g, file, header.origin, json)
+    : await freshSandbox(opts, g, header.origin, json);
   let succeeded = false;
   try {
-    const known = await routeMatcher(profile);
+    const known = await routeMatcher(target.profile);
     for (const { line, entry } of entries) if (!known(entry.method, entry.path)) invalid(`${file}:${line}`, `unknown route ${entry.method} ${entry.path} (not in the API of this svc)`);
-
-    const mismatches: Mismatch[] = [];
     const started = Date.now();
-    let lastReport = started;
-    for (const [i, { line, entry }] of entries.entries()) {
-      const res: ApiResponse = await api(profile, 'POST', '/admin/sandbox/replay-entry', { body: entry, timeoutMs: 600_000 });
-      if (res.status !== 200) {
-        const err = res.body?.error;
-        info(`${chalk.red('error')} ${file}:${line} (seq ${entry.seq}, ${entry.method} ${entry.path}): the replay stopped: ${err ? `${err.code}: ${err.message}` : `HTTP ${res.status}`}`);
-        throw new CliExit(EXIT.apiError);
-      }
-      const r = res.body;
-      if (r.status !== entry.status) {
-        mismatches.push({ line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: r.body?.error?.code ?? null });
-      }
-      if (Date.now() - lastReport > 1000 || (i + 1) % 1000 === 0) {
-        lastReport = Date.now();
-        step(json, `replay: ${i + 1}/${entries.length} entries (${Math.round(((i + 1) / entries.length) * 100)}%)`);
-      }
-    }
+    const mismatches = await replayEntries(target.profile, file, entries, json);
     succeeded = true;
     const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
-    if (keep) {
-      await banner(keep.home, keep.locator, json, `replayed ${basename(file)}`, { replay: summary });
+    if (target.keep) {
+      await banner(target.keep.home, target.keep.locator, json, `replayed ${basename(file)}`, { replay: summary });
     } else if (json) printJson(summary);
-    if (!json) {
-      if (mismatches.length === 0) info(`${chalk.green('ok')} replayed ${entries.length} entries from ${basename(file)}: every one answered as recorded.`);
-      else {
-        info(`${chalk.red('differs')} ${mismatches.length} of ${entries.length} entries answered differently:`);
-        for (const m of mismatches.slice(0, 20)) info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`);
-      }
-    }
+    if (!json) printMismatches(file, entries.length, mismatches);
     if (mismatches.length) throw new CliExit(EXIT.apiError);
   } finally {
-    // An isolated sandbox always goes; a --home one stays (detached) unless the replay could not run.
-    if (keep && succeeded) {
-      detachSignal();
-      keep.child.unref();
-    } else if (cleanup) await cleanup();
+    await target.finish(succeeded);
   }
 }

@@ -7,25 +7,27 @@
 // transfer and tells the user to run `svc clock advance --minutes 3`. A transfer waiting for a dealer
 // (manual funding approval) is reported as such. Exit 1 when the transfer failed or the wait timed out.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, type ApiResponse } from '../client/http.js';
+import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
 import { parseEgp } from '../money.js';
-import { TRANSFER_FINAL_STATES, TRANSFER_STATES, type TRANSFER_DIRECTIONS } from '../../daemon/contract/funding.js';
+import { TRANSFER_FINAL_STATES, TRANSFER_STATES } from '../../daemon/contract/funding.js';
+import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
+import type { Transfer, TransferList } from '../../daemon/contract/schemas/funding.js';
 
 const POLL_MS = 1000;
 
-interface Transfer {
-  transfer_id: string;
-  investor_id: string;
-  direction: (typeof TRANSFER_DIRECTIONS)[number];
-  amount_micros: number;
-  state: string;
-  approval: string;
-  rail_ref: string | null;
-  reason_code: string | null;
-  created_at: string;
-  updated_at: string;
+export interface CreateOptions {
+  investor?: string;
+  wait?: boolean;
+  timeout?: string;
+  idempotencyKey?: string;
+}
+
+export interface ListOptions {
+  investor?: string;
+  state?: string;
+  limit?: string;
 }
 
 function investorOf(opts: { investor?: string }): string {
@@ -57,7 +59,7 @@ function print(t: Transfer, json: boolean): void {
 /** The sandbox clock mode, or null when this profile has no admin key to ask with. */
 async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null> {
   if (!profile.admin_key) return null;
-  const res = await api(profile, 'GET', '/admin/sandbox/state');
+  const res = await api<SandboxState>(profile, 'GET', '/admin/sandbox/state');
   return res.status === 200 ? res.body.clock.mode : null;
 }
 
@@ -76,15 +78,14 @@ async function waitFor(profile: Profile, first: Transfer, timeoutS: number, json
       throw new CliExit(EXIT.apiError);
     }
     await sleep(POLL_MS);
-    const res: ApiResponse<Transfer> = await api(profile, 'GET', `/v1/transfers/${encodeURIComponent(t.transfer_id)}`);
-    const next = ok(res, json);
+    const next = ok(await api<Transfer>(profile, 'GET', `/v1/transfers/${encodeURIComponent(t.transfer_id)}`), json);
     if (!json && next.state !== t.state) info(`  ${t.state} -> ${next.state}${next.rail_ref ? ` (rail ${next.rail_ref})` : ''}`);
     t = next;
   }
   return t;
 }
 
-async function create(direction: 'deposit' | 'withdrawal', opts: any, g: GlobalOptions, amountArg: string): Promise<void> {
+async function create(direction: 'deposit' | 'withdrawal', opts: CreateOptions, g: GlobalOptions, amountArg: string): Promise<void> {
   const json = Boolean(g.json);
   const investorId = investorOf(opts);
   let amountMicros: number;
@@ -98,7 +99,7 @@ async function create(direction: 'deposit' | 'withdrawal', opts: any, g: GlobalO
   if (!Number.isInteger(timeoutS) || timeoutS <= 0) usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
   const profile = resolveProfile(g);
   const body = { investor_id: investorId, direction, amount_micros: amountMicros };
-  let t: Transfer = ok(await api(profile, 'POST', '/v1/transfers', { body, idempotencyKey: opts.idempotencyKey }), json);
+  let t = ok(await api<Transfer>(profile, 'POST', '/v1/transfers', { body, idempotencyKey: opts.idempotencyKey }), json);
   if (opts.wait) t = await waitFor(profile, t, timeoutS, json);
   print(t, json);
   if (t.state === 'failed') {
@@ -107,15 +108,15 @@ async function create(direction: 'deposit' | 'withdrawal', opts: any, g: GlobalO
   }
 }
 
-export async function deposit(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function deposit(opts: CreateOptions, g: GlobalOptions, args: string[]): Promise<void> {
   await create('deposit', opts, g, args[0]);
 }
 
-export async function withdraw(opts: any, g: GlobalOptions, args: string[]): Promise<void> {
+export async function withdraw(opts: CreateOptions, g: GlobalOptions, args: string[]): Promise<void> {
   await create('withdrawal', opts, g, args[0]);
 }
 
-export async function list(opts: any, g: GlobalOptions): Promise<void> {
+export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const params = new URLSearchParams();
   const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
@@ -126,7 +127,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   }
   if (opts.limit !== undefined) params.set('limit', String(opts.limit));
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api(resolveProfile(g), 'GET', `/v1/transfers${qs}`), json);
+  const res = ok(await api<TransferList>(resolveProfile(g), 'GET', `/v1/transfers${qs}`), json);
   if (json) {
     printJson(res);
     return;
@@ -138,7 +139,7 @@ export async function list(opts: any, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['transfer', 'investor', 'direction', 'EGP', 'state', 'approval', 'rail_ref', 'reason', 'created'],
-      res.transfers.map((t: Transfer) => [t.transfer_id, t.investor_id, t.direction, egp(t.amount_micros), t.state, t.approval, t.rail_ref ?? '-', t.reason_code ?? '-', t.created_at]),
+      res.transfers.map((t) => [t.transfer_id, t.investor_id, t.direction, egp(t.amount_micros), t.state, t.approval, t.rail_ref ?? '-', t.reason_code ?? '-', t.created_at]),
     ) + '\n',
   );
 }

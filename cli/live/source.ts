@@ -1,113 +1,45 @@
 // What the live screens (svc dashboard, svc market watch) read and do, as an interface: the real
 // implementation talks to the daemon (api-source.ts); screen tests hand the components a fake one.
-// Nothing here imports Ink or React.
+// Nothing here imports Ink or React. The types are the daemon's response types (daemon/contract/
+// schemas) narrowed to the fields the screens read, so a fake source needs no more than those.
+import type { Balances } from '../../daemon/contract/schemas/ledger.js';
+import type { Account as WireAccount } from '../../daemon/contract/schemas/onboarding.js';
+import type { Fund as WireFund } from '../../daemon/contract/schemas/funds.js';
+import type { Instrument as WireInstrument, Quote as WireQuote } from '../../daemon/contract/schemas/market.js';
+import type { Clock as WireClock, ClockAdvanceResponse, ClockMode } from '../../daemon/contract/schemas/sandbox.js';
+import type { Order as WireOrder } from '../../daemon/contract/schemas/trading.js';
 
-export interface Clock {
-  timestamp: string;
-  is_open: boolean;
-  next_open: string;
-  next_close: string;
-  /** frozen or running; unknown without the admin key. */
-  mode?: 'frozen' | 'running';
-  speed?: number;
-}
+export type { Balances };
 
-export interface Quote {
-  symbol: string;
-  price_micros: number;
-  prev_close_micros: number;
-  change_pct: number;
-  as_of: string;
-  session_open: boolean;
-  ref_price_micros: number;
-  band: { lower_micros: number; upper_micros: number; pct: number };
-  tick_micros: number;
-  halted: boolean;
-  day: { open_micros: number; high_micros: number; low_micros: number; volume: number } | null;
-}
+/** GET /v1/clock; the sandbox state's clock (admin key) adds the mode and speed. */
+export type Clock = WireClock & Partial<Pick<ClockMode, 'mode' | 'speed'>>;
 
-export interface Instrument {
-  symbol: string;
-  name: string;
-  security_type: string;
-  tradable?: boolean;
-}
+/** GET /v1/instruments/{symbol}/quote, without the market id (always XCAI). */
+export type Quote = Omit<WireQuote, 'market_id'>;
 
-export interface Account {
-  id: string;
-  account_number: string;
-  status: string;
-  name: string;
-}
+export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'>;
 
-export interface Order {
-  order_id: string;
-  client_order_id: string | null;
-  investor_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  time_in_force: string;
-  qty: number;
-  limit_price_micros: number | null;
-  state: string;
-  status: string;
-  filled_qty: number;
-  avg_price_micros: number | null;
-  reason_code: string | null;
-  created_at: string;
-  updated_at: string;
-  submitted_at: string | null;
-  filled_at: string | null;
-  canceled_at: string | null;
-  expired_at: string | null;
-}
+export type Account = Pick<WireAccount, 'id' | 'account_number' | 'status' | 'name'>;
 
-export interface BalanceLine {
-  asset: string;
-  settled: number;
-  reserved: number;
-  unsettled: number;
-  symbol?: string;
-  fund_code?: string;
-}
+/** An order without the fields that never vary (market XCAI, equities, simple orders). */
+export type Order = Omit<WireOrder, 'market_id' | 'asset_class' | 'order_class'>;
 
-export interface Balances {
-  investor_id: string;
-  as_of: string;
-  /** micros */
-  cash: BalanceLine[];
-  /** whole shares */
-  securities: BalanceLine[];
-  /** unit-micros (1 unit = 1,000,000) */
-  funds: BalanceLine[];
-}
+/** A share position of the balances (whole shares). */
+export type SharePosition = Balances['securities'][number];
+
+/** A fund holding of the balances (unit-micros). */
+export type FundHolding = Balances['funds'][number];
 
 /** A money-market fund at its current NAV, as GET /v1/funds lists it. */
-export interface Fund {
-  fund_code: string;
-  name: string;
-  /** per whole unit, EGP micros */
-  nav_micros: number;
-  nav_date: string;
-}
+export type Fund = Pick<WireFund, 'fund_code' | 'name' | 'nav_micros' | 'nav_date'>;
 
-export interface OrderRequest {
-  investor_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  type: 'market' | 'limit';
-  qty: number;
-  limit_price_micros?: number;
-  time_in_force: 'day' | 'gtc' | 'ioc' | 'fok';
-}
+/** What POST /v1/orders is sent from the screens. */
+export type OrderRequest = Pick<WireOrder, 'investor_id' | 'symbol' | 'side' | 'type' | 'qty' | 'time_in_force'> & { limit_price_micros?: number };
 
 /** One clock advance, as POST /admin/sandbox/clock-advance takes it. */
 export type AdvanceStep = { minutes: number } | { hours: number } | { days: number } | { until: 'next_open' | 'next_close' };
 
-export interface AdvanceResult extends Clock {
-  instants_processed: number;
-}
+export type AdvanceResult = Clock & Pick<ClockAdvanceResponse, 'instants_processed'>;
 
 export interface LiveSource {
   clock(): Promise<Clock>;

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, DaemonUnreachable, type ApiResponse, type Identity } from '../client/http.js';
+import { api, DaemonUnreachable, refusalOf, type ApiResponse, type Identity } from '../client/http.js';
 import { readJson, type Profile } from '../context.js';
 import { spawnDaemon, stopChild } from '../daemon-process.js';
 import { check, checkFields, type Failure } from './assert.js';
 import { formatPath, interpolate, lookup, parsePath } from './expr.js';
 import type { LoadedStep, Scenario } from './load.js';
 import type { AdvanceSpec, Expect, Header, Matcher, RequestSpec, StepKind } from './schema.js';
+import type { ClockAdvanceResponse, SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -126,9 +127,9 @@ export async function isolatedTarget(h: Header): Promise<Target> {
 /** An already running sandbox; with reset, reset to the file's seed, start and clock first. */
 export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string): Promise<Target> {
   if (reset) {
-    const res = await api(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock } });
+    const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock } });
     if (res.status !== 200) {
-      const err = (res.body as any)?.error;
+      const err = refusalOf(res.body)?.error;
       throw new Error(`the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
     }
   }
@@ -231,8 +232,9 @@ function prepareRequest(spec: RequestSpec, bodyFile: string | undefined, resolve
   return p;
 }
 
-async function send(target: Target, p: Prepared, defaultKey: string): Promise<ApiResponse> {
-  return api(target.profile, p.method, p.path, {
+/** Sends a step's request; T is what the route answers (unknown for a request step: any route). */
+async function send<T = unknown>(target: Target, p: Prepared, defaultKey: string): Promise<ApiResponse<T>> {
+  return api<T>(target.profile, p.method, p.path, {
     body: p.body, rawBody: p.rawBody, contentType: p.contentType, identity: p.identity, headers: p.headers,
     idempotencyKey: p.idempotencyKey ?? defaultKey,
   });
@@ -326,12 +328,12 @@ async function runStep(
         }
         if (tries >= w.max_tries) break;
         if (w.advance) {
-          const adv = await send(target, advanceRequest(w.advance, resolve), '');
+          const adv = await send<ClockAdvanceResponse>(target, advanceRequest(w.advance, resolve), '');
           if (adv.status !== 200) {
-            const err = (adv.body as any)?.error;
+            const err = refusalOf(adv.body)?.error;
             throw new StepError(`advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
           }
-          r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${(adv.body as any).timestamp}`;
+          r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
         } else await sleep(w.interval_ms ?? 250);
       }
       r.tries = tries;
@@ -342,7 +344,7 @@ async function runStep(
     } else {
       res = await send(target, prepared, key);
       r.status = res.status;
-      if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as any).timestamp}`;
+      if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as ClockAdvanceResponse).timestamp}`;
     }
     if (step.name) captures.set(step.name, { status: res!.status, headers: res!.headers, body: res!.body });
     const expectation = step.expect ? interpolateExpect(step.expect, resolve) : undefined;

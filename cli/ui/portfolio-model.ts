@@ -1,54 +1,23 @@
 // What `svc portfolio` shows, as plain rows of text: the positions, exposures and performance tables
 // and the value chart. The plain-text output and the Ink screen lay out the same rows.
+import type { Exposures as WireExposures, Performance as WirePerformance, Portfolio as WirePortfolio } from '../../daemon/contract/schemas/portfolio.js';
 import { egp } from '../output.js';
 import { unitsText } from './format.js';
 import { valueChart } from './value-chart.js';
 
-export interface Position {
-  asset: string;
-  symbol: string;
-  name: string;
-  kind: 'equity' | 'fund' | 'cash';
-  qty: number;
-  price_micros: number;
-  value_micros: number;
-  cost_micros: number;
-  unrealized_micros: number;
-  unrealized_pct: number | null;
-  weight_pct: number | null;
-}
+/** The portfolio read (GET /v1/investors/{id}/portfolio), as far as the screen shows it. */
+export type Portfolio = Pick<WirePortfolio, 'investor_id' | 'as_of' | 'total_value_micros' | 'cash_micros' | 'positions'>;
 
-export interface Portfolio {
-  investor_id: string;
-  as_of: string;
-  total_value_micros: number;
-  cash_micros: number;
-  positions: Position[];
-}
+/** GET .../portfolio/exposures, as far as the screen shows it. */
+export type Exposures = Pick<WireExposures, 'sectors' | 'asset_classes' | 'hhi' | 'top_holding_pct'> & {
+  top_holding: Pick<NonNullable<WireExposures['top_holding']>, 'symbol' | 'value_micros' | 'weight_pct'> | null;
+};
 
-export interface Exposure {
-  value_micros: number;
-  weight_pct: number | null;
-}
-
-export interface Exposures {
-  sectors: Array<Exposure & { sector: string }>;
-  asset_classes: Array<Exposure & { kind: string }>;
-  hhi: number | null;
-  top_holding: (Exposure & { symbol: string }) | null;
-  top_holding_pct: number | null;
-}
-
-export interface Performance {
-  days: number;
-  start_date: string;
-  end_date: string;
-  start_value_micros: number;
-  end_value_micros: number;
-  net_flow_micros: number;
-  twr_pct: number | null;
-  series: Array<{ date: string; value_micros: number; net_flow_micros: number; return_pct: number | null }>;
-}
+/** GET .../portfolio/performance, as far as the screen shows it. */
+export type Performance = Pick<
+  WirePerformance,
+  'days' | 'start_date' | 'end_date' | 'start_value_micros' | 'end_value_micros' | 'net_flow_micros' | 'twr_pct' | 'series'
+>;
 
 export interface PortfolioData {
   portfolio: Portfolio;

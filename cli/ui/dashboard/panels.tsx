@@ -1,7 +1,7 @@
 // The dashboard's panels: pure views of the data they are given.
 import { Box, Text } from 'ink';
 import { egp } from '../../output.js';
-import { isOpen, type Account, type BalanceLine, type Balances, type Clock, type Fund, type Order, type Quote } from '../../live/source.js';
+import { isOpen, type Account, type Balances, type Clock, type Fund, type FundHolding, type Order, type Quote, type SharePosition } from '../../live/source.js';
 import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
 
@@ -68,11 +68,11 @@ export function accountLines(positions: number, funds: number): number {
   return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0);
 }
 
-export function heldPositions(b: Balances | null): BalanceLine[] {
+export function heldPositions(b: Balances | null): SharePosition[] {
   return (b?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0);
 }
 
-export function heldFunds(b: Balances | null): BalanceLine[] {
+export function heldFunds(b: Balances | null): FundHolding[] {
   return (b?.funds ?? []).filter((f) => f.settled + f.unsettled + f.reserved > 0);
 }
 
