@@ -149,8 +149,8 @@ function* strings(value: unknown, path: Segment[]): Generator<[string, Segment[]
   }
 }
 
-export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
-  const issues: ScenarioIssue[] = [];
+/** The file as YAML: a mapping (anchors and merge keys resolved), the document and its line counter. */
+function parseYaml(file: string): { doc: Document; lc: LineCounter; raw: Record<string, unknown> } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -175,6 +175,111 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ScenarioInvalid([{ file, line: 1, col: 1, message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)' }]);
   }
+  return { doc, lc, raw: raw as Record<string, unknown> };
+}
+
+/** What checking one step needs to know about the file, and where its problems go. */
+interface StepCheck {
+  file: string;
+  at: (path: Segment[]) => { line: number; col: number };
+  env: Record<string, string | number | boolean>;
+  processEnv: Record<string, string | undefined>;
+  /** The names of the steps checked so far, with their index. */
+  names: Map<string, number>;
+  /** Each name's first step anywhere in the file (to say "has not run yet here"). */
+  laterNames: Map<string, number>;
+  issues: ScenarioIssue[];
+}
+
+/** References in a step: ${env.X} must be defined; ${step...} must name an earlier step. */
+function checkReferences(c: StepCheck, obj: Record<string, unknown>, base: Segment[], stepRef: { index: number; name?: string }): void {
+  const { file, at, issues } = c;
+  for (const [text, path] of strings(obj, [])) {
+    let refs;
+    try {
+      refs = findRefs(text);
+    } catch (err) {
+      if (!(err instanceof ExprSyntaxError)) throw err;
+      issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: ${err.message}` });
+      continue;
+    }
+    for (const r of refs) {
+      let segs: Segment[];
+      try {
+        segs = parsePath(r.expr);
+      } catch (err) {
+        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${(err as Error).message}` });
+        continue;
+      }
+      const root = String(segs[0]);
+      if (root === 'env') {
+        const v = segs.length === 2 ? String(segs[1]) : undefined;
+        if (v === undefined) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}` });
+        else if (!(v in c.env) && c.processEnv[v] === undefined) {
+          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment` });
+        }
+      } else if (!c.names.has(root)) {
+        const later = c.laterNames.get(root);
+        const why = later !== undefined && later >= stepRef.index ? `step "${root}" is step ${later}, which has not run yet here` : `no earlier step is named "${root}"`;
+        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${why}` });
+      }
+    }
+  }
+}
+
+/** Checks step i (0-based) of the file: the loaded step, or undefined when it has problems (in c.issues). */
+function checkStep(c: StepCheck, rawStep: unknown, i: number): LoadedStep | undefined {
+  const { file, at, issues, names } = c;
+  const index = i + 1;
+  const base: Segment[] = ['steps', i];
+  const loc = at(base);
+  if (rawStep === null || typeof rawStep !== 'object' || Array.isArray(rawStep)) {
+    issues.push({ file, ...loc, step: { index }, message: `a step is a mapping with one of ${STEP_KINDS.join(', ')}` });
+    return undefined;
+  }
+  const obj = rawStep as Record<string, unknown>;
+  const stepName = typeof obj.name === 'string' ? obj.name : undefined;
+  const stepRef = { index, name: stepName };
+  // an invalid step still registers its name, so later references to it do not add noise
+  const register = () => {
+    if (stepName !== undefined && !names.has(stepName)) names.set(stepName, index);
+  };
+  const { kind, message, key } = kindOf(obj);
+  if (!kind) {
+    issues.push({ file, ...at(key ? [...base, key] : base), step: stepRef, message: message! });
+    register();
+    return undefined;
+  }
+  const parsed = STEP_SCHEMAS[kind].safeParse(obj);
+  if (!parsed.success) {
+    for (const f of flatten(parsed.error.issues)) issues.push({ file, ...at([...base, ...f.path]), step: stepRef, message: `${describePath(f.path)}: ${f.message}` });
+    register();
+    return undefined;
+  }
+  if (stepName !== undefined && names.has(stepName)) {
+    issues.push({ file, ...at([...base, 'name']), step: stepRef, message: `the name "${stepName}" is already used by step ${names.get(stepName)}` });
+    return undefined;
+  }
+  checkReferences(c, obj, base, stepRef);
+  let bodyFile: string | undefined;
+  const req = kind === 'request' ? (parsed.data as { request: { body_file?: string } }).request : kind === 'wait_until' ? (parsed.data as { wait_until: { request: { body_file?: string } } }).wait_until.request : undefined;
+  if (req?.body_file !== undefined) {
+    const found = resolveBodyFile(req.body_file, file);
+    if (!found) {
+      const p = kind === 'request' ? ['request', 'body_file'] : ['wait_until', 'request', 'body_file'];
+      issues.push({ file, ...at([...base, ...p]), step: stepRef, message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout` });
+      register();
+    return undefined;
+    }
+    bodyFile = found;
+  }
+  register();
+  return { index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile };
+}
+
+export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
+  const issues: ScenarioIssue[] = [];
+  const { doc, lc, raw } = parseYaml(file);
   const at = (path: Segment[]) => locate(doc, lc, path);
 
   const header = HeaderSchema.safeParse(raw);
@@ -183,95 +288,21 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
       if (f.path[0] === 'steps' && f.path.length > 1) continue;
       issues.push({ file, ...at(f.path), message: `${describePath(f.path) || 'file'}: ${f.message}` });
     }
-    const steps = (raw as Record<string, unknown>).steps;
-    if (!Array.isArray(steps)) throw new ScenarioInvalid(issues);
+    if (!Array.isArray(raw.steps)) throw new ScenarioInvalid(issues);
   }
 
   const env: Record<string, string | number | boolean> = { ...(header.success ? header.data.env : undefined), ...opts.envOverrides };
-  const processEnv = opts.processEnv ?? process.env;
-  const rawSteps = (raw as { steps: unknown[] }).steps;
-  const loaded: LoadedStep[] = [];
-  const names = new Map<string, number>();
+  const rawSteps = raw.steps as unknown[];
   const laterNames = new Map<string, number>();
   rawSteps.forEach((s, i) => {
     const n = s !== null && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>).name : undefined;
     if (typeof n === 'string' && !laterNames.has(n)) laterNames.set(n, i + 1);
   });
-
+  const check: StepCheck = { file, at, env, processEnv: opts.processEnv ?? process.env, names: new Map(), laterNames, issues };
+  const loaded: LoadedStep[] = [];
   rawSteps.forEach((rawStep, i) => {
-    const index = i + 1;
-    const base: Segment[] = ['steps', i];
-    const loc = at(base);
-    if (rawStep === null || typeof rawStep !== 'object' || Array.isArray(rawStep)) {
-      issues.push({ file, ...loc, step: { index }, message: `a step is a mapping with one of ${STEP_KINDS.join(', ')}` });
-      return;
-    }
-    const obj = rawStep as Record<string, unknown>;
-    const stepName = typeof obj.name === 'string' ? obj.name : undefined;
-    const stepRef = { index, name: stepName };
-    // an invalid step still registers its name, so later references to it do not add noise
-    const register = () => {
-      if (stepName !== undefined && !names.has(stepName)) names.set(stepName, index);
-    };
-    const { kind, message, key } = kindOf(obj);
-    if (!kind) {
-      issues.push({ file, ...at(key ? [...base, key] : base), step: stepRef, message: message! });
-      return register();
-    }
-    const parsed = STEP_SCHEMAS[kind].safeParse(obj);
-    if (!parsed.success) {
-      for (const f of flatten(parsed.error.issues)) issues.push({ file, ...at([...base, ...f.path]), step: stepRef, message: `${describePath(f.path)}: ${f.message}` });
-      return register();
-    }
-    if (stepName !== undefined && names.has(stepName)) {
-      issues.push({ file, ...at([...base, 'name']), step: stepRef, message: `the name "${stepName}" is already used by step ${names.get(stepName)}` });
-      return;
-    }
-    // references: ${env.X} must be defined; ${step...} must name an earlier step
-    for (const [text, path] of strings(obj, [])) {
-      let refs;
-      try {
-        refs = findRefs(text);
-      } catch (err) {
-        if (!(err instanceof ExprSyntaxError)) throw err;
-        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: ${err.message}` });
-        continue;
-      }
-      for (const r of refs) {
-        let segs: Segment[];
-        try {
-          segs = parsePath(r.expr);
-        } catch (err) {
-          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${(err as Error).message}` });
-          continue;
-        }
-        const root = String(segs[0]);
-        if (root === 'env') {
-          const v = segs.length === 2 ? String(segs[1]) : undefined;
-          if (v === undefined) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}` });
-          else if (!(v in env) && processEnv[v] === undefined) {
-            issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment` });
-          }
-        } else if (!names.has(root)) {
-          const later = laterNames.get(root);
-          const why = later !== undefined && later >= index ? `step "${root}" is step ${later}, which has not run yet here` : `no earlier step is named "${root}"`;
-          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${why}` });
-        }
-      }
-    }
-    let bodyFile: string | undefined;
-    const req = kind === 'request' ? (parsed.data as { request: { body_file?: string } }).request : kind === 'wait_until' ? (parsed.data as { wait_until: { request: { body_file?: string } } }).wait_until.request : undefined;
-    if (req?.body_file !== undefined) {
-      const found = resolveBodyFile(req.body_file, file);
-      if (!found) {
-        const p = kind === 'request' ? ['request', 'body_file'] : ['wait_until', 'request', 'body_file'];
-        issues.push({ file, ...at([...base, ...p]), step: stepRef, message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout` });
-        return register();
-      }
-      bodyFile = found;
-    }
-    register();
-    loaded.push({ index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile });
+    const step = checkStep(check, rawStep, i);
+    if (step) loaded.push(step);
   });
 
   if (issues.length > 0 || !header.success) throw new ScenarioInvalid(issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0)));
