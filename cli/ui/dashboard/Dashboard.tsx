@@ -2,9 +2,9 @@
 // balances, positions (shares and fund units) and orders, and keys to advance the clock, switch
 // investor, place and cancel.
 // It reads and acts only through a LiveSource, so tests give it a fake one.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { Box, useApp } from 'ink';
-import { ApiFailure, ADVANCE_CHOICES, isOpen, type Account, type Instrument, type LiveSource, type Order, type OrderRequest } from '../../live/source.js';
+import { ApiFailure, ADVANCE_CHOICES, isOpen, type Account, type Balances, type Clock, type Instrument, type LiveSource, type Order, type OrderRequest } from '../../live/source.js';
 import { loadSnapshot } from '../../live/snapshot.js';
 import { egp } from '../../output.js';
 import { wallTime } from '../format.js';
@@ -39,24 +39,13 @@ function orderLine(o: Order): string {
   return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${egp(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${o.status}${o.reason_code ? ` (${o.reason_code})` : ''}`;
 }
 
-export function Dashboard(props: DashboardProps) {
+/** The investor shown, the accounts and equities to choose from, and the refreshed snapshot. */
+function useDashboardData(props: DashboardProps, setStatus: (status: Status) => void) {
   const { source } = props;
-  const { exit } = useApp();
-  const { columns, rows } = useTerminalSize();
   const [investorId, setInvestorId] = useState(props.investorId);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [instruments, setInstruments] = useState<Instrument[] | null>(null);
-  const [mode, setMode] = useState<Mode>({ kind: 'main' });
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [status, setStatus] = useState<Status>({ tone: 'info', lines: [] });
-  const [busy, setBusy] = useState(false);
-
   const polled = usePolling(() => loadSnapshot(source, { investorId, symbols: props.symbols }), props.intervalMs, `${investorId}|${props.symbols.join(',')}`);
-  const snap = polled.value;
-  const moves = useMoves(snap?.quotes);
-  const list = useMemo(() => orderRows(snap?.orders ?? null), [snap?.orders]);
-  // The selection: the chosen order while it is listed, else the first row.
-  const selected = list.find((o) => o.order_id === selectedId) ?? list[0];
 
   const loadAccounts = useCallback(() => {
     source.accounts().then(setAccounts, (err) => setStatus({ tone: 'error', lines: failureLines(err) }));
@@ -69,6 +58,161 @@ export function Dashboard(props: DashboardProps) {
   useEffect(() => {
     if (investorId === null && accounts && accounts.length > 0) setInvestorId(accounts[0].id);
   }, [accounts]);
+  return { investorId, setInvestorId, accounts, instruments, polled, loadAccounts };
+}
+
+type DashboardData = ReturnType<typeof useDashboardData>;
+
+/** What the keys of the main screen and of the cancel question act on. */
+interface KeyContext {
+  data: DashboardData;
+  mode: Mode;
+  setMode: (mode: Mode) => void;
+  busy: boolean;
+  list: Order[];
+  selected: Order | undefined;
+  setSelectedId: Dispatch<SetStateAction<string | null>>;
+  setStatus: (status: Status) => void;
+  act: (label: string, work: () => Promise<Status>) => Promise<void>;
+}
+
+function useDashboardKeys(source: LiveSource, k: KeyContext): void {
+  const { exit } = useApp();
+  const { data, mode, setMode, list, setStatus } = k;
+  useKeys(
+    (input, key) => {
+      if (input === 'q') return exit();
+      if (k.busy) return;
+      const step = (by: number) =>
+        k.setSelectedId((id) => {
+          const at = Math.max(0, list.findIndex((o) => o.order_id === id));
+          return list[Math.max(0, Math.min(list.length - 1, at + by))]?.order_id ?? null;
+        });
+      if (key.upArrow) step(-1);
+      else if (key.downArrow) step(1);
+      else if (input === 'a') setMode({ kind: 'advance' });
+      else if (input === 'i') {
+        data.loadAccounts();
+        setMode({ kind: 'investor' });
+      } else if (input === 'b' || input === 's') {
+        if (!data.investorId) setStatus({ tone: 'error', lines: ['Choose an investor first: press i.'] });
+        else setMode({ kind: 'order', side: input === 'b' ? 'buy' : 'sell' });
+      } else if (input === 'c') {
+        const o = k.selected;
+        if (!o) setStatus({ tone: 'error', lines: ['No order selected.'] });
+        else if (!isOpen(o)) setStatus({ tone: 'error', lines: [`${o.order_id} is ${o.status}: only open orders can be cancelled.`] });
+        else setMode({ kind: 'cancel', order: o });
+      } else if (input === 'r') data.polled.refresh();
+    },
+    { isActive: mode.kind === 'main' },
+  );
+
+  useKeys(
+    (input, key) => {
+      if (mode.kind !== 'cancel') return;
+      const o = mode.order;
+      if (input === 'y' || key.return) {
+        void k.act(`cancelling ${o.order_id}`, async () => {
+          const done = await source.cancelOrder(o.order_id);
+          return { tone: 'ok', lines: [`Cancel requested: ${orderLine(done)}`, 'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.'] };
+        });
+      } else if (input === 'n' || key.escape) setMode({ kind: 'main' });
+    },
+    { isActive: mode.kind === 'cancel' },
+  );
+}
+
+/**
+ * Where the panels go: side by side on a wide terminal, stacked on a narrow one; the board gives up
+ * rows (never below 3) so the orders keep at least three. `spare` is what is left below the panels.
+ */
+function layoutOf(columns: number, rows: number, quoteCount: number, balances: Balances | null) {
+  const width = Math.max(60, columns);
+  const height = Math.max(20, rows - 1);
+  const wide = width >= BOARD_WIDTH + ACCOUNT_MIN_WIDTH;
+  const boardWidth = wide ? BOARD_WIDTH : width;
+  const account = accountLines(heldPositions(balances).length, heldFunds(balances).length);
+  const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
+  const room = height - 2 - STATUS_LINES;
+  let boardRows = quoteCount;
+  while (boardRows > 3 && room - top(boardRows) < ORDERS_CHROME + 3) boardRows--;
+  const ordersRows = Math.max(1, room - top(boardRows) - ORDERS_CHROME);
+  return { width, height, wide, boardWidth, boardRows, ordersRows, spare: room - top(boardRows) };
+}
+
+function advanceMenu(source: LiveSource, clock: Clock | undefined, setMode: (mode: Mode) => void, act: KeyContext['act']) {
+  return (
+    <SelectList
+      title={`Advance the clock from ${clock ? wallTime(clock.timestamp) : 'now'}`}
+      items={ADVANCE_CHOICES.map((c) => ({ label: c.label }))}
+      onCancel={() => setMode({ kind: 'main' })}
+      onSelect={(i) => {
+        const choice = ADVANCE_CHOICES[i];
+        void act(`advancing the clock ${choice.label}`, async () => {
+          const c = await source.advance(choice.step);
+          return { tone: 'ok', lines: [`Clock advanced ${choice.label} to ${wallTime(c.timestamp)} (${c.instants_processed} due instant${c.instants_processed === 1 ? '' : 's'} processed).`] };
+        });
+      }}
+    />
+  );
+}
+
+function investorMenu(k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' | 'setStatus'>) {
+  const { accounts, investorId } = k.data;
+  const items = (accounts ?? []).map((a) => ({ label: `${a.id}  ${a.name}`, detail: `${a.account_number} · ${a.status}` }));
+  return (
+    <SelectList
+      title={accounts ? 'Switch investor' : 'Switch investor (loading accounts…)'}
+      items={items}
+      initial={Math.max(0, (accounts ?? []).findIndex((a) => a.id === investorId))}
+      onCancel={() => k.setMode({ kind: 'main' })}
+      onSelect={(i) => {
+        const a = accounts?.[i];
+        if (a) {
+          k.data.setInvestorId(a.id);
+          k.setSelectedId(null);
+          k.setStatus({ tone: 'info', lines: [`Showing ${a.name} (${a.id}).`] });
+        }
+        k.setMode({ kind: 'main' });
+      }}
+    />
+  );
+}
+
+function orderForm(source: LiveSource, side: 'buy' | 'sell', investorId: string, k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' | 'act'>) {
+  return (
+    <OrderForm
+      side={side}
+      investorId={investorId}
+      instruments={k.data.instruments}
+      balances={k.data.polled.value?.balances ?? null}
+      loadQuote={async (s) => (await source.quotes([s]))[0]}
+      onCancel={() => k.setMode({ kind: 'main' })}
+      onSubmit={(request: OrderRequest) => {
+        void k.act(`placing ${request.side} ${request.qty} ${request.symbol}`, async () => {
+          const o = await source.placeOrder(request);
+          k.setSelectedId(o.order_id);
+          return { tone: o.status === 'rejected' ? 'error' : 'ok', lines: [`Placed ${orderLine(o)}`] };
+        });
+      }}
+    />
+  );
+}
+
+export function Dashboard(props: DashboardProps) {
+  const { source } = props;
+  const { columns, rows } = useTerminalSize();
+  const [mode, setMode] = useState<Mode>({ kind: 'main' });
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [status, setStatus] = useState<Status>({ tone: 'info', lines: [] });
+  const [busy, setBusy] = useState(false);
+  const data = useDashboardData(props, setStatus);
+  const { investorId, polled } = data;
+  const snap = polled.value;
+  const moves = useMoves(snap?.quotes);
+  const list = useMemo(() => orderRows(snap?.orders ?? null), [snap?.orders]);
+  // The selection: the chosen order while it is listed, else the first row.
+  const selected = list.find((o) => o.order_id === selectedId) ?? list[0];
 
   /** Runs one action, with a busy line while it works, then refreshes the screen. */
   const act = async (label: string, work: () => Promise<Status>) => {
@@ -84,134 +228,33 @@ export function Dashboard(props: DashboardProps) {
       polled.refresh();
     }
   };
+  const k: KeyContext = { data, mode, setMode, busy, list, selected, setSelectedId, setStatus, act };
+  useDashboardKeys(source, k);
 
-  useKeys(
-    (input, key) => {
-      if (input === 'q') return exit();
-      if (busy) return;
-      const step = (by: number) =>
-        setSelectedId((id) => {
-          const at = Math.max(0, list.findIndex((o) => o.order_id === id));
-          return list[Math.max(0, Math.min(list.length - 1, at + by))]?.order_id ?? null;
-        });
-      if (key.upArrow) step(-1);
-      else if (key.downArrow) step(1);
-      else if (input === 'a') setMode({ kind: 'advance' });
-      else if (input === 'i') {
-        loadAccounts();
-        setMode({ kind: 'investor' });
-      } else if (input === 'b' || input === 's') {
-        if (!investorId) setStatus({ tone: 'error', lines: ['Choose an investor first: press i.'] });
-        else setMode({ kind: 'order', side: input === 'b' ? 'buy' : 'sell' });
-      } else if (input === 'c') {
-        const o = selected;
-        if (!o) setStatus({ tone: 'error', lines: ['No order selected.'] });
-        else if (!isOpen(o)) setStatus({ tone: 'error', lines: [`${o.order_id} is ${o.status}: only open orders can be cancelled.`] });
-        else setMode({ kind: 'cancel', order: o });
-      } else if (input === 'r') polled.refresh();
-    },
-    { isActive: mode.kind === 'main' },
-  );
-
-  useKeys(
-    (input, key) => {
-      if (mode.kind !== 'cancel') return;
-      const o = mode.order;
-      if (input === 'y' || key.return) {
-        void act(`cancelling ${o.order_id}`, async () => {
-          const done = await source.cancelOrder(o.order_id);
-          return { tone: 'ok', lines: [`Cancel requested: ${orderLine(done)}`, 'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.'] };
-        });
-      } else if (input === 'n' || key.escape) setMode({ kind: 'main' });
-    },
-    { isActive: mode.kind === 'cancel' },
-  );
-
-  const width = Math.max(60, columns);
-  const height = Math.max(20, rows - 1);
   const quotes = snap?.quotes ?? [];
-  // Side by side on a wide terminal, stacked on a narrow one; the board gives up rows (never below 3)
-  // so the orders keep at least three, and a form or menu hides the panels above when it needs to.
-  const wide = width >= BOARD_WIDTH + ACCOUNT_MIN_WIDTH;
-  const boardWidth = wide ? BOARD_WIDTH : width;
-  const account = accountLines(heldPositions(snap?.balances ?? null).length, heldFunds(snap?.balances ?? null).length);
-  const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
-  const room = height - 2 - STATUS_LINES;
-  let boardRows = quotes.length;
-  while (boardRows > 3 && room - top(boardRows) < ORDERS_CHROME + 3) boardRows--;
-  const ordersRows = Math.max(1, room - top(boardRows) - ORDERS_CHROME);
-  const accountRow = accounts?.find((a) => a.id === investorId);
-
+  const layout = layoutOf(columns, rows, quotes.length, snap?.balances ?? null);
+  const { width, wide, boardWidth } = layout;
+  const accountRow = data.accounts?.find((a) => a.id === investorId);
   let modal = null;
-  if (mode.kind === 'advance') {
-    modal = (
-      <SelectList
-        title={`Advance the clock from ${snap ? wallTime(snap.clock.timestamp) : 'now'}`}
-        items={ADVANCE_CHOICES.map((c) => ({ label: c.label }))}
-        onCancel={() => setMode({ kind: 'main' })}
-        onSelect={(i) => {
-          const choice = ADVANCE_CHOICES[i];
-          void act(`advancing the clock ${choice.label}`, async () => {
-            const c = await source.advance(choice.step);
-            return { tone: 'ok', lines: [`Clock advanced ${choice.label} to ${wallTime(c.timestamp)} (${c.instants_processed} due instant${c.instants_processed === 1 ? '' : 's'} processed).`] };
-          });
-        }}
-      />
-    );
-  } else if (mode.kind === 'investor') {
-    const items = (accounts ?? []).map((a) => ({ label: `${a.id}  ${a.name}`, detail: `${a.account_number} · ${a.status}` }));
-    modal = (
-      <SelectList
-        title={accounts ? 'Switch investor' : 'Switch investor (loading accounts…)'}
-        items={items}
-        initial={Math.max(0, (accounts ?? []).findIndex((a) => a.id === investorId))}
-        onCancel={() => setMode({ kind: 'main' })}
-        onSelect={(i) => {
-          const a = accounts?.[i];
-          if (a) {
-            setInvestorId(a.id);
-            setSelectedId(null);
-            setStatus({ tone: 'info', lines: [`Showing ${a.name} (${a.id}).`] });
-          }
-          setMode({ kind: 'main' });
-        }}
-      />
-    );
-  } else if (mode.kind === 'order' && investorId) {
-    modal = (
-      <OrderForm
-        side={mode.side}
-        investorId={investorId}
-        instruments={instruments}
-        balances={snap?.balances ?? null}
-        loadQuote={async (s) => (await source.quotes([s]))[0]}
-        onCancel={() => setMode({ kind: 'main' })}
-        onSubmit={(request: OrderRequest) => {
-          void act(`placing ${request.side} ${request.qty} ${request.symbol}`, async () => {
-            const o = await source.placeOrder(request);
-            setSelectedId(o.order_id);
-            return { tone: o.status === 'rejected' ? 'error' : 'ok', lines: [`Placed ${orderLine(o)}`] };
-          });
-        }}
-      />
-    );
-  }
+  if (mode.kind === 'advance') modal = advanceMenu(source, snap?.clock, setMode, act);
+  else if (mode.kind === 'investor') modal = investorMenu(k);
+  else if (mode.kind === 'order' && investorId) modal = orderForm(source, mode.side, investorId, k);
 
   // A form or menu needs about this many lines; on a short terminal the panels above make way for it.
-  const hideTop = modal !== null && room - top(boardRows) < 20;
+  const hideTop = modal !== null && layout.spare < 20;
   const question = mode.kind === 'cancel' ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] } : null;
   // A failed refresh keeps the first line; the last action's outcome keeps the second.
   const problem = polled.error ? { tone: 'error' as const, lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`, ...status.lines.slice(0, 1)] } : null;
   return (
-    <Box flexDirection="column" width={width} height={height}>
+    <Box flexDirection="column" width={width} height={layout.height}>
       <Header clock={snap?.clock ?? null} width={width} />
       {hideTop ? null : (
         <Box flexDirection={wide ? 'row' : 'column'}>
-          <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={boardRows} />
+          <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={layout.boardRows} />
           <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} />
         </Box>
       )}
-      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}
+      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={layout.ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}
       <Box flexGrow={1} />
       <StatusLine {...(question ?? problem ?? status)} />
       <KeyBar />
