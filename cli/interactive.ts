@@ -1,5 +1,5 @@
-// When the CLI may ask questions: a TTY on both ends, no CI, no --json (DESIGN.md section 6). The
-// prompt library is loaded only on that path, so scripted runs never pay for it.
+// When the CLI may ask questions: a TTY on both ends, no CI, no --json (docs/cli.md, "Conventions").
+// The prompt library is loaded only on that path, so scripted runs never pay for it.
 export function canPrompt(json: boolean): boolean {
   const ci = process.env.CI;
   const inCi = ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
