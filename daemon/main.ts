@@ -13,10 +13,16 @@ import type { ClockMode } from './sim/clock.js';
 
 export const VERSION = '0.1.0';
 const DEFAULT_START = '2026-11-22T09:00:00+02:00'; // a Sunday morning in Cairo, before the open
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'];
 
-function fail(msg: string): never {
-  process.stderr.write(`svc daemon: ${msg}\n`);
-  process.exit(2);
+interface DaemonOptions {
+  port: number;
+  seed: number;
+  startMs: number;
+  clockMode: ClockMode;
+  speed: number;
+  ai: 'none' | 'registry';
+  logLevel: string;
 }
 
 const { values: args } = parseArgs({
@@ -33,21 +39,33 @@ const { values: args } = parseArgs({
   },
 });
 
+/** The flags as options, or the first one that is wrong (a usage refusal: exit 2, nothing started). */
+function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok: false; message: string } {
+  const refuse = (message: string) => ({ ok: false as const, message });
+  const port = Number(a.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return refuse(`--port ${a.port} is not a port number`);
+  const seed = a.seed === undefined ? 42 : Number(a.seed);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) return refuse(`--seed ${a.seed} must be an integer 0..4294967295`);
+  const start = DateTime.fromISO(a.start ?? DEFAULT_START, { setZone: true });
+  if (!start.isValid) return refuse(`--start ${a.start} is not an RFC 3339 timestamp`);
+  const clockMode = (a.clock ?? 'frozen') as ClockMode;
+  if (clockMode !== 'frozen' && clockMode !== 'running') return refuse('--clock must be frozen or running');
+  const speed = a.speed === undefined ? 1 : Number(a.speed);
+  if (!(speed >= 0.001 && speed <= 10000)) return refuse('--speed must be a number in [0.001, 10000]');
+  if (a.ai !== 'none' && a.ai !== 'registry') return refuse('--ai must be none or registry');
+  const logLevel = a['log-level']!;
+  if (!LOG_LEVELS.includes(logLevel)) return refuse('--log-level must be debug, info, warn or error');
+  return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai: a.ai, logLevel } };
+}
+
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
 mkdirSync(home, { recursive: true, mode: 0o700 });
-const port = Number(args.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${args.port} is not a port number`);
-const seed = args.seed === undefined ? 42 : Number(args.seed);
-if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) fail(`--seed ${args.seed} must be an integer 0..4294967295`);
-const start = DateTime.fromISO(args.start ?? DEFAULT_START, { setZone: true });
-if (!start.isValid) fail(`--start ${args.start} is not an RFC 3339 timestamp`);
-const clockMode = (args.clock ?? 'frozen') as ClockMode;
-if (clockMode !== 'frozen' && clockMode !== 'running') fail('--clock must be frozen or running');
-const speed = args.speed === undefined ? 1 : Number(args.speed);
-if (!(speed >= 0.001 && speed <= 10000)) fail('--speed must be a number in [0.001, 10000]');
-if (args.ai !== 'none' && args.ai !== 'registry') fail('--ai must be none or registry');
-const logLevel = args['log-level']!;
-if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) fail('--log-level must be debug, info, warn or error');
+const parsed = parseOptions(args);
+if (!parsed.ok) {
+  process.stderr.write(`svc daemon: ${parsed.message}\n`);
+  process.exit(2);
+}
+const { port, seed, startMs, clockMode, speed, logLevel } = parsed.value;
 
 const kekFile = join(home, 'kek.key');
 if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32), { mode: 0o600 });
@@ -56,8 +74,8 @@ const kek = readFileSync(kekFile);
 const deps = createDeps({
   dbFile: join(home, 'svc.db'),
   kek,
-  sandbox: { seed, startMs: start.toMillis(), clockMode, speedMilli: Math.round(speed * 1000) },
-  ai: args.ai as 'none' | 'registry',
+  sandbox: { seed, startMs, clockMode, speedMilli: Math.round(speed * 1000) },
+  ai: parsed.value.ai,
   version: VERSION,
   home,
 });
