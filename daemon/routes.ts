@@ -1,6 +1,6 @@
 // Every capability's routes, in one list. A module is (deps) => RouteDef[].
 import type { Deps } from './deps.js';
-import type { RouteDef } from './http/route.js';
+import type { RouteDef } from './contract/route.js';
 import { marketRoutes } from './market/routes.js';
 import { newsRoutes } from './news/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';

@@ -1,5 +1,8 @@
-// AppError carries a registered code; anything else that escapes a handler is a bug and becomes a
-// 500 INTERNAL with nothing changed (the transaction rolls back).
+// AppError is how the HTTP layer itself refuses a request (authentication, idempotency, validation,
+// transport) and how a handler's refused Outcome travels to the reply inside the pipeline. Nothing
+// outside daemon/http/ throws it: services answer refusals as values (daemon/contract/outcome.ts), and
+// anything else that escapes a handler is a bug and becomes a 500 INTERNAL with nothing changed (the
+// request's savepoint rolls back).
 import { ERROR_CODES, type ErrorCode, type ErrorBody } from '../contract/errors.js';
 
 export class AppError extends Error {
@@ -15,18 +18,6 @@ export class AppError extends Error {
   }
 }
 
-export function fail(code: ErrorCode, message?: string): never {
-  throw new AppError(code, message);
-}
-
 export function errorBody(code: ErrorCode, message: string, requestId: string): ErrorBody {
   return { error: { code, message }, request_id: requestId };
-}
-
-export type { Outcome } from '../contract/outcome.js';
-import type { Outcome } from '../contract/outcome.js';
-
-export function unwrap<T>(o: Outcome<T>): T {
-  if (!o.ok) throw new AppError(o.code, o.message);
-  return o.value;
 }
