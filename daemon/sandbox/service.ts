@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { ClockMode } from '../sim/clock.js';
+import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
 /** Tables that survive a reset: credentials, brokers, the audit chain, the request journal (the reset
@@ -13,17 +14,6 @@ const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_
 const KEEP_SEQUENCES = ['tnt', 'opr'];
 
 export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };
-
-export function clockView(deps: Pick<Deps, 'clock' | 'market'>) {
-  const now = deps.clock.now();
-  const cal = deps.market.calendar;
-  return {
-    timestamp: cal.toIso(now),
-    is_open: cal.isOpen(now),
-    next_open: cal.toIso(cal.nextOpen(now)),
-    next_close: cal.toIso(cal.nextClose(now)),
-  };
-}
 
 /** The instant an advance names: an RFC 3339 instant with offset, next_open, next_close, or a duration. */
 function advanceTarget(deps: Pick<Deps, 'market'>, now: number, body: AdvanceBody): Outcome<number> {
