@@ -2,7 +2,7 @@
 // and generated logo images. Each route parses and delegates to the market domain's views.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { ClockSchema } from '../contract/schemas/sandbox.js';
 import {
   BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,

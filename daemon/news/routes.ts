@@ -1,7 +1,7 @@
 // News: a fixture set of articles, always newest first; filters never change the ordering.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { readFixture } from '../fixtures.js';
 import { createNewsServiceFromLoader } from './service.js';
 import { NewsArticle, NewsList, NewsQuery } from '../contract/schemas/news.js';

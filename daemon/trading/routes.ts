@@ -2,7 +2,7 @@
 // (/broker/v1, X-Console-Key with its grants) and the auto-fill sandbox control. Creating the module
 // registers the order source and the settlement event with the scheduler.
 import type { Deps } from '../deps.js';
-import { defineRoute, type RouteDef } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../contract/route.js';
 import { createTradingService, type TradingService } from './service.js';
 import { createOrderDesk, type OrderDesk } from './desk.js';
 import {

@@ -36,16 +36,8 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
 const DEPS_FILE = 'daemon/deps.ts';
 const DEPS_TYPE_FROM_LAYER = 2;
 
-/**
- * Violations in folders whose refactor has not landed yet, `from -> to` as printed by the test. Each
- * entry is temporary: remove it when its folder lands (the last test fails once an entry is stale).
- */
-const ALLOWLIST = new Set<string>([
-  // Route files still naming the re-export daemon/http/route.ts: import from ../contract/route.js.
-  'daemon/market/routes.ts -> daemon/http/route.ts',
-  'daemon/news/routes.ts -> daemon/http/route.ts',
-  'daemon/trading/routes.ts -> daemon/http/route.ts',
-]);
+/** Known violations, `from -> to` as printed by the test; none today (the last test fails on a stale entry). */
+const ALLOWLIST = new Set<string>([]);
 
 interface Edge {
   from: string;
