@@ -1,4 +1,4 @@
-// Request signing of money endpoints (DESIGN.md section 5). Shared by the daemon (verify) and the CLI
+// Request signing of money endpoints (docs/api.md "Signing"). Shared by the daemon (verify) and the CLI
 // (sign), so both always agree on the string to sign.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 

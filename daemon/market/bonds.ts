@@ -1,7 +1,7 @@
 // Bond arithmetic on EGX's bond platform: coupon schedule and accrued interest, in integer micros.
 // AI = (coupon rate x face / frequency) x days since last coupon / days in the coupon period (Actual/
 // Actual on the period); some Ministry of Finance issues use face x rate x days / 365 (Actual/365).
-// Worked example (research/egx-facts.md): 14.9% semi-annual, par 1,000: 92/182 x 74.50 = EGP 37.66.
+// Worked example (docs/market-facts.md): 14.9% semi-annual, par 1,000: 92/182 x 74.50 = EGP 37.66.
 import { DateTime } from 'luxon';
 import { epochDay } from './calendar/dates.js';
 
