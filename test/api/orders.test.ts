@@ -170,7 +170,7 @@ function restingBuy(fromMinute: number): { symbol: string; limit: number; minute
 }
 
 describe('order lifecycle: market, marketable and resting limits, queueing, expiry (spec "Fill behaviour")', () => {
-  it('a market order fills immediately in session at the tape price; fees per DESIGN.md against hand-computed figures', async () => {
+  it('a market order fills immediately in session at the tape price; fees per the EGX schedule (docs/trading.md) against hand-computed figures', async () => {
     const inv = await trader(t, 100_000);
     await at('2026-11-22T10:05:00+02:00');
     await setQuote('COMI', 85_000_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { makeApp, type TestApp } from '../helpers/app.js';
 
-// An independent implementation of DESIGN.md's signature: openssl, not our signing module.
+// An independent implementation of the v1 signature (docs/api.md, "Signing"): openssl, not our signing module.
 function opensslHex(args: string[], input: string): string {
   return execFileSync('openssl', ['dgst', '-sha256', '-r', ...args], { input }).toString().split(' ')[0];
 }

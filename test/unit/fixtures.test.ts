@@ -242,7 +242,7 @@ describe('fixtures/brokers.json and fixtures/fees.json', () => {
     expect(b.market_id).toBe('XCAI');
   });
 
-  it('fees match DESIGN.md EGX parameters (rates in tenths of a basis point) and each item has a source', () => {
+  it('fees match the EGX schedule of docs/market-facts.md (rates in tenths of a basis point) and each item has a source', () => {
     expect(fees).toMatchObject({
       commission: { min_micros: 5_000_000, rate_bps_x10: 100 },
       egx: { rate_bps_x10: 10, cap_micros: 5_000_000_000 },
