@@ -121,6 +121,18 @@ export interface ProfileSummary {
   busyMs: number;
   frames: FrameStat[];
   areas: Array<{ area: string; selfMs: number }>;
+  /** Busy time by component (see Component), with the frames it was spent in; empty without components. */
+  components: Array<{ name: string; ms: number; leaves: Array<{ key: string; ms: number }> }>;
+}
+
+/**
+ * A named part of the work, e.g. "audit entry": a sample counts for the first component, in list
+ * order, that matches any frame on its stack (so list a part before the part that contains it, and
+ * catch-alls last); a sample no component claims counts as "(rest) <area>".
+ */
+export interface Component {
+  name: string;
+  match(frame: { name: string; where: string; area: string }): boolean;
 }
 
 function areaOf(cf: CallFrame, where: string): string {
@@ -142,7 +154,7 @@ function areaOf(cf: CallFrame, where: string): string {
  * window: [from, to] in microseconds of the monotonic clock (process.hrtime in any process of the same
  * machine; V8 stamps samples with the same clock): only samples inside it are counted.
  */
-export function analyse(file: string, root: string, window?: [number, number]): ProfileSummary {
+export function analyse(file: string, root: string, window?: [number, number], components: Component[] = []): ProfileSummary {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
@@ -168,6 +180,29 @@ export function analyse(file: string, root: string, window?: [number, number]): 
     return d;
   };
 
+  // Bit i set: component i matches a frame on the stack from the root to this node.
+  if (components.length > 31) throw new Error('cpuprofile: at most 31 components');
+  const maskOf = new Map<number, number>();
+  const stackMask = (id: number): number => {
+    let m = maskOf.get(id);
+    if (m !== undefined) return m;
+    const d = describe(id);
+    const name = byId.get(id)!.callFrame.functionName || '(anonymous)';
+    m = 0;
+    components.forEach((c, i) => {
+      if (c.match({ name, where: d.where, area: d.area })) m! |= 1 << i;
+    });
+    const up = parent.get(id);
+    if (up !== undefined) m |= stackMask(up);
+    maskOf.set(id, m);
+    return m;
+  };
+  const claim = (id: number): string | null => {
+    const m = stackMask(id);
+    return m === 0 ? null : components[31 - Math.clz32(m & -m)].name;
+  };
+  const byComponent = new Map<string, { us: number; leaves: Map<string, number> }>();
+
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const areas = new Map<string, number>();
@@ -189,6 +224,13 @@ export function analyse(file: string, root: string, window?: [number, number]): 
     }
     self.set(d.key, (self.get(d.key) ?? 0) + dt);
     areas.set(d.area, (areas.get(d.area) ?? 0) + dt);
+    if (components.length > 0) {
+      const c = claim(leaf) ?? `(rest) ${d.area}`;
+      let e = byComponent.get(c);
+      if (!e) byComponent.set(c, (e = { us: 0, leaves: new Map() }));
+      e.us += dt;
+      e.leaves.set(d.key, (e.leaves.get(d.key) ?? 0) + dt);
+    }
     const seen = new Set<string>();
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
       const k = describe(id).key;
@@ -207,5 +249,12 @@ export function analyse(file: string, root: string, window?: [number, number]): 
     busyMs: (totalUs - idleUs) / 1000,
     frames,
     areas: [...areas.entries()].map(([area, us]) => ({ area, selfMs: us / 1000 })).sort((a, b) => b.selfMs - a.selfMs),
+    components: [...byComponent.entries()]
+      .map(([name, e]) => ({
+        name,
+        ms: e.us / 1000,
+        leaves: [...e.leaves.entries()].map(([key, us]) => ({ key, ms: us / 1000 })).sort((a, b) => b.ms - a.ms),
+      }))
+      .sort((a, b) => b.ms - a.ms),
   };
 }

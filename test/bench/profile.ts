@@ -14,6 +14,7 @@ import { analyse, type FrameStat } from './cpuprofile.js';
 import { BenchContext, configFromEnv } from './context.js';
 import type { LoadTarget } from './load.js';
 import { daemonForOrders, floorForOrders } from './order-load.js';
+import { DAEMON_ORDER_COMPONENTS, FLOOR_ORDER_COMPONENTS } from './order-components.js';
 import { cleanupSync, installCleanup, tempDir } from './proc.js';
 
 const NAMED = new Set(['baseline', 'floor', 'orders']);
@@ -54,7 +55,8 @@ for (const path of paths) {
     .filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${d.pid}.`))
     .map((f) => join(dir, f))[0];
   if (!file) throw new Error(`no .cpuprofile for pid ${d.pid} in ${dir}`);
-  const s = analyse(file, ctx.root, [from, to]);
+  const components = path === 'orders' ? DAEMON_ORDER_COMPONENTS : path === 'floor' ? FLOOR_ORDER_COMPONENTS : [];
+  const s = analyse(file, ctx.root, [from, to], components);
   const us = (v: number) => `${((v * 1000) / stats.requests).toFixed(2).padStart(6)} µs/req`;
   const out: string[] = [];
   out.push('', `== ${title(path)}: ${Math.round(stats.rps)} req/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.requests} requests; server CPU ${stats.serverCpuUsPerReq?.toFixed(1)} µs/req`);
@@ -65,6 +67,16 @@ for (const path of paths) {
   );
   out.push('', '-- self time by area');
   for (const a of s.areas.slice(0, 20)) out.push(`  ${pad(a.area, 44)} ${ms(a.selfMs)} ms ${pct(a.selfMs, s.busyMs)} ${us(a.selfMs)}`);
+  if (s.components.length > 0) {
+    // Sampled time is wall-clock (see above); scaled to the server CPU per request from /proc, the
+    // parts add up to the figure the bench reports.
+    const scale = (stats.serverCpuUsPerReq ?? 0) / ((s.busyMs * 1000) / stats.requests);
+    out.push('', '-- by component (µs per request: sampled, and scaled to the server CPU per request)');
+    for (const c of s.components) {
+      out.push(`  ${pad(c.name, 70)} ${us(c.ms)}  ${((c.ms * 1000 * scale) / stats.requests).toFixed(1).padStart(7)} µs`);
+      for (const l of c.leaves.slice(0, 3)) out.push(`      ${pad(l.key, 80)} ${us(l.ms)}`);
+    }
+  }
   const show = (title: string, list: FrameStat[], val: (f: FrameStat) => number) => {
     out.push('', title);
     for (const f of list.slice(0, top)) out.push(`  ${pad(f.key, 84)} ${ms(val(f))} ms ${pct(val(f), s.busyMs)} ${us(val(f))}  ${f.area}`);
