@@ -4,9 +4,17 @@
 // NAVs and fund units are stated with all six decimals (minDecimals 6). The API itself never formats.
 const MICROS_PER_ONE = 1_000_000n;
 
+/** Digits grouped by three with commas, by hand: toLocaleString goes through Intl, which costs more than the rest of a message. */
+function groupThousands(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += ',' + digits.slice(i, i + 3);
+  return out;
+}
+
 export function formatMicros(micros: number, minDecimals = 2): string {
   const abs = BigInt(Math.abs(micros));
-  const whole = (abs / MICROS_PER_ONE).toLocaleString('en-US');
+  const whole = groupThousands((abs / MICROS_PER_ONE).toString());
   const frac = (abs % MICROS_PER_ONE).toString().padStart(6, '0').replace(/0+$/, '').padEnd(minDecimals, '0');
   return `${micros < 0 ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
 }

@@ -95,25 +95,35 @@ export interface DeskOrderRow extends OrderRow {
 }
 
 const TERMINAL = "('filled', 'cancelled', 'rejected', 'expired')";
-const ORDER_COLS = `id, tenant_id, investor_id, client_order_id, market_id, symbol, asset_class, side, type, order_class, time_in_force,
-  qty, limit_price_micros, state, filled_qty, filled_value_micros, fees_micros, withholding_micros, reason_code, routing, transmitted,
-  eligible_from_ms, cancel_due_ms, evaluated_ms, cash_hold_id, shares_hold_id, reserved_cash_micros, created_ms, created_at,
-  submitted_at, filled_at, canceled_at, expired_at, updated_at`;
+// Column lists as arrays: the statements bind positionally (by name, better-sqlite3 looks every
+// parameter up by its name on each run), and the values are read in the same order.
+const ORDER_KEYS = [
+  'id', 'tenant_id', 'investor_id', 'client_order_id', 'market_id', 'symbol', 'asset_class', 'side', 'type', 'order_class', 'time_in_force',
+  'qty', 'limit_price_micros', 'state', 'filled_qty', 'filled_value_micros', 'fees_micros', 'withholding_micros', 'reason_code', 'routing', 'transmitted',
+  'eligible_from_ms', 'cancel_due_ms', 'evaluated_ms', 'cash_hold_id', 'shares_hold_id', 'reserved_cash_micros', 'created_ms', 'created_at',
+  'submitted_at', 'filled_at', 'canceled_at', 'expired_at', 'updated_at',
+] as const satisfies readonly (keyof NewOrder)[];
+const PROGRESS_KEYS = [
+  'state', 'filled_qty', 'filled_value_micros', 'fees_micros', 'withholding_micros', 'reason_code', 'transmitted', 'eligible_from_ms',
+  'cancel_due_ms', 'evaluated_ms', 'submitted_at', 'filled_at', 'canceled_at', 'expired_at', 'updated_at',
+] as const satisfies readonly (keyof OrderProgress)[];
+const FILL_KEYS = [
+  'id', 'tenant_id', 'investor_id', 'order_id', 'symbol', 'side', 'qty', 'price_micros', 'value_micros', 'commission_micros', 'egx_micros',
+  'mcdr_micros', 'ipf_micros', 'fra_micros', 'stamp_duty_micros', 'net_micros', 'venue', 'executed_by', 'trade_date', 'settlement_date', 'at_ms', 'at',
+] as const satisfies readonly (keyof FillRow)[];
+const SETTLEMENT_KEYS = [
+  'id', 'tenant_id', 'investor_id', 'order_id', 'fill_id', 'asset', 'amount', 'settlement_date', 'due_ms',
+] as const satisfies readonly (keyof SettlementRow)[];
+const marks = (n: number) => Array(n).fill('?').join(', ');
 const DESK_SELECT = 'SELECT o.*, i.account_number, i.full_name, i.broker_id FROM orders o JOIN investors i ON i.id = o.investor_id';
 
 function orderStatements(db: Db) {
   return {
-    insert: db.prepare(`INSERT INTO orders (${ORDER_COLS}) VALUES (${ORDER_COLS.split(',').map((c) => `@${c.trim()}`).join(', ')})`),
+    insert: db.prepare(`INSERT INTO orders (${ORDER_KEYS.join(', ')}) VALUES (${marks(ORDER_KEYS.length)})`),
     byId: db.prepare<[string], OrderRow>('SELECT * FROM orders WHERE id = ?'),
     byTenant: db.prepare<[string, string], OrderRow>('SELECT * FROM orders WHERE id = ? AND tenant_id = ?'),
     coid: db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM orders WHERE tenant_id = ? AND client_order_id = ?'),
-    progress: db.prepare(
-      `UPDATE orders SET state = @state, filled_qty = @filled_qty, filled_value_micros = @filled_value_micros, fees_micros = @fees_micros,
-         withholding_micros = @withholding_micros, reason_code = @reason_code, transmitted = @transmitted, eligible_from_ms = @eligible_from_ms,
-         cancel_due_ms = @cancel_due_ms, evaluated_ms = @evaluated_ms, submitted_at = @submitted_at, filled_at = @filled_at,
-         canceled_at = @canceled_at, expired_at = @expired_at, updated_at = @updated_at
-       WHERE id = @id`,
-    ),
+    progress: db.prepare(`UPDATE orders SET ${PROGRESS_KEYS.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`),
     list: db.prepare<{ tenant: string; investor: string | null; open: number | null; limit: number }, OrderRow>(
       `SELECT * FROM orders WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor)
          AND (@open IS NULL OR (@open = 1) = (state NOT IN ${TERMINAL}))
@@ -125,17 +135,9 @@ function orderStatements(db: Db) {
 
 function fillStatements(db: Db) {
   return {
-    insertFill: db.prepare(
-      `INSERT INTO fills (id, tenant_id, investor_id, order_id, symbol, side, qty, price_micros, value_micros, commission_micros, egx_micros,
-         mcdr_micros, ipf_micros, fra_micros, stamp_duty_micros, net_micros, venue, executed_by, trade_date, settlement_date, at_ms, at)
-       VALUES (@id, @tenant_id, @investor_id, @order_id, @symbol, @side, @qty, @price_micros, @value_micros, @commission_micros, @egx_micros,
-         @mcdr_micros, @ipf_micros, @fra_micros, @stamp_duty_micros, @net_micros, @venue, @executed_by, @trade_date, @settlement_date, @at_ms, @at)`,
-    ),
+    insertFill: db.prepare(`INSERT INTO fills (${FILL_KEYS.join(', ')}) VALUES (${marks(FILL_KEYS.length)})`),
     fills: db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq'),
-    insertSettlement: db.prepare(
-      `INSERT INTO settlements (id, tenant_id, investor_id, order_id, fill_id, asset, amount, settlement_date, due_ms, state)
-       VALUES (@id, @tenant_id, @investor_id, @order_id, @fill_id, @asset, @amount, @settlement_date, @due_ms, 'pending')`,
-    ),
+    insertSettlement: db.prepare(`INSERT INTO settlements (${SETTLEMENT_KEYS.join(', ')}, state) VALUES (${marks(SETTLEMENT_KEYS.length)}, 'pending')`),
     settlement: db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE id = ?'),
     settle: db.prepare("UPDATE settlements SET state = 'settled', settled_at = ? WHERE id = ?"),
   };
@@ -186,7 +188,7 @@ export function createTradingRepo(db: Db) {
   let lastSeq = 0;
   return {
     insert(o: NewOrder): void {
-      lastSeq = Number(q.insert.run(o).lastInsertRowid);
+      lastSeq = Number(q.insert.run(ORDER_KEYS.map((k) => o[k])).lastInsertRowid);
     },
     /** The seq of the order this repository inserted last. */
     lastSeq: (): number => lastSeq,
@@ -194,18 +196,20 @@ export function createTradingRepo(db: Db) {
     find: (tenantId: string, id: string): OrderRow | undefined => q.byTenant.get(id, tenantId),
     clientOrderIdExists: (tenantId: string, coid: string): boolean => q.coid.get(tenantId, coid) !== undefined,
     progress(id: string, p: OrderProgress): void {
-      q.progress.run({ ...p, id });
+      const values: unknown[] = PROGRESS_KEYS.map((k) => p[k]);
+      values.push(id);
+      q.progress.run(values);
     },
     list(tenantId: string, f: { investorId?: string; status?: 'open' | 'closed'; limit: number }): OrderRow[] {
       return q.list.all({ tenant: tenantId, investor: f.investorId ?? null, open: f.status === undefined ? null : f.status === 'open' ? 1 : 0, limit: f.limit });
     },
     openOrderIds: (): string[] => q.openIds.all().map((r) => r.id),
     insertFill(f: Omit<FillRow, 'seq'>): void {
-      q.insertFill.run(f);
+      q.insertFill.run(FILL_KEYS.map((k) => f[k]));
     },
     fills: (orderId: string): FillRow[] => q.fills.all(orderId),
     insertSettlement(s: Omit<SettlementRow, 'seq' | 'state' | 'settled_at'>): void {
-      q.insertSettlement.run(s);
+      q.insertSettlement.run(SETTLEMENT_KEYS.map((k) => s[k]));
     },
     settlement: (id: string): SettlementRow | undefined => q.settlement.get(id),
     markSettled(id: string, at: string): void {

@@ -12,11 +12,14 @@ export interface ZoneTime {
   readonly iana: IANAZone;
   readonly dateByBucket: Map<number, string>;
   readonly offsetByBucket: Map<number, number>;
+  /** The last whole second toIso formatted, and its text: a request stamps several rows with the same instant. */
+  lastSecond: number;
+  lastIso: string;
 }
 
 export function createZoneTime(zone: string): ZoneTime {
   if (!IANAZone.isValidZone(zone)) throw new Error(`unknown time zone: ${zone}`);
-  return { zone, iana: IANAZone.create(zone), dateByBucket: new Map(), offsetByBucket: new Map() };
+  return { zone, iana: IANAZone.create(zone), dateByBucket: new Map(), offsetByBucket: new Map(), lastSecond: NaN, lastIso: '' };
 }
 
 function cached<V>(cache: Map<number, V>, ms: number, compute: () => V): V {
@@ -43,12 +46,15 @@ const two = (n: number) => (n < 10 ? '0' : '') + n;
 
 /** RFC 3339 with the zone's offset, whole seconds. */
 export function toIso(z: ZoneTime, ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second === z.lastSecond) return z.lastIso;
   const offset = cached(z.offsetByBucket, ms, () => z.iana.offset(ms));
-  const d = new Date(Math.floor(ms / 1000) * 1000 + offset * 60_000);
+  const d = new Date(second * 1000 + offset * 60_000);
   const abs = Math.abs(offset);
-  return (
+  z.lastIso =
     `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T` +
     `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}` +
-    `${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
-  );
+    `${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+  z.lastSecond = second;
+  return z.lastIso;
 }
