@@ -97,6 +97,7 @@ export function createDeps(opts: DepsOptions): Deps {
     reload: () => {},
   };
   deps.onReset.push(() => deps.ledger.invalidate());
+  deps.onReset.push(() => deps.investors.forget());
   deps.reload = () => {
     const st = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
     clock.reload();

@@ -22,14 +22,55 @@ export interface InvestorRow {
   created_ms: number;
 }
 
+/**
+ * Investor rows by id, cached: every order and transfer reads its investor's status and suitability.
+ * Any write to the table, by this code or by anything else on the connection (a test's UPDATE, a
+ * reset's DELETE), clears the cache through temporary triggers that call back into JavaScript. Until
+ * that write's transaction ends the cache is bypassed, since a savepoint or batch rolled back later
+ * would leave rows in the cache that the database no longer holds. onReset (reload) clears it too.
+ */
+function createRowCache(db: Db) {
+  const rows = new Map<string, InvestorRow>();
+  let bypass = false;
+  db.function('svc_investors_changed', () => {
+    rows.clear();
+    bypass = true;
+    return null;
+  });
+  for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+    db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS svc_investors_${op.toLowerCase()} AFTER ${op} ON main.investors BEGIN SELECT svc_investors_changed(); END`);
+  }
+  return {
+    rows,
+    /** False while a transaction that wrote investors is open. */
+    usable(): boolean {
+      if (bypass && !db.inTransaction) {
+        rows.clear();
+        bypass = false;
+      }
+      return !bypass;
+    },
+    forget(): void {
+      rows.clear();
+    },
+  };
+}
+
 export function createInvestorRepo(db: Db) {
   const byId = db.prepare<[string, string], InvestorRow>('SELECT * FROM investors WHERE id = ? AND tenant_id = ?');
   const pendingApplication = db.prepare<[string, string], { state: string }>(
     "SELECT state FROM kyc_applications WHERE id = ? AND tenant_id = ? AND state <> 'approved'",
   );
+  const cache = createRowCache(db);
 
   function find(tenantId: string, investorId: string): InvestorRow | undefined {
-    return byId.get(investorId, tenantId);
+    if (!cache.usable()) return byId.get(investorId, tenantId);
+    const hit = cache.rows.get(investorId);
+    // ids are unique across tenants: another tenant's investor is unknown here, as in the query
+    if (hit) return hit.tenant_id === tenantId ? hit : undefined;
+    const row = byId.get(investorId, tenantId);
+    if (row) cache.rows.set(investorId, Object.freeze(row));
+    return row;
   }
 
   /** The tenant's investor, or NOT_FOUND. */
@@ -53,7 +94,7 @@ export function createInvestorRepo(db: Db) {
     return ok(row);
   }
 
-  return { find, lookup, lookupForMoney };
+  return { find, lookup, lookupForMoney, forget: cache.forget };
 }
 
 export type InvestorRepo = ReturnType<typeof createInvestorRepo>;
