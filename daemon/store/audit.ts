@@ -33,24 +33,31 @@ function rowHash(r: Omit<AuditRow, 'hash'>): string {
 export function createAudit(db: Db, nowIso: () => string) {
   const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
   const insert = db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)');
-  const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1');
+  // Compare-and-set: the head moves only from the head this connection last knew. The known head is
+  // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
+  // head away from it, the update changes no row, and the append reads the head and tries again.
+  const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
+  let known: { audit_count: number; audit_head: string } | null = null;
 
   /** Appends one entry; call inside the transaction of the change it records. */
   function append(entry: AuditEntry): void {
-    const h = head.get()!;
-    const row = {
-      seq: h.audit_count + 1,
-      at: nowIso(),
-      actor: entry.actor,
-      action: entry.action,
-      subject: entry.subject,
-      tenant_id: entry.tenantId ?? null,
-      detail: JSON.stringify(entry.detail ?? {}),
-      prev_hash: h.audit_head || GENESIS,
-    };
-    const hash = rowHash(row);
-    insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash);
-    setHead.run(row.seq, hash);
+    const at = nowIso();
+    const detail = JSON.stringify(entry.detail ?? {});
+    for (let attempt = 0; ; attempt++) {
+      const h = known ?? head.get()!;
+      const row = {
+        seq: h.audit_count + 1, at, actor: entry.actor, action: entry.action, subject: entry.subject,
+        tenant_id: entry.tenantId ?? null, detail, prev_hash: h.audit_head || GENESIS,
+      };
+      const hash = rowHash(row);
+      if (setHead.run(row.seq, hash, h.audit_count, h.audit_head).changes === 1) {
+        insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash);
+        known = { audit_count: row.seq, audit_head: hash };
+        return;
+      }
+      known = null;
+      if (attempt > 0) throw new Error('audit: the head changed while appending');
+    }
   }
 
   function list(opts: { afterSeq?: number; limit: number; tenantId?: string }): AuditRow[] {
