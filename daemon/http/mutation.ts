@@ -23,6 +23,8 @@ export interface MutationDeps {
   ids: Pick<IdGen, 'unit'>;
   /** The ledger's account-id cache runs per unit too (daemon/ledger: ids it opened are forgotten on a refusal). */
   ledger: { unit<T>(fn: () => T): T };
+  /** The investor-row cache runs per unit too (daemon/investors: rows read after a write of the unit are not kept). */
+  investors: { unit<T>(fn: () => T): T };
   audit: Pick<Audit, 'append'>;
   journal: Pick<RequestJournal, 'record'>;
   /** Rebuilds every in-memory view of the database after a rollback no unit saw. */
@@ -75,7 +77,7 @@ function storedAnswer(st: Statements, ctx: RouteCtx, t: Target): Out | null {
 /** The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. */
 function runHandler(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx): Out {
   try {
-    return deps.ids.unit(() => deps.ledger.unit(() => toReply(def, def.handler(ctx))));
+    return deps.ids.unit(() => deps.ledger.unit(() => deps.investors.unit(() => toReply(def, def.handler(ctx)))));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     st.rollbackTo.run();

@@ -25,16 +25,20 @@ export interface InvestorRow {
 /**
  * Investor rows by id, cached: every order and transfer reads its investor's status and suitability.
  * Any write to the table, by this code or by anything else on the connection (a test's UPDATE, a
- * reset's DELETE), clears the cache through temporary triggers that call back into JavaScript. Until
- * that write's transaction ends the cache is bypassed, since a savepoint or batch rolled back later
- * would leave rows in the cache that the database no longer holds. onReset (reload) clears it too.
+ * reset's DELETE), clears the cache through temporary triggers that call back into JavaScript. A row
+ * read after such a write could be rolled back with it, so it is not cached: inside a request (unit),
+ * until the request ends (a refusal rolls it back: the cache is cleared again then); outside one,
+ * until that write's transaction ends. A batch that fails to commit reloads (onReset clears it).
  */
 function createRowCache(db: Db) {
   const rows = new Map<string, InvestorRow>();
+  let unitDepth = 0;
+  let unitWrote = false;
   let bypass = false;
   db.function('svc_investors_changed', () => {
     rows.clear();
-    bypass = true;
+    if (unitDepth > 0) unitWrote = true;
+    else bypass = true;
     return null;
   });
   for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
@@ -42,13 +46,22 @@ function createRowCache(db: Db) {
   }
   return {
     rows,
-    /** False while a transaction that wrote investors is open. */
+    /** False while a write to investors may still be rolled back. */
     usable(): boolean {
-      if (bypass && !db.inTransaction) {
-        rows.clear();
-        bypass = false;
+      if (bypass && !db.inTransaction) bypass = false;
+      return !bypass && !unitWrote;
+    },
+    /** Runs fn as one request's unit (nested calls join it). */
+    unit<T>(fn: () => T): T {
+      unitDepth++;
+      try {
+        return fn();
+      } finally {
+        if (--unitDepth === 0 && unitWrote) {
+          rows.clear();
+          unitWrote = false;
+        }
       }
-      return !bypass;
     },
     forget(): void {
       rows.clear();
@@ -94,7 +107,7 @@ export function createInvestorRepo(db: Db) {
     return ok(row);
   }
 
-  return { find, lookup, lookupForMoney, forget: cache.forget };
+  return { find, lookup, lookupForMoney, unit: cache.unit, forget: cache.forget };
 }
 
 export type InvestorRepo = ReturnType<typeof createInvestorRepo>;
