@@ -103,13 +103,16 @@ deps.log = app.log;
 // every write, every error and every slow read logs at info.
 const SLOW_MS = 50;
 const logReads = logLevel === 'debug';
-app.addHook('onResponse', async (req, reply) => {
+// A callback hook, not an async one: fastify then runs it without a promise per request.
+app.addHook('onResponse', (req, reply, done) => {
   const ms = reply.elapsedTime;
   const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
-  if (quietRead && !logReads) return;
-  const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
-  if (quietRead) req.log.debug(line, 'request');
-  else req.log.info(line, 'request');
+  if (!quietRead || logReads) {
+    const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+    if (quietRead) req.log.debug(line, 'request');
+    else req.log.info(line, 'request');
+  }
+  done();
 });
 
 const locatorFile = join(home, 'daemon.json');

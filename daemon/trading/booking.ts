@@ -103,18 +103,18 @@ function postFill(ledger: Ledger, r: OrderRow, f: PlannedFill, pay: Funding): vo
 
 /** The investor's activity feed for one fill: FILL, then FEE and TAX when charged. */
 function recordActivities(ledger: Ledger, r: OrderRow, f: PlannedFill): void {
-  const order = { type: 'order' as const, id: r.id };
-  const base = { tenantId: r.tenant_id, investorId: r.investor_id, ref: order, symbol: r.symbol };
-  const verb = r.side === 'buy' ? 'Bought' : 'Sold';
+  const ref = { type: 'order' as const, id: r.id };
+  const { tenant_id: tenantId, investor_id: investorId, symbol, side } = r;
+  const buy = side === 'buy';
   ledger.recordActivity({
-    ...base, type: 'FILL', netAmountMicros: r.side === 'buy' ? -f.value : f.value,
-    description: `${verb} ${f.qty} ${r.symbol} at ${formatEgp(f.priceMicros)} EGP`, side: r.side, qty: f.qty, priceMicros: f.priceMicros,
+    tenantId, investorId, ref, symbol, type: 'FILL', netAmountMicros: buy ? -f.value : f.value,
+    description: `${buy ? 'Bought' : 'Sold'} ${f.qty} ${symbol} at ${formatEgp(f.priceMicros)} EGP`, side, qty: f.qty, priceMicros: f.priceMicros,
   });
   if (f.feeTotal > 0) {
-    ledger.recordActivity({ ...base, type: 'FEE', netAmountMicros: -f.feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${r.symbol} ${r.side}` });
+    ledger.recordActivity({ tenantId, investorId, ref, symbol, type: 'FEE', netAmountMicros: -f.feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${symbol} ${side}` });
   }
   if (f.stamp > 0) {
-    ledger.recordActivity({ ...base, type: 'TAX', netAmountMicros: -f.stamp, description: `Stamp duty withheld on ${r.symbol} ${r.side}` });
+    ledger.recordActivity({ tenantId, investorId, ref, symbol, type: 'TAX', netAmountMicros: -f.stamp, description: `Stamp duty withheld on ${symbol} ${side}` });
   }
 }
 
