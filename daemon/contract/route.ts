@@ -66,6 +66,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Error codes the route documents (OpenAPI). */
   errors?: ErrorCode[];
   /**
+   * Media types of a success reply that is bytes rather than JSON (OpenAPI): a logo, a snapshot, an
+   * ID image, the ndjson journal. A route with a response schema may also answer JSON.
+   */
+  produces?: string[];
+  /**
    * Runs outside any group-commit batch: waits until the open batch has committed, then runs the
    * handler like a read (no idempotency record, audit entry or journal entry of its own). The handler
    * may return a Promise. For the snapshot export (a consistent copy of committed state) and the

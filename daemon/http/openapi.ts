@@ -1,126 +1,220 @@
-// OpenAPI 3.1 from the route definitions: zod 4 emits JSON Schema 2020-12, which 3.1 uses as is.
-import { z } from 'zod';
+// OpenAPI 3.1 from the route definitions, complete enough to generate a working client
+// (docs/api.md, "OpenAPI"): each operation's success and error statuses with their codes, every
+// media type it answers, the request-signing headers as parameters, and the schemas zod emits
+// (JSON Schema 2020-12, which 3.1 uses as is).
 import type { RouteDef } from '../contract/route.js';
-import { ERROR_CODES } from '../contract/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
+import { buildSchemas, REF, type Json, type Schemas } from './openapi-schemas.js';
 
-const SECURITY: Record<string, Array<Record<string, string[]>>> = {
-  B: [{ bearer: [] }],
-  I: [{ bearer: [], idempotencyKey: [] }],
-  S: [{ bearer: [], idempotencyKey: [], signature: [], timestamp: [] }],
+type JsonObject = { [k: string]: Json };
+
+const TAGS: Record<string, string> = {
+  market: 'Calendar, instruments, quotes, candles and bonds of the Egyptian Exchange (XCAI)',
+  news: 'The news fixture, newest first',
+  assets: 'Static assets: generated instrument logos',
+  onboarding: 'KYC applications, ID documents, suitability, investors and accounts',
+  ledger: 'Balances and the activity feed',
+  transfers: 'Deposits and withdrawals on the payment rail (signed)',
+  orders: 'Orders (signed) and contract notes',
+  funds: 'Money-market funds and fund orders (signed)',
+  portfolio: 'Positions, performance and statements',
+  desk: 'The dealer desk (X-Console-Key with grants)',
+  backoffice: 'Tenants and the audit log (X-Admin-Key with grants)',
+  sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
+  service: 'Health and this document',
 };
 
-/**
- * Named schemas shared by the document (components.schemas). zod emits a schema that reuses a named
- * one (`.meta({ id })`) as `$ref: '#/$defs/Name'` with the definition in the schema's own `$defs`; in
- * an OpenAPI document such a reference resolves against the document's root, so every `$defs` entry
- * moves to components.schemas and its references follow. A name whose input and output forms differ
- * (defaults, transforms) gets one entry per form.
- */
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+/** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */
+function layerCodes(def: RouteDef): ErrorCode[] {
+  const codes: ErrorCode[] = ['INTERNAL'];
+  if (def.auth === 'B' || def.auth === 'I' || def.auth === 'S') codes.push('UNAUTHENTICATED');
+  if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
+  if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
+  if (typeof def.auth === 'object') codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  if (def.params || def.query || def.body) codes.push('VALIDATION_FAILED');
+  if (def.body) codes.push('MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (def.rawBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  return codes;
+}
 
-function rewriteRefs(node: Json, rename: Map<string, string>): Json {
-  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, rename));
-  if (node === null || typeof node !== 'object') return node;
-  const out: { [k: string]: Json } = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
-      const name = v.slice('#/$defs/'.length);
-      out[k] = `#/components/schemas/${rename.get(name) ?? name}`;
-    } else out[k] = rewriteRefs(v, rename);
+/** Every code the route can answer, grouped by the status the registry gives it. */
+export function errorsByStatus(def: RouteDef): Map<number, ErrorCode[]> {
+  const all = new Set<ErrorCode>([...(def.errors ?? []), ...layerCodes(def)]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of all) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  return new Map([...byStatus.entries()].sort(([a], [b]) => a - b));
+}
+
+function errorResponses(def: RouteDef): JsonObject {
+  const out: JsonObject = {};
+  for (const [status, codes] of errorsByStatus(def)) {
+    out[String(status)] = {
+      description: codes.join(', '),
+      'x-error-codes': codes,
+      content: { 'application/json': { schema: { $ref: `${REF}Error` } } },
+    };
+  }
+  out.default = { description: 'A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...)', content: { 'application/json': { schema: { $ref: `${REF}Error` } } } };
   return out;
 }
 
-function createSchemaRegistry() {
-  const components: Record<string, Json> = {};
+const BYTES: Json = { type: 'string', format: 'binary' };
+
+function successResponse(def: RouteDef, schemas: Schemas): JsonObject {
+  const content: JsonObject = {};
+  if (def.response) content['application/json'] = { schema: schemas.ref(def.response, 'output') };
+  for (const type of def.produces ?? []) {
+    content[type] = { schema: type === 'application/x-ndjson' ? { type: 'string', description: 'one JSON document a line' } : BYTES };
+  }
+  const status = String(def.status ?? 200);
+  return { [status]: Object.keys(content).length > 0 ? { description: 'Success', content } : { description: 'Success' } };
+}
+
+/** Path and query parameters from the route's schemas, then the headers its auth mode needs. */
+function parametersOf(def: RouteDef, schemas: Schemas): Json[] {
+  const out: Json[] = [];
+  for (const [where, s] of [['path', def.params], ['query', def.query]] as const) {
+    if (!s) continue;
+    const js = schemas.inline(s, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(js.properties ?? {})) {
+      const { description, ...rest } = (schema ?? {}) as JsonObject;
+      const p: JsonObject = { name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: rest };
+      if (typeof description === 'string') p.description = description;
+      out.push(p);
+    }
+  }
+  if (def.auth === 'I' || def.auth === 'S') out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (def.auth === 'S') out.push({ $ref: '#/components/parameters/SvcTimestamp' }, { $ref: '#/components/parameters/SvcSignature' });
+  return out;
+}
+
+function securityOf(def: RouteDef): JsonObject {
+  if (def.auth === 'none') return { security: [] };
+  if (typeof def.auth === 'string') return { security: [{ bearer: [] }] };
+  return { security: [{ [def.auth.realm === 'admin' ? 'adminKey' : 'consoleKey']: [] }], 'x-grant': def.auth.grant };
+}
+
+function requestBodyOf(def: RouteDef, schemas: Schemas): JsonObject {
+  if (def.rawBody) {
+    const maxLength = def.rawBody.maxBytes;
+    return { requestBody: { required: true, content: { 'image/jpeg': { schema: { ...(BYTES as JsonObject), maxLength } }, 'image/png': { schema: { ...(BYTES as JsonObject), maxLength } } } } };
+  }
+  if (def.body) return { requestBody: { required: true, content: { 'application/json': { schema: schemas.ref(def.body, 'input', true) } } } };
+  return {};
+}
+
+/** The first sentence of a route's summary; the whole text is the description. */
+function headline(text: string): string {
+  const end = text.search(/[.:;](\s|$)/);
+  return end > 0 ? text.slice(0, end) : text;
+}
+
+export function operationIdOf(def: Pick<RouteDef, 'method' | 'url'>): string {
+  const url = def.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+  return `${def.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+}
+
+function operationOf(def: RouteDef, schemas: Schemas): JsonObject {
+  const errors = errorsByStatus(def);
   return {
-    components,
-    schemaOf(s: z.ZodType, io: 'input' | 'output'): Json {
-      const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as { [k: string]: Json };
-      const { $defs, ...rest } = js;
-      const local = ($defs ?? {}) as Record<string, Json>;
-      const rename = new Map<string, string>();
-      for (const [name, def] of Object.entries(local)) {
-        const have = components[name];
-        if (have !== undefined && JSON.stringify(have) !== JSON.stringify(rewriteRefs(def, new Map()))) rename.set(name, `${name}${io === 'input' ? 'Input' : 'Output'}`);
-      }
-      for (const [name, def] of Object.entries(local)) components[rename.get(name) ?? name] = rewriteRefs(def, rename);
-      return rewriteRefs(rest, rename);
+    operationId: operationIdOf(def),
+    summary: headline(def.summary),
+    description: def.summary,
+    tags: def.tags,
+    ...securityOf(def),
+    parameters: parametersOf(def, schemas),
+    ...requestBodyOf(def, schemas),
+    responses: { ...successResponse(def, schemas), ...errorResponses(def) },
+    'x-error-codes': [...errors.values()].flat(),
+  };
+}
+
+/** /healthz and /openapi.json: served by the app itself, outside the route list. */
+function servicePaths(): Record<string, JsonObject> {
+  const plain = (summary: string, description: string, schema: Json) => ({
+    get: {
+      operationId: summary === 'Health' ? 'getHealthz' : 'getOpenapiJson', summary, description, tags: ['service'], security: [],
+      responses: { '200': { description: 'Success', content: { 'application/json': { schema } } } },
+    },
+  });
+  return {
+    '/healthz': plain('Health', 'Liveness: the daemon answers, with its version and the simulated time.', { $ref: `${REF}Health` }),
+    '/openapi.json': plain('This document', 'The OpenAPI 3.1 document of this API, generated from the route definitions.', { type: 'object', additionalProperties: true }),
+  };
+}
+
+const SERVICE_SCHEMAS: Record<string, Json> = {
+  Health: {
+    type: 'object',
+    required: ['status', 'version', 'sim_time'],
+    properties: { status: { type: 'string', const: 'ok' }, version: { type: 'string' }, sim_time: { type: 'string', format: 'date-time' } },
+    additionalProperties: false,
+  },
+  Error: {
+    type: 'object',
+    required: ['error', 'request_id'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string', enum: Object.keys(ERROR_CODES) }, message: { type: 'string' } },
+      },
+      request_id: { type: 'string', pattern: '^req_' },
+    },
+  },
+};
+
+const HEADER_PARAMETERS: Record<string, Json> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key', in: 'header', required: true,
+    description: 'One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency").',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  SvcTimestamp: {
+    name: 'X-Svc-Timestamp', in: 'header', required: true,
+    description: 'Integer Unix seconds of the wall clock, within 300 s of the server (docs/api.md, "Signing").',
+    schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+  },
+  SvcSignature: {
+    name: 'X-Svc-Signature', in: 'header', required: true,
+    description: 'v1=<hex HMAC-SHA256(signing_secret, "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)))>; several comma-separated while a secret rotates.',
+    schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}' },
+  },
+};
+
+function documentOf(paths: Record<string, JsonObject>, components: Record<string, Json>, version: string, tags: string[]): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc brokerage sandbox API', version,
+      description: 'Local sandbox of the embedded brokerage service on the Egyptian Exchange. Money is integer micros.',
+    },
+    servers: [{ url: 'http://{host}:{port}', description: 'The local daemon (svc sandbox start; its address is in $SVC_HOME/daemon.json).', variables: { host: { default: '127.0.0.1' }, port: { default: '4710' } } }],
+    tags: tags.map((name) => ({ name, description: TAGS[name] ?? name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: "The tenant's API key." },
+        adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'A back-office operator key; each route needs a grant (x-grant).' },
+        consoleKey: { type: 'apiKey', in: 'header', name: 'X-Console-Key', description: 'A dealer-desk operator key; each route needs a grant (x-grant).' },
+      },
+      parameters: HEADER_PARAMETERS,
+      schemas: components,
     },
   };
 }
 
-function parametersOf(def: RouteDef, schemaOf: (s: z.ZodType, io: 'input' | 'output') => Json): unknown[] {
-  const out: unknown[] = [];
-  for (const [where, s] of [['path', def.params], ['query', def.query]] as const) {
-    if (!s) continue;
-    const js = schemaOf(s, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-    for (const [name, schema] of Object.entries(js.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema });
-    }
-  }
-  return out;
-}
-
 export function buildOpenApi(routes: RouteDef[], version: string): string {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const registry = createSchemaRegistry();
-  const schemaOf = registry.schemaOf;
+  const schemas = buildSchemas(routes, operationIdOf);
+  const paths: Record<string, JsonObject> = servicePaths();
   for (const def of routes) {
     const url = def.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const op: Record<string, unknown> = {
-      summary: def.summary,
-      tags: def.tags,
-      operationId: `${def.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      parameters: parametersOf(def, schemaOf),
-      responses: {
-        [String(def.status ?? 200)]: {
-          description: 'Success',
-          content: def.response ? { 'application/json': { schema: schemaOf(def.response, 'output') } } : undefined,
-        },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-    };
-    if (typeof def.auth === 'string' && SECURITY[def.auth]) op.security = SECURITY[def.auth];
-    if (typeof def.auth === 'object') {
-      op.security = [{ [def.auth.realm === 'admin' ? 'adminKey' : 'consoleKey']: [] }];
-      op['x-grant'] = def.auth.grant;
-    }
-    if (def.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } };
-    if (def.rawBody) {
-      op.requestBody = { required: true, content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } } };
-    }
-    if (def.errors) op['x-error-codes'] = def.errors;
-    (paths[url] ??= {})[def.method.toLowerCase()] = op;
+    (paths[url] ??= {})[def.method.toLowerCase()] = operationOf(def, schemas);
   }
-  return JSON.stringify({
-    openapi: '3.1.0',
-    info: { title: 'svc brokerage sandbox API', version, description: 'Local sandbox of the embedded brokerage service on the Egyptian Exchange. Money is integer micros.' },
-    paths,
-    components: {
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer' },
-        idempotencyKey: { type: 'apiKey', in: 'header', name: 'Idempotency-Key' },
-        signature: { type: 'apiKey', in: 'header', name: 'X-Svc-Signature' },
-        timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp' },
-        adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key' },
-        consoleKey: { type: 'apiKey', in: 'header', name: 'X-Console-Key' },
-      },
-      schemas: {
-        ...registry.components,
-        Error: {
-          type: 'object',
-          required: ['error', 'request_id'],
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: { code: { type: 'string', enum: Object.keys(ERROR_CODES) }, message: { type: 'string' } },
-            },
-            request_id: { type: 'string', pattern: '^req_' },
-          },
-        },
-      },
-    },
-  });
+  const tags = [...new Set(['service', ...routes.flatMap((r) => r.tags)])];
+  const components = schemas.used({ paths, extra: SERVICE_SCHEMAS });
+  return JSON.stringify(documentOf(paths, { ...components, ...SERVICE_SCHEMAS }, version, tags));
 }

@@ -86,7 +86,7 @@ function pricesAndAssetsRoutes(deps: Deps): RouteDef[] {
     }),
     defineRoute({
       method: 'GET', url: '/assets/logos/:file', auth: 'none', tags: ['assets'], summary: 'Generated logo of an instrument (SVG).',
-      params: z.strictObject({ file: z.string().regex(/^[A-Z0-9]{2,12}\.svg$/) }),
+      params: z.strictObject({ file: z.string().regex(/^[A-Z0-9]{2,12}\.svg$/) }), produces: ['image/svg+xml'], errors: ['UNKNOWN_SYMBOL'],
       handler: ({ params }) => {
         const logo = instrumentLogo(deps, params.file);
         return logo.ok ? { status: 200, raw: logo.value.bytes, contentType: logo.value.contentType } : logo;

@@ -64,7 +64,7 @@ function reviewRoutes(svc: OnboardingService): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/kyc/:application_id/documents/:side', auth: { realm: 'console', grant: 'kyc:read' }, tags,
       summary: 'View an ID image under review (decrypted). Every view is audited.',
-      params: DealerDocumentParams, issueCode: documentIssueCode, errors: ['NOT_FOUND', 'UNKNOWN_DOCUMENT_SIDE'],
+      params: DealerDocumentParams, issueCode: documentIssueCode, errors: ['NOT_FOUND', 'UNKNOWN_DOCUMENT_SIDE'], produces: ['image/jpeg', 'image/png'],
       handler: ({ operator, params }) => svc.viewDocument(operator!, params.application_id, params.side),
     }),
     defineRoute({

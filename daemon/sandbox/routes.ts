@@ -69,12 +69,13 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/admin/sandbox/export', auth: control, tags: ['sandbox'],
       summary: 'The whole sandbox as one snapshot file (database, key-encryption key, credentials, manifest with checksums); it holds secrets. svc sandbox import restores it.',
       // No JSON response schema: the reply is the snapshot file's bytes (application/vnd.svc.snapshot).
+      produces: ['application/vnd.svc.snapshot'],
       handler: () => exportSnapshot(deps),
     }),
     defineRoute({
       method: 'GET', url: '/admin/sandbox/journal', auth: control, tags: ['sandbox'],
       summary: 'The request journal: every committed state-changing request, oldest first, with its principal, simulated time and status (never keys or signatures). format=ndjson gives a replayable file (header line, then entries; every entry unless limit is given); json pages with after and limit (default 100, at most 1000).',
-      query: JournalQuery, response: JournalPage,
+      query: JournalQuery, response: JournalPage, produces: ['application/x-ndjson'],
       handler: ({ query }) => readJournal(deps.journal, query),
     }),
     defineRoute({

@@ -134,14 +134,15 @@ describe('GET /openapi.json declares a response schema for every route that answ
     }
   });
 
-  it('every $ref of the document resolves inside it: named schemas live in components.schemas', async () => {
+  it('every $ref of the document resolves inside it: named schemas and parameters live in components', async () => {
     await operations();
     const res = await t.req('GET', '/openapi.json', { as: 'none' });
     const refs = refsOf(res.body);
     expect(refs.length).toBeGreaterThan(10);
     for (const ref of new Set(refs)) {
-      expect(ref, ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9_.]+$/);
-      expect(components[ref.slice('#/components/schemas/'.length)], ref).toBeDefined();
+      const m = /^#\/components\/(schemas|parameters)\/([A-Za-z0-9_.]+)$/.exec(ref);
+      expect(m, ref).not.toBeNull();
+      expect(res.body.components[m![1]][m![2]], ref).toBeDefined();
     }
     expect(JSON.stringify(res.body)).not.toContain('"$defs"');
   });

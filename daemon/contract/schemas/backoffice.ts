@@ -1,5 +1,6 @@
 // Wire schemas of the back office: tenant credentials and the hash-chained audit log (daemon/store/audit.ts).
 import { z } from 'zod';
+import { timestamp } from './formats.js';
 
 const sha256Hex = (what: string) => z.string().describe(`${what} (64 lowercase hex characters)`);
 
@@ -15,7 +16,7 @@ export const TenantCredentialsSchema = z
 export const AuditEntrySchema = z
   .object({
     seq: z.int().describe('position in the chain, from 1'),
-    at: z.string().describe('simulated time of the change (RFC 3339, Cairo offset)'),
+    at: timestamp().describe('simulated time of the change (RFC 3339, Cairo offset)'),
     actor: z.string().describe('who did it: tenant:<id>, operator:<name> or system'),
     action: z.string().describe("what was done: the route ('POST /v1/orders') or a domain event ('kyc.approved')"),
     subject: z.string().describe('what it was done to: the request path or an id'),

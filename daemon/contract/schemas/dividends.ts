@@ -1,7 +1,8 @@
 // Wire schemas of the declare-dividend sandbox control and the dividend it answers.
 import { z } from 'zod';
+import { timestamp, calendarDate } from './formats.js';
 
-const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
+const date = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
 
 export const DeclareDividendBody = z
   .strictObject({
@@ -17,15 +18,15 @@ export const DividendSchema = z
     dividend_id: z.string().describe('div_...'),
     symbol: z.string(),
     amount_per_share_micros: z.int(),
-    ex_date: z.string(),
-    pay_date: z.string(),
-    record_at: z.string().describe('the start of ex_date (Africa/Cairo): holders at this instant are entitled'),
-    pay_at: z.string().describe('the start of pay_date: when entitlements are paid'),
+    ex_date: calendarDate(),
+    pay_date: calendarDate(),
+    record_at: timestamp().describe('the start of ex_date (Africa/Cairo): holders at this instant are entitled'),
+    pay_at: timestamp().describe('the start of pay_date: when entitlements are paid'),
     withholding_bps: z.int().describe('withholding tax on the gross, basis points (1000 = 10%)'),
     state: z.enum(['declared', 'recorded', 'paid']),
-    declared_at: z.string(),
-    recorded_at: z.string().nullable(),
-    paid_at: z.string().nullable(),
+    declared_at: timestamp(),
+    recorded_at: timestamp().nullable(),
+    paid_at: timestamp().nullable(),
     holders: z.int().describe('entitled investors, every tenant'),
     gross_micros: z.int(),
     tax_micros: z.int(),
@@ -40,7 +41,7 @@ export const DividendSchema = z
         net_micros: z.int().nullable(),
         state: z.enum(['pending', 'paid', 'failed']),
         reason_code: z.string().nullable(),
-        paid_at: z.string().nullable(),
+        paid_at: timestamp().nullable(),
       }),
     ),
   })

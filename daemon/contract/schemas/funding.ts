@@ -1,5 +1,6 @@
 // Wire schemas of transfers and the dealer funding desk.
 import { z } from 'zod';
+import { timestamp } from './formats.js';
 import { FUNDING_REJECT_REASONS, TRANSFER_APPROVALS, TRANSFER_DIRECTIONS, TRANSFER_STATES } from '../funding.js';
 
 export const TransferSchema = z
@@ -12,8 +13,8 @@ export const TransferSchema = z
     approval: z.enum(TRANSFER_APPROVALS).describe('automatic unless manual funding approval was on at creation: then pending until a dealer approves or rejects'),
     rail_ref: z.string().nullable().describe('payment-rail reference, assigned at pending_rail'),
     reason_code: z.string().nullable().describe('why it failed (RAIL_REJECTED, a dealer reason, ...); null unless failed'),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
   })
   .meta({ id: 'Transfer' });
 
@@ -43,7 +44,7 @@ export const DeskTransferSchema = TransferSchema.extend({
   account_number: z.string(),
   investor_name: z.string(),
   decided_by: z.string().nullable().describe('operator id of the dealer who approved or rejected'),
-  decided_at: z.string().nullable(),
+  decided_at: timestamp().nullable(),
 }).meta({ id: 'FundingDeskTransfer' });
 
 export const DeskListQuery = z.strictObject({

@@ -1,5 +1,6 @@
 // Wire schemas of funds and fund orders (docs/portfolio.md "Funds").
 import { z } from 'zod';
+import { timestamp, calendarDate } from './formats.js';
 
 const investorId = z.string().min(1).max(64).describe('an approved investor (inv_...)');
 const fundCode = z.string().min(1).max(35).describe('a fund of GET /v1/funds');
@@ -30,7 +31,7 @@ export const FundSchema = z
     manager: z.string(),
     currency: z.literal('EGP'),
     nav_micros: z.int().describe('NAV per whole unit in EGP micros, after the latest daily sweep'),
-    nav_date: z.string().describe('the sweep date of nav_micros (YYYY-MM-DD): today from the cut-off on, else yesterday'),
+    nav_date: calendarDate().describe('the sweep date of nav_micros (YYYY-MM-DD): today from the cut-off on, else yesterday'),
     indicative_yield_bps: z.int().describe('nominal annual yield net of the management fee, 365-day basis, basis points'),
     management_fee_bps: z.int().describe('for information: already net in the yield'),
     cutoff_local: z.string().describe('HH:MM Africa/Cairo: the daily NAV sweep; units executed before it earn that day'),
@@ -43,7 +44,7 @@ export const FundSchema = z
   .meta({ id: 'Fund' });
 
 export const FundList = z
-  .object({ funds: z.array(FundSchema), ordering: z.literal('alphabetical').describe('by fund_code'), as_of: z.string() })
+  .object({ funds: z.array(FundSchema), ordering: z.literal('alphabetical').describe('by fund_code'), as_of: timestamp() })
   .meta({ id: 'FundList' });
 
 export const FundListQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional().describe('true: shariah-compliant funds only') });
@@ -58,15 +59,15 @@ export const FundOrderSchema = z
     units_micros: z.int().nullable().describe('redemptions: the unit-micros asked'),
     state: z.enum(['received', 'validated', 'processed', 'settled', 'rejected']),
     nav_micros: z.int().nullable().describe('the NAV applied (from processed on)'),
-    nav_date: z.string().nullable().describe('the sweep date of nav_micros'),
+    nav_date: calendarDate().nullable().describe('the sweep date of nav_micros'),
     result_units_micros: z.int().nullable().describe('unit-micros bought or redeemed'),
     result_amount_micros: z.int().nullable().describe('EGP micros charged (subscription, never more than asked) or paid (redemption)'),
     reason_code: z.string().nullable(),
-    first_accrual_date: z.string().nullable().describe('subscriptions: the first daily sweep that pays the new units'),
-    created_at: z.string(),
-    processed_at: z.string().nullable(),
-    settled_at: z.string().nullable(),
-    updated_at: z.string(),
+    first_accrual_date: calendarDate().nullable().describe('subscriptions: the first daily sweep that pays the new units'),
+    created_at: timestamp(),
+    processed_at: timestamp().nullable(),
+    settled_at: timestamp().nullable(),
+    updated_at: timestamp(),
   })
   .meta({ id: 'FundOrder' });
 

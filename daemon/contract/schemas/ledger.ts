@@ -1,5 +1,6 @@
 // Wire schemas of the ledger's read routes: balances and the activity feed.
 import { z } from 'zod';
+import { timestamp } from './formats.js';
 import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES } from '../activities.js';
 
 const amount = (what: string) => z.int().describe(what);
@@ -14,7 +15,7 @@ const PositionFields = {
 export const BalancesSchema = z
   .object({
     investor_id: z.string(),
-    as_of: z.string().describe('simulated time of the read (RFC 3339, Africa/Cairo offset)'),
+    as_of: timestamp().describe('simulated time of the read (RFC 3339, Africa/Cairo offset)'),
     cash: z.array(z.object(PositionFields)).describe('amounts in micros; cash:EGP is always present'),
     securities: z.array(z.object({ ...PositionFields, symbol: z.string() })).describe('amounts in whole shares; listed while any bucket is non-zero'),
     funds: z.array(z.object({ ...PositionFields, fund_code: z.string() })).describe('amounts in unit micros; listed while any bucket is non-zero'),
@@ -26,7 +27,7 @@ export const ActivitySchema = z
     id: z.string().describe('act_...'),
     activity_type: z.enum(ACTIVITY_TYPES).describe('CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption'),
     investor_id: z.string(),
-    at: z.string().describe('when it was booked, simulated time (RFC 3339)'),
+    at: timestamp().describe('when it was booked, simulated time (RFC 3339)'),
     net_amount_micros: z.int().describe('signed effect on cash: positive in, negative out, 0 for a holdings-only movement'),
     description: z.string(),
     status: z.literal('executed').describe('rows are immutable; a correction is a new row'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp, calendarDate } from './formats.js';
 
 const micros = z.number().int();
 
@@ -40,7 +41,7 @@ export const LiveQuoteSchema = z
     price_micros: micros,
     prev_close_micros: micros,
     change_pct: z.number().describe('fraction: 0.0123 = 1.23%'),
-    as_of: z.string(),
+    as_of: timestamp(),
     session_open: z.boolean(),
   })
   .meta({ id: 'LiveQuote' });
@@ -55,12 +56,12 @@ export const DetailQuoteSchema = LiveQuoteSchema.extend({
 }).meta({ id: 'Quote' });
 
 export const CandleSchema = z
-  .object({ date: z.string(), open_micros: micros, high_micros: micros, low_micros: micros, close_micros: micros, volume: z.int() })
+  .object({ date: calendarDate(), open_micros: micros, high_micros: micros, low_micros: micros, close_micros: micros, volume: z.int() })
   .meta({ id: 'Candle' });
 
 export const IndexCandleSchema = z
   .object({
-    date: z.string().describe('trading day (YYYY-MM-DD, Cairo)'),
+    date: calendarDate().describe('trading day (YYYY-MM-DD, Cairo)'),
     open_micros: micros.describe('level at the open, in micro-points (10,000 points = 10000000000)'),
     high_micros: micros.describe('highest level of the day so far, in micro-points'),
     low_micros: micros.describe('lowest level of the day so far, in micro-points'),
@@ -79,12 +80,12 @@ export const HaltSchema = z
   .object({
     symbol: z.string(),
     halted: z.boolean().describe('true: halted; false: trading resumed'),
-    as_of: z.string().describe('when the halt or resumption took effect (RFC 3339, Cairo offset)'),
+    as_of: timestamp().describe('when the halt or resumption took effect (RFC 3339, Cairo offset)'),
   })
   .meta({ id: 'Halt' });
 
 export const CalendarRowSchema = z
-  .object({ date: z.string(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: z.string() })
+  .object({ date: calendarDate(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: calendarDate() })
   .meta({ id: 'CalendarDay' });
 
 export const BondSchema = z
@@ -102,18 +103,18 @@ export const BondSchema = z
     face_value_micros: micros,
     coupon_rate_bps: z.int(),
     coupon_frequency: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4)]),
-    issue_date: z.string(),
-    maturity_date: z.string(),
+    issue_date: calendarDate(),
+    maturity_date: calendarDate(),
     day_count_convention: z.string(),
-    first_coupon_date: z.string().nullable(),
+    first_coupon_date: calendarDate().nullable(),
     accrued_interest_micros: micros.describe('per unit of face value, as of the settlement date'),
     dirty_price_micros: micros.describe('clean price + accrued interest, per unit, in EGP micros'),
-    settlement_date: z.string(),
+    settlement_date: calendarDate(),
     logo_url: z.string(),
   })
   .meta({ id: 'Bond' });
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+const isoDate = calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 
 export const CalendarQuery = z.strictObject({ start: isoDate.optional(), end: isoDate.optional() });
 export const OhlcvQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(365).default(90) });

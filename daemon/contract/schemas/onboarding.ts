@@ -1,6 +1,7 @@
 // Wire schemas of onboarding: KYC applications, documents, the dealer's review, suitability, investor
 // and account objects. Field rules come from contract/kyc.ts so the CLI wizard validates the same way.
 import { z } from 'zod';
+import { calendarDate, timestamp } from './formats.js';
 import type { ErrorCode } from '../errors.js';
 import {
   ACCOUNT_STATUSES, DOCUMENT_SIDES, EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, KYC_DECLINE_REASONS, KYC_PATHS, KYC_STATES,
@@ -22,7 +23,7 @@ export const KycCreateBody = z
       const r = checkNationalId(v);
       if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason });
     }),
-    date_of_birth: z.string().max(32).refine((v) => parseIsoDate(v) !== null, 'a real date as YYYY-MM-DD'),
+    date_of_birth: calendarDate().max(32).refine((v) => parseIsoDate(v) !== null, 'a real date as YYYY-MM-DD'),
     email: z.string().max(320).refine(isValidEmail, 'an email address such as name@example.com'),
     phone: z.string().max(32).refine(isValidPhone, 'an Egyptian mobile: 01[0125]XXXXXXXX or +201[0125]XXXXXXXX'),
     address: text(300).refine(isValidAddress, '5-300 characters, no control characters'),
@@ -56,7 +57,7 @@ export const DocumentSummary = z.object({
   content_type: z.enum(['image/jpeg', 'image/png']),
   size_bytes: z.int(),
   sha256: z.string(),
-  uploaded_at: z.string(),
+  uploaded_at: timestamp(),
 });
 
 export const DocumentUploadResponse = z
@@ -73,10 +74,10 @@ export const KycApplicationSchema = z
     path: z.enum(KYC_PATHS).nullable(),
     documents: z.array(DocumentSummary),
     reason_code: z.enum(KYC_DECLINE_REASONS).nullable(),
-    created_at: z.string(),
-    submitted_at: z.string().nullable(),
-    decided_at: z.string().nullable(),
-    updated_at: z.string(),
+    created_at: timestamp(),
+    submitted_at: timestamp().nullable(),
+    decided_at: timestamp().nullable(),
+    updated_at: timestamp(),
   })
   .meta({ id: 'KycApplication' });
 
@@ -90,7 +91,7 @@ export const DealerKycItem = KycApplicationSchema.extend({
   tenant_id: z.string(),
   full_name: z.string(),
   national_id_masked: z.string(),
-  date_of_birth: z.string(),
+  date_of_birth: calendarDate(),
 }).meta({ id: 'DealerKycApplication' });
 
 export const DeclineBody = z.strictObject({
@@ -162,7 +163,7 @@ export const AccountSchema = z
     shariah_only: z.boolean(),
     suitability: SuitabilityView,
     broker: z.object({ id: z.string(), ...BrokerContact }),
-    created_at: z.string(),
+    created_at: timestamp(),
   })
   .meta({ id: 'Account' });
 

@@ -1,6 +1,7 @@
 // Wire schemas of the portfolio reads. Every *_pct is a FRACTION (0.05 = 5%), rounded to 6 decimals;
 // money is integer EGP micros; a fund position's qty is unit-micros (docs/portfolio.md).
 import { z } from 'zod';
+import { timestamp, calendarDate } from './formats.js';
 
 const pct = (what: string) => z.number().nullable().describe(`${what}; a fraction (0.05 = 5%), 6 decimals`);
 const micros = (what: string) => z.int().describe(`${what}; EGP micros`);
@@ -28,7 +29,7 @@ export const PositionSchema = z
 export const PortfolioSchema = z
   .object({
     investor_id: z.string(),
-    as_of: z.string(),
+    as_of: timestamp(),
     currency: z.literal('EGP'),
     total_value_micros: micros('cash plus the market value of every position'),
     cash_micros: micros('cash: settled, reserved and unsettled'),
@@ -42,7 +43,7 @@ const Exposure = { value_micros: micros('market value'), weight_pct: pct('value 
 export const ExposuresSchema = z
   .object({
     investor_id: z.string(),
-    as_of: z.string(),
+    as_of: timestamp(),
     total_value_micros: micros('cash included'),
     sectors: z.array(z.object({ sector: z.string(), ...Exposure })).describe(`equity sectors and "Money market funds"; alphabetical, never by size; cash is not a sector`),
     asset_classes: z.array(z.object({ kind: z.enum(['cash', 'equity', 'fund']), ...Exposure })).describe('alphabetical'),
@@ -56,17 +57,17 @@ export const ExposuresSchema = z
 export const PerformanceSchema = z
   .object({
     investor_id: z.string(),
-    as_of: z.string(),
+    as_of: timestamp(),
     days: z.int(),
-    start_date: z.string(),
-    end_date: z.string(),
+    start_date: calendarDate(),
+    end_date: calendarDate(),
     start_value_micros: micros('value at the first point'),
     end_value_micros: micros('value at the last point (now while today\'s session is open)'),
     net_flow_micros: micros('deposits - withdrawals (and journals) after the first point'),
     twr_pct: pct('time-weighted return over the series, flows neutralised (they count at the start of their day); null with fewer than two points or no capital'),
     series: z.array(
       z.object({
-        date: z.string().describe('a trading day (YYYY-MM-DD)'),
+        date: calendarDate().describe('a trading day (YYYY-MM-DD)'),
         value_micros: micros('closing value: cash + equities at the close + funds at the NAV'),
         net_flow_micros: micros('external flows since the previous point'),
         return_pct: pct('the day\'s flow-neutral return V_t / (V_t-1 + F_t) - 1; null for the first point and days without capital'),
@@ -78,11 +79,11 @@ export const PerformanceSchema = z
 export const RiskSchema = z
   .object({
     investor_id: z.string(),
-    as_of: z.string(),
+    as_of: timestamp(),
     days: z.int(),
     benchmark: z.literal('EGX30'),
-    start_date: z.string(),
-    end_date: z.string(),
+    start_date: calendarDate(),
+    end_date: calendarDate(),
     observations: z.int().describe('daily returns used'),
     value_micros: micros('current portfolio value (the VaR base)'),
     annualized_volatility_pct: pct('sample standard deviation of the daily returns x sqrt(252); null below 2 returns'),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { timestamp } from './formats.js';
 
 export const ClockSchema = z
   .object({
-    timestamp: z.string(),
+    timestamp: timestamp(),
     is_open: z.boolean(),
-    next_open: z.string(),
-    next_close: z.string(),
+    next_open: timestamp(),
+    next_close: timestamp(),
   })
   .meta({ id: 'Clock' });
 
@@ -34,7 +35,7 @@ export const ClockModeSchema = ClockSchema.extend({
 export const SandboxStateSchema = z
   .object({
     seed: z.int(),
-    start: z.string(),
+    start: timestamp(),
     generation: z.int(),
     clock: ClockModeSchema,
     auto_fill: z.boolean(),

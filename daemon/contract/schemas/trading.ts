@@ -2,25 +2,59 @@
 // limit_price_micros and time_in_force loosely typed on purpose: the validation chain (validate.ts)
 // names the specific INVALID_* code in its documented precedence, which a schema failure could not.
 import { z } from 'zod';
+import { timestamp, calendarDate } from './formats.js';
 import { ORDER_STATES } from '../orders.js';
+import { documentedAs } from './documentation.js';
 
 const STATUSES = ['pending_new', 'accepted', 'new', 'partially_filled', 'filled', 'pending_cancel', 'canceled', 'rejected', 'expired'] as const;
 
-export const OrderCreateBody = z
-  .strictObject({
+const ORDER_TIFS = ['day', 'gtc', 'ioc', 'fok'] as const;
+
+/**
+ * The order body as the route's schema accepts it: side, type, qty, limit_price_micros and
+ * time_in_force pass through as they are, for the validation chain to judge (docs/trading.md).
+ */
+export const OrderCreateBody = documentedAs(
+  z.strictObject({
+    investor_id: z.string().min(1).max(64),
+    symbol: z.string().min(1).max(16),
+    side: z.unknown().optional(),
+    type: z.unknown().optional(),
+    qty: z.unknown().optional(),
+    limit_price_micros: z.unknown().optional(),
+    time_in_force: z.unknown().optional(),
+    client_order_id: z.string().min(1).max(128).optional(),
+  }),
+  orderRequestDocumentation(),
+);
+
+/**
+ * What POST /v1/orders accepts, rule for rule: the route schema plus rules 1-5 of the validation
+ * chain (a body this schema refuses is answered INVALID_SIDE, INVALID_TYPE, INVALID_QTY,
+ * INVALID_PRICE or INVALID_TIME_IN_FORCE, the first in that order; test/contract checks the two agree).
+ */
+function orderRequestDocumentation() {
+  const common = {
     investor_id: z.string().min(1).max(64).describe('an approved investor (inv_...)'),
     symbol: z.string().min(1).max(16).describe('exchange symbol (equities only)'),
-    side: z.unknown().optional().meta({ type: 'string', enum: ['buy', 'sell'] }),
-    type: z.unknown().optional().meta({ type: 'string', enum: ['market', 'limit'] }),
-    qty: z.unknown().optional().meta({ type: 'integer', minimum: 1, maximum: 1_000_000_000, description: 'whole shares' }),
-    limit_price_micros: z.unknown().optional().meta({ type: 'integer', minimum: 1, description: 'limit orders only: on the tick grid, inside the +/-20% band' }),
-    time_in_force: z.unknown().optional().meta({ type: 'string', enum: ['day', 'gtc', 'ioc', 'fok'], default: 'day' }),
+    side: z.enum(['buy', 'sell']),
+    qty: z.int().min(1).max(1_000_000_000).describe('whole shares'),
+    time_in_force: z.enum(ORDER_TIFS).nullable().optional().describe('default day; ioc and fok need an open session'),
     client_order_id: z.string().min(1).max(128).optional().describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
-  })
-  // side, type and qty are required: missing, the chain answers INVALID_SIDE, INVALID_TYPE, INVALID_QTY
-  .meta({ id: 'OrderRequest', required: ['investor_id', 'symbol', 'side', 'type', 'qty'] });
+  };
+  return z
+    .discriminatedUnion('type', [
+      z.strictObject({ ...common, type: z.literal('market'), limit_price_micros: z.null().optional().describe('a market order carries none') }),
+      z.strictObject({
+        ...common,
+        type: z.literal('limit'),
+        limit_price_micros: z.int().min(1).max(Number.MAX_SAFE_INTEGER).describe('on the tick grid, inside the +/-20% band'),
+      }),
+    ])
+    .meta({ id: 'OrderRequest' });
+}
 
-const ts = (what: string) => z.string().nullable().describe(what);
+const ts = (what: string) => timestamp().nullable().describe(what);
 
 export const OrderSchema = z
   .object({
@@ -33,7 +67,7 @@ export const OrderSchema = z
     side: z.enum(['buy', 'sell']),
     type: z.enum(['market', 'limit']),
     order_class: z.literal('simple'),
-    time_in_force: z.enum(['day', 'gtc', 'ioc', 'fok']),
+    time_in_force: z.enum(ORDER_TIFS),
     qty: z.int(),
     limit_price_micros: z.int().nullable(),
     state: z.enum(ORDER_STATES).describe('internal lifecycle state'),
@@ -41,8 +75,8 @@ export const OrderSchema = z
     filled_qty: z.int(),
     avg_price_micros: z.int().nullable().describe('filled value / filled_qty, rounded half up; null before the first fill'),
     reason_code: z.string().nullable().describe('on rejection or cancel: a code of the reject-code registry'),
-    created_at: z.string(),
-    updated_at: z.string(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
     submitted_at: ts('when it was transmitted to the exchange (null while queued or at the desk)'),
     filled_at: ts('when it was completely filled'),
     canceled_at: ts('when it was cancelled'),
@@ -79,22 +113,22 @@ export const ContractNoteSchema = z
     symbol: z.string(),
     side: z.enum(['buy', 'sell']),
     type: z.enum(['market', 'limit']),
-    time_in_force: z.enum(['day', 'gtc', 'ioc', 'fok']),
+    time_in_force: z.enum(ORDER_TIFS),
     limit_price_micros: z.int().nullable(),
     order_qty: z.int(),
     state: z.enum(ORDER_STATES),
     status: z.enum(STATUSES),
     currency: z.literal('EGP'),
-    trade_date: z.string().describe('date of the first execution (YYYY-MM-DD, Cairo)'),
-    settlement_date: z.string().describe('settlement date of the last execution (T+2 business days)'),
+    trade_date: calendarDate().describe('date of the first execution (YYYY-MM-DD, Cairo)'),
+    settlement_date: calendarDate().describe('settlement date of the last execution (T+2 business days)'),
     filled_qty: z.int(),
     avg_price_micros: z.int().nullable(),
     fills: z.array(
       z.object({
         fill_id: z.string(),
-        executed_at: z.string(),
-        trade_date: z.string(),
-        settlement_date: z.string(),
+        executed_at: timestamp(),
+        trade_date: calendarDate(),
+        settlement_date: calendarDate(),
         venue: z.enum(['tape', 'desk']),
         qty: z.int(),
         price_micros: z.int(),
@@ -109,7 +143,7 @@ export const ContractNoteSchema = z
     withholding: z.object({ stamp_duty_micros: z.int(), total_micros: z.int() }),
     net_consideration_micros: z.int().describe('buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited'),
     net_direction: z.enum(['debit', 'credit']),
-    issued_at: z.string(),
+    issued_at: timestamp(),
   })
   .meta({ id: 'ContractNote' });
 
@@ -182,22 +216,22 @@ export const BlotterExecutionSchema = z
     net_micros: z.int().describe('buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)'),
     venue: z.enum(['tape', 'desk']).describe('tape: auto-filled against the tape; desk: executed by a dealer'),
     executed_by: z.string().nullable().describe('name of the dealer who executed it; null for tape fills'),
-    executed_at: z.string().describe('RFC 3339, Cairo offset'),
-    settlement_date: z.string().describe('T+2 business days (YYYY-MM-DD, Cairo)'),
+    executed_at: timestamp().describe('RFC 3339, Cairo offset'),
+    settlement_date: calendarDate().describe('T+2 business days (YYYY-MM-DD, Cairo)'),
   })
   .meta({ id: 'BlotterExecution' });
 
 export const BlotterSchema = z
   .object({
-    date: z.string().describe('the trade date shown (YYYY-MM-DD, Cairo)'),
+    date: calendarDate().describe('the trade date shown (YYYY-MM-DD, Cairo)'),
     executions: z.array(BlotterExecutionSchema).describe("executions of the dealer's broker on that date, newest first; at most limit"),
   })
   .meta({ id: 'Blotter' });
 
 export const ExposureSchema = z
   .object({
-    as_of: z.string().describe('RFC 3339, Cairo offset'),
-    trade_date: z.string().describe('today (YYYY-MM-DD, Cairo): the date of traded_today'),
+    as_of: timestamp().describe('RFC 3339, Cairo offset'),
+    trade_date: calendarDate().describe('today (YYYY-MM-DD, Cairo): the date of traded_today'),
     open_orders: z
       .array(
         z.object({
@@ -212,7 +246,7 @@ export const ExposureSchema = z
     unsettled: z
       .array(
         z.object({
-          settlement_date: z.string().describe('YYYY-MM-DD, Cairo'),
+          settlement_date: calendarDate().describe('YYYY-MM-DD, Cairo'),
           side: Side,
           fills: z.int().describe('executions settling that day'),
           gross_micros: z.int().describe('their traded value'),
@@ -247,7 +281,7 @@ export const OrderBookSchema = z
   .object({
     market_id: z.string().describe('XCAI'),
     symbol: z.string(),
-    as_of: z.string().describe('RFC 3339, Cairo offset'),
+    as_of: timestamp().describe('RFC 3339, Cairo offset'),
     session_open: z.boolean(),
     halted: z.boolean(),
     last_price_micros: z.int().describe('the tape price now'),
