@@ -1,7 +1,7 @@
 // Where the CLI finds its sandbox: $SVC_HOME (or --home) holds the daemon's locator (daemon.json),
 // the credentials minted at first start, and the CLI's profiles (a lowdb JSON file). Environment
 // variables (SVC_BASE_URL, SVC_API_KEY, ...) override the profile.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -39,6 +39,22 @@ export function resolveHome(opts: GlobalOptions): string {
   return resolve(opts.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
 }
 
+/**
+ * Makes `home` private to the user before this process writes in it: it holds every key and the
+ * sandbox's personal data. Files created from here on are 0600 (the umask), the home is 0700, and
+ * files a previous svc (or a hand) left looser are tightened (docs/reliability.md, "Threat model").
+ */
+export function privateHome(home: string): void {
+  process.umask(0o077);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  chmodSync(home, 0o700);
+  for (const name of readdirSync(home)) {
+    const st = lstatSync(join(home, name));
+    if (st.isFile()) chmodSync(join(home, name), 0o600);
+    else if (st.isDirectory()) chmodSync(join(home, name), 0o700);
+  }
+}
+
 export function readJson<T>(file: string): T | null {
   if (!existsSync(file)) return null;
   try {
@@ -62,11 +78,15 @@ interface ProfilesDoc {
 }
 
 export async function saveProfile(home: string, name: string, profile: Profile): Promise<void> {
+  // The profiles hold every key: lowdb writes a temporary file and renames it, so the umask decides.
+  privateHome(home);
   const { JSONFilePreset } = await import('lowdb/node');
   const db = await JSONFilePreset<ProfilesDoc>(profilesFile(home), { current: name, profiles: {} });
   db.data.profiles[name] = profile;
   db.data.current = name;
   await db.write();
+  // (lowdb keeps the file in memory only when NODE_ENV is test.)
+  if (existsSync(profilesFile(home))) chmodSync(profilesFile(home), 0o600);
 }
 
 /** The effective connection: env > profile file > the locator and credentials of $SVC_HOME. */

@@ -2,7 +2,7 @@
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -36,8 +36,31 @@ const { values: args } = parseArgs({
     speed: { type: 'string' },
     ai: { type: 'string', default: 'none' },
     'log-level': { type: 'string', default: 'info' },
+    // `svc sandbox import` pipes a snapshot's bytes here before touching a home (docs/snapshots.md).
+    'verify-snapshot': { type: 'boolean', default: false },
   },
 });
+
+/** Reads the snapshot on stdin, prints the verdict as one JSON line; exit 0 accepted, 2 refused. */
+async function verifySnapshotOnStdin(): Promise<never> {
+  const { MAX_SNAPSHOT_BYTES } = await import('./contract/snapshot.js');
+  const { verifySnapshot } = await import('./sandbox/verify-snapshot.js');
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > MAX_SNAPSHOT_BYTES) {
+      process.stdout.write(JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_BYTES} bytes` }) + '\n');
+      process.exit(2);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const verdict = verifySnapshot(Buffer.concat(chunks));
+  process.stdout.write(JSON.stringify(verdict.ok ? { ok: true } : verdict) + '\n', () => process.exit(verdict.ok ? 0 : 2));
+  return new Promise<never>(() => {});
+}
+
+if (args['verify-snapshot']) await verifySnapshotOnStdin();
 
 /** The flags as options, or the first one that is wrong (a usage refusal: exit 2, nothing started). */
 function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok: false; message: string } {
@@ -58,8 +81,23 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai: a.ai, logLevel } };
 }
 
+/**
+ * The home holds keys, the KEK and personal data: owner only. Every file this process creates is
+ * 0600 (the umask), and a home made by an older svc, or loosened by hand, is tightened on start.
+ */
+function privateHome(dir: string): void {
+  process.umask(0o077);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  for (const name of readdirSync(dir)) {
+    const st = lstatSync(join(dir, name));
+    if (st.isFile()) chmodSync(join(dir, name), 0o600);
+    else if (st.isDirectory()) chmodSync(join(dir, name), 0o700);
+  }
+}
+
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
-mkdirSync(home, { recursive: true, mode: 0o700 });
+privateHome(home);
 const parsed = parseOptions(args);
 if (!parsed.ok) {
   process.stderr.write(`svc daemon: ${parsed.message}\n`);
@@ -123,7 +161,9 @@ const baseUrl = `http://${args.host}:${boundPort}`;
 writeFileSync(
   locatorFile,
   JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${baseUrl}/broker/v1`, version: VERSION, home, started_at: new Date().toISOString() }, null, 2) + '\n',
+  { mode: 0o600 },
 );
+chmodSync(locatorFile, 0o600);
 app.log.info({ baseUrl, seed }, 'svc daemon listening');
 
 // In running mode the world moves on its own: catch up on due events once a second.

@@ -1,10 +1,10 @@
 // svc sandbox start|stop|status|logs|env|reset
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
 import { alive, DaemonStartFailed, healthy, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
-import { readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
@@ -76,7 +76,7 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
 
 export async function start(opts: StartOptions, g: GlobalOptions): Promise<void> {
   const home = resolveHome(g);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  privateHome(home);
   const existing = await running(home);
   if (existing) {
     await banner(home, existing, Boolean(g.json), 'svc sandbox is already running');

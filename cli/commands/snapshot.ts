@@ -1,7 +1,8 @@
 // svc sandbox export|import|journal|replay (docs/snapshots.md).
 //  - export: GET /admin/sandbox/export, checked, written atomically with mode 0600 (it holds secrets).
-//  - import: the whole file is checked first (manifest, sizes, checksums, SQLite integrity, the KEK
-//    opens the tenants' data keys); only then is the running daemon of the home stopped, its files
+//  - import: the whole file is verified first, touching nothing (the container here; the database by
+//    the daemon build's verifier: schema, audit chain, ledger invariants, sealed secrets, credentials;
+//    docs/snapshots.md "Import"); only then is the running daemon of the home stopped, its files
 //    set aside, the snapshot's files moved in and a daemon started on them. If that daemon does not
 //    come up, the previous files (and daemon) are put back. Rebuilding the daemon from files is the
 //    robust path: every dependency (prepared statements, caches, the clock, the scheduler) is built
@@ -10,13 +11,13 @@
 //  - replay: checks the whole journal (JSON, shape, order, routes of the target's /openapi.json), then
 //    re-runs each entry through POST /admin/sandbox/replay-entry in a fresh sandbox (an isolated one,
 //    a new home with --home, or an empty running one with --against) and compares every status.
-import { createDecipheriv } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { api, refusalOf } from '../client/http.js';
-import { readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
-import { DaemonStartFailed, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
+import { privateHome, readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { DaemonStartFailed, daemonEntry, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
 import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
 import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult } from '../../daemon/contract/journal.js';
@@ -24,7 +25,6 @@ import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
 
 const DB_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm'];
-const SNAPSHOT_FILES = ['svc.db', 'kek.key', 'credentials.json'];
 
 export interface ImportOptions {
   port?: string;
@@ -92,45 +92,40 @@ export async function exportCmd(_opts: unknown, g: GlobalOptions, args: string[]
 
 // ---- import ----------------------------------------------------------------------------------------
 
-/** The KEK must open the data key of every tenant (AES-256-GCM, as daemon/store/crypto.ts seals). */
-function kekOpensDeks(kek: Buffer, rows: Array<{ id: string; dek_wrapped: Buffer }>): string | null {
-  if (kek.length !== 32) return `kek.key is ${kek.length} bytes, not 32`;
-  for (const r of rows) {
-    try {
-      const d = createDecipheriv('aes-256-gcm', kek, r.dek_wrapped.subarray(0, 12));
-      d.setAAD(Buffer.from(`dek:${r.id}`));
-      d.setAuthTag(r.dek_wrapped.subarray(12, 28));
-      Buffer.concat([d.update(r.dek_wrapped.subarray(28)), d.final()]);
-    } catch {
-      return `kek.key does not open the data key of tenant ${r.id}`;
-    }
+/**
+ * The daemon build verifies the snapshot's bytes (schema, audit chain, ledger invariants, sealed
+ * secrets: the checks live with the store they read, daemon/sandbox/verify-snapshot.ts). The bytes
+ * go over a pipe, so what is verified is exactly what this process then installs.
+ */
+async function verifyWithDaemon(buf: Buffer): Promise<{ ok: true } | { ok: false; problem: string }> {
+  const child = spawn(process.execPath, [daemonEntry(), '--verify-snapshot'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  // The verifier may refuse before reading everything (a file over the size cap): not an error here.
+  child.stdin.on('error', () => {});
+  child.stdin.end(buf);
+  const code = await new Promise<number>((done) => child.on('close', (c) => done(c ?? 1)));
+  const line = Buffer.concat(out).toString('utf8').trim().split('\n').at(-1) ?? '';
+  try {
+    const verdict = JSON.parse(line) as { ok: boolean; problem?: string };
+    if (verdict.ok && code === 0) return { ok: true };
+    if (!verdict.ok && typeof verdict.problem === 'string') return { ok: false, problem: verdict.problem };
+  } catch {
+    // fall through: the verifier crashed
   }
-  return null;
+  const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
+  return { ok: false, problem: `the snapshot could not be verified (exit code ${code}${tail ? `: ${tail}` : ''})` };
 }
 
-/** Checks the staged database: integrity, its state row against the manifest, the KEK. */
-async function checkStaged(dir: string, manifest: SnapshotManifest, kek: Buffer): Promise<string | null> {
+/** A running clock resumes where it was exported: anchor the staged copy to this machine's wall clock. */
+async function reanchorStaged(dir: string): Promise<void> {
   const { default: Database } = await import('better-sqlite3');
-  let db;
+  const db = new Database(join(dir, 'svc.db'), { fileMustExist: true });
   try {
-    db = new Database(join(dir, 'svc.db'), { fileMustExist: true });
-  } catch (err) {
-    return `svc.db is not a database (${(err as Error).message})`;
-  }
-  try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') return `svc.db fails its integrity check (${String(integrity)})`;
-    const version = db.pragma('user_version', { simple: true });
-    if (version !== manifest.schema_version) return `svc.db is at schema version ${version}, the manifest says ${manifest.schema_version}`;
-    const state = db.prepare('SELECT seed, generation FROM sandbox_state WHERE id = 1').get() as { seed: number; generation: number } | undefined;
-    if (!state) return 'svc.db holds no sandbox state';
-    if (state.seed !== manifest.seed || state.generation !== manifest.generation) return `svc.db is seed ${state.seed} generation ${state.generation}, the manifest says seed ${manifest.seed} generation ${manifest.generation}`;
-    const problem = kekOpensDeks(kek, db.prepare('SELECT id, dek_wrapped FROM tenants').all() as Array<{ id: string; dek_wrapped: Buffer }>);
-    if (problem) return problem;
-    // A running clock resumes where it was exported: anchor it to this machine's wall clock now.
     db.pragma('journal_mode = DELETE');
     db.prepare('UPDATE sandbox_state SET wall_anchor_ms = ? WHERE id = 1').run(Date.now());
-    return null;
   } finally {
     db.close();
   }
@@ -156,17 +151,18 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
     throw err;
   }
   for (const name of ['svc.db', 'kek.key']) if (!files.has(name)) invalid(file, `the snapshot has no ${name}`);
-  for (const name of files.keys()) if (!SNAPSHOT_FILES.includes(name)) invalid(file, `the snapshot holds an unexpected file ${name}`);
+  const verdict = await verifyWithDaemon(buf);
+  if (!verdict.ok) invalid(file, verdict.problem);
 
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  // Verified: only now write in the home.
+  privateHome(home);
   const staging = mkdtempSync(join(home, '.import-'));
   const backup = join(home, `.pre-import-${process.pid}`);
   try {
     for (const [name, data] of files) writeFileSync(join(staging, name), data, { mode: 0o600 });
-    const problem = await checkStaged(staging, manifest, files.get('kek.key')!);
-    if (problem) invalid(file, problem);
+    await reanchorStaged(staging);
 
-    // Everything checks out: only now touch the home.
+    // Stop the running sandbox and swap the files.
     const previous = await running(home);
     let previousAi: string = 'none';
     if (previous) {

@@ -15,6 +15,14 @@ export const SNAPSHOT_MAGIC = 'SVCSNAP1\n';
 export const SNAPSHOT_FORMAT = 'svc-snapshot';
 export const SNAPSHOT_FORMAT_VERSION = 1;
 const MAX_MANIFEST_BYTES = 64 * 1024;
+/**
+ * The most a snapshot may hold, decompressed. Decompression is bounded by the sizes the manifest
+ * declares, so a small file cannot expand into gigabytes of memory; a manifest declaring more than
+ * this is refused before anything is decompressed. A sandbox's database is tens of megabytes.
+ */
+export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+/** Files a snapshot may hold, each with its largest size (kek.key is exactly 32 bytes). */
+export const SNAPSHOT_FILE_LIMITS: ReadonlyMap<string, number> = new Map([['svc.db', MAX_SNAPSHOT_BYTES], ['kek.key', 32], ['credentials.json', 64 * 1024]]);
 
 export interface SnapshotFile {
   name: string;
@@ -105,6 +113,36 @@ export function readManifest(buf: Buffer): { manifest: SnapshotManifest; payload
   return { manifest: o as unknown as SnapshotManifest, payloadOffset: nl + 1 };
 }
 
+/** Refuses file lists that are not what an export writes: unknown or repeated names, sizes over their caps. */
+function checkDeclaredSizes(files: SnapshotFile[]): number {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const f of files) {
+    const limit = SNAPSHOT_FILE_LIMITS.get(f.name);
+    if (limit === undefined) throw new SnapshotError(`the snapshot holds an unexpected file ${f.name}`);
+    if (seen.has(f.name)) throw new SnapshotError(`the manifest lists ${f.name} twice`);
+    seen.add(f.name);
+    if (f.bytes > limit) throw new SnapshotError(`the manifest declares ${f.name} as ${f.bytes} bytes, over the limit of ${limit}`);
+    total += f.bytes;
+  }
+  if (total > MAX_SNAPSHOT_BYTES) throw new SnapshotError(`the manifest declares ${total} bytes in all, over the limit of ${MAX_SNAPSHOT_BYTES}`);
+  return total;
+}
+
+/** Decompresses the payload, never past the `total` bytes the manifest declares (a bomb stops there). */
+function gunzipBounded(payload: Buffer, total: number): Buffer {
+  try {
+    // One byte more than declared, so a payload that holds more is seen as such rather than cut.
+    return gunzipSync(payload, { maxOutputLength: total + 1 });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+      throw new SnapshotError(`the payload decompresses to more than the ${total} bytes its manifest declares`);
+    }
+    throw new SnapshotError(`the payload does not decompress (${(err as Error).message})`);
+  }
+}
+
 /** Checks the whole container (sizes and checksums) and returns the manifest and each file's bytes. */
 export function unpackSnapshot(buf: Buffer): { manifest: SnapshotManifest; files: Map<string, Buffer> } {
   const { manifest, payloadOffset } = readManifest(buf);
@@ -119,13 +157,8 @@ export function unpackSnapshot(buf: Buffer): { manifest: SnapshotManifest; files
   if (digest !== manifest.payload.sha256) {
     throw new SnapshotError(`the payload checksum does not match (sha256 ${digest.slice(0, 12)}..., manifest says ${manifest.payload.sha256.slice(0, 12)}...): the file is corrupt`);
   }
-  let raw: Buffer;
-  try {
-    raw = gunzipSync(payload);
-  } catch (err) {
-    throw new SnapshotError(`the payload does not decompress (${(err as Error).message})`);
-  }
-  const total = manifest.files.reduce((n, f) => n + f.bytes, 0);
+  const total = checkDeclaredSizes(manifest.files);
+  const raw = gunzipBounded(payload, total);
   if (raw.length !== total) throw new SnapshotError(`the payload holds ${raw.length} bytes, the manifest lists ${total}`);
   const files = new Map<string, Buffer>();
   let at = 0;

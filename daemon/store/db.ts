@@ -1,12 +1,27 @@
 // The daemon's system of record: one SQLite file in WAL mode. Every state change runs inside one
 // transaction (`tx`); migrations are versioned by PRAGMA user_version and applied in order at open.
+import { chmodSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Db = Database.Database;
 
+/** The newest schema version this svc migrates to. */
+export const LATEST_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/**
+ * The database holds personal data and sealed secrets: owner only. SQLite creates the -wal and -shm
+ * files with the database file's mode, so tightening the database before WAL mode is set covers them;
+ * files left by an earlier run are tightened here too.
+ */
+function makePrivate(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+}
+
 export function openDb(file: string): Db {
   const db = new Database(file);
+  makePrivate(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a committed transaction survives a crash of the process (not of the OS).
   db.pragma('synchronous = NORMAL');
@@ -28,14 +43,15 @@ export function openDb(file: string): Db {
   return db;
 }
 
-export function migrate(db: Db): void {
+/** Applies the migrations above the database's version, up to `target` (default: the newest). */
+export function migrate(db: Db, target = LATEST_SCHEMA_VERSION): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+  const latest = LATEST_SCHEMA_VERSION;
   // A database written by a newer svc (an imported snapshot, say): refuse rather than run on a schema
   // this code does not know.
   if (current > latest) throw new Error(`the database is at schema version ${current}, newer than this svc knows (${latest}); upgrade svc`);
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
+    if (m.version <= current || m.version > target) continue;
     const fk = db.pragma('foreign_keys', { simple: true }) as number;
     if (m.rebuildsTables) db.pragma('foreign_keys = OFF');
     try {

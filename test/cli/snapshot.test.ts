@@ -129,7 +129,7 @@ describe('a bad snapshot changes nothing', () => {
 });
 
 describe('an imported sandbox that cannot start', () => {
-  it('a snapshot from a newer svc (schema 99): the daemon refuses it, the previous sandbox is put back and running', async () => {
+  it('a snapshot from a newer svc (schema 99): refused before anything is touched (exit 2)', async () => {
     const { manifest, files } = unpackSnapshot(readFileSync(snap));
     const dbFile = join(dir, 'newer.db');
     writeFileSync(dbFile, files.get('svc.db')!);
@@ -142,11 +142,20 @@ describe('an imported sandbox that cannot start', () => {
     ]);
     const file = join(dir, 'newer.svcsnap');
     writeFileSync(file, container);
-    const journalBefore = (await inB(['sandbox', 'journal'])).stdout;
+    const before = await inB(['sandbox', 'status', '--json']);
     const r = await inB(['sandbox', 'import', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/schema version 99, newer than this svc knows/);
+    expect(r.stderr).toContain('nothing was changed');
+    expect((await inB(['sandbox', 'status', '--json'])).json.pid).toBe(before.json.pid);
+  }, 60_000);
+
+  it('a port already taken: the daemon does not start, the previous sandbox is put back and running', async () => {
+    const journalBefore = (await inB(['sandbox', 'journal'])).stdout;
+    const taken = new URL(a.info.base_url).port;
+    const r = await inB(['sandbox', 'import', snap, '--port', taken]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/did not start/);
-    expect(r.stderr).toMatch(/schema version 99, newer than this svc knows/);
     expect(r.stderr).toMatch(/previous sandbox is running again/);
     expect((await inB(['sandbox', 'status', '--json'])).json).toMatchObject({ running: true, seed: 31 });
     expect((await inB(['sandbox', 'journal'])).stdout).toBe(journalBefore);
