@@ -30,8 +30,9 @@ export const OrderCreateBody = documentedAs(
 
 /**
  * What POST /v1/orders accepts, rule for rule: the route schema plus rules 1-5 of the validation
- * chain (a body this schema refuses is answered INVALID_SIDE, INVALID_TYPE, INVALID_QTY,
- * INVALID_PRICE or INVALID_TIME_IN_FORCE, the first in that order; test/contract checks the two agree).
+ * chain (a body this schema refuses is answered VALIDATION_FAILED or, first in this order,
+ * INVALID_SIDE, INVALID_TYPE, INVALID_QTY, INVALID_PRICE, INVALID_TIME_IN_FORCE;
+ * test/contract/order-documentation.test.ts checks the two agree).
  */
 function orderRequestDocumentation() {
   const common = {
@@ -44,7 +45,9 @@ function orderRequestDocumentation() {
   };
   return z
     .discriminatedUnion('type', [
-      z.strictObject({ ...common, type: z.literal('market'), limit_price_micros: z.null().optional().describe('a market order carries none') }),
+      // A market order carries no limit_price_micros. The chain tolerates null there too; the document
+      // leaves that out, since openapi-fetch drops a property whose only type is null from a body.
+      z.strictObject({ ...common, type: z.literal('market') }),
       z.strictObject({
         ...common,
         type: z.literal('limit'),
