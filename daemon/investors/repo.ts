@@ -3,6 +3,7 @@
 // an Outcome whose refusal the calling service returns as it is (docs/onboarding.md, "Investor
 // lookups for other capabilities").
 import type { Db } from '../store/db.js';
+import { onTableWrite } from '../store/table-watch.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 
 export interface InvestorRow {
@@ -25,7 +26,7 @@ export interface InvestorRow {
 /**
  * Investor rows by id, cached: every order and transfer reads its investor's status and suitability.
  * Any write to the table, by this code or by anything else on the connection (a test's UPDATE, a
- * reset's DELETE), clears the cache through temporary triggers that call back into JavaScript. A row
+ * reset's DELETE), clears the cache (daemon/store/table-watch.ts). A row
  * read after such a write could be rolled back with it, so it is not cached: inside a request (unit),
  * until the request ends (a refusal rolls it back: the cache is cleared again then); outside one,
  * until that write's transaction ends. A batch that fails to commit reloads (onReset clears it).
@@ -35,15 +36,11 @@ function createRowCache(db: Db) {
   let unitDepth = 0;
   let unitWrote = false;
   let bypass = false;
-  db.function('svc_investors_changed', () => {
+  onTableWrite(db, 'investors', () => {
     rows.clear();
     if (unitDepth > 0) unitWrote = true;
     else bypass = true;
-    return null;
   });
-  for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-    db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS svc_investors_${op.toLowerCase()} AFTER ${op} ON main.investors BEGIN SELECT svc_investors_changed(); END`);
-  }
   return {
     rows,
     /** False while a write to investors may still be rolled back. */

@@ -32,6 +32,7 @@ import { createTradingRepo } from './repository.js';
 import { cancel, get, list, note, place, type Requests } from './requests.js';
 import { registerSettlement } from './settlement.js';
 import { createMarketView } from './view.js';
+import { cachedRead } from '../store/table-watch.js';
 
 export type TradingDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'scheduler' | 'onReset'>;
 
@@ -41,7 +42,10 @@ export function createTradingService(deps: TradingDeps) {
   const view = createMarketView(market);
   const autoFillQ = db.prepare<[], { auto_fill: number }>('SELECT auto_fill FROM sandbox_state WHERE id = 1');
   const setAutoFillQ = db.prepare('UPDATE sandbox_state SET auto_fill = ? WHERE id = 1');
-  const autoFill = (): boolean => autoFillQ.get()!.auto_fill === 1;
+  // Read by every order; cached until anything writes the column (daemon/store/table-watch.ts).
+  const autoFillCache = cachedRead(db, 'sandbox_state', () => autoFillQ.get()!.auto_fill === 1, ['auto_fill']);
+  deps.onReset.push(() => autoFillCache.forget());
+  const autoFill = (): boolean => autoFillCache.get();
 
   const booking: BookingEnv = {
     ledger: deps.ledger, ids: deps.ids, scheduler: deps.scheduler, cal: market.calendar, repo, fees: loadFeeSchedule(),
