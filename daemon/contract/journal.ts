@@ -10,7 +10,7 @@ export const JournalOrigin = z
   .strictObject({
     seed: z.int().min(0).max(2 ** 32 - 1),
     /** RFC 3339 (Africa/Cairo) simulated start of the sandbox when it was created. */
-    start: z.string().min(1).max(64),
+    start: z.string().min(1).max(64).meta({ format: 'date-time' }),
     clock: z.enum(['frozen', 'running']),
     speed: z.number().min(0.001).max(10000),
   })
@@ -36,7 +36,7 @@ export const JournalEntry = z
     seq: z.int().min(1),
     request_id: z.string().regex(/^req_[0-9a-z]{1,32}$/),
     /** Simulated time the request ran at, RFC 3339 (Africa/Cairo) and epoch milliseconds. */
-    at: z.string().min(1).max(64),
+    at: z.string().min(1).max(64).meta({ format: 'date-time' }),
     sim_ms: z.int().min(0),
     method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
     /** The route pattern that handled it, e.g. `DELETE /v1/orders/:order_id`. */

@@ -44,7 +44,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       summary: 'Wipe all simulation state (credentials and the audit chain stay) and restart from a seed and start time.',
       body: z.strictObject({
         seed: z.int().min(0).max(2 ** 32 - 1).optional(),
-        start: z.string().optional(),
+        start: z.string().meta({ format: 'date-time' }).optional().describe('RFC 3339; the current start when absent'),
         clock: z.enum(['frozen', 'running']).optional(),
       }),
       response: SandboxStateSchema,

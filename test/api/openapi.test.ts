@@ -224,3 +224,84 @@ describe('real replies match their documented schema', () => {
     expect(expectDocumented('GET /admin/audit/verify', await t.req('GET', '/admin/audit/verify'))).toMatchObject({ ok: true, first_bad_seq: null, reason: null });
   });
 });
+
+describe('the document says what a generated client needs', () => {
+  interface Op {
+    route: string;
+    op: {
+      security?: unknown[];
+      parameters?: Array<{ $ref?: string; name?: string; in?: string }>;
+      requestBody?: { content: Record<string, unknown> };
+      responses: Record<string, { content?: Record<string, unknown>; 'x-error-codes'?: string[] }>;
+    };
+  }
+  async function document(): Promise<{ doc: any; ops: Op[] }> {
+    const doc = (await t.req('GET', '/openapi.json', { as: 'none' })).body;
+    const ops = Object.entries<Record<string, Op['op']>>(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })),
+    );
+    return { doc, ops };
+  }
+
+  it('each operation lists its error statuses, each with the codes the registry gives that status', async () => {
+    const { ops } = await document();
+    const { ERROR_CODES } = await import('../../daemon/contract/errors.js');
+    for (const { route, op } of ops) {
+      const errors = Object.entries(op.responses).filter(([s]) => /^[45]\d\d$/.test(s));
+      if (route === 'GET /healthz' || route === 'GET /openapi.json') continue;
+      expect(errors.some(([s]) => s.startsWith('4')), route).toBe(true);
+      for (const [status, res] of errors) {
+        expect(res['x-error-codes']?.length, `${route} ${status}`).toBeGreaterThan(0);
+        for (const code of res['x-error-codes'] ?? []) expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status, `${route} ${code}`).toBe(Number(status));
+      }
+    }
+    const order = ops.find((o) => o.route === 'POST /v1/orders')!.op.responses;
+    expect(order['422']['x-error-codes']).toEqual(expect.arrayContaining(['INVALID_SIDE', 'INVALID_QTY', 'INSUFFICIENT_SETTLED_CASH', 'IDEMPOTENCY_KEY_REUSED']));
+    expect(order['401']['x-error-codes']).toEqual(['UNAUTHENTICATED', 'SIGNATURE_INVALID', 'SIGNATURE_EXPIRED']);
+  });
+
+  it('servers, security on every operation (public ones: []), and the signing headers where the route needs them', async () => {
+    const { doc, ops } = await document();
+    expect(doc.servers[0].url).toMatch(/^http:\/\//);
+    for (const { route, op } of ops) expect(op.security, route).toBeDefined();
+    for (const route of ['GET /healthz', 'GET /openapi.json', 'GET /assets/logos/{file}']) expect(ops.find((o) => o.route === route)?.op.security, route).toEqual([]);
+    const { tenantAuthFor } = await import('../../daemon/contract/routes-auth.js');
+    for (const { route, op } of ops) {
+      const [method, path] = route.split(' ');
+      if (!path.startsWith('/v1/')) continue;
+      const headers = (op.parameters ?? []).flatMap((p) => (p.$ref ? [p.$ref.slice('#/components/parameters/'.length)] : []));
+      const expected = { B: [], I: ['IdempotencyKey'], S: ['IdempotencyKey', 'SvcTimestamp', 'SvcSignature'] }[tenantAuthFor(method, path.replace(/\{[^}]+\}/g, 'x'))];
+      expect(headers, route).toEqual(expected);
+    }
+    expect(Object.values<any>(doc.components.parameters).map((p) => p.name)).toEqual(['Idempotency-Key', 'X-Svc-Timestamp', 'X-Svc-Signature']);
+  });
+
+  it('non-JSON bodies carry their real media types', async () => {
+    const { ops } = await document();
+    const op = (route: string) => ops.find((o) => o.route === route)!.op;
+    for (const [route, type] of Object.entries(NOT_JSON)) expect(Object.keys(op(route).responses['200'].content ?? {}), route).toContain(type);
+    expect(Object.keys(op('GET /broker/v1/kyc/{application_id}/documents/{side}').responses['200'].content!)).toEqual(['image/jpeg', 'image/png']);
+    expect(Object.keys(op('GET /admin/sandbox/journal').responses['200'].content!)).toEqual(['application/json', 'application/x-ndjson']);
+    expect(Object.keys(op('PUT /v1/kyc/applications/{id}/documents/{side}').requestBody!.content)).toEqual(['image/jpeg', 'image/png']);
+  });
+
+  it('timestamps carry format date-time and calendar dates format date', async () => {
+    const { doc } = await document();
+    const missing: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}[${i}]`));
+      if (node === null || typeof node !== 'object') return;
+      const o = node as Record<string, any>;
+      for (const [name, prop] of Object.entries<any>(o.properties ?? {})) {
+        const want = /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start)$/.test(name) ? 'date-time' : /(_date|^date)$/.test(name) ? 'date' : null;
+        const strings = [prop, ...(prop.anyOf ?? [])].filter((s: any) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')));
+        if (want && strings.length > 0 && !strings.some((s: any) => s.format === want)) missing.push(`${where}.${name}: want ${want}`);
+      }
+      for (const [k, v] of Object.entries(o)) visit(v, `${where}.${k}`);
+    };
+    visit(doc.components.schemas, 'schemas');
+    expect(missing).toEqual([]);
+    expect(doc.components.schemas.Order.properties.created_at.format).toBe('date-time');
+    expect(doc.components.schemas.ContractNote.properties.trade_date.format).toBe('date');
+  });
+});

@@ -1641,6 +1641,7 @@ export interface components {
         };
         JournalOrigin: {
             seed: number;
+            /** Format: date-time */
             start: string;
             /** @enum {string} */
             clock: "frozen" | "running";
@@ -1657,6 +1658,7 @@ export interface components {
         JournalEntry: {
             seq: number;
             request_id: string;
+            /** Format: date-time */
             at: string;
             sim_ms: number;
             /** @enum {string} */
@@ -2786,6 +2788,10 @@ export interface components {
         };
         PostAdminSandboxResetBody: {
             seed?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339; the current start when absent
+             */
             start?: string;
             /** @enum {string} */
             clock?: "frozen" | "running";
