@@ -1,6 +1,6 @@
 // Request signing of money endpoints (docs/api.md "Signing"). Shared by the daemon (verify) and the CLI
 // (sign), so both always agree on the string to sign.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_WINDOW_S = 300;
 
@@ -18,7 +18,8 @@ export interface SignInput {
 }
 
 export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  // one-shot: no Hash object per call (about half the cost for a request-sized input)
+  return hash('sha256', data, 'hex');
 }
 
 export function stringToSign(input: SignInput): string {

@@ -1,6 +1,6 @@
 // Envelope encryption: each tenant has a data key (DEK) wrapped by the sandbox's key-encryption key
 // (KEK, a file in $SVC_HOME). Sealed values are AES-256-GCM: 12-byte IV, 16-byte tag, ciphertext.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes } from 'node:crypto';
 
 // IVs are drawn from a pool of random bytes refilled 4 KiB at a time: the same randomness as one
 // randomBytes(12) per seal (a fresh random IV for every message), without a trip to the system's
@@ -40,7 +40,8 @@ export function newKey(): Buffer {
 }
 
 export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  // one-shot: no Hash object per call (the audit chain hashes a row per request)
+  return hash('sha256', data, 'hex');
 }
 
 /** Keyed hash for lookups of sensitive values (e.g. national ids) without storing them in clear. */
