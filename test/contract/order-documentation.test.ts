@@ -31,7 +31,8 @@ function samples(): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const base of [market, limit]) for (const v of variations) out.push({ ...base, ...v });
   for (const drop of ['side', 'type', 'qty', 'investor_id', 'symbol', 'limit_price_micros']) {
-    const { [drop]: _dropped, ...rest } = limit;
+    const rest: Record<string, unknown> = { ...limit };
+    delete rest[drop];
     out.push(rest);
   }
   out.push({ ...market, limit_price_micros: 80_000_000 }, { ...limit, limit_price_micros: 0 }, { ...limit, limit_price_micros: 8.5 }, { ...limit, limit_price_micros: '80' });
