@@ -75,7 +75,7 @@ function pricesAndAssetsRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/v1/markets/:market_id/index/EGX30/ohlcv', auth: 'B', tags: ['market'],
       summary: 'Daily EGX30 index levels computed from its constituents on the tape (base 10,000 at the reference prices).',
-      params: z.strictObject({ market_id: z.string().min(1).max(16) }), query: OhlcvQuery, response: IndexOhlcvSchema,
+      params: z.strictObject({ market_id: z.string().min(1).max(16) }), query: OhlcvQuery, response: IndexOhlcvSchema, errors: ['UNKNOWN_MARKET'],
       handler: ({ params, query }) => egx30Candles(deps, params.market_id, query.days),
     }),
     defineRoute({

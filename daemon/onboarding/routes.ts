@@ -129,7 +129,7 @@ function accountRoutes(svc: OnboardingService): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/accounts', auth: { realm: 'console', grant: 'exposure:read' }, tags,
       summary: "Accounts held at the dealer's broker across its tenants, newest first; filter by status and tenant_id.",
-      query: DealerAccountsQuery, response: z.object({ accounts: z.array(DealerAccountSchema) }), issueCode: accountsIssueCode,
+      query: DealerAccountsQuery, response: z.object({ accounts: z.array(DealerAccountSchema) }), issueCode: accountsIssueCode, errors: ['INVALID_ACCOUNT_STATUS'],
       handler: ({ operator, query }) => svc.listBrokerAccounts(operator!, query),
     }),
     statusChange('console', '/broker/v1/accounts/:id/status'),

@@ -47,7 +47,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
         start: z.string().meta({ format: 'date-time' }).optional().describe('RFC 3339; the current start when absent'),
         clock: z.enum(['frozen', 'running']).optional(),
       }),
-      response: SandboxStateSchema,
+      response: SandboxStateSchema, errors: ['INVALID_TIMESTAMP'],
       handler: ({ body }) => resetSandbox(deps, body),
     }),
     defineRoute({
