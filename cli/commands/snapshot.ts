@@ -341,7 +341,7 @@ async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: Journ
   const home = g.home ? resolve(g.home) : mkdtempSync(join(tmpdir(), 'svc-replay-'));
   if (g.home && existsSync(join(home, 'svc.db'))) usage(`${home} already holds a sandbox; replay into a new directory`);
   const created = g.home && !existsSync(home);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  privateHome(home);
   step(json, `starting a fresh sandbox (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`);
   let spawned: SpawnedDaemon;
   try {
