@@ -187,6 +187,7 @@ export function createTradingRepo(db: Db) {
   const q = { ...orderStatements(db), ...fillStatements(db), ...deskStatements(db) };
   let lastSeq = 0;
   return {
+    /** Stores a new order (its seq, when o carries one, is the database's to assign: not read). */
     insert(o: NewOrder): void {
       lastSeq = Number(q.insert.run(ORDER_KEYS.map((k) => o[k])).lastInsertRowid);
     },

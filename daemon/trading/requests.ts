@@ -56,8 +56,7 @@ function newRow(q: Requests, tenantId: string, o: ValidOrder, nowMs: number): Or
  */
 function placeDone(q: Requests, row: OrderRow, planned: ResolvedStep, nowMs: number): OrderView {
   const done: OrderRow = { ...row, ...planned.p };
-  const { seq: _seq, ...insert } = done;
-  q.repo.insert(insert);
+  q.repo.insert(done);
   const pay = directFunding(q.ledger, done);
   for (const f of planned.fills) bookFill(q.booking, done, f, nowMs, TAPE, pay);
   return orderView(done);
@@ -76,8 +75,7 @@ function placeHeld(q: Requests, row: OrderRow, o: ValidOrder, step: Step): Outco
     if (!h.ok) return h;
     row.shares_hold_id = h.value;
   }
-  const { seq: _seq, ...insert } = row;
-  q.repo.insert(insert);
+  q.repo.insert(row);
   return ok(orderView(applyStep(q.booking, { ...row, seq: q.repo.lastSeq() }, step, TAPE)));
 }
 
