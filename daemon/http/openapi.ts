@@ -91,9 +91,20 @@ function parametersOf(def: RouteDef, schemas: Schemas): Json[] {
   return out;
 }
 
+/**
+ * Tenant routes name the headers they need in their security requirement too (tools that read
+ * authentication from it, like the test suite's fuzzer, know I and S routes by it); the header
+ * parameters are what gives a generated client a typed place for them.
+ */
+const TENANT_SECURITY: Record<'B' | 'I' | 'S', Json> = {
+  B: [{ bearer: [] }],
+  I: [{ bearer: [], idempotencyKey: [] }],
+  S: [{ bearer: [], idempotencyKey: [], signature: [], timestamp: [] }],
+};
+
 function securityOf(def: RouteDef): JsonObject {
   if (def.auth === 'none') return { security: [] };
-  if (typeof def.auth === 'string') return { security: [{ bearer: [] }] };
+  if (typeof def.auth === 'string') return { security: TENANT_SECURITY[def.auth] };
   return { security: [{ [def.auth.realm === 'admin' ? 'adminKey' : 'consoleKey']: [] }], 'x-grant': def.auth.grant };
 }
 
@@ -198,6 +209,9 @@ function documentOf(paths: Record<string, JsonObject>, components: Record<string
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: "The tenant's API key." },
+        idempotencyKey: { type: 'apiKey', in: 'header', name: 'Idempotency-Key', description: 'See the IdempotencyKey parameter.' },
+        signature: { type: 'apiKey', in: 'header', name: 'X-Svc-Signature', description: 'See the SvcSignature parameter.' },
+        timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp', description: 'See the SvcTimestamp parameter.' },
         adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'A back-office operator key; each route needs a grant (x-grant).' },
         consoleKey: { type: 'apiKey', in: 'header', name: 'X-Console-Key', description: 'A dealer-desk operator key; each route needs a grant (x-grant).' },
       },
