@@ -186,6 +186,7 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
       // Put the previous sandbox back as it was.
       for (const name of [...DB_FILES, 'kek.key', 'credentials.json']) rmSync(join(home, name), { force: true });
       for (const name of readdirSync(backup)) renameSync(join(backup, name), join(home, name));
+      rmSync(backup, { recursive: true, force: true });
       let restored = '';
       if (previous) {
         try {

@@ -3,7 +3,7 @@
 // file is refused with a message naming the problem, exit 2, and the running sandbox untouched; an
 // import over a running sandbox replaces it on the same port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
@@ -159,6 +159,7 @@ describe('an imported sandbox that cannot start', () => {
     expect(r.stderr).toMatch(/previous sandbox is running again/);
     expect((await inB(['sandbox', 'status', '--json'])).json).toMatchObject({ running: true, seed: 31 });
     expect((await inB(['sandbox', 'journal'])).stdout).toBe(journalBefore);
+    expect(readdirSync(homeB).filter((n) => n.startsWith('.'))).toEqual([]);
   }, 60_000);
 });
 
