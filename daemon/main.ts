@@ -43,14 +43,14 @@ const { values: args } = parseArgs({
 
 /** Reads the snapshot on stdin, prints the verdict as one JSON line; exit 0 accepted, 2 refused. */
 async function verifySnapshotOnStdin(): Promise<never> {
-  const { MAX_SNAPSHOT_BYTES } = await import('./contract/snapshot.js');
+  const { MAX_SNAPSHOT_FILE_BYTES } = await import('./contract/snapshot.js');
   const { verifySnapshot } = await import('./sandbox/verify-snapshot.js');
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of process.stdin) {
     bytes += (chunk as Buffer).length;
-    if (bytes > MAX_SNAPSHOT_BYTES) {
-      process.stdout.write(JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_BYTES} bytes` }) + '\n');
+    if (bytes > MAX_SNAPSHOT_FILE_BYTES) {
+      process.stdout.write(JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes` }) + '\n');
       process.exit(2);
     }
     chunks.push(chunk as Buffer);

@@ -19,7 +19,7 @@ import { api, refusalOf } from '../client/http.js';
 import { privateHome, readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { DaemonStartFailed, daemonEntry, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
-import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
+import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_FILE_BYTES, SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
 import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult } from '../../daemon/contract/journal.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
@@ -140,6 +140,7 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
   const file = resolve(args[0]);
   if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
   const home = resolveHome(g);
+  if (statSync(file).size > MAX_SNAPSHOT_FILE_BYTES) invalid(file, `the file is larger than a snapshot may be (${mb(MAX_SNAPSHOT_BYTES)} decompressed)`);
   const buf = readFileSync(file);
   step(json, `checking ${basename(file)} (${mb(buf.length)}) ...`);
   let manifest: SnapshotManifest;

@@ -21,6 +21,8 @@ const MAX_MANIFEST_BYTES = 64 * 1024;
  * this is refused before anything is decompressed. A sandbox's database is tens of megabytes.
  */
 export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+/** The largest snapshot file: gzip never grows its input by more than a fraction, plus the manifest. */
+export const MAX_SNAPSHOT_FILE_BYTES = MAX_SNAPSHOT_BYTES + 16 * 1024 * 1024;
 /** Files a snapshot may hold, each with its largest size (kek.key is exactly 32 bytes). */
 export const SNAPSHOT_FILE_LIMITS: ReadonlyMap<string, number> = new Map([['svc.db', MAX_SNAPSHOT_BYTES], ['kek.key', 32], ['credentials.json', 64 * 1024]]);
 

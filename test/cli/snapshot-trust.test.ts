@@ -7,7 +7,7 @@
 // added.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -192,6 +192,15 @@ describe('a decompression bomb', () => {
     const file = join(dir, 'declared.svcsnap');
     writeFileSync(file, container(files, await gzipZeros(1024 * 1024)));
     await expectRefused(file, /the manifest declares svc\.db as \d+ bytes, over the limit of \d+/);
+  }, 60_000);
+});
+
+describe('a file larger than any snapshot', () => {
+  it('is refused before it is read (a sparse 1.1 GB file)', async () => {
+    const file = join(dir, 'huge.svcsnap');
+    writeFileSync(file, good);
+    truncateSync(file, 1100 * 1024 * 1024);
+    await expectRefused(file, /the file is larger than a snapshot may be/);
   }, 60_000);
 });
 
