@@ -32,8 +32,11 @@ function layerCodes(def: RouteDef): ErrorCode[] {
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
   if (typeof def.auth === 'object') codes.push('UNAUTHENTICATED', 'FORBIDDEN');
   if (def.params || def.query || def.body) codes.push('VALIDATION_FAILED');
-  if (def.body) codes.push('MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE');
-  if (def.rawBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // The content parsers run before the route on any request that may carry a body, with or without
+  // a body schema: a JSON body is parsed (and refused when malformed), a charset other than UTF-8 is
+  // refused, and every route has a size limit.
+  if (def.method !== 'GET') codes.push('MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (def.rawBody) codes.push('UNSUPPORTED_MEDIA_TYPE');
   return codes;
 }
 

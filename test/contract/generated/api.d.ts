@@ -3417,6 +3417,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNKNOWN_MARKET */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description VALIDATION_FAILED */
             422: {
                 headers: {
@@ -4006,7 +4015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description INVALID_TIMESTAMP, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4834,7 +4843,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycDocumentUploaded"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID */
+            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4879,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE */
+            /** @description UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_CONTENT_TYPE */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +4949,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycSubmitted"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID */
+            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4969,6 +4978,24 @@ export interface operations {
             };
             /** @description APPLICATION_ALREADY_SUBMITTED, APPLICATION_ALREADY_DECIDED */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5239,6 +5266,15 @@ export interface operations {
                     "application/json": components["schemas"]["DealerKycApplication"];
                 };
             };
+            /** @description MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -5268,6 +5304,24 @@ export interface operations {
             };
             /** @description APPLICATION_NOT_REFERRED, APPLICATION_ALREADY_DECIDED, DUPLICATE_NATIONAL_ID */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5754,7 +5808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description INVALID_ACCOUNT_STATUS, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6482,6 +6536,15 @@ export interface operations {
                     "application/json": components["schemas"]["FundingDeskTransfer"];
                 };
             };
+            /** @description MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6502,6 +6565,24 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7008,7 +7089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID */
+            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,6 +7109,24 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
