@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createGzip } from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { onboardViaCli, runSvc, startSandbox, SVC, type CliSandbox } from '../helpers/cli.js';
 import { packSnapshot, sha256Hex, SNAPSHOT_MAGIC, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
@@ -78,9 +79,12 @@ function behindTrigger(db: Database.Database, trigger: string, run: () => void):
 }
 
 async function expectRefused(file: string, message: RegExp): Promise<void> {
-  const before = homeState(target.home);
   const status = await target.svc(['sandbox', 'status', '--json']);
   const journal = (await target.svc(['sandbox', 'journal'])).stdout;
+  // The daemon logs a read slower than 50 ms (a loaded machine) to daemon.log, asynchronously: let
+  // those lines land before the home is read, so only the import happens between the two readings.
+  await sleep(300);
+  const before = homeState(target.home);
   const r = await target.svc(['sandbox', 'import', file]);
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(message);
