@@ -8,18 +8,27 @@ import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
 import type { Clock } from '../sim/clock.js';
 import type { IdGen } from '../sim/ids.js';
-import { splitUrl } from '../contract/signing.js';
+import { SIGNATURE_WINDOW_S, splitUrl } from '../contract/signing.js';
 import type { RouteCtx, RouteDef } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
 import { errorReply, toReply, type Out } from './reply.js';
 
+/** A record answers its key for 24 simulated hours... */
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/**
+ * ...and, whatever the simulated clock did, for as long as its request could still pass the signature
+ * check: a request accepted at wall time W carries a timestamp of at most W + 300 s, which passes until
+ * W + 600 s. A minute of margin on top.
+ */
+export const IDEMPOTENCY_WALL_TTL_MS = (2 * SIGNATURE_WINDOW_S + 60) * 1000;
 
 export interface MutationDeps {
   db: Db;
   clock: Pick<Clock, 'now'>;
+  /** Wall-clock ms: an idempotency record also lives by it (IDEMPOTENCY_WALL_TTL_MS). */
+  wallNow(): number;
   ids: Pick<IdGen, 'unit'>;
   /** The ledger's account-id cache runs per unit too (daemon/ledger: ids it opened are forgotten on a refusal). */
   ledger: { unit<T>(fn: () => T): T };
@@ -36,6 +45,7 @@ interface StoredAnswer {
   status: number;
   response: string;
   created_ms: number;
+  created_wall_ms: number;
 }
 
 /** The request's identity in the idempotency table and the journal. */
@@ -44,16 +54,17 @@ interface Target {
   path: string;
   rawQuery: string;
   simMs: number;
+  wallMs: number;
   idemKey: string | null;
 }
 
 function prepare(db: Db) {
   return {
     idemGet: db.prepare<[string, string, string, string], StoredAnswer>(
-      'SELECT body_hash, status, response, created_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
+      'SELECT body_hash, status, response, created_ms, created_wall_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
     ),
     idemPut: db.prepare(
-      'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms) VALUES (?,?,?,?,?,?,?,?)',
+      'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms, created_wall_ms) VALUES (?,?,?,?,?,?,?,?,?)',
     ),
     // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
     // transaction helper does).
@@ -65,11 +76,16 @@ function prepare(db: Db) {
 
 type Statements = ReturnType<typeof prepare>;
 
-/** The answer stored for this key within its 24 h, replayed; a different body under the key is refused. */
+/** A record is live while either clock says it is young: 24 simulated hours, or the signature's wall window. */
+export function isLive(prior: { created_ms: number; created_wall_ms: number }, simMs: number, wallMs: number): boolean {
+  return simMs - prior.created_ms <= IDEMPOTENCY_TTL_MS || wallMs - prior.created_wall_ms <= IDEMPOTENCY_WALL_TTL_MS;
+}
+
+/** The answer stored for this key while it is live, replayed; a different body under the key is refused. */
 function storedAnswer(st: Statements, ctx: RouteCtx, t: Target): Out | null {
   if (t.idemKey === null) return null;
   const prior = st.idemGet.get(ctx.tenantId!, t.req.method, t.path, t.idemKey);
-  if (!prior || prior.created_ms < t.simMs - IDEMPOTENCY_TTL_MS) return null;
+  if (!prior || !isLive(prior, t.simMs, t.wallMs)) return null;
   if (prior.body_hash !== bodySha256(t.req)) throw new AppError('IDEMPOTENCY_KEY_REUSED');
   return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
 }
@@ -90,7 +106,7 @@ function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Ro
   let json: string | undefined;
   if (t.idemKey !== null) {
     json = JSON.stringify(reply.body ?? null);
-    st.idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now());
+    st.idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now(), t.wallMs);
   }
   if (reply.status < 400) {
     deps.audit.append({
@@ -115,7 +131,7 @@ export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: R
   const st = prepare(deps.db);
   return function runMutation(def, ctx, req, idemKey) {
     const { path, rawQuery } = splitUrl(req.url);
-    const target: Target = { req, path, rawQuery, simMs: deps.clock.now(), idemKey };
+    const target: Target = { req, path, rawQuery, simMs: deps.clock.now(), wallMs: deps.wallNow(), idemKey };
     const stored = storedAnswer(st, ctx, target);
     if (stored) return stored;
     st.savepoint.run();

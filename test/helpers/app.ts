@@ -17,6 +17,8 @@ export interface TestAppOptions {
   seed?: number;
   start?: string;
   clock?: 'frozen' | 'running';
+  /** A running clock's speed in thousandths (1000 = real time). */
+  speedMilli?: number;
   wallNow?: () => number;
   dir?: string;
   kek?: Buffer;
@@ -64,7 +66,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     dbFile: join(dir, 'svc.db'),
     kek,
     wallNow: opts.wallNow,
-    sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: 1000 },
+    sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: opts.speedMilli ?? 1000 },
   });
   const app = buildApp(deps);
   await app.ready();

@@ -1,15 +1,18 @@
-// The idempotency guarantees docs/reliability.md states: a key is kept 24 simulated hours per tenant,
-// method and path; inside the window the first answer is replayed byte for byte (a business refusal
-// too) and a different body is 422 IDEMPOTENCY_KEY_REUSED; after it the key is free again; a request
-// refused by authentication or validation stores nothing, so the fixed request can reuse its key.
+// The idempotency guarantees docs/api.md states: a key is kept per tenant, method and path while it is
+// young by either clock (24 simulated hours, or the signature's wall-clock window of 660 s); inside
+// the window the first answer is replayed byte for byte (a business refusal too) and a different body
+// is 422 IDEMPOTENCY_KEY_REUSED; after both windows the key is free again; a request refused by
+// authentication or validation stores nothing, so the fixed request can reuse its key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { applicant, onboardInvestor } from '../helpers/onboarding.js';
+import { IDEMPOTENCY_WALL_TTL_MS } from '../../daemon/http/mutation.js';
 
 let t: TestApp;
+let wall = Date.parse('2026-11-23T10:00:00Z');
 let other: { api_key: string; signing_secret: string };
 beforeAll(async () => {
-  t = await makeApp();
+  t = await makeApp({ wallNow: () => wall });
   other = (await t.req('POST', '/admin/tenants', { body: { name: 'idem-other' } })).body;
 });
 afterAll(() => t.close());
@@ -17,7 +20,7 @@ afterAll(() => t.close());
 const count = (table: string) => (t.deps.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 const create = (body: unknown, key: string, tenant?: typeof other) => t.req('POST', '/v1/kyc/applications', { body, idempotencyKey: key, tenant });
 
-describe('idempotency window: 24 simulated hours, scoped by tenant, method and path', () => {
+describe('idempotency window: 24 simulated hours (and the signature window of wall time), scoped by tenant, method and path', () => {
   it('replays the first answer byte for byte inside the window, creates nothing new, and frees the key after it', async () => {
     const body = applicant();
     const first = await create(body, 'win-1');
@@ -32,6 +35,7 @@ describe('idempotency window: 24 simulated hours, scoped by tenant, method and p
     expect([reused.status, reused.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
 
     await advance(t, { minutes: 2 });
+    wall += IDEMPOTENCY_WALL_TTL_MS + 1000;
     const after = await create(body, 'win-1');
     expect(after.status).toBe(201);
     expect(after.headers['idempotent-replayed']).toBeUndefined();
