@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: e(413, 'The request body is larger than the route allows.', 'The body exceeds the size limit (512 KiB for images).', 'Send a smaller file.'),
   NOT_FOUND: e(404, 'No such resource.', 'The id is unknown, or belongs to another tenant.', 'Check the id; ids are scoped to the tenant that created them.'),
   ROUTE_NOT_FOUND: e(404, 'No route matches this method and path.', 'The method and path do not name an endpoint of the API.', 'Check the path against /openapi.json.'),
+  NON_CANONICAL_PATH: e(400, 'The path is not in its canonical form.', 'The path has a trailing slash, an empty segment (//), a dot segment (. or ..), a percent-encoded letter, digit or -._~, or an escape in lower case; the same resource has exactly one spelling, so idempotency keys and the journal name it one way.', 'Send the path the message names (the one /openapi.json lists).'),
   METHOD_NOT_ALLOWED: e(405, 'This method is not allowed on this path.', 'The path exists with other methods.', 'Check the method against /openapi.json.'),
   INVALID_DATE: e(422, 'A date is not a valid calendar date (YYYY-MM-DD).', 'The date is malformed or does not exist.', 'Send a real date as YYYY-MM-DD.'),
   INVALID_RANGE: e(422, 'The range is invalid.', 'The end is before the start, or the range is too long.', 'Send start <= end within the documented maximum.'),

@@ -26,7 +26,7 @@ const TAGS: Record<string, string> = {
 
 /** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */
 function layerCodes(def: RouteDef): ErrorCode[] {
-  const codes: ErrorCode[] = ['INTERNAL'];
+  const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH'];
   if (def.auth === 'B' || def.auth === 'I' || def.auth === 'S') codes.push('UNAUTHENTICATED');
   if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');

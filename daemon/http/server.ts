@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { ERROR_CODES } from '../contract/errors.js';
 import type { IdGen } from '../sim/ids.js';
 import { AppError, errorBody } from './errors.js';
+import { nonCanonical } from './canonical-path.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -90,6 +91,16 @@ function addContentParsers(app: FastifyInstance): void {
   });
 }
 
+/** A path in any spelling but its canonical one is refused before anything reads it (canonical-path.ts). */
+function refuseNonCanonicalPaths(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    const path = req.url.split('?', 1)[0];
+    const canonical = nonCanonical(path);
+    if (canonical === null) return done();
+    sendError(reply, new AppError('NON_CANONICAL_PATH', `The path ${JSON.stringify(path)} is not canonical: send ${canonical}.`), String(req.id));
+  });
+}
+
 function addErrorHandlers(app: FastifyInstance, deps: ServerDeps): void {
   app.setErrorHandler((err, req, reply) => {
     const appErr = err instanceof AppError ? err : mapFastifyError(err as never);
@@ -108,7 +119,6 @@ export function createServer(deps: ServerDeps, opts: ServerOptions = {}): Fastif
     bodyLimit: JSON_BODY_LIMIT,
     // main.ts logs one line per request itself, without headers (keys never reach the log).
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => answerClientError(deps, err, socket),
     frameworkErrors: (err, req, reply) => answerFrameworkError(err, req as FastifyRequest, reply as unknown as FastifyReply),
   });
@@ -116,6 +126,7 @@ export function createServer(deps: ServerDeps, opts: ServerOptions = {}): Fastif
   // gets its answer: Node's HTTP server otherwise aborts a request whose client ended before the
   // reply was written, and a write's reply waits for its batch's COMMIT.
   (app.server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  refuseNonCanonicalPaths(app);
   addContentParsers(app);
   addErrorHandlers(app, deps);
   return app;
