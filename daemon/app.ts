@@ -4,16 +4,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import type { RouteDef } from './contract/route.js';
+import type { Health } from './contract/schemas/health.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './http/openapi.js';
 import { ROUTE_MODULES } from './routes.js';
 
-export type AppOptions = ServerOptions;
+export interface AppOptions extends ServerOptions {
+  /** The home's sandbox id, echoed by /healthz (daemon/contract/home-files.ts); null without a home. */
+  sandboxId?: string;
+}
 
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
-  const app = createServer(deps, opts);
-  app.get('/healthz', async () => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso() }));
+  const app = createServer(deps, { logger: opts.logger });
+  const sandboxId = opts.sandboxId ?? null;
+  app.get('/healthz', async (): Promise<Health> => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso(), sandbox_id: sandboxId }));
 
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
   const handle = createPipeline(deps);
@@ -22,6 +27,8 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
       method: def.method,
       url: def.url,
       bodyLimit: def.rawBody?.maxBytes,
+      // read by the content parsers: an upload is judged by its bytes whatever its Content-Type
+      config: { rawBody: def.rawBody !== undefined },
       handler: (req, reply) => handle(def, req, reply),
     });
   }

@@ -30,6 +30,7 @@ function mapFastifyError(err: { code?: string; statusCode?: number; message: str
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('UNSUPPORTED_CONTENT_TYPE');
     case 'MALFORMED_JSON':
+      return new AppError('MALFORMED_JSON', err.message);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('MALFORMED_JSON');
   }
@@ -66,24 +67,49 @@ function answerFrameworkError(err: { code?: string }, req: FastifyRequest, reply
   sendError(reply, appErr, String(req.id));
 }
 
-/** JSON keeps its raw text (signatures cover the exact bytes sent); everything else arrives as bytes. */
+/** Strict UTF-8: a byte sequence that is not UTF-8 is refused, never replaced; a BOM is kept (and is not JSON). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const malformed = (message: string) => Object.assign(new Error(message), { code: 'MALFORMED_JSON', statusCode: 400 });
+
+/** An upload route judges its body by its bytes' signature, whatever the Content-Type says. */
+function isUploadRoute(req: FastifyRequest): boolean {
+  return (req.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody === true;
+}
+
+/** JSON is parsed from its bytes; its text is kept, and is those bytes exactly (strict UTF-8). */
+function parseJson(req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  if (isUploadRoute(req)) {
+    req.rawBody = bytes;
+    return done(null, bytes);
+  }
+  // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused rather than misread
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return done(Object.assign(new Error(`Send JSON as UTF-8, not ${charset}.`), { code: 'UNSUPPORTED_CHARSET', statusCode: 415 }), undefined);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return done(malformed('The request body is not valid UTF-8 (JSON is UTF-8).'), undefined);
+  }
+  req.rawBody = text;
+  if (text.length === 0) return done(null, undefined);
+  try {
+    done(null, JSON.parse(text));
+  } catch {
+    done(malformed('The request body is not valid JSON.'), undefined);
+  }
+}
+
+/**
+ * JSON keeps its raw text, which is its bytes exactly (signatures and body hashes cover the bytes
+ * sent); everything else arrives as bytes.
+ */
 function addContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused rather than misread
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(Object.assign(new Error(`Send JSON as UTF-8, not ${charset}.`), { code: 'UNSUPPORTED_CHARSET', statusCode: 415 }), undefined);
-    }
-    const text = body as string;
-    req.rawBody = text;
-    if (text.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error('The request body is not valid JSON.'), { code: 'MALFORMED_JSON', statusCode: 400 }), undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => parseJson(req, body as Buffer, done));
   // Upload routes check magic bytes; JSON routes answer 415 (the pipeline checks).
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
     req.rawBody = body as Buffer;
