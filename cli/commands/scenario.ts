@@ -92,11 +92,12 @@ function loadAll(files: string[], envOverrides: Record<string, string>, opts: Sc
   }
   if (issues.length === 0) return scenarios;
   for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
-  const bad = new Set(issues.map((i) => i.file)).size;
+  const bad = new Set(issues.map((i) => i.scenario ?? i.file)).size;
   info(`no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`);
   const report = emptyReport(issues);
   if (json) printJson(jsonReport(report, false));
-  if (opts.junit) writeFileSync(opts.junit, junitReport(report));
+  // CI counts every file: the valid ones are suites whose steps were all skipped
+  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...report, notRun: scenarios.map((sc) => unrunReport(sc, undefined, performance.now())) }));
   throw new CliExit(EXIT.usage);
 }
 
@@ -118,12 +119,15 @@ interface FileRun {
   human: boolean;
 }
 
-/** A scenario that could not run at all: every step skipped. */
-function unrunReport(sc: Scenario, message: string, startedMs: number): ScenarioReport {
+/** A scenario that could not run at all (`message`: why, an error) or did not run (no message): every step skipped. */
+function unrunReport(sc: Scenario, message: string | undefined, startedMs: number): ScenarioReport {
   return {
-    file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock, outcome: 'error', error: message,
+    file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock,
+    ...(message === undefined ? { outcome: 'skipped' as const } : { outcome: 'error' as const, error: message }),
     counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
-    steps: sc.steps.map((ls) => ({ index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls) })),
+    steps: sc.steps.map((ls) => ({
+      index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, ...(ls.file ? { file: ls.file } : {}), line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls),
+    })),
     duration_ms: Math.round(performance.now() - startedMs),
   };
 }
@@ -135,7 +139,9 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
   let target: Target | undefined;
   let report: ScenarioReport;
   try {
-    target = run.against ? await againstTarget(run.against, sc.header, Boolean(run.opts.reset), run.runId) : await isolatedTarget(sc.header);
+    target = run.against
+      ? await againstTarget(run.against, sc.header, Boolean(run.opts.reset), run.runId, `${run.runId}-${randomBytes(8).toString('hex')}`)
+      : await isolatedTarget(sc.header);
     report = await runScenario(sc, target, {
       keepGoing: Boolean(run.opts.keepGoing),
       onStep: run.human

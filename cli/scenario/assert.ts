@@ -1,6 +1,6 @@
 // Assertions of a step's `expect` (and the condition of a wait_until): status, error code, fields of
 // the response body and headers, each field against a matcher (docs/scenarios.md).
-import { lookup, parsePath } from './expr.js';
+import { formatPath, lookup, parsePath, type Segment } from './expr.js';
 import type { Expect, Matcher, OperatorMatcher } from './schema.js';
 
 export interface Failure {
@@ -86,6 +86,60 @@ export function matches(actual: unknown, m: Matcher): boolean {
   return true;
 }
 
+/** The value a matcher compares for equality (a literal, or a mapping of only eq), or undefined when it is not an equality. */
+function equalityTarget(m: Matcher): { value: unknown } | undefined {
+  if (!isOperatorMatcher(m)) return { value: m };
+  const keys = Object.keys(m);
+  return keys.length === 1 && keys[0] === 'eq' ? { value: m.eq } : undefined;
+}
+
+export interface Difference {
+  path: Segment[];
+  expected: unknown;
+  actual: unknown;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Where two JSON values first differ: depth first, the expected keys in their order, then keys only the actual value has; undefined when equal. */
+export function firstDifference(expected: unknown, actual: unknown, path: Segment[] = []): Difference | undefined {
+  if (deepEqual(expected, actual)) return undefined;
+  if (isPlainObject(expected) && isPlainObject(actual)) {
+    for (const [k, v] of Object.entries(expected)) {
+      if (!Object.prototype.hasOwnProperty.call(actual, k)) return { path: [...path, k], expected: v, actual: undefined };
+      const d = firstDifference(v, actual[k], [...path, k]);
+      if (d) return d;
+    }
+    const extra = Object.keys(actual).find((k) => !Object.prototype.hasOwnProperty.call(expected, k))!;
+    return { path: [...path, extra], expected: undefined, actual: actual[extra] };
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
+      const d = firstDifference(expected[i], actual[i], [...path, i]);
+      if (d) return d;
+    }
+  }
+  return { path, expected, actual };
+}
+
+/** `body` + `fees.total_micros` = `body.fees.total_micros`; `fields.orders` + [0] = `fields.orders[0]`. */
+function joinCheck(prefix: string, path: Segment[]): string {
+  if (path.length === 0) return prefix;
+  const rest = formatPath(path);
+  return typeof path[0] === 'number' ? `${prefix}${rest}` : `${prefix}.${rest}`;
+}
+
+/**
+ * A failed equality of two objects or lists names the first field that differs (`body.fees.total_micros:
+ * expected 5051000, got 5051001`); any other failed matcher shows the matcher and the whole value.
+ */
+function mismatch(check: string, m: Matcher, actual: unknown): Failure {
+  const eq = equalityTarget(m);
+  const d = eq && (typeof eq.value === 'object' && eq.value !== null) && (typeof actual === 'object' && actual !== null) ? firstDifference(eq.value, actual) : undefined;
+  if (d && d.path.length > 0) return { check: joinCheck(check, d.path), expected: show(d.expected), actual: show(d.actual) };
+  return { check, expected: describeMatcher(m), actual: show(actual) };
+}
+
 function fieldValue(body: unknown, path: string): unknown {
   const found = lookup(body, parsePath(path));
   return found.found ? found.value : undefined;
@@ -100,7 +154,7 @@ export function checkFields(body: unknown, fields: Record<string, Matcher>, pref
   const out: Failure[] = [];
   for (const [path, m] of Object.entries(fields)) {
     const actual = fieldValue(body, path);
-    if (!matches(actual, m)) out.push({ check: `${prefix}.${path}`, expected: describeMatcher(m), actual: show(actual) });
+    if (!matches(actual, m)) out.push(mismatch(`${prefix}.${path}`, m, actual));
   }
   return out;
 }
@@ -124,7 +178,7 @@ export function check(res: Observed, expect: Expect | undefined): Failure[] {
   // a wrong status means a body of another shape: its field checks would only repeat the news
   if (out.length > 0) return out;
   if (expect && 'body' in expect && expect.body !== undefined && !matches(res.body, expect.body)) {
-    out.push({ check: 'body', expected: describeMatcher(expect.body), actual: show(res.body) });
+    out.push(mismatch('body', expect.body, res.body));
   }
   if (expect?.fields) out.push(...checkFields(res.body, expect.fields));
   if (expect?.headers) {

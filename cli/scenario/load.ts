@@ -8,10 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { ExprSyntaxError, findRefs, parsePath, type Segment } from './expr.js';
-import { COMMON_STEP_KEYS, HeaderSchema, STEP_KINDS, STEP_SCHEMAS, type Header, type Step, type StepKind } from './schema.js';
+import { uniqueRefProblem } from './unique.js';
+import { COMMON_STEP_KEYS, HeaderSchema, INCLUDE_KEY, STEP_KINDS, STEP_SCHEMAS, type Header, type Step, type StepKind } from './schema.js';
 
 export interface ScenarioIssue {
+  /** The file the problem is in: the scenario, or a file it includes. */
   file: string;
+  /** The scenario file, when the problem is in a file it includes. */
+  scenario?: string;
   line?: number;
   col?: number;
   step?: { index: number; name?: string };
@@ -34,6 +38,8 @@ export interface LoadedStep {
   /** 1-based, as reports show it. */
   index: number;
   line: number;
+  /** The included file the step is written in (as reports show it); absent for the scenario's own steps. */
+  file?: string;
   step: Step;
   /** The resolved body_file of a request step. */
   bodyFile?: string;
@@ -149,8 +155,8 @@ function* strings(value: unknown, path: Segment[]): Generator<[string, Segment[]
   }
 }
 
-/** The file as YAML: a mapping (anchors and merge keys resolved), the document and its line counter. */
-function parseYaml(file: string): { doc: Document; lc: LineCounter; raw: Record<string, unknown> } {
+/** The file as YAML (anchors and merge keys resolved), the document and its line counter; a scenario must be a mapping, an included file may be a list. */
+function parseYaml(file: string, included = false): { doc: Document; lc: LineCounter; raw: unknown } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -172,10 +178,10 @@ function parseYaml(file: string): { doc: Document; lc: LineCounter; raw: Record<
     // the yaml library's guard against alias bombs, or an alias to a missing anchor
     throw new ScenarioInvalid([{ file, message: `malformed YAML: ${(err as Error).message}` }]);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+  if (!included && !isMapping(raw)) {
     throw new ScenarioInvalid([{ file, line: 1, col: 1, message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)' }]);
   }
-  return { doc, lc, raw: raw as Record<string, unknown> };
+  return { doc, lc, raw };
 }
 
 /** What checking one step needs to know about the file, and where its problems go. */
@@ -189,6 +195,8 @@ interface StepCheck {
   /** Each name's first step anywhere in the file (to say "has not run yet here"). */
   laterNames: Map<string, number>;
   issues: ScenarioIssue[];
+  /** The step is in a file the scenario includes. */
+  included?: boolean;
 }
 
 /** References in a step: ${env.X} must be defined; ${step...} must name an earlier step. */
@@ -212,7 +220,10 @@ function checkReferences(c: StepCheck, obj: Record<string, unknown>, base: Segme
         continue;
       }
       const root = String(segs[0]);
-      if (root === 'env') {
+      if (root === 'unique') {
+        const problem = uniqueRefProblem(segs.slice(1));
+        if (problem) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${problem}` });
+      } else if (root === 'env') {
         const v = segs.length === 2 ? String(segs[1]) : undefined;
         if (v === undefined) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}` });
         else if (!(v in c.env) && c.processEnv[v] === undefined) {
@@ -227,11 +238,9 @@ function checkReferences(c: StepCheck, obj: Record<string, unknown>, base: Segme
   }
 }
 
-/** Checks step i (0-based) of the file: the loaded step, or undefined when it has problems (in c.issues). */
-function checkStep(c: StepCheck, rawStep: unknown, i: number): LoadedStep | undefined {
+/** Checks step `index` (1-based, includes expanded): the loaded step, or undefined when it has problems (in c.issues). */
+function checkStep(c: StepCheck, rawStep: unknown, index: number, base: Segment[]): LoadedStep | undefined {
   const { file, at, issues, names } = c;
-  const index = i + 1;
-  const base: Segment[] = ['steps', i];
   const loc = at(base);
   if (rawStep === null || typeof rawStep !== 'object' || Array.isArray(rawStep)) {
     issues.push({ file, ...loc, step: { index }, message: `a step is a mapping with one of ${STEP_KINDS.join(', ')}` });
@@ -274,12 +283,13 @@ function checkStep(c: StepCheck, rawStep: unknown, i: number): LoadedStep | unde
     bodyFile = found;
   }
   register();
-  return { index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile };
+  return { index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile, ...(c.included ? { file } : {}) };
 }
 
 export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
   const issues: ScenarioIssue[] = [];
-  const { doc, lc, raw } = parseYaml(file);
+  const { doc, lc, raw: parsed } = parseYaml(file);
+  const raw = parsed as Record<string, unknown>;
   const at = (path: Segment[]) => locate(doc, lc, path);
 
   const header = HeaderSchema.safeParse(raw);
@@ -292,19 +302,113 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
   }
 
   const env: Record<string, string | number | boolean> = { ...(header.success ? header.data.env : undefined), ...opts.envOverrides };
-  const rawSteps = raw.steps as unknown[];
+  const expanded: Expansion = { issues, out: [] };
+  expandSteps({ file, at }, raw.steps as unknown[], ['steps'], [{ abs: resolve(file), file }], expanded);
   const laterNames = new Map<string, number>();
-  rawSteps.forEach((s, i) => {
-    const n = s !== null && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>).name : undefined;
+  expanded.out.forEach((s, i) => {
+    const n = isMapping(s.raw) ? s.raw.name : undefined;
     if (typeof n === 'string' && !laterNames.has(n)) laterNames.set(n, i + 1);
   });
   const check: StepCheck = { file, at, env, processEnv: opts.processEnv ?? process.env, names: new Map(), laterNames, issues };
   const loaded: LoadedStep[] = [];
-  rawSteps.forEach((rawStep, i) => {
-    const step = checkStep(check, rawStep, i);
+  expanded.out.forEach((rs, i) => {
+    const step = checkStep({ ...check, file: rs.file, at: rs.at, included: rs.file !== file }, rs.raw, i + 1, rs.base);
     if (step) loaded.push(step);
   });
 
-  if (issues.length > 0 || !header.success) throw new ScenarioInvalid(issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0)));
+  if (issues.length > 0 || !header.success) throw new ScenarioInvalid(sortIssues(issues, file));
   return { file, header: header.data, env, steps: loaded };
+}
+
+/** The scenario's own problems first, then each included file's; in line order within a file. Problems in included files name the scenario too. */
+function sortIssues(issues: ScenarioIssue[], file: string): ScenarioIssue[] {
+  const rank = (i: ScenarioIssue) => (i.file === file ? '' : i.file);
+  return issues
+    .map((i) => (i.file === file ? i : { ...i, scenario: file }))
+    .sort((a, b) => rank(a).localeCompare(rank(b)) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+}
+
+// ---- include ---------------------------------------------------------------------------------------
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A step as written, with the file it is in and where to find it there. */
+interface RawStep {
+  raw: unknown;
+  /** The file as reports show it. */
+  file: string;
+  at: (path: Segment[]) => { line: number; col: number };
+  /** The step's path in its file: ['steps', i], or [i] in an included list. */
+  base: Segment[];
+}
+
+interface Expansion {
+  issues: ScenarioIssue[];
+  out: RawStep[];
+}
+
+interface Source {
+  file: string;
+  at: (path: Segment[]) => { line: number; col: number };
+}
+
+/** The files being included, outermost first: a file already on it is a cycle. */
+type IncludeStack = Array<{ abs: string; file: string }>;
+
+/** The steps of a file, each `include:` step replaced by the steps of the file it names, depth first. */
+function expandSteps(src: Source, rawSteps: unknown[], base: Segment[], stack: IncludeStack, x: Expansion): void {
+  rawSteps.forEach((raw, i) => {
+    const path = [...base, i];
+    if (isMapping(raw) && INCLUDE_KEY in raw) includeSteps(src, raw, path, stack, x);
+    else x.out.push({ raw, file: src.file, at: src.at, base: path });
+  });
+}
+
+/** An included file's steps: a YAML list of steps, or a mapping with `steps:` and an optional `description:`. */
+function includedSteps(file: string, x: Expansion): { src: Source; steps: unknown[]; base: Segment[] } | undefined {
+  let parsed;
+  try {
+    parsed = parseYaml(file, true);
+  } catch (err) {
+    if (!(err instanceof ScenarioInvalid)) throw err;
+    x.issues.push(...err.issues);
+    return undefined;
+  }
+  const { doc, lc, raw } = parsed;
+  const src: Source = { file, at: (p) => locate(doc, lc, p) };
+  const shape = 'an included file is a list of steps, or a mapping with steps: and an optional description:';
+  if (isMapping(raw)) {
+    const extra = Object.keys(raw).find((k) => k !== 'steps' && k !== 'description');
+    if (extra !== undefined) {
+      x.issues.push({ file, ...src.at([extra]), message: `unknown key "${extra}": ${shape}` });
+      return undefined;
+    }
+  }
+  const steps = Array.isArray(raw) ? raw : isMapping(raw) ? raw.steps : undefined;
+  if (!Array.isArray(steps) || steps.length === 0) {
+    x.issues.push({ file, ...src.at(isMapping(raw) && 'steps' in raw ? ['steps'] : []), message: `no steps: ${shape}` });
+    return undefined;
+  }
+  return { src, steps, base: Array.isArray(raw) ? [] : ['steps'] };
+}
+
+/** `- include: shared/onboard.yaml`: the path is relative to the including file; a file that includes itself, directly or not, is an error. */
+function includeSteps(src: Source, raw: Record<string, unknown>, path: Segment[], stack: IncludeStack, x: Expansion): void {
+  const problem = (p: Segment[], message: string): void => {
+    x.issues.push({ file: src.file, ...src.at(p), message });
+  };
+  const extra = Object.keys(raw).find((k) => k !== INCLUDE_KEY);
+  if (extra !== undefined) return problem([...path, extra], `an include step names only the file to include; "${extra}" cannot go with it`);
+  const ref = raw[INCLUDE_KEY];
+  if (typeof ref !== 'string' || ref.trim() === '') return problem([...path, INCLUDE_KEY], 'include: names a YAML file of steps, relative to this file');
+  const file = isAbsolute(ref) ? ref : join(dirname(src.file), ref);
+  const abs = resolve(file);
+  if (stack.some((s) => s.abs === abs)) {
+    return problem([...path, INCLUDE_KEY], `include cycle: ${[...stack.map((s) => s.file), file].join(' -> ')}`);
+  }
+  if (!existsSync(abs) || !statSync(abs).isFile()) return problem([...path, INCLUDE_KEY], `include ${ref}: no such file (${file})`);
+  const inc = includedSteps(file, x);
+  if (inc) expandSteps(inc.src, inc.steps, inc.base, [...stack, { abs, file }], x);
 }

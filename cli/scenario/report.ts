@@ -9,6 +9,8 @@ export interface RunReport {
   ok: boolean;
   /** Files that did not validate (nothing ran when there are any). */
   invalid?: ScenarioIssue[];
+  /** JUnit only: the valid files that did not run because another file is invalid (every step skipped). */
+  notRun?: ScenarioReport[];
   totals: { scenarios: number; passed: number; failed: number; errors: number; steps: Record<Outcome, number> };
   scenarios: ScenarioReport[];
   duration_ms?: number;
@@ -26,7 +28,7 @@ export function totals(scenarios: ScenarioReport[]): RunReport['totals'] {
   };
 }
 
-const STEP_KEYS = ['index', 'name', 'kind', 'line', 'method', 'path', 'status', 'tries', 'outcome', 'failures', 'error', 'response'] as const;
+const STEP_KEYS = ['index', 'name', 'kind', 'file', 'line', 'method', 'path', 'status', 'tries', 'outcome', 'failures', 'error', 'response'] as const;
 
 /** The JSON report: the same input gives the same bytes (durations only with timings). */
 export function jsonReport(report: RunReport, timings: boolean): unknown {
@@ -35,8 +37,9 @@ export function jsonReport(report: RunReport, timings: boolean): unknown {
     if (!timings) delete c.duration_ms;
     return c;
   };
+  const { notRun: _notRun, ...rest } = report;
   return {
-    ...strip(report),
+    ...strip(rest),
     scenarios: report.scenarios.map((s) => ({
       ...strip(s),
       steps: s.steps.map((st) => {
@@ -86,7 +89,7 @@ export function stepLine(st: StepReport, file: string): string {
   if (st.duration_ms !== undefined) parts.push(chalk.dim(`${Math.round(st.duration_ms)}ms`));
   let out = parts.join('  ');
   if (st.outcome === 'failed' || st.outcome === 'error') {
-    const lines: string[] = [chalk.dim(`at ${file}:${st.line}`)];
+    const lines: string[] = [chalk.dim(`at ${st.file ?? file}:${st.line}`)];
     if (st.error) lines.push(`${chalk.red('error')} ${st.error}`);
     for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${chalk.green(f.expected)}, got ${chalk.red(f.actual)}`);
     if (st.kind === 'wait_until' && st.detail) lines.push(chalk.dim(st.detail));
@@ -148,48 +151,88 @@ function testcaseName(st: StepReport): string {
 }
 
 function failureText(st: StepReport, file: string): string {
-  const lines = [`at ${file}:${st.line}`];
+  const lines = [`at ${st.file ?? file}:${st.line}`];
   if (st.error) lines.push(st.error);
   for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${f.expected}, got ${f.actual}`);
   if (st.response !== undefined) lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, bodyText(st.response, 200));
   return lines.join('\n');
 }
 
-/** JUnit XML: a testsuite per scenario file, a testcase per step (failures, errors and skips marked). */
+interface Suite {
+  attrs: string;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  time?: number;
+  body: string[];
+}
+
+const suiteOpen = (s: Suite) => `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${secs(s.time)}">`;
+
+/** An invalid file: one testcase with one error listing every problem of the file (and of the files it includes). */
+function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
+  const text = issues.map((i) => `${i.file}${i.line ? `:${i.line}:${i.col ?? 1}` : ''}: ${i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : ''}${i.message}`).join('\n');
+  const body = [
+    `    <testcase name="validate" classname="${xml(file)}" file="${xml(file)}" time="0.000">`,
+    `      <error type="InvalidScenario" message="${xml(issues[0].message)}${issues.length > 1 ? xml(` (and ${issues.length - 1} more)`) : ''}">${xml(text)}</error>`,
+    '    </testcase>',
+  ];
+  return { attrs: `name="${xml(file)}" file="${xml(file)}"`, tests: 1, failures: 0, errors: 1, skipped: 0, body };
+}
+
+function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): string[] {
+  const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
+  if (st.outcome === 'passed') return [`${open}/>`];
+  if (st.outcome === 'skipped') return [`${open}><skipped message="${xml(skipMessage)}"/></testcase>`];
+  const first = st.error ?? (st.failures ?? []).map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ');
+  const tag = st.outcome === 'failed' ? 'failure' : 'error';
+  return [
+    `${open}>`,
+    `      <${tag} type="${st.outcome === 'failed' ? 'AssertionFailed' : 'StepError'}" message="${xml(first)}">${xml(failureText(st, s.file))}</${tag}>`,
+    '    </testcase>',
+  ];
+}
+
+/** A scenario that ran (or could not start, or did not run because another file is invalid): a testcase per step. */
+function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
+  const body = [`    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`];
+  if (s.error) {
+    body.push(`    <testcase name="setup" classname="${xml(s.name)}" file="${xml(s.file)}" time="0.000">`);
+    body.push(`      <error type="SetupFailed" message="${xml(s.error.split('\n')[0])}">${xml(s.error)}</error>`);
+    body.push('    </testcase>');
+  }
+  for (const st of s.steps) body.push(...stepCase(st, s, skipMessage));
+  return {
+    attrs: `name="${xml(s.name)}" file="${xml(s.file)}"`,
+    tests: s.steps.length + (s.error ? 1 : 0),
+    failures: s.counts.failed,
+    errors: s.counts.error + (s.error ? 1 : 0),
+    skipped: s.counts.skipped,
+    time: s.duration_ms,
+    body,
+  };
+}
+
+/**
+ * JUnit XML: a testsuite per scenario file, a testcase per step (failures, errors and skips marked);
+ * an invalid file is a suite with one error. The totals of <testsuites> are the sums of its suites.
+ */
 export function junitReport(r: RunReport): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const t = r.totals;
-  out.push(`<testsuites name="svc scenarios" tests="${t.steps.passed + t.steps.failed + t.steps.error + t.steps.skipped}" failures="${t.steps.failed}" errors="${t.steps.error}" skipped="${t.steps.skipped}" time="${secs(r.duration_ms)}">`);
+  const byFile = new Map<string, ScenarioIssue[]>();
   for (const issue of r.invalid ?? []) {
-    out.push(`  <testsuite name="${xml(issue.file)}" file="${xml(issue.file)}" tests="1" failures="0" errors="1" skipped="0" time="0.000">`);
-    out.push(`    <testcase name="validate" classname="${xml(issue.file)}" time="0.000">`);
-    out.push(`      <error type="InvalidScenario" message="${xml(issue.message)}">${xml(`${issue.file}${issue.line ? `:${issue.line}:${issue.col ?? 1}` : ''}: ${issue.step ? `step ${issue.step.index}${issue.step.name ? ` (${issue.step.name})` : ''}: ` : ''}${issue.message}`)}</error>`);
-    out.push('    </testcase>');
-    out.push('  </testsuite>');
+    const file = issue.scenario ?? issue.file;
+    byFile.set(file, [...(byFile.get(file) ?? []), issue]);
   }
-  for (const s of r.scenarios) {
-    const tests = s.steps.length + (s.error ? 1 : 0);
-    out.push(`  <testsuite name="${xml(s.name)}" file="${xml(s.file)}" tests="${tests}" failures="${s.counts.failed}" errors="${s.counts.error + (s.error ? 1 : 0)}" skipped="${s.counts.skipped}" time="${secs(s.duration_ms)}">`);
-    out.push(`    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`);
-    if (s.error) {
-      out.push(`    <testcase name="setup" classname="${xml(s.name)}" file="${xml(s.file)}" time="0.000">`);
-      out.push(`      <error type="SetupFailed" message="${xml(s.error.split('\n')[0])}">${xml(s.error)}</error>`);
-      out.push('    </testcase>');
-    }
-    for (const st of s.steps) {
-      const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
-      if (st.outcome === 'passed') out.push(`${open}/>`);
-      else if (st.outcome === 'skipped') out.push(`${open}><skipped message="an earlier step failed"/></testcase>`);
-      else {
-        const first = st.error ?? (st.failures ?? []).map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ');
-        const tag = st.outcome === 'failed' ? 'failure' : 'error';
-        out.push(`${open}>`);
-        out.push(`      <${tag} type="${st.outcome === 'failed' ? 'AssertionFailed' : 'StepError'}" message="${xml(first)}">${xml(failureText(st, s.file))}</${tag}>`);
-        out.push('    </testcase>');
-      }
-    }
-    out.push('  </testsuite>');
-  }
+  const suites: Suite[] = [
+    ...[...byFile].map(([file, issues]) => invalidSuite(file, issues)),
+    ...(r.notRun ?? []).map((s) => scenarioSuite(s, 'not run: another scenario file is invalid')),
+    ...r.scenarios.map((s) => scenarioSuite(s, 'an earlier step failed')),
+  ];
+  const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`);
+  for (const s of suites) out.push(suiteOpen(s), ...s.body, '  </testsuite>');
   out.push('</testsuites>');
   return out.join('\n') + '\n';
 }

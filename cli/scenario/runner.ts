@@ -12,7 +12,8 @@ import { spawnDaemon, stopChild } from '../daemon-process.js';
 import { check, checkFields, type Failure } from './assert.js';
 import { formatPath, interpolate, lookup, parsePath } from './expr.js';
 import type { LoadedStep, Scenario } from './load.js';
-import type { AdvanceSpec, Expect, Header, Matcher, RequestSpec, StepKind } from './schema.js';
+import type { AdvanceSpec, Expect, Header, Matcher, RequestSpec, StepKind, WaitUntilStep } from './schema.js';
+import { uniqueValue, type UniqueKind } from './unique.js';
 import type { ClockAdvanceResponse, SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
@@ -21,6 +22,8 @@ export interface StepReport {
   index: number;
   name?: string;
   kind: StepKind;
+  /** The included file the step is written in; absent for the scenario's own steps. */
+  file?: string;
   line: number;
   method?: string;
   path?: string;
@@ -59,6 +62,8 @@ export interface Target {
   profile: Profile;
   /** Prefix of the generated Idempotency-Keys: fixed for an isolated daemon (reproducible), per run otherwise. */
   keyPrefix: string;
+  /** What `${unique...}` values derive from: the seed for an isolated daemon (reproducible), random per file and run otherwise. */
+  nonce: string;
   close(): Promise<void>;
 }
 
@@ -116,6 +121,7 @@ export async function isolatedTarget(h: Header): Promise<Target> {
   return {
     profile: { ...creds, base_url: locator.base_url, console_url: locator.console_url },
     keyPrefix: 'scn',
+    nonce: `seed-${h.seed}`,
     async close() {
       live.delete(handle);
       await stopChild(child);
@@ -124,8 +130,8 @@ export async function isolatedTarget(h: Header): Promise<Target> {
   };
 }
 
-/** An already running sandbox; with reset, reset to the file's seed, start and clock first. */
-export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string): Promise<Target> {
+/** An already running sandbox; with reset, reset to the file's seed, start and clock first. `nonce`: random, one per file and run. */
+export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string, nonce: string): Promise<Target> {
   if (reset) {
     const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock } });
     if (res.status !== 200) {
@@ -133,7 +139,7 @@ export async function againstTarget(profile: Profile, h: Header, reset: boolean,
       throw new Error(`the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
     }
   }
-  return { profile, keyPrefix: `scn-${runId}`, close: async () => {} };
+  return { profile, keyPrefix: `scn-${runId}`, nonce, close: async () => {} };
 }
 
 // ---- running ---------------------------------------------------------------------------------------
@@ -150,6 +156,7 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
   const resolve = (expr: string): unknown => {
     const segs = parsePath(expr);
     const root = String(segs[0]);
+    if (root === 'unique') return uniqueValue(target.nonce, segs[1] as UniqueKind, segs[2] === undefined ? '' : String(segs[2]));
     if (root === 'env') {
       const name = String(segs[1]);
       if (name in sc.env) return sc.env[name];
@@ -178,7 +185,7 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
 
   let stop = false;
   for (const ls of sc.steps) {
-    const base: StepReport = { index: ls.index, kind: ls.step.kind, line: ls.line, outcome: 'skipped', label: stepLabel(ls) };
+    const base: StepReport = { index: ls.index, kind: ls.step.kind, ...(ls.file ? { file: ls.file } : {}), line: ls.line, outcome: 'skipped', label: stepLabel(ls) };
     if (ls.step.name) base.name = ls.step.name;
     if (stop) {
       report.steps.push(base);
@@ -308,40 +315,8 @@ async function runStep(
     r.method = prepared.method;
     r.path = prepared.path;
 
-    if (step.kind === 'wait_until') {
-      const w = step.wait_until;
-      let met = false;
-      let tries = 0;
-      let lastFailures: Failure[] = [];
-      while (tries < w.max_tries) {
-        tries++;
-        opts.onWait?.(ls, tries, w.max_tries);
-        res = await send(target, prepared, `${key}-${tries}`);
-        lastFailures = [];
-        if (w.status !== undefined ? res.status !== w.status : res.status < 200 || res.status > 299) {
-          lastFailures.push({ check: 'wait_until.status', expected: w.status !== undefined ? String(w.status) : '2xx', actual: String(res.status) });
-        }
-        if (w.fields) lastFailures.push(...checkFields(res.body, interpolateMatchers(w.fields, resolve)!, 'wait_until.fields'));
-        if (lastFailures.length === 0) {
-          met = true;
-          break;
-        }
-        if (tries >= w.max_tries) break;
-        if (w.advance) {
-          const adv = await send<ClockAdvanceResponse>(target, advanceRequest(w.advance, resolve), '');
-          if (adv.status !== 200) {
-            const err = refusalOf(adv.body)?.error;
-            throw new StepError(`advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
-          }
-          r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
-        } else await sleep(w.interval_ms ?? 250);
-      }
-      r.tries = tries;
-      r.status = res!.status;
-      if (!met) {
-        r.failures = lastFailures.map((f) => ({ ...f, expected: `${f.expected} within ${w.max_tries} tries` }));
-      }
-    } else {
+    if (step.kind === 'wait_until') res = await poll(step.wait_until, { ls, target, prepared, key, resolve, r, opts });
+    else {
       res = await send(target, prepared, key);
       r.status = res.status;
       if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as ClockAdvanceResponse).timestamp}`;
@@ -358,4 +333,61 @@ async function runStep(
   }
   if (r.outcome !== 'passed' && res) r.response = res.body;
   return r;
+}
+
+interface Poll {
+  ls: LoadedStep;
+  target: Target;
+  prepared: Prepared;
+  key: string;
+  resolve: (e: string) => unknown;
+  /** The step's report: tries, detail and failures are written into it. */
+  r: StepReport;
+  opts: RunOptions;
+}
+
+/** The sandbox's clock does not move by itself (frozen, or running at speed 0): waiting without advance: cannot change anything. */
+async function clockStands(target: Target): Promise<boolean> {
+  const state = await api<SandboxState>(target.profile, 'GET', '/admin/sandbox/state', { identity: 'admin' });
+  return state.status === 200 && (state.body.clock.mode === 'frozen' || state.body.clock.speed === 0);
+}
+
+/** wait_until: sends the request until its condition holds or max_tries, advancing the clock (or waiting) between tries; the last answer. */
+async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiResponse> {
+  const { target, r } = p;
+  let tries = 0;
+  let lastFailures: Failure[] = [];
+  let res: ApiResponse;
+  for (;;) {
+    tries++;
+    p.opts.onWait?.(p.ls, tries, w.max_tries);
+    res = await send(target, p.prepared, `${p.key}-${tries}`);
+    lastFailures = [];
+    if (w.status !== undefined ? res.status !== w.status : res.status < 200 || res.status > 299) {
+      lastFailures.push({ check: 'wait_until.status', expected: w.status !== undefined ? String(w.status) : '2xx', actual: String(res.status) });
+    }
+    if (w.fields) lastFailures.push(...checkFields(res.body, interpolateMatchers(w.fields, p.resolve)!, 'wait_until.fields'));
+    if (lastFailures.length === 0 || tries >= w.max_tries) break;
+    if (w.advance) {
+      const adv = await send<ClockAdvanceResponse>(target, advanceRequest(w.advance, p.resolve), '');
+      if (adv.status !== 200) {
+        const err = refusalOf(adv.body)?.error;
+        throw new StepError(`advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
+      }
+      r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
+    } else {
+      if (tries === 1 && (await clockStands(target))) {
+        r.tries = tries;
+        r.status = res.status;
+        r.response = res.body;
+        const unmet = lastFailures.map((f) => `${f.check} ${f.actual} (expected ${f.expected})`).join('; ');
+        throw new StepError(`the sandbox clock is frozen, so waiting cannot change the answer (${unmet}); add advance: to wait_until (e.g. advance: { minutes: 1 }) to move the clock between polls`);
+      }
+      await sleep(w.interval_ms ?? 250);
+    }
+  }
+  r.tries = tries;
+  r.status = res.status;
+  if (lastFailures.length > 0) r.failures = lastFailures.map((f) => ({ ...f, expected: `${f.expected} within ${w.max_tries} tries` }));
+  return res;
 }

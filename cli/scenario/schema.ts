@@ -7,6 +7,9 @@ import { z } from 'zod';
 export const STEP_KINDS = ['request', 'advance', 'control', 'wait_until'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
+/** The key of a step that stands for the steps of another file (docs/scenarios.md, "include"). */
+export const INCLUDE_KEY = 'include';
+
 /** Keys every step may carry besides its kind. */
 export const COMMON_STEP_KEYS = ['name', 'expect'] as const;
 
@@ -25,7 +28,8 @@ const RFC3339_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:
 export const StepName = z
   .string()
   .regex(NAME_RE, 'a step name is letters, digits, _ and - (starting with a letter or _), so that ${name.field} can refer to it')
-  .refine((n) => n !== 'env', '"env" is reserved for ${env.VAR}');
+  .refine((n) => n !== 'env', '"env" is reserved for ${env.VAR}')
+  .refine((n) => n !== 'unique', '"unique" is reserved for ${unique.KIND}');
 
 // ---- matchers -------------------------------------------------------------------------------------
 
