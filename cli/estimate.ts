@@ -2,7 +2,7 @@
 // (daemon/contract/fees.ts) on the schedule of fixtures/fees.json, bundled into the CLI.
 import feesFixture from '../fixtures/fees.json' with { type: 'json' };
 import { feeScheduleOf, feesOnly, notional, orderFees, reservationFor, type FeeLines, type FeesFixture, type Reservation } from '../daemon/contract/fees.js';
-import { egp } from './output.js';
+import { egp, price } from './output.js';
 
 const SCHEDULE = feeScheduleOf(feesFixture as FeesFixture);
 
@@ -44,7 +44,7 @@ export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
 
 /** The estimate as lines of text (svc order buy's confirmation, the dashboard's order form). */
 export function estimateLines(d: OrderDraft, e: Estimate): string[] {
-  const at = d.limitPriceMicros === null ? `at the tape price ${egp(e.priceMicros)}` : `at the limit ${egp(e.priceMicros)}`;
+  const at = d.limitPriceMicros === null ? `at the tape price ${price(e.priceMicros)}` : `at the limit ${price(e.priceMicros)}`;
   const f = e.fees;
   const lines = [
     `Value ${at}: ${egp(e.valueMicros)} EGP`,

@@ -2,6 +2,7 @@
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
+import { useHome } from './hints.js';
 import type { GlobalOptions } from './context.js';
 
 export const VERSION = '0.1.0';
@@ -28,6 +29,8 @@ function lazy<Options>(load: () => Promise<Action<Options>>) {
     const opts = received[received.length - 2] as Options;
     const args = received.slice(0, -2).flat() as string[];
     const global = cmd.optsWithGlobals() as GlobalOptions;
+    // Hints name svc commands with the --home in use (cli/hints.ts).
+    useHome(global.home);
     const action = await load();
     await action(opts, global, args);
   };
@@ -311,6 +314,22 @@ program
   .option('--days <n>', 'trading days of the performance series, 1-365', '90')
   .addHelpText('after', '\nDescriptive only: percentages are of the portfolio\'s own history, never a forecast.\nExamples:\n  $ svc portfolio --investor inv_0123456789\n  $ svc portfolio --days 30 --json')
   .action(lazy(async () => (await import('./commands/portfolio.js')).show));
+
+program
+  .command('balances')
+  .description('cash, shares and fund units of an investor: settled (available), reserved and unsettled (EGP with two decimals, --json the raw micros)')
+  .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
+  .addHelpText('after', examples('svc balances --investor inv_0123456789', 'SVC_INVESTOR_ID=inv_0123456789 svc balances --json'))
+  .action(lazy(async () => (await import('./commands/balances.js')).show));
+
+program
+  .command('activities')
+  .description('the activity feed of an investor, newest first: deposits, withdrawals, fills, fees, taxes, dividends, interest, fund orders')
+  .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
+  .option('--limit <n>', '1-200 (default 100)')
+  .option('--before <activity_id>', 'the page older than this activity (the next_before of the previous page)')
+  .addHelpText('after', examples('svc activities --investor inv_0123456789', 'svc activities --limit 10 --json', 'svc activities --before act_0123456789'))
+  .action(lazy(async () => (await import('./commands/activities.js')).list));
 
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
 const desk =

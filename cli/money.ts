@@ -1,5 +1,9 @@
 // Amounts typed by people: EGP, or fund units, as a decimal string, converted to integer micros
-// exactly with string and BigInt arithmetic (a float would turn 0.29 into 289999.99...).
+// exactly with string and BigInt arithmetic (a float would turn 0.29 into 289999.99...); and the checks
+// of a limit price while it is typed (the tick grid of daemon/contract/tick.ts, today's band).
+import { formatMicros, formatPrice } from '../daemon/contract/money.js';
+import { isOnTick, tickNeighbours } from '../daemon/contract/tick.js';
+
 const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
 const MICROS_PER_ONE = 1_000_000n;
 
@@ -29,4 +33,35 @@ export function parseEgp(text: string): number {
 /** Fund units the same way: "600", "12.5", "0.000001" -> unit-micros (1 unit = 1,000,000). */
 export function parseUnits(text: string): number {
   return parseMicros(text, 'units', '12.5');
+}
+
+/** Today's band of a symbol, as a quote carries it. */
+export interface BandMicros {
+  lower_micros: number;
+  upper_micros: number;
+}
+
+/**
+ * Why a limit price typed in EGP cannot be placed, or null: not an amount, not above 0, off the tick
+ * grid (naming the two nearest prices on it), or outside today's band. Checked in this order, the
+ * daemon's own (TICK_VIOLATION before PRICE_BAND_EXCEEDED), so the order wizard and the dashboard's
+ * form refuse while typing what the daemon would refuse after sending.
+ */
+export function limitPriceProblem(text: string, band: BandMicros | null): string | null {
+  let micros: number;
+  try {
+    micros = parseEgp(text);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (micros <= 0) return 'a limit above 0';
+  if (!isOnTick(micros)) {
+    const n = tickNeighbours(micros);
+    const nearest = n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
+    return `${text.trim()} is not on the ${formatMicros(n.tickMicros, 0)} tick: use ${nearest}`;
+  }
+  if (band && (micros < band.lower_micros || micros > band.upper_micros)) {
+    return `${text.trim()} is outside today's band ${formatPrice(band.lower_micros)}-${formatPrice(band.upper_micros)} EGP`;
+  }
+  return null;
 }

@@ -1,9 +1,9 @@
 // One output switch: JSON on stdout for scripts (--json), plain text otherwise. Progress and logs go
 // to stderr. NO_COLOR and FORCE_COLOR are honoured here (chalk alone ignores NO_COLOR).
 import chalk from 'chalk';
-import { formatMicros } from '../daemon/contract/money.js';
-import { ERROR_CODES, isErrorCode } from '../daemon/contract/errors.js';
+import { formatMicros, formatMoney, formatNav, formatPrice, formatUnits } from '../daemon/contract/money.js';
 import { DaemonUnreachable, refusalOf, type ApiResponse } from './client/http.js';
+import { cliHint, svc } from './hints.js';
 
 // An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org, force-color.org); chalk would read an
 // empty FORCE_COLOR as "force", and FORCE_COLOR=0 or false turns colour off.
@@ -33,9 +33,9 @@ export function info(line: string): void {
   process.stderr.write(line + '\n');
 }
 
-/** The error registry's remedy for a code, when the code is one of the registry's. */
+/** What to do about an error code, as svc commands (cli/hints.ts), when the code is one of the registry's. */
 export function errorHint(code: string): string | undefined {
-  return isErrorCode(code) ? ERROR_CODES[code].remedy : undefined;
+  return cliHint(code);
 }
 
 /** Writes an API error for people on stderr: code, HTTP status, message, request id, the registry's remedy. */
@@ -79,17 +79,39 @@ export function handleFatal(err: unknown): number {
     return EXIT.interrupted;
   }
   if (err instanceof DaemonUnreachable) {
-    process.stderr.write(`${chalk.red('error')} ${err.message}\n`);
+    // The message ends with the command that starts a sandbox: with the --home in use.
+    process.stderr.write(`${chalk.red('error')} ${err.message.replace(/svc sandbox start$/, svc('sandbox start'))}\n`);
     return EXIT.unreachable;
   }
   process.stderr.write(`${chalk.red('error')} ${(err as Error)?.stack ?? err}\n`);
   return EXIT.apiError;
 }
 
-/** Formats integer micros as EGP for display only (integer arithmetic, no float): at least
- *  `minDecimals` decimals, more when the value has them (0.855 EGP shows as 0.855). */
-export function egp(micros: number | null | undefined, minDecimals = 2): string {
-  return micros === null || micros === undefined ? '-' : formatMicros(micros, minDecimals);
+// Display only (daemon/contract/money.ts; integer arithmetic, no float); null or undefined shows "-".
+
+/** A money amount in EGP: two decimals, rounded, thousands separated ("1,234,567.50"). */
+export function egp(micros: number | null | undefined): string {
+  return micros === null || micros === undefined ? '-' : formatMoney(micros);
+}
+
+/** A price per share at its tick's decimals; an average off the grid is rounded ("85.64", "1.235"). */
+export function price(micros: number | null | undefined): string {
+  return micros === null || micros === undefined ? '-' : formatPrice(micros);
+}
+
+/** A tick size as it is: "0.01", "0.001". */
+export function tick(micros: number): string {
+  return formatMicros(micros, 0);
+}
+
+/** Fund units (unit-micros), six decimals. */
+export function units(unitMicros: number | null | undefined): string {
+  return unitMicros === null || unitMicros === undefined ? '-' : formatUnits(unitMicros);
+}
+
+/** A fund NAV, six decimals as the funds state it. */
+export function nav(navMicros: number | null | undefined): string {
+  return navMicros === null || navMicros === undefined ? '-' : formatNav(navMicros);
 }
 
 export function pct(fraction: number): string {

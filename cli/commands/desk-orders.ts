@@ -2,7 +2,7 @@
 // there while auto-fill is off (svc api POST /admin/sandbox/auto-fill -d '{"enabled":false}').
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
-import { egp, ok, printJson, table, usage } from '../output.js';
+import { ok, price, printJson, table, usage } from '../output.js';
 import { parseEgp } from '../money.js';
 import type { DeskOrder, DeskQueue } from '../../daemon/contract/schemas/trading.js';
 import { renderOrder } from './order.js';
@@ -36,8 +36,8 @@ export async function queue(opts: QueueOptions, g: GlobalOptions): Promise<void>
     table(
       ['order', 'account', 'name', 'side', 'qty', 'filled', 'symbol', 'type', 'limit EGP', 'tif', 'tape EGP', 'band EGP', 'created'],
       res.orders.map((o) => [
-        o.order_id, o.account_number, o.investor_name, o.side, o.qty, o.filled_qty, o.symbol, o.type, egp(o.limit_price_micros), o.time_in_force,
-        egp(o.market.price_micros), `${egp(o.market.band.lower_micros)}-${egp(o.market.band.upper_micros)}`, o.created_at,
+        o.order_id, o.account_number, o.investor_name, o.side, o.qty, o.filled_qty, o.symbol, o.type, price(o.limit_price_micros), o.time_in_force,
+        price(o.market.price_micros), `${price(o.market.band.lower_micros)}-${price(o.market.band.upper_micros)}`, o.created_at,
       ]),
     ) + '\n',
   );

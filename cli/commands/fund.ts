@@ -3,7 +3,7 @@
 // signed and idempotent and execute at once at the current NAV.
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
-import { chalk, egp, ok, printJson, table, usage } from '../output.js';
+import { chalk, egp, nav, ok, printJson, table, units, usage } from '../output.js';
 import { parseEgp, parseUnits } from '../money.js';
 import type { FundList, FundOrder } from '../../daemon/contract/schemas/funds.js';
 
@@ -23,11 +23,11 @@ function investorOf(opts: { investor?: string }): string {
 }
 
 export function renderFundOrder(o: FundOrder): string {
-  const units = `${egp(o.result_units_micros, 6)} units`;
+  const unitsMoved = `${units(o.result_units_micros)} units`;
   const cash = `${egp(o.result_amount_micros)} EGP`;
-  const moved = o.side === 'subscribe' ? `${cash} -> ${units}` : `${units} -> ${cash}`;
+  const moved = o.side === 'subscribe' ? `${cash} -> ${unitsMoved}` : `${unitsMoved} -> ${cash}`;
   const accrual = o.first_accrual_date ? `  earns from the ${o.first_accrual_date} sweep` : '';
-  return `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${egp(o.nav_micros, 6)} (${o.nav_date})  ${chalk.green(o.state)}${accrual}\n`;
+  return `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${nav(o.nav_micros)} (${o.nav_date})  ${chalk.green(o.state)}${accrual}\n`;
 }
 
 export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
@@ -42,7 +42,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     table(
       ['fund', 'name', 'NAV EGP', 'NAV date', 'yield', 'min first EGP', 'shariah', 'cut-off'],
       res.funds.map((f) => [
-        f.fund_code, f.name, egp(f.nav_micros, 6), f.nav_date, `${(f.indicative_yield_bps / 100).toFixed(2)}%`, egp(f.min_subscription_micros),
+        f.fund_code, f.name, nav(f.nav_micros), f.nav_date, `${(f.indicative_yield_bps / 100).toFixed(2)}%`, egp(f.min_subscription_micros),
         f.shariah_compliant ? 'yes' : 'no', f.cutoff_local,
       ]),
     ) + '\n',

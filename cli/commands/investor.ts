@@ -4,9 +4,12 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { canPrompt, loadPrompts, requireFlags } from '../interactive.js';
 import { chalk, info, ok, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
+import { cashLine } from './balances.js';
 import {
   EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, TIER_NAMES, type Questionnaire,
 } from '../../daemon/contract/kyc.js';
+import type { Balances } from '../../daemon/contract/schemas/ledger.js';
 import type { Account, Investor, SuitabilityRecorded } from '../../daemon/contract/schemas/onboarding.js';
 
 export interface SuitabilityOptions {
@@ -35,7 +38,13 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     printJson(inv);
     return;
   }
-  const account = ok(await api<Account>(profile, 'GET', `/v1/accounts/${encodeURIComponent(id)}`), json);
+  const [accountRes, balancesRes] = await Promise.all([
+    api<Account>(profile, 'GET', `/v1/accounts/${encodeURIComponent(id)}`),
+    api<Balances>(profile, 'GET', `/v1/investors/${encodeURIComponent(id)}/balances`),
+  ]);
+  const account = ok(accountRes, json);
+  // An investor who is not approved yet has no balances to read: the line says so.
+  const cash = balancesRes.status === 200 ? cashLine(balancesRes.body) : chalk.dim('-');
   const yes = (b: boolean) => (b ? chalk.green('yes') : chalk.yellow('no'));
   const tier = account.suitability.tier as 0 | 1 | 2 | 3;
   const line = (k: string, v: string) => `  ${k.padEnd(20)} ${v}`;
@@ -44,13 +53,14 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
       `${chalk.bold(inv.full_name)} ${chalk.dim(inv.investor_id)}`,
       line('status', inv.status),
       line('account', `${inv.broker_account_ref} (${account.currency})`),
+      line('cash', cash),
       line('suitability', inv.suitability_recorded ? `tier ${tier} (${TIER_NAMES[tier]})` : chalk.yellow('not recorded')),
       line('risk acknowledged', yes(inv.risk_acknowledged)),
       line('shariah only', inv.shariah_only ? 'yes' : 'no'),
       line('broker', `${inv.broker.name}, FRA licence ${inv.broker.fra_license_no}`),
       line('', `${inv.broker.contact_email} · ${inv.broker.contact_phone}`),
       line('opened', account.created_at),
-      ...(inv.suitability_recorded && inv.risk_acknowledged ? [] : [chalk.dim(`  Equity trading needs both gates: svc investor suitability ${inv.investor_id}`)]),
+      ...(inv.suitability_recorded && inv.risk_acknowledged ? [] : [chalk.dim(`  Equity trading needs both gates: ${svc(`investor suitability ${inv.investor_id}`)}`)]),
     ].join('\n') + '\n',
   );
 }

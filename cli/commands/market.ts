@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { apiSource } from '../live/api-source.js';
-import { egp, ok, pct, printJson, table, usage } from '../output.js';
+import { ok, pct, price, printJson, table, tick, usage } from '../output.js';
 import { intervalOf } from './dashboard.js';
 import type { CalendarDay, Instrument, Quote } from '../../daemon/contract/schemas/market.js';
 
@@ -40,11 +40,8 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
   process.stdout.write(
     table(
       ['symbol', 'price', 'change', 'ref', 'band low', 'band high', 'tick', 'session'],
-      rows.map((q) => {
-        // Prices below 2 EGP move in 0.001 ticks: show three decimals there.
-        const d = q.tick_micros < 10_000 ? 3 : 2;
-        return [q.symbol, egp(q.price_micros, d), pct(q.change_pct), egp(q.ref_price_micros, d), egp(q.band.lower_micros, d), egp(q.band.upper_micros, d), egp(q.tick_micros, d), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed'];
-      }),
+      // Each price at its tick's decimals: three below 2 EGP (0.001 ticks), two above.
+      rows.map((q) => [q.symbol, price(q.price_micros), pct(q.change_pct), price(q.ref_price_micros), price(q.band.lower_micros), price(q.band.upper_micros), tick(q.tick_micros), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed']),
     ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n`,
   );
 }
@@ -87,7 +84,7 @@ export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: strin
   for (let n = 1; ; n++) {
     const quotes = n === 1 ? first : await fetchQuotes(profile, list, json);
     if (json) process.stdout.write(JSON.stringify({ as_of: quotes[0].as_of, quotes }) + '\n');
-    else process.stdout.write(`${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${egp(q.price_micros, q.tick_micros < 10_000 ? 3 : 2)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`);
+    else process.stdout.write(`${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`);
     if (count !== null && n >= count) return;
     await sleep(intervalMs);
   }

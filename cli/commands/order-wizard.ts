@@ -6,9 +6,9 @@ import { api } from '../client/http.js';
 import type { Profile } from '../context.js';
 import { estimateLines, estimateOrder } from '../estimate.js';
 import { loadPrompts } from '../interactive.js';
-import { parseEgp } from '../money.js';
-import { chalk, egp, info, ok, usage } from '../output.js';
-import { priceText } from '../ui/format.js';
+import { svc } from '../hints.js';
+import { limitPriceProblem, parseEgp } from '../money.js';
+import { chalk, egp, info, ok, price, usage } from '../output.js';
 import type { Balances } from '../../daemon/contract/schemas/ledger.js';
 import type { Instrument, Quote } from '../../daemon/contract/schemas/market.js';
 import type { Account } from '../../daemon/contract/schemas/onboarding.js';
@@ -26,9 +26,15 @@ export interface Given {
 const TIFS = [
   { value: 'day', name: 'day', description: 'works until the close of its session' },
   { value: 'gtc', name: 'gtc', description: 'good till cancelled: works across sessions' },
-  { value: 'ioc', name: 'ioc', description: 'fills what it can now, cancels the rest (refused while closed)' },
-  { value: 'fok', name: 'fok', description: 'fills all of it now or nothing (refused while closed)' },
+  { value: 'ioc', name: 'ioc', description: 'fills what it can now, cancels the rest' },
+  { value: 'fok', name: 'fok', description: 'fills all of it now or nothing' },
 ];
+
+/** The times in force an order can have now: ioc and fok need an open session (the daemon refuses them
+ *  with MARKET_CLOSED otherwise), so they are not offered while the market is closed. */
+export function tifChoices(sessionOpen: boolean): typeof TIFS {
+  return sessionOpen ? TIFS : TIFS.filter((t) => t.value === 'day' || t.value === 'gtc');
+}
 
 /** The most accounts GET /v1/accounts returns at once; an older one is reached by typing its id. */
 const ACCOUNTS_LISTED = 200;
@@ -48,7 +54,7 @@ async function chooseInvestor(profile: Profile): Promise<string> {
   const { search } = await loadPrompts();
   const listed = ok(await api<{ accounts: Account[] }>(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`), false).accounts;
   const accounts = listed.filter((a) => a.status !== 'closed');
-  if (accounts.length === 0) usage('no open account yet: open one with svc kyc apply, then pass --investor');
+  if (accounts.length === 0) usage(`no open account yet: open one with ${svc('kyc apply')}, then pass --investor`);
   if (accounts.length === 1) {
     info(chalk.dim(`investor ${accounts[0].id} (${accounts[0].name}), the only account`));
     return accounts[0].id;
@@ -82,15 +88,9 @@ async function chooseSymbol(profile: Profile): Promise<string> {
   });
 }
 
-function limitCheck(text: string, q: Quote): true | string {
-  try {
-    const micros = parseEgp(text);
-    if (micros <= 0) return 'a limit above 0';
-    if (micros < q.band.lower_micros || micros > q.band.upper_micros) return `inside today's band ${priceText(q.band.lower_micros, q.tick_micros)}-${priceText(q.band.upper_micros, q.tick_micros)} EGP`;
-    return true;
-  } catch (err) {
-    return (err as Error).message;
-  }
+/** The limit prompt's validate: true, or why the price cannot be placed (off the tick: the nearest prices on it). */
+export function limitCheck(text: string, q: Pick<Quote, 'band'>): true | string {
+  return limitPriceProblem(text, q.band) ?? true;
 }
 
 /** The order body, or null when the user declined to place it. */
@@ -105,7 +105,7 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
   const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
   info(
     chalk.dim(
-      `${symbol} ${priceText(quote.price_micros, quote.tick_micros)} EGP, band ${priceText(quote.band.lower_micros, quote.tick_micros)}-${priceText(quote.band.upper_micros, quote.tick_micros)}, ` +
+      `${symbol} ${price(quote.price_micros)} EGP, band ${price(quote.band.lower_micros)}-${price(quote.band.upper_micros)}, ` +
         `${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}; ` +
         (side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`),
     ),
@@ -117,21 +117,19 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
     const type = given.type ?? (await select({
       message: 'Order type',
       choices: [
-        { value: 'market', name: 'market', description: `at the tape price (now ${priceText(quote.price_micros, quote.tick_micros)}); a buy reserves at the band ceiling` },
+        { value: 'market', name: 'market', description: `at the tape price (now ${price(quote.price_micros)}); a buy reserves at the band ceiling` },
         { value: 'limit', name: 'limit', description: 'never worse than your price; rests until the tape reaches it' },
       ],
     }));
-    if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: priceText(quote.price_micros, quote.tick_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();
+    if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: price(quote.price_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();
   }
   let limitMicros: number | null = null;
   if (limitText !== undefined) {
-    try {
-      limitMicros = parseEgp(limitText);
-    } catch (err) {
-      usage(`--limit: ${(err as Error).message}`);
-    }
+    const problem = limitPriceProblem(limitText, quote.band);
+    if (problem !== null) usage(`--limit: ${problem}`);
+    limitMicros = parseEgp(limitText);
   }
-  const tif = given.tif ?? (await select({ message: 'Time in force', choices: TIFS, default: 'day' }));
+  const tif = given.tif ?? (await select({ message: quote.session_open ? 'Time in force' : 'Time in force (ioc and fok need an open market)', choices: tifChoices(quote.session_open), default: 'day' }));
 
   const draft = { side, qty: Number(qtyText), limitPriceMicros: limitMicros };
   const estimate = estimateOrder(draft, quote);
@@ -139,6 +137,7 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
   info(chalk.bold(`${side} ${qtyText} ${symbol} ${limitMicros === null ? 'market' : `limit ${limitText}`} ${tif} for ${investorId}`));
   if (estimate) for (const line of estimateLines(draft, estimate)) info(`  ${line}`);
   if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled) info(chalk.yellow(`  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with INSUFFICIENT_SETTLED_CASH.`));
+  if (!quote.session_open && (tif === 'ioc' || tif === 'fok')) info(chalk.yellow(`  The market is closed: the daemon will refuse ${tif} with MARKET_CLOSED (day and gtc queue for the open).`));
   if (side === 'sell' && shares < draft.qty) info(chalk.yellow(`  More than the settled shares (${shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`));
   if (!(await confirm({ message: 'Place this order?', default: true }))) return null;
   const body: Record<string, unknown> = { investor_id: investorId, symbol, side, type: limitMicros === null ? 'market' : 'limit', qty: draft.qty, time_in_force: tif };

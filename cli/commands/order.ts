@@ -11,7 +11,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
+import { CliExit, EXIT, chalk, egp, info, ok, price, printJson, table, usage } from '../output.js';
+import { svc } from '../hints.js';
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
@@ -53,9 +54,9 @@ function statusText(o: Order): string {
 }
 
 export function renderOrder(o: Order): string {
-  const price = o.type === 'limit' ? `limit ${egp(o.limit_price_micros)}` : 'market';
-  const fill = o.filled_qty > 0 ? `  filled ${o.filled_qty}/${o.qty} @ ${egp(o.avg_price_micros)} EGP` : '';
-  return `${o.order_id}  ${o.side} ${o.qty} ${o.symbol}  ${price} ${o.time_in_force}  ${statusText(o)}${fill}  ${chalk.dim(o.updated_at)}\n`;
+  const at = o.type === 'limit' ? `limit ${price(o.limit_price_micros)}` : 'market';
+  const fill = o.filled_qty > 0 ? `  filled ${o.filled_qty}/${o.qty} @ ${price(o.avg_price_micros)} EGP` : '';
+  return `${o.order_id}  ${o.side} ${o.qty} ${o.symbol}  ${at} ${o.time_in_force}  ${statusText(o)}${fill}  ${chalk.dim(o.updated_at)}\n`;
 }
 
 function print(o: Order, json: boolean): void {
@@ -70,10 +71,10 @@ async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null>
 }
 
 function frozenHint(o: Order): string {
-  if (o.status === 'accepted') return 'svc clock advance --until next_open';
-  if (o.status === 'pending_new') return `the dealer desk holds it: svc desk execute ${o.order_id} (or svc desk reject)`;
-  if (o.status === 'pending_cancel' || o.status === 'partially_filled') return 'svc clock advance --minutes 1';
-  return o.time_in_force === 'day' ? 'svc clock advance --minutes N (it expires at the close: --until next_close)' : 'svc clock advance --minutes N or --days N';
+  if (o.status === 'accepted') return svc('clock advance --until next_open');
+  if (o.status === 'pending_new') return `the dealer desk holds it: ${svc(`desk execute ${o.order_id}`)} (or ${svc(`desk reject ${o.order_id} --reason CODE`)})`;
+  if (o.status === 'pending_cancel' || o.status === 'partially_filled') return svc('clock advance --minutes 1');
+  return o.time_in_force === 'day' ? `${svc('clock advance --minutes N')} (it expires at the close: --until next_close)` : `${svc('clock advance --minutes N')} or --days N`;
 }
 
 async function follow(profile: Profile, first: Order, timeoutS: number, json: boolean): Promise<Order> {
@@ -111,7 +112,7 @@ async function place(side: 'buy' | 'sell', opts: PlaceOptions, g: GlobalOptions,
   const investorId = investorOf(opts);
   if (symbol === undefined || qtyText === undefined) {
     const missing = [symbol === undefined ? 'SYMBOL' : null, qtyText === undefined ? 'QTY' : null].filter(Boolean).join(' and ');
-    if (!canPrompt(json)) usage(`missing ${missing} (no terminal to ask in): svc order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`);
+    if (!canPrompt(json)) usage(`missing ${missing} (no terminal to ask in): ${svc(`order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`)}`);
     await askAndSend(side, resolveProfile(g), { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: investorId }, opts, timeoutS, json);
     return;
   }
@@ -194,8 +195,8 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     table(
       ['order', 'investor', 'side', 'qty', 'symbol', 'type', 'limit EGP', 'tif', 'status', 'filled', 'avg EGP', 'reason', 'created'],
       res.orders.map((o) => [
-        o.order_id, o.investor_id, o.side, o.qty, o.symbol, o.type, egp(o.limit_price_micros), o.time_in_force, o.status,
-        o.filled_qty, egp(o.avg_price_micros), o.reason_code ?? '-', o.created_at,
+        o.order_id, o.investor_id, o.side, o.qty, o.symbol, o.type, price(o.limit_price_micros), o.time_in_force, o.status,
+        o.filled_qty, price(o.avg_price_micros), o.reason_code ?? '-', o.created_at,
       ]),
     ) + '\n',
   );
@@ -210,9 +211,9 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
   }
   const rows: Array<[string, string]> = [
     ['order', o.order_id], ['client_order_id', o.client_order_id ?? '-'], ['investor', o.investor_id],
-    ['instrument', `${o.symbol} (XCAI)`], ['side', o.side], ['type', o.type], ['limit', o.limit_price_micros === null ? '-' : `${egp(o.limit_price_micros)} EGP`],
+    ['instrument', `${o.symbol} (XCAI)`], ['side', o.side], ['type', o.type], ['limit', o.limit_price_micros === null ? '-' : `${price(o.limit_price_micros)} EGP`],
     ['time in force', o.time_in_force], ['quantity', String(o.qty)], ['status', `${statusText(o)} (state ${o.state})`],
-    ['filled', `${o.filled_qty}${o.avg_price_micros === null ? '' : ` @ ${egp(o.avg_price_micros)} EGP average`}`],
+    ['filled', `${o.filled_qty}${o.avg_price_micros === null ? '' : ` @ ${price(o.avg_price_micros)} EGP average`}`],
     ['reason', o.reason_code ?? '-'], ['created', o.created_at], ['submitted', o.submitted_at ?? '-'], ['filled at', o.filled_at ?? '-'],
     ['canceled at', o.canceled_at ?? '-'], ['expired at', o.expired_at ?? '-'],
   ];
@@ -234,10 +235,10 @@ export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     '',
     table(
       ['executed', 'qty', 'price EGP', 'gross EGP', 'fees EGP', 'stamp duty EGP', 'net EGP', 'settles'],
-      n.fills.map((x) => [x.executed_at, x.qty, egp(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
+      n.fills.map((x) => [x.executed_at, x.qty, price(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
     ),
     '',
-    `Gross consideration          ${egp(n.gross_consideration_micros)} EGP  (average ${egp(n.avg_price_micros)})`,
+    `Gross consideration          ${egp(n.gross_consideration_micros)} EGP  (average ${price(n.avg_price_micros)})`,
     `Commission                   ${egp(f.commission_micros)}`,
     `EGX fee                      ${egp(f.egx_micros)}`,
     `MCDR fee                     ${egp(f.mcdr_micros)}`,

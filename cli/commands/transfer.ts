@@ -11,6 +11,7 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, egp, info, ok, printJson, table, usage } from '../output.js';
 import { parseEgp } from '../money.js';
+import { svc } from '../hints.js';
 import { TRANSFER_FINAL_STATES, TRANSFER_STATES } from '../../daemon/contract/funding.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import type { Transfer, TransferList } from '../../daemon/contract/schemas/funding.js';
@@ -65,9 +66,9 @@ async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null>
 
 async function waitFor(profile: Profile, first: Transfer, timeoutS: number, json: boolean): Promise<Transfer> {
   let t = first;
-  if (t.approval === 'pending') info(`${t.transfer_id} waits for a dealer: svc desk funding approve ${t.transfer_id}`);
+  if (t.approval === 'pending') info(`${t.transfer_id} waits for a dealer: ${svc(`desk funding approve ${t.transfer_id}`)}`);
   if ((await clockMode(profile)) === 'frozen') {
-    info(`The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: svc clock advance --minutes 3`);
+    info(`The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: ${svc('clock advance --minutes 3')}`);
     return t;
   }
   const deadline = Date.now() + timeoutS * 1000;

@@ -1,25 +1,25 @@
 // Text for the live screens: prices at their tick's precision, fund units and their value, Cairo wall
 // times read straight from the daemon's RFC 3339 strings (they carry the Cairo offset), durations
-// between two of them.
-import { egp } from '../output.js';
+// between two of them. The numbers themselves go through daemon/contract/money.ts (cli/output.ts).
+import { price, units } from '../output.js';
 import type { Quote } from '../live/source.js';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/;
 
-/** Prices below 2 EGP move in 0.001 ticks: three decimals there. */
-export function priceText(micros: number | null | undefined, tickMicros = 10_000): string {
-  return egp(micros, tickMicros < 10_000 ? 3 : 2);
+/** A price at its tick's decimals: three below 2 EGP (0.001 ticks), two above; an average is rounded. */
+export function priceText(micros: number | null | undefined): string {
+  return price(micros);
 }
 
 export function quotePrice(q: Quote): string {
-  return priceText(q.price_micros, q.tick_micros);
+  return priceText(q.price_micros);
 }
 
 /** Unit-micros as units with six decimals. */
 export function unitsText(unitMicros: number): string {
-  return egp(unitMicros, 6);
+  return units(unitMicros);
 }
 
 /**

@@ -1,7 +1,7 @@
 // What `svc portfolio` shows, as plain rows of text: the positions, exposures and performance tables
 // and the value chart. The plain-text output and the Ink screen lay out the same rows.
 import type { Exposures as WireExposures, Performance as WirePerformance, Portfolio as WirePortfolio } from '../../daemon/contract/schemas/portfolio.js';
-import { egp } from '../output.js';
+import { egp, nav, price } from '../output.js';
 import { unitsText } from './format.js';
 import { valueChart } from './value-chart.js';
 
@@ -46,7 +46,7 @@ export function positionRows(p: Portfolio): TableRows {
     headers: ['kind', 'symbol', 'qty', 'price EGP', 'value EGP', 'cost EGP', 'unrealized EGP', 'unrealized', 'weight'],
     rows: p.positions.map((x) => [
       x.kind, x.symbol, x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? unitsText(x.qty) : '-',
-      x.kind === 'cash' ? '-' : egp(x.price_micros), egp(x.value_micros), egp(x.cost_micros), egp(x.unrealized_micros),
+      x.kind === 'cash' ? '-' : x.kind === 'fund' ? nav(x.price_micros) : price(x.price_micros), egp(x.value_micros), egp(x.cost_micros), egp(x.unrealized_micros),
       percent(x.unrealized_pct, true), percent(x.weight_pct),
     ]),
   };

@@ -1,7 +1,14 @@
 // Integer micros as text for people: the one formatter of the daemon's messages and the CLI's output.
-// Integer and BigInt arithmetic only (no float ever touches a money path): thousands separated, at least
-// `minDecimals` decimals and more only when the value has them (85.5 EGP -> "85.50", 0.855 -> "0.855").
-// NAVs and fund units are stated with all six decimals (minDecimals 6). The API itself never formats.
+// Integer and BigInt arithmetic only (no float ever touches a money path), thousands separated.
+// - formatMicros / formatEgp: exact, at least `minDecimals` decimals and more only when the value has
+//   them (85.5 EGP -> "85.50", 0.855 -> "0.855"); the daemon's messages use these.
+// - formatMoney: a money amount for display, rounded half away from zero to 2 decimals ("1,234,567.50").
+// - formatPrice: a price per share at the decimals of its tick (2 at 2 EGP and above, 3 below), rounded
+//   the same way: an average of 85.641538 shows as "85.64".
+// - formatUnits / formatNav: fund units and NAVs as the funds state them, all six decimals.
+// The API itself never formats: it keeps integer micros.
+import { TICK_HIGH_MICROS, tickSize } from './tick.js';
+
 const MICROS_PER_ONE = 1_000_000n;
 
 /** Digits grouped by three with commas, by hand: toLocaleString goes through Intl, which costs more than the rest of a message. */
@@ -19,7 +26,43 @@ export function formatMicros(micros: number, minDecimals = 2): string {
   return `${micros < 0 ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
 }
 
-/** EGP for display: "1,234.50". */
+/** EGP, exact: "1,234.50", "0.855". */
 export function formatEgp(micros: number): string {
   return formatMicros(micros, 2);
+}
+
+/** Exactly `decimals` decimals (0-6), rounded half away from zero. */
+export function formatRounded(micros: number, decimals: number): string {
+  const step = 10n ** BigInt(6 - decimals);
+  const abs = BigInt(Math.abs(micros));
+  const rounded = ((abs + step / 2n) / step) * step;
+  const whole = groupThousands((rounded / MICROS_PER_ONE).toString());
+  const frac = (rounded % MICROS_PER_ONE).toString().padStart(6, '0').slice(0, decimals);
+  const sign = micros < 0 && rounded > 0n ? '-' : '';
+  return `${sign}${whole}${decimals > 0 ? '.' + frac : ''}`;
+}
+
+/** A money amount for people: two decimals, rounded ("1,234,567.50"). */
+export function formatMoney(micros: number): string {
+  return formatRounded(micros, 2);
+}
+
+/** The decimals of a price's tick: 2 at 2 EGP and above (0.01), 3 below (0.001). */
+export function priceDecimals(priceMicros: number): number {
+  return tickSize(Math.abs(priceMicros)) === TICK_HIGH_MICROS ? 2 : 3;
+}
+
+/** A price per share at its tick's decimals ("85.64", "1.235"); an average off the grid is rounded. */
+export function formatPrice(micros: number): string {
+  return formatRounded(micros, priceDecimals(micros));
+}
+
+/** Fund units (unit-micros) with all six decimals: "1,234.567891". */
+export function formatUnits(unitMicros: number): string {
+  return formatRounded(unitMicros, 6);
+}
+
+/** A fund NAV (EGP micros per unit) with all six decimals, as the funds state it: "10.012345". */
+export function formatNav(navMicros: number): string {
+  return formatRounded(navMicros, 6);
 }

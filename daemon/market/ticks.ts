@@ -1,42 +1,15 @@
-// EGX price grid and daily price band, in integer micros. The tick is 0.01 EGP at prices >= 2 EGP and
-// 0.001 EGP below. 2 EGP lies on both grids, so rounding with the tick of the unrounded price always lands
-// on the grid of the rounded price's level. Products that can pass 2^53 go through BigInt.
+// EGX daily price band and grid arithmetic, in integer micros. The grid itself (tick sizes, on-tick,
+// rounding) is daemon/contract/tick.ts, shared with the CLI, and re-exported here for the daemon.
+// Products that can pass 2^53 go through BigInt.
+import { assertPrice, tickSize, type TickRounding } from '../contract/tick.js';
 
-export const TICK_LEVEL_MICROS = 2_000_000;
-export const TICK_HIGH_MICROS = 10_000;
-export const TICK_LOW_MICROS = 1_000;
-/** The lowest price on the grid: one low tick. */
-export const MIN_PRICE_MICROS = TICK_LOW_MICROS;
+export { TICK_LEVEL_MICROS, TICK_HIGH_MICROS, TICK_LOW_MICROS, MIN_PRICE_MICROS, isOnTick, roundToTick, tickSize, type TickRounding } from '../contract/tick.js';
+
 export const DEFAULT_BAND_BPS = 2_000;
-
-export type TickRounding = 'down' | 'up' | 'nearest';
 
 export interface PriceBand {
   lowerMicros: number;
   upperMicros: number;
-}
-
-function assertPrice(priceMicros: number): void {
-  if (!Number.isSafeInteger(priceMicros) || priceMicros < 0) throw new Error(`price must be a non-negative integer of micros, got ${priceMicros}`);
-}
-
-export function tickSize(priceMicros: number): number {
-  return priceMicros >= TICK_LEVEL_MICROS ? TICK_HIGH_MICROS : TICK_LOW_MICROS;
-}
-
-export function isOnTick(priceMicros: number): boolean {
-  return Number.isSafeInteger(priceMicros) && priceMicros > 0 && priceMicros % tickSize(priceMicros) === 0;
-}
-
-export function roundToTick(priceMicros: number, mode: TickRounding): number {
-  assertPrice(priceMicros);
-  const tick = tickSize(priceMicros);
-  const rest = priceMicros % tick;
-  if (rest === 0) return priceMicros;
-  const down = priceMicros - rest;
-  if (mode === 'down') return down;
-  if (mode === 'up') return down + tick;
-  return rest * 2 >= tick ? down + tick : down; // half up
 }
 
 /** Rounds the exact fraction num/den micros (num >= 0, den > 0) to the grid, without an intermediate rounding. */

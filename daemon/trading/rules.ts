@@ -3,7 +3,8 @@
 // when the rule holds, else its refusal, so a validator is its rules in precedence order. Where the
 // two word a refusal differently on the wire, the caller words it (`says`), only when it refuses.
 import { refuse, type Refusal } from '../contract/outcome.js';
-import { isOnTick, tickSize, type PriceBand } from '../market/ticks.js';
+import { isOnTick, tickSize } from '../contract/tick.js';
+import type { PriceBand } from '../market/ticks.js';
 
 /** TICK_VIOLATION: a price off the tick grid (0.01 EGP at 2 EGP and above, 0.001 below). */
 export function tickRule(priceMicros: number): Refusal | null {

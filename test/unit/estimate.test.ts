@@ -22,9 +22,10 @@ describe('estimateOrder', () => {
     expect(e.reservation).toEqual({ cashMicros: 10_226_010_000, shares: 0 });
     expect(estimateLines(d, e)).toEqual([
       'Value at the tape price 85.00: 8,500.00 EGP',
-      'Fees 11.05 EGP (commission 8.50, EGX 0.85, MCDR 0.85, IPF 0.425, FRA 0.425)',
-      'Stamp duty 10.625 EGP (withheld)',
-      'Net debit about 8,521.675 EGP',
+      // Money for people has two decimals, each figure rounded half up on its own (the estimate's micros stay exact).
+      'Fees 11.05 EGP (commission 8.50, EGX 0.85, MCDR 0.85, IPF 0.43, FRA 0.43)',
+      'Stamp duty 10.63 EGP (withheld)',
+      'Net debit about 8,521.68 EGP',
       'Reserved now: 10,226.01 EGP of settled cash (qty x the band ceiling + the fee ceiling)',
     ]);
   });

@@ -6,8 +6,7 @@ import { useCallback, useEffect, useMemo, useState, type Dispatch, type SetState
 import { Box, useApp } from 'ink';
 import { ApiFailure, ADVANCE_CHOICES, isOpen, type Account, type Balances, type Clock, type Instrument, type LiveSource, type Order, type OrderRequest } from '../../live/source.js';
 import { loadSnapshot } from '../../live/snapshot.js';
-import { egp } from '../../output.js';
-import { wallTime } from '../format.js';
+import { priceText, wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { OrderForm } from './order-form.js';
@@ -36,7 +35,7 @@ export function failureLines(err: unknown): string[] {
 }
 
 function orderLine(o: Order): string {
-  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${egp(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${o.status}${o.reason_code ? ` (${o.reason_code})` : ''}`;
+  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${o.status}${o.reason_code ? ` (${o.reason_code})` : ''}`;
 }
 
 /** The investor shown, the accounts and equities to choose from, and the refreshed snapshot. */
@@ -186,6 +185,7 @@ function orderForm(source: LiveSource, side: 'buy' | 'sell', investorId: string,
       investorId={investorId}
       instruments={k.data.instruments}
       balances={k.data.polled.value?.balances ?? null}
+      marketOpen={k.data.polled.value?.clock.is_open ?? null}
       loadQuote={async (s) => (await source.quotes([s]))[0]}
       onCancel={() => k.setMode({ kind: 'main' })}
       onSubmit={(request: OrderRequest) => {

@@ -1,18 +1,22 @@
 // The dashboard's order form: symbol (completed from the catalog), quantity, market or limit, time in
 // force; the estimate (value, each fee, stamp duty, what the order reserves) updates as you type, and
-// nothing is sent before you confirm it. Keys go through a reducer, so keys arriving together (a paste,
+// nothing is sent before you confirm it. A limit off the tick grid is refused as it is typed, naming the
+// nearest prices on it; ioc and fok are not offered while the market is closed. Keys go through a reducer, so keys arriving together (a paste,
 // a fast typist, tmux send-keys) each see the state the previous one left.
 import { useEffect, useReducer } from 'react';
 import { Box, Text, type Key } from 'ink';
 import { estimateLines, estimateOrder } from '../../estimate.js';
-import { parseEgp } from '../../money.js';
-import { egp } from '../../output.js';
+import { limitPriceProblem, parseEgp } from '../../money.js';
+import { egp, tick } from '../../output.js';
 import type { Balances, Instrument, OrderRequest, Quote } from '../../live/source.js';
 import { priceText, quotePrice } from '../format.js';
 import { Field, useKeys } from '../inputs.js';
 
 const TYPES = ['market', 'limit'] as const;
 const TIFS = ['day', 'gtc', 'ioc', 'fok'] as const;
+type Tif = (typeof TIFS)[number];
+/** While the market is closed the daemon refuses ioc and fok (MARKET_CLOSED): only these are offered. */
+const CLOSED_TIFS: readonly Tif[] = ['day', 'gtc'];
 type FieldName = 'symbol' | 'qty' | 'type' | 'limit' | 'tif';
 
 export interface OrderFormProps {
@@ -20,6 +24,8 @@ export interface OrderFormProps {
   investorId: string;
   instruments: Instrument[] | null;
   balances: Balances | null;
+  /** The session of the clock (null: not read yet); a symbol's quote says it for that symbol. */
+  marketOpen: boolean | null;
   loadQuote(symbol: string): Promise<Quote>;
   onSubmit(request: OrderRequest): void;
   onCancel(): void;
@@ -30,7 +36,7 @@ interface FormState {
   qty: string;
   type: (typeof TYPES)[number];
   limit: string;
-  tif: (typeof TIFS)[number];
+  tif: Tif;
   field: number;
   /** Fields whose problem is shown (after Enter left or tried to leave them). */
   shown: FieldName[];
@@ -38,38 +44,29 @@ interface FormState {
   step: 'editing' | 'confirming' | 'submitted' | 'cancelled';
 }
 
-type Action = { kind: 'key'; input: string; key: Key; instruments: Instrument[] | null } | { kind: 'quote'; quote: Quote | null };
+type Action = { kind: 'key'; input: string; key: Key; instruments: Instrument[] | null; tifs: readonly Tif[] } | { kind: 'quote'; quote: Quote | null };
+
+/** The times in force offered: all four in session, day and gtc while the market is closed. */
+export function offeredTifs(open: boolean | null): readonly Tif[] {
+  return open === false ? CLOSED_TIFS : TIFS;
+}
 
 function fieldsOf(s: FormState): FieldName[] {
   return s.type === 'limit' ? ['symbol', 'qty', 'type', 'limit', 'tif'] : ['symbol', 'qty', 'type', 'tif'];
-}
-
-function limitProblem(text: string, quote: Quote | null): string | null {
-  let micros: number;
-  try {
-    micros = parseEgp(text);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  if (micros <= 0) return 'a limit above 0';
-  if (quote && (micros < quote.band.lower_micros || micros > quote.band.upper_micros)) {
-    return `outside the band ${priceText(quote.band.lower_micros, quote.tick_micros)}-${priceText(quote.band.upper_micros, quote.tick_micros)}`;
-  }
-  return null;
 }
 
 function matchesOf(symbol: string, instruments: Instrument[] | null): Instrument[] {
   return symbol === '' ? [] : (instruments ?? []).filter((i) => i.symbol.startsWith(symbol));
 }
 
-function problemsOf(s: FormState, instruments: Instrument[] | null): Record<FieldName, string | null> {
+function problemsOf(s: FormState, instruments: Instrument[] | null, tifs: readonly Tif[]): Record<FieldName, string | null> {
   const known = instruments?.some((i) => i.symbol === s.symbol);
   return {
     symbol: s.symbol === '' ? 'type a symbol' : instruments && !known ? 'no such equity (Tab completes)' : null,
     qty: /^[1-9]\d{0,9}$/.test(s.qty) ? null : 'whole shares, at least 1',
     type: null,
-    limit: s.type === 'limit' ? limitProblem(s.limit, s.quote) : null,
-    tif: null,
+    limit: s.type === 'limit' ? limitPriceProblem(s.limit, s.quote?.band ?? null) : null,
+    tif: tifs.includes(s.tif) ? null : `${s.tif} is refused while the market is closed: day or gtc`,
   };
 }
 
@@ -97,7 +94,7 @@ function reduce(s: FormState, a: Action): FormState {
   }
   if (key.downArrow || key.tab) return go(1);
   if (key.return) {
-    const problems = problemsOf(s, a.instruments);
+    const problems = problemsOf(s, a.instruments, a.tifs);
     const shown = [...new Set([...s.shown, current])];
     if (problems[current] !== null) return { ...s, shown };
     if (s.field < fields.length - 1) return { ...go(1), shown };
@@ -108,7 +105,7 @@ function reduce(s: FormState, a: Action): FormState {
   const by = key.leftArrow ? -1 : 1;
   const choose = key.leftArrow || key.rightArrow || input === ' ';
   if (current === 'type' && choose) return { ...s, type: cycle(TYPES, s.type, by) };
-  if (current === 'tif' && choose) return { ...s, tif: cycle(TIFS, s.tif, by) };
+  if (current === 'tif' && choose) return { ...s, tif: cycle(a.tifs, s.tif, by) };
   const edit = (value: string, allowed: RegExp, transform = (t: string) => t): string => {
     if (key.backspace || key.delete) return value.slice(0, -1);
     if (input && !key.ctrl && !key.meta && allowed.test(input)) return value + transform(input);
@@ -128,13 +125,14 @@ export function OrderForm(props: OrderFormProps) {
   const current = fields[Math.min(s.field, fields.length - 1)];
   const known = props.instruments?.find((i) => i.symbol === s.symbol);
   const matches = matchesOf(s.symbol, props.instruments).map((i) => i.symbol);
-  const problems = problemsOf(s, props.instruments);
+  const quote = s.quote?.symbol === s.symbol ? s.quote : null;
+  const tifs = offeredTifs(quote ? quote.session_open : props.marketOpen);
+  const problems = problemsOf(s, props.instruments, tifs);
   const limitMicros = s.type === 'limit' && problems.limit === null ? parseEgp(s.limit) : null;
   const draft = { side: props.side, qty: Number(s.qty), limitPriceMicros: limitMicros };
-  const quote = s.quote?.symbol === s.symbol ? s.quote : null;
   const estimate = quote && problems.qty === null && (s.type === 'market' || limitMicros !== null) ? estimateOrder(draft, quote) : null;
 
-  useKeys((input, key) => dispatch({ kind: 'key', input, key, instruments: props.instruments }));
+  useKeys((input, key) => dispatch({ kind: 'key', input, key, instruments: props.instruments, tifs }));
 
   useEffect(() => {
     dispatch({ kind: 'quote', quote: null });
@@ -157,7 +155,8 @@ export function OrderForm(props: OrderFormProps) {
   const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
   const held = props.balances?.securities.find((x) => (x.symbol ?? x.asset) === s.symbol);
   const short = estimate?.reservation && (props.side === 'buy' ? cash !== undefined && estimate.reservation.cashMicros > cash.settled : (held?.settled ?? 0) < draft.qty);
-  const problemOf = (f: FieldName) => (s.shown.includes(f) ? problems[f] : null);
+  // A limit off the tick shows at once: typing more digits cannot bring it back on the grid.
+  const problemOf = (f: FieldName) => (s.shown.includes(f) || (f === 'limit' && / tick: use /.test(problems.limit ?? '')) ? problems[f] : null);
   const editing = s.step === 'editing';
   const color = props.side === 'buy' ? 'green' : 'red';
 
@@ -170,10 +169,10 @@ export function OrderForm(props: OrderFormProps) {
       <Field label="qty" value={s.qty} active={editing && current === 'qty'} invalid={problemOf('qty')} />
       <Field label="type" value={s.type} choices={TYPES} active={editing && current === 'type'} />
       {s.type === 'limit' ? <Field label="limit" value={s.limit} active={editing && current === 'limit'} note="EGP" invalid={problemOf('limit')} /> : null}
-      <Field label="tif" value={s.tif} choices={TIFS} active={editing && current === 'tif'} note={s.tif === 'ioc' || s.tif === 'fok' ? 'refused while the market is closed' : undefined} />
+      <Field label="tif" value={s.tif} choices={tifs} active={editing && current === 'tif'} note={tifs === CLOSED_TIFS ? 'ioc and fok need an open market' : undefined} invalid={problemOf('tif')} />
       {quote ? (
         <Text dimColor>
-          {`${quote.symbol} ${quotePrice(quote)}  band ${priceText(quote.band.lower_micros, quote.tick_micros)}-${priceText(quote.band.upper_micros, quote.tick_micros)}  tick ${priceText(quote.tick_micros, quote.tick_micros)}  ${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}`}
+          {`${quote.symbol} ${quotePrice(quote)}  band ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)}  tick ${tick(quote.tick_micros)}  ${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}`}
         </Text>
       ) : null}
       {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i}>{l}</Text>) : <Text dimColor>The estimate shows once the symbol and quantity are set.</Text>}

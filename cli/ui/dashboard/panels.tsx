@@ -1,6 +1,6 @@
 // The dashboard's panels: pure views of the data they are given.
 import { Box, Text } from 'ink';
-import { egp } from '../../output.js';
+import { egp, nav as navText } from '../../output.js';
 import { isOpen, type Account, type Balances, type Clock, type Fund, type FundHolding, type Order, type Quote, type SharePosition } from '../../live/source.js';
 import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
@@ -45,8 +45,8 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
         const color = q.change_pct > 0 ? 'green' : q.change_pct < 0 ? 'red' : undefined;
-        const range = q.day ? `${priceText(q.day.low_micros, q.tick_micros)}-${priceText(q.day.high_micros, q.tick_micros)}` : '-';
-        const band = `${priceText(q.band.lower_micros, q.tick_micros)}-${priceText(q.band.upper_micros, q.tick_micros)}`;
+        const range = q.day ? `${priceText(q.day.low_micros)}-${priceText(q.day.high_micros)}` : '-';
+        const band = `${priceText(q.band.lower_micros)}-${priceText(q.band.upper_micros)}`;
         return (
           <Text key={q.symbol} wrap="truncate">
             <Text bold>{pad(q.symbol, w.symbol)}</Text> <Text inverse={move?.fresh}>{pad(quotePrice(q), w.last, true)}</Text>{' '}
@@ -126,11 +126,11 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
         const code = f.fund_code ?? f.asset.slice('fund:'.length);
         const unitMicros = f.settled + f.unsettled + f.reserved;
         const navMicros = nav.get(code);
-        const navText = navMicros === undefined ? '-' : egp(navMicros);
+        const navShown = navMicros === undefined ? '-' : navText(navMicros);
         const valueText = navMicros === undefined ? '-' : egp(fundValueMicros(unitMicros, navMicros));
         return (
           <Text key={code} wrap="truncate">
-            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navText, 13, true)} ${pad(valueText, 19, true)}`}
+            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navShown, 13, true)} ${pad(valueText, 19, true)}`}
           </Text>
         );
       })}
