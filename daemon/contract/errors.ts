@@ -118,6 +118,10 @@ export const ERROR_CODES = {
   INVALID_ACCOUNT_STATUS: e(422, 'status must be active, restricted or closed.', 'The account status is not one of active, restricted, closed.', 'Send active, restricted or closed.'),
   ACCOUNT_STATUS_UNCHANGED: e(409, 'The account already has this status.', 'A status change must change the status.', 'Read the account first; send a different status.'),
 
+  // Branding: the tenant's theme for statements and reports (docs/branding.md)
+  INVALID_COLOR: e(422, 'A colour is not a #rrggbb hex colour.', 'primary_color and accent_color are exactly # followed by six hexadecimal digits; short forms (#fff) and names (red) are refused.', 'Send the colour as #rrggbb, e.g. #1F3A5F.'),
+  UNSUPPORTED_FONT: e(422, 'font is not one of the embedded fonts.', 'Reports embed their fonts; only the embedded set can be chosen (the message lists it).', 'Send one of the fonts the message lists, spelled exactly.'),
+
   // Reports
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),
