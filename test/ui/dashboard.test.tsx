@@ -36,7 +36,7 @@ describe('svc dashboard screen', () => {
     expect(f).toMatch(/TMGH\s+70\.57/);
     expect(f).toMatch(/FWRY\s+10\.97/);
     expect(f).toContain('Omar Farouk');
-    expect(f).toContain('settled 48,831.907735');
+    expect(f).toContain('settled 48,831.91');
     expect(f).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
     expect(f).toContain('1 open · 1 recent');
     expect(f).toMatch(/› 10:00\s+ord_open000001\s+buy\s+5 TMGH\s+limit 60\.00/);
@@ -45,8 +45,8 @@ describe('svc dashboard screen', () => {
 
   it('the positions panel lists fund units next to the shares, with their NAV and value in EGP', async () => {
     const { source, app, frame } = mount();
-    // 1,234.567891 units at a NAV of 10.012345: 12,360.91965 EGP (floored to the micro)
-    await vi.waitFor(() => expect(frame()).toMatch(/BMYBY\s+1,234\.567891\s+10\.012345\s+12,360\.91965\b/), WAIT);
+    // 1,234.567891 units at a NAV of 10.012345: 12,360.91965 EGP (floored to the micro), shown as money: 12,360.92
+    await vi.waitFor(() => expect(frame()).toMatch(/BMYBY\s+1,234\.567891\s+10\.012345\s+12,360\.92\b/), WAIT);
     expect(frame()).toMatch(/fund\s+units\s+NAV\s+value EGP/);
     expect(frame()).toMatch(/COMI\s+0\s+10\s+0\s+85\.63\s+856\.30/);
     expect(frame()).not.toContain('NILLQ');
@@ -155,7 +155,7 @@ describe('svc dashboard screen', () => {
     await press(app, 's');
     await vi.waitFor(() => expect(frame()).toContain('Sell for inv_aaaaaaaaaa'), WAIT);
     await press(app, 'COMI\r', '5\r', '\u001B[C', '\r', '200\r');
-    await vi.waitFor(() => expect(frame()).toContain('outside the band 68.51-102.75'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain("200 is outside today's band 68.51-102.75 EGP"), WAIT);
     await press(app, ESC);
     await vi.waitFor(() => expect(frame()).toContain('1 open · 1 recent'), WAIT);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);

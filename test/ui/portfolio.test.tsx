@@ -52,17 +52,18 @@ describe('svc portfolio renders positions, exposures and performance as tables w
     unmount();
     expect(frame.split('\n').slice(0, 8)).toEqual([
       'Portfolio of inv_0123456789 as of 2026-11-25T11:30:00+02:00',
-      'Total 50,457.895 EGP, of which cash 39,165.805 EGP',
+      // money with two decimals, rounded; the fund's price is its NAV with the six decimals funds state
+      'Total 50,457.90 EGP, of which cash 39,165.81 EGP',
       '',
-      'kind    symbol         qty  price EGP   value EGP    cost EGP  unrealized EGP  unrealized  weight',
-      'equity  COMI            60      88.00    5,280.00   5,113.005         166.995      +3.27%  10.46%',
-      'fund    BMYBY   600.000000   10.02015    6,012.09    6,000.00           12.09      +0.20%  11.92%',
-      'cash    EGP              -          -  39,165.805  39,165.805            0.00       0.00%  77.62%',
+      'kind    symbol         qty  price EGP  value EGP   cost EGP  unrealized EGP  unrealized  weight',
+      'equity  COMI            60      88.00   5,280.00   5,113.01          167.00      +3.27%  10.46%',
+      'fund    BMYBY   600.000000  10.020150   6,012.09   6,000.00           12.09      +0.20%  11.92%',
+      'cash    EGP              -          -  39,165.81  39,165.81            0.00       0.00%  77.62%',
       '',
     ]);
     expect(frame).toContain(['Exposures', 'sector              value EGP  weight', 'Banks                5,280.00  10.46%', 'Money market funds   6,012.09  11.92%'].join('\n'));
     expect(frame).toContain('HHI 0.5021  top holding BMYBY 11.92%  (cash 77.62%, equity 10.46%, fund 11.92%)');
-    expect(frame).toContain('Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.895 EGP, net deposits 50,000.00 EGP');
+    expect(frame).toContain('Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, net deposits 50,000.00 EGP');
     // the chart starts on the first day with a value: 4 columns, 5 rows, rising to a full block
     const chart = frame.split('\n').slice(-5);
     expect(chart).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 20, 5).map((r) => `  ${r}`.trimEnd()));
@@ -74,7 +75,7 @@ describe('svc portfolio renders positions, exposures and performance as tables w
     chalk.level = 1;
     try {
       const gain = render(<PortfolioScreen data={data} />);
-      expect(gain.lastFrame()).toMatch(/\x1b\[32m\s*166\.995/);
+      expect(gain.lastFrame()).toMatch(/\x1b\[32m\s*167\.00/);
       gain.unmount();
       const loss: PortfolioData = {
         ...data,
@@ -94,7 +95,7 @@ describe('svc portfolio renders positions, exposures and performance as tables w
   it('without a terminal the same tables and chart are plain text', () => {
     const text = portfolioText(data);
     expect(text).not.toMatch(ANSI);
-    expect(text).toContain('equity  COMI            60      88.00    5,280.00   5,113.005         166.995      +3.27%  10.46%');
+    expect(text).toContain('equity  COMI            60      88.00   5,280.00   5,113.01          167.00      +3.27%  10.46%');
     expect(text).toContain('Banks                5,280.00  10.46%');
     expect(text.trimEnd().split('\n').slice(-5)).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5).map((r) => `  ${r}`));
   });
