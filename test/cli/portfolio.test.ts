@@ -30,7 +30,7 @@ describe('svc fund', () => {
     expect(sub.json).toMatchObject({ side: 'subscribe', fund_code: 'UBRKH', amount_micros: 10_000_000_000, state: 'settled', result_units_micros: 29_301_847, result_amount_micros: 9_999_999_937 });
     const red = await sbx.svc(['fund', 'redeem', 'UBRKH', '9.301847'], { SVC_INVESTOR_ID: inv });
     expect(red.code, red.stderr).toBe(0);
-    expect(red.stdout).toMatch(/^fo_\S+ {2}redeem UBRKH {2}9\.301847 units -> 3,174\.491676 EGP at NAV 341\.275413 \(2026-11-21\) {2}settled\n$/);
+    expect(red.stdout).toMatch(/^fo_\S+ {2}redeem UBRKH {2}9\.301847 units -> 3,174\.49 EGP at NAV 341\.275413 \(2026-11-21\) {2}settled\n$/);
     const bal = await sbx.svc(['api', 'GET', `/v1/investors/${inv}/balances`]);
     expect(JSON.parse(bal.stdout).funds).toEqual([{ asset: 'fund:UBRKH', fund_code: 'UBRKH', settled: 20_000_000, reserved: 0, unsettled: 0 }]);
   });
