@@ -1,11 +1,14 @@
 // Spawning a daemon process in a home and waiting until it answers /healthz: shared by
 // `svc sandbox start` (detached or in the foreground) and the scenario runner (an isolated daemon per
-// scenario file, in a fresh temporary home). The wait itself is cli/healthz.ts.
+// scenario file, in a fresh temporary home). The wait itself is cli/healthz.ts. Before a start, who
+// holds a port (`portHolder`): a sandbox of the registry, else what /proc says, else "another process".
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator } from './context.js';
+import { registeredHomes } from '../daemon/contract/home-files.js';
+import { readLocator, type Locator } from './context.js';
 import { healthy, waitForHealthy } from './healthz.js';
 
 export { healthy };
@@ -56,7 +59,11 @@ export interface SpawnedDaemon {
 }
 
 /** The daemon did not become healthy; the message carries the exit code and the tail of its log. */
-export class DaemonStartFailed extends Error {}
+export class DaemonStartFailed extends Error {
+  constructor(message: string, readonly exitCode: number | null = null) {
+    super(message);
+  }
+}
 
 /** Spawns dist/daemon/main.js for `home` and resolves once its locator names it and /healthz answers. */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
@@ -77,7 +84,7 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   if (ready.ok) return { child, locator: ready.locator, logFile };
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   if (exited === null) child.kill('SIGTERM');
-  throw new DaemonStartFailed(`the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`);
+  throw new DaemonStartFailed(`the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`, exited);
 }
 
 /** Stops a daemon this process spawned: SIGTERM (graceful close), SIGKILL after `graceMs`. */
@@ -88,4 +95,98 @@ export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<v
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** Who listens on a port: an svc sandbox (its home and pid), another process (pid and command when /proc tells), or unknown. */
+export interface PortHolder {
+  pid?: number;
+  command?: string;
+  /** The home of the svc sandbox that holds it. */
+  home?: string;
+}
+
+/** Whether this process could listen on host:port now. */
+export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const probe = createServer();
+    probe.once('error', () => resolvePromise(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolvePromise(true)));
+  });
+}
+
+/** Who holds `port` on the loopback, or null when it is free. */
+export async function portHolder(port: number, host = '127.0.0.1'): Promise<PortHolder | null> {
+  if (await portFree(port, host)) return null;
+  for (const r of registeredHomes()) {
+    const loc = readLocator(r.home);
+    if (loc && loc.port === port && alive(loc.pid)) return { pid: loc.pid, home: r.home, command: 'svc sandbox' };
+  }
+  const pid = listenerPid(port);
+  if (pid === null) return {};
+  const command = commandOf(pid);
+  const home = command?.includes('daemon/main.js') ? /--home (\S+)/.exec(command)?.[1] : undefined;
+  return { pid, command, home };
+}
+
+/** "the svc sandbox of home H (pid N)", "another process (pid N: COMMAND)", or "another process". */
+export function describeHolder(h: PortHolder): string {
+  if (h.home) return `the svc sandbox of home ${h.home}${h.pid ? ` (pid ${h.pid})` : ''}`;
+  if (h.pid) return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? h.command.slice(0, 77) + '...' : h.command}` : ''})`;
+  return 'another process';
+}
+
+/** The listening sockets' inodes for `port` in /proc/net/tcp and tcp6 (Linux; empty elsewhere). */
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[1].endsWith(`:${hexPort}`) && f[3] === '0A') inodes.add(f[9]);
+    }
+  }
+  return inodes;
+}
+
+/** The pid whose open files include a listening socket on `port`: best effort, only this user's processes are readable. */
+function listenerPid(port: number): number | null {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return null;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && inodes.has(m[1])) return Number(pid);
+      } catch {
+        // the descriptor closed while we looked
+      }
+    }
+  }
+  return null;
+}
+
+export function commandOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,20 +1,41 @@
 // Waiting for a freshly spawned daemon: it writes its locator (daemon.json) once it listens, and is
 // ready when /healthz answers 200. One loop for `svc sandbox start`, the scenario runner, the crash
-// tests and the bench, so that all of them wait the same way.
+// tests and the bench, so that all of them wait the same way. `probeHealth` is also how the CLI learns
+// which sandbox answers at an address (its sandbox id) before it sends anything there.
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { HealthSchema, type Health } from '../daemon/contract/schemas/health.js';
 import { readLocator, type Locator } from './context.js';
 
-/** One probe of GET /healthz (2 s to answer); false on any error or a status other than 200. */
-export async function healthy(baseUrl: string): Promise<boolean> {
+/**
+ * One probe of GET /healthz (2 s to answer): the answer when it is a daemon's 200, else null (nothing
+ * answers, another status, or a body that is not a health answer). An older daemon's answer has no
+ * sandbox id: it reads as null.
+ */
+export async function probeHealth(baseUrl: string): Promise<Health | null> {
   try {
     const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
-    await res.body.dump();
-    return res.statusCode === 200;
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      return null;
+    }
+    const parsed = HealthSchema.safeParse({ sandbox_id: null, ...((await res.body.json()) as object) });
+    return parsed.success ? parsed.data : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether a daemon answers GET /healthz at `baseUrl` (2 s to answer). */
+export async function healthy(baseUrl: string): Promise<boolean> {
+  return (await probeHealth(baseUrl)) !== null;
+}
+
+/** Whether `loc`'s daemon answers at its address as the sandbox the locator names. */
+export async function answersAs(loc: Locator): Promise<boolean> {
+  const h = await probeHealth(loc.base_url);
+  return h !== null && (loc.sandbox_id === undefined || h.sandbox_id === loc.sandbox_id);
 }
 
 export interface WaitOptions {
@@ -43,7 +64,7 @@ export async function waitForHealthy(opts: WaitOptions): Promise<WaitResult> {
   const deadline = Date.now() + opts.timeoutMs;
   while (Date.now() < deadline && !gone(opts.child)) {
     const l = readLocator(opts.home);
-    if (l && l.pid === opts.child.pid && (await healthy(l.base_url))) return { ok: true, locator: l };
+    if (l && l.pid === opts.child.pid && (await answersAs(l))) return { ok: true, locator: l };
     await sleep(opts.intervalMs ?? 25);
   }
   return { ok: false, reason: gone(opts.child) ? 'exited' : 'timeout' };

@@ -56,12 +56,12 @@ Examples:
 const sandbox = program
   .command('sandbox')
   .description('start, stop and inspect the local sandbox daemon')
-  .addHelpText('after', examples('svc sandbox start', 'svc sandbox status', 'svc sandbox stop'));
+  .addHelpText('after', examples('svc sandbox start', 'svc sandbox status', 'svc sandbox list', 'svc sandbox stop'));
 sandbox
   .command('start')
   .description('start the sandbox daemon (detached) and print base_url, keys and secrets')
   .option('--foreground', 'stay attached; Ctrl-C stops the daemon')
-  .option('--port <port>', 'port to listen on (0 picks a free one)', '4710')
+  .option('--port <port>', "port to listen on; 0 picks a free one (default: 0 if this home was started with --port 0, else 4710, or a free port when 4710 is taken)")
   .option('--seed <n>', 'seed of the simulation', '42')
   .option('--start <time>', 'simulated start time, RFC 3339 (default 2026-11-22T09:00:00+02:00)')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
@@ -71,6 +71,7 @@ sandbox
   .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
 sandbox.command('stop').description('stop the running daemon gracefully').addHelpText('after', examples('svc sandbox stop', 'svc sandbox stop --home /tmp/sbx')).action(lazy(async () => (await import('./commands/sandbox.js')).stop));
+sandbox.command('list').description('every sandbox on this machine: home, port, pid, clock, seed, up or down').addHelpText('after', examples('svc sandbox list', 'svc sandbox list --json')).action(lazy(async () => (await import('./commands/sandbox.js')).list));
 sandbox.command('status').description('is the daemon running; its clock and seed').addHelpText('after', examples('svc sandbox status', 'svc sandbox status --json')).action(lazy(async () => (await import('./commands/sandbox.js')).status));
 sandbox
   .command('logs')
@@ -443,6 +444,9 @@ program
   .description('print a shell completion script (bash, zsh or fish) for the commands, subcommands and options')
   .addHelpText('after', examples('source <(svc completion bash)        # add to ~/.bashrc', 'source <(svc completion zsh)         # add to ~/.zshrc, after compinit', 'svc completion fish > ~/.config/fish/completions/svc.fish'))
   .action(lazy(async () => (await import('./commands/completion.js')).completion(program)));
+
+// An interactive command checks that its sandbox is the one answering before it asks anything.
+program.hook('preAction', async (_program, action) => (await import('./preflight.js')).preflight(action));
 
 // Usage errors commander finds itself (unknown option, missing argument) exit 2 like ours do.
 function overrideExits(cmd: Command): void {

@@ -2,13 +2,14 @@
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
+import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
 
 export const VERSION = '0.1.0';
@@ -81,21 +82,6 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai: a.ai, logLevel } };
 }
 
-/**
- * The home holds keys, the KEK and personal data: owner only. Every file this process creates is
- * 0600 (the umask), and a home made by an older svc, or loosened by hand, is tightened on start.
- */
-function privateHome(dir: string): void {
-  process.umask(0o077);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  for (const name of readdirSync(dir)) {
-    const st = lstatSync(join(dir, name));
-    if (st.isFile()) chmodSync(join(dir, name), 0o600);
-    else if (st.isDirectory()) chmodSync(join(dir, name), 0o700);
-  }
-}
-
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
 privateHome(home);
 const parsed = parseOptions(args);
@@ -104,6 +90,11 @@ if (!parsed.ok) {
   process.exit(2);
 }
 const { port, seed, startMs, clockMode, speed, logLevel } = parsed.value;
+
+// A first start (no database yet) that fails removes what it created, so that the home is left as it was.
+const firstStart = !existsSync(join(home, 'svc.db'));
+const hadSandboxId = readSandboxId(home) !== null;
+const sandboxId = keepSandboxId(home, `sbx_${randomBytes(8).toString('hex')}`);
 
 const kekFile = join(home, 'kek.key');
 if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32), { mode: 0o600 });
@@ -133,6 +124,7 @@ if (deps.bootstrap) {
 }
 
 const app = buildApp(deps, {
+  sandboxId,
   logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
 });
 deps.log = app.log;
@@ -153,18 +145,38 @@ app.addHook('onResponse', (req, reply, done) => {
   done();
 });
 
-const locatorFile = join(home, 'daemon.json');
-await app.listen({ port, host: args.host });
+const locatorFile = join(home, LOCATOR_FILE);
+try {
+  await app.listen({ port, host: args.host });
+} catch (err) {
+  await failedStart(err as NodeJS.ErrnoException);
+}
 const address = app.server.address();
 const boundPort = typeof address === 'object' && address ? address.port : port;
 const baseUrl = `http://${args.host}:${boundPort}`;
 writeFileSync(
   locatorFile,
-  JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${baseUrl}/broker/v1`, version: VERSION, home, started_at: new Date().toISOString() }, null, 2) + '\n',
+  JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${baseUrl}/broker/v1`, version: VERSION, home, sandbox_id: sandboxId, started_at: new Date().toISOString() }, null, 2) + '\n',
   { mode: 0o600 },
 );
 chmodSync(locatorFile, 0o600);
+registerHome(home, sandboxId, new Date().toISOString());
 app.log.info({ baseUrl, seed }, 'svc daemon listening');
+
+/**
+ * The daemon could not listen: one line on stderr (no stack), no locator, and a first start removes
+ * the files it created (docs/cli.md, "Starting"). A taken port exits EXIT_PORT_IN_USE, so that
+ * `svc sandbox start` can say who holds it.
+ */
+async function failedStart(err: NodeJS.ErrnoException): Promise<never> {
+  const inUse = err.code === 'EADDRINUSE';
+  process.stderr.write(`svc daemon: ${inUse ? `port ${port} on ${args.host} is already in use` : `cannot listen on ${args.host}:${port}: ${err.message}`}\n`);
+  await app.close().catch(() => undefined);
+  deps.db.close();
+  if (firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
+  if (!hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });
+  process.exit(inUse ? EXIT_PORT_IN_USE : 1);
+}
 
 // In running mode the world moves on its own: catch up on due events once a second.
 const ticker = setInterval(() => {

@@ -1,11 +1,15 @@
 // The CLI's API client on undici: adds the right credentials for the realm of the path, and for
-// money routes an Idempotency-Key and the v1 signature (same code as the daemon's verifier).
+// money routes an Idempotency-Key and the v1 signature (same code as the daemon's verifier). Before its
+// first request to an address it checks that the daemon there is the sandbox the profile expects
+// (`verifySandbox`): a command acts on the sandbox it names, or on none.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { ErrorBody } from '../../daemon/contract/errors.js';
-import type { Profile } from '../context.js';
+import { registeredHomes } from '../../daemon/contract/home-files.js';
+import type { Expected, Profile } from '../context.js';
+import { probeHealth } from '../healthz.js';
 
 /** An answer of the daemon. `body` is T (a response type of daemon/contract/schemas) when the status
  *  is 2xx; otherwise the error body (read it with refusalOf), or text when the answer was not JSON. */
@@ -38,7 +42,56 @@ export class DaemonUnreachable extends Error {
   }
 }
 
+/**
+ * The sandbox the command names is not the one that would answer (it is not running, or another
+ * sandbox owns its address): nothing was sent. Exit 3, like a daemon that does not answer.
+ */
+export class SandboxNotRunning extends DaemonUnreachable {
+  constructor(baseUrl: string, message: string) {
+    super(baseUrl, null);
+    this.message = message;
+  }
+}
+
+const verified = new Map<string, Promise<void>>();
+
+/**
+ * Checks, once per process and address, that the daemon at `profile.base_url` is the sandbox
+ * `profile.expect` names: GET /healthz must answer with the home's sandbox id. Throws
+ * SandboxNotRunning, naming the home, when the home's sandbox is not running or another one answers.
+ * A profile without `expect` (--base-url, a daemon the caller spawned) is not checked.
+ */
+export function verifySandbox(profile: Profile): Promise<void> {
+  const e = profile.expect;
+  if (!e) return Promise.resolve();
+  const key = `${profile.base_url} ${e.home} ${e.sandbox_id ?? e.env_sandbox_id ?? ''}`;
+  let check = verified.get(key);
+  if (!check) {
+    check = identify(profile.base_url, e);
+    verified.set(key, check);
+    check.catch(() => verified.delete(key));
+  }
+  return check;
+}
+
+async function identify(baseUrl: string, e: Expected): Promise<void> {
+  const start = 'Start it with: svc sandbox start';
+  if (e.env_sandbox_id && e.sandbox_id && e.env_sandbox_id !== e.sandbox_id) {
+    throw new SandboxNotRunning(baseUrl, `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${e.home} sandbox env)", or pass --home.`);
+  }
+  const expected = e.sandbox_id ?? e.env_sandbox_id ?? e.locator?.sandbox_id ?? null;
+  if (expected === null && !e.locator) throw new SandboxNotRunning(baseUrl, `No sandbox has been started in home ${e.home}; nothing was sent. ${start}`);
+  if (!e.locator && e.url_from === 'home') throw new SandboxNotRunning(baseUrl, `The sandbox of home ${e.home} is not running (no daemon.json); nothing was sent. ${start}`);
+  const h = await probeHealth(baseUrl);
+  if (!h) throw new SandboxNotRunning(baseUrl, `The sandbox of home ${e.home} is not running: nothing answers at ${baseUrl}, and nothing was sent. ${start}`);
+  if (expected === null || h.sandbox_id === expected) return;
+  const other = h.sandbox_id ? registeredHomes().find((r) => r.sandbox_id === h.sandbox_id) : undefined;
+  const who = other ? `the sandbox of home ${other.home} (${h.sandbox_id})` : h.sandbox_id ? `another sandbox (${h.sandbox_id})` : 'another daemon';
+  throw new SandboxNotRunning(baseUrl, `${baseUrl} is ${who}, not the sandbox of home ${e.home} (${expected}); nothing was sent. The sandbox of ${e.home} is not running there. ${start}`);
+}
+
 export async function api<T = unknown>(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  await verifySandbox(profile);
   const { path, rawQuery } = splitUrl(pathAndQuery);
   const headers: Record<string, string> = { accept: 'application/json' };
   let payload: string | Buffer | undefined;

@@ -1,17 +1,20 @@
-// svc sandbox start|stop|status|logs|env|reset
-import { existsSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
+// svc sandbox start|stop|status|list|logs|env|reset
+import { existsSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
-import { alive, DaemonStartFailed, healthy, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
-import { privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { alive, commandOf, DaemonStartFailed, describeHolder, portHolder, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
+import { answersAs, probeHealth } from '../healthz.js';
+import { DEFAULT_PORT, privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
+import { EXIT_PORT_IN_USE, LOCATOR_FILE, readSandboxId, registeredHomes } from '../../daemon/contract/home-files.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 
 export interface StartOptions {
   foreground?: boolean;
-  port: string;
+  /** undefined: not asked for (the home's remembered request, else 4710, else a free port). */
+  port?: string;
   seed: string;
   start?: string;
   clock?: 'frozen' | 'running';
@@ -31,11 +34,51 @@ export interface ResetOptions {
   clock?: 'frozen' | 'running';
 }
 
-/** The running daemon of this home, or null (a stale locator of a dead process counts as none). */
+/** The running daemon of this home, or null (a stale locator, of a dead process or of a port another sandbox now holds, counts as none). */
 export async function running(home: string): Promise<Locator | null> {
   const loc = readLocator(home);
   if (!loc || !alive(loc.pid)) return null;
-  return (await healthy(loc.base_url)) ? loc : null;
+  return (await answersAs(loc)) ? loc : null;
+}
+
+/** Removes a locator that names no daemon of this home: its process is gone, or another sandbox answers at its port. */
+async function dropStaleLocator(home: string): Promise<void> {
+  const loc = readLocator(home);
+  if (!loc) return;
+  const h = alive(loc.pid) ? await probeHealth(loc.base_url) : null;
+  const other = h !== null && loc.sandbox_id !== undefined && h.sandbox_id !== loc.sandbox_id;
+  if (!alive(loc.pid) || other) rmSync(join(home, LOCATOR_FILE), { force: true });
+}
+
+/** The home's last asked-for port (`start.json`), so that a home started on --port 0 restarts on a free port. */
+const START_FILE = 'start.json';
+
+function startCommand(g: GlobalOptions, args: string): string {
+  return `svc ${g.home !== undefined ? `--home ${g.home} ` : ''}sandbox start ${args}`;
+}
+
+/** A port that is taken and was asked for: who holds it, what to do instead; nothing was started. */
+function portTaken(port: number, holder: string, g: GlobalOptions): never {
+  info(`${chalk.red('error')} port ${port} is in use by ${holder}; nothing was started.`);
+  info(`  Start on a free port with: ${startCommand(g, '--port 0')}`);
+  throw new CliExit(EXIT.apiError);
+}
+
+/**
+ * The port to start on: the one asked for (refused, naming its holder, when taken); else the home's
+ * remembered request (0 for a home started on --port 0), else 4710, or a free port when 4710 is taken.
+ */
+async function choosePort(home: string, asked: string | undefined, g: GlobalOptions): Promise<string> {
+  const remembered = readJson<{ port?: string }>(join(home, START_FILE))?.port;
+  const port = asked ?? (remembered === '0' ? '0' : String(DEFAULT_PORT));
+  const n = Number(port);
+  if (!/^\d+$/.test(port) || n > 65535) usage(`--port ${port} is not a port number (0 picks a free one)`);
+  if (n === 0) return '0';
+  const holder = await portHolder(n);
+  if (!holder) return port;
+  if (asked !== undefined) portTaken(n, describeHolder(holder), g);
+  info(`port ${n} is in use by ${describeHolder(holder)}; starting on a free port instead (as with --port 0).`);
+  return '0';
 }
 
 function credentialsOf(home: string): Omit<Profile, 'base_url'> {
@@ -82,18 +125,29 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
     await banner(home, existing, Boolean(g.json), 'svc sandbox is already running');
     return;
   }
+  await dropStaleLocator(home);
   const clockMode = opts.clock ?? (opts.foreground && !process.env.CI ? 'running' : 'frozen');
+  const spawnOn = (port: string) => spawnDaemon({
+    home, port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
+    foreground: Boolean(opts.foreground), detached: !opts.foreground,
+  });
+  const port = await choosePort(home, opts.port, g);
   let spawned: SpawnedDaemon;
   try {
-    spawned = await spawnDaemon({
-      home, port: opts.port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
-      foreground: Boolean(opts.foreground), detached: !opts.foreground,
+    spawned = await spawnOn(port).catch(async (err: unknown) => {
+      // Taken between the check and the daemon's listen: the same answer as a port found taken.
+      if (!(err instanceof DaemonStartFailed) || err.exitCode !== EXIT_PORT_IN_USE || port === '0') throw err;
+      const holder = describeHolder((await portHolder(Number(port))) ?? {});
+      if (opts.port !== undefined) portTaken(Number(port), holder, g);
+      info(`port ${port} is in use by ${holder}; starting on a free port instead (as with --port 0).`);
+      return spawnOn('0');
     });
   } catch (err) {
     if (!(err instanceof DaemonStartFailed)) throw err;
     info(`${chalk.red('error')} ${err.message}`);
     throw new CliExit(EXIT.apiError);
   }
+  if (opts.port !== undefined) writeFileSync(join(home, START_FILE), JSON.stringify({ port: opts.port }) + '\n', { mode: 0o600 });
   const { child, locator: loc } = spawned;
   await banner(home, loc, Boolean(g.json));
   if (!opts.foreground) {
@@ -109,8 +163,10 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
 
 export async function stop(_opts: unknown, g: GlobalOptions): Promise<void> {
   const home = resolveHome(g);
+  await dropStaleLocator(home);
   const loc = readLocator(home);
-  if (!loc || !alive(loc.pid)) {
+  // A live pid that neither answers as this sandbox nor runs a daemon is a recycled pid: never signalled.
+  if (!loc || !alive(loc.pid) || !((await answersAs(loc)) || commandOf(loc.pid)?.includes('daemon/main.js'))) {
     if (g.json) printJson({ stopped: false, reason: 'not running' });
     else info('svc sandbox is not running.');
     return;
@@ -200,6 +256,7 @@ export async function env(_opts: unknown, g: GlobalOptions): Promise<void> {
   const p = resolveProfile(g);
   const vars: Record<string, string | undefined> = {
     SVC_HOME: p.home,
+    SVC_SANDBOX_ID: p.expect?.sandbox_id ?? undefined,
     SVC_BASE_URL: p.base_url,
     SVC_CONSOLE_URL: p.console_url ?? `${p.base_url}/broker/v1`,
     SVC_TENANT_ID: p.tenant_id,
@@ -229,4 +286,53 @@ export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void>
   const state = ok(await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
   if (g.json) printJson(state);
   else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode})\n`);
+}
+
+/** One row of `svc sandbox list`. */
+interface ListedSandbox {
+  home: string;
+  sandbox_id: string;
+  status: 'up' | 'down';
+  port: number | null;
+  pid: number | null;
+  base_url: string | null;
+  clock: string | null;
+  clock_mode: string | null;
+  seed: number | null;
+}
+
+/** Probes a registered home: up when its locator's daemon answers /healthz with the home's sandbox id. */
+async function probeHome(home: string, sandboxId: string): Promise<ListedSandbox> {
+  const row: ListedSandbox = { home, sandbox_id: sandboxId, status: 'down', port: null, pid: null, base_url: null, clock: null, clock_mode: null, seed: null };
+  const loc = readLocator(home);
+  if (!loc || !alive(loc.pid)) return row;
+  const h = await probeHealth(loc.base_url);
+  if (!h || h.sandbox_id !== sandboxId) return row;
+  Object.assign(row, { status: 'up', port: loc.port, pid: loc.pid, base_url: loc.base_url, clock: h.sim_time });
+  const res = await api<SandboxState>({ ...credentialsOf(home), base_url: loc.base_url }, 'GET', '/admin/sandbox/state', { timeoutMs: 5_000 }).catch(() => null);
+  if (res && res.status === 200) Object.assign(row, { clock: res.body.clock.timestamp, clock_mode: res.body.clock.mode, seed: res.body.seed });
+  return row;
+}
+
+/** Every sandbox of the per-user registry (and this home, if it has one), up or down. */
+export async function list(_opts: unknown, g: GlobalOptions): Promise<void> {
+  const homes = registeredHomes().map((r) => ({ home: r.home, id: r.sandbox_id }));
+  const here = resolveHome(g);
+  const hereId = readSandboxId(here);
+  if (hereId && !homes.some((h) => h.home === here)) homes.push({ home: here, id: hereId });
+  const rows = await Promise.all(homes.map((h) => probeHome(h.home, h.id)));
+  if (g.json) {
+    printJson({ sandboxes: rows });
+    return;
+  }
+  if (rows.length === 0) {
+    info('No sandbox has been started on this machine yet (svc sandbox start).');
+    return;
+  }
+  const table = [['STATUS', 'PORT', 'PID', 'CLOCK', 'SEED', 'HOME']].concat(
+    rows.map((r) => [r.status === 'up' ? 'up' : 'down', String(r.port ?? '-'), String(r.pid ?? '-'), r.clock ? `${r.clock}${r.clock_mode ? ` (${r.clock_mode})` : ''}` : '-', String(r.seed ?? '-'), r.home]),
+  );
+  const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
+  const text = table.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  process.stdout.write(text.join('\n') + '\n');
 }

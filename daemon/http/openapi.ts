@@ -155,7 +155,7 @@ function servicePaths(): Record<string, JsonObject> {
     },
   });
   return {
-    '/healthz': plain('Health', 'Liveness: the daemon answers, with its version and the simulated time.', { $ref: `${REF}Health` }),
+    '/healthz': plain('Health', 'Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check the id before sending anything, so a command never acts on another sandbox that owns the port).', { $ref: `${REF}Health` }),
     '/openapi.json': plain('This document', 'The OpenAPI 3.1 document of this API, generated from the route definitions.', { type: 'object', additionalProperties: true }),
   };
 }
@@ -163,8 +163,13 @@ function servicePaths(): Record<string, JsonObject> {
 const SERVICE_SCHEMAS: Record<string, Json> = {
   Health: {
     type: 'object',
-    required: ['status', 'version', 'sim_time'],
-    properties: { status: { type: 'string', const: 'ok' }, version: { type: 'string' }, sim_time: { type: 'string', format: 'date-time' } },
+    required: ['status', 'version', 'sim_time', 'sandbox_id'],
+    properties: {
+      status: { type: 'string', const: 'ok' },
+      version: { type: 'string' },
+      sim_time: { type: 'string', format: 'date-time' },
+      sandbox_id: { type: ['string', 'null'], description: "The home's sandbox id (sbx_ and 16 hex digits); null for an app built without a home." },
+    },
     additionalProperties: false,
   },
   Error: {
