@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness: the daemon answers, with its version and the simulated time.
+         * @description Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check the id before sending anything, so a command never acts on another sandbox that owns the port).
          */
         get: operations["getHealthz"];
         put?: never;
@@ -2883,6 +2883,8 @@ export interface components {
             version: string;
             /** Format: date-time */
             sim_time: string;
+            /** @description The home's sandbox id (sbx_ and 16 hex digits); null for an app built without a home. */
+            sandbox_id: string | null;
         };
         Error: {
             error: {
