@@ -18,7 +18,8 @@ describe('svc order', () => {
     const res = await sbx.svc(['order', 'buy', 'COMI', '10', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json).toMatchObject({ investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10, status: 'accepted' });
-    expect(res.stderr).toContain('svc clock advance --until next_open');
+    // the hint keeps the --home in use (the helper passes --home)
+    expect(res.stderr).toContain(`svc --home ${sbx.home} clock advance --until next_open`);
     expect((await sbx.svc(['clock', 'advance', '--until', 'next_open', '--json'])).code).toBe(0);
     const shown = await sbx.svc(['order', 'show', res.json.order_id, '--json']);
     expect(shown.json).toMatchObject({ status: 'filled', filled_qty: 10 });

@@ -18,7 +18,8 @@ describe('svc transfer', () => {
     const res = await sbx.svc(['transfer', 'deposit', '1500.25', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json).toMatchObject({ investor_id: inv, direction: 'deposit', amount_micros: 1_500_250_000, state: 'received', approval: 'automatic' });
-    expect(res.stderr).toContain('svc clock advance --minutes 3');
+    // the hint keeps the --home in use (the helper passes --home)
+    expect(res.stderr).toContain(`svc --home ${sbx.home} clock advance --minutes 3`);
 
     expect((await sbx.svc(['clock', 'advance', '--minutes', '3', '--json'])).code).toBe(0);
     const list = await sbx.svc(['transfer', 'list', '--investor', inv, '--json']);
