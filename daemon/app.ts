@@ -8,6 +8,7 @@ import type { Health } from './contract/schemas/health.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './http/openapi.js';
+import { addRequestRecorder } from './http/inspect.js';
 import { ROUTE_MODULES } from './routes.js';
 
 export interface AppOptions extends ServerOptions {
@@ -18,6 +19,12 @@ export interface AppOptions extends ServerOptions {
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   const app = createServer(deps, { logger: opts.logger });
   const sandboxId = opts.sandboxId ?? null;
+  // the request inspector records every answer; open event streams end when the app closes
+  addRequestRecorder(app, deps.inspector, deps.wallNow);
+  app.addHook('preClose', (done) => {
+    deps.events.closeAll();
+    done();
+  });
   app.get('/healthz', async (): Promise<Health> => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso(), sandbox_id: sandboxId }));
 
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));

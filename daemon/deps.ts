@@ -11,6 +11,8 @@ import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
 import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './sandbox/bootstrap.js';
 import { createJournal, type Journal } from './sandbox/journal.js';
+import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
+import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -30,6 +32,8 @@ export interface DepsOptions {
   version?: string;
   /** $SVC_HOME of a daemon (its credentials file goes into snapshots); absent in tests. */
   home?: string;
+  /** Requests the inspector keeps (default $SVC_INSPECTOR_SIZE, else 1,000). */
+  inspectorCapacity?: number;
 }
 
 export interface Deps {
@@ -63,9 +67,19 @@ export interface Deps {
   /** The request journal (every committed state-changing request) and replay tickets. */
   journal: Journal;
   home: string | null;
+  /** The last N answered requests, in memory, shown redacted (docs/inspector.md). */
+  inspector: Inspector;
+  /** Push events of state changes for GET /admin/sandbox/events (docs/inspector.md). */
+  events: EventFeed;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
+
+function inspectorCapacity(opts: DepsOptions): number {
+  const fromEnv = Number(process.env.SVC_INSPECTOR_SIZE);
+  const n = opts.inspectorCapacity ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_INSPECTOR_CAPACITY);
+  return Math.min(Math.max(1, n), 100_000);
+}
 
 export function createDeps(opts: DepsOptions): Deps {
   const wallNow = opts.wallNow ?? Date.now;
@@ -94,6 +108,8 @@ export function createDeps(opts: DepsOptions): Deps {
     onReset: [],
     journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
     home: opts.home ?? null,
+    inspector: createInspector({ capacity: inspectorCapacity(opts), simNow: () => clock.now(), toIso: (ms) => market.calendar.toIso(ms) }),
+    events: createEventFeed({ db }),
     reload: () => {},
   };
   deps.onReset.push(() => deps.ledger.invalidate());

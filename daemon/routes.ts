@@ -4,6 +4,7 @@ import type { RouteDef } from './contract/route.js';
 import { marketRoutes } from './market/routes.js';
 import { newsRoutes } from './news/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
+import { inspectorRoutes } from './sandbox/inspector-routes.js';
 import { backofficeRoutes } from './backoffice/routes.js';
 import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
@@ -11,4 +12,4 @@ import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes];

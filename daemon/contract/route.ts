@@ -5,6 +5,7 @@
 // describes them (docs/architecture.md, "Request path" and "Layers").
 import type { z } from 'zod';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { ErrorCode } from './errors.js';
 
 export type OperatorRealm = 'admin' | 'console';
@@ -43,6 +44,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   raw?: Buffer;
+  /** A reply written as it goes (the sandbox's server-sent events); the client's leaving destroys it. */
+  stream?: Readable;
   contentType?: string;
   headers?: Record<string, string>;
 }

@@ -2,11 +2,12 @@
 // an operator by X-Admin-Key or X-Console-Key and a grant; or, for a journal replay's internal
 // request, the recorded principal of a one-time ticket. Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
-import { SIGNATURE_WINDOW_S, splitUrl, verifySignature } from '../contract/signing.js';
+import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
 import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
 import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contract/request-journal.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
+import { noteSignatureRefused } from './inspect.js';
 
 /** The credentials the pipeline checks against (daemon/tenancy/keys.ts keeps them). */
 export interface KeyLookup {
@@ -55,7 +56,10 @@ function verifyRequestSignature(deps: AuthDeps, req: FastifyRequest, tenantId: s
   const { path, rawQuery } = splitUrl(req.url);
   const body = req.rawBody ?? '';
   const fields = { timestamp: ts, method: req.method, path, rawQuery, idempotencyKey: key, body, bodySha256: bodySha256(req) };
-  if (!verifySignature(sig, deps.keys.signingSecrets(tenantId), fields)) throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request.');
+  if (!verifySignature(sig, deps.keys.signingSecrets(tenantId), fields)) {
+    noteSignatureRefused(req, stringToSign(fields), `tenant:${tenantId}`); // for the request inspector only
+    throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request.');
+  }
 }
 
 function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: OperatorRealm, grant: string): Operator {

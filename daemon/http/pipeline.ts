@@ -14,6 +14,7 @@ import { AppError } from './errors.js';
 import { authenticate, replayTicket, type AuthDeps, type Principal } from './auth.js';
 import { createMutationRunner, type MutationDeps } from './mutation.js';
 import { errorReply, parsePart, toReply, type Out } from './reply.js';
+import { noteCaller } from './inspect.js';
 
 export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal'> {
   db: Db;
@@ -51,6 +52,12 @@ function send(reply: FastifyReply, out: Out): void {
   reply.code(out.status);
   if (out.headers) reply.headers(out.headers);
   if (out.replayed) reply.header('idempotent-replayed', 'true');
+  if (out.stream) {
+    // a stream (the sandbox's server-sent events): fastify pipes it and destroys it when the client goes
+    reply.type(out.contentType ?? 'application/octet-stream');
+    reply.send(out.stream);
+    return;
+  }
   if (out.raw) {
     reply.type(out.contentType ?? 'application/octet-stream');
     reply.send(out.raw);
@@ -79,6 +86,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       deps.scheduler.catchUp();
       const ctx = buildCtx(def, req, who, requestId);
+      noteCaller(req, ctx.actor, requestId);
       if (def.outsideBatch) return runOutsideBatch(def, ctx, req);
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       return runMutation(def, ctx, req, who.idemKey);

@@ -26,7 +26,7 @@ export function toReply(def: RouteDef, out: unknown): Reply {
     if (!out.ok) throw new AppError(out.code, out.message, out.headers);
     return toReply(def, out.value);
   }
-  if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out)) return out as Reply;
+  if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out || 'stream' in out)) return out as Reply;
   return { status: def.status ?? 200, body: out };
 }
 

@@ -1,0 +1,144 @@
+// The request inspector: the last N answered requests of this daemon, in memory only (a ring: the
+// oldest is dropped first), for GET /admin/sandbox/requests and `svc logs`. The HTTP layer records
+// every answer (daemon/http/inspect.ts); bodies are kept raw, capped, and leave only through the
+// redaction of inspector-redact.ts. A refused signature keeps the string the daemon signed, never a
+// secret. The inspector's own routes, the event stream and /healthz are not recorded, so reading the
+// ring does not fill it. docs/inspector.md.
+import type { RecordedRequest, InspectedRequest, InspectedRequestList, InspectedRequestSummary, InspectorQuery } from '../contract/inspector.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { redactBody, redactHeaders } from './inspector-redact.js';
+
+export const DEFAULT_INSPECTOR_CAPACITY = 1000;
+/** A body longer than this is kept truncated (and shown as text). */
+const BODY_CAP = 64 * 1024;
+
+const NOT_RECORDED = /^\/(healthz$|admin\/sandbox\/(requests|events)(\/|$))/;
+
+type KeptBody = { kind: 'none' } | { kind: 'text'; text: string; size: number; truncated: boolean } | { kind: 'bytes'; size: number };
+
+interface Entry {
+  seq: number;
+  simMs: number;
+  rec: RecordedRequest;
+  path: string;
+  query: string;
+  errorCode: string | null;
+  request: KeptBody;
+  response: KeptBody;
+}
+
+export interface InspectorDeps {
+  capacity: number;
+  /** The simulated clock's now, and its RFC 3339 form. */
+  simNow(): number;
+  toIso(ms: number): string;
+}
+
+export interface Inspector {
+  readonly capacity: number;
+  record(r: RecordedRequest): void;
+  list(q: InspectorQuery): InspectedRequestList;
+  get(requestId: string): Outcome<InspectedRequest>;
+}
+
+function isTextType(type: string | null): boolean {
+  return type === null || /json|^text\/|ndjson/i.test(type);
+}
+
+function keep(body: unknown, type: string | null): KeptBody {
+  if (body === undefined || body === null) return { kind: 'none' };
+  if (typeof body === 'string' || (Buffer.isBuffer(body) && isTextType(type))) {
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    if (size === 0) return { kind: 'none' };
+    const full = typeof body === 'string' ? body : body.subarray(0, BODY_CAP + 1).toString('utf8');
+    return { kind: 'text', text: full.length > BODY_CAP ? full.slice(0, BODY_CAP) : full, size, truncated: full.length > BODY_CAP };
+  }
+  if (Buffer.isBuffer(body)) return { kind: 'bytes', size: body.length };
+  return { kind: 'none' };
+}
+
+function show(b: KeptBody, type: string | null): { content_type: string | null; size_bytes: number; body: unknown } {
+  if (b.kind === 'none') return { content_type: type, size_bytes: 0, body: null };
+  if (b.kind === 'bytes') return { content_type: type, size_bytes: b.size, body: `[redacted:bytes] (${b.size} bytes${type ? `, ${type}` : ''})` };
+  return { content_type: type, size_bytes: b.size, body: redactBody(b.text, type, b.truncated) };
+}
+
+function errorCodeOf(status: number, body: KeptBody): string | null {
+  if (status < 400 || body.kind !== 'text') return null;
+  return /"error"\s*:\s*\{\s*"code"\s*:\s*"([A-Z0-9_]+)"/.exec(body.text.slice(0, 300))?.[1] ?? null;
+}
+
+function contentTypeOf(headers: RecordedRequest['headers']): string | null {
+  const v = headers['content-type'];
+  return (Array.isArray(v) ? v[0] : v) ?? null;
+}
+
+function matches(e: Entry, q: InspectorQuery): boolean {
+  if (q.after !== undefined && e.seq <= q.after) return false;
+  if (q.method && e.rec.method !== q.method) return false;
+  if (q.path && !e.path.startsWith(q.path)) return false;
+  if (q.code && e.errorCode !== q.code) return false;
+  if (q.status) {
+    const s = String(e.rec.status);
+    if (q.status.endsWith('xx') ? s[0] !== q.status[0] : s !== q.status) return false;
+  }
+  return true;
+}
+
+const SIGNATURE_HINT =
+  'This is the v1 string to sign the daemon computed for this request (docs/api.md, "Signing"): ' +
+  'print the string your client signed and diff the two; the first differing line is the cause.';
+
+export function createInspector(deps: InspectorDeps): Inspector {
+  const capacity = Math.max(1, Math.floor(deps.capacity));
+  const ring: Array<Entry | undefined> = new Array<Entry | undefined>(capacity);
+  let seq = 0;
+
+  function summary(e: Entry): InspectedRequestSummary {
+    return {
+      seq: e.seq, request_id: e.rec.requestId, at: deps.toIso(e.simMs), wall_at: new Date(e.rec.wallMs).toISOString(),
+      method: e.rec.method, path: e.path, query: e.query, status: e.rec.status, error_code: e.errorCode,
+      latency_ms: Math.round(e.rec.latencyMs * 100) / 100, principal: e.rec.principal,
+    };
+  }
+
+  /** Entries oldest first. */
+  function entries(): Entry[] {
+    const out: Entry[] = [];
+    for (let s = Math.max(1, seq - capacity + 1); s <= seq; s++) out.push(ring[s % capacity]!);
+    return out;
+  }
+
+  return {
+    capacity,
+    record(rec) {
+      const q = rec.url.indexOf('?');
+      const path = q < 0 ? rec.url : rec.url.slice(0, q);
+      if (NOT_RECORDED.test(path)) return;
+      const response = keep(rec.responseBody, rec.responseType);
+      seq++;
+      ring[seq % capacity] = {
+        seq, simMs: deps.simNow(), rec, path, query: q < 0 ? '' : rec.url.slice(q + 1),
+        errorCode: errorCodeOf(rec.status, response), request: keep(rec.requestBody, contentTypeOf(rec.headers)), response,
+      };
+      // the entry keeps what it shows; the raw payloads go
+      rec.requestBody = undefined;
+      rec.responseBody = undefined;
+    },
+    list(q) {
+      const found = entries().filter((e) => matches(e, q));
+      return { requests: found.slice(-q.limit).map(summary), capacity, last_seq: seq };
+    },
+    get(requestId) {
+      const e = entries().reverse().find((x) => x.rec.requestId === requestId);
+      if (!e) return refuse('NOT_FOUND', `No request ${requestId} among the last ${capacity} (the inspector keeps the newest ${capacity} in memory).`);
+      return ok({
+        ...summary(e),
+        request_headers: redactHeaders(e.rec.headers),
+        request: show(e.request, contentTypeOf(e.rec.headers)),
+        response: show(e.response, e.rec.responseType),
+        signature: e.rec.canonicalString === null ? null : { canonical_string: e.rec.canonicalString, hint: SIGNATURE_HINT },
+      });
+    },
+  };
+}
