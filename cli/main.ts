@@ -418,6 +418,49 @@ Examples:
   $ svc scenario run my-flow.yaml --against http://127.0.0.1:4710 --reset`)
   .action(lazy(async () => (await import('./commands/scenario.js')).run));
 
+const logs = program
+  .command('logs')
+  .description("the request inspector: the daemon's last requests, with bodies redacted (svc sandbox logs prints the daemon's log file)")
+  .addHelpText('after', examples('svc logs tail --status 4xx', 'svc logs tail -f --path /v1/orders', 'svc logs show req_0123456789'));
+logs
+  .command('tail')
+  .description('one line per recent request: time, method, path, status, error code, latency, request id')
+  .option('-f, --follow', 'keep printing new requests (polls)')
+  .option('--status <status>', 'only this status (404) or class (4xx)')
+  .option('--path <prefix>', 'only paths starting with this')
+  .option('--method <method>', 'only this method')
+  .option('--code <code>', 'only refusals with this error code')
+  .option('-n, --lines <n>', 'how many recent requests', '20')
+  .option('--interval <s>', 'seconds between polls with --follow', '1')
+  .addHelpText('after', `
+The daemon keeps the last 1,000 requests in memory ($SVC_INSPECTOR_SIZE when it starts); not its own
+inspector reads, the event stream or /healthz. With --json and --follow: one JSON document a line.${examples('svc logs tail --status 4xx', 'svc logs tail -f --path /v1/orders', 'svc logs tail --code SIGNATURE_INVALID --json')}`)
+  .action(lazy(async () => (await import('./commands/logs.js')).tail));
+logs
+  .command('show <request_id>')
+  .description('one request: headers, request and response bodies (secrets and personal data redacted); for a refused signature, the string the daemon signed')
+  .option('--canonical', "print only a refused signature's string to sign (to diff against your client's)")
+  .addHelpText('after', examples('svc logs show req_0123456789', 'svc logs show req_0123456789 --json', 'diff <(svc logs show req_0123456789 --canonical) my-string-to-sign.txt'))
+  .action(lazy(async () => (await import('./commands/logs.js')).show));
+
+const events = program
+  .command('events')
+  .description('push events of the sandbox (order fills, transfer and fund order steps, KYC decisions) for local development')
+  .addHelpText('after', examples('svc events tail', 'svc events tail --types order.filled,transfer.completed', 'svc events tail --forward http://127.0.0.1:3000/hook'));
+events
+  .command('tail')
+  .description('print each event on a line as it happens, or forward each as a POST to a local URL')
+  .option('--types <list>', 'comma-separated event types; order.* takes a family (default: all)')
+  .option('--forward <url>', 'POST each event (JSON body, Svc-Event-Type header) to this URL and print its status')
+  .option('--after <id>', 'start after this event id (replays what the daemon still keeps)')
+  .addHelpText('after', `
+Types: order.partially_filled, order.filled, order.canceled, order.expired, order.rejected, transfer.received,
+transfer.approved, transfer.pending_rail, transfer.at_broker, transfer.completed, transfer.failed, kyc.referred,
+kyc.approved, kyc.rejected, fund_order.received, fund_order.validated, fund_order.processed, fund_order.settled,
+fund_order.rejected, report.ready (reserved). A sandbox tool: the tenant API itself stays polling-only.
+Runs until Ctrl-C; reconnects with Last-Event-ID if the stream drops.${examples('svc events tail --types order.*', 'svc events tail --forward http://127.0.0.1:3000/webhooks/svc', 'svc events tail --json | jq .type')}`)
+  .action(lazy(async () => (await import('./commands/events.js')).tail));
+
 program
   .command('api <method> <path>')
   .description('send any request; signs it and adds an Idempotency-Key when the route needs one')
