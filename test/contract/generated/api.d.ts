@@ -464,6 +464,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sandbox/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request inspector
+         * @description The request inspector: the newest requests this daemon answered (kept in memory, the last 1,000 by default), oldest first, filtered by status (404 or 4xx), path prefix, method or error code; after= follows new ones. Never the inspector's own reads, the event stream or /healthz.
+         */
+        get: operations["getAdminSandboxRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recorded request
+         * @description One recorded request: headers, request and response bodies with secrets and personal data redacted, and for a refused signature the v1 string to sign the daemon computed (never the secret), to diff against the client's own.
+         */
+        get: operations["getAdminSandboxRequestsRequestId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push events for local development, as server-sent events (text/event-stream)
+         * @description Push events for local development, as server-sent events (text/event-stream): order fills, cancels and expiries, transfer state changes, KYC decisions, fund order state changes (report.ready is reserved). Each event: id (increasing), event (its type), data (JSON: id, type, at, subject, tenant_id, data). Resumes after Last-Event-ID or ?after=; ?types= filters. A sandbox tool: the tenant API stays polling-only.
+         */
+        get: operations["getAdminSandboxEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants": {
         parameters: {
             query?: never;
@@ -1684,6 +1744,58 @@ export interface components {
             content_type: string | null;
             body: unknown;
             idempotent_replayed: boolean;
+        };
+        InspectedRequestSummary: {
+            seq: number;
+            request_id: string;
+            /** Format: date-time */
+            at: string;
+            /** Format: date-time */
+            wall_at: string;
+            method: string;
+            path: string;
+            query: string;
+            status: number;
+            error_code: string | null;
+            latency_ms: number;
+            principal: string | null;
+        };
+        InspectedRequest: {
+            seq: number;
+            request_id: string;
+            /** Format: date-time */
+            at: string;
+            /** Format: date-time */
+            wall_at: string;
+            method: string;
+            path: string;
+            query: string;
+            status: number;
+            error_code: string | null;
+            latency_ms: number;
+            principal: string | null;
+            request_headers: {
+                [key: string]: string;
+            };
+            request: {
+                content_type: string | null;
+                size_bytes: number;
+                body: unknown;
+            };
+            response: {
+                content_type: string | null;
+                size_bytes: number;
+                body: unknown;
+            };
+            signature: {
+                canonical_string: string;
+                hint: string;
+            } | null;
+        };
+        InspectedRequestList: {
+            requests: components["schemas"]["InspectedRequestSummary"][];
+            capacity: number;
+            last_seq: number;
         };
         TenantCredentials: {
             /** @description tnt_... */
@@ -4459,6 +4571,256 @@ export interface operations {
                 };
             };
             /** @description CLOCK_NOT_ADVANCEABLE, CLOCK_ADVANCE_TOO_LARGE, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSandboxRequests: {
+        parameters: {
+            query?: {
+                /** @description a status (404) or a class (4xx) */
+                status?: string;
+                /** @description only paths starting with this (/v1/orders also matches /v1/orders/ord_...) */
+                path?: string;
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description only refusals with this error code */
+                code?: string;
+                /** @description only requests recorded after this seq (for following) */
+                after?: number;
+                /** @description the newest this many matches (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectedRequestList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSandboxRequestsRequestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InspectedRequest"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSandboxEvents: {
+        parameters: {
+            query?: {
+                /** @description comma-separated event types; `order.*` takes a family (default: every type) */
+                types?: string;
+                /** @description resume after this event id (as the Last-Event-ID header does) */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
