@@ -77,7 +77,7 @@ export function authOf(op: Obj): string {
 /** A schema in one line: `string (date-time)`, `"buy" \| "sell"`, `integer >= 1`, `Order[]`, `T \| null`. */
 export function typeText(doc: OpenApiDoc, s: Json | undefined): string {
   if (!s || typeof s !== 'object' || Array.isArray(s)) return 'any';
-  if (typeof s.$ref === 'string') return `\`${refName(s.$ref)}\``;
+  if (typeof s.$ref === 'string') return `[\`${refName(s.$ref)}\`](#${schemaAnchor(refName(s.$ref))})`;
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   if (Array.isArray(s.enum)) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
   for (const k of ['anyOf', 'oneOf'] as const) {
@@ -85,10 +85,15 @@ export function typeText(doc: OpenApiDoc, s: Json | undefined): string {
   }
   if (s.type === 'array') return `${typeText(doc, s.items)}[]`;
   if (s.type === 'null') return '`null`';
+  if (Array.isArray(s.type)) return s.type.map((t) => typeText(doc, { ...s, type: t })).join(' \\| ');
   const bits: string[] = [String(s.type ?? 'any')];
   if (typeof s.format === 'string') bits.push(`(${s.format})`);
-  if (typeof s.minimum === 'number' && typeof s.maximum === 'number' && s.maximum < 2 ** 53 - 1) bits.push(`${s.minimum}..${s.maximum}`);
-  else if (typeof s.minimum === 'number') bits.push(`>= ${s.minimum}`);
+  // zod's safe-integer bounds say nothing a reader needs
+  const min = typeof s.minimum === 'number' && s.minimum > -Number.MAX_SAFE_INTEGER ? s.minimum : undefined;
+  const max = typeof s.maximum === 'number' && s.maximum < Number.MAX_SAFE_INTEGER ? s.maximum : undefined;
+  if (min !== undefined && max !== undefined) bits.push(`${min}..${max}`);
+  else if (min !== undefined) bits.push(`>= ${min}`);
+  else if (max !== undefined) bits.push(`<= ${max}`);
   if (typeof s.minLength === 'number' || typeof s.maxLength === 'number') bits.push(`${s.minLength ?? 0}..${s.maxLength ?? '∞'} chars`);
   if (typeof s.pattern === 'string') bits.push(`\`/${s.pattern}/\``);
   return bits.join(' ');
@@ -98,13 +103,39 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').
 /** A type cell: typeText already escapes the bars it writes between alternatives. */
 const typeCell = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
+const schemaAnchor = (name: string) => `schema-${name.toLowerCase().replace(/[^a-z0-9_-]/g, '')}`;
+
+/** An inline object (not a named schema) whose fields are listed under its own: `fees.total_micros`, `fills[].qty`. */
+function inlineObject(s: Obj): { obj: Obj; suffix: string } | undefined {
+  if (s.type === 'object' && s.properties) return { obj: s, suffix: '.' };
+  const items = s.items as Obj | undefined;
+  if (s.type === 'array' && items && items.type === 'object' && items.properties) return { obj: items, suffix: '[].' };
+  const nonNull = ((s.anyOf ?? []) as Obj[]).filter((v) => v.type !== 'null');
+  return nonNull.length === 1 && (s.anyOf as Obj[]).length === 2 ? inlineObject(nonNull[0]) : undefined;
+}
+
 function fieldRows(doc: OpenApiDoc, schema: Obj, prefix = ''): string[] {
   const props = (schema.properties ?? {}) as Record<string, Obj>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries(props).map(([name, p]) => {
+  return Object.entries(props).flatMap(([name, p]) => {
     const description = typeof p.description === 'string' ? p.description : typeof deref(doc, p).description === 'string' ? String(deref(doc, p).description) : '';
-    return `| \`${prefix}${name}\` | ${typeCell(typeText(doc, p))} | ${required.has(name) ? 'yes' : ''} | ${cell(description)} |`;
+    const inline = inlineObject(p);
+    const type = inline ? (inline.suffix === '.' ? 'object' : 'object[]') + (p.anyOf ? ' \\| `null`' : '') : typeText(doc, p);
+    const row = `| \`${prefix}${name}\` | ${typeCell(type)} | ${required.has(name) ? 'yes' : ''} | ${cell(description)} |`;
+    return inline ? [row, ...fieldRows(doc, inline.obj, `${prefix}${name}${inline.suffix}`)] : [row];
   });
+}
+
+/** Every named schema the document uses: its fields (or its variants, or its type). */
+function schemaSections(doc: OpenApiDoc): string[] {
+  const lines = ['## Schemas', '', 'The named schemas of the bodies above, as `components.schemas` of `/openapi.json` declares them.', ''];
+  for (const name of Object.keys(doc.components.schemas).sort()) {
+    const s = doc.components.schemas[name];
+    lines.push(`### Schema \`${name}\``, '');
+    if (typeof s.description === 'string') lines.push(cell(s.description), '');
+    lines.push(...bodyTables(doc, s).slice(1), '');
+  }
+  return lines;
 }
 
 /** The body's fields as tables: one per variant of a oneOf (named by its constant field), else one. */
@@ -112,7 +143,7 @@ function bodyTables(doc: OpenApiDoc, schema: Json): string[] {
   const s = deref(doc, schema);
   const head = ['| field | type | required | description |', '|---|---|---|---|'];
   const variants = (s.oneOf ?? s.anyOf) as Json[] | undefined;
-  if (Array.isArray(variants) && variants.every((v) => deref(doc, v).type === 'object')) {
+  if (Array.isArray(variants) && variants.length > 1 && variants.every((v) => deref(doc, v).type === 'object')) {
     return variants.flatMap((v) => {
       const o = deref(doc, v);
       const tagField = Object.entries((o.properties ?? {}) as Record<string, Obj>).find(([, p]) => p.const !== undefined);
@@ -219,7 +250,8 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     lines.push(`## ${g.tag}`, '', `${g.description}.`, '');
     for (const o of g.ops) lines.push(...operationSection(doc, o));
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n');
+  lines.push(...schemaSections(doc));
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
 // ---- the .http file ---------------------------------------------------------------------------------
@@ -234,6 +266,7 @@ const FIELD_EXAMPLES: Record<string, Json> = {
 /** A placeholder value for a schema: its example, default or first enum value, a known field's example, else one that fits the type; objects get their required fields. */
 export function placeholder(doc: OpenApiDoc, schema: Json | undefined, name = ''): Json {
   const s = deref(doc, schema);
+  if (Array.isArray(s.type)) return placeholder(doc, { ...s, type: s.type.find((t) => t !== 'null') ?? 'null' }, name);
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   if (s.default !== undefined) return s.default;
   if (s.const !== undefined) return s.const;

@@ -35,6 +35,16 @@ describe('the endpoint reference', () => {
     expect(authOf(doc.paths['/admin/sandbox/reset'].post)).toBe('admin: sandbox:control');
   });
 
+  it('every link inside the page leads to one of its headings (the contents, the schema references)', () => {
+    const md = renderEndpoints(doc);
+    // GitHub's heading ids: lower case, punctuation other than - and _ dropped, spaces as -
+    const slug = (h: string) => h.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const ids = new Set([...md.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1])));
+    const links = [...md.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(100);
+    for (const l of links) expect(ids.has(l), l).toBe(true);
+  });
+
   it('the .http file has one request per operation; each signed one says how to sign it, and keyed ones carry an Idempotency-Key', () => {
     const http = renderHttp(doc);
     const ops = operations(doc).flatMap((g) => g.ops);
