@@ -51,7 +51,9 @@ function keep(body: unknown, type: string | null): KeptBody {
     const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     if (size === 0) return { kind: 'none' };
     const full = typeof body === 'string' ? body : body.subarray(0, BODY_CAP + 1).toString('utf8');
-    return { kind: 'text', text: full.length > BODY_CAP ? full.slice(0, BODY_CAP) : full, size, truncated: full.length > BODY_CAP };
+    // a truncated body is copied, so the ring does not keep the whole string a slice would point into
+    const text = full.length > BODY_CAP ? Buffer.from(full.slice(0, BODY_CAP), 'utf8').toString('utf8') : full;
+    return { kind: 'text', text, size, truncated: full.length > BODY_CAP };
   }
   if (Buffer.isBuffer(body)) return { kind: 'bytes', size: body.length };
   return { kind: 'none' };

@@ -95,6 +95,16 @@ describe('request inspector', () => {
     expect(shown.body.request_headers['x-svc-signature']).toBe('[redacted:credential]');
   });
 
+  it('keeps a long body truncated and still redacts it by field name', async () => {
+    const raw = JSON.stringify({ email: 'long.body@example.com', note: 'x'.repeat(70_000), full_name: 'Hidden Person' });
+    const res = await t.req('POST', '/v1/kyc/applications', { raw, contentType: 'application/json' });
+    expect(res.status).toBe(422);
+    const shown = await detail(res.body.request_id);
+    expect(shown.body.request.size_bytes).toBe(raw.length);
+    expect(shown.body.request.body).toMatch(/^\{"email":"\[redacted:email\]","note":"x+ \[truncated\]$/);
+    expect(shown.text).not.toContain('long.body@example.com');
+  });
+
   it('answers 404 NOT_FOUND for a request id it does not hold', async () => {
     const res = await t.req('GET', '/admin/sandbox/requests/req_unknown');
     expect(res.status).toBe(404);
