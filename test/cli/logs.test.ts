@@ -1,8 +1,9 @@
 // svc logs tail|show against a real daemon (the request inspector, docs/inspector.md): the last
 // requests one per line, filtered by status class; one request's redacted detail, and for a refused
 // signature the string the daemon signed, never the secret.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { SVC, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { stringToSign } from '../../daemon/contract/signing.js';
 
 let sbx: CliSandbox;
@@ -58,6 +59,25 @@ describe('svc logs', () => {
     const res = await sbx.svc(['logs', 'show', 'req_nothere']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('NOT_FOUND');
+  });
+
+  it('tail -f prints each new request as it is answered, filtered', async () => {
+    const follow = spawn(process.execPath, [SVC, '--home', sbx.home, 'logs', 'tail', '-f', '--path', '/v1/orders', '--interval', '0.2'], { env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+    let out = '';
+    follow.stdout.on('data', (c) => (out += c));
+    try {
+      const until = async (re: RegExp) => {
+        for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(out).toMatch(re);
+      };
+      await until(/ord_missing/);
+      expect((await sbx.svc(['order', 'show', 'ord_followed'])).code).toBe(1);
+      expect((await sbx.svc(['clock', 'show'])).code).toBe(0);
+      await until(/GET +\/v1\/orders\/ord_followed +404 NOT_FOUND/);
+      expect(out).not.toContain('/v1/clock');
+    } finally {
+      follow.kill('SIGTERM');
+    }
   });
 
   it('tail refuses a malformed --status with exit 2', async () => {
