@@ -24,10 +24,10 @@ function noteOf(req: FastifyRequest): Note {
   return (r[NOTE] ??= {});
 }
 
-/** The authenticated caller (`tenant:...`, `operator:...`, `anonymous`) and the request id it runs under. */
-export function noteCaller(req: FastifyRequest, principal: string, requestId: string): void {
+/** The authenticated caller (as `tenant:...`, `operator:...`, `anonymous`) and the request id it runs under. */
+export function noteCaller(req: FastifyRequest, who: { tenantId: string | null; operator: { name: string } | null }, requestId: string): void {
   const n = noteOf(req);
-  n.principal = principal;
+  n.principal = who.operator ? `operator:${who.operator.name}` : who.tenantId ? `tenant:${who.tenantId}` : 'anonymous';
   n.requestId = requestId;
 }
 

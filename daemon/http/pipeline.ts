@@ -81,12 +81,12 @@ export function createPipeline(deps: PipelineDeps) {
       const ticket = replayTicket(deps, req);
       if (ticket) requestId = ticket.requestId;
       const who = authenticate(deps, def, req, ticket);
+      noteCaller(req, who, requestId);
       if (def.body && !def.rawBody && typeof req.rawBody !== 'string' && req.rawBody !== undefined) {
         throw new AppError('UNSUPPORTED_CONTENT_TYPE', 'Send the body as application/json.');
       }
       deps.scheduler.catchUp();
       const ctx = buildCtx(def, req, who, requestId);
-      noteCaller(req, ctx.actor, requestId);
       if (def.outsideBatch) return runOutsideBatch(def, ctx, req);
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       return runMutation(def, ctx, req, who.idemKey);

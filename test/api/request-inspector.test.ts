@@ -101,6 +101,8 @@ describe('request inspector', () => {
     expect(res.status).toBe(422);
     const shown = await detail(res.body.request_id);
     expect(shown.body.request.size_bytes).toBe(raw.length);
+    // refused by validation, after authentication: the caller is known
+    expect(shown.body.principal).toBe(`tenant:${t.creds.tenant.tenant_id}`);
     expect(shown.body.request.body).toMatch(/^\{"email":"\[redacted:email\]","note":"x+ \[truncated\]$/);
     expect(shown.text).not.toContain('long.body@example.com');
   });
