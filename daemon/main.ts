@@ -171,10 +171,11 @@ app.log.info({ baseUrl, seed }, 'svc daemon listening');
 async function failedStart(err: NodeJS.ErrnoException): Promise<never> {
   const inUse = err.code === 'EADDRINUSE';
   process.stderr.write(`svc daemon: ${inUse ? `port ${port} on ${args.host} is already in use` : `cannot listen on ${args.host}:${port}: ${err.message}`}\n`);
-  await app.close().catch(() => undefined);
   deps.db.close();
   if (firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
   if (!hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });
+  // Exit once nothing is pending: the log file may still be opening, and exiting before would throw.
+  await new Promise((done) => process.once('beforeExit', done));
   process.exit(inUse ? EXIT_PORT_IN_USE : 1);
 }
 

@@ -1,7 +1,9 @@
 // The live screens' data source over the daemon's HTTP API (signed where the route needs it, through
-// the CLI's one client). A refusal becomes an ApiFailure carrying the error registry's hint.
-import { api, refusalOf, type ApiResponse } from '../client/http.js';
-import type { Profile } from '../context.js';
+// the CLI's one client). A refusal becomes an ApiFailure carrying the error registry's hint. When the
+// daemon stops answering and its home's locator names it at a new address (it was restarted on another
+// port), the source follows it there: a read is retried at once, a write is not (it may have arrived).
+import { api, DaemonUnreachable, refusalOf, type ApiResponse, type RequestOptions } from '../client/http.js';
+import { followLocator, type Profile } from '../context.js';
 import { errorHint } from '../output.js';
 import type { Balances } from '../../daemon/contract/schemas/ledger.js';
 import type { FundList } from '../../daemon/contract/schemas/funds.js';
@@ -19,8 +21,18 @@ function body<T>(res: ApiResponse<T>): T {
   throw new ApiFailure(code, String(err?.message ?? res.raw), refusal?.request_id, errorHint(code), res.status);
 }
 
+/** `api` on `profile`, following the home's locator after a connection failure (profile is updated in place). */
+async function send<T>(profile: Profile, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  try {
+    return await api<T>(profile, method, path, opts);
+  } catch (err) {
+    if (!(err instanceof DaemonUnreachable) || !followLocator(profile) || method !== 'GET') throw err;
+    return api<T>(profile, method, path, opts);
+  }
+}
+
 export function apiSource(profile: Profile): LiveSource {
-  const get = async <T>(path: string): Promise<T> => body(await api<T>(profile, 'GET', path, { timeoutMs: 10_000 }));
+  const get = async <T>(path: string): Promise<T> => body(await send<T>(profile, 'GET', path, { timeoutMs: 10_000 }));
   return {
     // The sandbox state adds the clock's mode and speed; without an admin key that may read it, the
     // tenant clock alone.
@@ -43,8 +55,8 @@ export function apiSource(profile: Profile): LiveSource {
     orders: async (investorId, limit) => (await get<OrderList>(`/v1/orders?investor_id=${encodeURIComponent(investorId)}&limit=${limit}`)).orders,
     balances: (investorId) => get<Balances>(`/v1/investors/${encodeURIComponent(investorId)}/balances`),
     funds: async () => (await get<FundList>('/v1/funds')).funds,
-    advance: async (step) => body(await api<ClockAdvanceResponse>(profile, 'POST', '/admin/sandbox/clock-advance', { body: step })),
-    placeOrder: async (request) => body(await api<Order>(profile, 'POST', '/v1/orders', { body: request })),
-    cancelOrder: async (orderId) => body(await api<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(orderId)}`)),
+    advance: async (step) => body(await send<ClockAdvanceResponse>(profile, 'POST', '/admin/sandbox/clock-advance', { body: step })),
+    placeOrder: async (request) => body(await send<Order>(profile, 'POST', '/v1/orders', { body: request })),
+    cancelOrder: async (orderId) => body(await send<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(orderId)}`)),
   };
 }
