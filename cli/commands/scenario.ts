@@ -97,17 +97,22 @@ function loadAll(files: string[], envOverrides: Record<string, string>, opts: Sc
   const report = emptyReport(issues);
   if (json) printJson(jsonReport(report, false));
   // CI counts every file: the valid ones are suites whose steps were all skipped
-  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...report, notRun: scenarios.map((sc) => unrunReport(sc, undefined, performance.now())) }));
+  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...report, notRun: notRun('another scenario file is invalid', scenarios) }));
   throw new CliExit(EXIT.usage);
 }
 
+/** The valid files of a run that stopped before any ran, for the JUnit report. */
+function notRun(reason: string, scenarios: Scenario[]): RunReport['notRun'] {
+  return { reason, scenarios: scenarios.map((sc) => unrunReport(sc, undefined, performance.now())) };
+}
+
 /** The --against sandbox must answer before anything is sent to it (exit 3). */
-async function requireAnswer(against: string, opts: ScenarioRunOptions, json: boolean): Promise<void> {
+async function requireAnswer(against: string, opts: ScenarioRunOptions, json: boolean, scenarios: Scenario[]): Promise<void> {
   if (await healthy(against)) return;
   const message = `no sandbox answers at ${against} (GET /healthz); start one with svc sandbox start, or drop --against to run an isolated one`;
   info(`${chalk.red('error')} ${message}`);
   if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
-  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([{ file: against, message }]) }));
+  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([]), unreachable: { url: against, message }, notRun: notRun('the sandbox does not answer', scenarios) }));
   throw new CliExit(EXIT.unreachable);
 }
 
@@ -171,7 +176,7 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   const envOverrides = parseEnvPairs(opts.env);
   const scenarios = loadAll(files, envOverrides, opts, json);
   const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
-  if (against) await requireAnswer(against, opts, json);
+  if (against) await requireAnswer(against, opts, json, scenarios);
   if (against && !opts.reset) info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
 
   const onSignal = (sig: NodeJS.Signals) => {

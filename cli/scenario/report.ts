@@ -9,8 +9,10 @@ export interface RunReport {
   ok: boolean;
   /** Files that did not validate (nothing ran when there are any). */
   invalid?: ScenarioIssue[];
-  /** JUnit only: the valid files that did not run because another file is invalid (every step skipped). */
-  notRun?: ScenarioReport[];
+  /** JUnit only: the valid files that did not run (another file is invalid, the sandbox does not answer): every step skipped, with why. */
+  notRun?: { reason: string; scenarios: ScenarioReport[] };
+  /** JUnit only: the --against sandbox did not answer (nothing ran). */
+  unreachable?: { url: string; message: string };
   totals: { scenarios: number; passed: number; failed: number; errors: number; steps: Record<Outcome, number> };
   scenarios: ScenarioReport[];
   duration_ms?: number;
@@ -181,6 +183,16 @@ function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
   return { attrs: `name="${xml(file)}" file="${xml(file)}"`, tests: 1, failures: 0, errors: 1, skipped: 0, body };
 }
 
+/** The --against sandbox did not answer: one testcase with one error. */
+function unreachableSuite(url: string, message: string): Suite {
+  const body = [
+    `    <testcase name="GET /healthz" classname="${xml(url)}" time="0.000">`,
+    `      <error type="SandboxUnreachable" message="${xml(message)}">${xml(message)}</error>`,
+    '    </testcase>',
+  ];
+  return { attrs: `name="${xml(url)}"`, tests: 1, failures: 0, errors: 1, skipped: 0, body };
+}
+
 function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): string[] {
   const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
   if (st.outcome === 'passed') return [`${open}/>`];
@@ -225,8 +237,9 @@ export function junitReport(r: RunReport): string {
     byFile.set(file, [...(byFile.get(file) ?? []), issue]);
   }
   const suites: Suite[] = [
+    ...(r.unreachable ? [unreachableSuite(r.unreachable.url, r.unreachable.message)] : []),
     ...[...byFile].map(([file, issues]) => invalidSuite(file, issues)),
-    ...(r.notRun ?? []).map((s) => scenarioSuite(s, 'not run: another scenario file is invalid')),
+    ...(r.notRun?.scenarios ?? []).map((s) => scenarioSuite(s, `not run: ${r.notRun!.reason}`)),
     ...r.scenarios.map((s) => scenarioSuite(s, 'an earlier step failed')),
   ];
   const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);

@@ -153,6 +153,17 @@ describe('--junit', () => {
     expect(xml).toContain('<skipped message="not run: another scenario file is invalid"/>');
   });
 
+  it('an --against sandbox that does not answer is one error, and the files that did not run are skipped suites', async () => {
+    const valid = write('valid-unreachable.yaml', `name: valid\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n`);
+    const out = join(dir, 'junit-unreachable.xml');
+    const res = await scenario([valid, '--against', 'http://127.0.0.1:9', '--junit', out]);
+    expect(res.code).toBe(3);
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toContain('<testsuites name="svc scenarios" tests="2" failures="0" errors="1" skipped="1"');
+    expect(xml).toMatch(/<testcase name="GET \/healthz" classname="http:\/\/127.0.0.1:9" time="0.000">\s*<error type="SandboxUnreachable"/);
+    expect(xml).toContain('<skipped message="not run: the sandbox does not answer"/>');
+  });
+
   it('a run\'s totals are the sums of its suites, and an included step\'s testcase names its file', async () => {
     const out = join(dir, 'junit-run.xml');
     const res = await scenario(['scenarios/17-shared-prelude.yaml', '--junit', out]);
