@@ -11,5 +11,6 @@ import { ledgerRoutes } from './ledger/routes.js';
 import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
+import { brandingRoutes } from './branding/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes, brandingRoutes];

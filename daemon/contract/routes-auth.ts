@@ -11,6 +11,8 @@ const RULES: Array<{ method: string; pattern: RegExp; auth: TenantAuth }> = [
   { method: 'PUT', pattern: /^\/v1\/kyc\/applications\/[^/]+\/documents\/[^/]+$/, auth: 'I' },
   { method: 'POST', pattern: /^\/v1\/kyc\/applications\/[^/]+\/submit$/, auth: 'I' },
   { method: 'PUT', pattern: /^\/v1\/investors\/[^/]+\/suitability$/, auth: 'I' },
+  { method: 'PUT', pattern: /^\/v1\/branding$/, auth: 'I' },
+  { method: 'PUT', pattern: /^\/v1\/branding\/logo$/, auth: 'I' },
 ];
 
 export function tenantAuthFor(method: string, path: string): TenantAuth {
