@@ -26,6 +26,7 @@ const NOT_JSON: Record<string, string> = {
   'GET /assets/logos/{file}': 'image/svg+xml',
   'GET /admin/sandbox/export': 'application/vnd.svc.snapshot',
   'GET /broker/v1/kyc/{application_id}/documents/{side}': 'image/png',
+  'GET /admin/sandbox/events': 'text/event-stream',
 };
 
 /** The response schemas this file checks against real replies, by route as the document names it. */
@@ -118,6 +119,10 @@ describe('GET /openapi.json declares a response schema for every route that answ
       'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
       'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
       'GET /broker/v1/kyc/{application_id}/documents/{side}': await t.req('GET', `/broker/v1/kyc/${applicationId}/documents/national_id_front`),
+      // a stream that does not end: its status and headers only
+      'GET /admin/sandbox/events': await t.app
+        .inject({ method: 'GET', url: '/admin/sandbox/events', headers: { 'x-admin-key': t.creds.operators.admin_key }, payloadAsStream: true })
+        .then((r) => (r.stream().destroy(), { status: r.statusCode, headers: r.headers, body: null, text: '' })),
     };
     for (const [route, type] of Object.entries(NOT_JSON)) {
       expect(replies[route].status, route).toBe(200);
