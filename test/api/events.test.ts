@@ -127,6 +127,20 @@ describe('sandbox events (server-sent events)', () => {
     s.close();
   });
 
+  it('streams order.canceled when the clock reaches the minute a requested cancel takes effect', async () => {
+    const s = await open('?types=order');
+    const inv = await trader(t, 100_000);
+    const quote = await t.req('GET', '/v1/instruments/COMI/quote');
+    const resting = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: quote.body.band.lower_micros });
+    expect(resting.status, resting.text).toBe(201);
+    const cancel = await t.req('DELETE', `/v1/orders/${resting.body.order_id}`);
+    expect(cancel.status, cancel.text).toBeLessThan(300);
+    await advance(t, { minutes: 1 });
+    const evs = await s.until((e) => e.some((x) => x.type === 'order.canceled'), 'order.canceled');
+    expect(evs.find((x) => x.type === 'order.canceled')).toMatchObject({ subject: resting.body.order_id, data: { state: 'cancelled', filled_qty: 0 } });
+    s.close();
+  });
+
   it('resumes after Last-Event-ID with the events it missed, in order', async () => {
     const s = await open('?types=order.filled,transfer.completed', { 'last-event-id': String(firstId) });
     const evs = await s.until((e) => e.length >= 2, 'the missed events');
