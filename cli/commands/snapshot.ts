@@ -10,7 +10,8 @@
 //  - journal: pages GET /admin/sandbox/journal into an NDJSON file.
 //  - replay: checks the whole journal (JSON, shape, order, routes of the target's /openapi.json), then
 //    re-runs each entry through POST /admin/sandbox/replay-entry in a fresh sandbox (an isolated one,
-//    a new home with --home, or an empty running one with --against) and compares every status.
+//    a new home with --home, or an empty running one with --against), inside a replay session it opens
+//    first and closes at the end, and compares every status.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import { privateHome, readJson, resolveHome, resolveProfile, type GlobalOptions,
 import { DaemonStartFailed, daemonEntry, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
 import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_FILE_BYTES, SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
-import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult } from '../../daemon/contract/journal.js';
+import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult, ReplaySession } from '../../daemon/contract/journal.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
 
@@ -378,12 +379,29 @@ async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: Journ
   };
 }
 
+/**
+ * Opens the target's replay session (replay-entry is refused outside one): the daemon checks again
+ * that the sandbox is fresh and has the journal's origin. A refusal is exit 2, nothing sent.
+ */
+async function openReplaySession(profile: Profile, file: string, origin: JournalOrigin, json: boolean): Promise<void> {
+  const res = await api<ReplaySession>(profile, 'POST', '/admin/sandbox/replay-session', { body: { origin } });
+  const err = refusalOf(res.body)?.error;
+  if (err && (err.code === 'SANDBOX_NOT_FRESH' || err.code === 'REPLAY_ORIGIN_MISMATCH')) invalid(file, `${profile.base_url}: ${err.message}`);
+  ok(res, json);
+}
+
+/** Closes the session once the replay is over, so the rebuilt sandbox takes no further replayed entries. */
+async function closeReplaySession(profile: Profile): Promise<void> {
+  await api(profile, 'DELETE', '/admin/sandbox/replay-session').catch(() => undefined);
+}
+
 /** Re-runs every entry in order; the entries answered with another status than the recorded one. */
 async function replayEntries(profile: Profile, file: string, entries: Loaded['entries'], json: boolean): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
   let lastReport = Date.now();
   for (const [i, { line, entry }] of entries.entries()) {
-    const res = await api<ReplayResult>(profile, 'POST', '/admin/sandbox/replay-entry', { body: entry, timeoutMs: 600_000 });
+    // The recorded answer stays here (the daemon ignores it): the request keeps well inside its size limit.
+    const res = await api<ReplayResult>(profile, 'POST', '/admin/sandbox/replay-entry', { body: { ...entry, response: undefined }, timeoutMs: 600_000 });
     if (res.status !== 200) {
       const err = refusalOf(res.body)?.error;
       info(`${chalk.red('error')} ${file}:${line} (seq ${entry.seq}, ${entry.method} ${entry.path}): the replay stopped: ${err ? `${err.code}: ${err.message}` : `HTTP ${res.status}`}`);
@@ -425,8 +443,14 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
   try {
     const known = await routeMatcher(target.profile);
     for (const { line, entry } of entries) if (!known(entry.method, entry.path)) invalid(`${file}:${line}`, `unknown route ${entry.method} ${entry.path} (not in the API of this svc)`);
+    await openReplaySession(target.profile, file, header.origin, json);
     const started = Date.now();
-    const mismatches = await replayEntries(target.profile, file, entries, json);
+    let mismatches: Mismatch[];
+    try {
+      mismatches = await replayEntries(target.profile, file, entries, json);
+    } finally {
+      await closeReplaySession(target.profile);
+    }
     succeeded = true;
     const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
     if (target.keep) {

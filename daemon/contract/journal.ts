@@ -52,6 +52,12 @@ export const JournalEntry = z
     /** ... or the exact bytes, base64 (raw uploads). At most one of body and body_base64. */
     body_base64: z.string().max(800 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/).nullable(),
     status: z.int().min(100).max(599),
+    /**
+     * The answer's JSON text as recorded (a secret shown once, such as a provisioned tenant's keys,
+     * reads "[secret]"); null for a raw answer; absent in journals written before answers were kept.
+     * A replay compares the replayed body with it. replay-entry ignores it.
+     */
+    response: z.string().max(8 * 1024 * 1024).nullable().optional(),
   })
   .refine((e) => e.body === null || e.body_base64 === null, { message: 'send at most one of body and body_base64', path: ['body_base64'] })
   .meta({ id: 'JournalEntry' });
@@ -82,3 +88,20 @@ export const ReplayResult = z
 
 export type JournalPage = z.infer<typeof JournalPage>;
 export type ReplayResult = z.infer<typeof ReplayResult>;
+
+/** POST /admin/sandbox/replay-session: the origin of the journal about to be replayed (its header's). */
+export const ReplaySessionBody = z.strictObject({ origin: JournalOrigin }).meta({ id: 'ReplaySessionRequest' });
+
+export const ReplaySession = z
+  .object({
+    state: z.enum(['open', 'closed']),
+    /** The operator who opened it (`operator:<name>`): the audit names it as the actor of every replayed entry. */
+    opened_by: z.string(),
+    /** The last entry replayed in the session (0 before the first); replay-entry takes last_seq + 1. */
+    last_seq: z.int().min(0),
+    /** Why the session closed (closed by the operator, or the journal gained an entry that is not a replay); null while open. */
+    closed_reason: z.string().nullable(),
+  })
+  .meta({ id: 'ReplaySession' });
+
+export type ReplaySession = z.infer<typeof ReplaySession>;

@@ -19,6 +19,8 @@ export interface JournalRecord {
   contentType: string | null;
   body: string | Buffer | undefined;
   status: number;
+  /** The JSON answer's text (undefined for a raw answer or none), for replays to compare bodies. */
+  response?: string;
 }
 
 /** Who a replayed request runs as, handed from the replay route to the pipeline. */
@@ -31,6 +33,8 @@ export interface ReplayTicket {
   principal: ReplayPrincipal;
   /** The original request id: the replayed answer (error bodies, stored idempotent answers) carries it. */
   requestId: string;
+  /** The operator replaying the entry (`operator:<name>`): the audit names it as the actor, on the principal's behalf. */
+  replayedBy: string;
 }
 
 /** The header the replay route's internal request carries; its value is a one-time ticket token. */

@@ -117,14 +117,16 @@ function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Ro
       detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
     });
   }
+  // The JSON answer goes to the journal too, so a replay compares bodies (docs/snapshots.md).
+  const response = json ?? (reply.body === undefined || reply.raw ? undefined : JSON.stringify(reply.body));
   // The journal: every request that reached its handler, refusals included (a business refusal
   // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
   deps.journal.record({
     requestId: ctx.requestId, simMs: t.simMs, method: t.req.method, route: `${def.method} ${def.url}`, path: t.path, query: t.rawQuery,
     principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: t.idemKey, contentType: header(t.req, 'content-type') ?? null,
-    body: t.req.rawBody, status: reply.status,
+    body: t.req.rawBody, status: reply.status, response,
   });
-  return json;
+  return json ?? response;
 }
 
 export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {

@@ -10,6 +10,7 @@ import { createGroupCommit } from '../store/group-commit.js';
 import type { Scheduler } from '../sim/scheduler.js';
 import { isMutating, type RouteCtx, type RouteDef } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
+import type { Audit } from '../store/audit.js';
 import { AppError } from './errors.js';
 import { authenticate, replayTicket, type AuthDeps, type Principal } from './auth.js';
 import { createMutationRunner, type MutationDeps } from './mutation.js';
@@ -20,6 +21,7 @@ export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDe
   db: Db;
   scheduler: Pick<Scheduler, 'catchUp'>;
   journal: RequestJournal;
+  audit: Pick<Audit, 'append' | 'actingFor'>;
 }
 
 function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId: string): RouteCtx {
@@ -89,6 +91,8 @@ export function createPipeline(deps: PipelineDeps) {
       const ctx = buildCtx(def, req, who, requestId);
       if (def.outsideBatch) return runOutsideBatch(def, ctx, req);
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
+      // A replayed entry is audited as the operator replaying it, on the recorded principal's behalf.
+      if (ticket) return deps.audit.actingFor(ticket.replayedBy, () => runMutation(def, ctx, req, who.idemKey));
       return runMutation(def, ctx, req, who.idemKey);
     } catch (err) {
       if (err instanceof AppError) return errorReply(err, requestId);

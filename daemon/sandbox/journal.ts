@@ -24,14 +24,23 @@ interface Row {
   body_kind: 'none' | 'text' | 'bytes';
   body_sealed: Buffer | null;
   status: number;
+  response_sealed: Buffer | null;
 }
 
-interface OriginRow {
+export interface OriginRow {
   seed: number;
   start_ms: number;
   clock_mode: 'frozen' | 'running';
   speed_milli: number;
   complete: number;
+}
+
+/** An entry without its bodies. */
+export interface Since {
+  seq: number;
+  request_id: string;
+  route: string;
+  principal: string;
 }
 
 export interface JournalDeps {
@@ -53,11 +62,23 @@ function sealBody(deps: JournalDeps, e: JournalRecord): { kind: Row['body_kind']
   return { kind: typeof e.body === 'string' ? 'text' : 'bytes', sealed: seal(keyFor(deps, e.principal, e.tenantId), plain, `journal:${e.principal}`) };
 }
 
+/** Secrets an answer shows once (a provisioned tenant's keys) are not kept in the journal. */
+const SECRET_FIELD = /"(api_key|signing_secret)":"[^"]*"/g;
+export const SECRET_PLACEHOLDER = '[secret]';
+
+function sealResponse(deps: JournalDeps, e: JournalRecord): Buffer | null {
+  if (e.response === undefined) return null;
+  const text = e.response.includes('"api_key"') || e.response.includes('"signing_secret"')
+    ? e.response.replace(SECRET_FIELD, (_m, name: string) => `"${name}":"${SECRET_PLACEHOLDER}"`)
+    : e.response;
+  return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(text, 'utf8'), `journal-response:${e.principal}`);
+}
+
 function toEntry(deps: JournalDeps, r: Row): JournalEntry {
   let body: string | null = null;
   let bodyBase64: string | null = null;
+  const tenantId = r.principal.startsWith('tenant:') ? r.principal.slice('tenant:'.length) : null;
   if (r.body_kind !== 'none') {
-    const tenantId = r.principal.startsWith('tenant:') ? r.principal.slice('tenant:'.length) : null;
     const plain = open(keyFor(deps, r.principal, tenantId), r.body_sealed!, `journal:${r.principal}`);
     if (r.body_kind === 'text') body = plain.toString('utf8');
     else bodyBase64 = plain.toString('base64');
@@ -77,6 +98,7 @@ function toEntry(deps: JournalDeps, r: Row): JournalEntry {
     body,
     body_base64: bodyBase64,
     status: r.status,
+    response: r.response_sealed === null ? null : open(keyFor(deps, r.principal, tenantId), r.response_sealed, `journal-response:${r.principal}`).toString('utf8'),
   };
 }
 
@@ -115,11 +137,13 @@ function createTicketBook() {
 export function createJournal(deps: JournalDeps) {
   const { db } = deps;
   const insert = db.prepare(
-    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const page = db.prepare<[number, number], Row>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM journal');
+  const last = db.prepare<[], { m: number | null }>('SELECT MAX(seq) AS m FROM journal');
+  const since = db.prepare<[number], Since>('SELECT seq, request_id, route, principal FROM journal WHERE seq > ? ORDER BY seq LIMIT 2');
   const originRow = db.prepare<[], OriginRow>('SELECT seed, start_ms, clock_mode, speed_milli, complete FROM journal_origin WHERE id = 1');
   // A database created before the journal existed: its history before now is not in the journal.
   db.prepare(
@@ -131,8 +155,13 @@ export function createJournal(deps: JournalDeps) {
     /** Appends one entry; call inside the savepoint of the request it records. */
     record(e: JournalRecord): void {
       const { kind, sealed } = sealBody(deps, e);
-      insert.run(e.requestId, e.simMs, e.method, e.route, e.path, e.query, e.principal, e.idempotencyKey, e.contentType, kind, sealed, e.status);
+      insert.run(e.requestId, e.simMs, e.method, e.route, e.path, e.query, e.principal, e.idempotencyKey, e.contentType, kind, sealed, e.status, sealResponse(deps, e));
     },
+    /** The last entry's seq (0 when empty): cheap, unlike a count. */
+    lastSeq: (): number => last.get()!.m ?? 0,
+    /** The first two entries after seq, without their bodies (what a replay session checks). */
+    since: (seq: number): Since[] => since.all(seq),
+    origin: (): OriginRow => originRow.get()!,
     header: (): JournalHeader => toHeader(deps, originRow.get()!, count.get()!.n),
     /** Entries with seq > after, oldest first. */
     list: (after: number, limit: number): JournalEntry[] => page.all(after, limit).map((r) => toEntry(deps, r)),

@@ -3,13 +3,16 @@
 // advances and catch-ups did), then the entry goes through this app's own HTTP stack (fastify inject):
 // the same content parsing, routing and pipeline (idempotency, handler, audit, journal) as the
 // original, authenticated by a one-time ticket instead of the tenant's keys and signature, and
-// answering with the original's request id. docs/snapshots.md describes the semantics and limits.
+// answering with the original's request id. Only inside a replay session (replay-session.ts): a fresh
+// sandbox being rebuilt from its journal, entries in order. The audit names the replaying operator as
+// the actor, on the recorded principal's behalf. docs/snapshots.md describes the semantics and limits.
 import type { Deps } from '../deps.js';
 import type { OperatorRealm, RouteCtx } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { JournalEntry } from '../contract/journal.js';
 import { REPLAY_HEADER, type ReplayPrincipal } from '../contract/request-journal.js';
 import { MAX_ADVANCE_MS } from './service.js';
+import { admitEntry, entryReplayed } from './replay-session.js';
 
 interface OperatorRow {
   id: string;
@@ -53,14 +56,16 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   return ok(null);
 }
 
-export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
+export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
   const e = ctx.body;
+  const admitted = admitEntry(deps, e.seq);
+  if (!admitted.ok) return admitted;
   const principal = principalOf(deps, e.principal);
   if (!principal.ok) return principal;
   const caughtUp = catchUpTo(deps, e);
   if (!caughtUp.ok) return caughtUp;
 
-  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id });
+  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id, replayedBy: ctx.actor });
   const headers: Record<string, string> = { [REPLAY_HEADER]: token };
   if (e.content_type !== null) headers['content-type'] = e.content_type;
   if (e.idempotency_key !== null) headers['idempotency-key'] = e.idempotency_key;
@@ -71,6 +76,7 @@ export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' 
   } finally {
     deps.journal.dropTicket(token);
   }
+  entryReplayed(deps, e.seq, e.request_id);
   const type = res.headers['content-type'];
   const contentType = typeof type === 'string' ? type : null;
   let body: unknown = null;

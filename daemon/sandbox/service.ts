@@ -10,7 +10,7 @@ import { clockView } from '../market/calendar-view.js';
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
 /** Tables that survive a reset: credentials, brokers, the audit chain, the request journal (the reset
  *  is one of its entries) and the state row itself. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin']);
+const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session']);
 const KEEP_SEQUENCES = ['tnt', 'opr'];
 
 export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };

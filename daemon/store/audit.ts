@@ -1,6 +1,9 @@
 // Hash-chained audit log. Each row's hash covers its content and the previous row's hash; the head
 // (count and last hash) is kept in sandbox_state in the same transaction, so an edited, inserted or
 // deleted row — including the last one — breaks verification. Triggers make the table append-only.
+// A replayed journal entry is audited truthfully: inside actingFor(operator, fn) every entry names
+// the replaying operator as its actor and the actor the code gave as on_behalf_of (the journal's
+// recorded principal). A row without on_behalf_of hashes exactly as rows did before the column existed.
 import type { Db } from './db.js';
 import { sha256 } from './crypto.js';
 
@@ -22,22 +25,42 @@ export interface AuditRow {
   detail: string;
   prev_hash: string;
   hash: string;
+  /** Set when an operator replayed the request: the principal the actor acted for. */
+  on_behalf_of: string | null;
 }
 
 const GENESIS = '0'.repeat(64);
 
-function rowHash(r: Omit<AuditRow, 'hash'>): string {
-  return sha256(JSON.stringify([r.seq, r.at, r.actor, r.action, r.subject, r.tenant_id, r.detail, r.prev_hash]));
+function rowHash(r: Omit<AuditRow, 'hash' | 'on_behalf_of'> & { on_behalf_of?: string | null }): string {
+  const fields: Array<string | number | null> = [r.seq, r.at, r.actor, r.action, r.subject, r.tenant_id, r.detail, r.prev_hash];
+  // Only rows written on someone's behalf hash the field: every other row (and every row older than
+  // the column) keeps the hash it always had.
+  if (r.on_behalf_of !== null && r.on_behalf_of !== undefined) fields.push(r.on_behalf_of);
+  return sha256(JSON.stringify(fields));
 }
 
 export function createAudit(db: Db, nowIso: () => string) {
   const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
-  const insert = db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)');
+  // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
+  let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
   // Compare-and-set: the head moves only from the head this connection last knew. The known head is
   // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
   // head away from it, the update changes no row, and the append reads the head and tries again.
   const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
   let known: { audit_count: number; audit_head: string } | null = null;
+  /** The operator replaying a journal entry, while actingFor runs. */
+  let acting: string | null = null;
+
+  /** Runs fn with every entry it appends audited as `operator`, on behalf of the entry's own actor. */
+  function actingFor<T>(operator: string, fn: () => T): T {
+    const before = acting;
+    acting = operator;
+    try {
+      return fn();
+    } finally {
+      acting = before;
+    }
+  }
 
   /** Appends one entry; call inside the transaction of the change it records. */
   function append(entry: AuditEntry): void {
@@ -46,12 +69,13 @@ export function createAudit(db: Db, nowIso: () => string) {
     for (let attempt = 0; ; attempt++) {
       const h = known ?? head.get()!;
       const row = {
-        seq: h.audit_count + 1, at, actor: entry.actor, action: entry.action, subject: entry.subject,
-        tenant_id: entry.tenantId ?? null, detail, prev_hash: h.audit_head || GENESIS,
+        seq: h.audit_count + 1, at, actor: acting ?? entry.actor, action: entry.action, subject: entry.subject,
+        tenant_id: entry.tenantId ?? null, detail, prev_hash: h.audit_head || GENESIS, on_behalf_of: acting === null ? null : entry.actor,
       };
       const hash = rowHash(row);
       if (setHead.run(row.seq, hash, h.audit_count, h.audit_head).changes === 1) {
-        insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash);
+        insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
+        insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
         return;
       }
@@ -89,7 +113,7 @@ export function createAudit(db: Db, nowIso: () => string) {
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
 
-  return { append, list, verify };
+  return { append, actingFor, list, verify };
 }
 
 export type Audit = ReturnType<typeof createAudit>;

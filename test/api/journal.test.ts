@@ -148,6 +148,8 @@ describe('replay-entry rebuilds the same state in a fresh sandbox, with identica
   beforeAll(async () => {
     entries = await journalOf(a);
     b = await makeApp({ seed: SEED });
+    const origin = (await a.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
+    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
   });
   afterAll(() => b?.close());
 
@@ -173,7 +175,17 @@ describe('replay-entry rebuilds the same state in a fresh sandbox, with identica
     const sa = await a.req('GET', '/admin/sandbox/state');
     expect((await b.req('GET', '/admin/sandbox/state')).text).toBe(sa.text);
     expect(await journalOf(b)).toEqual(entries);
-    expect(b.deps.audit.verify()).toEqual(a.deps.audit.verify());
+    // The audit chain is A's, except that B's names the replaying operator as the actor of every
+    // replayed entry, on the recorded actor's behalf, and records the session's opening.
+    expect(b.deps.audit.verify().ok).toBe(true);
+    const auditA = a.deps.audit.list({ limit: 10_000 }).reverse();
+    const auditB = b.deps.audit.list({ limit: 10_000 }).reverse();
+    const boot = auditA.findIndex((r) => r.actor !== 'system');
+    expect(auditB[boot]).toMatchObject({ actor: 'operator:admin', action: 'sandbox.replay_session_opened', on_behalf_of: null });
+    const replayed = [...auditB.slice(0, boot), ...auditB.slice(boot + 1)];
+    expect(replayed.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.on_behalf_of ?? r.actor })))
+      .toEqual(auditA.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.actor })));
+    expect(replayed.filter((r) => r.actor !== 'system').every((r) => r.actor === 'operator:admin')).toBe(true);
     // Ids of what is created next agree too.
     const next = applicant();
     const na = await a.req('POST', '/v1/kyc/applications', { body: next, idempotencyKey: 'next-one' });
@@ -184,12 +196,23 @@ describe('replay-entry rebuilds the same state in a fresh sandbox, with identica
 
   it('refuses an entry whose principal does not exist, an entry earlier than the clock, and callers without sandbox:control', async () => {
     const e = entries[0];
-    const ghost = await b.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, principal: 'tenant:tnt_0000000000' } });
-    expect(ghost.status).toBe(404);
-    expect(ghost.body.error.message).toContain('tnt_0000000000');
-    const late = await b.req('POST', '/admin/sandbox/replay-entry', { body: e });
-    expect(late.status).toBe(422);
-    expect(late.body.error.code).toBe('CLOCK_NOT_ADVANCEABLE');
+    // B ran a request of its own after the replay (the next ids, above): its session is closed.
+    const closed = await b.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, seq: entries.length + 1 } });
+    expect(closed.status).toBe(409);
+    expect(closed.body.error.code).toBe('REPLAY_SESSION_REQUIRED');
+    const c = await makeApp({ seed: SEED });
+    try {
+      const origin = (await a.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
+      expect((await c.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
+      const ghost = await c.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, principal: 'tenant:tnt_0000000000' } });
+      expect(ghost.status).toBe(404);
+      expect(ghost.body.error.message).toContain('tnt_0000000000');
+      const late = await c.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, sim_ms: 0 } });
+      expect(late.status).toBe(422);
+      expect(late.body.error.code).toBe('CLOCK_NOT_ADVANCEABLE');
+    } finally {
+      await c.close();
+    }
     expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: e, as: 'security' })).status).toBe(403);
     expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: e, as: 'dealer' })).status).toBe(401);
     expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, principal: 'root' } })).status).toBe(422);

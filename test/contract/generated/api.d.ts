@@ -444,6 +444,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sandbox/replay-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the replay session that replay-entry requires
+         * @description Open the replay session that replay-entry requires: only on a fresh sandbox (an empty journal) created with the journal's origin (seed, start, clock, speed). Not journaled; audited. A request that is not a replay closes the session.
+         */
+        post: operations["postAdminSandboxReplaySession"];
+        /**
+         * Close the replay session (svc sandbox replay does at the end)
+         * @description Close the replay session (svc sandbox replay does at the end): replay-entry is refused from then on. Not journaled.
+         */
+        delete: operations["deleteAdminSandboxReplaySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/sandbox/replay-entry": {
         parameters: {
             query?: never;
@@ -454,8 +478,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-run one journal entry as its recorded principal
-         * @description Re-run one journal entry as its recorded principal: the clock first moves to the entry's simulated time (running due events), then the request goes through the same pipeline (idempotency, handler, audit, journal) without keys or signature, with the original request id. Answers the replayed status and body.
+         * Re-run one journal entry as its recorded principal, inside the replay session and in journal order
+         * @description Re-run one journal entry as its recorded principal, inside the replay session and in journal order: the clock first moves to the entry's simulated time (running due events), then the request goes through the same pipeline (idempotency, handler, audit, journal) without keys or signature, with the original request id; the audit names the calling operator as the actor, on the recorded principal's behalf. Answers the replayed status and body.
          */
         post: operations["postAdminSandboxReplayEntry"];
         delete?: never;
@@ -1456,6 +1480,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's branding, every field
+         * @description The tenant's branding, every field: the defaults (the tenant's name, #1F3A5F, #C8102E, Noto Sans, no footer, no logo) until a field is changed.
+         */
+        get: operations["getV1Branding"];
+        /**
+         * Merge any subset of display_name, primary_color, accent_color, font and footer_text into the branding
+         * @description Merge any subset of display_name, primary_color, accent_color, font and footer_text into the branding; answers the whole branding. {} changes nothing. A refused field changes nothing.
+         */
+        put: operations["putV1Branding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/branding/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's logo (logo_url), byte for byte, with its content type and its sha256 as ETag
+         * @description The tenant's logo (logo_url), byte for byte, with its content type and its sha256 as ETag. 404 NOT_FOUND before any upload.
+         */
+        get: operations["getV1BrandingLogo"];
+        /**
+         * Upload the logo
+         * @description Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB; stored encrypted under the tenant key. Replaces any previous logo.
+         */
+        put: operations["putV1BrandingLogo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1732,6 +1804,7 @@ export interface components {
             body: string | null;
             body_base64: string | null;
             status: number;
+            response?: string | null;
         };
         JournalPage: {
             header: components["schemas"]["JournalHeader"];
@@ -1744,6 +1817,16 @@ export interface components {
             content_type: string | null;
             body: unknown;
             idempotent_replayed: boolean;
+        };
+        ReplaySessionRequest: {
+            origin: components["schemas"]["JournalOrigin"];
+        };
+        ReplaySession: {
+            /** @enum {string} */
+            state: "open" | "closed";
+            opened_by: string;
+            last_seq: number;
+            closed_reason: string | null;
         };
         InspectedRequestSummary: {
             seq: number;
@@ -1828,6 +1911,8 @@ export interface components {
             prev_hash: string;
             /** @description SHA-256 of this entry with prev_hash (64 lowercase hex characters) */
             hash: string;
+            /** @description for a replayed journal entry, the recorded principal the actor (the replaying operator) acted for; null otherwise */
+            on_behalf_of: string | null;
         };
         AuditList: {
             /** @description newest first; at most limit */
@@ -2875,6 +2960,57 @@ export interface components {
             /** @description annualization factor of the volatility */
             periods_per_year: number;
         };
+        /** @description Any subset of the theme fields; what is sent replaces that field, the rest stays. {} changes nothing. */
+        BrandingUpdate: {
+            /** @description the name reports show, 1-80 characters (trimmed), one line */
+            display_name?: string;
+            /** @description headings and rules: #rrggbb (six hex digits; answered in upper case) */
+            primary_color?: string;
+            /** @description highlights: #rrggbb (six hex digits; answered in upper case) */
+            accent_color?: string;
+            /**
+             * @description the body font of reports, one of the embedded set (Noto Sans, Noto Serif, Amiri)
+             * @enum {string}
+             */
+            font?: "Noto Sans" | "Noto Serif" | "Amiri";
+            /** @description printed at the foot of every report page, 0-300 characters (trimmed); "" for none */
+            footer_text?: string;
+        };
+        Branding: {
+            /** @description the name reports show; the tenant's name until set */
+            display_name: string;
+            /** @description #RRGGBB; default #1F3A5F */
+            primary_color: string;
+            /** @description #RRGGBB; default #C8102E */
+            accent_color: string;
+            /**
+             * @description one of the embedded fonts; default Noto Sans
+             * @enum {string}
+             */
+            font: "Noto Sans" | "Noto Serif" | "Amiri";
+            /** @description printed at the foot of every report page; default "" */
+            footer_text: string;
+            /** @description /v1/branding/logo (a path on the sandbox's base URL, bearer auth) once a logo is uploaded; null until then */
+            logo_url: string | null;
+            /**
+             * Format: date-time
+             * @description the last change of any field or the logo; the tenant's creation time before the first
+             */
+            updated_at: string;
+        };
+        BrandingLogo: {
+            /** @description /v1/branding/logo: GET it with the tenant's bearer key */
+            logo_url: string;
+            /**
+             * @description judged by the magic bytes, whatever the Content-Type said
+             * @enum {string}
+             */
+            content_type: "image/png" | "image/jpeg";
+            /** @description size of the logo in bytes */
+            bytes: number;
+            /** @description SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url */
+            sha256: string;
+        };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
         };
@@ -3001,7 +3137,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "REPORT_NOT_READY" | "REPORT_PURGED" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "REPORT_NOT_READY" | "REPORT_PURGED" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -3082,6 +3218,15 @@ export interface operations {
                     "application/json": components["schemas"]["Clock"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3130,6 +3275,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetV1CalendarResponse"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -3190,6 +3344,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetV1InstrumentsResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3246,6 +3409,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Instrument"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -3315,6 +3487,15 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3381,6 +3562,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LiveQuote"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -3453,6 +3643,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetV1MarketsMarketIdInstrumentsSymbolOhlcvResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3522,6 +3721,15 @@ export interface operations {
                     "application/json": components["schemas"]["IndexOhlcv"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3589,6 +3797,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetV1BondsResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3645,6 +3862,15 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNKNOWN_SYMBOL */
@@ -3709,6 +3935,15 @@ export interface operations {
                     "application/json": components["schemas"]["NewsList"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -3765,6 +4000,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NewsArticle"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -3836,7 +4080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClockAdvanceResponse"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3932,7 +4176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClockMode"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4024,6 +4268,15 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxState"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -4084,7 +4337,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxState"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4180,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["LiveQuote"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4285,7 +4538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Halt"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4386,6 +4639,15 @@ export interface operations {
                     "application/vnd.svc.snapshot": string;
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -4447,6 +4709,15 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -4467,6 +4738,203 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSandboxReplaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaySessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySession"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SANDBOX_NOT_FRESH, REPLAY_ORIGIN_MISMATCH */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminSandboxReplaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySession"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPLAY_SESSION_REQUIRED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4516,7 +4984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReplayResult"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4545,6 +5013,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPLAY_SESSION_REQUIRED, REPLAY_OUT_OF_ORDER */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4871,7 +5348,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantCredentials"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4976,6 +5453,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditList"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -5041,6 +5527,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditVerification"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -5104,7 +5599,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycApplicationCreated"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5207,7 +5702,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycDocumentUploaded"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5313,7 +5808,7 @@ export interface operations {
                     "application/json": components["schemas"]["KycSubmitted"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5416,6 +5911,15 @@ export interface operations {
                     "application/json": components["schemas"]["KycApplication"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -5485,6 +5989,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetBrokerV1KycResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -5552,6 +6065,15 @@ export interface operations {
                 content: {
                     "image/jpeg": string;
                     "image/png": string;
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -5630,7 +6152,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealerKycApplication"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5746,7 +6268,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealerKycApplication"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5865,7 +6387,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuitabilityRecorded"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5959,6 +6481,15 @@ export interface operations {
                     "application/json": components["schemas"]["Investor"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6027,6 +6558,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetV1AccountsResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6083,6 +6623,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -6152,6 +6701,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetBrokerV1AccountsResponse"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -6225,7 +6783,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealerAccount"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6341,7 +6899,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealerAccount"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6453,6 +7011,15 @@ export interface operations {
                     "application/json": components["schemas"]["Balances"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6523,6 +7090,15 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityFeed"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6591,6 +7167,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -6669,7 +7254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6763,6 +7348,15 @@ export interface operations {
                     "application/json": components["schemas"]["Transfer"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6833,6 +7427,15 @@ export interface operations {
                     "application/json": components["schemas"]["GetBrokerV1FundingResponse"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -6900,7 +7503,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingDeskTransfer"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7007,7 +7610,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundingDeskTransfer"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7112,7 +7715,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostAdminSandboxManualFundingResponse"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7209,6 +7812,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -7285,7 +7897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7379,6 +7991,15 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -7453,7 +8074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7547,6 +8168,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContractNote"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -7612,6 +8242,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeskQueue"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -7685,7 +8324,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeskOrder"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7792,7 +8431,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeskOrder"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7897,6 +8536,15 @@ export interface operations {
                     "application/json": components["schemas"]["Blotter"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -7962,6 +8610,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeskExposure"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8021,6 +8678,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -8101,7 +8767,7 @@ export interface operations {
                     "application/json": components["schemas"]["AutoFill"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8196,6 +8862,15 @@ export interface operations {
                     "application/json": components["schemas"]["FundList"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8263,7 +8938,7 @@ export interface operations {
                     "application/json": components["schemas"]["FundOrder"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8357,6 +9032,15 @@ export interface operations {
                     "application/json": components["schemas"]["FundOrder"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8426,7 +9110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fund"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8531,7 +9215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dividend"];
                 };
             };
-            /** @description MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8634,6 +9318,15 @@ export interface operations {
                     "application/json": components["schemas"]["Dividend"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8710,6 +9403,15 @@ export interface operations {
                     "application/json": components["schemas"]["Portfolio"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8775,6 +9477,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Exposures"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHENTICATED */
@@ -8847,6 +9558,15 @@ export interface operations {
                     "application/json": components["schemas"]["Performance"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8917,6 +9637,15 @@ export interface operations {
                     "application/json": components["schemas"]["Risk"];
                 };
             };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description UNAUTHENTICATED */
             401: {
                 headers: {
@@ -8936,6 +9665,309 @@ export interface operations {
                 };
             };
             /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Branding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1Branding: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrandingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branding"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_COLOR, UNSUPPORTED_FONT, IDEMPOTENCY_KEY_REUSED, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1BrandingLogo: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandingLogo"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     [name: string]: unknown;
