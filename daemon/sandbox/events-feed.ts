@@ -148,7 +148,7 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
 
   /** Sends each subscriber what it has not seen; only outside a transaction (committed changes only). */
   function pump(): void {
-    if (db.inTransaction || subs.size === 0) return;
+    if (!db.open || db.inTransaction || subs.size === 0) return;
     const from = Math.min(...[...subs].map((s) => s.cursor));
     const rows = read!(from);
     for (const r of rows) {
