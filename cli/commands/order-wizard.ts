@@ -7,7 +7,7 @@ import type { Profile } from '../context.js';
 import { estimateLines, estimateOrder } from '../estimate.js';
 import { loadPrompts } from '../interactive.js';
 import { svc } from '../hints.js';
-import { limitPriceProblem, parseEgp } from '../money.js';
+import { limitPriceProblem, parseEgp, type BandMicros } from '../money.js';
 import { chalk, egp, info, ok, price, usage } from '../output.js';
 import type { Balances } from '../../daemon/contract/schemas/ledger.js';
 import type { Instrument, Quote } from '../../daemon/contract/schemas/market.js';
@@ -89,7 +89,7 @@ async function chooseSymbol(profile: Profile): Promise<string> {
 }
 
 /** The limit prompt's validate: true, or why the price cannot be placed (off the tick: the nearest prices on it). */
-export function limitCheck(text: string, q: Pick<Quote, 'band'>): true | string {
+export function limitCheck(text: string, q: { band: BandMicros }): true | string {
   return limitPriceProblem(text, q.band) ?? true;
 }
 

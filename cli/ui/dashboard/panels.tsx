@@ -1,5 +1,6 @@
 // The dashboard's panels: pure views of the data they are given.
 import { Box, Text } from 'ink';
+import { svc } from '../../hints.js';
 import { egp, nav as navText } from '../../output.js';
 import { isOpen, type Account, type Balances, type Clock, type Fund, type FundHolding, type Order, type Quote, type SharePosition } from '../../live/source.js';
 import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
@@ -82,7 +83,7 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
       <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
         <Text bold color="cyan">Investor</Text>
         <Text>No investor selected: press <Text bold>i</Text> to choose one.</Text>
-        <Text dimColor>None yet? Open an account with svc kyc apply.</Text>
+        <Text dimColor>{`None yet? Open an account with ${svc('kyc apply')}.`}</Text>
       </Box>
     );
   }
