@@ -11,7 +11,8 @@
 //  - replay: checks the whole journal (JSON, shape, order, routes of the target's /openapi.json), then
 //    re-runs each entry through POST /admin/sandbox/replay-entry in a fresh sandbox (an isolated one,
 //    a new home with --home, or an empty running one with --against), inside a replay session it opens
-//    first and closes at the end, and compares every status.
+//    first and closes at the end, and compares every status and recorded body (the first differing
+//    field is named).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,8 @@ import { privateHome, readJson, resolveHome, resolveProfile, type GlobalOptions,
 import { DaemonStartFailed, daemonEntry, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
 import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_FILE_BYTES, SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
-import type { JournalEntry, JournalHeader, JournalOrigin, JournalPage, ReplayResult, ReplaySession } from '../../daemon/contract/journal.js';
+import { JOURNAL_SECRET, type JournalEntry, type JournalHeader, type JournalOrigin, type JournalPage, type ReplayResult, type ReplaySession } from '../../daemon/contract/journal.js';
+import { firstDifference, showValue, type JsonDifference } from '../json-diff.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
 
@@ -313,6 +315,24 @@ interface Mismatch {
   recorded_status: number;
   replayed_status: number;
   replayed_error: string | null;
+  /** The first field of the body that differs (`body.data[0].price_micros`), with both values; null when only the status does. */
+  field: JsonDifference | null;
+}
+
+/** The entry's replayed answer against the recorded one: status, then (when recorded) the JSON body. */
+function compareAnswer(line: number, entry: JournalEntry, r: ReplayResult): Mismatch | null {
+  let field: JsonDifference | null = null;
+  if (typeof entry.response === 'string') {
+    let recorded: unknown;
+    try {
+      recorded = JSON.parse(entry.response);
+    } catch {
+      recorded = entry.response;
+    }
+    field = firstDifference(recorded, r.body, 'body', JOURNAL_SECRET);
+  }
+  if (r.status === entry.status && !field) return null;
+  return { line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: refusalOf(r.body)?.error?.code ?? null, field };
 }
 
 /** Where a journal is replayed: its profile, and what becomes of it once the replay is over. */
@@ -407,10 +427,8 @@ async function replayEntries(profile: Profile, file: string, entries: Loaded['en
       info(`${chalk.red('error')} ${file}:${line} (seq ${entry.seq}, ${entry.method} ${entry.path}): the replay stopped: ${err ? `${err.code}: ${err.message}` : `HTTP ${res.status}`}`);
       throw new CliExit(EXIT.apiError);
     }
-    const r = res.body;
-    if (r.status !== entry.status) {
-      mismatches.push({ line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: refusalOf(r.body)?.error?.code ?? null });
-    }
+    const differs = compareAnswer(line, entry, res.body);
+    if (differs) mismatches.push(differs);
     if (Date.now() - lastReport > 1000 || (i + 1) % 1000 === 0) {
       lastReport = Date.now();
       step(json, `replay: ${i + 1}/${entries.length} entries (${Math.round(((i + 1) / entries.length) * 100)}%)`);
@@ -419,13 +437,19 @@ async function replayEntries(profile: Profile, file: string, entries: Loaded['en
   return mismatches;
 }
 
-function printMismatches(file: string, total: number, mismatches: Mismatch[]): void {
+function printMismatches(file: string, total: number, bodies: number, mismatches: Mismatch[]): void {
   if (mismatches.length === 0) {
-    info(`${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded.`);
+    info(`${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`);
     return;
   }
   info(`${chalk.red('differs')} ${mismatches.length} of ${total} entries answered differently:`);
-  for (const m of mismatches.slice(0, 20)) info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`);
+  for (const m of mismatches.slice(0, 20)) {
+    const status = m.recorded_status === m.replayed_status
+      ? `status ${m.recorded_status}`
+      : `recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`;
+    const field = m.field ? `; ${m.field.path}: recorded ${showValue(m.field.recorded)}, replayed ${showValue(m.field.replayed)}` : '';
+    info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: ${status}${field}`);
+  }
 }
 
 export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: string[]): Promise<void> {
@@ -452,11 +476,12 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
       await closeReplaySession(target.profile);
     }
     succeeded = true;
-    const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    const bodies = entries.filter(({ entry }) => typeof entry.response === 'string').length;
+    const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, bodies_compared: bodies, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
     if (target.keep) {
       await banner(target.keep.home, target.keep.locator, json, `replayed ${basename(file)}`, { replay: summary });
     } else if (json) printJson(summary);
-    if (!json) printMismatches(file, entries.length, mismatches);
+    if (!json) printMismatches(file, entries.length, summary.bodies_compared, mismatches);
     if (mismatches.length) throw new CliExit(EXIT.apiError);
   } finally {
     await target.finish(succeeded);

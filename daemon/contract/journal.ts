@@ -6,6 +6,9 @@ import { z } from 'zod';
 
 export const JOURNAL_FORMAT = 1;
 
+/** What a recorded answer holds instead of a secret it showed once (a provisioned tenant's keys). */
+export const JOURNAL_SECRET = '[secret]';
+
 export const JournalOrigin = z
   .strictObject({
     seed: z.int().min(0).max(2 ** 32 - 1),

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { open, seal } from '../store/crypto.js';
 import type { JournalEntry, JournalHeader } from '../contract/journal.js';
-import { JOURNAL_FORMAT } from '../contract/journal.js';
+import { JOURNAL_FORMAT, JOURNAL_SECRET } from '../contract/journal.js';
 import type { JournalRecord, RequestJournal, ReplayTicket } from '../contract/request-journal.js';
 
 interface Row {
@@ -64,12 +64,11 @@ function sealBody(deps: JournalDeps, e: JournalRecord): { kind: Row['body_kind']
 
 /** Secrets an answer shows once (a provisioned tenant's keys) are not kept in the journal. */
 const SECRET_FIELD = /"(api_key|signing_secret)":"[^"]*"/g;
-export const SECRET_PLACEHOLDER = '[secret]';
 
 function sealResponse(deps: JournalDeps, e: JournalRecord): Buffer | null {
   if (e.response === undefined) return null;
   const text = e.response.includes('"api_key"') || e.response.includes('"signing_secret"')
-    ? e.response.replace(SECRET_FIELD, (_m, name: string) => `"${name}":"${SECRET_PLACEHOLDER}"`)
+    ? e.response.replace(SECRET_FIELD, (_m, name: string) => `"${name}":"${JOURNAL_SECRET}"`)
     : e.response;
   return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(text, 'utf8'), `journal-response:${e.principal}`);
 }
