@@ -151,7 +151,12 @@ function servicePaths(): Record<string, JsonObject> {
   const plain = (summary: string, description: string, schema: Json) => ({
     get: {
       operationId: summary === 'Health' ? 'getHealthz' : 'getOpenapiJson', summary, description, tags: ['service'], security: [],
-      responses: { '200': { description: 'Success', content: { 'application/json': { schema } } } },
+      responses: {
+        '200': { description: 'Success', content: { 'application/json': { schema } } },
+        // a path in another spelling is refused before routing, here as on every route
+        '400': { description: 'NON_CANONICAL_PATH', 'x-error-codes': ['NON_CANONICAL_PATH'], content: { 'application/json': { schema: { $ref: `${REF}Error` } } } },
+      },
+      'x-error-codes': ['NON_CANONICAL_PATH'],
     },
   });
   return {

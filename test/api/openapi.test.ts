@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { advance, makeApp, type Res, type TestApp } from '../helpers/app.js';
-import { onboardInvestor } from '../helpers/onboarding.js';
+import { onboardInvestor, SAMPLE_FRONT } from '../helpers/onboarding.js';
 import { creditShares, order, priceNow, trader } from '../helpers/trading.js';
 import { dealerReasons } from '../../daemon/trading/reject-codes.js';
 import {
@@ -27,6 +27,7 @@ const NOT_JSON: Record<string, string> = {
   'GET /admin/sandbox/export': 'application/vnd.svc.snapshot',
   'GET /broker/v1/kyc/{application_id}/documents/{side}': 'image/png',
   'GET /admin/sandbox/events': 'text/event-stream',
+  'GET /v1/branding/logo': 'image/png',
 };
 
 /** The response schemas this file checks against real replies, by route as the document names it. */
@@ -115,6 +116,7 @@ describe('GET /openapi.json declares a response schema for every route that answ
 
   it('the routes without a JSON schema really answer bytes of another content type', async () => {
     const { applicationId } = await onboardInvestor(t);
+    expect((await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' })).status).toBe(200);
     const replies: Record<string, Res> = {
       'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
       'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
@@ -123,6 +125,7 @@ describe('GET /openapi.json declares a response schema for every route that answ
       'GET /admin/sandbox/events': await t.app
         .inject({ method: 'GET', url: '/admin/sandbox/events', headers: { 'x-admin-key': t.creds.operators.admin_key }, payloadAsStream: true })
         .then((r) => (r.stream().destroy(), { status: r.statusCode, headers: r.headers, body: null, text: '' })),
+      'GET /v1/branding/logo': await t.req('GET', '/v1/branding/logo'),
     };
     for (const [route, type] of Object.entries(NOT_JSON)) {
       expect(replies[route].status, route).toBe(200);
