@@ -8,6 +8,7 @@ import type { Migration } from './migration.js';
 // are all set or all NULL. The logo is sealed under the tenant's data key (AES-256-GCM, 28 bytes of IV
 // and tag before the ciphertext); its clear bytes are never stored. The font is not checked here: the
 // embedded set lives in code (daemon/contract/brand-fonts.ts) and may grow without a table rebuild.
+// IF NOT EXISTS: re-running the migrations over a store that has the table keeps it and its rows.
 const HEX6 = '[0-9A-F]'.repeat(6);
 const HEX64 = '[0-9a-f]'.repeat(64);
 const color = (col: string) => `${col} TEXT CHECK (${col} IS NULL OR ${col} GLOB '#${HEX6}')`;
@@ -16,7 +17,7 @@ export const BRANDING: Migration = {
   version: 13,
   name: 'branding',
   sql: `
-CREATE TABLE brandings (
+CREATE TABLE IF NOT EXISTS brandings (
   tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
   display_name TEXT CHECK (display_name IS NULL OR length(display_name) BETWEEN 1 AND 80),
   ${color('primary_color')},
