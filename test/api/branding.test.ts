@@ -121,9 +121,15 @@ describe('A bad field is refused with its stable code and changes nothing', () =
     });
   }
 
-  it('UNSUPPORTED_FONT names every embedded font', async () => {
+  it('UNSUPPORTED_FONT names the font refused and every embedded font', async () => {
     const res = await put({ font: 'Helvetica' });
+    expect(res.body.error.message).toContain('"Helvetica"');
     for (const font of BRAND_FONTS) expect(res.body.error.message).toContain(font);
+  });
+
+  it('INVALID_COLOR names the field and the value refused, and what a colour must be', async () => {
+    const res = await put({ accent_color: '#fff' });
+    expect(res.body.error.message).toMatch(/^body\.accent_color: "#fff" is not #rrggbb/);
   });
 
   it('the table refuses what the API refuses, a second time', () => {

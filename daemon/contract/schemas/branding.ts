@@ -27,10 +27,16 @@ export function charCount(s: string): number {
   return [...s].length;
 }
 
+/** A refused value as a message shows it: JSON, cut after 40 characters. */
+function shown(input: unknown): string {
+  const text = JSON.stringify(input) ?? String(input);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 const color = (what: string) =>
   z
     .string()
-    .regex(COLOR_RE, 'a colour as #rrggbb (a # and six hex digits), e.g. #1F3A5F; #fff and names such as red are refused')
+    .regex(COLOR_RE, { error: (iss) => `${shown(iss.input)} is not #rrggbb: a # and six hex digits, e.g. #1F3A5F (short forms such as #fff and names such as red are refused)` })
     .toUpperCase()
     .describe(`${what}: #rrggbb (six hex digits; answered in upper case)`);
 
@@ -49,7 +55,7 @@ export const BrandingPatchBody = z
     primary_color: color('headings and rules').optional(),
     accent_color: color('highlights').optional(),
     font: z
-      .enum(BRAND_FONTS, { error: `one of the embedded fonts: ${FONT_LIST}` })
+      .enum(BRAND_FONTS, { error: (iss) => `${shown(iss.input)} is not an embedded font; use one of: ${FONT_LIST}` })
       .optional()
       .describe(`the body font of reports, one of the embedded set (${FONT_LIST})`),
     footer_text: z
