@@ -113,10 +113,13 @@ sandbox
   .command('journal [file]')
   .description('save the request journal (every committed state-changing request) as NDJSON; stdout without FILE')
   .option('--after <seq>', 'only entries after this seq')
+  .option('--redact', 'replace national ids, names, emails, phones, addresses and ID images with consistent fakes; the file still replays to the same answers')
   .addHelpText('after', `
-The journal holds request bodies (national ids, ID images), never keys or signatures.
+The journal holds request bodies (national ids, ID images), never keys or signatures; --redact makes one
+you can share (docs/snapshots.md, "Redaction").
 Examples:
   $ svc sandbox journal journal.ndjson
+  $ svc sandbox journal --redact support-1234.ndjson
   $ svc sandbox journal | tail -n 3`)
   .action(lazy(async () => (await import('./commands/snapshot.js')).journalCmd));
 sandbox

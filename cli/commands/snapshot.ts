@@ -36,6 +36,8 @@ export interface ImportOptions {
 
 export interface JournalOptions {
   after?: string;
+  /** Replace personal data with consistent fakes (cli/journal-redact.ts). */
+  redact?: boolean;
 }
 
 export interface ReplayOptions {
@@ -224,6 +226,7 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
   const lines: string[] = [];
   let header: JournalHeader | null = null;
   let count = 0;
+  const redactor = opts.redact ? (await import('../journal-redact.js')).createRedactor() : null;
   for (;;) {
     const res = await api<JournalPage>(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`);
     const page = ok(res, json);
@@ -231,7 +234,7 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
       header = page.header;
       lines.push(JSON.stringify(header));
     }
-    for (const e of page.entries) lines.push(JSON.stringify(e));
+    for (const e of page.entries) lines.push(JSON.stringify(redactor ? redactor.entry(e) : e));
     count += page.entries.length;
     if (!toStdout && header.entries > 1000) step(json, `journal: ${count}/${header.entries} entries`);
     if (page.next_after === null) break;
@@ -244,8 +247,12 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
   }
   const file = resolve(args[0]);
   writeSecretFile(file, text);
-  if (json) printJson({ file, entries: count, header });
-  else info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private.`);
+  const redacted = redactor?.counts();
+  if (json) printJson({ file, entries: count, header, ...(redacted ? { redacted } : {}) });
+  else if (redacted) {
+    const what = Object.entries(redacted).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${(n === 1 ? k.replace(/(ss)es$|s$/, '$1') : k).replace('_', ' ')}`).join(', ');
+    info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}), redacted: ${what || 'nothing personal found'}. Dates of birth, ids, amounts and times are kept; it replays to the same answers.`);
+  } else info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private, or write it with --redact.`);
 }
 
 // ---- replay ----------------------------------------------------------------------------------------
