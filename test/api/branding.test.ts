@@ -205,6 +205,22 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     });
   }
 
+  it('a retried upload (same Idempotency-Key, same bytes) replays the first answer and changes nothing more', async () => {
+    const logo = randomPng(2048);
+    const uploads = () => (t.deps.db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'branding.logo_uploaded'").get() as { n: number }).n;
+    const first = await t.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png', idempotencyKey: 'logo-retry-1' });
+    expect(first.status).toBe(200);
+    const count = uploads();
+    const again = await t.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png', idempotencyKey: 'logo-retry-1' });
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(uploads()).toBe(count);
+    // put the 512 KiB logo back, as the tests below expect it on file
+    expect((await putLogo(lastLogo, 'image/png')).status).toBe(200);
+    uploaded.push(logo);
+  });
+
   it('an SVG is refused with a message that says so', async () => {
     const res = await putLogo(SVG, 'image/svg+xml');
     expect(res.body.error.message).toMatch(/SVG/);
@@ -280,7 +296,7 @@ describe('The logo is sealed at rest: its clear bytes are in no file of the home
   const windows = (img: Buffer) => [img.subarray(8, 40), img.subarray(img.length >> 1, (img.length >> 1) + 32), img.subarray(img.length - 32)];
 
   it('neither svc.db, nor its WAL, nor any other file holds a window of an uploaded logo, before and after a checkpoint', () => {
-    expect(uploaded.length).toBe(4);
+    expect(uploaded.length).toBe(5);
     for (const checkpoint of [false, true]) {
       if (checkpoint) t.deps.db.pragma('wal_checkpoint(TRUNCATE)');
       const files = filesUnder(t.dir);
