@@ -123,6 +123,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_FONT: e(422, 'font is not one of the embedded fonts.', 'Reports embed their fonts; only the embedded set can be chosen (the message lists it).', 'Send one of the fonts the message lists, spelled exactly.'),
 
   // Reports
+  INVALID_PERIOD: e(422, 'The report period is not valid.', 'period_start is after period_end, or period_end is after today (the sandbox clock).', 'Send period_start <= period_end <= today, as YYYY-MM-DD.'),
+  UNSUPPORTED_LOCALE: e(422, 'The report locale is not supported.', 'Statements are written in English (en) or Arabic (ar).', 'Send locale en or ar.'),
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),
 

@@ -13,6 +13,7 @@ const RULES: Array<{ method: string; pattern: RegExp; auth: TenantAuth }> = [
   { method: 'PUT', pattern: /^\/v1\/investors\/[^/]+\/suitability$/, auth: 'I' },
   { method: 'PUT', pattern: /^\/v1\/branding$/, auth: 'I' },
   { method: 'PUT', pattern: /^\/v1\/branding\/logo$/, auth: 'I' },
+  { method: 'POST', pattern: /^\/v1\/reports$/, auth: 'I' },
 ];
 
 export function tenantAuthFor(method: string, path: string): TenantAuth {

@@ -26,11 +26,12 @@ const TAGS: Record<string, string> = {
 
 /** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */
 function layerCodes(def: RouteDef): ErrorCode[] {
-  const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH'];
-  if (def.auth === 'B' || def.auth === 'I' || def.auth === 'S') codes.push('UNAUTHENTICATED');
+  // UNAUTHENTICATED on every route: a replay ticket header (docs/snapshots.md) that is not known is
+  // refused before the route's own auth mode is looked at, public routes included.
+  const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH', 'UNAUTHENTICATED'];
   if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
-  if (typeof def.auth === 'object') codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  if (typeof def.auth === 'object') codes.push('FORBIDDEN');
   if (def.params || def.query || def.body) codes.push('VALIDATION_FAILED');
   // The content parsers run before the route on any request that may carry a body, with or without
   // a body schema: a JSON body is parsed (and refused when malformed), a charset other than UTF-8 is

@@ -1,6 +1,6 @@
 // Portfolio reads (B), and the capabilities they are built on: money-market funds (daemon/funds) and
-// dividends (daemon/dividends). One module creates the three services so the portfolio shares the
-// fund service's NAV book.
+// dividends (daemon/dividends), and the client statements built on it (daemon/reports). One module
+// creates the services so the portfolio shares the fund service's NAV book.
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { createFundService } from '../funds/service.js';
@@ -8,6 +8,8 @@ import { fundRoutes } from '../funds/routes.js';
 import { createDividendService } from '../dividends/service.js';
 import { dividendRoutes } from '../dividends/routes.js';
 import { createPortfolioService } from './service.js';
+import { createReportService } from '../reports/service.js';
+import { reportRoutes } from '../reports/routes.js';
 import { ExposuresSchema, InvestorParams, PerformanceQuery, PerformanceSchema, PortfolioSchema, RiskQuery, RiskSchema } from '../contract/schemas/portfolio.js';
 
 export function portfolioRoutes(deps: Deps): RouteDef[] {
@@ -17,6 +19,7 @@ export function portfolioRoutes(deps: Deps): RouteDef[] {
   return [
     ...fundRoutes(funds),
     ...dividendRoutes(dividends),
+    ...reportRoutes(createReportService(deps, portfolio)),
     defineRoute({
       method: 'GET', url: '/v1/investors/:id/portfolio', auth: 'B', tags: ['portfolio'],
       summary: 'Total value, cash and positions (equity, fund, cash) with price, market value, average-cost basis, unrealized P/L and weight. Descriptive only.',

@@ -7,7 +7,8 @@
 // of, so it cannot drift from them; statistics describe what happened and forecast or rank nothing.
 //
 // Files: holdings.ts (portfolio, exposures), performance.ts (performance, risk), positions.ts (rows),
-// valuation.ts (prices and the value series), cost-basis.ts, analytics.ts (pure formulas), repo.ts.
+// valuation.ts (prices and the value series), cost-basis.ts, analytics.ts (pure formulas), repo.ts,
+// statement.ts (a client statement's figures for a period).
 import { createLedgerHistory } from '../ledger/history.js';
 import type { FundService } from '../funds/service.js';
 import type { PortfolioCtx, PortfolioDeps } from './context.js';
@@ -15,6 +16,7 @@ import { exposuresReport, portfolioReport } from './holdings.js';
 import { performanceReport, riskReport } from './performance.js';
 import { createPortfolioRepo } from './repo.js';
 import { createValuer } from './valuation.js';
+import { statementFigures, type StatementPeriod } from './statement.js';
 
 export type { PortfolioDeps } from './context.js';
 
@@ -31,6 +33,8 @@ export function createPortfolioService(deps: PortfolioDeps, funds: FundService) 
     exposures: (tenantId: string, investorId: string) => exposuresReport(ctx, tenantId, investorId),
     performance: (tenantId: string, investorId: string, days: number) => performanceReport(ctx, tenantId, investorId, days),
     risk: (tenantId: string, investorId: string, days: number) => riskReport(ctx, tenantId, investorId, days),
+    /** A client statement's figures (the investor already looked up by the caller). */
+    statement: (tenantId: string, investorId: string, period: StatementPeriod) => statementFigures(ctx, tenantId, investorId, period),
   };
 }
 

@@ -28,6 +28,7 @@ const NOT_JSON: Record<string, string> = {
   'GET /broker/v1/kyc/{application_id}/documents/{side}': 'image/png',
   'GET /admin/sandbox/events': 'text/event-stream',
   'GET /v1/branding/logo': 'image/png',
+  'GET /v1/reports/{id}/download': 'application/pdf',
 };
 
 /** The response schemas this file checks against real replies, by route as the document names it. */
@@ -115,8 +116,12 @@ describe('GET /openapi.json declares a response schema for every route that answ
   });
 
   it('the routes without a JSON schema really answer bytes of another content type', async () => {
-    const { applicationId } = await onboardInvestor(t);
+    const { applicationId, investorId } = await onboardInvestor(t);
     expect((await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' })).status).toBe(200);
+    const today = '2026-11-22';
+    const report = await t.req('POST', '/v1/reports', { body: { investor_id: investorId, type: 'client_statement', period_start: today, period_end: today } });
+    expect(report.status).toBe(201);
+    await advance(t, { minutes: 2 });
     const replies: Record<string, Res> = {
       'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
       'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
@@ -126,6 +131,7 @@ describe('GET /openapi.json declares a response schema for every route that answ
         .inject({ method: 'GET', url: '/admin/sandbox/events', headers: { 'x-admin-key': t.creds.operators.admin_key }, payloadAsStream: true })
         .then((r) => (r.stream().destroy(), { status: r.statusCode, headers: r.headers, body: null, text: '' })),
       'GET /v1/branding/logo': await t.req('GET', '/v1/branding/logo'),
+      'GET /v1/reports/{id}/download': await t.req('GET', `/v1/reports/${report.body.report_id}/download`),
     };
     for (const [route, type] of Object.entries(NOT_JSON)) {
       expect(replies[route].status, route).toBe(200);

@@ -67,6 +67,7 @@ const BODIES: Array<{ route: RegExp; body: (ctx: { investorId: string }) => unkn
   { route: /^POST \/v1\/orders$/, body: ({ investorId }) => ({ investor_id: investorId, symbol, side: 'buy', type: 'market', qty: 1 }) },
   { route: /^PUT \/v1\/investors\/\{id\}\/suitability$/, body: () => ({ questionnaire: BALANCED, risk_acknowledged: true }) },
   { route: /^POST \/v1\/kyc\/applications$/, body: () => applicant() },
+  { route: /^POST \/v1\/reports$/, body: ({ investorId }) => ({ investor_id: investorId, type: 'client_statement', period_start: '2026-11-22', period_end: '2026-11-22' }) },
   { route: /^POST \/v1\/fund-orders$/, body: ({ investorId }) => ({ investor_id: investorId, fund_code: 'NILSK', side: 'subscribe', amount_micros: 500_000_000 }) },
 ];
 
@@ -91,6 +92,10 @@ async function buildTenant(tenant: Tenant, name: string): Promise<World> {
   keep(ok(await t.req('GET', `/v1/kyc/applications/${inv.applicationId}`, { tenant }), 'application'));
   keep(ok(await t.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: name }), tenant }), 'second application'));
   keep(ok(await t.req('POST', '/v1/transfers', { body: { investor_id: inv.investorId, direction: 'deposit', amount_micros: 20_000_000_000 }, tenant }), 'deposit'));
+  if (has('POST /v1/reports')) {
+    const op = ops.find((o) => o.key === 'POST /v1/reports')!;
+    keep(ok(await t.req('POST', '/v1/reports', { ...bodyFor(op, inv.investorId), tenant }), 'report'));
+  }
   return { tenant, name, investorId: inv.investorId, accountNumber: '', answers };
 }
 

@@ -1400,6 +1400,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a client statement (PDF) for a period
+         * @description Request a client statement (PDF) for a period: pending now, generating at the next simulated minute, ready (or failed) the minute after.
+         */
+        post: operations["postV1Reports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report's state and, once ready, the PDF's size and SHA-256
+         * @description A report's state and, once ready, the PDF's size and SHA-256.
+         */
+        get: operations["getV1ReportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The PDF (Content-Disposition
+         * @description The PDF (Content-Disposition: attachment); 409 REPORT_NOT_READY before ready, 410 REPORT_PURGED after the seven-year retention. Every download is audited.
+         */
+        get: operations["getV1ReportsIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/investors/{id}/portfolio": {
         parameters: {
             query?: never;
@@ -2824,6 +2884,95 @@ export interface components {
                 paid_at: string | null;
             }[];
         };
+        /** @description Any subset of the theme fields; what is sent replaces that field, the rest stays. {} changes nothing. */
+        BrandingUpdate: {
+            /** @description the name reports show, 1-80 characters (trimmed), one line */
+            display_name?: string;
+            /** @description headings and rules: #rrggbb (six hex digits; answered in upper case) */
+            primary_color?: string;
+            /** @description highlights: #rrggbb (six hex digits; answered in upper case) */
+            accent_color?: string;
+            /**
+             * @description the body font of reports, one of the embedded set (Noto Sans, Noto Serif, Amiri)
+             * @enum {string}
+             */
+            font?: "Noto Sans" | "Noto Serif" | "Amiri";
+            /** @description printed at the foot of every report page, 0-300 characters (trimmed); "" for none */
+            footer_text?: string;
+        };
+        Branding: {
+            /** @description the name reports show; the tenant's name until set */
+            display_name: string;
+            /** @description #RRGGBB; default #1F3A5F */
+            primary_color: string;
+            /** @description #RRGGBB; default #C8102E */
+            accent_color: string;
+            /**
+             * @description one of the embedded fonts; default Noto Sans
+             * @enum {string}
+             */
+            font: "Noto Sans" | "Noto Serif" | "Amiri";
+            /** @description printed at the foot of every report page; default "" */
+            footer_text: string;
+            /** @description /v1/branding/logo (a path on the sandbox's base URL, bearer auth) once a logo is uploaded; null until then */
+            logo_url: string | null;
+            /**
+             * Format: date-time
+             * @description the last change of any field or the logo; the tenant's creation time before the first
+             */
+            updated_at: string;
+        };
+        BrandingLogo: {
+            /** @description /v1/branding/logo: GET it with the tenant's bearer key */
+            logo_url: string;
+            /**
+             * @description judged by the magic bytes, whatever the Content-Type said
+             * @enum {string}
+             */
+            content_type: "image/png" | "image/jpeg";
+            /** @description size of the logo in bytes */
+            bytes: number;
+            /** @description SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url */
+            sha256: string;
+        };
+        ReportCreated: {
+            /** @description rpt_... */
+            report_id: string;
+            /** @constant */
+            state: "pending";
+        };
+        Report: {
+            report_id: string;
+            investor_id: string;
+            /** @enum {string} */
+            type: "client_statement";
+            /** Format: date */
+            period_start: string;
+            /** Format: date */
+            period_end: string;
+            sections: ("summary" | "performance" | "holdings" | "trades")[];
+            /** @enum {string} */
+            locale: "en" | "ar";
+            /**
+             * @description pending -> generating (the next simulated minute) -> ready or failed (the minute after)
+             * @enum {string}
+             */
+            state: "pending" | "generating" | "ready" | "failed";
+            /** Format: date-time */
+            created_at: string;
+            ready_at: string | null;
+            /**
+             * Format: date-time
+             * @description created_at + 7 years: the PDF is purged after it (410 REPORT_PURGED)
+             */
+            expires_at: string;
+            /** @description size of the PDF once ready */
+            bytes: number | null;
+            /** @description hex SHA-256 of the PDF once ready */
+            sha256: string | null;
+            /** @description why it failed; null unless failed */
+            reason_code: string | null;
+        };
         Position: {
             /** @description cash:EGP, an equity symbol, or fund:<code> */
             asset: string;
@@ -2960,57 +3109,6 @@ export interface components {
             /** @description annualization factor of the volatility */
             periods_per_year: number;
         };
-        /** @description Any subset of the theme fields; what is sent replaces that field, the rest stays. {} changes nothing. */
-        BrandingUpdate: {
-            /** @description the name reports show, 1-80 characters (trimmed), one line */
-            display_name?: string;
-            /** @description headings and rules: #rrggbb (six hex digits; answered in upper case) */
-            primary_color?: string;
-            /** @description highlights: #rrggbb (six hex digits; answered in upper case) */
-            accent_color?: string;
-            /**
-             * @description the body font of reports, one of the embedded set (Noto Sans, Noto Serif, Amiri)
-             * @enum {string}
-             */
-            font?: "Noto Sans" | "Noto Serif" | "Amiri";
-            /** @description printed at the foot of every report page, 0-300 characters (trimmed); "" for none */
-            footer_text?: string;
-        };
-        Branding: {
-            /** @description the name reports show; the tenant's name until set */
-            display_name: string;
-            /** @description #RRGGBB; default #1F3A5F */
-            primary_color: string;
-            /** @description #RRGGBB; default #C8102E */
-            accent_color: string;
-            /**
-             * @description one of the embedded fonts; default Noto Sans
-             * @enum {string}
-             */
-            font: "Noto Sans" | "Noto Serif" | "Amiri";
-            /** @description printed at the foot of every report page; default "" */
-            footer_text: string;
-            /** @description /v1/branding/logo (a path on the sandbox's base URL, bearer auth) once a logo is uploaded; null until then */
-            logo_url: string | null;
-            /**
-             * Format: date-time
-             * @description the last change of any field or the logo; the tenant's creation time before the first
-             */
-            updated_at: string;
-        };
-        BrandingLogo: {
-            /** @description /v1/branding/logo: GET it with the tenant's bearer key */
-            logo_url: string;
-            /**
-             * @description judged by the magic bytes, whatever the Content-Type said
-             * @enum {string}
-             */
-            content_type: "image/png" | "image/jpeg";
-            /** @description size of the logo in bytes */
-            bytes: number;
-            /** @description SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url */
-            sha256: string;
-        };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
         };
@@ -3121,6 +3219,28 @@ export interface components {
             /** @default false */
             shariah_only: boolean;
         };
+        ReportRequestInput: {
+            investor_id: string;
+            /** @enum {string} */
+            type: "client_statement";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (Cairo), inclusive
+             */
+            period_start: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD (Cairo), inclusive; not after today, not before period_start
+             */
+            period_end: string;
+            /** @description omitted: all four, in this order; disclosures are always appended */
+            sections?: ("summary" | "performance" | "holdings" | "trades")[];
+            /**
+             * @description en or ar (422 UNSUPPORTED_LOCALE otherwise)
+             * @default en
+             */
+            locale: string;
+        };
         SuitabilityRequestInput: {
             questionnaire: components["schemas"]["SuitabilityQuestionnaireInput"];
             risk_acknowledged: boolean;
@@ -3137,7 +3257,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "REPORT_NOT_READY" | "REPORT_PURGED" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -3884,6 +4004,15 @@ export interface operations {
             };
             /** @description NON_CANONICAL_PATH */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9365,6 +9494,275 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Reports: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportCreated"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_DATE, INVALID_PERIOD, UNSUPPORTED_LOCALE, IDEMPOTENCY_KEY_REUSED, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ReportsIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPORT_NOT_READY */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REPORT_PURGED */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
