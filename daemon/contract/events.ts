@@ -24,7 +24,7 @@ export const EVENT_TYPES = [
   'fund_order.processed',
   'fund_order.settled',
   'fund_order.rejected',
-  /** Reserved: no reports exist yet; the type is taken so a client can subscribe to it already. */
+  /** A client statement became ready to download (docs/reports.md). */
   'report.ready',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -51,7 +51,7 @@ export const SandboxEvent = z
     type: z.enum(EVENT_TYPES),
     /** The simulated time of the change (the row's updated_at): no wall clock, so a rerun gives the same events. */
     at: timestamp(),
-    /** The id of what changed: ord_..., trf_..., kyc_..., fo_... */
+    /** The id of what changed: ord_..., trf_..., kyc_..., fo_..., rpt_... */
     subject: z.string(),
     tenant_id: z.string().nullable(),
     /** The changed object's public fields (never personal data). */

@@ -1,8 +1,8 @@
 // The sandbox's change feed for push events (GET /admin/sandbox/events): temporary triggers (this
 // connection only, never stored in the file) turn each state change of an order, a transfer, a KYC
-// application or a fund order into a row of a temporary table, whoever made the change: a request, a
-// clock advance's fills and expiries, the running clock's catch-up, a dealer. The rows are written in
-// the transaction of the change, so a change that rolls back leaves no event, and they are read only
+// application or a fund order, and each statement becoming ready, into a row of a temporary table,
+// whoever made the change: a request, a clock advance's fills and expiries, the running clock's
+// catch-up, a dealer. The rows are written in the transaction of the change, so a change that rolls back leaves no event, and they are read only
 // outside any transaction, so an event is delivered only once its change is committed. An event's
 // fields come from the changed row (its simulated updated_at, never the wall clock).
 //
@@ -26,6 +26,8 @@ interface Source {
   updateWhen: string;
   type: string;
   data: string;
+  /** The simulated time of the change: the row's updated_at unless the table keeps another column. */
+  at?: string;
 }
 
 const ORDER_DONE = `('partially_filled', 'filled', 'cancelled', 'expired', 'rejected')`;
@@ -67,10 +69,20 @@ const SOURCES: Source[] = [
       'nav_date', NEW.nav_date, 'result_units_micros', NEW.result_units_micros, 'result_amount_micros', NEW.result_amount_micros,
       'reason_code', NEW.reason_code)`,
   },
+  {
+    // a statement is ready (docs/reports.md); its ready_at is the simulated minute it became ready
+    table: 'reports', columns: ['state'],
+    insertWhen: '0',
+    updateWhen: "NEW.state = 'ready' AND OLD.state <> 'ready'",
+    type: `'report.ready'`,
+    data: `json_object('report_id', NEW.id, 'investor_id', NEW.investor_id, 'type', NEW.type, 'period_start', NEW.period_start,
+      'period_end', NEW.period_end, 'locale', NEW.locale, 'state', NEW.state, 'bytes', NEW.bytes, 'sha256', NEW.sha256)`,
+    at: 'NEW.ready_at',
+  },
 ];
 
 function triggerSql(s: Source): string {
-  const insert = `INSERT INTO temp.svc_events (type, subject, tenant_id, at, data) VALUES (${s.type}, NEW.id, NEW.tenant_id, NEW.updated_at, ${s.data});`;
+  const insert = `INSERT INTO temp.svc_events (type, subject, tenant_id, at, data) VALUES (${s.type}, NEW.id, NEW.tenant_id, ${s.at ?? 'NEW.updated_at'}, ${s.data});`;
   return `
 CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_insert AFTER INSERT ON main.${s.table} WHEN ${s.insertWhen} BEGIN ${insert} END;
 CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_update AFTER UPDATE OF ${s.columns.join(', ')} ON main.${s.table} WHEN ${s.updateWhen} BEGIN ${insert} END;`;

@@ -149,6 +149,26 @@ describe('sandbox events (server-sent events)', () => {
     s.close();
   });
 
+  it('streams report.ready when a client statement becomes ready, at its ready_at, with its size and sha256', async () => {
+    const s = await open('?types=report.*');
+    const inv = await trader(t, 1_000);
+    const { body } = await t.req('GET', '/v1/clock');
+    const today = String(body.timestamp).slice(0, 10);
+    const created = await t.req('POST', '/v1/reports', { body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today } });
+    expect(created.status, created.text).toBe(201);
+    await advance(t, { minutes: 2 });
+    const evs = await s.until((e) => e.some((x) => x.type === 'report.ready'), 'report.ready');
+    const report = (await t.req('GET', `/v1/reports/${created.body.report_id}`)).body;
+    expect(report.state).toBe('ready');
+    expect(evs.filter((x) => x.type === 'report.ready')).toEqual([
+      expect.objectContaining({
+        subject: report.report_id, at: report.ready_at, tenant_id: t.creds.tenant.tenant_id,
+        data: { report_id: report.report_id, investor_id: inv, type: 'client_statement', period_start: today, period_end: today, locale: 'en', state: 'ready', bytes: report.bytes, sha256: report.sha256 },
+      }),
+    ]);
+    s.close();
+  });
+
   it('refuses an unknown event type with 422 VALIDATION_FAILED', async () => {
     const res = await t.req('GET', '/admin/sandbox/events?types=order.filed');
     expect(res.status).toBe(422);
