@@ -135,16 +135,31 @@ describe('svc api METHOD PATH', () => {
 });
 
 describe('the CLI without a daemon', () => {
-  it('fails clearly with exit 3 when nothing answers, and status says not running', async () => {
+  it('fails clearly with exit 3 when nothing answers, names the start command with the --home in use, and status says not running', async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-empty-'));
     try {
       const r = await runSvc(['clock', 'show'], { home, env: { SVC_BASE_URL: 'http://127.0.0.1:9' } });
       expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/svc sandbox start/);
+      // the line ends with a command that can be pasted as it is: it starts this home, not the default one
+      expect(r.stderr.trimEnd().endsWith(`Start it with: svc --home ${home} sandbox start`)).toBe(true);
       const s = await runSvc(['sandbox', 'status', '--json'], { home });
       expect(s.code).toBe(3);
       expect(s.json.running).toBe(false);
       expect(existsSync(join(home, 'daemon.json'))).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('quotes a --home with a space in the start command, and names no --home when the home came from SVC_HOME', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'svc empty '));
+    try {
+      const r = await runSvc(['clock', 'show'], { home });
+      expect(r.code).toBe(3);
+      expect(r.stderr.trimEnd().endsWith(`Start it with: svc --home '${home}' sandbox start`)).toBe(true);
+      const e = await runSvc(['clock', 'show'], { env: { SVC_HOME: home } });
+      expect(e.code).toBe(3);
+      expect(e.stderr.trimEnd().endsWith('Start it with: svc sandbox start')).toBe(true);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
