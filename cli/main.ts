@@ -92,12 +92,17 @@ sandbox
 sandbox
   .command('export [file]')
   .description('save the whole sandbox (state, clock, seed, credentials) to one snapshot file; it holds secrets')
+  .option('--redact', 'rebuild the sandbox from its journal with personal data replaced by fakes (in an isolated sandbox) and export that: no personal data and none of these keys')
   .addHelpText('after', `
 The file holds the database, the key-encryption key and the credentials: keep it as secret as the keys.
+With --redact it holds neither this sandbox's personal data nor its keys, and every journal entry must
+replay to its recorded answer, or nothing is written.
 Examples:
   $ svc sandbox export                      writes svc-<seed>-<date>.svcsnap here
+  $ svc sandbox export --redact support-1234.svcsnap
   $ svc sandbox export /tmp/bug-1234.svcsnap --json`)
-  .action(lazy(async () => (await import('./commands/snapshot.js')).exportCmd));
+  .action(lazy<{ redact?: boolean }>(async () => async (opts, g, args) =>
+    (opts.redact ? (await import('./commands/export-redacted.js')).exportRedactedCmd : (await import('./commands/snapshot.js')).exportCmd)(opts, g, args)));
 sandbox
   .command('import <file>')
   .description('replace the sandbox of this home with a snapshot (checked first; a bad file changes nothing), then start it')

@@ -50,7 +50,7 @@ function mb(bytes: number): string {
 }
 
 /** A step of a long operation, on stderr (stdout stays for results and --json). */
-function step(json: boolean, line: string): void {
+export function step(json: boolean, line: string): void {
   if (!json || process.stderr.isTTY) info(chalk.dim(line));
 }
 
@@ -61,7 +61,7 @@ function invalid(file: string, message: string): never {
   throw new CliExit(EXIT.usage);
 }
 
-function writeSecretFile(file: string, data: Buffer | string): void {
+export function writeSecretFile(file: string, data: Buffer | string): void {
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   writeFileSync(tmp, data, { mode: 0o600 });
   chmodSync(tmp, 0o600);
@@ -217,29 +217,33 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
 
 // ---- journal ---------------------------------------------------------------------------------------
 
+type Redactor = ReturnType<(typeof import('../journal-redact.js'))['createRedactor']>;
+
+/** Every entry of the sandbox's journal, paged in order (each redacted when a redactor is given). */
+export async function readJournal(profile: Profile, json: boolean, redactor: Redactor | null, progress: boolean, from = 0): Promise<{ header: JournalHeader; entries: JournalEntry[] }> {
+  let after = from;
+  let header: JournalHeader | null = null;
+  const entries: JournalEntry[] = [];
+  for (;;) {
+    const page = ok(await api<JournalPage>(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`), json);
+    header ??= page.header;
+    for (const e of page.entries) entries.push(redactor ? redactor.entry(e) : e);
+    if (progress && header.entries > 1000) step(json, `journal: ${entries.length}/${header.entries} entries`);
+    if (page.next_after === null) return { header, entries };
+    after = page.next_after;
+  }
+}
+
 export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const profile = resolveProfile(g);
   const toStdout = args[0] === undefined || args[0] === '-';
-  let after = Number(opts.after ?? 0);
+  const after = Number(opts.after ?? 0);
   if (!Number.isInteger(after) || after < 0) usage(`--after ${opts.after} must be a whole number`);
-  const lines: string[] = [];
-  let header: JournalHeader | null = null;
-  let count = 0;
   const redactor = opts.redact ? (await import('../journal-redact.js')).createRedactor() : null;
-  for (;;) {
-    const res = await api<JournalPage>(profile, 'GET', `/admin/sandbox/journal?after=${after}&limit=1000`);
-    const page = ok(res, json);
-    if (!header) {
-      header = page.header;
-      lines.push(JSON.stringify(header));
-    }
-    for (const e of page.entries) lines.push(JSON.stringify(redactor ? redactor.entry(e) : e));
-    count += page.entries.length;
-    if (!toStdout && header.entries > 1000) step(json, `journal: ${count}/${header.entries} entries`);
-    if (page.next_after === null) break;
-    after = page.next_after;
-  }
+  const { header, entries } = await readJournal(profile, json, redactor, !toStdout, after);
+  const count = entries.length;
+  const lines = [header, ...entries].map((x) => JSON.stringify(x));
   const text = lines.join('\n') + '\n';
   if (toStdout) {
     process.stdout.write(text);
@@ -315,7 +319,7 @@ async function routeMatcher(profile: Profile): Promise<(method: string, path: st
   return (method, path) => routes.some((r) => r.method === method && r.re.test(path));
 }
 
-interface Mismatch {
+export interface Mismatch {
   line: number;
   seq: number;
   route: string;
@@ -367,7 +371,7 @@ async function runningSandbox(baseUrl: string, g: GlobalOptions, file: string, o
 }
 
 /** A fresh sandbox with the journal's seed, start and clock: isolated (a temporary home), or in a new --home. */
-async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: JournalOrigin, json: boolean): Promise<ReplayTarget> {
+export async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: JournalOrigin, json: boolean): Promise<ReplayTarget> {
   const home = g.home ? resolve(g.home) : mkdtempSync(join(tmpdir(), 'svc-replay-'));
   if (g.home && existsSync(join(home, 'svc.db'))) usage(`${home} already holds a sandbox; replay into a new directory`);
   const created = g.home && !existsSync(home);
@@ -410,7 +414,7 @@ async function freshSandbox(opts: ReplayOptions, g: GlobalOptions, origin: Journ
  * Opens the target's replay session (replay-entry is refused outside one): the daemon checks again
  * that the sandbox is fresh and has the journal's origin. A refusal is exit 2, nothing sent.
  */
-async function openReplaySession(profile: Profile, file: string, origin: JournalOrigin, json: boolean): Promise<void> {
+export async function openReplaySession(profile: Profile, file: string, origin: JournalOrigin, json: boolean): Promise<void> {
   const res = await api<ReplaySession>(profile, 'POST', '/admin/sandbox/replay-session', { body: { origin } });
   const err = refusalOf(res.body)?.error;
   if (err && (err.code === 'SANDBOX_NOT_FRESH' || err.code === 'REPLAY_ORIGIN_MISMATCH')) invalid(file, `${profile.base_url}: ${err.message}`);
@@ -418,12 +422,12 @@ async function openReplaySession(profile: Profile, file: string, origin: Journal
 }
 
 /** Closes the session once the replay is over, so the rebuilt sandbox takes no further replayed entries. */
-async function closeReplaySession(profile: Profile): Promise<void> {
+export async function closeReplaySession(profile: Profile): Promise<void> {
   await api(profile, 'DELETE', '/admin/sandbox/replay-session').catch(() => undefined);
 }
 
 /** Re-runs every entry in order; the entries answered with another status than the recorded one. */
-async function replayEntries(profile: Profile, file: string, entries: Loaded['entries'], json: boolean): Promise<Mismatch[]> {
+export async function replayEntries(profile: Profile, file: string, entries: Loaded['entries'], json: boolean): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
   let lastReport = Date.now();
   for (const [i, { line, entry }] of entries.entries()) {
@@ -444,7 +448,7 @@ async function replayEntries(profile: Profile, file: string, entries: Loaded['en
   return mismatches;
 }
 
-function printMismatches(file: string, total: number, bodies: number, mismatches: Mismatch[]): void {
+export function printMismatches(file: string, total: number, bodies: number, mismatches: Mismatch[]): void {
   if (mismatches.length === 0) {
     info(`${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`);
     return;
