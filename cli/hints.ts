@@ -50,7 +50,9 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   APPLICATION_ALREADY_DECIDED: () => `After a rejection, apply again (${svc('kyc apply')}); the decision: ${svc('kyc status APPLICATION_ID')}`,
   APPLICATION_NOT_REFERRED: () => `List the review queue: ${svc('desk kyc list')}`,
   UNKNOWN_DOCUMENT_SIDE: () => `Upload both sides with --front FILE --back FILE (or --sample-documents): ${svc('kyc apply')}`,
-  REPORT_NOT_READY: () => `Ask again until state is ready: ${svc('api GET /v1/reports/REPORT_ID')}`,
+  REPORT_NOT_READY: () => `Ask again until state is ready (two simulated minutes after it was asked for; a frozen clock: ${svc('clock advance --minutes 2')}): ${svc('report status REPORT_ID')}`,
+  REPORT_PURGED: () => `The seven-year retention has passed: ask for a new statement of the period: ${svc('report create --from YYYY-MM-DD --to YYYY-MM-DD')}`,
+  INVALID_PERIOD: () => `Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: ${svc('clock show')}`,
   NOT_AVAILABLE: () => `Start the sandbox with the registry-grounded assistant: ${svc('sandbox start --ai registry')}`,
 };
 
