@@ -9,8 +9,12 @@ import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
 /** Tables that survive a reset: credentials, brokers, the audit chain, the request journal (the reset
- *  is one of its entries) and the state row itself. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session']);
+ *  is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
+ *  empties itself below, row by row). */
+const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session']);
+/** The counters of the ids kept tables hold (tenants, operators): they keep counting through a reset,
+ *  so an id made after it never repeats one that survived it. Every other counter restarts, so a reset
+ *  sandbox numbers its new simulation exactly as a fresh sandbox with the same seed would. */
 const KEEP_SEQUENCES = ['tnt', 'opr'];
 
 export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };
