@@ -1,6 +1,6 @@
 // Sandbox controls: clock advance and mode, reset. (Quote and halt live in the market service.) The
 // clock only moves forward, by at most MAX_ADVANCE_MS per call; a reset wipes the simulation and keeps
-// credentials, the audit chain and the journal (docs/snapshots.md).
+// credentials, the tenants' branding, the audit chain and the journal (docs/snapshots.md).
 import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
@@ -8,10 +8,11 @@ import type { ClockMode } from '../sim/clock.js';
 import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
-/** Tables that survive a reset: credentials, brokers, the audit chain, the request journal (the reset
- *  is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
- *  empties itself below, row by row). */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session']);
+/** Tables that survive a reset: credentials and the tenants' configuration (their branding: set up
+ *  with the keys, not made by the simulation), brokers, the audit chain, the request journal (the
+ *  reset is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
+ *  empties itself below, row by row). Tenant data (investors, orders, reports...) goes. */
+const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session']);
 /** The counters of the ids kept tables hold (tenants, operators): they keep counting through a reset,
  *  so an id made after it never repeats one that survived it. Every other counter restarts, so a reset
  *  sandbox numbers its new simulation exactly as a fresh sandbox with the same seed would. */
@@ -77,7 +78,7 @@ export interface ResetRequest {
   clock?: ClockMode;
 }
 
-/** Wipes all simulation state (keeping credentials and the audit chain) and restarts the clock. */
+/** Wipes all simulation state (keeping credentials, branding and the audit chain) and restarts the clock. */
 export function resetSandbox(deps: Deps, req: ResetRequest) {
   let startMs: number | undefined;
   if (req.start !== undefined) {

@@ -1,6 +1,8 @@
 // What a sandbox reset keeps, and that ids made after it never collide with the ids it kept.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { seedInvestor } from '../helpers/investors.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -88,5 +90,36 @@ describe('POST /admin/sandbox/reset keeps tenants and operators, and the ids mad
     const first = await run();
     expect(first.every((id) => /^tnt_[0-9a-z]{10}$/.test(id))).toBe(true);
     expect(await run()).toEqual(first);
+  });
+});
+
+describe("a reset keeps each tenant's branding (configuration, like its keys) and wipes its reports (data)", () => {
+  it('the theme and the logo answer the same after a reset, and a report asked for before it is 404', async () => {
+    const app = await makeApp({ seed: 13 });
+    try {
+      const theme = { display_name: 'Nile Wealth', primary_color: '#0A2B4C', accent_color: '#D4AF37', font: 'Noto Sans', footer_text: 'Regulated by the FRA.' };
+      expect((await app.req('PUT', '/v1/branding', { body: theme })).status).toBe(200);
+      const logo = readFileSync('fixtures/documents/national_id_front.png');
+      expect((await app.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png' })).status).toBe(200);
+      const before = (await app.req('GET', '/v1/branding')).body;
+      const inv = seedInvestor(app);
+      const today = String((await app.req('GET', '/v1/clock')).body.timestamp).slice(0, 10);
+      const report = await app.req('POST', '/v1/reports', { body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today } });
+      expect(report.status, report.text).toBe(201);
+
+      await reset(app, { seed: 14 });
+
+      const after = await app.req('GET', '/v1/branding');
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual(before);
+      expect(after.body).toMatchObject(theme);
+      const served = await app.req('GET', '/v1/branding/logo');
+      expect(served.status).toBe(200);
+      expect((await app.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${app.creds.tenant.api_key}` } })).rawPayload.equals(logo)).toBe(true);
+      const gone = await app.req('GET', `/v1/reports/${report.body.report_id}`);
+      expect(gone.status).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });
