@@ -51,7 +51,8 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   APPLICATION_NOT_REFERRED: () => `List the review queue: ${svc('desk kyc list')}`,
   UNKNOWN_DOCUMENT_SIDE: () => `Upload both sides with --front FILE --back FILE (or --sample-documents): ${svc('kyc apply')}`,
   REPORT_NOT_READY: () => `Ask again until state is ready (two simulated minutes after it was asked for; a frozen clock: ${svc('clock advance --minutes 2')}): ${svc('report status REPORT_ID')}`,
-  REPORT_PURGED: () => `The seven-year retention has passed: ask for a new statement of the period: ${svc('report create --from YYYY-MM-DD --to YYYY-MM-DD')}`,
+  REPORT_PURGED: () => `The retention has passed; ask for a new statement: ${svc('report create --from YYYY-MM-DD --to YYYY-MM-DD')}`,
+  UNSUPPORTED_LOCALE: () => `Ask for en (English) or ar (Arabic): ${svc('report create --locale ar')}`,
   INVALID_PERIOD: () => `Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: ${svc('clock show')}`,
   NOT_AVAILABLE: () => `Start the sandbox with the registry-grounded assistant: ${svc('sandbox start --ai registry')}`,
 };

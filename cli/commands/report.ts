@@ -78,7 +78,7 @@ export function renderReport(r: Report, now?: string): string {
     ['state', stateText(r)],
     ['created', r.created_at],
     ['ready', r.ready_at ?? '-'],
-    ['expires', purged ? `${r.expires_at} (passed: the PDF is purged, the download answers REPORT_PURGED)` : `${r.expires_at} (then the PDF is purged)`],
+    ['expires', purged ? `${r.expires_at} (passed: the PDF is purged)` : `${r.expires_at} (then the PDF is purged)`],
     ['size', r.bytes === null ? '-' : kib(r.bytes)],
     ['sha256', r.sha256 ?? '-'],
   ];
@@ -89,10 +89,17 @@ export function renderReport(r: Report, now?: string): string {
 
 /** What to do next, on stderr. */
 function nextStep(r: Report, purged = false): void {
-  if (purged) info(`The retention has passed: ask for a new statement of the period with ${svc('report create')}`);
+  if (purged) info(`The retention has passed; a new statement of the period: ${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`);
   else if (r.state === 'ready') info(chalk.dim(`Next: ${svc(`report download ${r.report_id}`)}`));
   else if (r.state === 'failed') info(`${r.report_id} failed (${r.reason_code}): ask for it again with ${svc('report create')}`);
-  else info(chalk.dim(`Ready two simulated minutes after it was asked for; ask again with ${svc(`report status ${r.report_id}`)}`));
+  else info(chalk.dim(`Ready two simulated minutes after it was asked for; ask again: ${svc(`report status ${r.report_id}`)}`));
+}
+
+/** After --wait on a frozen clock: the statement moves only when the clock does. */
+function frozenHint(r: Report): void {
+  info(`The sandbox clock is frozen: a statement is ready two simulated minutes after it is asked for.`);
+  info(`  Move the clock: ${svc('clock advance --minutes 2')}`);
+  info(`  then: ${svc(`report status ${r.report_id}`)}`);
 }
 
 function getReport(profile: Profile, id: string, json: boolean): Promise<Report> {
@@ -128,10 +135,7 @@ function sectionsOf(text: string | undefined): string[] | undefined {
 async function waitFor(profile: Profile, first: Report, timeoutS: number, json: boolean): Promise<Report | null> {
   let r = first;
   if (FINAL.has(r.state)) return r;
-  if ((await clockMode(profile)) === 'frozen') {
-    info(`The sandbox clock is frozen: a statement is ready two simulated minutes after it is asked for, and only when the clock moves. Run: ${svc('clock advance --minutes 2')}, then ${svc(`report status ${r.report_id}`)}`);
-    return null;
-  }
+  if ((await clockMode(profile)) === 'frozen') return null;
   const deadline = Date.now() + timeoutS * 1000;
   while (!FINAL.has(r.state)) {
     if (Date.now() >= deadline) {
@@ -165,11 +169,9 @@ export async function create(opts: CreateOptions, g: GlobalOptions): Promise<voi
   const waited = opts.wait ? await waitFor(profile, r, timeoutS, json) : r;
   r = waited ?? r;
   if (json) printJson(r);
-  else {
-    process.stdout.write(reportLine(r));
-    // (after a frozen clock's hint, that hint is the next step)
-    if (waited !== null) nextStep(r);
-  }
+  else process.stdout.write(reportLine(r));
+  if (waited === null) frozenHint(r);
+  else if (!json) nextStep(r);
   if (r.state === 'failed') throw new CliExit(EXIT.apiError);
 }
 
@@ -262,7 +264,7 @@ export async function download(opts: DownloadOptions, g: GlobalOptions, args: st
   const opened = opts.open ? openFile(file) : false;
   if (json) printJson({ report_id: id, path: file, bytes: res.raw.length, sha256, content_type: String(res.headers['content-type'] ?? ''), opened });
   else {
-    process.stdout.write(`${file}\n  ${kib(res.raw.length)}  sha256 ${sha256} (the report's)\n`);
+    process.stdout.write(`${file}\n  ${kib(res.raw.length)}\n  sha256 ${sha256} (the report's)\n`);
   }
   if (opts.open) info(opened ? `opening ${file}` : `Nothing on this machine opens files (no ${process.platform === 'darwin' ? 'open' : 'xdg-open'} on PATH): the statement is at ${file}`);
 }

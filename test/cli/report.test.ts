@@ -62,7 +62,7 @@ describe('svc report create', () => {
     const fr = await sbx.svc(['report', 'create', '--investor', inv, '--locale', 'fr']);
     expect(fr.code).toBe(1);
     expect(fr.stderr).toContain('UNSUPPORTED_LOCALE');
-    expect(fr.stderr).toMatch(/hint: .*en or ar/);
+    expect(fr.stderr).toContain(`hint: Ask for en (English) or ar (Arabic): svc --home ${sbx.home} report create --locale ar`);
     const frJson = await sbx.svc(['report', 'create', '--investor', inv, '--locale', 'fr', '--json']);
     expect(frJson.code).toBe(1);
     expect(frJson.json.error.code).toBe('UNSUPPORTED_LOCALE');
@@ -170,6 +170,7 @@ describe('svc report download', () => {
     expect(existsSync(join(out, 'late.pdf'))).toBe(false);
     const status = await sbx.svc(['report', 'status', reportId]);
     expect(status.stdout).toContain('passed: the PDF is purged');
+    expect(status.stderr).toContain(`svc --home ${sbx.home} report create --investor ${inv} --from 2026-03-01 --to 2026-03-15 --locale en`);
   }, 60_000);
 });
 
