@@ -371,7 +371,7 @@ report
   .option('-o, --output <file>', 'write here (a directory: the daemon\'s file name in it); default the daemon\'s file name in the working directory')
   .option('--force', 'replace an existing file')
   .option('--open', 'then open it with xdg-open (open on macOS) when the machine has it')
-  .addHelpText('after', `\nExit codes: 0 written, 1 refused by the daemon (REPORT_NOT_READY, REPORT_PURGED, NOT_FOUND), 2 the file exists (without --force).${examples('svc report download rpt_0123456789', 'svc report download rpt_0123456789 -o statement.pdf --force', 'svc report download rpt_0123456789 --open --json')}`)
+  .addHelpText('after', `\nExit codes: 0 written, 1 refused by the daemon (REPORT_NOT_READY, REPORT_PURGED, NOT_FOUND),\n2 the file exists (without --force): nothing is written.${examples('svc report download rpt_0123456789', 'svc report download rpt_0123456789 -o statement.pdf --force', 'svc report download rpt_0123456789 --open --json')}`)
   .action(lazy(async () => (await import('./commands/report.js')).download));
 
 program

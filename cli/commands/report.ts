@@ -59,9 +59,9 @@ function stateText(r: Report): string {
   return chalk.yellow(r.state);
 }
 
-/** One line: id, state, period, locale and, once ready, size and sha256. */
+/** A line: id, state, period, locale and, once ready, the size (and the sha256 on a second line). */
 export function reportLine(r: Report): string {
-  const done = r.state === 'ready' && r.bytes !== null ? `  ${kib(r.bytes)}  sha256 ${r.sha256}` : '';
+  const done = r.state === 'ready' && r.bytes !== null ? `  ${kib(r.bytes)}\n  sha256 ${r.sha256}` : '';
   return `${r.report_id}  ${stateText(r)}  ${r.period_start} to ${r.period_end}  ${r.locale}${done}\n`;
 }
 

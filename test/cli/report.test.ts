@@ -183,7 +183,7 @@ describe('svc report create --wait on a running clock', () => {
     expect(res.json).toMatchObject({ state: 'ready', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), bytes: expect.any(Number) });
     const plain = await sbx.svc(['report', 'create', '--investor', inv, '--wait']);
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\) {2}sha256 [0-9a-f]{64}\n$/);
+    expect(plain.stdout).toMatch(/^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\)\n {2}sha256 [0-9a-f]{64}\n$/);
     expect(plain.stderr).toContain('pending -> ');
   }, 60_000);
 });
