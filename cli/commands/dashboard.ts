@@ -5,6 +5,7 @@ import { canPrompt } from '../interactive.js';
 import { apiSource } from '../live/api-source.js';
 import { DEFAULT_BOARD } from '../live/snapshot.js';
 import { usage } from '../output.js';
+import { svc } from '../hints.js';
 
 export interface DashboardCommandOptions {
   investor?: string;
@@ -12,7 +13,10 @@ export interface DashboardCommandOptions {
   interval?: string;
 }
 
-export const NEEDS_TERMINAL = 'svc dashboard needs a terminal; use svc order list / svc market quotes --json instead';
+/** The refusal without a terminal, naming the commands to use instead (with the --home in use). */
+export function needsTerminal(): string {
+  return `svc dashboard needs a terminal; use ${svc('order list')} / ${svc('market quotes --json')} instead`;
+}
 
 export function symbolsOf(text: string | undefined): string[] {
   if (text === undefined) return DEFAULT_BOARD;
@@ -28,7 +32,7 @@ export function intervalOf(text: string | undefined): number {
 }
 
 export async function dashboard(opts: DashboardCommandOptions, g: GlobalOptions): Promise<void> {
-  if (!canPrompt(Boolean(g.json))) usage(NEEDS_TERMINAL);
+  if (!canPrompt(Boolean(g.json))) usage(needsTerminal());
   const symbols = symbolsOf(opts.symbols);
   const intervalMs = intervalOf(opts.interval);
   const profile = resolveProfile(g);

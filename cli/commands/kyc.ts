@@ -8,6 +8,7 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { canPrompt, loadPrompts, requireFlags } from '../interactive.js';
 import { chalk, info, ok, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
 import {
   DOCUMENT_SIDES, MAX_DOCUMENT_BYTES, checkNationalId, imageTypeOf, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
   type DocumentSide,
@@ -175,11 +176,11 @@ async function onboard(profile: Profile, details: Details, docs: Documents, json
 function printOutcome(app: KycApplication): void {
   const lines = [`Application ${chalk.bold(app.application_id)}: ${stateLabel(app.state)} (${app.path ?? 'not submitted'} path)`];
   if (app.state === 'approved') {
-    lines.push(`  investor_id  ${app.investor_id}`, '', `  export SVC_INVESTOR_ID=${app.investor_id}`, chalk.dim('  Next: svc investor suitability · svc investor show'));
+    lines.push(`  investor_id  ${app.investor_id}`, '', `  export SVC_INVESTOR_ID=${app.investor_id}`, chalk.dim(`  Next: ${svc('investor suitability')} · ${svc('investor show')}`));
   } else if (app.state === 'rejected') {
-    lines.push(`  reason_code  ${app.reason_code}`, chalk.dim('  A rejected application is final; apply again with corrected details.'));
+    lines.push(`  reason_code  ${app.reason_code}`, chalk.dim(`  A rejected application is final; apply again with corrected details: ${svc('kyc apply')}`));
   } else if (app.state === 'screening_referred') {
-    lines.push(chalk.dim(`  Waiting for the broker's review. A dealer decides with: svc desk kyc clear ${app.application_id}`));
+    lines.push(chalk.dim(`  Waiting for the broker's review. A dealer decides with: ${svc(`desk kyc clear ${app.application_id}`)}`));
   }
   process.stdout.write(lines.join('\n') + '\n');
 }

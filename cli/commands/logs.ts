@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { chalk, ok, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
 import type { InspectedRequest, InspectedRequestList, InspectedRequestSummary } from '../../daemon/contract/inspector.js';
 
 export interface TailOptions {
@@ -99,7 +100,7 @@ function signatureText(sig: NonNullable<InspectedRequest['signature']>, requestI
     chalk.bold('Signature refused: the daemon signed this string (lines joined by \\n, no trailing newline)'),
     ...labelled,
     `  hint: ${sig.hint}`,
-    `  e.g. diff <(svc logs show ${requestId} --canonical) <(printf '%s' "$YOUR_STRING_TO_SIGN")`,
+    `  e.g. diff <(${svc(`logs show ${requestId} --canonical`)}) <(printf '%s' "$YOUR_STRING_TO_SIGN")`,
   ].join('\n');
 }
 

@@ -4,6 +4,7 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { apiSource } from '../live/api-source.js';
 import { ok, pct, price, printJson, table, tick, usage } from '../output.js';
+import { svc } from '../hints.js';
 import { intervalOf } from './dashboard.js';
 import type { CalendarDay, Instrument, Quote } from '../../daemon/contract/schemas/market.js';
 
@@ -67,7 +68,7 @@ export async function calendar(opts: CalendarOptions, g: GlobalOptions): Promise
 export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: string[]): Promise<void> {
   const json = Boolean(g.json);
   const list = [...new Set(symbols.map((s) => s.toUpperCase()))];
-  if (list.length === 0) usage('name at least one symbol, e.g. svc market watch COMI TMGH');
+  if (list.length === 0) usage(`name at least one symbol, e.g. ${svc('market watch COMI TMGH')}`);
   const intervalMs = intervalOf(opts.interval);
   let count: number | null = null;
   if (opts.count !== undefined) {

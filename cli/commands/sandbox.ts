@@ -8,6 +8,7 @@ import { answersAs, probeHealth } from '../healthz.js';
 import { DEFAULT_PORT, privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { EXIT_PORT_IN_USE, LOCATOR_FILE, readSandboxId, registeredHomes } from '../../daemon/contract/home-files.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 
@@ -53,14 +54,10 @@ async function dropStaleLocator(home: string): Promise<void> {
 /** The home's last asked-for port (`start.json`), so that a home started on --port 0 restarts on a free port. */
 const START_FILE = 'start.json';
 
-function startCommand(g: GlobalOptions, args: string): string {
-  return `svc ${g.home !== undefined ? `--home ${g.home} ` : ''}sandbox start ${args}`;
-}
-
 /** A port that is taken and was asked for: who holds it, what to do instead; nothing was started. */
-function portTaken(port: number, holder: string, g: GlobalOptions): never {
+function portTaken(port: number, holder: string): never {
   info(`${chalk.red('error')} port ${port} is in use by ${holder}; nothing was started.`);
-  info(`  Start on a free port with: ${startCommand(g, '--port 0')}`);
+  info(`  Start on a free port with: ${svc('sandbox start --port 0')}`);
   throw new CliExit(EXIT.apiError);
 }
 
@@ -68,7 +65,7 @@ function portTaken(port: number, holder: string, g: GlobalOptions): never {
  * The port to start on: the one asked for (refused, naming its holder, when taken); else the home's
  * remembered request (0 for a home started on --port 0), else 4710, or a free port when 4710 is taken.
  */
-async function choosePort(home: string, asked: string | undefined, g: GlobalOptions): Promise<string> {
+async function choosePort(home: string, asked: string | undefined): Promise<string> {
   const remembered = readJson<{ port?: string }>(join(home, START_FILE))?.port;
   const port = asked ?? (remembered === '0' ? '0' : String(DEFAULT_PORT));
   const n = Number(port);
@@ -76,7 +73,7 @@ async function choosePort(home: string, asked: string | undefined, g: GlobalOpti
   if (n === 0) return '0';
   const holder = await portHolder(n);
   if (!holder) return port;
-  if (asked !== undefined) portTaken(n, describeHolder(holder), g);
+  if (asked !== undefined) portTaken(n, describeHolder(holder));
   info(`port ${n} is in use by ${describeHolder(holder)}; starting on a free port instead (as with --port 0).`);
   return '0';
 }
@@ -112,7 +109,7 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
     `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
     ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
     '',
-    chalk.dim('  Next: svc market quotes · svc clock advance --until next_open · svc sandbox env · svc --help'),
+    chalk.dim(`  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ${svc('sandbox env')} · svc --help`),
   ];
   process.stdout.write(out.join('\n') + '\n');
 }
@@ -131,14 +128,14 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
     home, port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
     foreground: Boolean(opts.foreground), detached: !opts.foreground,
   });
-  const port = await choosePort(home, opts.port, g);
+  const port = await choosePort(home, opts.port);
   let spawned: SpawnedDaemon;
   try {
     spawned = await spawnOn(port).catch(async (err: unknown) => {
       // Taken between the check and the daemon's listen: the same answer as a port found taken.
       if (!(err instanceof DaemonStartFailed) || err.exitCode !== EXIT_PORT_IN_USE || port === '0') throw err;
       const holder = describeHolder((await portHolder(Number(port))) ?? {});
-      if (opts.port !== undefined) portTaken(Number(port), holder, g);
+      if (opts.port !== undefined) portTaken(Number(port), holder);
       info(`port ${port} is in use by ${holder}; starting on a free port instead (as with --port 0).`);
       return spawnOn('0');
     });
@@ -326,7 +323,7 @@ export async function list(_opts: unknown, g: GlobalOptions): Promise<void> {
     return;
   }
   if (rows.length === 0) {
-    info('No sandbox has been started on this machine yet (svc sandbox start).');
+    info(`No sandbox has been started on this machine yet (${svc('sandbox start')}).`);
     return;
   }
   const table = [['STATUS', 'PORT', 'PID', 'CLOCK', 'SEED', 'HOME']].concat(

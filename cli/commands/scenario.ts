@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
 import { jsonReport, junitReport, scenarioFooter, scenarioHeader, skippedLine, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
 import { againstTarget, isolatedTarget, killIsolated, runScenario, stepLabel, type ScenarioReport, type Target } from '../scenario/runner.js';
@@ -109,7 +110,7 @@ function notRun(reason: string, scenarios: Scenario[]): RunReport['notRun'] {
 /** The --against sandbox must answer before anything is sent to it (exit 3). */
 async function requireAnswer(against: string, opts: ScenarioRunOptions, json: boolean, scenarios: Scenario[]): Promise<void> {
   if (await healthy(against)) return;
-  const message = `no sandbox answers at ${against} (GET /healthz); start one with svc sandbox start, or drop --against to run an isolated one`;
+  const message = `no sandbox answers at ${against} (GET /healthz); start one with ${svc('sandbox start')}, or drop --against to run an isolated one`;
   info(`${chalk.red('error')} ${message}`);
   if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
   if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([]), unreachable: { url: against, message }, notRun: notRun('the sandbox does not answer', scenarios) }));

@@ -21,6 +21,7 @@ import { api, refusalOf } from '../client/http.js';
 import { privateHome, readJson, resolveHome, resolveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
 import { DaemonStartFailed, daemonEntry, healthy, spawnDaemon, stopChild, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
+import { svc } from '../hints.js';
 import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_FILE_BYTES, SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
 import { JOURNAL_SECRET, type JournalEntry, type JournalHeader, type JournalOrigin, type JournalPage, type ReplayResult, type ReplaySession } from '../../daemon/contract/journal.js';
 import { firstDifference, showValue, type JsonDifference } from '../json-diff.js';
@@ -200,7 +201,7 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
           again.child.unref();
           restored = ` The previous sandbox is running again (pid ${again.locator.pid}).`;
         } catch {
-          restored = ' The previous files are back; start them with svc sandbox start.';
+          restored = ` The previous files are back; start them with ${svc('sandbox start')}`;
         }
       }
       info(`${chalk.red('error')} the imported sandbox did not start: ${err.message}${restored}`);

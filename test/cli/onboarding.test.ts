@@ -93,6 +93,9 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
     const applied = await svc(['kyc', 'apply', ...applyFlags('9999'), '--sample-documents', '--json']);
     expect(applied.json.state).toBe('screening_referred');
     const id = applied.json.application_id;
+    // without --json the outcome names the dealer's command, with the --home in use
+    const status = await svc(['kyc', 'status', id]);
+    expect(status.stdout).toContain(`A dealer decides with: svc --home ${home} desk kyc clear ${id}`);
     const list = await svc(['desk', 'kyc', 'list', '--json']);
     expect(list.json.applications.map((a: any) => a.application_id)).toContain(id);
     const cleared = await svc(['desk', 'kyc', 'clear', id, '--json']);

@@ -158,7 +158,8 @@ describe('starting never leaves a broken home', () => {
     const r = await svcAt(c, ['sandbox', 'start', '--port', String(bAt.port)]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`port ${bAt.port} is in use by the svc sandbox of home ${b} (pid ${bAt.pid})`);
-    expect(r.stderr).toContain('--port 0');
+    // the suggestion starts the home asked for, not the default one
+    expect(r.stderr).toContain(`Start on a free port with: svc --home ${c} sandbox start --port 0`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'profiles.json']) expect(existsSync(join(c, name)), name).toBe(false);
   });

@@ -152,11 +152,11 @@ describe('without a terminal (against a daemon)', () => {
   });
   afterAll(async () => sbx?.stop());
 
-  it('svc dashboard refuses with exit 2 and names what to use instead', async () => {
+  it('svc dashboard refuses with exit 2 and names what to use instead, with the --home in use', async () => {
     for (const args of [['dashboard'], ['dashboard', '--json']]) {
       const res = await sbx.svc(args);
       expect(res.code).toBe(2);
-      expect(res.stderr).toContain('svc dashboard needs a terminal; use svc order list / svc market quotes --json instead');
+      expect(res.stderr).toContain(`svc dashboard needs a terminal; use svc --home ${sbx.home} order list / svc --home ${sbx.home} market quotes --json instead`);
       expect(res.stdout).toBe('');
     }
   });
