@@ -52,6 +52,7 @@ export function apiSource(profile: Profile): LiveSource {
       return res.instruments.filter((i) => i.tradable !== false);
     },
     accounts: async () => (await get<{ accounts: Account[] }>('/v1/accounts')).accounts,
+    account: (investorId) => get<Account>(`/v1/accounts/${encodeURIComponent(investorId)}`),
     orders: async (investorId, limit) => (await get<OrderList>(`/v1/orders?investor_id=${encodeURIComponent(investorId)}&limit=${limit}`)).orders,
     balances: (investorId) => get<Balances>(`/v1/investors/${encodeURIComponent(investorId)}/balances`),
     funds: async () => (await get<FundList>('/v1/funds')).funds,

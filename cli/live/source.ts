@@ -17,9 +17,11 @@ export type Clock = WireClock & Partial<Pick<ClockMode, 'mode' | 'speed'>>;
 /** GET /v1/instruments/{symbol}/quote, without the market id (always XCAI). */
 export type Quote = Omit<WireQuote, 'market_id'>;
 
-export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'>;
+/** An equity of the catalog; `shariah_compliant` (when read) lets the form stop a shariah-only investor's buy as it is typed. */
+export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'> & Partial<Pick<WireInstrument, 'shariah_compliant'>>;
 
-export type Account = Pick<WireAccount, 'id' | 'account_number' | 'status' | 'name'>;
+/** An account with what gates its orders: its status, the suitability on file, the shariah-only election. */
+export type Account = Pick<WireAccount, 'id' | 'account_number' | 'status' | 'name' | 'suitability' | 'shariah_only'>;
 
 /** An order without the fields that never vary (market XCAI, equities, simple orders). */
 export type Order = Omit<WireOrder, 'market_id' | 'asset_class' | 'order_class'>;
@@ -47,6 +49,8 @@ export interface LiveSource {
   /** Orderable equities, alphabetical. */
   instruments(): Promise<Instrument[]>;
   accounts(): Promise<Account[]>;
+  /** One account, read fresh (its status and suitability gate the order form). */
+  account(investorId: string): Promise<Account>;
   /** The investor's orders, newest first. */
   orders(investorId: string, limit: number): Promise<Order[]>;
   balances(investorId: string): Promise<Balances>;

@@ -1,33 +1,23 @@
 // Small input pieces of the live screens (no extra Ink packages): per-key input, a menu, a field's look.
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Text, useInput, type Key } from 'ink';
-
-/**
- * Ink hands a run of plain characters that arrived together (a paste, tmux send-keys, a fast typist)
- * to useInput as one string, "\r" and "\t" included. This splits such a run into one event per key.
- */
-export function splitKeys(input: string, key: Key): Array<{ input: string; key: Key }> {
-  if (input.length <= 1 || key.ctrl || key.meta) return [{ input, key }];
-  const none = Object.fromEntries(Object.keys(key).map((k) => [k, false])) as unknown as Key;
-  return [...input].map((ch) => {
-    if (ch === '\r' || ch === '\n') return { input: '', key: { ...none, return: true } };
-    if (ch === '\t') return { input: '', key: { ...none, tab: true } };
-    if (ch === '\x7f' || ch === '\b') return { input: '', key: { ...none, backspace: true } };
-    return { input: ch, key: { ...none, shift: /[A-Z]/.test(ch) } };
-  });
-}
+import { splitKeys, useKeyQueue } from './key-router.js';
 
 /**
  * useInput, one call per key, always to the handler of the latest render: a key pressed right after a
- * refresh is drawn sees that refresh's data, not the closure of the render before it.
+ * refresh is drawn sees that refresh's data, not the closure of the render before it. Inside a
+ * KeyRouter the keys come through its queue, so none is lost while a new screen is being drawn.
  */
 export function useKeys(handler: (input: string, key: Key) => void, options?: { isActive?: boolean }): void {
   const latest = useRef(handler);
   latest.current = handler;
+  const queue = useKeyQueue();
+  const active = options?.isActive !== false;
+  useLayoutEffect(() => (queue && active ? queue.register(latest) : undefined), [queue, active]);
   const onInput = useCallback((input: string, key: Key) => {
     for (const e of splitKeys(input, key)) latest.current(e.input, e.key);
   }, []);
-  useInput(onInput, options);
+  useInput(onInput, { isActive: queue === null && active });
 }
 
 export interface MenuItem {
@@ -74,7 +64,7 @@ export function Field(props: { label: string; value: string; active: boolean; ch
     : `${props.value}${props.active ? '█' : ''}`;
   return (
     <Text>
-      <Text color={props.active ? 'cyan' : undefined} bold={props.active}>{`${props.active ? '›' : ' '} ${props.label.padEnd(8)}`}</Text>
+      <Text color={props.active ? 'cyan' : undefined} bold={props.active}>{`${props.active ? '›' : ' '} ${props.label.padEnd(9)}`}</Text>
       <Text>{body}</Text>
       {props.choices && props.active ? <Text dimColor>  ←→ change</Text> : null}
       {props.invalid ? <Text color="red">{`  ${props.invalid}`}</Text> : props.note ? <Text dimColor>{`  ${props.note}`}</Text> : null}

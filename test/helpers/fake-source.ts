@@ -77,8 +77,8 @@ export function fakeSource(): FakeSource {
     clock: { timestamp: '2026-11-22T10:00:00+02:00', is_open: true, next_open: '2026-11-23T10:00:00+02:00', next_close: '2026-11-22T14:30:00+02:00', mode: 'frozen', speed: 1 },
     prices: { COMI: 85_630_000, TMGH: 70_570_000, FWRY: 10_970_000 },
     accounts: [
-      { id: inv, account_number: 'NSB-00000001', status: 'active', name: 'Omar Farouk' },
-      { id: other, account_number: 'NSB-00000002', status: 'active', name: 'Mona Hassan' },
+      { id: inv, account_number: 'NSB-00000001', status: 'active', name: 'Omar Farouk', shariah_only: false, suitability: { tier: 2, recorded: true, risk_acknowledged: true } },
+      { id: other, account_number: 'NSB-00000002', status: 'active', name: 'Mona Hassan', shariah_only: false, suitability: { tier: 2, recorded: true, risk_acknowledged: true } },
     ],
     orders: {
       [inv]: [
@@ -112,9 +112,9 @@ export function fakeSource(): FakeSource {
     }
   };
   const instruments: Instrument[] = [
-    { symbol: 'COMI', name: 'Commercial International Bank (Egypt)', security_type: 'equity' },
-    { symbol: 'FWRY', name: 'Fawry for Banking Technology', security_type: 'equity' },
-    { symbol: 'TMGH', name: 'Talaat Moustafa Group Holding', security_type: 'equity' },
+    { symbol: 'COMI', name: 'Commercial International Bank (Egypt)', security_type: 'equity', shariah_compliant: false },
+    { symbol: 'FWRY', name: 'Fawry for Banking Technology', security_type: 'equity', shariah_compliant: true },
+    { symbol: 'TMGH', name: 'Talaat Moustafa Group Holding', security_type: 'equity', shariah_compliant: true },
   ];
   let ids = 0;
   return {
@@ -135,6 +135,12 @@ export function fakeSource(): FakeSource {
     async accounts() {
       failing('accounts');
       return state.accounts;
+    },
+    async account(investorId) {
+      failing('account');
+      const a = state.accounts.find((x) => x.id === investorId);
+      if (!a) throw new ApiFailure('NOT_FOUND', `No account ${investorId}.`, 'req_fake000003', 'Check the id; ids are scoped to the tenant that created them.', 404);
+      return { ...a };
     },
     async orders(investorId) {
       failing('orders');

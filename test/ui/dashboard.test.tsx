@@ -112,7 +112,7 @@ describe('svc dashboard screen', () => {
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'i');
     await vi.waitFor(() => expect(frame()).toContain('Switch investor'), WAIT);
-    expect(frame()).toContain('2  inv_bbbbbbbbbb  Mona Hassan');
+    expect(frame()).toContain('2  Mona Hassan  inv_bbbbbbbbbb');
     await press(app, '2');
     await vi.waitFor(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'), WAIT);
     await vi.waitFor(() => expect(frame()).toContain('no orders yet'), WAIT);
@@ -128,7 +128,7 @@ describe('svc dashboard screen', () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b');
-    await vi.waitFor(() => expect(frame()).toContain('Buy for inv_aaaaaaaaaa'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Buy for Omar Farouk (inv_aaaaaaaaaa)'), WAIT);
     await press(app, 'C', 'O', '\t');
     await vi.waitFor(() => expect(frame()).toContain('Commercial International Bank'), WAIT);
     // the rest arrives in one chunk, as a paste or tmux send-keys delivers it
@@ -144,7 +144,7 @@ describe('svc dashboard screen', () => {
     await vi.waitFor(() => expect(frame()).toContain('Place buy 10 COMI limit 85 day?'), WAIT);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
     await press(app, 'y');
-    await vi.waitFor(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: new'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: open'), WAIT);
     expect(source.calls).toContainEqual(['placeOrder', { investor_id: 'inv_aaaaaaaaaa', symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: 85_000_000, time_in_force: 'day' }]);
     await vi.waitFor(() => expect(frame()).toMatch(/› \d\d:\d\d\s+ord_new0000001/), WAIT);
   });
@@ -153,7 +153,7 @@ describe('svc dashboard screen', () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 's');
-    await vi.waitFor(() => expect(frame()).toContain('Sell for inv_aaaaaaaaaa'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Sell for Omar Farouk (inv_aaaaaaaaaa)'), WAIT);
     await press(app, 'COMI\r', '5\r', '\u001B[C', '\r', '200\r');
     await vi.waitFor(() => expect(frame()).toContain("200 is outside today's band 68.51-102.75 EGP"), WAIT);
     await press(app, ESC);
@@ -165,7 +165,7 @@ describe('svc dashboard screen', () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('ord_open000001'), WAIT);
     await press(app, 'c');
-    await vi.waitFor(() => expect(frame()).toContain('Cancel ord_open000001 buy 5 TMGH limit 60.00 gtc: new?'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Cancel ord_open000001 buy 5 TMGH limit 60.00 gtc: open?'), WAIT);
     await press(app, 'y');
     await vi.waitFor(() => expect(frame()).toContain('Cancel requested: ord_open000001'), WAIT);
     expect(source.calls).toContainEqual(['cancelOrder', 'ord_open000001']);
@@ -175,14 +175,13 @@ describe('svc dashboard screen', () => {
     await vi.waitFor(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'), WAIT);
   });
 
-  it('an API refusal shows the code, the message, the request id and the registry hint', async () => {
+  it('an API refusal shows the message (its code after it), the registry hint and the request id', async () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     source.state.failNext.advance = new ApiFailure('FORBIDDEN', 'The admin key lacks sandbox:control.', 'req_fake000002', 'Use a key with the grant the message names.', 403);
     await press(app, 'a', '1');
-    await vi.waitFor(() => expect(frame()).toContain('FORBIDDEN: The admin key lacks sandbox:control.'), WAIT);
-    expect(frame()).toContain('request_id req_fake000002');
-    expect(frame()).toContain('hint: Use a key with the grant the message names.');
+    await vi.waitFor(() => expect(frame()).toContain('The admin key lacks sandbox:control. (FORBIDDEN)'), WAIT);
+    expect(frame()).toContain('hint: Use a key with the grant the message names.  request req_fake000002');
   });
 
   it('q quits', async () => {

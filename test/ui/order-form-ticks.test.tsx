@@ -22,7 +22,7 @@ function mount(closed = false) {
 
 /** The form's time-in-force line. */
 function tifLine(frame: string): string {
-  return frame.split('\n').find((l) => /\btif\b/.test(l) && /\[\w+\]/.test(l)) ?? '';
+  return frame.split('\n').find((l) => /\bvalidity\b/.test(l) && /\[\w+\]/.test(l)) ?? '';
 }
 
 describe('the dashboard order form checks prices and times in force as you type', () => {
@@ -30,7 +30,7 @@ describe('the dashboard order form checks prices and times in force as you type'
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b');
-    await vi.waitFor(() => expect(frame()).toContain('Buy for inv_aaaaaaaaaa'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Buy for Omar Farouk (inv_aaaaaaaaaa)'), WAIT);
     await press(app, 'COMI\r', '10\r', RIGHT, '\r', '85.125');
     await vi.waitFor(() => expect(frame()).toContain('85.125 is not on the 0.01 tick: use 85.12 or 85.13'), WAIT);
     await press(app, '\r', '\r', '\r');
@@ -48,9 +48,9 @@ describe('the dashboard order form checks prices and times in force as you type'
     await vi.waitFor(() => expect(closed.frame()).toContain('market CLOSED'), WAIT);
     await press(closed.app, 'b');
     await press(closed.app, 'COMI\r', '10\r', '\r');
-    await vi.waitFor(() => expect(closed.frame()).toContain('market closed: day and gtc orders queue for the open'), WAIT);
+    await vi.waitFor(() => expect(closed.frame()).toContain('market closed: orders wait for the open'), WAIT);
     // the choices end with gtc: no ioc, no fok
-    expect(tifLine(closed.frame())).toMatch(/tif\s+\[day\]\s+gtc\s+←→ change/);
+    expect(tifLine(closed.frame())).toMatch(/validity\s+\[day\]\s+gtc\s+←→ change/);
     await press(closed.app, RIGHT);
     await vi.waitFor(() => expect(tifLine(closed.frame())).toContain('[gtc]'), WAIT);
     await press(closed.app, RIGHT);

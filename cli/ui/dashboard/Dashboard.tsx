@@ -9,8 +9,10 @@ import { loadSnapshot } from '../../live/snapshot.js';
 import { priceText, wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
+import { KeyRouter, useKeyQueue } from '../key-router.js';
 import { OrderForm } from './order-form.js';
-import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldFunds, heldPositions, orderRows, type Tone } from './panels.js';
+import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, InvestorLine, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldFunds, heldPositions, orderRows, type Tone } from './panels.js';
+import { orderStatusText } from './words.js';
 
 export interface DashboardProps {
   source: LiveSource;
@@ -26,16 +28,19 @@ interface Status {
   lines: string[];
 }
 
-/** An error as the status line shows it: the code and message, the request id, the registry's hint. */
+/**
+ * An error as the status line shows it: the daemon's message first (its code after it, for searching
+ * docs/errors.md), then what to do (the registry's hint) and the request id (for svc logs show).
+ */
 export function failureLines(err: unknown): string[] {
   if (err instanceof ApiFailure) {
-    return [`${err.code}: ${err.message}`, [err.requestId ? `request_id ${err.requestId}` : '', err.hint ? `hint: ${err.hint}` : ''].filter(Boolean).join('  ')].filter(Boolean);
+    return [`${err.message} (${err.code})`, [err.hint ? `hint: ${err.hint}` : '', err.requestId ? `request ${err.requestId}` : ''].filter(Boolean).join('  ')].filter(Boolean);
   }
   return [(err as Error)?.message ?? String(err)];
 }
 
 function orderLine(o: Order): string {
-  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${o.status}${o.reason_code ? ` (${o.reason_code})` : ''}`;
+  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${orderStatusText(o)}`;
 }
 
 /** The investor shown, the accounts and equities to choose from, and the refreshed snapshot. */
@@ -81,7 +86,6 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
   useKeys(
     (input, key) => {
       if (input === 'q') return exit();
-      if (k.busy) return;
       const step = (by: number) =>
         k.setSelectedId((id) => {
           const at = Math.max(0, list.findIndex((o) => o.order_id === id));
@@ -95,7 +99,11 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
         setMode({ kind: 'investor' });
       } else if (input === 'b' || input === 's') {
         if (!data.investorId) setStatus({ tone: 'error', lines: ['Choose an investor first: press i.'] });
-        else setMode({ kind: 'order', side: input === 'b' ? 'buy' : 'sell' });
+        else {
+          // the account is read again at once: a gate lifted in another terminal shows as the form opens
+          data.polled.refresh();
+          setMode({ kind: 'order', side: input === 'b' ? 'buy' : 'sell' });
+        }
       } else if (input === 'c') {
         const o = k.selected;
         if (!o) setStatus({ tone: 'error', lines: ['No order selected.'] });
@@ -149,7 +157,7 @@ function advanceMenu(source: LiveSource, clock: Clock | undefined, setMode: (mod
         const choice = ADVANCE_CHOICES[i];
         void act(`advancing the clock ${choice.label}`, async () => {
           const c = await source.advance(choice.step);
-          return { tone: 'ok', lines: [`Clock advanced ${choice.label} to ${wallTime(c.timestamp)} (${c.instants_processed} due instant${c.instants_processed === 1 ? '' : 's'} processed).`] };
+          return { tone: 'ok', lines: [`Clock advanced ${choice.label} to ${wallTime(c.timestamp)}.`] };
         });
       }}
     />
@@ -158,7 +166,7 @@ function advanceMenu(source: LiveSource, clock: Clock | undefined, setMode: (mod
 
 function investorMenu(k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' | 'setStatus'>) {
   const { accounts, investorId } = k.data;
-  const items = (accounts ?? []).map((a) => ({ label: `${a.id}  ${a.name}`, detail: `${a.account_number} · ${a.status}` }));
+  const items = (accounts ?? []).map((a) => ({ label: a.name, detail: `${a.id} · ${a.account_number} · ${a.status}` }));
   return (
     <SelectList
       title={accounts ? 'Switch investor' : 'Switch investor (loading accounts…)'}
@@ -183,6 +191,7 @@ function orderForm(source: LiveSource, side: 'buy' | 'sell', investorId: string,
     <OrderForm
       side={side}
       investorId={investorId}
+      account={k.data.polled.value?.account ?? k.data.accounts?.find((a) => a.id === investorId) ?? null}
       instruments={k.data.instruments}
       balances={k.data.polled.value?.balances ?? null}
       marketOpen={k.data.polled.value?.clock.is_open ?? null}
@@ -199,12 +208,38 @@ function orderForm(source: LiveSource, side: 'buy' | 'sell', investorId: string,
   );
 }
 
+/** The dashboard: every key goes through one queue, so none is lost while a form or menu opens. */
 export function Dashboard(props: DashboardProps) {
+  return (
+    <KeyRouter>
+      <DashboardScreen {...props} />
+    </KeyRouter>
+  );
+}
+
+/**
+ * The screen's mode. Changing it holds the keys typed behind the key that changed it until the new
+ * screen listens; opening a form or menu clears the last action's outcome, so an old refusal is never
+ * read as the new form's.
+ */
+function useMode(setStatus: (status: Status) => void): [Mode, (mode: Mode) => void] {
+  const keys = useKeyQueue();
+  const [mode, setModeNow] = useState<Mode>({ kind: 'main' });
+  const setMode = (next: Mode) => {
+    keys?.hold();
+    if (next.kind !== 'main' && next.kind !== 'cancel') setStatus({ tone: 'info', lines: [] });
+    setModeNow(next);
+  };
+  return [mode, setMode];
+}
+
+function DashboardScreen(props: DashboardProps) {
   const { source } = props;
   const { columns, rows } = useTerminalSize();
-  const [mode, setMode] = useState<Mode>({ kind: 'main' });
+  const keys = useKeyQueue();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>({ tone: 'info', lines: [] });
+  const [mode, setMode] = useMode(setStatus);
   const [busy, setBusy] = useState(false);
   const data = useDashboardData(props, setStatus);
   const { investorId, polled } = data;
@@ -214,9 +249,10 @@ export function Dashboard(props: DashboardProps) {
   // The selection: the chosen order while it is listed, else the first row.
   const selected = list.find((o) => o.order_id === selectedId) ?? list[0];
 
-  /** Runs one action, with a busy line while it works, then refreshes the screen. */
+  /** Runs one action, with a busy line while it works, then refreshes the screen; keys typed meanwhile wait. */
   const act = async (label: string, work: () => Promise<Status>) => {
     setMode({ kind: 'main' });
+    keys?.pause();
     setBusy(true);
     setStatus({ tone: 'info', lines: [`${label}…`] });
     try {
@@ -225,6 +261,7 @@ export function Dashboard(props: DashboardProps) {
       setStatus({ tone: 'error', lines: failureLines(err) });
     } finally {
       setBusy(false);
+      keys?.resume();
       polled.refresh();
     }
   };
@@ -234,7 +271,7 @@ export function Dashboard(props: DashboardProps) {
   const quotes = snap?.quotes ?? [];
   const layout = layoutOf(columns, rows, quotes.length, snap?.balances ?? null);
   const { width, wide, boardWidth } = layout;
-  const accountRow = data.accounts?.find((a) => a.id === investorId);
+  const accountRow = snap?.account ?? data.accounts?.find((a) => a.id === investorId);
   let modal = null;
   if (mode.kind === 'advance') modal = advanceMenu(source, snap?.clock, setMode, act);
   else if (mode.kind === 'investor') modal = investorMenu(k);
@@ -248,7 +285,7 @@ export function Dashboard(props: DashboardProps) {
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
       <Header clock={snap?.clock ?? null} width={width} />
-      {hideTop ? null : (
+      {hideTop ? <InvestorLine investorId={investorId} account={accountRow} balances={snap?.balances ?? null} /> : (
         <Box flexDirection={wide ? 'row' : 'column'}>
           <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={layout.boardRows} />
           <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} />
@@ -257,7 +294,7 @@ export function Dashboard(props: DashboardProps) {
       {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={layout.ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}
       <Box flexGrow={1} />
       <StatusLine {...(question ?? problem ?? status)} />
-      <KeyBar />
+      <KeyBar width={width} modal={modal !== null} />
     </Box>
   );
 }

@@ -1,16 +1,20 @@
 // The dashboard's order form: symbol (completed from the catalog), quantity, market or limit, time in
 // force; the estimate (value, each fee, stamp duty, what the order reserves) updates as you type, and
 // nothing is sent before you confirm it. A limit off the tick grid is refused as it is typed, naming the
-// nearest prices on it; ioc and fok are not offered while the market is closed. Keys go through a reducer, so keys arriving together (a paste,
-// a fast typist, tmux send-keys) each see the state the previous one left.
-import { useEffect, useReducer } from 'react';
+// nearest prices on it; ioc and fok are not offered while the market is closed. What stops every order
+// of the account (suitability, risk disclosure, a closed or restricted account) is said when the form
+// opens, and no field is offered then. Keys go through a reducer run at once on the latest state, so
+// keys arriving together (a paste, a fast typist, tmux send-keys) each see the state the previous one
+// left, and the key that confirms or cancels hands over at once.
+import { useEffect, useRef, useState } from 'react';
 import { Box, Text, type Key } from 'ink';
 import { estimateLines, estimateOrder } from '../../estimate.js';
 import { limitPriceProblem, parseEgp } from '../../money.js';
 import { egp, tick } from '../../output.js';
-import type { Balances, Instrument, OrderRequest, Quote } from '../../live/source.js';
+import type { Account, Balances, Instrument, OrderRequest, Quote } from '../../live/source.js';
 import { priceText, quotePrice } from '../format.js';
 import { Field, useKeys } from '../inputs.js';
+import { orderGate, orderNotes, type Gate } from './gates.js';
 
 const TYPES = ['market', 'limit'] as const;
 const TIFS = ['day', 'gtc', 'ioc', 'fok'] as const;
@@ -22,6 +26,8 @@ type FieldName = 'symbol' | 'qty' | 'type' | 'limit' | 'tif';
 export interface OrderFormProps {
   side: 'buy' | 'sell';
   investorId: string;
+  /** The investor's account as last read (null: not read yet); its gates are checked as the form opens. */
+  account: Account | null;
   instruments: Instrument[] | null;
   balances: Balances | null;
   /** The session of the clock (null: not read yet); a symbol's quote says it for that symbol. */
@@ -44,7 +50,14 @@ interface FormState {
   step: 'editing' | 'confirming' | 'submitted' | 'cancelled';
 }
 
-type Action = { kind: 'key'; input: string; key: Key; instruments: Instrument[] | null; tifs: readonly Tif[] } | { kind: 'quote'; quote: Quote | null };
+/** What the fields are checked against: the catalog, the times in force offered, a shariah-only buyer. */
+interface Rules {
+  instruments: Instrument[] | null;
+  tifs: readonly Tif[];
+  shariahOnlyBuy: boolean;
+}
+
+type Action = { kind: 'key'; input: string; key: Key; rules: Rules } | { kind: 'quote'; quote: Quote | null };
 
 /** The times in force offered: all four in session, day and gtc while the market is closed. */
 export function offeredTifs(open: boolean | null): readonly Tif[] {
@@ -59,10 +72,18 @@ function matchesOf(symbol: string, instruments: Instrument[] | null): Instrument
   return symbol === '' ? [] : (instruments ?? []).filter((i) => i.symbol.startsWith(symbol));
 }
 
-function problemsOf(s: FormState, instruments: Instrument[] | null, tifs: readonly Tif[]): Record<FieldName, string | null> {
-  const known = instruments?.some((i) => i.symbol === s.symbol);
+function symbolProblem(symbol: string, rules: Rules): string | null {
+  if (symbol === '') return 'type a symbol';
+  const known = rules.instruments?.find((i) => i.symbol === symbol);
+  if (rules.instruments && !known) return 'no such equity (Tab completes)';
+  if (known && rules.shariahOnlyBuy && known.shariah_compliant === false) return 'not shariah-compliant: this investor buys only compliant shares';
+  return null;
+}
+
+function problemsOf(s: FormState, rules: Rules): Record<FieldName, string | null> {
+  const { tifs } = rules;
   return {
-    symbol: s.symbol === '' ? 'type a symbol' : instruments && !known ? 'no such equity (Tab completes)' : null,
+    symbol: symbolProblem(s.symbol, rules),
     qty: /^[1-9]\d{0,9}$/.test(s.qty) ? null : 'whole shares, at least 1',
     type: null,
     limit: s.type === 'limit' ? limitPriceProblem(s.limit, s.quote?.band ?? null) : null,
@@ -89,12 +110,12 @@ function reduce(s: FormState, a: Action): FormState {
   if (key.escape) return { ...s, step: 'cancelled' };
   if (key.upArrow || (key.tab && key.shift)) return go(-1);
   if (key.tab && current === 'symbol') {
-    const matches = matchesOf(s.symbol, a.instruments);
+    const matches = matchesOf(s.symbol, a.rules.instruments);
     if (matches.length > 0 && !matches.some((m) => m.symbol === s.symbol)) return { ...s, symbol: matches[0].symbol };
   }
   if (key.downArrow || key.tab) return go(1);
   if (key.return) {
-    const problems = problemsOf(s, a.instruments, a.tifs);
+    const problems = problemsOf(s, a.rules);
     const shown = [...new Set([...s.shown, current])];
     if (problems[current] !== null) return { ...s, shown };
     if (s.field < fields.length - 1) return { ...go(1), shown };
@@ -105,7 +126,7 @@ function reduce(s: FormState, a: Action): FormState {
   const by = key.leftArrow ? -1 : 1;
   const choose = key.leftArrow || key.rightArrow || input === ' ';
   if (current === 'type' && choose) return { ...s, type: cycle(TYPES, s.type, by) };
-  if (current === 'tif' && choose) return { ...s, tif: cycle(a.tifs, s.tif, by) };
+  if (current === 'tif' && choose) return { ...s, tif: cycle(a.rules.tifs, s.tif, by) };
   const edit = (value: string, allowed: RegExp, transform = (t: string) => t): string => {
     if (key.backspace || key.delete) return value.slice(0, -1);
     if (input && !key.ctrl && !key.meta && allowed.test(input)) return value + transform(input);
@@ -117,74 +138,129 @@ function reduce(s: FormState, a: Action): FormState {
   return s;
 }
 
+const TIF_MEANING: Record<Tif, string> = { day: 'until the close', gtc: 'good till cancelled', ioc: 'fill now, cancel the rest', fok: 'fill all now or nothing' };
+
+const EMPTY: FormState = { symbol: '', qty: '', type: 'market', limit: '', tif: 'day', field: 0, shown: [], quote: null, step: 'editing' };
+
+function requestOf(s: FormState, props: OrderFormProps): OrderRequest {
+  const request: OrderRequest = { investor_id: props.investorId, symbol: s.symbol, side: props.side, type: s.type, qty: Number(s.qty), time_in_force: s.tif };
+  if (s.type === 'limit') request.limit_price_micros = parseEgp(s.limit);
+  return request;
+}
+
+/** The form's title: the side and the investor, by name once the account is read. */
+function FormTitle(props: { side: 'buy' | 'sell'; investorId: string; account: Account | null; color: string }) {
+  const who = props.account ? `${props.account.name} (${props.investorId})` : props.investorId;
+  return (
+    <Text bold color={props.color} wrap="truncate">
+      {props.side === 'buy' ? 'Buy' : 'Sell'} <Text dimColor>{`for ${who}`}</Text>
+    </Text>
+  );
+}
+
+/** What the form shows instead of its fields when the account cannot place this order at all. */
+function GateView(props: { side: 'buy' | 'sell'; investorId: string; account: Account; gate: Gate }) {
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <FormTitle side={props.side} investorId={props.investorId} account={props.account} color="yellow" />
+      <Text color="yellow">{props.gate.reason}</Text>
+      <Text>{props.gate.remedy}</Text>
+      <Text dimColor>The form opens once the account allows it (this screen rereads it every refresh). Esc close</Text>
+    </Box>
+  );
+}
+
+/** The market line under the fields: the symbol's price, today's limits, its price step, the session. */
+function quoteLine(quote: Quote): string {
+  const session = quote.halted ? 'HALTED: no trading now' : quote.session_open ? 'in session' : 'market closed: orders wait for the open';
+  return `${quote.symbol} ${quotePrice(quote)} · limits today ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)} · step ${tick(quote.tick_micros)} · ${session}`;
+}
+
+/** The lines below the fields: what is available, and whether the order is more than that. */
+function availability(props: OrderFormProps, s: FormState, known: Instrument | undefined, reservation: { cashMicros: number } | null | undefined): { line: string | null; short: string | null } {
+  const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
+  const held = props.balances?.securities.find((x) => (x.symbol ?? x.asset) === s.symbol);
+  if (props.side === 'buy') {
+    const line = cash ? `Settled cash available ${egp(cash.settled)} EGP` : null;
+    const short = reservation && cash !== undefined && reservation.cashMicros > cash.settled ? `More than the ${egp(cash.settled)} EGP of settled cash: this order would be refused.` : null;
+    return { line, short };
+  }
+  const shares = held?.settled ?? 0;
+  const line = known ? `Settled ${s.symbol} shares available ${shares}` : null;
+  const short = reservation && shares < Number(s.qty) ? `More than the ${shares} settled ${s.symbol} shares: this order would be refused.` : null;
+  return { line, short };
+}
+
 export function OrderForm(props: OrderFormProps) {
-  const [s, dispatch] = useReducer(reduce, undefined, (): FormState => ({
-    symbol: '', qty: '', type: 'market', limit: '', tif: 'day', field: 0, shown: [], quote: null, step: 'editing',
-  }));
+  const [s, setS] = useState<FormState>(EMPTY);
+  const at = useRef(s);
   const fields = fieldsOf(s);
   const current = fields[Math.min(s.field, fields.length - 1)];
   const known = props.instruments?.find((i) => i.symbol === s.symbol);
   const matches = matchesOf(s.symbol, props.instruments).map((i) => i.symbol);
   const quote = s.quote?.symbol === s.symbol ? s.quote : null;
   const tifs = offeredTifs(quote ? quote.session_open : props.marketOpen);
-  const problems = problemsOf(s, props.instruments, tifs);
+  const rules: Rules = { instruments: props.instruments, tifs, shariahOnlyBuy: props.side === 'buy' && props.account?.shariah_only === true };
+  const problems = problemsOf(s, rules);
   const limitMicros = s.type === 'limit' && problems.limit === null ? parseEgp(s.limit) : null;
   const draft = { side: props.side, qty: Number(s.qty), limitPriceMicros: limitMicros };
   const estimate = quote && problems.qty === null && (s.type === 'market' || limitMicros !== null) ? estimateOrder(draft, quote) : null;
+  const gate = props.account ? orderGate(props.account, props.side) : null;
 
-  useKeys((input, key) => dispatch({ kind: 'key', input, key, instruments: props.instruments, tifs }));
+  /** Runs the reducer on the latest state at once; confirming or cancelling hands over in the same key. */
+  const apply = (a: Action) => {
+    const next = reduce(at.current, a);
+    if (next === at.current) return;
+    at.current = next;
+    setS(next);
+    if (next.step === 'cancelled') props.onCancel();
+    else if (next.step === 'submitted') props.onSubmit(requestOf(next, props));
+  };
+  useKeys((input, key) => {
+    if (gate) {
+      if (key.escape || key.return) props.onCancel();
+      return;
+    }
+    apply({ kind: 'key', input, key, rules });
+  });
 
   useEffect(() => {
-    dispatch({ kind: 'quote', quote: null });
+    apply({ kind: 'quote', quote: null });
     if (!known) return;
     let live = true;
-    props.loadQuote(known.symbol).then((q) => live && dispatch({ kind: 'quote', quote: q }), () => undefined);
+    props.loadQuote(known.symbol).then((q) => live && apply({ kind: 'quote', quote: q }), () => undefined);
     return () => {
       live = false;
     };
   }, [known?.symbol]);
 
-  useEffect(() => {
-    if (s.step === 'cancelled') props.onCancel();
-    if (s.step !== 'submitted') return;
-    const request: OrderRequest = { investor_id: props.investorId, symbol: s.symbol, side: props.side, type: s.type, qty: Number(s.qty), time_in_force: s.tif };
-    if (limitMicros !== null) request.limit_price_micros = limitMicros;
-    props.onSubmit(request);
-  }, [s.step]);
-
-  const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
-  const held = props.balances?.securities.find((x) => (x.symbol ?? x.asset) === s.symbol);
-  const short = estimate?.reservation && (props.side === 'buy' ? cash !== undefined && estimate.reservation.cashMicros > cash.settled : (held?.settled ?? 0) < draft.qty);
+  if (gate && props.account) return <GateView side={props.side} investorId={props.investorId} account={props.account} gate={gate} />;
+  const { line, short } = availability(props, s, known, estimate?.reservation);
   // A limit off the tick shows at once: typing more digits cannot bring it back on the grid.
   const problemOf = (f: FieldName) => (s.shown.includes(f) || (f === 'limit' && / tick: use /.test(problems.limit ?? '')) ? problems[f] : null);
   const editing = s.step === 'editing';
   const color = props.side === 'buy' ? 'green' : 'red';
+  const tifNote = `${TIF_MEANING[s.tif]}${tifs === CLOSED_TIFS ? ' · ioc and fok need an open market' : ''}`;
 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color} paddingX={1}>
-      <Text bold color={color}>
-        {props.side === 'buy' ? 'Buy' : 'Sell'} <Text dimColor>{`for ${props.investorId}`}</Text>
-      </Text>
+      <FormTitle side={props.side} investorId={props.investorId} account={props.account} color={color} />
+      {props.account ? orderNotes(props.account, props.side).map((n) => <Text key={n} color="yellow">{n}</Text>) : null}
       <Field label="symbol" value={s.symbol} active={editing && current === 'symbol'} note={known ? known.name : matches.length ? `Tab: ${matches.slice(0, 8).join(' ')}` : undefined} invalid={problemOf('symbol')} />
-      <Field label="qty" value={s.qty} active={editing && current === 'qty'} invalid={problemOf('qty')} />
+      <Field label="shares" value={s.qty} active={editing && current === 'qty'} invalid={problemOf('qty')} />
       <Field label="type" value={s.type} choices={TYPES} active={editing && current === 'type'} />
-      {s.type === 'limit' ? <Field label="limit" value={s.limit} active={editing && current === 'limit'} note="EGP" invalid={problemOf('limit')} /> : null}
-      <Field label="tif" value={s.tif} choices={tifs} active={editing && current === 'tif'} note={tifs === CLOSED_TIFS ? 'ioc and fok need an open market' : undefined} invalid={problemOf('tif')} />
-      {quote ? (
-        <Text dimColor>
-          {`${quote.symbol} ${quotePrice(quote)}  band ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)}  tick ${tick(quote.tick_micros)}  ${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}`}
-        </Text>
-      ) : null}
-      {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i}>{l}</Text>) : <Text dimColor>The estimate shows once the symbol and quantity are set.</Text>}
-      {props.side === 'buy' && cash ? <Text dimColor>{`Settled cash available ${egp(cash.settled)} EGP`}</Text> : null}
-      {props.side === 'sell' && known ? <Text dimColor>{`Settled ${s.symbol} shares available ${held?.settled ?? 0}`}</Text> : null}
-      {short ? <Text color="yellow">{props.side === 'buy' ? 'More than the settled cash: the daemon will refuse it (INSUFFICIENT_SETTLED_CASH).' : 'More than the settled shares: the daemon will refuse it (INSUFFICIENT_SETTLED_SECURITIES).'}</Text> : null}
+      {s.type === 'limit' ? <Field label="limit" value={s.limit} active={editing && current === 'limit'} note="EGP a share" invalid={problemOf('limit')} /> : null}
+      <Field label="validity" value={s.tif} choices={tifs} active={editing && current === 'tif'} note={tifNote} invalid={problemOf('tif')} />
+      {quote ? <Text dimColor wrap="truncate">{quoteLine(quote)}</Text> : null}
+      {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i} wrap="truncate">{l}</Text>) : <Text dimColor>The estimate shows once the symbol and the shares are set.</Text>}
+      {line ? <Text dimColor>{line}</Text> : null}
+      {short ? <Text color="yellow">{short}</Text> : null}
       {s.step === 'confirming' ? (
         <Text bold>
           {`Place ${props.side} ${s.qty} ${s.symbol} ${s.type === 'limit' ? `limit ${s.limit}` : 'market'} ${s.tif}?`} <Text color="cyan">y/Enter place · n/Esc back</Text>
         </Text>
       ) : (
-        <Text dimColor>Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel</Text>
+        <Text dimColor wrap="truncate">Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel</Text>
       )}
     </Box>
   );

@@ -5,21 +5,40 @@ import { egp, nav as navText } from '../../output.js';
 import { isOpen, type Account, type Balances, type Clock, type Fund, type FundHolding, type Order, type Quote, type SharePosition } from '../../live/source.js';
 import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
 import type { Move } from '../hooks.js';
+import { reasonText, statusText } from './words.js';
 
+/** Below this width the header leaves out the screen's name and the year of the next open. */
+const HEADER_FULL_WIDTH = 110;
+
+/** "10:00" on the same day as `now`, else "Mon 10:00" (within a week) or the date. */
+function whenShort(iso: string, nowIso: string): string {
+  if (iso.slice(0, 10) === nowIso.slice(0, 10)) return hhmm(iso);
+  const days = (Date.parse(iso) - Date.parse(nowIso)) / 86_400_000;
+  return days < 6 ? `${wallTime(iso).split(' ')[0]} ${hhmm(iso)}` : wallTime(iso, false);
+}
+
+/** One line at any width from 60 columns: the clock, the session, the clock's mode. */
 export function Header(props: { clock: Clock | null; width: number }) {
   const c = props.clock;
   if (!c) return <Text bold>svc dashboard <Text dimColor>· connecting…</Text></Text>;
+  const full = props.width >= HEADER_FULL_WIDTH;
   const session = c.is_open ? (
     <Text color="green" bold>market OPEN <Text dimColor>{`closes ${hhmm(c.next_close)} (in ${span(c.timestamp, c.next_close)})`}</Text></Text>
   ) : (
-    <Text color="yellow" bold>market CLOSED <Text dimColor>{`opens ${wallTime(c.next_open, false)} (in ${span(c.timestamp, c.next_open)})`}</Text></Text>
+    <Text color="yellow" bold>market CLOSED <Text dimColor>{`opens ${full ? wallTime(c.next_open, false) : whenShort(c.next_open, c.timestamp)} (in ${span(c.timestamp, c.next_open)})`}</Text></Text>
   );
+  const mode = c.mode ? `clock ${c.mode}${c.mode === 'running' && c.speed && c.speed !== 1 ? ` x${c.speed}` : ''}` : '';
   return (
     <Box width={props.width} justifyContent="space-between">
-      <Text>
-        <Text bold>svc dashboard</Text>  <Text bold color="cyan">{wallTime(c.timestamp)}</Text> <Text dimColor>Cairo</Text>  {session}
-      </Text>
-      <Text dimColor>{c.mode ? `clock ${c.mode}${c.mode === 'running' && c.speed && c.speed !== 1 ? ` x${c.speed}` : ''}` : ''}</Text>
+      <Box flexShrink={1}>
+        <Text wrap="truncate">
+          {full ? <Text bold>{'svc dashboard  '}</Text> : null}
+          <Text bold color="cyan">{wallTime(c.timestamp)}</Text> <Text dimColor>Cairo</Text>  {session}
+        </Text>
+      </Box>
+      <Box flexShrink={0} marginLeft={1}>
+        <Text dimColor>{mode}</Text>
+      </Box>
     </Box>
   );
 }
@@ -175,9 +194,9 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
             {`${isSel ? '›' : ' '} ${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} ${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
-            <Text color={isSel ? undefined : statusColor(o)}>{pad(o.status, 16)}</Text>
+            <Text color={isSel ? undefined : statusColor(o)}>{pad(statusText(o.status), 16)}</Text>
             {` ${pad(fill, 16)}`}
-            {o.reason_code ? <Text dimColor={!isSel}>{` ${o.reason_code}`}</Text> : null}
+            {o.reason_code ? <Text dimColor={!isSel}>{` ${reasonText(o.reason_code)}`}</Text> : null}
           </Text>
         );
       })}
@@ -201,16 +220,35 @@ export function StatusLine(props: { tone: Tone; lines: string[] }) {
   );
 }
 
-export function KeyBar() {
-  const keys: Array<[string, string]> = [['a', 'advance clock'], ['i', 'investor'], ['b', 'buy'], ['s', 'sell'], ['c', 'cancel order'], ['↑↓', 'select'], ['r', 'refresh'], ['q', 'quit']];
+/**
+ * The keys of the screen on one line: the main keys (shorter words below 100 columns), or, while a form
+ * or menu is open, how to leave it (its own keys are inside it).
+ */
+export function KeyBar(props: { width: number; modal: boolean }) {
+  const short = props.width < 100;
+  const keys: Array<[string, string]> = props.modal
+    ? [['Esc', 'close'], ['Ctrl-C', 'quit']]
+    : [['a', short ? 'clock' : 'advance clock'], ['i', 'investor'], ['b', 'buy'], ['s', 'sell'], ['c', short ? 'cancel' : 'cancel order'], ['↑↓', 'select'], ['r', 'refresh'], ['q', 'quit']];
   return (
-    <Text>
+    <Text wrap="truncate">
       {keys.map(([k, what], i) => (
         <Text key={k}>
           {i > 0 ? '  ' : ''}
           <Text bold color="cyan">{k}</Text> {what}
         </Text>
       ))}
+    </Text>
+  );
+}
+
+/** The investor on one line, for when a form or menu takes the room of the panels. */
+export function InvestorLine(props: { investorId: string | null; account: Account | undefined; balances: Balances | null }) {
+  if (!props.investorId) return <Text dimColor>No investor selected</Text>;
+  const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
+  return (
+    <Text wrap="truncate">
+      <Text bold color="cyan">{props.account ? props.account.name : props.investorId}</Text>
+      <Text dimColor>{`${props.account ? ` ${props.investorId} · ${statusText(props.account.status)}` : ''}${cash ? ` · settled cash ${egp(cash.settled)} EGP` : ''}`}</Text>
     </Text>
   );
 }
