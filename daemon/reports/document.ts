@@ -30,6 +30,24 @@ export interface StatementInput {
 
 const CHART = { width: 460, height: 110 };
 
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+const STRONG_LETTER = /[\p{L}]/u;
+
+/**
+ * Free text (a name, the footer) as it reads in the other direction's document: an English footer in an
+ * Arabic statement keeps its final full stop at its end, an Arabic name in an English statement its
+ * parentheses. The text is wrapped in marks of its own direction, chosen by its first strong letter
+ * (the Unicode rule for a paragraph's direction); text already in the document's direction is unchanged.
+ */
+export function inReadingOrder(text: string, locale: ReportLocale): string {
+  const first = STRONG_LETTER.exec(text)?.[0];
+  if (first === undefined) return text;
+  const rtl = RTL_LETTER.test(first);
+  if (rtl === (locale === 'ar')) return text;
+  const mark = rtl ? '\u200F' : '\u200E';
+  return `${mark}${text}${mark}`;
+}
+
 /** The value series as a polyline inside the chart box (y grows downwards), and its range's labels. */
 function chart(series: StatementFigures['performance']['series']) {
   if (series.length < 2) return null;
@@ -103,9 +121,12 @@ export function statementDocument(input: StatementInput) {
   return {
     locale: input.locale,
     labels: l,
-    brand: { name: b.display_name, primary: b.primary_color, accent: b.accent_color, font: b.font, footer: b.footer_text, logo: b.logo !== null },
+    brand: {
+      name: inReadingOrder(b.display_name, input.locale), primary: b.primary_color, accent: b.accent_color, font: b.font,
+      footer: inReadingOrder(b.footer_text, input.locale), logo: b.logo !== null,
+    },
     header: {
-      investor: input.investor.full_name,
+      investor: inReadingOrder(input.investor.full_name, input.locale),
       investor_id: input.investor.id,
       account: input.investor.account_number,
       broker: input.locale === 'ar' ? input.broker.name_ar : input.broker.name,

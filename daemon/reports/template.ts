@@ -16,6 +16,9 @@ export const STATEMENT_TEMPLATE = String.raw`
   date: datetime(year: when.year, month: when.month, day: when.day, hour: when.hour, minute: when.minute, second: when.second))
 #set text(font: (d.brand.font, "Amiri"), fallback: false, lang: d.locale, dir: if ar { rtl } else { ltr }, size: 9pt)
 #set par(justify: false)
+// A number, date, account or licence number as one left-to-right unit: inside a right-to-left line its
+// minus sign stays on its left and its hyphens are neither a break nor a bidi boundary.
+#let ltr-unit(s) = box(text(dir: ltr, s))
 
 #let page-header = grid(columns: (auto, 1fr, auto), align: horizon, column-gutter: 8pt,
   if d.logo_path != none { image(d.logo_path, height: 1.1cm) } else { [] },
@@ -39,12 +42,9 @@ export const STATEMENT_TEMPLATE = String.raw`
   columns: columns, stroke: none, fill: zebra, inset: (x: 4pt, y: 3.5pt),
   align: (x, y) => if x >= numeric-from { end + horizon } else { start + horizon },
   table.header(..headers.map(h => text(weight: "bold", size: 8pt, h))),
-  ..rows.flatten().map(c => text(size: 8pt, c)),
+  ..rows.map(r => r.enumerate().map(((x, c)) => text(size: 8pt, if x >= numeric-from or x == 0 { ltr-unit(c) } else { c }))).flatten(),
 )
 
-// A date, an account or a licence number as one left-to-right unit: inside a right-to-left line its
-// hyphens are neither a break nor a bidi boundary.
-#let ltr-unit(s) = box(text(dir: ltr, s))
 #let kv(label, value) = (text(fill: luma(80), label), text(weight: "bold", value))
 #block(width: 100%, inset: 8pt, stroke: 0.6pt + luma(200), radius: 3pt, grid(columns: (auto, 1fr, auto, 1fr), column-gutter: 10pt, row-gutter: 6pt,
   ..kv(l.investor, d.header.investor), ..kv(l.account, ltr-unit(d.header.account)),
@@ -56,7 +56,7 @@ export const STATEMENT_TEMPLATE = String.raw`
 #let summary(s) = {
   heading-bar(l.summary)
   table(columns: (1fr, auto), stroke: none, fill: (x, y) => if calc.odd(y) { luma(246) } else { none }, inset: (x: 6pt, y: 4pt), align: (x, y) => if x == 1 { end } else { start },
-    ..s.rows.enumerate().map(((i, r)) => if i == s.rows.len() - 1 { r.map(c => text(weight: "bold", c)) } else { r }).flatten())
+    ..s.rows.enumerate().map(((i, r)) => (r.at(0), ltr-unit(r.at(1))).map(c => if i == s.rows.len() - 1 { text(weight: "bold", c) } else { c })).flatten())
 }
 
 #let chart(c) = {
@@ -75,7 +75,7 @@ export const STATEMENT_TEMPLATE = String.raw`
 
 #let performance(s) = {
   heading-bar(l.performance)
-  grid(columns: (auto, auto), column-gutter: 10pt, text(fill: luma(80), l.twr), text(weight: "bold", size: 11pt, s.twr))
+  grid(columns: (auto, auto), column-gutter: 10pt, text(fill: luma(80), l.twr), text(weight: "bold", size: 11pt, ltr-unit(s.twr)))
   v(6pt)
   if s.chart != none { chart(s.chart) }
 }
@@ -93,7 +93,7 @@ export const STATEMENT_TEMPLATE = String.raw`
   if s.rows.len() == 0 { text(fill: luma(80), l.no_trades) } else {
     data-table((auto, auto, auto, auto, auto, auto, auto, auto, auto), 3,
       (l.date, l.symbol, l.side, l.qty, l.price, l.value, l.fees_short, l.net, l.settlement), s.rows)
-    align(end, text(size: 8pt, l.trades_total + ": " + s.total_fees))
+    align(end, text(size: 8pt, [#l.trades_total: #ltr-unit(s.total_fees)]))
   }
 }
 
