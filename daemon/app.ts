@@ -23,7 +23,7 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   addRequestRecorder(app, deps.inspector, deps.wallNow);
   app.addHook('preClose', (done) => {
     deps.events.closeAll();
-    done();
+    Promise.all(deps.onClose.map((hook) => hook())).then(() => done(), done);
   });
   app.get('/healthz', async (): Promise<Health> => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso(), sandbox_id: sandboxId }));
 

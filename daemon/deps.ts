@@ -59,6 +59,13 @@ export interface Deps {
   /** Hooks capabilities register to drop in-memory caches after reset or import. */
   onReset: Array<() => void>;
   /**
+   * Work an event hands off the event loop and stores later (a statement's render, docs/reports.md):
+   * the clock controls await every hook before answering, so a frozen clock's advance answers with it done.
+   */
+  settle: Array<() => Promise<void>>;
+  /** Hooks run when the app closes (the render worker ends). */
+  onClose: Array<() => Promise<void>>;
+  /**
    * Rebuilds every in-memory view of the database from it: the clock, the seed, quotes and halts, the
    * scheduler's next instant, and each capability's caches (onReset). For a rollback the code did not
    * plan: an unexpected error inside a request's savepoint, or a batch whose COMMIT failed.
@@ -106,6 +113,8 @@ export function createDeps(opts: DepsOptions): Deps {
     nowIso,
     bootstrap: null,
     onReset: [],
+    settle: [],
+    onClose: [],
     journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
     home: opts.home ?? null,
     inspector: createInspector({ capacity: inspectorCapacity(opts), simNow: () => clock.now(), toIso: (ms) => market.calendar.toIso(ms) }),

@@ -16,7 +16,8 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { 'daemon/main': 'daemon/main.ts' },
+  // The statement render worker is its own file next to main.js (daemon/reports/render-queue.ts starts it).
+  entryPoints: { 'daemon/main': 'daemon/main.ts', 'daemon/render-worker': 'daemon/reports/render-worker.ts' },
   outdir: 'dist',
   external: ['better-sqlite3'],
   // CommonJS dependencies inside an ESM bundle still call require().

@@ -80,6 +80,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * journal replay (which sends each entry through the pipeline itself).
    */
   outsideBatch?: boolean;
+  /**
+   * Awaited after the request has committed and before it is answered: the clock controls wait for
+   * the work their events handed off the event loop (a statement's render), so that the same requests
+   * on a frozen clock get the same answers.
+   */
+  answerAfter?: () => Promise<unknown>;
   handler: (ctx: RouteCtx<P, Q, B>) => unknown;
 }
 

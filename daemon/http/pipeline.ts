@@ -113,6 +113,7 @@ export function createPipeline(deps: PipelineDeps) {
     } finally {
       if (committed) await committed;
     }
+    if (def.answerAfter) await def.answerAfter();
     send(reply, out);
   };
 }

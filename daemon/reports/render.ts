@@ -1,8 +1,10 @@
-// Renders a statement document to PDF bytes with Typst, in process (`@myriaddreamin/typst-ts-node-compiler`,
-// a prebuilt native binary). Deterministic: the fonts are the embedded TTFs only (no font fallback,
-// so a missing glyph is an error rather than a system font), the document date is the report's
-// ready time, and nothing else varies: the same inputs give the same bytes (docs/reports.md).
-// The compiler is created once per thread and reused (a warm compiler renders far faster).
+// Renders a statement document to PDF bytes with Typst (`@myriaddreamin/typst-ts-node-compiler`, a
+// prebuilt native binary). It runs in the render worker (render-worker.ts), never on the daemon's
+// thread: a 500-trade statement takes about a second of CPU. Deterministic: the fonts are the embedded
+// TTFs only (no font fallback, so a missing glyph is an error rather than a system font), the document
+// date is the report's ready time, and nothing else varies: the same inputs give the same bytes
+// (docs/reports.md). The compiler is created once per thread and reused (a warm compiler renders far
+// faster), which is why the worker lives as long as the daemon.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { NodeCompiler as Compiler } from '@myriaddreamin/typst-ts-node-compiler';
@@ -33,11 +35,12 @@ function getCompiler(): Compiler {
   return compiler;
 }
 
+/** What the daemon posts to the worker: plain data (structured clone), the logo's bytes included. */
 export interface RenderJob {
   document: StatementDocument;
   /** The report's ready time: the PDF's creation date (UTC parts). */
   atMs: number;
-  logo: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg' } | null;
+  logo: { bytes: Uint8Array; contentType: 'image/png' | 'image/jpeg' } | null;
 }
 
 export class RenderError extends Error {}
@@ -54,7 +57,7 @@ export function renderStatement(job: RenderJob): Buffer {
   let logoPath: string | null = null;
   if (job.logo) {
     logoPath = job.logo.contentType === 'image/png' ? '/logo.png' : '/logo.jpg';
-    c.mapShadow(`/statement${logoPath}`, job.logo.bytes);
+    c.mapShadow(`/statement${logoPath}`, Buffer.from(job.logo.bytes.buffer, job.logo.bytes.byteOffset, job.logo.bytes.byteLength));
   }
   const data = JSON.stringify({ ...job.document, logo_path: logoPath, date: dateParts(job.atMs) });
   try {
@@ -69,3 +72,12 @@ export function renderStatement(job: RenderJob): Buffer {
     c.evictCache(10);
   }
 }
+
+/** A job as posted to the worker (render-worker.ts), numbered by the queue (render-queue.ts). */
+export interface RenderRequest {
+  seq: number;
+  job: RenderJob;
+}
+
+/** The worker's answer: the PDF's bytes (a transferred ArrayBuffer) or why Typst refused. */
+export type RenderAnswer = { seq: number; ok: true; pdf: ArrayBuffer } | { seq: number; ok: false; message: string };

@@ -1,24 +1,29 @@
 // Client statements (docs/reports.md): a report is created pending, starts generating at the next
-// simulated minute and is ready (or failed) the minute after, on the sandbox clock; its PDF is then
-// rendered from the figures as of period_end and the tenant's branding of that moment, sealed under
-// the tenant's data key and stored; downloads are audited; after seven years the ciphertext is purged.
+// simulated minute and is ready (or failed) the minute after, on the sandbox clock. At the generating
+// minute its document (the figures as of period_end, the tenant's branding of that moment) is posted
+// to the render worker; at the ready minute, once the worker has answered, the PDF is sealed under the
+// tenant's data key and stored (render-jobs.ts); downloads are audited; after seven years the
+// ciphertext is purged.
 //
 // Guarantees:
 //  1. A refused request creates nothing (checkReport runs before any write).
 //  2. The PDF exists only sealed (AES-256-GCM under the tenant's data key, bound to the report id);
 //     it is opened only to be sent to its own tenant.
-//  3. Deterministic: the same requests give the same PDF bytes (render.ts), so the same sha256.
+//  3. Deterministic: the same requests give the same PDF bytes (render.ts), so the same sha256: the
+//     document is gathered at the generating minute and dated by the ready minute, whenever the worker
+//     finishes.
+//  5. Rendering never runs on the daemon's thread (render-queue.ts): other requests are answered while
+//     a statement renders.
 //  4. Another tenant's report is 404, like an unknown one.
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Reply } from '../contract/route.js';
-import { open, seal, sha256 } from '../store/crypto.js';
-import { brandingOf } from '../branding/service.js';
+import { open } from '../store/crypto.js';
 import type { PortfolioService } from '../portfolio/service.js';
 import { createReportRepo, type ReportRepo, type ReportRow } from './repo.js';
 import { checkReport, type ReportRequest } from './validate.js';
-import { statementDocument } from './document.js';
-import { RenderError, renderStatement } from './render.js';
+import { aad, createRenderJobs } from './render-jobs.js';
+import { createRenderQueue } from './render-queue.js';
 
 export const REPORT_START_EVENT = 'report.start';
 export const REPORT_FINISH_EVENT = 'report.finish';
@@ -27,14 +32,12 @@ const STEP_MS = 60_000;
 /** Seven years on the sandbox clock (docs/reports.md, "Retention"). */
 export const RETENTION_YEARS = 7;
 
-export type ReportDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'nowIso' | 'scheduler' | 'keys' | 'investors' | 'market' | 'audit'>;
+export type ReportDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'nowIso' | 'scheduler' | 'keys' | 'investors' | 'market' | 'audit' | 'settle' | 'onClose'>;
 
 interface ReportCtx extends ReportDeps {
   repo: ReportRepo;
   portfolio: PortfolioService;
 }
-
-const aad = (id: string) => `report:${id}`;
 
 export function reportView(r: ReportRow) {
   return {
@@ -69,38 +72,6 @@ function createReport(ctx: ReportCtx, tenantId: string, body: ReportRequest & { 
   return ok({ report_id: id, state: 'pending' as const });
 }
 
-/** The PDF of a report, rendered from its figures as of period_end and the branding of this moment. */
-function render(ctx: ReportCtx, r: ReportRow): Buffer {
-  const investor = ctx.investors.lookup(r.tenant_id, r.investor_id);
-  if (!investor.ok) throw new RenderError(`investor ${r.investor_id} is gone`);
-  const inv = investor.value;
-  const broker = ctx.db.prepare<[string], { name: string; name_ar: string; fra_license_no: string }>('SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?').get(inv.broker_id)!;
-  const branding = brandingOf(ctx, r.tenant_id);
-  const period = { start: r.period_start, end: r.period_end };
-  const document = statementDocument({
-    locale: r.locale, sections: JSON.parse(r.sections), period, generatedAt: ctx.nowIso(),
-    investor: { id: inv.id, full_name: inv.full_name, account_number: inv.account_number }, broker,
-    branding: { ...branding, logo: branding.logo ? { bytes: branding.logo.bytes, contentType: branding.logo.contentType } : null },
-    figures: ctx.portfolio.statement(r.tenant_id, inv.id, period),
-  });
-  return renderStatement({ document, atMs: ctx.clock.now(), logo: branding.logo });
-}
-
-function finish(ctx: ReportCtx, id: string): void {
-  const r = ctx.repo.byId(id);
-  if (!r || r.state !== 'generating') return;
-  let pdf: Buffer;
-  try {
-    pdf = render(ctx, r);
-  } catch (err) {
-    if (!(err instanceof RenderError)) throw err;
-    ctx.repo.failed(id, 'RENDER_FAILED');
-    return;
-  }
-  const sealed = seal(ctx.keys.tenantDek(r.tenant_id), pdf, aad(id));
-  ctx.repo.ready(id, ctx.nowIso(), { bytes: pdf.length, sha256: sha256(pdf), sealed });
-}
-
 /** GET .../download: the PDF, audited; 409 before ready, 410 once purged (or past its expiry). */
 function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): Outcome<Reply> {
   const r = ctx.repo.get(tenantId, id);
@@ -113,10 +84,19 @@ function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): 
   return ok({ status: 200, raw: pdf, contentType: 'application/pdf', headers: { 'content-disposition': `attachment; filename="${filename}"` } });
 }
 
+/** The minute a report is ready: its finish event's time, fixed at creation. */
+const readyMsOf = (r: Pick<ReportRow, 'created_ms'>) => r.created_ms + 2 * STEP_MS;
+
 export function createReportService(deps: ReportDeps, portfolio: PortfolioService) {
   const ctx: ReportCtx = { ...deps, portfolio, repo: createReportRepo(deps.db) };
-  deps.scheduler.on(REPORT_START_EVENT, (p: { report_id: string }) => void ctx.repo.generating(p.report_id));
-  deps.scheduler.on(REPORT_FINISH_EVENT, (p: { report_id: string }) => finish(ctx, p.report_id));
+  const renders = createRenderJobs({ ...ctx, queue: createRenderQueue(), readyMsOf });
+  deps.scheduler.on(REPORT_START_EVENT, (p: { report_id: string }) => {
+    if (ctx.repo.generating(p.report_id).changes === 1) renders.start(p.report_id);
+  });
+  deps.scheduler.on(REPORT_FINISH_EVENT, (p: { report_id: string }) => renders.finish(p.report_id));
+  deps.settle.push(() => renders.settled());
+  deps.onClose.push(() => renders.close());
+  renders.resume();
   deps.scheduler.on(REPORT_PURGE_EVENT, (p: { report_id: string }) => void ctx.repo.purge(p.report_id, ctx.nowIso()));
   return {
     create: (tenantId: string, body: ReportRequest & { investor_id: string }) => createReport(ctx, tenantId, body),

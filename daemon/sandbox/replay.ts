@@ -56,7 +56,7 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   return ok(null);
 }
 
-export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
+export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
   const e = ctx.body;
   const admitted = admitEntry(deps, e.seq);
   if (!admitted.ok) return admitted;
@@ -64,6 +64,7 @@ export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' 
   if (!principal.ok) return principal;
   const caughtUp = catchUpTo(deps, e);
   if (!caughtUp.ok) return caughtUp;
+  await Promise.all(deps.settle.map((hook) => hook())); // statements that became ready on the way are stored
 
   const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id, replayedBy: ctx.actor });
   const headers: Record<string, string> = { [REPLAY_HEADER]: token };

@@ -55,6 +55,8 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       summary: 'Advance the simulated clock by minutes, hours or days, or until an instant, next_open or next_close; runs every event due on the way.',
       body: ClockAdvanceBody, response: ClockAdvanceResponse,
       errors: ['CLOCK_NOT_ADVANCEABLE', 'CLOCK_ADVANCE_TOO_LARGE', 'INVALID_TIMESTAMP'],
+      // answers once the statements that became ready on the way are rendered and stored
+      answerAfter: () => Promise.all(deps.settle.map((hook) => hook())),
       handler: ({ body }) => advanceClock(deps, body),
     }),
     defineRoute({
