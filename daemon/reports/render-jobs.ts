@@ -65,64 +65,70 @@ function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob {
   return { document, atMs: readyMs, logo };
 }
 
-export function createRenderJobs(ctx: RenderJobsCtx) {
-  const inFlight = new Map<string, InFlight>();
-  let closing = false;
+interface Jobs {
+  ctx: RenderJobsCtx;
+  inFlight: Map<string, InFlight>;
+  closing: boolean;
+}
 
-  /** Writes the result (ready or failed) if it is still this report's; call inside a transaction. */
-  function store(id: string, job: InFlight): void {
-    inFlight.delete(id);
-    job.markStored();
-    const r = ctx.repo.byId(id);
-    if (!r || r.state !== 'generating' || generation(ctx.db) !== job.generation || !job.result) return;
-    if ('failed' in job.result) {
-      ctx.repo.failed(id, 'RENDER_FAILED');
-      return;
-    }
-    const pdf = job.result.pdf;
-    const sealed = seal(ctx.keys.tenantDek(r.tenant_id), pdf, aad(id));
-    ctx.repo.ready(id, ctx.market.calendar.toIso(job.readyMs), { bytes: pdf.length, sha256: sha256(pdf), sealed });
+/** Writes the result (ready or failed) if it is still this report's; call inside a transaction. */
+function store(s: Jobs, id: string, job: InFlight): void {
+  const { ctx } = s;
+  s.inFlight.delete(id);
+  job.markStored();
+  const r = ctx.repo.byId(id);
+  if (!r || r.state !== 'generating' || generation(ctx.db) !== job.generation || !job.result) return;
+  if ('failed' in job.result) {
+    ctx.repo.failed(id, 'RENDER_FAILED');
+    return;
   }
+  const pdf = job.result.pdf;
+  const sealed = seal(ctx.keys.tenantDek(r.tenant_id), pdf, aad(id));
+  ctx.repo.ready(id, ctx.market.calendar.toIso(job.readyMs), { bytes: pdf.length, sha256: sha256(pdf), sealed });
+}
 
-  /** The worker answered after the ready minute: store in a transaction of its own, outside any open batch. */
-  function storeLater(id: string, job: InFlight): void {
-    if (closing || inFlight.get(id) !== job) return job.markStored();
-    if (ctx.db.inTransaction) return void setImmediate(() => storeLater(id, job));
-    ctx.db.transaction(() => store(id, job))();
-  }
+/** The worker answered after the ready minute: store in a transaction of its own, outside any open batch. */
+function storeLater(s: Jobs, id: string, job: InFlight): void {
+  if (s.closing || s.inFlight.get(id) !== job) return job.markStored();
+  if (s.ctx.db.inTransaction) return void setImmediate(() => storeLater(s, id, job));
+  s.ctx.db.transaction(() => store(s, id, job))();
+}
 
-  function answered(id: string, job: InFlight, result: InFlight['result']): void {
-    job.result = result;
-    if (job.due) storeLater(id, job);
-  }
+function answered(s: Jobs, id: string, job: InFlight, result: InFlight['result']): void {
+  job.result = result;
+  if (job.due) storeLater(s, id, job);
+}
 
-  /** Gathers the document now and posts it; replaces any earlier render of the same report. */
-  function begin(r: ReportRow): InFlight {
-    const readyMs = ctx.readyMsOf(r);
-    let markStored = () => {};
-    const stored = new Promise<void>((resolve) => (markStored = resolve));
-    const job: InFlight = { readyMs, generation: generation(ctx.db), due: false, result: null, stored, markStored };
-    inFlight.set(r.id, job);
-    let input: RenderJob;
-    try {
-      input = gather(ctx, r, readyMs);
-    } catch (err) {
-      if (!(err instanceof RenderFailed)) throw err;
-      job.result = { failed: err.message };
-      return job;
-    }
-    ctx.queue.render(input).then(
-      (pdf) => answered(r.id, job, { pdf }),
-      (err: unknown) => answered(r.id, job, { failed: err instanceof Error ? err.message : String(err) }),
-    );
+/** Gathers the document now and posts it; replaces any earlier render of the same report. */
+function begin(s: Jobs, r: ReportRow): InFlight {
+  const { ctx } = s;
+  const readyMs = ctx.readyMsOf(r);
+  let markStored = () => {};
+  const stored = new Promise<void>((resolve) => (markStored = resolve));
+  const job: InFlight = { readyMs, generation: generation(ctx.db), due: false, result: null, stored, markStored };
+  s.inFlight.set(r.id, job);
+  let input: RenderJob;
+  try {
+    input = gather(ctx, r, readyMs);
+  } catch (err) {
+    if (!(err instanceof RenderFailed)) throw err;
+    job.result = { failed: err.message };
     return job;
   }
+  ctx.queue.render(input).then(
+    (pdf) => answered(s, r.id, job, { pdf }),
+    (err: unknown) => answered(s, r.id, job, { failed: err instanceof Error ? err.message : String(err) }),
+  );
+  return job;
+}
 
+export function createRenderJobs(ctx: RenderJobsCtx) {
+  const s: Jobs = { ctx, inFlight: new Map(), closing: false };
   return {
     /** The generating minute (inside the start event's transaction). */
     start(id: string): void {
       const r = ctx.repo.byId(id);
-      if (r && r.state === 'generating') begin(r);
+      if (r && r.state === 'generating') begin(s, r);
     },
     /**
      * The ready minute (inside the finish event's transaction): stores the result if the worker has
@@ -132,34 +138,34 @@ export function createRenderJobs(ctx: RenderJobsCtx) {
     finish(id: string): void {
       const r = ctx.repo.byId(id);
       if (!r || r.state !== 'generating') return;
-      const job = inFlight.get(id) ?? begin(r);
+      const job = s.inFlight.get(id) ?? begin(s, r);
       job.due = true;
-      if (job.result) store(id, job);
+      if (job.result) store(s, id, job);
     },
     /** At start-up: reports left generating by the last run render again (their ready minute may have passed). */
     resume(): void {
       const ids = ctx.db.prepare<[], { id: string }>("SELECT id FROM reports WHERE state = 'generating' ORDER BY id").all();
       for (const { id } of ids) {
         const r = ctx.repo.byId(id)!;
-        const job = begin(r);
+        const job = begin(s, r);
         job.due = job.readyMs <= ctx.clock.now();
-        if (job.due && job.result) ctx.db.transaction(() => store(r.id, job))();
+        if (job.due && job.result) ctx.db.transaction(() => store(s, r.id, job))();
       }
     },
     /** Resolves once every render whose ready minute has come is stored. */
     async settled(): Promise<void> {
       for (;;) {
-        const due = [...inFlight.values()].filter((j) => j.due);
+        const due = [...s.inFlight.values()].filter((j) => j.due);
         if (due.length === 0) return;
         await Promise.all(due.map((j) => j.stored));
       }
     },
     /** The app is closing: answers that still come are dropped (the reports render again at the next start). */
     async close(): Promise<void> {
-      closing = true;
+      s.closing = true;
       await ctx.queue.close();
-      for (const job of inFlight.values()) job.markStored();
-      inFlight.clear();
+      for (const job of s.inFlight.values()) job.markStored();
+      s.inFlight.clear();
     },
   };
 }

@@ -24,6 +24,7 @@ import './suites/floor.js';
 import './suites/mixed.js';
 import './suites/cli.js';
 import './suites/snapshot.js';
+import './suites/statements.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
