@@ -10,6 +10,7 @@ import { positionView, round6, timeWeightedReturn, type PositionKind } from './a
 import { costBases, otherHoldingEvents, type CostEvent } from './cost-basis.js';
 import type { PortfolioCtx } from './context.js';
 import type { SeriesPoint } from './valuation.js';
+import type { StatementFill } from './repo.js';
 export type { StatementFill } from './repo.js';
 
 export interface StatementPeriod {
@@ -46,15 +47,23 @@ function sumWhere(movements: readonly Movement[], keep: (m: Movement) => boolean
   return movements.reduce((a, m) => (keep(m) ? a + m.delta : a), 0);
 }
 
-/** Deposits, withdrawals, dividends, fees and taxes booked inside the period (cash movements). */
-function flows(movements: readonly Movement[], startMs: number, endMs: number) {
+/**
+ * Deposits, withdrawals, dividends (gross), fees and taxes booked inside the period. A trade's charges
+ * come from its fills: a sell's fees and stamp duty are taken out of the proceeds in clearing, so they
+ * never move the investor's cash; any other fee or tax (a dividend's withholding) is a cash movement.
+ */
+function flows(movements: readonly Movement[], fills: readonly StatementFill[], startMs: number, endMs: number) {
   const cash = movements.filter((m) => m.asset === CASH_EGP && m.atMs >= startMs && m.atMs <= endMs);
+  const orders = new Set(fills.map((f) => f.order_id));
+  const notTrade = (m: Movement) => !orders.has(m.ref);
+  const tradeFees = fills.reduce((a, f) => a + f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros, 0);
+  const tradeTaxes = fills.reduce((a, f) => a + f.stamp_duty_micros, 0);
   return {
     deposits_micros: sumWhere(cash, (m) => m.counterparty === 'system:rail' && m.delta > 0),
     withdrawals_micros: -sumWhere(cash, (m) => m.counterparty === 'system:rail' && m.delta < 0),
     dividends_micros: sumWhere(cash, (m) => m.kind === 'dividend'),
-    fees_micros: -sumWhere(cash, (m) => m.counterparty === 'system:fees'),
-    taxes_micros: -sumWhere(cash, (m) => m.counterparty === 'system:tax'),
+    fees_micros: tradeFees - sumWhere(cash, (m) => m.counterparty === 'system:fees' && notTrade(m)),
+    taxes_micros: tradeTaxes - sumWhere(cash, (m) => m.counterparty === 'system:tax' && notTrade(m)),
   };
 }
 
@@ -99,15 +108,16 @@ export function statementFigures(ctx: PortfolioCtx, tenantId: string, investorId
   const holdings = holdingsAt(ctx, tenantId, investorId, movements, endMs);
   const opening = ctx.valuer.totalOf(balancesBefore(movements, startMs), startMs - 1);
   const twr = timeWeightedReturn(values);
+  const trades = ctx.repo.statementFills(tenantId, investorId, startMs, endMs);
   return {
     as_of_ms: endMs,
-    summary: { opening_value_micros: opening, closing_value_micros: holdings.total, cash_micros: holdings.cash, ...flows(movements, startMs, endMs) },
+    summary: { opening_value_micros: opening, closing_value_micros: holdings.total, cash_micros: holdings.cash, ...flows(movements, trades, startMs, endMs) },
     performance: {
       twr_pct: twr === null ? null : round6(twr),
       series: values.slice(1).map((v) => ({ date: v.date, value_micros: v.valueMicros })),
     },
     holdings: holdings.rows,
-    trades: ctx.repo.statementFills(tenantId, investorId, startMs, endMs),
+    trades,
   };
 }
 

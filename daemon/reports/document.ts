@@ -2,7 +2,7 @@
 // thousands separators from integer micros, never a float), every label in the report's language, and
 // the chart's points in page units. The template (template.ts) only lays this out: data reaches it as
 // JSON, never spliced into markup.
-import { formatMoney, formatPrice } from '../contract/money.js';
+import { formatMoney, formatPrice, formatUnits } from '../contract/money.js';
 import { DISCLOSURES, licenceLine } from '../contract/disclosures.js';
 import type { ReportLocale, ReportSection } from '../contract/schemas/reports.js';
 import type { StatementFigures } from '../portfolio/statement.js';
@@ -86,7 +86,7 @@ function summary(f: StatementFigures, l: Labels) {
 
 function holdings(f: StatementFigures, locale: ReportLocale) {
   return f.holdings.map((h) => [
-    h.symbol, locale === 'ar' ? h.name_ar : h.name, h.isin ?? '', String(h.qty), formatPrice(h.price_micros),
+    h.symbol, locale === 'ar' ? h.name_ar : h.name, h.isin ?? '', h.kind === 'fund' ? formatUnits(h.qty) : String(h.qty), formatPrice(h.price_micros),
     formatMoney(h.value_micros), formatMoney(h.cost_micros), formatMoney(h.unrealized_micros),
   ]);
 }

@@ -71,7 +71,8 @@ export function pdfText(pdf: Buffer, opts: { layout?: boolean } = {}): string {
     const file = join(dir, 'statement.pdf');
     writeFileSync(file, pdf);
     const args = [...(opts.layout === false ? [] : ['-layout']), '-enc', 'UTF-8', file, '-'];
-    return execFileSync('pdftotext', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    // stderr piped: poppler warns that Typst's /MarkInfo /Suspects is a boolean, which it is (harmless)
+    return execFileSync('pdftotext', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -83,7 +84,7 @@ export function pdfPages(pdf: Buffer): number {
   try {
     const file = join(dir, 'statement.pdf');
     writeFileSync(file, pdf);
-    const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+    const info = execFileSync('pdfinfo', [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return Number(/^Pages:\s+(\d+)/m.exec(info)![1]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
