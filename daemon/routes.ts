@@ -10,7 +10,8 @@ import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
+import { deskReportRoutes } from './trading/desk-report-routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, portfolioRoutes, brandingRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes];

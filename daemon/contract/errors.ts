@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: e(405, 'This method is not allowed on this path.', 'The path exists with other methods.', 'Check the method against /openapi.json.'),
   INVALID_DATE: e(422, 'A date is not a valid calendar date (YYYY-MM-DD).', 'The date is malformed or does not exist.', 'Send a real date as YYYY-MM-DD.'),
   INVALID_RANGE: e(422, 'The range is invalid.', 'The end is before the start, or the range is too long.', 'Send start <= end within the documented maximum.'),
+  DATE_IN_FUTURE: e(422, 'The date is after today on the sandbox clock.', 'A report was asked for a date that has not happened yet in the simulation.', 'Send today or an earlier date (YYYY-MM-DD), or advance the sandbox clock first.'),
   INVALID_TIMESTAMP: e(422, 'A timestamp is not valid RFC 3339.', 'The value could not be parsed as an RFC 3339 timestamp.', 'Send a timestamp such as 2026-11-22T10:00:00+02:00.'),
   RATE_LIMITED: e(429, 'Too many requests.', 'The request rate exceeded the limit.', 'Retry after the delay in Retry-After.'),
   INTERNAL: e(500, 'An internal error occurred.', 'The service failed unexpectedly; nothing was changed.', 'Retry with the same Idempotency-Key; report the request_id if it persists.'),
