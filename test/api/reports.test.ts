@@ -266,3 +266,23 @@ describe('A report expires seven years after it was created: its PDF is purged, 
     }
   });
 });
+
+describe('failed: instead of ready, if the renderer refuses the document (reason_code RENDER_FAILED)', () => {
+  it('a logo with a PNG signature that no decoder can read fails the report at its ready minute; GET answers failed with RENDER_FAILED and no bytes, download 409', async () => {
+    const app = await makeApp();
+    try {
+      const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+      expect((await app.req('PUT', '/v1/branding/logo', { raw: broken, contentType: 'image/png' })).status).toBe(200);
+      const investor = await trader(app, 1_000);
+      const created = await createReport(app, { investor_id: investor, ...period, sections: ['summary'] });
+      await advance(app, { minutes: 2 });
+      const report = await settle(app, created.body.report_id);
+      expect(report).toMatchObject({ state: 'failed', reason_code: 'RENDER_FAILED', ready_at: null, bytes: null, sha256: null });
+      const res = await downloadReport(app, created.body.report_id);
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('REPORT_NOT_READY');
+    } finally {
+      await app.close();
+    }
+  });
+});
