@@ -48,7 +48,7 @@ describe('the dashboard order form checks prices and times in force as you type'
     await vi.waitFor(() => expect(closed.frame()).toContain('market CLOSED'), WAIT);
     await press(closed.app, 'b');
     await press(closed.app, 'COMI\r', '10\r', '\r');
-    await vi.waitFor(() => expect(closed.frame()).toContain('market closed: orders wait for the open'), WAIT);
+    await vi.waitFor(() => expect(closed.frame()).toMatch(/step 0\.01 · market closed/), WAIT);
     // the choices end with gtc: no ioc, no fok
     expect(tifLine(closed.frame())).toMatch(/validity\s+\[day\]\s+gtc\s+←→ change/);
     await press(closed.app, RIGHT);

@@ -11,7 +11,7 @@ import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { KeyRouter, useKeyQueue } from '../key-router.js';
 import { OrderForm } from './order-form.js';
-import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, InvestorLine, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, heldFunds, heldPositions, orderRows, type Tone } from './panels.js';
+import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, InvestorLine, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, fitHoldings, heldFunds, type HoldingRows, heldPositions, orderRows, type Tone } from './panels.js';
 import { orderStatusText } from './words.js';
 
 export interface DashboardProps {
@@ -130,21 +130,38 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
 }
 
 /**
- * Where the panels go: side by side on a wide terminal, stacked on a narrow one; the board gives up
- * rows (never below 3) so the orders keep at least three. `spare` is what is left below the panels.
+ * Where the panels go: side by side on a wide terminal, stacked on a narrow one. Every panel keeps its
+ * title on screen: the orders keep up to three rows (fewer when there are fewer orders), the board gives
+ * up rows down to three, and the holdings give up rows (saying how many more there are). `spare` is
+ * what is left below the panels.
  */
-function layoutOf(columns: number, rows: number, quoteCount: number, balances: Balances | null) {
+function layoutOf(columns: number, rows: number, quoteCount: number, orderCount: number, balances: Balances | null) {
   const width = Math.max(60, columns);
   const height = Math.max(20, rows - 1);
   const wide = width >= BOARD_WIDTH + ACCOUNT_MIN_WIDTH;
   const boardWidth = wide ? BOARD_WIDTH : width;
-  const account = accountLines(heldPositions(balances).length, heldFunds(balances).length);
-  const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
+  // the header and the key bar take a line each
   const room = height - 2 - STATUS_LINES;
-  let boardRows = quoteCount;
-  while (boardRows > 3 && room - top(boardRows) < ORDERS_CHROME + 3) boardRows--;
+  const positions = heldPositions(balances).length;
+  const funds = heldFunds(balances).length;
+  // what each panel would like at least: three quotes, three orders (fewer when there are fewer)
+  let boardMin = Math.min(3, Math.max(1, quoteCount));
+  let ordersMin = Math.min(3, Math.max(1, orderCount));
+  const below = () => ORDERS_CHROME + ordersMin + (wide ? 0 : BOARD_CHROME + boardMin);
+  let fit = fitHoldings(positions, funds, room - below());
+  const accountOf = (f: HoldingRows) => accountLines(f.positions, f.funds, positions - f.positions + funds - f.funds);
+  // still too tall: the board, then the orders, give up rows down to one
+  while (accountOf(fit) > room - below() && (boardMin > 1 || ordersMin > 1)) {
+    if (boardMin > 1) boardMin--;
+    else ordersMin--;
+    fit = fitHoldings(positions, funds, room - below());
+  }
+  const account = accountOf(fit);
+  const top = (n: number) => (wide ? Math.max(BOARD_CHROME + n, account) : BOARD_CHROME + n + account);
+  let boardRows = Math.max(quoteCount, 1);
+  while (boardRows > boardMin && room - top(boardRows) < ORDERS_CHROME + ordersMin) boardRows--;
   const ordersRows = Math.max(1, room - top(boardRows) - ORDERS_CHROME);
-  return { width, height, wide, boardWidth, boardRows, ordersRows, spare: room - top(boardRows) };
+  return { width, height, wide, boardWidth, boardRows, ordersRows, fit, spare: room - top(boardRows) };
 }
 
 function advanceMenu(source: LiveSource, clock: Clock | undefined, setMode: (mode: Mode) => void, act: KeyContext['act']) {
@@ -269,7 +286,7 @@ function DashboardScreen(props: DashboardProps) {
   useDashboardKeys(source, k);
 
   const quotes = snap?.quotes ?? [];
-  const layout = layoutOf(columns, rows, quotes.length, snap?.balances ?? null);
+  const layout = layoutOf(columns, rows, quotes.length, list.length, snap?.balances ?? null);
   const { width, wide, boardWidth } = layout;
   const accountRow = snap?.account ?? data.accounts?.find((a) => a.id === investorId);
   let modal = null;
@@ -288,7 +305,7 @@ function DashboardScreen(props: DashboardProps) {
       {hideTop ? <InvestorLine investorId={investorId} account={accountRow} balances={snap?.balances ?? null} /> : (
         <Box flexDirection={wide ? 'row' : 'column'}>
           <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={layout.boardRows} />
-          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} />
+          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} fit={layout.fit} />
         </Box>
       )}
       {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={layout.ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}

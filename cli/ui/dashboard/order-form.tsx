@@ -172,8 +172,8 @@ function GateView(props: { side: 'buy' | 'sell'; investorId: string; account: Ac
 
 /** The market line under the fields: the symbol's price, today's limits, its price step, the session. */
 function quoteLine(quote: Quote): string {
-  const session = quote.halted ? 'HALTED: no trading now' : quote.session_open ? 'in session' : 'market closed: orders wait for the open';
-  return `${quote.symbol} ${quotePrice(quote)} · limits today ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)} · step ${tick(quote.tick_micros)} · ${session}`;
+  const session = quote.halted ? 'HALTED: no trading now' : quote.session_open ? 'in session' : 'market closed';
+  return `${quote.symbol} ${quotePrice(quote)} · limits ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)} · step ${tick(quote.tick_micros)} · ${session}`;
 }
 
 /** The lines below the fields: what is available, and whether the order is more than that. */
@@ -209,10 +209,12 @@ export function OrderForm(props: OrderFormProps) {
 
   /** Runs the reducer on the latest state at once; confirming or cancelling hands over in the same key. */
   const apply = (a: Action) => {
-    const next = reduce(at.current, a);
-    if (next === at.current) return;
+    const before = at.current;
+    const next = reduce(before, a);
+    if (next === before) return;
     at.current = next;
     setS(next);
+    if (next.step === before.step) return;
     if (next.step === 'cancelled') props.onCancel();
     else if (next.step === 'submitted') props.onSubmit(requestOf(next, props));
   };

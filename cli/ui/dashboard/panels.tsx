@@ -84,8 +84,26 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
  * The account panel's lines for this many share positions and fund holdings: border, title, cash,
  * headings, share rows, their total, then (with any fund) the fund headings and rows.
  */
-export function accountLines(positions: number, funds: number): number {
-  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0);
+export function accountLines(positions: number, funds: number, hidden = 0): number {
+  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0) + (hidden > 0 ? 1 : 0);
+}
+
+/** Rows of holdings shown. */
+export interface HoldingRows {
+  positions: number;
+  funds: number;
+}
+
+/**
+ * How many of `positions` share rows and `funds` fund rows fit in `budget` lines (one line then says
+ * how many more there are): fund rows give way first, then share rows, down to one.
+ */
+export function fitHoldings(positions: number, funds: number, budget: number): HoldingRows {
+  const fit = { positions, funds };
+  const lines = () => accountLines(fit.positions, fit.funds, positions - fit.positions + funds - fit.funds);
+  while (lines() > budget && fit.funds > 0) fit.funds--;
+  while (lines() > budget && fit.positions > 1) fit.positions--;
+  return fit;
 }
 
 export function heldPositions(b: Balances | null): SharePosition[] {
@@ -96,7 +114,7 @@ export function heldFunds(b: Balances | null): FundHolding[] {
   return (b?.funds ?? []).filter((f) => f.settled + f.unsettled + f.reserved > 0);
 }
 
-export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; funds: Fund[]; width: number }) {
+export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; funds: Fund[]; width: number; fit?: HoldingRows }) {
   if (!props.investorId) {
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
@@ -110,10 +128,14 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
   const b = props.balances;
   const cash = b?.cash.find((c) => c.asset === 'cash:EGP');
   const price = new Map(props.quotes.map((q) => [q.symbol, q]));
-  const positions = heldPositions(b);
-  const funds = heldFunds(b);
+  const allPositions = heldPositions(b);
+  const allFunds = heldFunds(b);
+  const positions = allPositions.slice(0, props.fit?.positions ?? allPositions.length);
+  const funds = allFunds.slice(0, props.fit?.funds ?? allFunds.length);
+  const hidden = allPositions.length - positions.length + allFunds.length - funds.length;
   const nav = new Map(props.funds.map((f) => [f.fund_code, f.nav_micros]));
-  let valueMicros = 0;
+  const priceOf = (s: SharePosition) => price.get(s.symbol ?? s.asset)?.price_micros;
+  const valueMicros = allPositions.reduce((sum, s) => sum + (s.settled + s.unsettled) * (priceOf(s) ?? 0), 0);
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
@@ -133,7 +155,6 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
         const q = price.get(symbol);
         const shares = s.settled + s.unsettled;
         const value = q ? shares * q.price_micros : null;
-        if (value !== null) valueMicros += value;
         return (
           <Text key={symbol} wrap="truncate">
             {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ${pad(value === null ? '-' : egp(value), 13, true)}`}
@@ -154,6 +175,7 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
           </Text>
         );
       })}
+      {hidden > 0 ? <Text dimColor wrap="truncate">{`+${hidden} more holding${hidden === 1 ? '' : 's'}: a taller terminal or ${svc('balances')} shows them`}</Text> : null}
     </Box>
   );
 }
@@ -181,6 +203,8 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
   const visible = Math.max(1, props.rows);
   const first = Math.min(Math.max(0, selected - visible + 1), Math.max(0, rows.length - visible));
   const shown = rows.slice(first, first + visible);
+  // below 100 columns the time an order was placed makes way for its status and fill
+  const narrow = props.width < 100;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
@@ -193,7 +217,7 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
         const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
-            {`${isSel ? '›' : ' '} ${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} ${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
+            {`${isSel ? '›' : ' '} ${narrow ? '' : `${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} `}${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
             <Text color={isSel ? undefined : statusColor(o)}>{pad(statusText(o.status), 16)}</Text>
             {` ${pad(fill, 16)}`}
             {o.reason_code ? <Text dimColor={!isSel}>{` ${reasonText(o.reason_code)}`}</Text> : null}
@@ -207,14 +231,15 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
 export type Tone = 'info' | 'ok' | 'error';
 
 /** Lines kept for the status (an outcome, or a refusal and its request id and hint). */
-export const STATUS_LINES = 2;
+export const STATUS_LINES = 3;
 
+/** The last action's outcome: its first line may wrap onto a second (a refusal's message), the hint follows. */
 export function StatusLine(props: { tone: Tone; lines: string[] }) {
   const color = props.tone === 'error' ? 'red' : props.tone === 'ok' ? 'green' : undefined;
   return (
-    <Box flexDirection="column" height={STATUS_LINES}>
+    <Box flexDirection="column" height={STATUS_LINES} overflow="hidden">
       {props.lines.slice(0, STATUS_LINES).map((l, i) => (
-        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0} wrap="truncate">{l}</Text>
+        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0} wrap={i === 0 ? 'wrap' : 'truncate'}>{l}</Text>
       ))}
     </Box>
   );
