@@ -13,5 +13,6 @@ import { tradingRoutes } from './trading/routes.js';
 import { deskReportRoutes } from './trading/desk-report-routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { brandingRoutes } from './branding/routes.js';
+import { assistantRoutes } from './assistant/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, assistantRoutes];

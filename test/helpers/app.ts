@@ -22,6 +22,8 @@ export interface TestAppOptions {
   wallNow?: () => number;
   dir?: string;
   kek?: Buffer;
+  /** The assistant's provider (--ai); default none. */
+  ai?: 'none' | 'registry';
 }
 
 export type As = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
@@ -66,6 +68,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     dbFile: join(dir, 'svc.db'),
     kek,
     wallNow: opts.wallNow,
+    ai: opts.ai,
     sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: opts.speedMilli ?? 1000 },
   });
   const app = buildApp(deps);

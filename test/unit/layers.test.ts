@@ -21,7 +21,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'market, ledger, tenancy, investors', paths: ['daemon/market/', 'daemon/ledger/', 'daemon/tenancy/', 'daemon/investors/'] },
   {
     name: 'domains',
-    paths: ['daemon/onboarding/', 'daemon/funding/', 'daemon/trading/', 'daemon/funds/', 'daemon/dividends/', 'daemon/portfolio/', 'daemon/news/', 'daemon/backoffice/', 'daemon/branding/', 'daemon/reports/'],
+    paths: ['daemon/onboarding/', 'daemon/funding/', 'daemon/trading/', 'daemon/funds/', 'daemon/dividends/', 'daemon/portfolio/', 'daemon/news/', 'daemon/backoffice/', 'daemon/branding/', 'daemon/reports/', 'daemon/reconciliation/', 'daemon/assistant/', 'daemon/surveillance/', 'daemon/complaints/'],
   },
   { name: 'sandbox', paths: ['daemon/sandbox/'] },
   { name: 'http', paths: ['daemon/http/'] },

@@ -1,0 +1,99 @@
+// The information-only assistant (docs/assistant.md). Each answer runs the fail-closed pipeline:
+//
+//   policy.ts     the provider's allowance and the answer's language
+//   intent.ts     what the request asks: a lookup, advice (refused), or nothing to look up
+//   grounding.ts  the facts: glossary, disclosures, error and reject-code registries, the caller's order
+//   render.ts     facts into words, both languages (provider.ts narrates orders)
+//   firewall.ts   every string of the answer checked; any advice-like text refuses the whole answer
+//
+// Guarantees:
+//  1. A failure at any stage (a thrown error included) gives the neutral templated refusal in the
+//     requested language: never a 5xx, never a partial answer.
+//  2. It books nothing, calls no broker and holds no signing credentials: reads only, scoped to the
+//     caller's tenant; another tenant's order answers exactly as an unknown one (not_found, 200).
+//  3. With provider `none`, only narrating an order that was not rejected is refused, with 501
+//     NOT_AVAILABLE; every registry-grounded surface answers.
+import type { Deps } from '../deps.js';
+import { isOutcome, refuse, type Outcome } from '../contract/outcome.js';
+import type { AiProvider } from '../contract/schemas/assistant.js';
+import { checkOutput, textsOf } from './firewall.js';
+import { createOrderReader, disclosureTexts, explainCode, glossaryEntry, glossaryList, type OrderFacts } from './grounding.js';
+import { orderIntent, termIntent } from './intent.js';
+import { allows, type Lang } from './policy.js';
+import { createProvider } from './provider.js';
+import { NEUTRAL, renderExplained, twin, type Text } from './render.js';
+import type { GlossaryEntry } from './glossary.js';
+
+type Body = Record<string, unknown>;
+
+/** The neutral answer of an outcome other than answered. */
+function neutral(outcome: 'refused' | 'abstained' | 'not_found', text: Text, lang: Lang, extra: Body = {}): Body {
+  return { outcome, language: lang, ...extra, ...twin('message', text, lang) };
+}
+
+/** Runs a stage chain; a throw or a firewall hit becomes the neutral refusal (guarantee 1). */
+export function guarded(lang: Lang, extra: Body, run: () => Body | Outcome<Body>): Body | Outcome<Body> {
+  try {
+    const out = run();
+    if (isOutcome(out) && !out.ok) return out;
+    const body = (isOutcome(out) && out.ok ? out.value : out) as Body;
+    if (body.outcome === 'answered' && !textsOf(body).every((t) => checkOutput(t).ok)) return neutral('refused', NEUTRAL.refused, lang, extra);
+    return body;
+  } catch {
+    return neutral('refused', NEUTRAL.refused, lang, extra);
+  }
+}
+
+function article(e: GlossaryEntry, lang: Lang): Body {
+  return { slug: e.slug, ...twin('title', e.title, lang), ...twin('body', e.body, lang) };
+}
+
+export function createAssistant(deps: Pick<Deps, 'db' | 'ai'>) {
+  const provider = createProvider(deps.ai as AiProvider);
+  const orderFacts = createOrderReader(deps.db);
+
+  function term(text: string, lang: Lang): Body {
+    const intent = termIntent(text);
+    if (intent.kind === 'advice') return neutral('refused', NEUTRAL.refused, lang);
+    const e = intent.kind === 'lookup' ? glossaryEntry(intent.key) : null;
+    return e ? { outcome: 'answered', language: lang, article: article(e, lang) } : neutral('abstained', NEUTRAL.abstainedTerm, lang);
+  }
+
+  function explainRejected(f: OrderFacts, lang: Lang): Body {
+    const base = { order_id: f.order_id, state: f.state, symbol: f.symbol, reason_code: f.reason_code ?? '' };
+    const e = f.reason_code ? explainCode(f.reason_code) : null;
+    if (!e) return neutral('refused', NEUTRAL.unknownReject, lang, base);
+    const t = renderExplained(e);
+    return { outcome: 'answered', language: lang, ...base, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+  }
+
+  return {
+    glossary: (lang: Lang, text?: string) =>
+      guarded(lang, {}, () => (text === undefined ? { outcome: 'answered', language: lang, articles: glossaryList().map((e) => ({ slug: e.slug, ...twin('title', e.title, lang) })) } : term(text, lang))),
+    glossaryTerm: (text: string, lang: Lang) => guarded(lang, {}, () => term(text, lang)),
+    disclosure: (lang: Lang) =>
+      guarded(lang, {}, () => ({ outcome: 'answered', language: lang, disclosures: disclosureTexts().map((d) => ({ key: d.key, ...twin('text', d.text, lang) })) })),
+    explainError(code: string, lang: Lang) {
+      return guarded(lang, { code }, () => {
+        const intent = termIntent(code);
+        if (intent.kind === 'advice') return neutral('refused', NEUTRAL.refused, lang, { code });
+        const e = intent.kind === 'lookup' ? explainCode(intent.key) : null;
+        if (!e) return neutral('abstained', NEUTRAL.abstainedCode, lang, { code });
+        const t = renderExplained(e);
+        return { outcome: 'answered', language: lang, code, http_status: e.status, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+      });
+    },
+    explainOrder(tenantId: string, orderId: string, lang: Lang): Body | Outcome<Body> {
+      return guarded(lang, { order_id: orderId }, () => {
+        const f = orderFacts(tenantId, orderId);
+        if (!f) return neutral('not_found', NEUTRAL.notFound, lang, { order_id: orderId });
+        if (orderIntent(f.state) === 'reject') return explainRejected(f, lang);
+        if (!allows(provider.name, 'order_narration')) return refuse('NOT_AVAILABLE');
+        const t = provider.narrate(f);
+        return { outcome: 'answered', language: lang, order_id: f.order_id, state: f.state, symbol: f.symbol, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+      });
+    },
+  };
+}
+
+export type Assistant = ReturnType<typeof createAssistant>;
