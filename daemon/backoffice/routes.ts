@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { provisionTenant } from './service.js';
+import { ok, refuse } from '../contract/outcome.js';
+import { tenantScopeOf } from '../contract/grants.js';
 import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from '../contract/schemas/backoffice.js';
 
 export function backofficeRoutes(deps: Deps): RouteDef[] {
@@ -24,13 +26,20 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
         tenant_id: z.string().max(64).optional(),
       }),
       response: AuditListSchema,
-      handler: ({ query }) => ({ entries: deps.audit.list({ limit: query.limit, afterSeq: query.after_seq, tenantId: query.tenant_id }) }),
+      handler: ({ query, operator }) => {
+        // An auditor of one tenant reads that tenant's entries; another tenant's are not found.
+        const scope = tenantScopeOf(operator?.scopes, 'audit:read');
+        if (scope && query.tenant_id !== undefined && query.tenant_id !== scope) return refuse('NOT_FOUND', `No tenant ${query.tenant_id}.`);
+        return ok({ entries: deps.audit.list({ limit: query.limit, afterSeq: query.after_seq, tenantId: scope ?? query.tenant_id }) });
+      },
     }),
     defineRoute({
       method: 'GET', url: '/admin/audit/verify', auth: { realm: 'admin', grant: 'audit:read' }, tags: ['backoffice'],
       summary: 'Verify the audit chain: recomputes every hash and checks the recorded head.',
       response: AuditVerifySchema,
-      handler: () => deps.audit.verify(),
+      handler: ({ operator }) => (tenantScopeOf(operator?.scopes, 'audit:read')
+        ? refuse('FORBIDDEN', 'Verifying the whole chain needs audit:read held globally.')
+        : ok(deps.audit.verify())),
     }),
   ];
 }

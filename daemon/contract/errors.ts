@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: e(401, 'Missing or unknown credentials.', 'No bearer key (or operator key) was sent, or it is not known.', 'Send Authorization: Bearer <api_key> (operators: X-Admin-Key or X-Console-Key).'),
   SIGNATURE_INVALID: e(401, 'The request signature is missing or does not match.', 'X-Svc-Timestamp or X-Svc-Signature is missing, or the HMAC does not match the request.', 'Sign "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)) with the signing secret; see docs/api.md.'),
   SIGNATURE_EXPIRED: e(401, 'The request timestamp is outside the accepted window.', 'X-Svc-Timestamp differs from the server wall clock by more than 300 seconds.', 'Sync the client clock and sign again with a fresh timestamp.'),
+  STEP_UP_REQUIRED: e(401, 'This action needs a fresh step-up code.', 'Money and approval actions need X-Step-Up-Code: a TOTP (RFC 6238, SHA-1, 6 digits, 30 s steps of the wall clock) of the identity\'s step-up secret; it is missing, wrong, older than one step, or was already used.', 'Send the current code of the identity\'s step-up secret (svc computes it from the credentials file); each code is accepted once.'),
   FORBIDDEN: e(403, 'The credentials lack the grant this route needs.', 'The operator identity does not hold the required grant.', 'Use an identity that holds the grant named in the message.'),
   IDEMPOTENCY_KEY_REQUIRED: e(400, 'This route requires an Idempotency-Key header.', 'The Idempotency-Key header is missing or empty.', 'Send a unique Idempotency-Key (1-255 characters) per logical request.'),
   IDEMPOTENCY_KEY_INVALID: e(400, 'The Idempotency-Key header is not valid.', 'The key is longer than 255 characters or contains control characters.', 'Send a printable key of 1-255 characters.'),
@@ -128,6 +129,15 @@ export const ERROR_CODES = {
   UNSUPPORTED_LOCALE: e(422, 'The report locale is not supported.', 'Statements are written in English (en) or Arabic (ar).', 'Send locale en or ar.'),
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),
+
+  // Back office: maker-checker (docs/backoffice.md)
+  UNKNOWN_ACTION: e(422, 'The action is not a base of the maker-checker catalog.', 'POST /admin/actions takes action: one of the strict-split bases (ledger:adjust, broker:create, ...).', 'Send one of the bases listed in docs/backoffice.md.'),
+  INVALID_ACTION_PARAMS: e(422, 'The action\'s params are not valid for its base.', 'Each base has its own params schema; a field is missing, of the wrong type, or not allowed.', 'Read the field path in the message and correct params.'),
+  ACTION_ALREADY_DECIDED: e(409, 'The action has already been approved or rejected.', 'A proposal is decided once.', 'List proposals with GET /admin/actions?state=proposed.'),
+  ACTION_EXPIRED: e(409, 'The proposal has expired.', 'A proposal can be decided for 24 hours of the sandbox clock after it was made.', 'Propose the action again.'),
+  MAKER_CANNOT_APPROVE: e(403, 'The maker of an action cannot decide it.', 'Maker-checker: a different identity must approve or reject a proposal.', 'Ask another identity holding <base>:approve.'),
+  ACTION_NOT_EXECUTABLE: e(422, 'The approved action cannot be carried out as stored.', 'Executing the payload was refused by the service it changes (the message names why); nothing was changed and the proposal stays open.', 'Reject the proposal and propose a corrected one.'),
+  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (console users, passkeys or an identity provider).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
 
   // Assistant
   NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),

@@ -17,6 +17,8 @@ export interface Operator {
   role: string;
   grants: ReadonlySet<string>;
   brokerId: string | null;
+  /** The scopes each grant is held in (daemon/contract/grants.ts); absent on replayed principals. */
+  scopes?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What a handler receives: params, query and body already parsed with the route's own schemas. */

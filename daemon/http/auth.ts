@@ -1,6 +1,9 @@
 // Who is calling: a tenant by bearer key (B), with an Idempotency-Key (I) and a v1 HMAC signature (S);
-// an operator by X-Admin-Key or X-Console-Key and a grant; or, for a journal replay's internal
-// request, the recorded principal of a one-time ticket. Every failure is an AppError of this layer.
+// an operator by X-Admin-Key or X-Console-Key and a grant held in scope (daemon/contract/grants.ts:
+// a global grant must be held globally; a broker or tenant grant globally or for one broker or tenant,
+// and the identity then sees that broker's or tenant's data only), plus a step-up code on the routes
+// that need one; or, for a journal replay's internal request, the recorded principal of a one-time
+// ticket. Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
 import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
@@ -8,12 +11,15 @@ import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contra
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
 import { noteSignatureRefused } from './inspect.js';
+import { GRANTS, STEP_UP_HEADER, STEP_UP_ROUTES } from '../contract/grants.js';
 
 /** The credentials the pipeline checks against (daemon/tenancy/keys.ts keeps them). */
 export interface KeyLookup {
   tenantForKey(apiKey: string): string | null;
   signingSecrets(tenantId: string): string[];
   operatorForKey(key: string): (Operator & { realm: OperatorRealm }) | null;
+  /** Checks (and uses up) a step-up code of the identity at a wall-clock instant. */
+  checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
 }
 
 export interface AuthDeps {
@@ -67,8 +73,33 @@ function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: Operat
   const key = header(req, name);
   const op = key ? deps.keys.operatorForKey(key) : null;
   if (!op || op.realm !== realm) throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
-  if (!op.grants.has(grant)) throw new AppError('FORBIDDEN', `The identity ${op.name} lacks the grant ${grant}.`);
-  return op;
+  return inScope(op, grant);
+}
+
+/** The identity as it acts under grant: refused (403) when it does not hold the grant in a scope the route can use. */
+function inScope(op: Operator, grant: string): Operator {
+  const scopes = op.scopes?.get(grant) ?? (op.grants.has(grant) ? ['global'] : []);
+  if (scopes.length === 0) throw new AppError('FORBIDDEN', `The identity ${op.name} lacks the grant ${grant}.`);
+  if (scopes.includes('global')) return op;
+  const kind = GRANTS.get(grant) ?? 'global';
+  const broker = scopes.find((s) => s.startsWith('broker:'));
+  if (kind === 'broker' && broker) return { ...op, brokerId: broker.slice('broker:'.length) };
+  if (kind === 'tenant' && scopes.some((s) => s.startsWith('tenant:'))) return op;
+  throw new AppError('FORBIDDEN', `The identity ${op.name} holds ${grant} only in scope ${scopes.join(', ')}; this route needs it globally.`);
+}
+
+const STEP_UP_WHY = {
+  missing: 'Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file).',
+  wrong: 'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
+  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step.',
+  no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
+} as const;
+
+/** Money and approval routes: a fresh, unused step-up code of the identity. */
+function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, op: Operator): void {
+  if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return;
+  const r = deps.keys.checkStepUp(op.id, header(req, STEP_UP_HEADER), deps.wallNow());
+  if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
 }
 
 /** A journal replay's internal request: the ticket the replay route issued for it, or null. */
@@ -90,8 +121,7 @@ function replayPrincipal(def: RouteDef, ticket: ReplayTicket): { tenantId: strin
   }
   if (auth === 'none') return { tenantId: null, operator: null };
   if (p.kind !== 'operator' || p.operator.realm !== auth.realm) throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs an ${auth.realm} operator.`);
-  if (!p.operator.grants.has(auth.grant)) throw new AppError('FORBIDDEN', `The identity ${p.operator.name} lacks the grant ${auth.grant}.`);
-  return { tenantId: null, operator: p.operator };
+  return { tenantId: null, operator: inScope(p.operator, auth.grant) };
 }
 
 /** The caller of def, by the route's auth mode (or by the replay ticket the request carries). */
@@ -108,5 +138,7 @@ export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest,
     return { tenantId, operator: null, idemKey };
   }
   if (auth === 'none') return { tenantId: null, operator: null, idemKey: null };
-  return { tenantId: null, operator: authenticateOperator(deps, req, auth.realm, auth.grant), idemKey: null };
+  const operator = authenticateOperator(deps, req, auth.realm, auth.grant);
+  requireStepUp(deps, def, req, operator);
+  return { tenantId: null, operator, idemKey: null };
 }

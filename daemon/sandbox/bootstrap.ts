@@ -35,6 +35,8 @@ export interface BootstrapResult {
   tenant: TenantCredentials;
   broker_id: string;
   operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string };
+  /** Each identity's step-up secret (base32 TOTP), shown once like its key. */
+  step_up: { admin: string; dealer: string; security: string; approver: string };
 }
 
 export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: ProvisionDeps): BootstrapResult } | null {
@@ -60,6 +62,7 @@ export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => nu
           tenant,
           broker_id: brokerId,
           operators: { admin_key: admin.key, dealer_key: dealer.key, security_key: security.key, approver_key: approver.key },
+          step_up: { admin: admin.stepUpSecret, dealer: dealer.stepUpSecret, security: security.stepUpSecret, approver: approver.stepUpSecret },
         };
       })();
     },

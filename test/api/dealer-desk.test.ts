@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { addConsoleOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
 import { cash, EGP, order, priceNow, trader } from '../helpers/trading.js';
 import { band } from '../../daemon/market/ticks.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
@@ -18,11 +17,7 @@ const bandOf = (symbol: string) => band(t.deps.market.tape.referencePriceAt(symb
 const autoFill = (enabled: boolean) => t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled } });
 
 function consoleKey(name: string, grants: string[], brokerId = t.creds.broker_id): string {
-  const key = `ck_test_${name}`;
-  t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '2026-11-22T09:00:00+02:00')")
-    .run(`opr_test_${name}`, name, createHash('sha256').update(key).digest('hex'), JSON.stringify(grants), brokerId);
-  return key;
+  return addConsoleOperator(t, name, grants, brokerId);
 }
 
 describe('auto-fill off: new orders go to the dealer queue instead of filling', () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { addConsoleOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
-import { sha256 } from '../../daemon/store/crypto.js';
 
 const EGP = 1_000_000;
 
@@ -38,11 +37,7 @@ let operatorCount = 0;
 
 /** A console identity holding only the given grants (the dealer role holds them all). */
 function consoleKey(grants: string[], brokerId: string = t.creds.broker_id): string {
-  const key = `ck_sbx_test_${++operatorCount}_${grants.join('_') || 'none'}`;
-  t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '')")
-    .run(t.deps.ids.next('opr'), key, sha256(key), JSON.stringify(grants), brokerId);
-  return key;
+  return addConsoleOperator(t, `funding_${++operatorCount}_${grants.join('_').replace(/:/g, '_') || 'none'}`, grants, brokerId);
 }
 
 function expectInvariants(): void {

@@ -10,6 +10,7 @@ import { createDeps, type Deps } from '../../daemon/deps.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { BootstrapResult } from '../../daemon/sandbox/bootstrap.js';
+import { needsStepUp, stepOf, stepUpCode } from '../../daemon/contract/grants.js';
 
 export const DEFAULT_START = '2026-11-22T09:00:00+02:00';
 
@@ -40,6 +41,8 @@ export interface Req {
   idempotencyKey?: string;
   /** false: send no signature even on a signed route. */
   sign?: boolean;
+  /** false: send no X-Step-Up-Code even on a route that needs one. */
+  stepUp?: boolean;
 }
 
 export interface Res {
@@ -56,24 +59,55 @@ export interface TestApp {
   dir: string;
   kek: Buffer;
   req(method: string, url: string, opts?: Req): Promise<Res>;
+  /** The step-up secret of an operator key (bootstrap identities and addConsoleOperator ones). */
+  stepUpSecrets: Map<string, string>;
+  /** The next unused step-up code of an operator key (moves the test's wall clock a step when needed). */
+  stepUpCodeFor(operatorKey: string): string;
   close(opts?: { keepDir?: boolean }): Promise<void>;
 }
 
 let keyCounter = 0;
 
+/**
+ * A test's wall clock. Each step-up code is accepted once and a new one comes every 30 s, so when a
+ * test takes more step-up actions than the current and next steps allow, the clock the app and the
+ * helper share moves on to the next step (only then: a test that takes none sees the real time).
+ */
+function stepUpClock(base: () => number) {
+  let skewMs = 0;
+  const lastStep = new Map<string, number>();
+  const now = () => base() + skewMs;
+  return {
+    now,
+    code(secret: string): string {
+      let step = Math.max(stepOf(now()), (lastStep.get(secret) ?? -1) + 1);
+      if (step > stepOf(now()) + 1) skewMs += (step - 1) * 30_000 - now() + 1;
+      step = Math.max(step, stepOf(now()));
+      lastStep.set(secret, step);
+      return stepUpCode(secret, { step });
+    },
+  };
+}
+
 export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const kek = opts.kek ?? randomBytes(32);
+  const wall = stepUpClock(opts.wallNow ?? Date.now);
   const deps = createDeps({
     dbFile: join(dir, 'svc.db'),
     kek,
-    wallNow: opts.wallNow,
+    wallNow: wall.now,
     ai: opts.ai,
     sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: opts.speedMilli ?? 1000 },
   });
   const app = buildApp(deps);
   await app.ready();
   const creds = deps.bootstrap!;
+  const o = creds.operators;
+  const stepUpSecrets = new Map<string, string>([
+    [o.admin_key, creds.step_up.admin], [o.dealer_key, creds.step_up.dealer], [o.security_key, creds.step_up.security], [o.approver_key, creds.step_up.approver],
+  ]);
+  const stepUpCodeFor = (key: string) => wall.code(stepUpSecrets.get(key) ?? '');
 
   async function req(method: string, url: string, o: Req = {}): Promise<Res> {
     const as = o.as ?? (url.startsWith('/admin') ? 'admin' : url.startsWith('/broker') ? 'dealer' : 'tenant');
@@ -95,13 +129,17 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
         const key = o.idempotencyKey ?? `test-${++keyCounter}`;
         headers['idempotency-key'] ??= key;
         if (mode === 'S' && o.sign !== false) {
-          const timestamp = String(Math.floor((opts.wallNow ?? Date.now)() / 1000));
+          const timestamp = String(Math.floor(wall.now() / 1000));
           headers['x-svc-timestamp'] ??= timestamp;
           headers['x-svc-signature'] ??= sign(tenant.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: headers['idempotency-key'], body: payload ?? '' });
         }
       }
     } else if (as === 'dealer') headers['x-console-key'] ??= creds.operators.dealer_key;
     else if (as !== 'none') headers['x-admin-key'] ??= creds.operators[`${as}_key` as 'admin_key'];
+    const operatorKey = headers['x-admin-key'] ?? headers['x-console-key'];
+    if (operatorKey && o.stepUp !== false && needsStepUp(method, splitUrl(url).path) && stepUpSecrets.has(operatorKey)) {
+      headers['x-step-up-code'] ??= stepUpCodeFor(operatorKey);
+    }
     const res = await app.inject({ method: method as 'GET', url, headers, payload });
     let body: any = res.body;
     if (String(res.headers['content-type'] ?? '').includes('json') && res.body.length) body = JSON.parse(res.body);
@@ -115,6 +153,8 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     dir,
     kek,
     req,
+    stepUpSecrets,
+    stepUpCodeFor,
     async close(o = {}) {
       await app.close();
       deps.db.close();
@@ -130,11 +170,24 @@ export async function advance(t: TestApp, body: Record<string, unknown>): Promis
   return res;
 }
 
-/** A console (dealer-desk) identity with exactly these grants, for grant tests; returns its key. */
-export function addConsoleOperator(t: TestApp, name: string, grants: string[], brokerId: string = t.creds.broker_id): string {
-  const key = `ck_test_${name}`;
+/**
+ * A console (dealer-desk) identity with exactly these grants, scoped to brokerId (null: every broker),
+ * with a step-up secret the request helper uses; returns its key.
+ */
+export function addConsoleOperator(t: TestApp, name: string, grants: string[], brokerId: string | null = t.creds.broker_id): string {
+  return addOperator(t, name, { realm: 'console', grants, scope: brokerId ? `broker:${brokerId}` : 'global', brokerId });
+}
+
+/** An operator identity of either realm holding exactly these grants in one scope; returns its key. */
+export function addOperator(t: TestApp, name: string, o: { realm: 'admin' | 'console'; grants: string[]; scope: string; brokerId?: string | null }): string {
+  const key = `${o.realm === 'admin' ? 'ak' : 'ck'}_test_${name}`;
+  const id = `opr_test_${name}`;
+  const role = o.realm === 'admin' ? 'admin' : 'dealer';
   t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, 'dealer', 'console', ?, ?, ?, '2026-11-22T09:00:00+02:00')")
-    .run(`opr_test_${name}`, name, createHash('sha256').update(key).digest('hex'), JSON.stringify(grants), brokerId);
+    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '2026-11-22T09:00:00+02:00')")
+    .run(id, name, role, o.realm, createHash('sha256').update(key).digest('hex'), JSON.stringify(o.grants), o.brokerId ?? null);
+  const ins = t.deps.db.prepare("INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ?, ?, 'test', '2026-11-22T09:00:00+02:00')");
+  for (const g of o.grants) ins.run(id, g, o.scope);
+  t.stepUpSecrets.set(key, t.deps.keys.identities.issueStepUpSecret(id));
   return key;
 }

@@ -10,6 +10,7 @@ import { makeApp } from '../helpers/app.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import { OPERATOR_ROLES } from '../../daemon/tenancy/keys.js';
+import { STEP_UP_ROUTES } from '../../daemon/contract/grants.js';
 import { SAMPLE_FRONT } from '../helpers/onboarding.js';
 import { errorShapeProblem, fillPath, loadOperations, operatorKey, realmHeader, rolesHolding, type Operation, type Res } from '../helpers/fuzz.js';
 
@@ -54,6 +55,9 @@ async function send(op: Operation, o: Send = {}): Promise<Res> {
   const headers: Record<string, string> = {};
   if (contentType) headers['content-type'] = contentType;
   for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) headers[k] = v;
+  // Money and approval routes also need a step-up code of the identity (the request helper's clock).
+  const opKey = headers['x-admin-key'] ?? headers['x-console-key'];
+  if (opKey && t.stepUpSecrets.has(opKey) && STEP_UP_ROUTES.has(`${op.method} ${op.path.replace(/\{([a-z_]+)\}/g, ':$1')}`)) headers['x-step-up-code'] ??= t.stepUpCodeFor(opKey);
   const res = await t.app.inject({ method: op.method as 'GET', url: o.url ?? probeUrl(op), headers, payload: o.payload ?? payload });
   sent++;
   let body: any;
