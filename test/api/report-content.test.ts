@@ -27,11 +27,6 @@ const unmarked = (s: string) => s.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u20
  * space rather than after; the letters themselves must still come back in logical (typed) order.
  */
 const letters = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '');
-/** "1,234.56" (or "-1,234.56") as integer micros, without a float. */
-const micros = (s: string) => {
-  const [whole, frac] = s.replace(/,/g, '').replace('-', '').split('.');
-  return (s.startsWith('-') ? -1 : 1) * (Number(whole) * EGP + Number(frac.padEnd(6, '0')));
-};
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const expectFilled = (res: { body: any; text: string }) => expect(res.body.status, res.text).toBe('filled');
 const expectOk = (res: { status: number; text: string }, status = 201) => expect(res.status, res.text).toBe(status);
