@@ -460,6 +460,20 @@ desk
   .option('--reason <code>', 'DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER')
   .addHelpText('after', examples('svc desk reject ord_0123456789 --reason PRICE_AWAY_FROM_MARKET'))
   .action(lazy(async () => (await import('./commands/desk-orders.js')).reject));
+desk
+  .command('eod')
+  .description("end of day for the dealer's broker: the date's trades with their charges, fees by line, cash movements, settlement obligations due")
+  .option('--date <YYYY-MM-DD>', 'exchange date (default today on the sandbox clock)')
+  .addHelpText('after', examples('svc desk eod', 'svc desk eod --date 2026-11-22 --json'))
+  .action(lazy(async () => (await import('./commands/desk-eod.js')).eod));
+desk
+  .command('reference <kind>')
+  .description('reference data the daemon applies: instruments, calendar, fees, ticks or holidays')
+  .option('--year <YYYY>', 'calendar or holidays of one year')
+  .option('--start <YYYY-MM-DD>', 'calendar from this date (default today)')
+  .option('--end <YYYY-MM-DD>', 'calendar to this date (default start + 30 days)')
+  .addHelpText('after', examples('svc desk reference fees', 'svc desk reference calendar --year 2027', 'svc desk reference holidays --json'))
+  .action(lazy(async () => (await import('./commands/desk-reference.js')).reference));
 
 const scenario = program
   .command('scenario')
