@@ -46,15 +46,17 @@ describe('the live data source over HTTP', () => {
     expect(funds.every((f) => Number.isInteger(f.nav_micros) && f.nav_micros > 0)).toBe(true);
   });
 
-  it('one dashboard refresh: the board adds the symbols held, the orders and balances of the investor', async () => {
+  it('one dashboard refresh: the board adds the symbols held, the account, orders and balances of the investor', async () => {
     const snap = await loadSnapshot(source, { investorId: inv, symbols: ['FWRY'] });
     expect(snap.quotes.map((q) => q.symbol)).toEqual(['FWRY', 'COMI']);
     expect(snap.orders).toEqual([expect.objectContaining({ symbol: 'COMI', status: 'filled', filled_qty: 10 })]);
+    // the account, read fresh each refresh: its status and suitability gate the order form
+    expect(snap.account).toMatchObject({ id: inv, name: 'Omar Farouk', status: 'active', shariah_only: false, suitability: { recorded: true, risk_acknowledged: true } });
     expect(snap.balances?.securities).toEqual([expect.objectContaining({ symbol: 'COMI', unsettled: 10 })]);
     // no fund units held: the NAVs are not read
     expect([snap.balances?.funds, snap.funds]).toEqual([[], []]);
     const none = await loadSnapshot(source, { investorId: null, symbols: ['FWRY'] });
-    expect([none.orders, none.balances, none.quotes.length]).toEqual([null, null, 1]);
+    expect([none.account, none.orders, none.balances, none.quotes.length]).toEqual([null, null, null, 1]);
   });
 
   it('places and cancels signed orders and advances the clock', async () => {
