@@ -60,7 +60,7 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
       <Text bold color="cyan" wrap="truncate">
         Quotes <Text dimColor>{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
       </Text>
-      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('band', w.band)}`}</Text>
+      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('limits today', w.band)}`}</Text>
       {shown.map((q) => {
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
