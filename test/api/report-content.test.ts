@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { onboardInvestor } from '../helpers/onboarding.js';
 import { creditCash, EGP, order, trader } from '../helpers/trading.js';
-import { pdfOf, pdfPages, pdfText, readyReport, squash, today } from '../helpers/reports.js';
+import { imagePages, makePng, pdfOf, pdfPages, pdfText, readyReport, squash, today } from '../helpers/reports.js';
 import { formatMoney, formatPrice, formatUnits } from '../../daemon/contract/money.js';
 import { DISCLOSURES, licenceLine } from '../../daemon/contract/disclosures.js';
 
@@ -196,10 +196,13 @@ describe('The same seed and the same requests give the same PDF bytes, so the sa
   });
 });
 
-describe('A statement of 500 trades still renders, and a table that breaks across pages repeats its header', () => {
-  it('500 fills: the report is ready, every fill is a row, and the trades header is on every page the table reaches', async () => {
+describe('A statement of 500 trades still renders, and a table that breaks across pages repeats its header; the tenant\'s name, logo and footer are on every page', () => {
+  it('500 fills: the report is ready, every fill is a row, the trades header is on every page the table reaches, and every page carries the brand and page X of N', async () => {
     const t = await makeApp();
     try {
+      expect((await t.req('PUT', '/v1/branding', { body: { display_name: 'Karnak Securities', footer_text: 'Karnak Securities, Luxor. Member of the EGX.' } })).status).toBe(200);
+      const logo = makePng(120, 48, (x) => (x < 60 ? [200, 16, 46] : [31, 58, 95]));
+      expect((await t.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png' })).status).toBe(200);
       const inv = await trader(t, 0);
       creditCash(t, inv, 200_000 * EGP);
       await advance(t, { until: 'next_open' });
@@ -219,6 +222,13 @@ describe('A statement of 500 trades still renders, and a table that breaks acros
       for (const p of withRows) expect(p).toMatch(header);
       const rows = pages.join('\n').match(/^\s*\d{4}-\d\d-\d\d\s+(COMI|ETEL)\s+Buy\s/gm) ?? [];
       expect(rows).toHaveLength(500);
+      // the tenant's name and footer on every page, its logo drawn on every page
+      pages.forEach((p, i) => {
+        expect(p).toContain('Karnak Securities');
+        expect(p).toContain('Karnak Securities, Luxor. Member of the EGX.');
+        expect(p).toContain(`Page ${i + 1} of ${pages.length}`);
+      });
+      expect(imagePages(pdf)).toEqual(pages.map((_, i) => i + 1));
     } finally {
       await t.close();
     }

@@ -92,6 +92,20 @@ export function pdfPages(pdf: Buffer): number {
   }
 }
 
+/** The pages (1-based, ascending, each once) on which the PDF draws an image (poppler's pdfimages -list). */
+export function imagePages(pdf: Buffer): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-pdf-'));
+  try {
+    const file = join(dir, 'statement.pdf');
+    writeFileSync(file, pdf);
+    const list = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const pages = list.split('\n').slice(2).map((l) => Number(l.trim().split(/\s+/)[0])).filter((n) => n > 0);
+    return [...new Set(pages)].sort((a, b) => a - b);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Text with every run of whitespace made one space. */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
