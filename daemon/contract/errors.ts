@@ -39,7 +39,6 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: e(401, 'Missing or unknown credentials.', 'No bearer key (or operator key) was sent, or it is not known.', 'Send Authorization: Bearer <api_key> (operators: X-Admin-Key or X-Console-Key).'),
   SIGNATURE_INVALID: e(401, 'The request signature is missing or does not match.', 'X-Svc-Timestamp or X-Svc-Signature is missing, or the HMAC does not match the request.', 'Sign "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)) with the signing secret; see docs/api.md.'),
   SIGNATURE_EXPIRED: e(401, 'The request timestamp is outside the accepted window.', 'X-Svc-Timestamp differs from the server wall clock by more than 300 seconds.', 'Sync the client clock and sign again with a fresh timestamp.'),
-  STEP_UP_REQUIRED: e(401, 'This action needs a fresh step-up code.', 'Money and approval actions need X-Step-Up-Code: a TOTP (RFC 6238, SHA-1, 6 digits, 30 s steps of the wall clock) of the identity\'s step-up secret; it is missing, wrong, older than one step, or was already used.', 'Send the current code of the identity\'s step-up secret (svc computes it from the credentials file); each code is accepted once.'),
   FORBIDDEN: e(403, 'The credentials lack the grant this route needs.', 'The operator identity does not hold the required grant.', 'Use an identity that holds the grant named in the message.'),
   IDEMPOTENCY_KEY_REQUIRED: e(400, 'This route requires an Idempotency-Key header.', 'The Idempotency-Key header is missing or empty.', 'Send a unique Idempotency-Key (1-255 characters) per logical request.'),
   IDEMPOTENCY_KEY_INVALID: e(400, 'The Idempotency-Key header is not valid.', 'The key is longer than 255 characters or contains control characters.', 'Send a printable key of 1-255 characters.'),
@@ -130,14 +129,12 @@ export const ERROR_CODES = {
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),
 
-  // Back office: maker-checker (docs/backoffice.md)
-  UNKNOWN_ACTION: e(422, 'The action is not a base of the maker-checker catalog.', 'POST /admin/actions takes action: one of the strict-split bases (ledger:adjust, broker:create, ...).', 'Send one of the bases listed in docs/backoffice.md.'),
-  INVALID_ACTION_PARAMS: e(422, 'The action\'s params are not valid for its base.', 'Each base has its own params schema; a field is missing, of the wrong type, or not allowed.', 'Read the field path in the message and correct params.'),
-  ACTION_ALREADY_DECIDED: e(409, 'The action has already been approved or rejected.', 'A proposal is decided once.', 'List proposals with GET /admin/actions?state=proposed.'),
-  ACTION_EXPIRED: e(409, 'The proposal has expired.', 'A proposal can be decided for 24 hours of the sandbox clock after it was made.', 'Propose the action again.'),
-  MAKER_CANNOT_APPROVE: e(403, 'The maker of an action cannot decide it.', 'Maker-checker: a different identity must approve or reject a proposal.', 'Ask another identity holding <base>:approve.'),
-  ACTION_NOT_EXECUTABLE: e(422, 'The approved action cannot be carried out as stored.', 'Executing the payload was refused by the service it changes (the message names why); nothing was changed and the proposal stays open.', 'Reject the proposal and propose a corrected one.'),
-  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (console users, passkeys or an identity provider).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
+  // Surveillance and complaints (docs/surveillance.md, docs/complaints.md)
+  SURVEILLANCE_DATE_INVALID: e(422, 'The surveillance date is not a past or current trading day.', 'A run looks at one EGX session: the date is in the future (by the sandbox clock) or the exchange does not trade that day (a weekend or a holiday).', 'Send a trading day up to today, as YYYY-MM-DD, or leave date out for the latest session.'),
+  ALERT_NOTE_REQUIRED: e(422, 'Closing an alert needs a note.', 'An alert is closed with the reason it was closed (a note of 1-2000 characters), kept with the alert.', 'Send { "note": "..." } saying why the alert is closed.'),
+  ALERT_STATE_CONFLICT: e(409, 'The alert cannot make this change from its state.', 'An alert moves open -> escalated -> closed or open -> closed; a closed alert is final and an escalated one is not escalated again.', 'Read the alert (GET /admin/surveillance/alerts/{id}) and send a change its state allows.'),
+  COMPLAINT_TRANSITION_INVALID: e(409, 'The complaint cannot move to this state from its current state.', 'A complaint moves received -> investigating -> resolved or rejected, one step at a time; a skipped step, a step back or a change of a resolved or rejected complaint is refused and nothing changes.', 'Read the complaint (GET /admin/complaints/{id}); the message names the states it can move to.'),
+  COMPLAINT_NOTE_REQUIRED: e(422, 'Resolving or rejecting a complaint needs a note.', 'A complaint is resolved or rejected with its resolution (a note of 1-2000 characters), kept with the complaint.', 'Send { "to": "resolved", "note": "..." }.'),
 
   // Assistant
   NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),
