@@ -1280,6 +1280,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/broker/v1/eod": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * End of day for the dealer's broker
+         * @description End of day for the dealer's broker: the date's trades with each fee line, fees by line, the day's cash movements, and settlement obligations due that date (per investor and net).
+         */
+        get: operations["getBrokerV1Eod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/broker/v1/reference/instruments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instrument catalog (equities, bonds and sukuk), alphabetical by symbol
+         * @description The instrument catalog (equities, bonds and sukuk), alphabetical by symbol.
+         */
+        get: operations["getBrokerV1ReferenceInstruments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/broker/v1/reference/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trading days with session hours and settlement dates
+         * @description Trading days with session hours and settlement dates: of ?year=, of ?start=&end= (at most two years), or of the current year.
+         */
+        get: operations["getBrokerV1ReferenceCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/broker/v1/reference/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fee schedule the order path charges
+         * @description The fee schedule the order path charges: each line with its rate, minimum and cap; stamp duty as withholding.
+         */
+        get: operations["getBrokerV1ReferenceFees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/broker/v1/reference/ticks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tick-size table of the price grid and the daily price band
+         * @description The tick-size table of the price grid and the daily price band.
+         */
+        get: operations["getBrokerV1ReferenceTicks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/broker/v1/reference/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exchange holidays (weekdays the market is closed), optionally of one ?year=
+         * @description Exchange holidays (weekdays the market is closed), optionally of one ?year=.
+         */
+        get: operations["getBrokerV1ReferenceHolidays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/funds": {
         parameters: {
             query?: never;
@@ -1581,6 +1701,290 @@ export interface paths {
          * @description Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB; stored encrypted under the tenant key. Replaces any previous logo.
          */
         put: operations["putV1BrandingLogo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/inject-break": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Corrupt the external side of reconciliation (the custodian or bank statement) from a date on
+         * @description Corrupt the external side of reconciliation (the custodian or bank statement) from a date on; the ledger is untouched.
+         */
+        post: operations["postAdminSandboxInjectBreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An external statement of one business day, computed
+         * @description An external statement of one business day, computed: the custodian's holdings per investor and symbol, or the bank's cash per investor, with injected breaks applied.
+         */
+        get: operations["getAdminReconciliationStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation runs, newest first
+         * @description Reconciliation runs, newest first.
+         */
+        get: operations["getAdminReconciliationRuns"];
+        put?: never;
+        /**
+         * Reconcile one business day
+         * @description Reconcile one business day: compare the ledger with the external statements, open breaks for new differences, resolve (auto) the ones that match again.
+         */
+        post: operations["postAdminReconciliationRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One reconciliation run
+         * @description One reconciliation run.
+         */
+        get: operations["getAdminReconciliationRunsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation breaks, newest first, filtered by state, kind, investor, asset or run
+         * @description Reconciliation breaks, newest first, filtered by state, kind, investor, asset or run.
+         */
+        get: operations["getAdminReconciliationBreaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One reconciliation break
+         * @description One reconciliation break.
+         */
+        get: operations["getAdminReconciliationBreaksId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an open break (open -> acknowledged), with an optional note
+         * @description Acknowledge an open break (open -> acknowledged), with an optional note.
+         */
+        post: operations["postAdminReconciliationBreaksIdAcknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/breaks/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an open or acknowledged break as accepted, with a note (the difference is explained and kept)
+         * @description Resolve an open or acknowledged break as accepted, with a note (the difference is explained and kept).
+         */
+        post: operations["postAdminReconciliationBreaksIdResolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/explain/order/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Explain an order
+         * @description Explain an order: a rejected order gets its reject code's cause and remedy; other states are narrated from the order's facts (501 NOT_AVAILABLE for those with --ai none). Another tenant's or an unknown id: outcome not_found. Books nothing.
+         */
+        post: operations["postV1AiExplainOrderId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/glossary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The glossary
+         * @description The glossary: every article's slug and title, or with ?term= one article (exact slug; unmatched: outcome abstained).
+         */
+        get: operations["getV1AiGlossary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/glossary/{term}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One glossary article by exact slug, in both languages
+         * @description One glossary article by exact slug, in both languages; an unmatched term gives outcome abstained, an advice-seeking one outcome refused.
+         */
+        get: operations["getV1AiGlossaryTerm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/disclosure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The canonical disclosures ai_interaction and investment_risk, in both languages
+         * @description The canonical disclosures ai_interaction and investment_risk, in both languages.
+         */
+        get: operations["getV1AiDisclosure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/dev/explain-error/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cause and remedy of an error or reject code from the registries
+         * @description Cause and remedy of an error or reject code from the registries; an unknown code gives outcome abstained.
+         */
+        get: operations["getV1AiDevExplainErrorCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ai/dev/explain-error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The error explainer with the code as a query parameter (?code=)
+         * @description The error explainer with the code as a query parameter (?code=).
+         */
+        get: operations["getV1AiDevExplainError"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2733,6 +3137,228 @@ export interface components {
             /** @description true: orders execute against the tape; false: new orders wait at the dealer desk */
             auto_fill: boolean;
         };
+        EodTrade: {
+            /** @description fil_... */
+            fill_id: string;
+            /** @description ord_... */
+            order_id: string;
+            tenant_id: string;
+            investor_id: string;
+            account_number: string;
+            symbol: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** @description shares executed */
+            qty: number;
+            /** @description execution price per share; EGP micros */
+            price_micros: number;
+            /** @description qty x price; EGP micros */
+            gross_micros: number;
+            /** @description each charge of this fill */
+            fees: {
+                /** @description broker commission; EGP micros */
+                commission_micros: number;
+                /** @description exchange fee; EGP micros */
+                egx_micros: number;
+                /** @description central depository fee; EGP micros */
+                mcdr_micros: number;
+                /** @description investor protection fund; EGP micros */
+                ipf_micros: number;
+                /** @description regulator fee; EGP micros */
+                fra_micros: number;
+                /** @description stamp duty withheld (a tax, not a fee); EGP micros */
+                stamp_duty_micros: number;
+            };
+            /** @description commission + EGX + MCDR + IPF + FRA (stamp duty apart); EGP micros */
+            fees_micros: number;
+            /** @description buy: gross + fees + stamp duty, paid; sell: gross - fees - stamp duty, received; EGP micros */
+            net_micros: number;
+            /** @enum {string} */
+            venue: "tape" | "desk";
+            /** @description the dealer who executed it; null for tape fills */
+            executed_by: string | null;
+            /** Format: date-time */
+            executed_at: string;
+            /** Format: date */
+            settlement_date: string;
+        };
+        EodCashMovement: {
+            activity_id: string;
+            /**
+             * @description CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, SUB/RED fund orders, JNLC journal
+             * @enum {string}
+             */
+            activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED";
+            tenant_id: string;
+            investor_id: string;
+            account_number: string;
+            /** @description signed effect on the investor's cash: + in, - out; EGP micros */
+            amount_micros: number;
+            description: string;
+            ref_type: string | null;
+            ref_id: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        EodObligation: {
+            investor_id: string;
+            tenant_id: string;
+            account_number: string;
+            /** @description what the investor pays on this date */
+            buy: {
+                fills: number;
+                /** @description qty x price summed; EGP micros */
+                gross_micros: number;
+                /** @description net consideration summed; EGP micros */
+                net_micros: number;
+            };
+            /** @description what the investor receives on this date */
+            sell: {
+                fills: number;
+                /** @description qty x price summed; EGP micros */
+                gross_micros: number;
+                /** @description net consideration summed; EGP micros */
+                net_micros: number;
+            };
+            /** @description fills of these not settled yet */
+            pending_fills: number;
+            /** @description sell.net - buy.net: positive, cash due to the investor; negative, due from them; EGP micros */
+            net_cash_micros: number;
+        };
+        DeskEod: {
+            /**
+             * Format: date
+             * @description the exchange date reported (YYYY-MM-DD, Cairo)
+             */
+            date: string;
+            /** @description the dealer's broker (null: an identity of every broker) */
+            broker_id: string | null;
+            /** Format: date-time */
+            as_of: string;
+            /** @description false on a weekend or an exchange holiday */
+            trading_day: boolean;
+            /** @description every fill of the broker's investors on that date, oldest first */
+            trades: components["schemas"]["EodTrade"][];
+            /** @description the charges of those trades, summed by line */
+            fees_by_line: {
+                /** @description broker commission; EGP micros */
+                commission_micros: number;
+                /** @description exchange fee; EGP micros */
+                egx_micros: number;
+                /** @description central depository fee; EGP micros */
+                mcdr_micros: number;
+                /** @description investor protection fund; EGP micros */
+                ipf_micros: number;
+                /** @description regulator fee; EGP micros */
+                fra_micros: number;
+                /** @description stamp duty withheld (a tax, not a fee); EGP micros */
+                stamp_duty_micros: number;
+                /** @description every line but stamp duty; EGP micros */
+                fees_micros: number;
+                /** @description fees + stamp duty; EGP micros */
+                total_micros: number;
+            };
+            /** @description cash movements of the day from the ledger's activity feed */
+            cash: {
+                /** @description every activity of the day that moved an investor's cash, oldest first */
+                movements: components["schemas"]["EodCashMovement"][];
+                /** @description the movements summed by activity type, alphabetical */
+                totals: {
+                    /** @enum {string} */
+                    activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED";
+                    count: number;
+                    /** @description credited; EGP micros */
+                    in_micros: number;
+                    /** @description debited; EGP micros */
+                    out_micros: number;
+                    /** @description in - out; EGP micros */
+                    net_micros: number;
+                }[];
+            };
+            /** @description settlement obligations falling due on that date (T+2 of earlier trades) */
+            settlements_due: {
+                /** @description per investor, for fills settling on that date */
+                investors: components["schemas"]["EodObligation"][];
+                /** @description the broker's net for the date */
+                broker: {
+                    buy: {
+                        fills: number;
+                        /** @description qty x price summed; EGP micros */
+                        gross_micros: number;
+                        /** @description net consideration summed; EGP micros */
+                        net_micros: number;
+                    };
+                    sell: {
+                        fills: number;
+                        /** @description qty x price summed; EGP micros */
+                        gross_micros: number;
+                        /** @description net consideration summed; EGP micros */
+                        net_micros: number;
+                    };
+                    pending_fills: number;
+                    /** @description sell.net - buy.net over every investor: positive, the broker pays its investors on balance; EGP micros */
+                    net_cash_micros: number;
+                    /** @description sell.gross - buy.gross: positive, the broker receives from the market on balance; EGP micros */
+                    market_net_micros: number;
+                };
+            };
+        };
+        ReferenceInstruments: {
+            instruments: components["schemas"]["Instrument"][];
+            /** @constant */
+            ordering: "symbol_asc";
+        };
+        ReferenceCalendar: {
+            /** @description the exchange's IANA zone */
+            zone: string;
+            /** Format: date */
+            start: string;
+            /** Format: date */
+            end: string;
+            /** @description trading days from start to end inclusive, with session hours and T+2 settlement dates */
+            calendar: components["schemas"]["CalendarDay"][];
+        };
+        ReferenceFees: {
+            /** @constant */
+            basis: "order";
+            note: string;
+            lines: {
+                /** @enum {string} */
+                line: "commission" | "egx" | "mcdr" | "ipf" | "fra" | "stamp_duty";
+                /** @enum {string} */
+                kind: "fee" | "withholding";
+                /** @description rate in tenths of a basis point (15 = 1.5 bp) */
+                rate_bps_x10: number;
+                /** @description the same rate as an exact decimal fraction ("0.00015") */
+                rate: string;
+                /** @description minimum per order; null: none */
+                min_micros: number | null;
+                /** @description cap per order; null: none */
+                max_micros: number | null;
+                description: string;
+            }[];
+        };
+        ReferenceTicks: {
+            ticks: {
+                from_micros: number;
+                /** @description null: no upper bound */
+                below_micros: number | null;
+                tick_micros: number;
+            }[];
+            /** @description the daily price band around the reference price, in basis points (2000 = 20%) */
+            band_bps: number;
+            note: string;
+        };
+        ReferenceHolidays: {
+            holidays: {
+                /** Format: date */
+                date: string;
+                name: string;
+                name_ar: string;
+                /** @description confirmed or calendar (derived) */
+                status: string;
+            }[];
+        };
         FundOrderRequest: {
             /** @description an approved investor (inv_...) */
             investor_id: string;
@@ -2884,6 +3510,44 @@ export interface components {
                 paid_at: string | null;
             }[];
         };
+        ReportCreated: {
+            /** @description rpt_... */
+            report_id: string;
+            /** @constant */
+            state: "pending";
+        };
+        Report: {
+            report_id: string;
+            investor_id: string;
+            /** @enum {string} */
+            type: "client_statement";
+            /** Format: date */
+            period_start: string;
+            /** Format: date */
+            period_end: string;
+            sections: ("summary" | "performance" | "holdings" | "trades")[];
+            /** @enum {string} */
+            locale: "en" | "ar";
+            /**
+             * @description pending -> generating (the next simulated minute) -> ready or failed (the minute after)
+             * @enum {string}
+             */
+            state: "pending" | "generating" | "ready" | "failed";
+            /** Format: date-time */
+            created_at: string;
+            ready_at: string | null;
+            /**
+             * Format: date-time
+             * @description created_at + 7 years: the PDF is purged after it (410 REPORT_PURGED)
+             */
+            expires_at: string;
+            /** @description size of the PDF once ready */
+            bytes: number | null;
+            /** @description hex SHA-256 of the PDF once ready */
+            sha256: string | null;
+            /** @description why it failed; null unless failed */
+            reason_code: string | null;
+        };
         /** @description Any subset of the theme fields; what is sent replaces that field, the rest stays. {} changes nothing. */
         BrandingUpdate: {
             /** @description the name reports show, 1-80 characters (trimmed), one line */
@@ -2934,44 +3598,6 @@ export interface components {
             bytes: number;
             /** @description SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url */
             sha256: string;
-        };
-        ReportCreated: {
-            /** @description rpt_... */
-            report_id: string;
-            /** @constant */
-            state: "pending";
-        };
-        Report: {
-            report_id: string;
-            investor_id: string;
-            /** @enum {string} */
-            type: "client_statement";
-            /** Format: date */
-            period_start: string;
-            /** Format: date */
-            period_end: string;
-            sections: ("summary" | "performance" | "holdings" | "trades")[];
-            /** @enum {string} */
-            locale: "en" | "ar";
-            /**
-             * @description pending -> generating (the next simulated minute) -> ready or failed (the minute after)
-             * @enum {string}
-             */
-            state: "pending" | "generating" | "ready" | "failed";
-            /** Format: date-time */
-            created_at: string;
-            ready_at: string | null;
-            /**
-             * Format: date-time
-             * @description created_at + 7 years: the PDF is purged after it (410 REPORT_PURGED)
-             */
-            expires_at: string;
-            /** @description size of the PDF once ready */
-            bytes: number | null;
-            /** @description hex SHA-256 of the PDF once ready */
-            sha256: string | null;
-            /** @description why it failed; null unless failed */
-            reason_code: string | null;
         };
         Position: {
             /** @description cash:EGP, an equity symbol, or fund:<code> */
@@ -3108,6 +3734,230 @@ export interface components {
             beta_observations: number;
             /** @description annualization factor of the volatility */
             periods_per_year: number;
+        };
+        InjectBreakRequest: {
+            /**
+             * @description position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more micros; missing: the line is left off the statement; duplicate: the line is listed twice
+             * @enum {string}
+             */
+            kind: "position" | "cash" | "missing" | "duplicate";
+            /** @description an investor of any tenant */
+            investor_id: string;
+            /** @description an equity of the catalog: required for position, absent for cash; for missing and duplicate, the custodian line of this symbol (absent: the bank line) */
+            symbol?: string;
+            /** @description position: shares; cash: EGP micros; signed, not 0; only for position and cash */
+            amount?: number;
+            /**
+             * Format: date
+             * @description the first statement date it corrupts: a business day up to today; default today
+             */
+            date?: string;
+            /**
+             * Format: date
+             * @description the last statement date it corrupts (inclusive); default: every later date
+             */
+            through?: string;
+        };
+        BreakInjection: {
+            /** @description inj_... */
+            injection_id: string;
+            /** @enum {string} */
+            kind: "position" | "cash" | "missing" | "duplicate";
+            tenant_id: string;
+            investor_id: string;
+            /** @description cash:EGP (the bank) or an equity symbol (the custodian) */
+            asset: string;
+            /** @description shares or micros added to the external value; 0 for missing and duplicate */
+            amount: number;
+            /** Format: date */
+            from_date: string;
+            through_date: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ExternalStatement: {
+            /** Format: date */
+            date: string;
+            /** @enum {string} */
+            source: "custodian" | "bank";
+            /**
+             * Format: date-time
+             * @description the end of the business day (Africa/Cairo) the statement stands at
+             */
+            as_of: string;
+            lines: {
+                /** @description 1-based line number */
+                line: number;
+                tenant_id: string;
+                investor_id: string;
+                asset: string;
+                /** @description shares (custodian) or EGP micros (bank) */
+                quantity: number;
+            }[];
+        };
+        ReconciliationRunRequest: {
+            /**
+             * Format: date
+             * @description the business day to reconcile: up to today, not a weekend or holiday
+             */
+            date: string;
+        };
+        ReconciliationRun: {
+            /** @description rcn_... */
+            run_id: string;
+            /** Format: date */
+            date: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            /** @description investors compared */
+            investors: number;
+            custodian_lines: number;
+            bank_lines: number;
+            /** @description differences this run saw (new or still there) */
+            breaks_found: number;
+            breaks_opened: number;
+            /** @description breaks of earlier runs this run found matched */
+            breaks_auto_resolved: number;
+        };
+        ReconciliationRunList: {
+            /** @description newest first */
+            runs: components["schemas"]["ReconciliationRun"][];
+        };
+        ReconciliationBreak: {
+            /** @description rbk_... */
+            break_id: string;
+            /** @enum {string} */
+            kind: "position" | "cash" | "missing" | "duplicate";
+            tenant_id: string;
+            investor_id: string;
+            asset: string;
+            /** @description settled and reserved, shares or micros, at the end of the day */
+            ledger_value: number;
+            /** @description what the statement shows (the sum of its lines) */
+            external_value: number;
+            /** @description ledger_value - external_value */
+            difference: number;
+            /** @enum {string} */
+            state: "open" | "acknowledged" | "resolved";
+            resolution: ("auto" | "accepted" | "adjusted") | null;
+            /**
+             * Format: date
+             * @description the statement date of the run that found it
+             */
+            first_seen: string;
+            /** Format: date-time */
+            first_seen_at: string;
+            first_run_id: string;
+            /** Format: date */
+            last_seen: string;
+            last_run_id: string;
+            acknowledged_at: string | null;
+            acknowledged_by: string | null;
+            resolved_at: string | null;
+            /** @description the operator, or the run (rcn_...) that found it matched */
+            resolved_by: string | null;
+            note: string | null;
+            /** @description the resolved break of the same investor, asset and kind this one follows */
+            reopens: string | null;
+        };
+        ReconciliationBreakList: {
+            /** @description newest first */
+            breaks: components["schemas"]["ReconciliationBreak"][];
+        };
+        AcknowledgeBreakRequest: {
+            note?: string;
+        };
+        ResolveBreakRequest: {
+            /**
+             * @description accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto from a run)
+             * @constant
+             */
+            resolution: "accepted";
+            /** @description why the difference is accepted */
+            note: string;
+        };
+        /** @enum {string} */
+        AiOutcome: "answered" | "refused" | "abstained" | "not_found";
+        AiOrderExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            order_id: string;
+            state?: string;
+            symbol?: string;
+            reason_code?: string;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
+        };
+        AiGlossaryItem: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+        };
+        AiGlossaryArticle: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+            body: string;
+            body_ar?: string;
+            body_en?: string;
+        };
+        AiGlossaryList: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            articles?: components["schemas"]["AiGlossaryItem"][];
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiGlossaryAnswer: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiDisclosures: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            disclosures: {
+                /** @enum {string} */
+                key: "ai_interaction" | "investment_risk";
+                text: string;
+                text_ar?: string;
+                text_en?: string;
+            }[];
+        };
+        AiErrorExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            code: string;
+            http_status?: number | null;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
         };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
@@ -3257,7 +4107,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -8988,6 +9838,436 @@ export interface operations {
             };
         };
     };
+    getBrokerV1Eod: {
+        parameters: {
+            query?: {
+                /** @description exchange date (YYYY-MM-DD, Cairo); default today on the sandbox clock; a future date is DATE_IN_FUTURE */
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskEod"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_DATE, DATE_IN_FUTURE, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrokerV1ReferenceInstruments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceInstruments"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrokerV1ReferenceCalendar: {
+        parameters: {
+            query?: {
+                /** @description every trading day of this year */
+                year?: string;
+                /** @description first date (default today) */
+                start?: string;
+                /** @description last date (default start + 30 days) */
+                end?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceCalendar"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_DATE, INVALID_RANGE, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrokerV1ReferenceFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceFees"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrokerV1ReferenceTicks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceTicks"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBrokerV1ReferenceHolidays: {
+        parameters: {
+            query?: {
+                /** @description only this year (default every year listed) */
+                year?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceHolidays"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Funds: {
         parameters: {
             query?: {
@@ -10384,6 +11664,1267 @@ export interface operations {
                 };
             };
             /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSandboxInjectBreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InjectBreakRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakInjection"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND, UNKNOWN_SYMBOL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_DATE, INVALID_RANGE, RECONCILIATION_DATE_INVALID, BREAK_LINE_ABSENT */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminReconciliationStatements: {
+        parameters: {
+            query: {
+                /** @description a business day up to today */
+                date: string;
+                /** @description custodian: holdings per investor and symbol (MCDR); bank: cash per investor */
+                source: "custodian" | "bank";
+                investor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalStatement"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_DATE, RECONCILIATION_DATE_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminReconciliationRuns: {
+        parameters: {
+            query?: {
+                /** @description only runs of this date */
+                date?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRunList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminReconciliationRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED, INVALID_DATE, RECONCILIATION_DATE_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminReconciliationRunsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminReconciliationBreaks: {
+        parameters: {
+            query?: {
+                state?: "open" | "acknowledged" | "resolved";
+                kind?: "position" | "cash" | "missing" | "duplicate";
+                investor_id?: string;
+                asset?: string;
+                /** @description breaks a run found (first or last seen) */
+                run_id?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreakList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminReconciliationBreaksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminReconciliationBreaksIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcknowledgeBreakRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BREAK_STATE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminReconciliationBreaksIdResolve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveBreakRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BREAK_STATE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AiExplainOrderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiOrderExplanation"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_AVAILABLE */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AiGlossary: {
+        parameters: {
+            query?: {
+                term?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiGlossaryList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AiGlossaryTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                term: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiGlossaryAnswer"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AiDisclosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiDisclosures"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AiDevExplainErrorCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiErrorExplanation"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AiDevExplainError: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiErrorExplanation"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
