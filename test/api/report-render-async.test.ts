@@ -4,7 +4,11 @@
 // renders and the next render starts a new one.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { advance, DEFAULT_START, makeApp, type TestApp } from '../helpers/app.js';
+import { buildApp } from '../../daemon/app.js';
+import { createDeps } from '../../daemon/deps.js';
 import { order, trader } from '../helpers/trading.js';
 import { createRenderQueue, RenderFailed } from '../../daemon/reports/render-queue.js';
 import { statementDocument } from '../../daemon/reports/document.js';
@@ -109,6 +113,33 @@ describe('a statement renders off the event loop', () => {
     const report = (await getReport(t, id)).body;
     expect(report.state).toBe('ready');
     expect(Date.parse(report.ready_at)).toBe(Date.parse(report.created_at) + 120_000);
+  });
+
+  it('a statement still rendering when the daemon stops is ready at its ready minute after the restart', async () => {
+    const first = await app();
+    const investorId = await investorWithTrades(first, 20);
+    const id = await statementOf(first, investorId);
+    await advance(first, { minutes: 1 });
+    expect((await getReport(first, id)).body.state).toBe('generating');
+    await first.close({ keepDir: true });
+    apps.splice(apps.indexOf(first), 1);
+
+    // the same home opened again, as a daemon's restart does (the first start's keys are still valid)
+    const deps = createDeps({ dbFile: join(first.dir, 'svc.db'), kek: first.kek, sandbox: { seed: 42, startMs: Date.parse(DEFAULT_START), clockMode: 'frozen', speedMilli: 1000 } });
+    const again = { app: buildApp(deps) };
+    await again.app.ready();
+    const adv = await again.app.inject({
+      method: 'POST', url: '/admin/sandbox/clock-advance', payload: { minutes: 1 }, headers: { 'x-admin-key': first.creds.operators.admin_key },
+    });
+    expect(adv.statusCode, adv.body).toBe(200);
+    const res = await again.app.inject({ method: 'GET', url: `/v1/reports/${id}`, headers: { authorization: `Bearer ${first.creds.tenant.api_key}` } });
+    const report = res.json();
+    expect(report.state).toBe('ready');
+    expect(Date.parse(report.ready_at)).toBe(Date.parse(report.created_at) + 120_000);
+    expect(report.sha256).toMatch(/^[0-9a-f]{64}$/);
+    await again.app.close();
+    deps.db.close();
+    rmSync(first.dir, { recursive: true, force: true });
   });
 
   it('two fresh sandboxes given the same requests produce the same PDF (same sha256)', async () => {
