@@ -43,7 +43,7 @@ function instruments(r: ReferenceInstruments): string {
 }
 
 function calendar(r: ReferenceCalendar): string {
-  return `${r.calendar.length} trading days ${r.start} to ${r.end} (${r.zone})\n` +
+  return `${r.calendar.length} trading days ${r.start_date} to ${r.end_date} (${r.zone})\n` +
     table(['date', 'open', 'close', 'settles'], r.calendar.map((d) => [d.date, d.open, d.close, d.settlement_date])) + '\n';
 }
 

@@ -74,7 +74,7 @@ type CalendarRows = ReturnType<ReferenceDeps['market']['calendar']['rows']>;
  * Trading days of `year`, or of start..end (as GET /v1/calendar: start defaults to today, end to
  * start + 30 days); nothing given: the current year on the sandbox clock.
  */
-export function calendarReference(deps: ReferenceDeps, q: { start?: string; end?: string; year?: string }): Outcome<{ zone: string; start: string; end: string; calendar: CalendarRows }> {
+export function calendarReference(deps: ReferenceDeps, q: { start?: string; end?: string; year?: string }): Outcome<{ zone: string; start_date: string; end_date: string; calendar: CalendarRows }> {
   const ranged = q.start !== undefined || q.end !== undefined;
   if (q.year !== undefined && ranged) return refuse('INVALID_RANGE', 'Send year, or start and end, not both.');
   const today = deps.market.calendar.localDate(deps.clock.now());
@@ -83,7 +83,7 @@ export function calendarReference(deps: ReferenceDeps, q: { start?: string; end?
   const end = year ? `${year}-12-31` : (q.end ?? DateTime.fromISO(start, { zone: 'UTC' }).plus({ days: 30 }).toISODate() ?? start);
   const range = calendarRange(deps, start, end);
   if (!range.ok) return range;
-  return ok({ zone: deps.market.calendar.zone, start, end, calendar: range.value.calendar });
+  return ok({ zone: deps.market.calendar.zone, start_date: start, end_date: end, calendar: range.value.calendar });
 }
 
 export function instrumentsReference(deps: ReferenceDeps, baseUrl: string) {

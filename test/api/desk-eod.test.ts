@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addConsoleOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
 import { creditShares, EGP, order, trader } from '../helpers/trading.js';
+import { EodSchema } from '../../daemon/contract/schemas/desk-reports.js';
 
 const OTHER = 'brk_other000001';
 let t: TestApp;
@@ -43,6 +44,8 @@ describe("the end of day lists the day's trades of the dealer's broker with ever
     const res = await eod();
     expect(res.status, res.text).toBe(200);
     const r = res.body;
+    // the reply is exactly what /openapi.json documents: the schema drops no field and misses none
+    expect(EodSchema.parse(r)).toEqual(r);
     expect(r).toMatchObject({ date: '2026-11-22', broker_id: t.creds.broker_id, trading_day: true });
     expect(r.trades.map((x: any) => [x.order_id, x.investor_id, x.side])).toEqual([[ids.buy, a, 'buy'], [ids.sell, b, 'sell']]);
     for (const trade of r.trades) {
@@ -115,6 +118,7 @@ describe('the end of day shows the settlement obligations falling due that date'
 
     await advance(t, { until: '2026-11-24T09:00:00+02:00' });
     const due = (await eod()).body;
+    expect(EodSchema.parse(due)).toEqual(due);
     expect(due.date).toBe('2026-11-24');
     expect(due.trades).toEqual([]);
     const per = Object.fromEntries(due.settlements_due.investors.map((i: any) => [i.investor_id, i]));

@@ -4,6 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addConsoleOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
 import { EGP, order, trader } from '../helpers/trading.js';
+import {
+  ReferenceCalendarSchema, ReferenceFeesSchema, ReferenceHolidaysSchema, ReferenceInstrumentsSchema, ReferenceTicksSchema,
+} from '../../daemon/contract/schemas/desk-reports.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -27,7 +30,7 @@ describe('the desk reference serves what the daemon applies', () => {
 
   it('calendar: the current year by default, a chosen year, or a range; the rows GET /v1/calendar gives', async () => {
     const year = (await ref('calendar')).body;
-    expect(year).toMatchObject({ zone: 'Africa/Cairo', start: '2026-01-01', end: '2026-12-31' });
+    expect(year).toMatchObject({ zone: 'Africa/Cairo', start_date: '2026-01-01', end_date: '2026-12-31' });
     expect(year.calendar.length).toBeGreaterThan(230);
     expect(year.calendar.every((d: any) => d.date.startsWith('2026-'))).toBe(true);
     const tenant = (await t.req('GET', '/v1/calendar?start=2026-11-01&end=2026-11-30')).body.calendar;
@@ -93,6 +96,16 @@ describe('the desk reference serves what the daemon applies', () => {
     expect(all.length).toBeGreaterThan(y2026.length);
     const days = new Set((await ref('calendar', '?year=2026')).body.calendar.map((d: any) => d.date));
     for (const h of y2026) expect(days.has(h.date), h.date).toBe(false);
+  });
+});
+
+describe('each reference reply is exactly what /openapi.json documents', () => {
+  it('parses with its schema and comes back unchanged (no undeclared, missing or mistyped field)', async () => {
+    const schemas = { instruments: ReferenceInstrumentsSchema, calendar: ReferenceCalendarSchema, fees: ReferenceFeesSchema, ticks: ReferenceTicksSchema, holidays: ReferenceHolidaysSchema };
+    for (const [kind, schema] of Object.entries(schemas)) {
+      const body = (await ref(kind)).body;
+      expect(schema.parse(body), kind).toEqual(body);
+    }
   });
 });
 

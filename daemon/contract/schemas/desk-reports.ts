@@ -129,9 +129,9 @@ export const ReferenceInstrumentsSchema = z
 export const ReferenceCalendarSchema = z
   .object({
     zone: z.string().describe('the exchange\'s IANA zone'),
-    start: calendarDate(),
-    end: calendarDate(),
-    calendar: z.array(CalendarRowSchema).describe('trading days from start to end inclusive, with session hours and T+2 settlement dates'),
+    start_date: calendarDate().describe('first date of the range'),
+    end_date: calendarDate().describe('last date of the range'),
+    calendar: z.array(CalendarRowSchema).describe('trading days from start_date to end_date inclusive, with session hours and T+2 settlement dates'),
   })
   .meta({ id: 'ReferenceCalendar' });
 
