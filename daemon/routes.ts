@@ -14,6 +14,8 @@ import { deskReportRoutes } from './trading/desk-report-routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { reconciliationRoutes } from './reconciliation/routes.js';
+import { surveillanceRoutes } from './surveillance/routes.js';
+import { complaintsRoutes } from './complaints/routes.js';
 import { assistantRoutes } from './assistant/routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes];
