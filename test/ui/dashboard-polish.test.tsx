@@ -75,7 +75,7 @@ function fieldLine(frame: string, label: string): string {
   return frame.split('\n').find((l) => new RegExp(`│ [› ] ${label}\\s`).test(l)) ?? '';
 }
 
-function account(over: Partial<Account> & { suitability?: Partial<Account['suitability']> }): (a: Account) => Account {
+function account(over: Omit<Partial<Account>, 'suitability'> & { suitability?: Partial<Account['suitability']> }): (a: Account) => Account {
   return (a) => ({ ...a, ...over, suitability: { ...a.suitability, ...over.suitability } });
 }
 
@@ -255,7 +255,7 @@ describe('words', () => {
     const source = fakeSource();
     source.state.orders.inv_aaaaaaaaaa = [
       order({ order_id: 'ord_open000001', symbol: 'TMGH' }),
-      order({ order_id: 'ord_fok0000001', symbol: 'FWRY', time_in_force: 'fok', status: 'canceled', state: 'canceled', reason_code: 'FOK_NOT_FILLED' }),
+      order({ order_id: 'ord_fok0000001', symbol: 'FWRY', time_in_force: 'fok', status: 'canceled', state: 'cancelled', reason_code: 'FOK_NOT_FILLED' }),
       order({ order_id: 'ord_part000001', symbol: 'FWRY', status: 'partially_filled', state: 'partially_filled', filled_qty: 2 }),
     ];
     // wide enough for the reason after the fill (narrower terminals cut the row's end)
