@@ -12,7 +12,7 @@ import { newKey, newSecret, open, seal, sha256 } from '../store/crypto.js';
 export const OPERATOR_ROLES = {
   admin: {
     realm: 'admin',
-    grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage'],
+    grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', 'reconciliation:read', 'reconciliation:manage'],
   },
   dealer: {
     realm: 'console',

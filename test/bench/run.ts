@@ -25,6 +25,7 @@ import './suites/mixed.js';
 import './suites/cli.js';
 import './suites/snapshot.js';
 import './suites/statements.js';
+import './suites/reconciliation.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;

@@ -14,10 +14,11 @@ import { IDEMPOTENCY_WALL } from './011_idempotency_wall.js';
 import { REPLAY_SESSION } from './012_replay_session.js';
 import { BRANDING } from './013_branding.js';
 import { REPORTS } from './014_reports.js';
+import { RECONCILIATION } from './018_reconciliation.js';
 import { SURVEILLANCE } from './019_surveillance.js';
 import { COMPLAINTS } from './020_complaints.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, SURVEILLANCE, COMPLAINTS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, RECONCILIATION, SURVEILLANCE, COMPLAINTS].sort((a, b) => a.version - b.version);
