@@ -1992,6 +1992,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/surveillance/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the surveillance rules (wash trade, layering-like cancels, concentration) over one session now
+         * @description Run the surveillance rules (wash trade, layering-like cancels, concentration) over one session now: date, or the latest session that has opened. Answers the run with the alerts it raised; a pattern already alerted for that session is not raised again.
+         */
+        post: operations["postAdminSurveillanceRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/surveillance/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The surveillance alerts, oldest first, filtered by state, rule, investor_id, symbol, tenant_id and session_date
+         * @description The surveillance alerts, oldest first, filtered by state, rule, investor_id, symbol, tenant_id and session_date.
+         */
+        get: operations["getAdminSurveillanceAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/surveillance/alerts/{alert_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One alert with its evidence
+         * @description One alert with its evidence: rule, investor, symbol, window, order and fill ids.
+         */
+        get: operations["getAdminSurveillanceAlertsAlertId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/surveillance/alerts/{alert_id}/escalate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Escalate an open alert (an optional note)
+         * @description Escalate an open alert (an optional note).
+         */
+        post: operations["postAdminSurveillanceAlertsAlertIdEscalate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/surveillance/alerts/{alert_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an open or escalated alert with a note (required
+         * @description Close an open or escalated alert with a note (required: 422 ALERT_NOTE_REQUIRED without one). A closed alert is final.
+         */
+        post: operations["postAdminSurveillanceAlertsAlertIdClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/surveillance/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The thresholds the rules use
+         * @description The thresholds the rules use: in force, the defaults (fixtures/surveillance.json) and which are overridden.
+         */
+        get: operations["getAdminSurveillanceThresholds"];
+        /**
+         * Override thresholds
+         * @description Override thresholds: a number overrides, null puts the default back, an absent name is kept. Later runs use them; a reset forgets them.
+         */
+        put: operations["putAdminSurveillanceThresholds"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/complaints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The complaints register, oldest first, filtered by state, investor_id, tenant_id and overdue
+         * @description The complaints register, oldest first, filtered by state, investor_id, tenant_id and overdue.
+         */
+        get: operations["getAdminComplaints"];
+        put?: never;
+        /**
+         * Record a complaint of an investor
+         * @description Record a complaint of an investor: state received, received_at now (sandbox clock), due_date 15 EGX business days later.
+         */
+        post: operations["postAdminComplaints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/complaints/{complaint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One complaint with its history of changes
+         * @description One complaint with its history of changes.
+         */
+        get: operations["getAdminComplaintsComplaintId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/complaints/{complaint_id}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a complaint one step
+         * @description Move a complaint one step: received -> investigating -> resolved | rejected (resolved and rejected need a note). A skipped step is 409 COMPLAINT_TRANSITION_INVALID and changes nothing.
+         */
+        post: operations["postAdminComplaintsComplaintIdTransitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3311,11 +3499,17 @@ export interface components {
         ReferenceCalendar: {
             /** @description the exchange's IANA zone */
             zone: string;
-            /** Format: date */
-            start: string;
-            /** Format: date */
-            end: string;
-            /** @description trading days from start to end inclusive, with session hours and T+2 settlement dates */
+            /**
+             * Format: date
+             * @description first date of the range
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description last date of the range
+             */
+            end_date: string;
+            /** @description trading days from start_date to end_date inclusive, with session hours and T+2 settlement dates */
             calendar: components["schemas"]["CalendarDay"][];
         };
         ReferenceFees: {
@@ -3877,6 +4071,134 @@ export interface components {
             /** @description why the difference is accepted */
             note: string;
         };
+        SurveillanceThresholds: {
+            /** @description wash trade: a buy and a sell fill of one investor in one symbol at most this many minutes apart */
+            wash_window_minutes: number;
+            /** @description layering-like cancels: at least this many orders of one side of one symbol cancelled in a session... */
+            layering_min_cancels: number;
+            /** @description ...each cancelled at most this many minutes after it was placed */
+            layering_cancel_within_minutes: number;
+            /** @description concentration: one investor's filled quantity is MORE than this share (basis points) of the symbol's session volume */
+            concentration_share_bps: number;
+        };
+        SurveillanceThresholdsView: {
+            /** @description in force: the overrides over the defaults */
+            thresholds: components["schemas"]["SurveillanceThresholds"];
+            /** @description from fixtures/surveillance.json */
+            defaults: components["schemas"]["SurveillanceThresholds"];
+            /** @description the names of the thresholds that are overridden */
+            overridden: string[];
+            /** @description last change of an override; null when none was ever set */
+            updated_at: string | null;
+        };
+        SurveillanceAlert: {
+            /** @description alr_... */
+            alert_id: string;
+            /** @description srun_...: the run that raised it */
+            run_id: string;
+            /** @enum {string} */
+            rule: "wash_trade" | "layering" | "concentration";
+            tenant_id: string;
+            investor_id: string;
+            symbol: string;
+            /**
+             * Format: date
+             * @description the EGX session the evidence comes from
+             */
+            session_date: string;
+            /**
+             * Format: date-time
+             * @description the first order or fill of the evidence
+             */
+            window_start: string;
+            /**
+             * Format: date-time
+             * @description the last order or fill of the evidence
+             */
+            window_end: string;
+            /** @description the orders that triggered the alert */
+            order_ids: string[];
+            /** @description the fills that triggered the alert (empty for layering) */
+            fill_ids: string[];
+            /** @description the measured values against the thresholds of the run */
+            detail: {
+                [key: string]: number | string;
+            };
+            /** @enum {string} */
+            state: "open" | "escalated" | "closed";
+            /** @description the operator's note (the closing note once closed) */
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+            escalated_at: string | null;
+            closed_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SurveillanceAlertList: {
+            /** @description oldest first */
+            alerts: components["schemas"]["SurveillanceAlert"][];
+        };
+        SurveillanceRun: {
+            /** @description srun_... */
+            run_id: string;
+            /** @enum {string} */
+            trigger: "session_close" | "on_demand";
+            /**
+             * Format: date
+             * @description the session the rules looked at
+             */
+            session_date: string;
+            thresholds: components["schemas"]["SurveillanceThresholds"];
+            /** @description new alerts; a pattern already alerted for this session is not raised again */
+            alerts_raised: number;
+            /** @description the alerts this run raised */
+            alerts: components["schemas"]["SurveillanceAlert"][];
+            /** Format: date-time */
+            ran_at: string;
+        };
+        ComplaintEvent: {
+            /** @description null for the receipt */
+            from: ("received" | "investigating" | "resolved" | "rejected") | null;
+            /** @enum {string} */
+            to: "received" | "investigating" | "resolved" | "rejected";
+            actor: string;
+            note: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        Complaint: {
+            /** @description cmp_... */
+            complaint_id: string;
+            tenant_id: string;
+            investor_id: string;
+            /** @enum {string} */
+            category: "execution" | "fees" | "statement" | "account" | "service" | "other";
+            /** @enum {string} */
+            channel: "email" | "phone" | "branch" | "app" | "letter";
+            summary: string;
+            /** @enum {string} */
+            state: "received" | "investigating" | "resolved" | "rejected";
+            /** Format: date-time */
+            received_at: string;
+            /**
+             * Format: date
+             * @description the response is due by this date: 15 EGX business days after receipt (weekends and holidays do not count)
+             */
+            due_date: string;
+            /** @description still received or investigating and the sandbox date is after due_date */
+            overdue: boolean;
+            resolution_note: string | null;
+            closed_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description every change of state, oldest first */
+            history: components["schemas"]["ComplaintEvent"][];
+        };
+        ComplaintList: {
+            /** @description oldest first */
+            complaints: components["schemas"]["Complaint"][];
+        };
         /** @enum {string} */
         AiOutcome: "answered" | "refused" | "abstained" | "not_found";
         AiOrderExplanation: {
@@ -4054,6 +4376,33 @@ export interface components {
             /** @description NAV per whole unit in EGP micros (at most 1,000,000 EGP) */
             nav_micros: number;
         };
+        PostAdminSurveillanceRunsBody: {
+            /**
+             * Format: date
+             * @description the session to look at (default: the latest session that has opened)
+             */
+            date?: string;
+        };
+        PostAdminSurveillanceAlertsAlertIdEscalateBody: {
+            /** @description optional: why it is escalated */
+            note?: string;
+        };
+        PostAdminSurveillanceAlertsAlertIdCloseBody: {
+            /** @description required: why the alert is closed */
+            note?: string;
+        };
+        PutAdminSurveillanceThresholdsBody: {
+            wash_window_minutes?: number | null;
+            layering_min_cancels?: number | null;
+            layering_cancel_within_minutes?: number | null;
+            concentration_share_bps?: number | null;
+        };
+        PostAdminComplaintsComplaintIdTransitionsBody: {
+            /** @enum {string} */
+            to: "received" | "investigating" | "resolved" | "rejected";
+            /** @description required for resolved and rejected: the resolution */
+            note?: string;
+        };
         SuitabilityQuestionnaireInput: {
             /** @enum {string} */
             investment_experience: "none" | "limited" | "moderate" | "extensive";
@@ -4091,6 +4440,17 @@ export interface components {
              */
             locale: string;
         };
+        PostAdminComplaintsBodyInput: {
+            investor_id: string;
+            /** @enum {string} */
+            category: "execution" | "fees" | "statement" | "account" | "service" | "other";
+            /**
+             * @default email
+             * @enum {string}
+             */
+            channel: "email" | "phone" | "branch" | "app" | "letter";
+            summary: string;
+        };
         SuitabilityRequestInput: {
             questionnaire: components["schemas"]["SuitabilityQuestionnaireInput"];
             risk_acknowledged: boolean;
@@ -4107,7 +4467,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -12925,6 +13285,1049 @@ export interface operations {
                 };
             };
             /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSurveillanceRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAdminSurveillanceRunsBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceRun"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SURVEILLANCE_DATE_INVALID, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSurveillanceAlerts: {
+        parameters: {
+            query?: {
+                state?: "open" | "escalated" | "closed";
+                rule?: "wash_trade" | "layering" | "concentration";
+                investor_id?: string;
+                symbol?: string;
+                tenant_id?: string;
+                /** @description only alerts of this session */
+                session_date?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceAlertList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSurveillanceAlertsAlertId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceAlert"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSurveillanceAlertsAlertIdEscalate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAdminSurveillanceAlertsAlertIdEscalateBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceAlert"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ALERT_STATE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSurveillanceAlertsAlertIdClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAdminSurveillanceAlertsAlertIdCloseBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceAlert"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ALERT_STATE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ALERT_NOTE_REQUIRED, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSurveillanceThresholds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceThresholdsView"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminSurveillanceThresholds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutAdminSurveillanceThresholdsBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveillanceThresholdsView"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminComplaints: {
+        parameters: {
+            query?: {
+                state?: "received" | "investigating" | "resolved" | "rejected";
+                investor_id?: string;
+                tenant_id?: string;
+                overdue?: "true" | "false";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplaintList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminComplaints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAdminComplaintsBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Complaint"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminComplaintsComplaintId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                complaint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Complaint"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminComplaintsComplaintIdTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                complaint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostAdminComplaintsComplaintIdTransitionsBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Complaint"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description COMPLAINT_TRANSITION_INVALID */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description COMPLAINT_NOTE_REQUIRED, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
