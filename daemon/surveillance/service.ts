@@ -24,7 +24,12 @@ function volumeOf(ctx: Ctx, date: string, fills: readonly FillFact[]): (symbol: 
   const own = new Map<string, number>();
   for (const f of fills) own.set(f.symbol, (own.get(f.symbol) ?? 0) + f.qty);
   const at = ctx.deps.clock.now();
-  return (symbol) => (ctx.deps.market.tape.barAsOf(symbol, date, at)?.volume ?? 0) + (own.get(symbol) ?? 0);
+  const memo = new Map<string, number>();
+  return (symbol) => {
+    let v = memo.get(symbol);
+    if (v === undefined) memo.set(symbol, (v = (ctx.deps.market.tape.barAsOf(symbol, date, at)?.volume ?? 0) + (own.get(symbol) ?? 0)));
+    return v;
+  };
 }
 
 function findings(ctx: Ctx, date: string): Finding[] {

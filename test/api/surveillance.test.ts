@@ -125,6 +125,21 @@ describe('layering-like cancels and concentration through real orders', () => {
     expect(back.body).toMatchObject({ thresholds: { concentration_share_bps: 2500 }, overridden: [] });
     expect((await t.req('GET', '/admin/surveillance/thresholds')).body.thresholds).toEqual(back.body.thresholds);
   });
+
+  it('an override holds for the session close too, and a sandbox reset forgets it', async () => {
+    t = await makeApp();
+    const inv = await trader(t, 100_000);
+    await t.req('PUT', '/admin/surveillance/thresholds', { body: { wash_window_minutes: 1 } });
+    creditShares(t, inv, 'COMI', 100);
+    await at('2026-11-22T10:05:00+02:00');
+    await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
+    await at('2026-11-22T10:07:00+02:00');
+    await order(t, { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 10 });
+    await at('2026-11-22T14:30:00+02:00');
+    expect(await alerts('?rule=wash_trade')).toEqual([]);
+    expect((await t.req('POST', '/admin/sandbox/reset', { body: {} })).status).toBe(200);
+    expect((await t.req('GET', '/admin/surveillance/thresholds')).body).toMatchObject({ thresholds: { wash_window_minutes: 10 }, overridden: [], updated_at: null });
+  });
 });
 
 describe('an alert moves open -> escalated -> closed; closing needs a note', () => {
