@@ -8,6 +8,7 @@ import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { ErrorBody } from '../../daemon/contract/errors.js';
 import { registeredHomes } from '../../daemon/contract/home-files.js';
+import { needsStepUp, STEP_UP_TOTP, stepOf, stepUpCode } from '../../daemon/contract/grants.js';
 import type { Expected, Profile } from '../context.js';
 import { probeHealth } from '../healthz.js';
 
@@ -125,14 +126,20 @@ export async function api<T = unknown>(profile: Profile, method: string, pathAnd
     if (value === null) delete headers[name.toLowerCase()];
     else headers[name.toLowerCase()] = value;
   }
+  const send = () => sendOnce<T>(profile, method, pathAndQuery, headers, payload, opts.timeoutMs);
+  const secret = needsStepUp(method, path) && headers['x-step-up-code'] === undefined ? stepUpSecretOf(profile, headers) : undefined;
+  return secret ? withStepUp(secret, headers, send) : send();
+}
+
+async function sendOnce<T>(profile: Profile, method: string, pathAndQuery: string, headers: Record<string, string>, payload: string | Buffer | undefined, timeoutMs?: number): Promise<ApiResponse<T>> {
   let res;
   try {
     res = await request(profile.base_url + pathAndQuery, {
       method: method.toUpperCase() as 'GET',
       headers,
       body: payload,
-      headersTimeout: opts.timeoutMs ?? 120_000,
-      bodyTimeout: opts.timeoutMs ?? 120_000,
+      headersTimeout: timeoutMs ?? 120_000,
+      bodyTimeout: timeoutMs ?? 120_000,
     });
   } catch (err) {
     throw new DaemonUnreachable(profile.base_url, err);
@@ -142,6 +149,35 @@ export async function api<T = unknown>(profile: Profile, method: string, pathAnd
   const body: unknown = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
   // The caller names the type it expects: the schema /openapi.json documents for the route.
   return { status: res.statusCode, body: body as T, headers: res.headers, raw };
+}
+
+/** The step-up secret of the identity whose key the request carries (credentials.json keeps one each). */
+function stepUpSecretOf(profile: Profile, headers: Record<string, string>): string | undefined {
+  const key = headers['x-admin-key'] ?? headers['x-console-key'];
+  const pairs: Array<[string | undefined, string | undefined]> = [
+    [profile.admin_key, profile.admin_step_up], [profile.dealer_key, profile.dealer_step_up],
+    [profile.security_key, profile.security_step_up], [profile.approver_key, profile.approver_step_up],
+  ];
+  return key ? pairs.find(([k]) => k === key)?.[1] : undefined;
+}
+
+/**
+ * Sends a money or approval request with a step-up code the user never types. Each code is accepted
+ * once: when this step's code was used (by an earlier command), the next step's code is tried (the
+ * daemon accepts one step ahead), and when both were used the request waits for the next step.
+ */
+async function withStepUp<T>(secret: string, headers: Record<string, string>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+  const refusedStepUp = (r: ApiResponse<T>) => r.status === 401 && refusalOf(r.body)?.error?.code === 'STEP_UP_REQUIRED';
+  const now = stepOf(Date.now());
+  for (const step of [now, now + 1]) {
+    headers['x-step-up-code'] = stepUpCode(secret, { step });
+    const res = await send();
+    if (!refusedStepUp(res)) return res;
+  }
+  const waitMs = (now + 1) * STEP_UP_TOTP.period * 1000 - Date.now() + 50;
+  if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
+  headers['x-step-up-code'] = stepUpCode(secret, { step: stepOf(Date.now()) + 1 });
+  return send();
 }
 
 /** The error body of a refusal, as far as the body carries one; undefined for a text or empty body. */
