@@ -204,3 +204,14 @@ describe('A break goes open -> acknowledged -> resolved', () => {
     expect((await t.req('POST', '/admin/reconciliation/breaks/rbk_nothing000/resolve', { body: { resolution: 'accepted', note: 'x' } })).status).toBe(404);
   });
 });
+
+describe('Sandbox reset', () => {
+  it('wipes injected breaks, runs and breaks with the rest of the simulation', async () => {
+    const { a } = await tradingDay();
+    await inject({ kind: 'cash', investor_id: a, amount: 5 });
+    await run('2026-11-22');
+    expect((await t.req('POST', '/admin/sandbox/reset', { body: {} })).status).toBe(200);
+    expect([count('recon_overrides'), count('recon_runs'), count('recon_breaks')]).toEqual([0, 0, 0]);
+    expect((await t.req('GET', '/admin/reconciliation/runs')).body.runs).toEqual([]);
+  });
+});
