@@ -68,6 +68,24 @@ describe('svc desk eod', () => {
   });
 });
 
+describe('svc desk eod on the settlement date', () => {
+  it('shows what each account pays and the broker\'s net, in EGP, for the fills settling that date', async () => {
+    const traded = (await sbx.svc(['desk', 'eod', '--json'])).json;
+    const settles = traded.trades[0].settlement_date;
+    expect((await sbx.svc(['clock', 'advance', '--until', `${settles}T12:00:00+02:00`, '--json'])).code).toBe(0);
+    const r = (await sbx.svc(['desk', 'eod', '--json'])).json;
+    expect(r.date).toBe(settles);
+    expect(r.settlements_due.broker).toMatchObject({ buy: { fills: 2 }, pending_fills: 0 });
+    const out = (await sbx.svc(['desk', 'eod'])).stdout;
+    expect(out).toContain(`Settlements due ${settles}`);
+    expect(out).toContain('No trades on this date.');
+    const broker = out.split('\n').find((l) => l.startsWith('broker net'));
+    expect(broker).toContain(formatMoney(r.settlements_due.broker.buy.net_micros));
+    expect(broker).toContain(formatMoney(r.settlements_due.broker.net_cash_micros));
+    for (const i of r.settlements_due.investors) expect(out).toContain(i.account_number);
+  });
+});
+
 describe('svc desk reference KIND', () => {
   it('fees, ticks, holidays, calendar and instruments, in EGP for people and as the API body with --json', async () => {
     const fees = await sbx.svc(['desk', 'reference', 'fees']);
