@@ -234,3 +234,15 @@ describe('A statement of 500 trades still renders, and a table that breaks acros
     }
   }, 120_000);
 });
+
+describe('All data reaches the template as one JSON input, never spliced into markup, so a name with # or ] prints as written', () => {
+  it('a tenant name and footer full of Typst markup characters print literally in the header and footer', async () => {
+    const footer = '#set page(fill: red) ] [*not bold*] _x_ $y$ @ref <tag> // not a comment \\';
+    const res = await w.t.req('PUT', '/v1/branding', { body: { display_name: 'Brokers #1 [Cairo] *', footer_text: footer } });
+    expect(res.status, res.text).toBe(200);
+    const report = await readyReport(w.t, { investor_id: w.inv, ...period(), sections: ['summary'] });
+    const text = pdfText(await pdfOf(w.t, report.report_id));
+    expect(text).toContain('Brokers #1 [Cairo] *');
+    expect(squash(text)).toContain(squash(footer));
+  });
+});
