@@ -5,6 +5,7 @@
 import type { RouteDef } from '../contract/route.js';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
 import { buildSchemas, REF, type Json, type Schemas } from './openapi-schemas.js';
+import { STEP_UP_ROUTES } from '../contract/grants.js';
 
 type JsonObject = { [k: string]: Json };
 
@@ -32,6 +33,7 @@ function layerCodes(def: RouteDef): ErrorCode[] {
   if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
   if (typeof def.auth === 'object') codes.push('FORBIDDEN');
+  if (STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) codes.push('STEP_UP_REQUIRED');
   if (def.params || def.query || def.body) codes.push('VALIDATION_FAILED');
   // The content parsers run before the route on any request that may carry a body, with or without
   // a body schema: a JSON body is parsed (and refused when malformed), a charset other than UTF-8 is

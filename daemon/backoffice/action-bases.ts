@@ -1,0 +1,106 @@
+// The strict-split bases of maker-checker: for each, the params schema a proposal is validated with
+// (the full payload is stored at proposal) and what approving it does, run inside the transaction that
+// records the approval (docs/backoffice.md has the table). A base whose execution needs a part of the
+// service this sandbox does not have yet is validated and stored, and its approval refused with
+// ACTION_NOT_AVAILABLE (nothing changes; the proposal stays open).
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
+
+const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
+const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
+
+export const BASE_PARAMS = {
+  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP') }),
+  'broker:create': z.strictObject({
+    name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
+    contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
+  }),
+  'fee-schedule:update': z.strictObject({ commission_bps: z.number().int().min(0).max(500), min_commission_micros: z.number().int().min(0).max(1_000_000_000) }),
+  'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
+  'keys:rotate-kek': z.strictObject({}),
+  'keys:rotate-dek': z.strictObject({ tenant_id: id }),
+  'console-users:manage': z.strictObject({ name: z.string().regex(/^[a-z0-9._-]{2,40}$/), role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), broker_id: id.optional() }),
+  'console-users:disable': z.strictObject({ identity_id: id }),
+  'console-roles:assign': z.strictObject({ identity_id: id, role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), scope: z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/) }),
+  'passkey:unlock': z.strictObject({ identity_id: id }),
+  'break-glass': z.strictObject({ identity_id: id, minutes: z.number().int().min(1).max(240) }),
+  'idp-config:update': z.strictObject({ issuer: z.url().max(300), client_id: z.string().min(1).max(200) }),
+  'corp-action:process': z.strictObject({ symbol: z.string().regex(/^[A-Z0-9]{2,12}$/), kind: z.enum(['dividend', 'split']), ratio: z.number().int().min(2).max(100).optional() }),
+  'marketdata:replay': z.strictObject({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) }),
+} as const satisfies Record<StrictBase, z.ZodType>;
+
+export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly string[]).includes(s);
+
+export interface ExecCtx {
+  deps: Deps;
+  actionId: string;
+  reason: string;
+}
+
+type Exec = (ctx: ExecCtx, params: Record<string, unknown>) => Outcome<Record<string, unknown>>;
+
+const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
+  deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
+
+/** A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as JNLC. */
+const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
+  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
+  if (!investorOf(deps, tenantId, investorId)) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
+  const investor = { investorId, asset, bucket: 'settled' as const };
+  const system = { system: 'adjustments' as const, asset };
+  const posted = deps.ledger.unit(() => deps.ledger.transfer({
+    tenantId, debit: amount > 0 ? system : investor, credit: amount > 0 ? investor : system, amount: Math.abs(amount), kind: 'adjustment', ref: actionId,
+  }));
+  if (!posted.ok) return refuse('ACTION_NOT_EXECUTABLE', `The ledger refused the adjustment: ${posted.code}.`);
+  const activity = deps.ledger.recordActivity({ tenantId, investorId, type: 'JNLC', netAmountMicros: amount, description: `Adjustment: ${reason}`, ref: { type: 'journal', id: actionId } });
+  return ok({ posting_id: posted.value, activity_id: activity.id });
+};
+
+const bindingUpdate: Exec = ({ deps }, p) => {
+  const { tenant_id: tenantId, investor_id: investorId, broker_id: brokerId } = p as z.infer<(typeof BASE_PARAMS)['binding:update']>;
+  const inv = investorOf(deps, tenantId, investorId);
+  if (!inv) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
+  if (!deps.db.prepare('SELECT 1 FROM brokers WHERE id = ?').get(brokerId)) return refuse('ACTION_NOT_EXECUTABLE', `No broker ${brokerId}.`);
+  deps.db.prepare('UPDATE investors SET broker_id = ? WHERE id = ?').run(brokerId, investorId);
+  return ok({ investor_id: investorId, previous_broker_id: inv.broker_id, broker_id: brokerId });
+};
+
+const brokerCreate: Exec = ({ deps }, p) => {
+  const b = p as z.infer<(typeof BASE_PARAMS)['broker:create']>;
+  if (deps.db.prepare('SELECT 1 FROM brokers WHERE fra_license_no = ?').get(b.fra_license_no)) return refuse('ACTION_NOT_EXECUTABLE', `A broker with licence ${b.fra_license_no} exists.`);
+  const brokerId = deps.ids.next('brk');
+  deps.db.prepare('INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)')
+    .run(brokerId, b.name, b.name_ar, b.fra_license_no, b.contact_email, b.contact_phone);
+  return ok({ broker_id: brokerId });
+};
+
+/** A time-boxed superuser role for one identity (sandbox clock), flagged for review after. */
+const breakGlass: Exec = ({ deps }, p) => {
+  const { identity_id: identityId, minutes } = p as z.infer<(typeof BASE_PARAMS)['break-glass']>;
+  const row = deps.db.prepare<[string], { realm: string }>('SELECT realm FROM operators WHERE id = ?').get(identityId);
+  if (!row || row.realm !== 'admin') return refuse('ACTION_NOT_EXECUTABLE', `No back-office identity ${identityId}.`);
+  const expiresAt = deps.market.calendar.toIso(deps.clock.now() + minutes * 60_000);
+  deps.keys.identities.assignRole(identityId, 'superuser', 'global', { expiresAt, review: true });
+  return ok({ identity_id: identityId, role: 'superuser', expires_at: expiresAt, review_required: true });
+};
+
+const notYet = (what: string): Exec => () => refuse('ACTION_NOT_AVAILABLE', `Executing this base needs ${what}, which this sandbox does not have yet; the proposal is kept.`);
+
+export const BASE_EXEC: Record<StrictBase, Exec> = {
+  'ledger:adjust': ledgerAdjust,
+  'binding:update': bindingUpdate,
+  'broker:create': brokerCreate,
+  'break-glass': breakGlass,
+  'fee-schedule:update': notYet('a fee schedule the trading engine reads (fees are fixed today)'),
+  'keys:rotate-kek': notYet('the key-rotation step of the back office'),
+  'keys:rotate-dek': notYet('the key-rotation step of the back office'),
+  'console-users:manage': notYet('the browser console (console users and passkeys)'),
+  'console-users:disable': notYet('the browser console (console users and passkeys)'),
+  'console-roles:assign': notYet('the browser console (console users and passkeys)'),
+  'passkey:unlock': notYet('the browser console (console users and passkeys)'),
+  'idp-config:update': notYet('an identity provider integration'),
+  'corp-action:process': notYet('the corporate-action processor of the back office'),
+  'marketdata:replay': notYet('recorded quote overrides to replay'),
+};
