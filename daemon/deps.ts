@@ -13,6 +13,7 @@ import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './s
 import { createJournal, type Journal } from './sandbox/journal.js';
 import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
 import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
+import { createHmac } from 'node:crypto';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -99,7 +100,8 @@ export function createDeps(opts: DepsOptions): Deps {
   const scheduler = createScheduler(db, clock);
   const market = createMarket({ db, clock, seed: state.seed });
   const nowIso = () => market.calendar.toIso(clock.now());
-  const audit = createAudit(db, nowIso);
+  const audit = createAudit(db, nowIso, createHmac('sha256', opts.kek).update('svc audit seal v1').digest());
+  audit.ensureSeal();
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
     db, clock, ids, scheduler, audit, keys, market,

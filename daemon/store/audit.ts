@@ -4,8 +4,13 @@
 // A replayed journal entry is audited truthfully: inside actingFor(operator, fn) every entry names
 // the replaying operator as its actor and the actor the code gave as on_behalf_of (the journal's
 // recorded principal). A row without on_behalf_of hashes exactly as rows did before the column existed.
+// The signed head: with a seal key (derived from the key-encryption key, which the database never
+// holds), every append also writes (count, head, MAC) to audit_seal, so cutting the chain's tail and
+// rewriting sandbox_state's head to match is caught by verify: the seal still names the longer chain,
+// and a forged seal has no valid MAC. Not caught: rolling the whole database file back to an earlier
+// state (the seal goes back with it).
 import type { Db } from './db.js';
-import { sha256 } from './crypto.js';
+import { keyedHash, sha256 } from './crypto.js';
 
 export interface AuditEntry {
   actor: string;
@@ -39,7 +44,22 @@ function rowHash(r: Omit<AuditRow, 'hash' | 'on_behalf_of'> & { on_behalf_of?: s
   return sha256(JSON.stringify(fields));
 }
 
-export function createAudit(db: Db, nowIso: () => string) {
+export interface AuditFilter {
+  limit: number;
+  afterSeq?: number;
+  /** Cursor: entries older than this seq (pass the last seq of the previous page). */
+  beforeSeq?: number;
+  tenantId?: string;
+  actor?: string;
+  action?: string;
+  /** Inclusive bounds on `at` (RFC 3339, compared as written by the sandbox clock). */
+  from?: string;
+  to?: string;
+}
+
+const sealMac = (key: Buffer, count: number, head: string) => keyedHash(key, `audit-seal:${count}:${head}`);
+
+export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
   const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
   // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
   let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
@@ -77,6 +97,7 @@ export function createAudit(db: Db, nowIso: () => string) {
         insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
         insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
+        if (sealKey) writeSeal(row.seq, hash);
         return;
       }
       known = null;
@@ -84,13 +105,37 @@ export function createAudit(db: Db, nowIso: () => string) {
     }
   }
 
-  function list(opts: { afterSeq?: number; limit: number; tenantId?: string }): AuditRow[] {
-    const rows = db
-      .prepare<[number, string | null, string | null, number], AuditRow>(
-        'SELECT * FROM audit_log WHERE seq > ? AND (? IS NULL OR tenant_id = ?) ORDER BY seq DESC LIMIT ?',
+  let sealStmt: ReturnType<typeof db.prepare<unknown[]>> | null = null;
+  function writeSeal(count: number, head: string): void {
+    sealStmt ??= db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)');
+    sealStmt.run(count, head, sealMac(sealKey!, count, head));
+  }
+
+  /** Seals the current head when no seal exists yet (a database from before the seal). */
+  function ensureSeal(): void {
+    if (!sealKey || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
+    const h = head.get()!;
+    writeSeal(h.audit_count, h.audit_head);
+  }
+
+  function list(f: AuditFilter): AuditRow[] {
+    return db
+      .prepare<Record<string, string | number | null>, AuditRow>(
+        `SELECT * FROM audit_log WHERE seq > @after AND (@before IS NULL OR seq < @before) AND (@tenant IS NULL OR tenant_id = @tenant)
+           AND (@actor IS NULL OR actor = @actor OR on_behalf_of = @actor) AND (@action IS NULL OR action = @action)
+           AND (@from IS NULL OR at >= @from) AND (@to IS NULL OR at <= @to) ORDER BY seq DESC LIMIT @limit`,
       )
-      .all(opts.afterSeq ?? 0, opts.tenantId ?? null, opts.tenantId ?? null, opts.limit);
-    return rows;
+      .all({ after: f.afterSeq ?? 0, before: f.beforeSeq ?? null, tenant: f.tenantId ?? null, actor: f.actor ?? null, action: f.action ?? null, from: f.from ?? null, to: f.to ?? null, limit: f.limit });
+  }
+
+  /** The signed head's verdict: null when it agrees with the chain (or there is no seal key). */
+  function checkSeal(count: number, last: string): string | null {
+    if (!sealKey) return null;
+    const s = db.prepare<[], { count: number; head: string; mac: string }>('SELECT count, head, mac FROM audit_seal WHERE id = 1').get();
+    if (!s) return count === 0 ? null : 'the signed head is missing';
+    if (s.mac !== sealMac(sealKey, s.count, s.head)) return 'the signed head does not verify';
+    if (s.count !== count || (count > 0 && s.head !== last)) return `the chain ends at ${count} but the signed head names ${s.count}`;
+    return null;
   }
 
   /** Walks the whole chain; reports the first broken row. */
@@ -110,10 +155,12 @@ export function createAudit(db: Db, nowIso: () => string) {
     if (count !== h.audit_count || (count > 0 && prev !== h.audit_head)) {
       return { ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: count + 1, reason: 'the chain ends before the recorded head' };
     }
+    const sealed = checkSeal(count, prev);
+    if (sealed) return { ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: count + 1, reason: sealed };
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
 
-  return { append, actingFor, list, verify };
+  return { append, actingFor, list, verify, ensureSeal };
 }
 
 export type Audit = ReturnType<typeof createAudit>;
