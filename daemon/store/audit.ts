@@ -59,6 +59,36 @@ export interface AuditFilter {
 
 const sealMac = (key: Buffer, count: number, head: string) => keyedHash(key, `audit-seal:${count}:${head}`);
 
+function listAudit(db: Db, f: AuditFilter): AuditRow[] {
+  return db
+    .prepare<Record<string, string | number | null>, AuditRow>(
+      `SELECT * FROM audit_log WHERE seq > @after AND (@before IS NULL OR seq < @before) AND (@tenant IS NULL OR tenant_id = @tenant)
+         AND (@actor IS NULL OR actor = @actor OR on_behalf_of = @actor) AND (@action IS NULL OR action = @action)
+         AND (@from IS NULL OR at >= @from) AND (@to IS NULL OR at <= @to) ORDER BY seq DESC LIMIT @limit`,
+    )
+    .all({ after: f.afterSeq ?? 0, before: f.beforeSeq ?? null, tenant: f.tenantId ?? null, actor: f.actor ?? null, action: f.action ?? null, from: f.from ?? null, to: f.to ?? null, limit: f.limit });
+}
+
+/** The signed head's verdict: null when it agrees with the chain (or there is no seal key). */
+function checkSeal(db: Db, sealKey: Buffer | undefined, count: number, last: string): string | null {
+  if (!sealKey) return null;
+  const s = db.prepare<[], { count: number; head: string; mac: string }>('SELECT count, head, mac FROM audit_seal WHERE id = 1').get();
+  if (!s) return count === 0 ? null : 'the signed head is missing';
+  if (s.mac !== sealMac(sealKey, s.count, s.head)) return 'the signed head does not verify';
+  if (s.count !== count || (count > 0 && s.head !== last)) return `the chain ends at ${count} but the signed head names ${s.count}`;
+  return null;
+}
+
+/** Writes the signed head (prepared at the first write: a read-only verifier never writes). */
+function sealWriter(db: Db, sealKey: Buffer | undefined): ((count: number, head: string) => void) | null {
+  if (!sealKey) return null;
+  let stmt: ReturnType<typeof db.prepare<unknown[]>> | null = null;
+  return (count, head) => {
+    stmt ??= db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)');
+    stmt.run(count, head, sealMac(sealKey, count, head));
+  };
+}
+
 export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
   const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
   // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
@@ -75,11 +105,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
   function actingFor<T>(operator: string, fn: () => T): T {
     const before = acting;
     acting = operator;
-    try {
-      return fn();
-    } finally {
-      acting = before;
-    }
+    try { return fn(); } finally { acting = before; }
   }
 
   /** Appends one entry; call inside the transaction of the change it records. */
@@ -97,7 +123,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
         insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
         insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
-        if (sealKey) writeSeal(row.seq, hash);
+        writeSeal?.(row.seq, hash);
         return;
       }
       known = null;
@@ -105,38 +131,15 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     }
   }
 
-  let sealStmt: ReturnType<typeof db.prepare<unknown[]>> | null = null;
-  function writeSeal(count: number, head: string): void {
-    sealStmt ??= db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)');
-    sealStmt.run(count, head, sealMac(sealKey!, count, head));
-  }
-
+  const writeSeal = sealWriter(db, sealKey);
   /** Seals the current head when no seal exists yet (a database from before the seal). */
   function ensureSeal(): void {
-    if (!sealKey || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
+    if (!writeSeal || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
     const h = head.get()!;
     writeSeal(h.audit_count, h.audit_head);
   }
 
-  function list(f: AuditFilter): AuditRow[] {
-    return db
-      .prepare<Record<string, string | number | null>, AuditRow>(
-        `SELECT * FROM audit_log WHERE seq > @after AND (@before IS NULL OR seq < @before) AND (@tenant IS NULL OR tenant_id = @tenant)
-           AND (@actor IS NULL OR actor = @actor OR on_behalf_of = @actor) AND (@action IS NULL OR action = @action)
-           AND (@from IS NULL OR at >= @from) AND (@to IS NULL OR at <= @to) ORDER BY seq DESC LIMIT @limit`,
-      )
-      .all({ after: f.afterSeq ?? 0, before: f.beforeSeq ?? null, tenant: f.tenantId ?? null, actor: f.actor ?? null, action: f.action ?? null, from: f.from ?? null, to: f.to ?? null, limit: f.limit });
-  }
-
-  /** The signed head's verdict: null when it agrees with the chain (or there is no seal key). */
-  function checkSeal(count: number, last: string): string | null {
-    if (!sealKey) return null;
-    const s = db.prepare<[], { count: number; head: string; mac: string }>('SELECT count, head, mac FROM audit_seal WHERE id = 1').get();
-    if (!s) return count === 0 ? null : 'the signed head is missing';
-    if (s.mac !== sealMac(sealKey, s.count, s.head)) return 'the signed head does not verify';
-    if (s.count !== count || (count > 0 && s.head !== last)) return `the chain ends at ${count} but the signed head names ${s.count}`;
-    return null;
-  }
+  const list = (f: AuditFilter): AuditRow[] => listAudit(db, f);
 
   /** Walks the whole chain; reports the first broken row. */
   function verify(): { ok: boolean; count: number; head: string; first_bad_seq: number | null; reason: string | null } {
@@ -155,7 +158,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     if (count !== h.audit_count || (count > 0 && prev !== h.audit_head)) {
       return { ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: count + 1, reason: 'the chain ends before the recorded head' };
     }
-    const sealed = checkSeal(count, prev);
+    const sealed = checkSeal(db, sealKey, count, prev);
     if (sealed) return { ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: count + 1, reason: sealed };
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
