@@ -77,6 +77,7 @@ function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): 
   const r = ctx.repo.get(tenantId, id);
   if (!r) return refuse('NOT_FOUND', `No report ${id}.`);
   if (r.purged_at !== null || ctx.clock.now() >= r.expires_ms) return refuse('REPORT_PURGED', `Report ${id} expired at ${r.expires_at}; its PDF has been purged.`);
+  if (r.state === 'failed') return refuse('REPORT_NOT_READY', `Report ${id} failed (${r.reason_code}) and will not become ready; request a new report.`);
   if (r.state !== 'ready') return refuse('REPORT_NOT_READY', `Report ${id} is ${r.state}; poll GET /v1/reports/${id} until it is ready.`);
   const pdf = open(ctx.keys.tenantDek(tenantId), ctx.repo.sealedPdf(id)!, aad(id));
   ctx.db.transaction(() => ctx.audit.append({ actor, action: 'report.downloaded', subject: id, tenantId, detail: { sha256: r.sha256, bytes: r.bytes } }))();

@@ -281,6 +281,7 @@ describe('failed: instead of ready, if the renderer refuses the document (reason
       const res = await downloadReport(app, created.body.report_id);
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('REPORT_NOT_READY');
+      expect(res.body.error.message).toContain('failed (RENDER_FAILED) and will not become ready');
     } finally {
       await app.close();
     }
