@@ -83,7 +83,7 @@ sandbox
 sandbox.command('env').description('print the connection as export SVC_...= lines').addHelpText('after', examples('eval "$(svc sandbox env)"', 'svc sandbox env > .env.sandbox')).action(lazy(async () => (await import('./commands/sandbox.js')).env));
 sandbox
   .command('reset')
-  .description('wipe simulation state (credentials stay) and restart the clock')
+  .description('wipe simulation state (credentials and branding stay) and restart the clock')
   .option('--seed <n>', 'new seed')
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))

@@ -138,9 +138,9 @@ export const ERROR_CODES = {
   COMPLAINT_NOTE_REQUIRED: e(422, 'Resolving or rejecting a complaint needs a note.', 'A complaint is resolved or rejected with its resolution (a note of 1-2000 characters), kept with the complaint.', 'Send { "to": "resolved", "note": "..." }.'),
 
   // Reconciliation (docs/reconciliation.md)
-  RECONCILIATION_DATE_INVALID: e(422, 'The date is not a past or current EGX business day.', 'External statements exist for business days only: the date is after today (by the sandbox clock) or the exchange does not trade that day (a weekend or a holiday).', 'Send a trading day up to today as YYYY-MM-DD (GET /v1/calendar lists them).'),
+  RECONCILIATION_DATE_INVALID: e(422, 'The date is not a past or current EGX business day.', 'External statements exist for business days only: the date is after today (by the sandbox clock) or the exchange does not trade that day (a weekend or a holiday).', 'Send a trading day up to today as YYYY-MM-DD (the market calendar lists them).'),
   BREAK_LINE_ABSENT: e(422, 'The external statement has no such line to break.', 'A missing or duplicate break acts on a line of the statement, and the investor holds none of this asset on that date (so the custodian or the bank lists nothing).', 'Pick an asset the investor holds on that date, or inject a position or cash break with an amount.'),
-  BREAK_STATE_CONFLICT: e(409, 'The break cannot make this change from its state.', 'A break moves open -> acknowledged -> resolved (or open -> resolved) once: an acknowledged break is not acknowledged again and a resolved break is final.', 'Read the break (GET /admin/reconciliation/breaks/{id}); a new run opens a new break if the difference is still there.'),
+  BREAK_STATE_CONFLICT: e(409, 'The break cannot make this change from its state.', 'A break moves open -> acknowledged -> resolved (or open -> resolved) once: an acknowledged break is not acknowledged again and a resolved break is final.', 'Read the break to see its state; a new run opens a new break if the difference is still there.'),
 
   // Back office: maker-checker (docs/backoffice.md)
   UNKNOWN_ACTION: e(422, 'The action is not a base of the maker-checker catalog.', 'POST /admin/actions takes action: one of the strict-split bases (ledger:adjust, broker:create, ...).', 'Send one of the bases listed in docs/backoffice.md.'),

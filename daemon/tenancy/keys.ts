@@ -2,28 +2,18 @@
 // grants (docs/api.md, "Authentication"). Guarantees: no key or secret is stored in clear (api and
 // operator keys as SHA-256 hashes, signing secrets sealed under the tenant's data key, which is sealed
 // under the key-encryption key); a key is returned once, when it is created; an operator holds exactly
-// its role's grants. Lookups are cached in memory: every request authenticates, and a Map hit costs
+// its role's grants in its scope, read from operator_grants on every request (identities.ts). Lookups
+// are cached in memory: every request authenticates, and a Map hit costs
 // nothing next to a query.
 import type { Db } from '../store/db.js';
 import type { IdGen } from '../sim/ids.js';
 import type { Operator, OperatorRealm } from '../contract/route.js';
 import { newKey, newSecret, open, seal, sha256 } from '../store/crypto.js';
+import { ROLES } from '../contract/grants.js';
+import { createIdentityStore, type IdentityStore } from './identities.js';
 
-export const OPERATOR_ROLES = {
-  admin: {
-    realm: 'admin',
-    grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', 'reconciliation:read', 'reconciliation:manage'],
-  },
-  dealer: {
-    realm: 'console',
-    grants: [
-      'queue:read', 'orders:execute', 'funding:read', 'funding:approve', 'blotter:read', 'exposure:read',
-      'eod:read', 'reference:read', 'orderbook:read', 'kyc:read', 'kyc:decide', 'accounts:status',
-    ],
-  },
-  security: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'actions:propose'] },
-  approver: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'actions:approve'] },
-} as const satisfies Record<string, { realm: OperatorRealm; grants: readonly string[] }>;
+/** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
+export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver } as const;
 
 export type OperatorRole = keyof typeof OPERATOR_ROLES;
 
@@ -52,7 +42,7 @@ type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
  * so an entry stays true while the daemon runs; clearCaches is for code that replaces the tables
  * underneath (nothing does today).
  */
-function createCredentialCache(db: Db, kek: Buffer) {
+function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
   const tenantByKey = new Map<string, string>();
   const secretsByTenant = new Map<string, string[]>();
   const operatorByKey = new Map<string, Operator & { realm: OperatorRealm }>();
@@ -97,15 +87,18 @@ function createCredentialCache(db: Db, kek: Buffer) {
       return s;
     },
 
+    /** The identity of an operator key, with the grants it holds now (never cached: revocations bite at once). */
     operatorForKey(key: string): (Operator & { realm: OperatorRealm }) | null {
       const h = sha256(key);
-      const hit = operatorByKey.get(h);
-      if (hit) return hit;
-      const row = q.operator.get(h);
-      if (!row) return null;
-      const op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>(JSON.parse(row.grants)) };
-      operatorByKey.set(h, op);
-      return op;
+      let op = operatorByKey.get(h);
+      if (!op) {
+        const row = q.operator.get(h);
+        if (!row) return null;
+        op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>() };
+        operatorByKey.set(h, op);
+      }
+      const scopes = identities.scopesOf(op.id);
+      return { ...op, scopes, grants: new Set(scopes.keys()) };
     },
 
     tenantDek,
@@ -133,22 +126,28 @@ function createTenant(deps: KeyStoreDeps, name: string): TenantCredentials {
   return { tenant_id: id, name, api_key: apiKey, signing_secret: secret };
 }
 
-/** Creates an operator identity with its role's grants; returns its key. */
-function createOperator(deps: Omit<KeyStoreDeps, 'kek'>, name: string, role: OperatorRole, brokerId: string | null): { id: string; key: string } {
+/** Creates an operator identity holding its role (scoped to its broker, if any); returns its key and step-up secret. */
+function createOperator(
+  deps: Omit<KeyStoreDeps, 'kek'> & { identities: IdentityStore }, name: string, role: OperatorRole, brokerId: string | null,
+): { id: string; key: string; stepUpSecret: string } {
   const { realm, grants } = OPERATOR_ROLES[role];
   const id = deps.ids.next('opr');
   const key = newSecret(realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
   deps.db.prepare('INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)').run(
     id, name, role, realm, sha256(key), JSON.stringify(grants), brokerId, deps.nowIso(),
   );
-  return { id, key };
+  deps.identities.assignRole(id, role, brokerId ? `broker:${brokerId}` : 'global');
+  return { id, key, stepUpSecret: deps.identities.issueStepUpSecret(id) };
 }
 
 export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => string) {
-  const deps: KeyStoreDeps = { db, ids, kek, nowIso };
+  const identities = createIdentityStore(db, kek, nowIso);
+  const deps = { db, ids, kek, nowIso, identities };
   const tenantByName = db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?');
   return {
-    ...createCredentialCache(db, kek),
+    ...createCredentialCache(db, kek, identities),
+    identities,
+    checkStepUp: (operatorId: string, code: string | undefined, wallMs: number) => identities.checkStepUp(operatorId, code, wallMs),
     tenantExists: (name: string): boolean => tenantByName.get(name) !== undefined,
     createTenant: (name: string): TenantCredentials => createTenant(deps, name),
     createOperator: (name: string, role: OperatorRole, brokerId: string | null) => createOperator(deps, name, role, brokerId),
