@@ -19,8 +19,10 @@ export type Verdict = { ok: true; manifest: SnapshotManifest } | { ok: false; pr
 type Problem = string | null;
 
 /** The bootstrap's credentials file: these fields and no others. */
-const CREDENTIAL_FIELDS = ['tenant_id', 'api_key', 'signing_secret', 'broker_id', 'admin_key', 'dealer_key', 'security_key', 'approver_key'];
-const OPERATOR_KEY_FIELDS = ['admin_key', 'dealer_key', 'security_key', 'approver_key'];
+const OPERATOR_ROLE_NAMES = ['admin', 'dealer', 'security', 'approver'];
+const OPERATOR_KEY_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_key`);
+const STEP_UP_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_step_up`);
+const CREDENTIAL_FIELDS = ['tenant_id', 'api_key', 'signing_secret', 'broker_id', ...OPERATOR_KEY_FIELDS, ...STEP_UP_FIELDS];
 
 /**
  * The database bytes opened in memory. An export writes it in rollback-journal mode; a file marked
@@ -137,7 +139,27 @@ function openSecrets(db: Db, kek: Buffer): { problem: Problem; active: Map<strin
 }
 
 /** credentials.json must name keys this database holds (the CLI saves them as the home's profile). */
-function checkCredentials(db: Db, bytes: Buffer, secrets: Map<string, string[]>): Problem {
+/** Each `<role>_step_up` is the step-up secret the database holds (sealed under the KEK) for `<role>_key`. */
+function checkStepUpSecrets(db: Db, kek: Buffer, creds: Record<string, unknown>): Problem {
+  for (const role of OPERATOR_ROLE_NAMES) {
+    const secret = creds[`${role}_step_up`];
+    if (secret === undefined) continue;
+    const key = creds[`${role}_key`];
+    const op = typeof key === 'string' ? (db.prepare('SELECT id FROM operators WHERE key_hash = ?').get(sha256(key)) as { id: string } | undefined) : undefined;
+    const row = op && hasTable(db, 'operator_step_up')
+      ? (db.prepare('SELECT secret_sealed FROM operator_step_up WHERE operator_id = ?').get(op.id) as { secret_sealed: Buffer } | undefined)
+      : undefined;
+    const held = row && Buffer.isBuffer(row.secret_sealed) ? opens(kek, row.secret_sealed, `stepup:${op!.id}`) : null;
+    if (!held || held.toString('utf8') !== secret) return `credentials.json: ${role}_step_up is not the step-up secret of ${role}_key in svc.db`;
+  }
+  return null;
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+function checkCredentials(db: Db, kek: Buffer, bytes: Buffer, secrets: Map<string, string[]>): Problem {
   let c: unknown;
   try {
     c = JSON.parse(bytes.toString('utf8'));
@@ -162,16 +184,17 @@ function checkCredentials(db: Db, bytes: Buffer, secrets: Map<string, string[]>)
     if (creds[k] === undefined) continue;
     if (!db.prepare('SELECT 1 FROM operators WHERE key_hash = ?').get(sha256(creds[k] as string))) return `credentials.json: ${k} is not an operator key in svc.db`;
   }
-  return null;
+  return checkStepUpSecrets(db, kek, creds);
 }
 
 /** Runs the database checks in the documented order; the first failure is the answer. */
 function checkDatabase(db: Db, manifest: SnapshotManifest, files: Map<string, Buffer>): Problem {
   const sealed = (): Problem => {
-    const { problem, active } = openSecrets(db, files.get('kek.key')!);
+    const kek = files.get('kek.key')!;
+    const { problem, active } = openSecrets(db, kek);
     if (problem) return problem;
     const creds = files.get('credentials.json');
-    return creds ? checkCredentials(db, creds, active) : null;
+    return creds ? checkCredentials(db, kek, creds, active) : null;
   };
   const checks: Array<() => Problem> = [
     () => checkIdentity(db, manifest),
