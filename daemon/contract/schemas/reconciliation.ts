@@ -21,7 +21,7 @@ export const InjectBreakBody = z
     date: date('the first statement date it corrupts: a business day up to today; default today').optional(),
     through: date('the last statement date it corrupts (inclusive); default: every later date').optional(),
   })
-  .meta({ id: 'InjectBreakRequest' });
+  .meta({ id: 'InjectBreakRequest', examples: [{ kind: 'position', investor_id: 'inv_...', symbol: 'COMI', amount: 10 }] });
 
 export const InjectionSchema = z
   .object({

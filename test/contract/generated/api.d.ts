@@ -4015,6 +4015,14 @@ export interface components {
             /** @description annualization factor of the volatility */
             periods_per_year: number;
         };
+        /**
+         * @example {
+         *       "kind": "position",
+         *       "investor_id": "inv_...",
+         *       "symbol": "COMI",
+         *       "amount": 10
+         *     }
+         */
         InjectBreakRequest: {
             /**
              * @description position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more micros; missing: the line is left off the statement; duplicate: the line is listed twice
