@@ -246,7 +246,7 @@ describe('the isolated daemons', () => {
       expect(alive(pid)).toBe(true);
       child.kill('SIGINT');
       expect(await exited).toBe(130);
-      await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 2_000, interval: 20 });
+      await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000, interval: 20 });
       expect(readdirSync(root).filter((n) => n.startsWith('svc-scenario-'))).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
