@@ -1,6 +1,7 @@
 // Reads the portfolio is built from, beyond the ledger: an investor's equity fills (migration 006), and
 // a statement's fills with their fee lines.
 import type { Db } from '../store/db.js';
+import type { FeeLines } from '../contract/fees.js';
 
 export interface FillCostRow {
   seq: number;
@@ -14,7 +15,7 @@ export interface FillCostRow {
 }
 
 /** A fill as a statement lists it: every fee line, the settlement date. */
-export interface StatementFill {
+export interface StatementFill extends FeeLines {
   fill_id: string;
   order_id: string;
   symbol: string;
@@ -22,12 +23,6 @@ export interface StatementFill {
   qty: number;
   price_micros: number;
   value_micros: number;
-  commission_micros: number;
-  egx_micros: number;
-  mcdr_micros: number;
-  ipf_micros: number;
-  fra_micros: number;
-  stamp_duty_micros: number;
   net_micros: number;
   trade_date: string;
   settlement_date: string;

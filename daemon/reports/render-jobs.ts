@@ -16,7 +16,7 @@ import type { PortfolioService } from '../portfolio/service.js';
 import type { ReportRepo, ReportRow } from './repo.js';
 import { statementDocument } from './document.js';
 import type { RenderJob } from './render.js';
-import { RenderFailed, type RenderQueue } from './render-queue.js';
+import type { RenderQueue } from './render-queue.js';
 
 export type RenderJobsDeps = Pick<Deps, 'db' | 'clock' | 'keys' | 'investors' | 'market'>;
 
@@ -48,10 +48,10 @@ function generation(db: RenderJobsDeps['db']): number {
   return db.prepare<[], { generation: number }>('SELECT generation FROM sandbox_state WHERE id = 1').get()!.generation;
 }
 
-/** What the worker needs: the document of this moment (figures as of period_end, today's branding) and the logo. */
-function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob {
+/** What the worker needs: the document of this moment (figures as of period_end, today's branding) and the logo; or why there is none. */
+function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | { failed: string } {
   const investor = ctx.investors.lookup(r.tenant_id, r.investor_id);
-  if (!investor.ok) throw new RenderFailed(`investor ${r.investor_id} is gone`);
+  if (!investor.ok) return { failed: `investor ${r.investor_id} is gone` };
   const inv = investor.value;
   const broker = ctx.db.prepare<[string], { name: string; name_ar: string; fra_license_no: string }>('SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?').get(inv.broker_id)!;
   const branding = brandingOf(ctx, r.tenant_id);
@@ -107,12 +107,9 @@ function begin(s: Jobs, r: ReportRow): InFlight {
   const stored = new Promise<void>((resolve) => (markStored = resolve));
   const job: InFlight = { readyMs, generation: generation(ctx.db), due: false, result: null, stored, markStored };
   s.inFlight.set(r.id, job);
-  let input: RenderJob;
-  try {
-    input = gather(ctx, r, readyMs);
-  } catch (err) {
-    if (!(err instanceof RenderFailed)) throw err;
-    job.result = { failed: err.message };
+  const input = gather(ctx, r, readyMs);
+  if ('failed' in input) {
+    job.result = input;
     return job;
   }
   ctx.queue.render(input).then(

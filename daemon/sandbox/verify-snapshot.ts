@@ -141,12 +141,13 @@ function openSecrets(db: Db, kek: Buffer): { problem: Problem; active: Map<strin
 /** credentials.json must name keys this database holds (the CLI saves them as the home's profile). */
 /** Each `<role>_step_up` is the step-up secret the database holds (sealed under the KEK) for `<role>_key`. */
 function checkStepUpSecrets(db: Db, kek: Buffer, creds: Record<string, unknown>): Problem {
+  const stepUpTable = hasTable(db, 'operator_step_up');
   for (const role of OPERATOR_ROLE_NAMES) {
     const secret = creds[`${role}_step_up`];
     if (secret === undefined) continue;
     const key = creds[`${role}_key`];
     const op = typeof key === 'string' ? (db.prepare('SELECT id FROM operators WHERE key_hash = ?').get(sha256(key)) as { id: string } | undefined) : undefined;
-    const row = op && hasTable(db, 'operator_step_up')
+    const row = op && stepUpTable
       ? (db.prepare('SELECT secret_sealed FROM operator_step_up WHERE operator_id = ?').get(op.id) as { secret_sealed: Buffer } | undefined)
       : undefined;
     const held = row && Buffer.isBuffer(row.secret_sealed) ? opens(kek, row.secret_sealed, `stepup:${op!.id}`) : null;
