@@ -7,7 +7,8 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import { FEE_LINE_KEYS, feesOnly, sumFeeLines, type FeeLines } from '../contract/fees.js';
+import { FEE_LINE_KEYS, feesOnly, sumFeeLines, totalCharges, type FeeLines } from '../contract/fees.js';
+import { executionView } from './execution-view.js';
 import { createEodRepo, type EodActivityRow, type EodFillRow, type EodRepo, type EodSettlementRow } from './desk-eod-repo.js';
 
 export type EodDeps = Pick<Deps, 'db' | 'clock' | 'market' | 'nowIso'>;
@@ -20,18 +21,13 @@ function feeLinesOf(f: FeeLines): FeeLines {
 
 function tradeView(f: EodFillRow) {
   const fees = feeLinesOf(f);
-  return {
-    fill_id: f.id, order_id: f.order_id, tenant_id: f.tenant_id, investor_id: f.investor_id, account_number: f.account_number,
-    symbol: f.symbol, side: f.side, qty: f.qty, price_micros: f.price_micros, gross_micros: f.value_micros,
-    fees, fees_micros: feesOnly(fees), net_micros: f.net_micros, venue: f.venue, executed_by: f.executed_by,
-    executed_at: f.at, settlement_date: f.settlement_date,
-  };
+  return { ...executionView(f), fees, fees_micros: feesOnly(fees) };
 }
 
 function feeTotals(fills: readonly EodFillRow[]) {
   const lines = sumFeeLines(fills.map(feeLinesOf));
   const fees = feesOnly(lines);
-  return { ...lines, fees_micros: fees, total_micros: fees + lines.stamp_duty_micros };
+  return { ...lines, fees_micros: fees, total_micros: totalCharges(lines) };
 }
 
 function cashMovements(rows: readonly EodActivityRow[]) {

@@ -10,6 +10,7 @@ import { tickSize, type PriceBand } from '../market/ticks.js';
 import { hash32 } from '../sim/prng.js';
 import type { DeskBooking } from './booking.js';
 import { deskExecute, deskReject } from './matcher.js';
+import { executionView } from './execution-view.js';
 import { orderView, type OrderView } from './order-view.js';
 import { toMatch } from './plan.js';
 import { dealerReasons } from './reject-codes.js';
@@ -95,11 +96,7 @@ function blotter(d: Desk, op: Dealer, f: { date?: string; limit: number }) {
   const date = f.date ?? d.market.calendar.localDate(d.clock.now());
   return {
     date,
-    executions: d.trading.repo.blotter(op.brokerId, date, f.limit).map((x) => ({
-      fill_id: x.id, order_id: x.order_id, tenant_id: x.tenant_id, investor_id: x.investor_id, account_number: x.account_number,
-      symbol: x.symbol, side: x.side, qty: x.qty, price_micros: x.price_micros, gross_micros: x.value_micros,
-      net_micros: x.net_micros, venue: x.venue, executed_by: x.executed_by, executed_at: x.at, settlement_date: x.settlement_date,
-    })),
+    executions: d.trading.repo.blotter(op.brokerId, date, f.limit).map(executionView),
   };
 }
 

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { ACTIVITY_TYPES } from '../activities.js';
 import { calendarDate, timestamp } from './formats.js';
 import { CalendarRowSchema, InstrumentSchema } from './market.js';
+import { BlotterExecutionSchema } from './trading.js';
 
-const Side = z.enum(['buy', 'sell']);
 const micros = (what: string) => z.int().describe(`${what}; EGP micros`);
 
 export const EodQuery = z.strictObject({
@@ -21,25 +21,11 @@ const FeeLineFields = {
   stamp_duty_micros: micros('stamp duty withheld (a tax, not a fee)'),
 };
 
-const EodTradeSchema = z
-  .object({
-    fill_id: z.string().describe('fil_...'),
-    order_id: z.string().describe('ord_...'),
-    tenant_id: z.string(),
-    investor_id: z.string(),
-    account_number: z.string(),
-    symbol: z.string(),
-    side: Side,
-    qty: z.int().describe('shares executed'),
-    price_micros: micros('execution price per share'),
-    gross_micros: micros('qty x price'),
+// a blotter execution with its fee lines
+const EodTradeSchema = BlotterExecutionSchema
+  .extend({
     fees: z.object(FeeLineFields).describe('each charge of this fill'),
     fees_micros: micros('commission + EGX + MCDR + IPF + FRA (stamp duty apart)'),
-    net_micros: micros('buy: gross + fees + stamp duty, paid; sell: gross - fees - stamp duty, received'),
-    venue: z.enum(['tape', 'desk']),
-    executed_by: z.string().nullable().describe('the dealer who executed it; null for tape fills'),
-    executed_at: timestamp(),
-    settlement_date: calendarDate(),
   })
   .meta({ id: 'EodTrade' });
 

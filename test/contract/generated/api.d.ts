@@ -3424,10 +3424,29 @@ export interface components {
             side: "buy" | "sell";
             /** @description shares executed */
             qty: number;
-            /** @description execution price per share; EGP micros */
+            /** @description execution price per share */
             price_micros: number;
-            /** @description qty x price; EGP micros */
+            /** @description qty x price */
             gross_micros: number;
+            /** @description buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds) */
+            net_micros: number;
+            /**
+             * @description tape: auto-filled against the tape; desk: executed by a dealer
+             * @enum {string}
+             */
+            venue: "tape" | "desk";
+            /** @description name of the dealer who executed it; null for tape fills */
+            executed_by: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, Cairo offset
+             */
+            executed_at: string;
+            /**
+             * Format: date
+             * @description T+2 business days (YYYY-MM-DD, Cairo)
+             */
+            settlement_date: string;
             /** @description each charge of this fill */
             fees: {
                 /** @description broker commission; EGP micros */
@@ -3445,16 +3464,6 @@ export interface components {
             };
             /** @description commission + EGX + MCDR + IPF + FRA (stamp duty apart); EGP micros */
             fees_micros: number;
-            /** @description buy: gross + fees + stamp duty, paid; sell: gross - fees - stamp duty, received; EGP micros */
-            net_micros: number;
-            /** @enum {string} */
-            venue: "tape" | "desk";
-            /** @description the dealer who executed it; null for tape fills */
-            executed_by: string | null;
-            /** Format: date-time */
-            executed_at: string;
-            /** Format: date */
-            settlement_date: string;
         };
         EodCashMovement: {
             activity_id: string;
