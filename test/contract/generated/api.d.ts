@@ -7037,7 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACTION_ALREADY_DECIDED, ACTION_EXPIRED */
+            /** @description ACTION_ALREADY_DECIDED, ACTION_EXPIRED, BREAK_STATE_CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;
