@@ -3,28 +3,9 @@
 // language in a twin field suffixed _ar or _en. A refusal, an abstention or a not-found answer is a
 // 200 with a neutral `message`: only a missing provider is an error (501 NOT_AVAILABLE).
 import { z } from 'zod';
+import { parseAiProvider } from '../ai-provider.js';
 
-export const AI_PROVIDER_PATTERN = /^(none|registry|openai:https?:\/\/\S+)$/;
-export type AiProvider = 'none' | 'registry' | `openai:${string}`;
-
-/**
- * A --ai value as a provider, or null when it is not one: `none`, `registry`, or `openai:` followed by
- * an absolute http or https URL without credentials in it (the URL shows in the sandbox state), a
- * query or a fragment (the chat path is appended to it). The CLI (a usage error), the daemon's flag
- * and the reset route (a 4xx) all check with this.
- */
-export function parseAiProvider(value: string): AiProvider | null {
-  if (value === 'none' || value === 'registry') return value;
-  if (!AI_PROVIDER_PATTERN.test(value) || value.length > 2048) return null;
-  let url: URL;
-  try {
-    url = new URL(value.slice('openai:'.length));
-  } catch {
-    return null;
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || url.username || url.password || url.search || url.hash) return null;
-  return value as AiProvider;
-}
+export { AI_PROVIDER_PATTERN, parseAiProvider, type AiProvider } from '../ai-provider.js';
 
 /** The provider field of the sandbox state and the reset body. */
 export const AiProviderSchema = z
