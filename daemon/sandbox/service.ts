@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { ClockMode } from '../sim/clock.js';
+import { parseAiProvider } from '../contract/schemas/assistant.js';
 import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
@@ -76,6 +77,8 @@ export interface ResetRequest {
   /** RFC 3339; the current start when absent. */
   start?: string;
   clock?: ClockMode;
+  /** The assistant's provider from now on (checked by the route's schema). */
+  ai?: string;
 }
 
 /** Wipes all simulation state (keeping credentials, branding and the audit chain) and restarts the clock. */
@@ -87,6 +90,7 @@ export function resetSandbox(deps: Deps, req: ResetRequest) {
     startMs = dt.toMillis();
   }
   wipe(deps, { seed: req.seed, startMs, clockMode: req.clock });
+  if (req.ai !== undefined) deps.ai = parseAiProvider(req.ai) ?? deps.ai;
   return ok(sandboxState(deps));
 }
 
