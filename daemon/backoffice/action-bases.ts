@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
+import type { Exec } from './bases/exec.js';
+import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
@@ -17,7 +19,7 @@ export const BASE_PARAMS = {
     name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
     contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
   }),
-  'fee-schedule:update': z.strictObject({ commission_bps: z.number().int().min(0).max(500), min_commission_micros: z.number().int().min(0).max(1_000_000_000) }),
+  'fee-schedule:update': feeScheduleParams,
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
   'keys:rotate-kek': z.strictObject({}),
   'keys:rotate-dek': z.strictObject({ tenant_id: id }),
@@ -33,13 +35,7 @@ export const BASE_PARAMS = {
 
 export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly string[]).includes(s);
 
-export interface ExecCtx {
-  deps: Deps;
-  actionId: string;
-  reason: string;
-}
-
-type Exec = (ctx: ExecCtx, params: Record<string, unknown>) => Outcome<Record<string, unknown>>;
+export type { ExecCtx } from './bases/exec.js';
 
 const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
   deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
@@ -93,7 +89,7 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'binding:update': bindingUpdate,
   'broker:create': brokerCreate,
   'break-glass': breakGlass,
-  'fee-schedule:update': notYet('a fee schedule the trading engine reads (fees are fixed today)'),
+  'fee-schedule:update': updateFeeSchedule,
   'keys:rotate-kek': notYet('the key-rotation step of the back office'),
   'keys:rotate-dek': notYet('the key-rotation step of the back office'),
   'console-users:manage': notYet('the browser console (console users and passkeys)'),
