@@ -13,7 +13,7 @@ import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './s
 import { createJournal, type Journal } from './sandbox/journal.js';
 import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
 import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
-import { createHmac } from 'node:crypto';
+import { auditSealKeyOf } from './store/kek-file.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -50,7 +50,10 @@ export interface Deps {
   ledger: Ledger;
   log: Logger;
   wallNow: () => number;
+  /** One buffer shared by every sealer; a KEK rotation overwrites its bytes (daemon/backoffice/bases/rotate-kek.ts). */
   kek: Buffer;
+  /** The audit seal's key, derived from the KEK (daemon/store/kek-file.ts); rotated with it. */
+  auditSealKey: Buffer;
   ai: 'none' | 'registry';
   version: string;
   /** RFC 3339 in Africa/Cairo of the simulated now. */
@@ -100,7 +103,8 @@ export function createDeps(opts: DepsOptions): Deps {
   const scheduler = createScheduler(db, clock);
   const market = createMarket({ db, clock, seed: state.seed });
   const nowIso = () => market.calendar.toIso(clock.now());
-  const audit = createAudit(db, nowIso, createHmac('sha256', opts.kek).update('svc audit seal v1').digest());
+  const auditSealKey = auditSealKeyOf(opts.kek);
+  const audit = createAudit(db, nowIso, auditSealKey);
   audit.ensureSeal();
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
@@ -110,6 +114,7 @@ export function createDeps(opts: DepsOptions): Deps {
     log: opts.log ?? silent,
     wallNow,
     kek: opts.kek,
+    auditSealKey,
     ai: opts.ai ?? 'none',
     version: opts.version ?? '0.1.0',
     nowIso,

@@ -5,10 +5,12 @@
 // ACTION_NOT_AVAILABLE (nothing changes; the proposal stays open).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { ok, refuse } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
 import type { Exec } from './bases/exec.js';
 import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
+import { rotateKek } from './bases/rotate-kek.js';
+import { rotateDek, rotateDekParams } from './bases/rotate-dek.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
@@ -22,7 +24,7 @@ export const BASE_PARAMS = {
   'fee-schedule:update': feeScheduleParams,
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
   'keys:rotate-kek': z.strictObject({}),
-  'keys:rotate-dek': z.strictObject({ tenant_id: id }),
+  'keys:rotate-dek': rotateDekParams,
   'console-users:manage': z.strictObject({ name: z.string().regex(/^[a-z0-9._-]{2,40}$/), role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), broker_id: id.optional() }),
   'console-users:disable': z.strictObject({ identity_id: id }),
   'console-roles:assign': z.strictObject({ identity_id: id, role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), scope: z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/) }),
@@ -90,8 +92,8 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'broker:create': brokerCreate,
   'break-glass': breakGlass,
   'fee-schedule:update': updateFeeSchedule,
-  'keys:rotate-kek': notYet('the key-rotation step of the back office'),
-  'keys:rotate-dek': notYet('the key-rotation step of the back office'),
+  'keys:rotate-kek': rotateKek,
+  'keys:rotate-dek': rotateDek,
   'console-users:manage': notYet('the browser console (console users and passkeys)'),
   'console-users:disable': notYet('the browser console (console users and passkeys)'),
   'console-roles:assign': notYet('the browser console (console users and passkeys)'),
