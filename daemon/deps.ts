@@ -14,6 +14,7 @@ import { createJournal, type Journal } from './sandbox/journal.js';
 import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
 import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
 import { createHmac } from 'node:crypto';
+import type { AiProvider } from './contract/schemas/assistant.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -29,7 +30,11 @@ export interface DepsOptions {
   sandbox: SandboxOptions;
   wallNow?: () => number;
   log?: Logger;
-  ai?: 'none' | 'registry';
+  ai?: AiProvider;
+  /** Bound on one call to an openai: provider (default 5,000 ms; docs/assistant.md). */
+  aiTimeoutMs?: number;
+  /** The model name sent to an openai: provider (default $SVC_AI_MODEL, else "default"). */
+  aiModel?: string;
   version?: string;
   /** $SVC_HOME of a daemon (its credentials file goes into snapshots); absent in tests. */
   home?: string;
@@ -51,7 +56,10 @@ export interface Deps {
   log: Logger;
   wallNow: () => number;
   kek: Buffer;
-  ai: 'none' | 'registry';
+  /** The assistant's provider (--ai); a reset may change it (docs/assistant.md). */
+  ai: AiProvider;
+  aiTimeoutMs: number;
+  aiModel: string;
   version: string;
   /** RFC 3339 in Africa/Cairo of the simulated now. */
   nowIso(): string;
@@ -111,6 +119,8 @@ export function createDeps(opts: DepsOptions): Deps {
     wallNow,
     kek: opts.kek,
     ai: opts.ai ?? 'none',
+    aiTimeoutMs: opts.aiTimeoutMs ?? 5_000,
+    aiModel: opts.aiModel ?? process.env.SVC_AI_MODEL ?? 'default',
     version: opts.version ?? '0.1.0',
     nowIso,
     bootstrap: null,
