@@ -6,8 +6,8 @@
 // non-zero counter must grow.
 import { randomBytes } from 'node:crypto';
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type AuthenticatorTransportFuture, type PublicKeyCredentialCreationOptionsJSON,
+  generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransport, verifyAuthenticationResponse, verifyRegistrationResponse,
+  type AuthenticationResponseJSON, type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON, type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { IdentityRow, PasskeyRow } from '../backoffice/passkeys.js';
@@ -37,7 +37,7 @@ export function createChallenges(wallNow: () => number) {
 
 export type Challenges = ReturnType<typeof createChallenges>;
 
-const transportsOf = (row: PasskeyRow): AuthenticatorTransportFuture[] => JSON.parse(row.transports) as AuthenticatorTransportFuture[];
+const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] => JSON.parse(row.transports) as AuthenticatorTransport[];
 
 export async function registrationOptions(who: IdentityRow, existing: PasskeyRow[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
