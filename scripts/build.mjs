@@ -39,6 +39,9 @@ await viteBuild({
   base: '/console/',
   configFile: false,
   logLevel: 'warn',
+  // always React's production build, even when a test runner has NODE_ENV=test
+  mode: 'production',
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   plugins: [react()],
   build: { outDir: '../dist/console', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 400 },
 });
