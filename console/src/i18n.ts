@@ -15,7 +15,7 @@ const EN = {
   amount: 'Amount', direction: 'Direction', state: 'State', created: 'Created', time: 'Time', net: 'Net', fees: 'Fees', show: 'Show',
   date: 'Date', front: 'Front', back: 'Back', images: 'ID images', bids: 'Bids', asks: 'Asks', orders: 'Orders', autoFill: 'Auto-fill',
   done: 'Done', cancel: 'Cancel', stepUp: 'Confirm with your passkey', noScreens: 'This identity holds no grant the console has a screen for yet.',
-  signedInAs: 'Signed in as', trades: 'Trades', cash: 'Cash movements', obligations: 'Settlement obligations', application: 'Application',
+  on: 'on (orders go to the exchange)', off: 'off (orders wait here)', signedInAs: 'Signed in as', trades: 'Trades', cash: 'Cash movements', obligations: 'Settlement obligations', application: 'Application',
 };
 
 const AR: typeof EN = {
@@ -29,7 +29,7 @@ const AR: typeof EN = {
   amount: 'المبلغ', direction: 'النوع', state: 'الحالة', created: 'أُنشئ', time: 'الوقت', net: 'الصافي', fees: 'الرسوم', show: 'عرض',
   date: 'التاريخ', front: 'الوجه', back: 'الظهر', images: 'صور الهوية', bids: 'الشراء', asks: 'البيع', orders: 'الأوامر', autoFill: 'التنفيذ الآلي',
   done: 'تم', cancel: 'إلغاء', stepUp: 'أكّد بمفتاح المرور', noScreens: 'لا تملك هذه الهوية أي صلاحية لها شاشة في الوحدة بعد.',
-  signedInAs: 'مسجّل باسم', trades: 'الصفقات', cash: 'الحركات النقدية', obligations: 'التزامات التسوية', application: 'الطلب',
+  on: 'مفعّل (تذهب الأوامر إلى البورصة)', off: 'متوقف (تنتظر الأوامر هنا)', signedInAs: 'مسجّل باسم', trades: 'الصفقات', cash: 'الحركات النقدية', obligations: 'التزامات التسوية', application: 'الطلب',
 };
 
 export type Key = keyof typeof EN;

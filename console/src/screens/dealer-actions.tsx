@@ -40,7 +40,7 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
       <td>{o.symbol}</td><td className={o.side}>{o.side}</td><td className="num">{o.qty - o.filled_qty}</td>
       <td className="num">{egp(o.limit_price_micros)}</td><td className="num">{egp(o.market.price_micros)}</td>
       <td className="num">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</td>
-      <td>{o.investor_name}<br /><span className="muted">{o.account_number}</span></td>
+      <td>{o.investor_name}<br /><span className="muted nowrap">{o.account_number}</span></td>
       <td className="actions">
         <input className="price" value={price} onChange={(e) => setPrice(e.target.value)} aria-label={t('price')} inputMode="decimal" />
         <button className="primary" disabled={busy} onClick={execute} data-action="execute">{act.pending === o.order_id ? t('working') : t('execute')}</button>
@@ -57,7 +57,7 @@ export function Queue() {
   return (
     <Section title={t('queue')} updated={q.data !== null}>
       <ErrorBox error={act.error ?? q.error} />
-      {q.data && <p className="muted">{t('autoFill')}: {String(q.data.auto_fill)}</p>}
+      {q.data && <p className="muted">{t('autoFill')}: {q.data.auto_fill ? t('on') : t('off')}</p>}
       {q.data?.orders.length === 0 && <Empty />}
       {q.data && q.data.orders.length > 0 && (
         <div className="table-wrap"><table>

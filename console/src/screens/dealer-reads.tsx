@@ -14,7 +14,7 @@ function Executions({ rows }: { rows: Execution[] }) {
     <div className="table-wrap"><table>
       <thead><tr><th>{t('time')}</th><th>{t('symbol')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('price')}</th><th>{t('net')}</th><th>{t('account')}</th></tr></thead>
       <tbody>{rows.map((e) => (
-        <tr key={e.fill_id} data-order={e.order_id}><td>{e.executed_at}</td><td>{e.symbol}</td><td className={e.side}>{e.side}</td><td className="num">{e.qty}</td>
+        <tr key={e.fill_id} data-order={e.order_id}><td className="nowrap" title={e.executed_at}>{e.executed_at.slice(11, 19)}</td><td>{e.symbol}</td><td className={e.side}>{e.side}</td><td className="num">{e.qty}</td>
           <td className="num">{egp(e.price_micros)}</td><td className="num">{egp(e.net_micros)}</td><td>{e.account_number}</td></tr>
       ))}</tbody>
     </table></div>
