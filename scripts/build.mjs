@@ -34,14 +34,15 @@ await build({
   splitting: true,
   chunkNames: 'cli/chunks/[name]-[hash]',
 });
+// React's production build and JSX runtime even when a test runner set NODE_ENV=test (Vite and the React
+// plugin read it).
+process.env.NODE_ENV = 'production';
 await viteBuild({
   root: 'console',
   base: '/console/',
   configFile: false,
   logLevel: 'warn',
-  // always React's production build, even when a test runner has NODE_ENV=test
   mode: 'production',
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   plugins: [react()],
   build: { outDir: '../dist/console', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 400 },
 });
