@@ -408,6 +408,15 @@ program
   .addHelpText('after', examples('svc activities --investor inv_0123456789', 'svc activities --limit 10 --json', 'svc activities --before act_0123456789'))
   .action(lazy(async () => (await import('./commands/activities.js')).list));
 
+// The browser console (docs/console.md).
+const consoleCmd = program.command('console').description('the browser console: passkey enrolment').addHelpText('after', examples('svc console enroll --as dealer'));
+consoleCmd
+  .command('enroll')
+  .description('print a one-time link that registers a passkey for an operator identity in the browser console')
+  .option('--as <role>', 'dealer (default), security, approver, admin, auditor or compliance')
+  .addHelpText('after', examples('svc console enroll --as dealer', 'svc console enroll --as approver --json'))
+  .action(lazy(async () => (await import('./commands/console.js')).enroll));
+
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
 const desk =
   program.commands.find((c) => c.name() === 'desk') ??
