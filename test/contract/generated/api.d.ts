@@ -2248,6 +2248,88 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        AiOutcome: "answered" | "refused" | "abstained" | "not_found";
+        AiOrderExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            order_id: string;
+            state?: string;
+            symbol?: string;
+            reason_code?: string;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
+        };
+        AiGlossaryItem: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+        };
+        AiGlossaryArticle: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+            body: string;
+            body_ar?: string;
+            body_en?: string;
+        };
+        AiGlossaryList: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            articles?: components["schemas"]["AiGlossaryItem"][];
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiGlossaryAnswer: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiDisclosures: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            disclosures: {
+                /** @enum {string} */
+                key: "ai_interaction" | "investment_risk";
+                text: string;
+                text_ar?: string;
+                text_en?: string;
+            }[];
+        };
+        AiErrorExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            code: string;
+            http_status?: number | null;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
+        };
         Clock: {
             /** Format: date-time */
             timestamp: string;
@@ -2299,8 +2381,8 @@ export interface components {
             clock: components["schemas"]["ClockMode"];
             auto_fill: boolean;
             manual_funding: boolean;
-            /** @enum {string} */
-            ai: "none" | "registry";
+            /** @description assistant provider: none, registry or openai:<base_url> (an OpenAI-compatible chat completions endpoint) */
+            ai: string;
             version: string;
         };
         Fundamentals: {
@@ -4302,88 +4384,6 @@ export interface components {
             /** @description oldest first */
             complaints: components["schemas"]["Complaint"][];
         };
-        /** @enum {string} */
-        AiOutcome: "answered" | "refused" | "abstained" | "not_found";
-        AiOrderExplanation: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            order_id: string;
-            state?: string;
-            symbol?: string;
-            reason_code?: string;
-            cause?: string;
-            cause_ar?: string;
-            cause_en?: string;
-            remedy?: string;
-            remedy_ar?: string;
-            remedy_en?: string;
-        };
-        AiGlossaryItem: {
-            slug: string;
-            title: string;
-            title_ar?: string;
-            title_en?: string;
-        };
-        AiGlossaryArticle: {
-            slug: string;
-            title: string;
-            title_ar?: string;
-            title_en?: string;
-            body: string;
-            body_ar?: string;
-            body_en?: string;
-        };
-        AiGlossaryList: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            articles?: components["schemas"]["AiGlossaryItem"][];
-            article?: components["schemas"]["AiGlossaryArticle"];
-        };
-        AiGlossaryAnswer: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            article?: components["schemas"]["AiGlossaryArticle"];
-        };
-        AiDisclosures: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            disclosures: {
-                /** @enum {string} */
-                key: "ai_interaction" | "investment_risk";
-                text: string;
-                text_ar?: string;
-                text_en?: string;
-            }[];
-        };
-        AiErrorExplanation: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            code: string;
-            http_status?: number | null;
-            cause?: string;
-            cause_ar?: string;
-            cause_en?: string;
-            remedy?: string;
-            remedy_ar?: string;
-            remedy_en?: string;
-        };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
         };
@@ -4416,6 +4416,8 @@ export interface components {
             start?: string;
             /** @enum {string} */
             clock?: "frozen" | "running";
+            /** @description assistant provider from now on (until the daemon restarts); the current one when absent */
+            ai?: string;
         };
         PostAdminSandboxQuoteBody: {
             symbol: string;
