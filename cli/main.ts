@@ -485,6 +485,58 @@ desk
   .addHelpText('after', examples('svc desk reference fees', 'svc desk reference calendar --year 2027', 'svc desk reference holidays --json'))
   .action(lazy(async () => (await import('./commands/desk-reference.js')).reference));
 
+// The back office and oversight (X-Admin-Key): each capability adds its subcommands to the one `admin`
+// group. --as picks the identity from the sandbox's credentials; each command has its own default.
+const admin =
+  program.commands.find((c) => c.name() === 'admin') ??
+  program
+    .command('admin')
+    .description('the back office (X-Admin-Key): maker-checker, audit, reconciliation, surveillance alerts, complaints')
+    .addOption(new Option('--as <identity>', "act as this identity of the sandbox's credentials (default: each command's own)").choices(['security', 'approver', 'admin', 'dealer', 'compliance', 'auditor']))
+    .addHelpText('after', examples('svc admin actions --state proposed', 'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=1500000 --reason "fee refund"', 'svc admin approve act_0123456789', 'svc admin audit --verify'));
+admin
+  .command('actions')
+  .description('maker-checker proposals, newest first (default --as admin)')
+  .option('--state <state>', 'proposed, approved, rejected or expired')
+  .option('--limit <n>', '1-200 (default 50)')
+  .addHelpText('after', examples('svc admin actions', 'svc admin actions --state proposed --json'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).actions));
+admin
+  .command('propose <base>')
+  .description('propose a privileged change, the maker side (default --as security): BASE is a strict-split base such as ledger:adjust')
+  .option('--param <key=value>', 'a param of the base; repeatable. *_micros, *_bps, qty, minutes and ratio are integers; a.b=v nests; key:=JSON takes JSON', (v: string, acc?: string[]) => [...(acc ?? []), v])
+  .option('--reason <text>', 'why (stored with the payload; required)')
+  .addHelpText('after', `
+Bases and their params: docs/backoffice.md. The whole payload is stored and cannot change; another identity decides it.${examples(
+    'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=-250000 --reason "duplicate fee"',
+    'svc admin propose break-glass --param identity_id=opr_0123456789 --param minutes=30 --reason "incident 42"',
+  )}`)
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).propose));
+admin
+  .command('approve <action_id>')
+  .description('approve a proposal, the checker side (default --as approver): it runs at once; svc sends the step-up code')
+  .option('--reason <text>', 'an optional note of the decision')
+  .addHelpText('after', examples('svc admin approve act_0123456789', 'svc admin approve act_0123456789 --json'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).approve));
+admin
+  .command('reject <action_id>')
+  .description('reject a proposal (default --as approver); svc sends the step-up code')
+  .option('--reason <text>', 'why (required)')
+  .addHelpText('after', examples('svc admin reject act_0123456789 --reason "wrong investor"'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).reject));
+admin
+  .command('audit')
+  .description('the hash-chained audit log, newest first, times in Cairo (default --as admin); --verify checks the chain')
+  .option('--actor <actor>', 'entries by this actor (or on its behalf), e.g. operator:approver')
+  .option('--action <action>', 'entries of this action, e.g. admin_action.approved')
+  .option('--from <when>', 'at or after: YYYY-MM-DD (Cairo) or RFC 3339')
+  .option('--to <when>', 'at or before: YYYY-MM-DD (Cairo, the whole day) or RFC 3339')
+  .option('--limit <n>', '1-200 (default 100)')
+  .option('--before <seq>', 'the page older than this seq')
+  .option('--verify', 'recompute every hash and check the signed head (exit 1 when broken)')
+  .addHelpText('after', examples('svc admin audit --action admin_action.approved', 'svc admin audit --from 2026-11-22 --to 2026-11-23 --json', 'svc admin audit --verify'))
+  .action(lazy(async () => (await import('./commands/admin-audit.js')).audit));
+
 const scenario = program
   .command('scenario')
   .description('scripted walkthroughs (YAML): requests, clock advances, controls, assertions')

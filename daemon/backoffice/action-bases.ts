@@ -5,22 +5,27 @@
 // ACTION_NOT_AVAILABLE (nothing changes; the proposal stays open).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { ok, refuse } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
+import { adjustableBreak, resolveAdjusted } from '../reconciliation/adjust.js';
+import type { Exec } from './bases/exec.js';
+import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
+import { rotateKek } from './bases/rotate-kek.js';
+import { rotateDek, rotateDekParams } from './bases/rotate-dek.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
 
 export const BASE_PARAMS = {
-  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP') }),
+  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP'), break_id: id.optional() }),
   'broker:create': z.strictObject({
     name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
     contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
   }),
-  'fee-schedule:update': z.strictObject({ commission_bps: z.number().int().min(0).max(500), min_commission_micros: z.number().int().min(0).max(1_000_000_000) }),
+  'fee-schedule:update': feeScheduleParams,
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
   'keys:rotate-kek': z.strictObject({}),
-  'keys:rotate-dek': z.strictObject({ tenant_id: id }),
+  'keys:rotate-dek': rotateDekParams,
   'console-users:manage': z.strictObject({ name: z.string().regex(/^[a-z0-9._-]{2,40}$/), role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), broker_id: id.optional() }),
   'console-users:disable': z.strictObject({ identity_id: id }),
   'console-roles:assign': z.strictObject({ identity_id: id, role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), scope: z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/) }),
@@ -33,21 +38,22 @@ export const BASE_PARAMS = {
 
 export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly string[]).includes(s);
 
-export interface ExecCtx {
-  deps: Deps;
-  actionId: string;
-  reason: string;
-}
-
-type Exec = (ctx: ExecCtx, params: Record<string, unknown>) => Outcome<Record<string, unknown>>;
+export type { ExecCtx } from './bases/exec.js';
 
 const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
   deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
 
-/** A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as JNLC. */
+/**
+ * A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as
+ * JNLC. With `break_id`, the reconciliation break it fixes is resolved `adjusted` in the same unit.
+ */
 const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
-  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
+  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset, break_id: breakId } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
   if (!investorOf(deps, tenantId, investorId)) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
+  if (breakId !== undefined) {
+    const b = adjustableBreak(deps, breakId, { tenantId, investorId, asset });
+    if (!b.ok) return b;
+  }
   const investor = { investorId, asset, bucket: 'settled' as const };
   const system = { system: 'adjustments' as const, asset };
   const posted = deps.ledger.unit(() => deps.ledger.transfer({
@@ -55,7 +61,8 @@ const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
   }));
   if (!posted.ok) return refuse('ACTION_NOT_EXECUTABLE', `The ledger refused the adjustment: ${posted.code}.`);
   const activity = deps.ledger.recordActivity({ tenantId, investorId, type: 'JNLC', netAmountMicros: amount, description: `Adjustment: ${reason}`, ref: { type: 'journal', id: actionId } });
-  return ok({ posting_id: posted.value, activity_id: activity.id });
+  if (breakId !== undefined && !resolveAdjusted(deps, breakId, actionId, deps.nowIso(), reason)) return refuse('BREAK_STATE_CONFLICT', `Break ${breakId} was resolved meanwhile.`);
+  return ok({ posting_id: posted.value, activity_id: activity.id, ...(breakId !== undefined ? { break_id: breakId, break_resolution: 'adjusted' } : {}) });
 };
 
 const bindingUpdate: Exec = ({ deps }, p) => {
@@ -93,9 +100,9 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'binding:update': bindingUpdate,
   'broker:create': brokerCreate,
   'break-glass': breakGlass,
-  'fee-schedule:update': notYet('a fee schedule the trading engine reads (fees are fixed today)'),
-  'keys:rotate-kek': notYet('the key-rotation step of the back office'),
-  'keys:rotate-dek': notYet('the key-rotation step of the back office'),
+  'fee-schedule:update': updateFeeSchedule,
+  'keys:rotate-kek': rotateKek,
+  'keys:rotate-dek': rotateDek,
   'console-users:manage': notYet('the browser console (console users and passkeys)'),
   'console-users:disable': notYet('the browser console (console users and passkeys)'),
   'console-roles:assign': notYet('the browser console (console users and passkeys)'),

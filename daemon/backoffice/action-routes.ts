@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type Operator, type RouteDef } from '../contract/route.js';
 import { decideAction, listActions, proposeAction } from './actions.js';
+import { registerKeyRotation } from './bases/rotate-kek.js';
 
 const auth = { realm: 'admin', grant: 'actions:read' } as const;
 const tags = ['backoffice'];
@@ -20,6 +21,7 @@ const idParams = z.strictObject({ id: z.string().max(64) });
 const reason = z.string().trim().min(1).max(500);
 
 export function actionRoutes(deps: Deps): RouteDef[] {
+  registerKeyRotation(deps);
   return [
     defineRoute({
       method: 'POST', url: '/admin/actions', auth, tags, status: 201,
@@ -41,7 +43,7 @@ export function actionRoutes(deps: Deps): RouteDef[] {
       summary: 'Approve and execute a proposal (checker: a different identity with <base>:approve, X-Step-Up-Code).',
       body: z.strictObject({ reason: reason.optional() }).default({}),
       response: ActionSchema,
-      errors: ['NOT_FOUND', 'FORBIDDEN', 'MAKER_CANNOT_APPROVE', 'ACTION_ALREADY_DECIDED', 'ACTION_EXPIRED', 'ACTION_NOT_EXECUTABLE', 'ACTION_NOT_AVAILABLE'],
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'MAKER_CANNOT_APPROVE', 'ACTION_ALREADY_DECIDED', 'ACTION_EXPIRED', 'ACTION_NOT_EXECUTABLE', 'ACTION_NOT_AVAILABLE', 'BREAK_STATE_CONFLICT'],
       handler: ({ params, body, operator }) => decideAction(deps, operator as Operator, params.id, { approve: true, reason: body.reason }),
     }),
     defineRoute({
