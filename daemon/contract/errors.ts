@@ -162,7 +162,7 @@ export const ERROR_CODES = {
   ACCESS_REVIEW_CLOSED: e(409, 'The access review is closed.', 'A campaign closes when its last item is decided; a closed campaign cannot change.', 'Open a new campaign: svc admin access-review open.'),
 
   // Assistant
-  NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),
+  NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'This answer needs an inference provider and the sandbox runs with --ai none. Only the narration of an order that was not rejected needs one: the glossary, the disclosures, the error explainer and the explanation of a rejected order answer without a provider.', 'Start or reset the sandbox with --ai registry (templates, no model) or --ai openai:<base_url> (a local OpenAI-compatible model server).'),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
