@@ -1,9 +1,10 @@
 // svc: the command-line front of the sandbox. Commands are declared here; each group's code is
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
 import { useHome } from './hints.js';
 import type { GlobalOptions } from './context.js';
+import { AI_PROVIDER_USAGE, parseAiProvider } from '../daemon/contract/ai-provider.js';
 
 export const VERSION = '0.1.0';
 
@@ -36,6 +37,14 @@ function lazy<Options>(load: () => Promise<Action<Options>>) {
   };
 }
 
+/** --ai <provider>: none, registry or openai:<base_url>; anything else is a usage error (exit 2). */
+function aiOption(description: string): Option {
+  return new Option('--ai <provider>', `${description}: ${AI_PROVIDER_USAGE}`).argParser((v: string) => {
+    if (parseAiProvider(v) === null) throw new InvalidArgumentError(`must be ${AI_PROVIDER_USAGE}`);
+    return v;
+  });
+}
+
 const program = new Command('svc')
   .description('Local sandbox of the embedded brokerage API on the Egyptian Exchange (EGX).')
   .version(VERSION)
@@ -66,9 +75,9 @@ sandbox
   .option('--start <time>', 'simulated start time, RFC 3339 (default 2026-11-22T09:00:00+02:00)')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
   .option('--speed <x>', 'running clock speed factor', '1')
-  .addOption(new Option('--ai <provider>', 'assistant provider').choices(['none', 'registry']).default('none'))
+  .addOption(aiOption('assistant provider').default('none'))
   .addOption(new Option('--log-level <level>', 'daemon log level (debug also logs every quick successful read)').choices(['debug', 'info', 'warn', 'error']).default('info'))
-  .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60')
+  .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60\n  $ svc sandbox start --ai registry')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
 sandbox.command('stop').description('stop the running daemon gracefully').addHelpText('after', examples('svc sandbox stop', 'svc sandbox stop --home /tmp/sbx')).action(lazy(async () => (await import('./commands/sandbox.js')).stop));
 sandbox.command('list').description('every sandbox on this machine: home, port, pid, clock, seed, up or down').addHelpText('after', examples('svc sandbox list', 'svc sandbox list --json')).action(lazy(async () => (await import('./commands/sandbox.js')).list));
@@ -87,7 +96,8 @@ sandbox
   .option('--seed <n>', 'new seed')
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
-  .addHelpText('after', examples('svc sandbox reset', 'svc sandbox reset --seed 7 --start 2027-01-03T09:00:00+02:00 --clock frozen'))
+  .addOption(aiOption('assistant provider from now on, until the daemon restarts'))
+  .addHelpText('after', examples('svc sandbox reset', 'svc sandbox reset --seed 7 --start 2027-01-03T09:00:00+02:00 --clock frozen', 'svc sandbox reset --ai openai:http://127.0.0.1:8080/v1'))
   .action(lazy(async () => (await import('./commands/sandbox.js')).reset));
 sandbox
   .command('export [file]')
@@ -107,7 +117,7 @@ sandbox
   .command('import <file>')
   .description('replace the sandbox of this home with a snapshot (checked first; a bad file changes nothing), then start it')
   .option('--port <port>', 'port of the imported sandbox (default: the replaced daemon\'s, else 4710; 0 picks a free one)')
-  .addOption(new Option('--ai <provider>', 'assistant provider (default: the replaced daemon\'s, else none)').choices(['none', 'registry']))
+  .addOption(aiOption('assistant provider (default: the replaced daemon\'s, else none)'))
   .addHelpText('after', `
 Exit codes: 0 imported and running, 1 the imported sandbox did not start (the previous one is put back), 2 a bad file.
 Examples:
@@ -475,6 +485,58 @@ desk
   .addHelpText('after', examples('svc desk reference fees', 'svc desk reference calendar --year 2027', 'svc desk reference holidays --json'))
   .action(lazy(async () => (await import('./commands/desk-reference.js')).reference));
 
+// The back office and oversight (X-Admin-Key): each capability adds its subcommands to the one `admin`
+// group. --as picks the identity from the sandbox's credentials; each command has its own default.
+const admin =
+  program.commands.find((c) => c.name() === 'admin') ??
+  program
+    .command('admin')
+    .description('the back office (X-Admin-Key): maker-checker, audit, reconciliation, surveillance alerts, complaints')
+    .addOption(new Option('--as <identity>', "act as this identity of the sandbox's credentials (default: each command's own)").choices(['security', 'approver', 'admin', 'dealer', 'compliance', 'auditor']))
+    .addHelpText('after', examples('svc admin actions --state proposed', 'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=1500000 --reason "fee refund"', 'svc admin approve act_0123456789', 'svc admin audit --verify'));
+admin
+  .command('actions')
+  .description('maker-checker proposals, newest first (default --as admin)')
+  .option('--state <state>', 'proposed, approved, rejected or expired')
+  .option('--limit <n>', '1-200 (default 50)')
+  .addHelpText('after', examples('svc admin actions', 'svc admin actions --state proposed --json'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).actions));
+admin
+  .command('propose <base>')
+  .description('propose a privileged change, the maker side (default --as security): BASE is a strict-split base such as ledger:adjust')
+  .option('--param <key=value>', 'a param of the base; repeatable. *_micros, *_bps, qty, minutes and ratio are integers; a.b=v nests; key:=JSON takes JSON', (v: string, acc?: string[]) => [...(acc ?? []), v])
+  .option('--reason <text>', 'why (stored with the payload; required)')
+  .addHelpText('after', `
+Bases and their params: docs/backoffice.md. The whole payload is stored and cannot change; another identity decides it.${examples(
+    'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=-250000 --reason "duplicate fee"',
+    'svc admin propose break-glass --param identity_id=opr_0123456789 --param minutes=30 --reason "incident 42"',
+  )}`)
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).propose));
+admin
+  .command('approve <action_id>')
+  .description('approve a proposal, the checker side (default --as approver): it runs at once; svc sends the step-up code')
+  .option('--reason <text>', 'an optional note of the decision')
+  .addHelpText('after', examples('svc admin approve act_0123456789', 'svc admin approve act_0123456789 --json'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).approve));
+admin
+  .command('reject <action_id>')
+  .description('reject a proposal (default --as approver); svc sends the step-up code')
+  .option('--reason <text>', 'why (required)')
+  .addHelpText('after', examples('svc admin reject act_0123456789 --reason "wrong investor"'))
+  .action(lazy(async () => (await import('./commands/admin-actions.js')).reject));
+admin
+  .command('audit')
+  .description('the hash-chained audit log, newest first, times in Cairo (default --as admin); --verify checks the chain')
+  .option('--actor <actor>', 'entries by this actor (or on its behalf), e.g. operator:approver')
+  .option('--action <action>', 'entries of this action, e.g. admin_action.approved')
+  .option('--from <when>', 'at or after: YYYY-MM-DD (Cairo) or RFC 3339')
+  .option('--to <when>', 'at or before: YYYY-MM-DD (Cairo, the whole day) or RFC 3339')
+  .option('--limit <n>', '1-200 (default 100)')
+  .option('--before <seq>', 'the page older than this seq')
+  .option('--verify', 'recompute every hash and check the signed head (exit 1 when broken)')
+  .addHelpText('after', examples('svc admin audit --action admin_action.approved', 'svc admin audit --from 2026-11-22 --to 2026-11-23 --json', 'svc admin audit --verify'))
+  .action(lazy(async () => (await import('./commands/admin-audit.js')).audit));
+
 const scenario = program
   .command('scenario')
   .description('scripted walkthroughs (YAML): requests, clock advances, controls, assertions')
@@ -549,6 +611,36 @@ program
   .option('--as <identity>', 'admin identity for /admin routes: admin, security or approver')
   .addHelpText('after', `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d '{"symbol":"COMI","price_micros":85500000}'`)
   .action(lazy(async () => (await import('./commands/api.js')).api));
+
+const ai = program
+  .command('ai')
+  .description('the information-only assistant: explains orders, terms and error codes from the registries; never advice')
+  .addHelpText('after', examples('svc ai explain ord_0123456789', 'svc ai glossary t-plus-2 --lang ar', 'svc ai error INSUFFICIENT_SETTLED_CASH', 'svc ai disclosure --json'));
+const langOption = () => new Option('--lang <lang>', 'language of the answer').choices(['ar', 'en']).default('en');
+ai
+  .command('explain <order_id>')
+  .description("why an order is where it is: a rejection's cause and remedy, or the order's facts (needs --ai registry or openai: for orders that were not rejected)")
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai explain ord_0123456789', 'svc ai explain ord_0123456789 --lang ar --json'))
+  .action(lazy(async () => (await import('./commands/ai.js')).explain));
+ai
+  .command('glossary [term]')
+  .description('the glossary of this market: every term, or one article by its exact slug')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai glossary', 'svc ai glossary t-plus-2', 'svc ai glossary stamp-duty --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).glossary));
+ai
+  .command('disclosure')
+  .description('the canonical disclosures: the assistant is not advice, and the risk of investing')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai disclosure', 'svc ai disclosure --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).disclosure));
+ai
+  .command('error <code>')
+  .description('cause and remedy of an API error code or an order reject code')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai error TICK_VIOLATION', 'svc ai error INSUFFICIENT_SETTLED_CASH --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).error));
 
 program
   .command('dashboard')

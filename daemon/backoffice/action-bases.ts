@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ok, refuse } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
+import { adjustableBreak, resolveAdjusted } from '../reconciliation/adjust.js';
 import type { Exec } from './bases/exec.js';
 import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
 import { rotateKek } from './bases/rotate-kek.js';
@@ -18,7 +19,7 @@ const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
 
 export const BASE_PARAMS = {
-  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP') }),
+  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP'), break_id: id.optional() }),
   'broker:create': z.strictObject({
     name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
     contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
@@ -44,10 +45,17 @@ export type { ExecCtx } from './bases/exec.js';
 const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
   deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
 
-/** A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as JNLC. */
+/**
+ * A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as
+ * JNLC. With `break_id`, the reconciliation break it fixes is resolved `adjusted` in the same unit.
+ */
 const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
-  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
+  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset, break_id: breakId } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
   if (!investorOf(deps, tenantId, investorId)) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
+  if (breakId !== undefined) {
+    const b = adjustableBreak(deps, breakId, { tenantId, investorId, asset });
+    if (!b.ok) return b;
+  }
   const investor = { investorId, asset, bucket: 'settled' as const };
   const system = { system: 'adjustments' as const, asset };
   const posted = deps.ledger.unit(() => deps.ledger.transfer({
@@ -55,7 +63,8 @@ const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
   }));
   if (!posted.ok) return refuse('ACTION_NOT_EXECUTABLE', `The ledger refused the adjustment: ${posted.code}.`);
   const activity = deps.ledger.recordActivity({ tenantId, investorId, type: 'JNLC', netAmountMicros: amount, description: `Adjustment: ${reason}`, ref: { type: 'journal', id: actionId } });
-  return ok({ posting_id: posted.value, activity_id: activity.id });
+  if (breakId !== undefined && !resolveAdjusted(deps, breakId, actionId, deps.nowIso(), reason)) return refuse('BREAK_STATE_CONFLICT', `Break ${breakId} was resolved meanwhile.`);
+  return ok({ posting_id: posted.value, activity_id: activity.id, ...(breakId !== undefined ? { break_id: breakId, break_resolution: 'adjusted' } : {}) });
 };
 
 const bindingUpdate: Exec = ({ deps }, p) => {

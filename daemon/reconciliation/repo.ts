@@ -125,6 +125,7 @@ export function createReconRepo(db: Db) {
     autoResolve: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'auto', resolved_at = ?, resolved_by = ? WHERE id = ?"),
     acknowledge: db.prepare("UPDATE recon_breaks SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, note = COALESCE(?, note) WHERE id = ? AND state = 'open'"),
     accept: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'accepted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'"),
+    adjust: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'adjusted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'"),
     break: db.prepare<[string], BreakRow>('SELECT * FROM recon_breaks WHERE id = ?'),
   };
 
@@ -151,6 +152,7 @@ export function createReconRepo(db: Db) {
     autoResolve: (id: string, at: string, runId: string) => void q.autoResolve.run(at, runId, id),
     acknowledge: (id: string, at: string, by: string, note: string | null) => q.acknowledge.run(at, by, note, id).changes === 1,
     accept: (id: string, at: string, by: string, note: string) => q.accept.run(at, by, note, id).changes === 1,
+    adjust: (id: string, at: string, actionId: string, note: string) => q.adjust.run(at, actionId, note, id).changes === 1,
     break: (id: string) => q.break.get(id),
     breaks(f: BreakFilter): BreakRow[] {
       const w = breakWhere(f);
