@@ -5,7 +5,8 @@
 // the replaying operator as its actor and the actor the code gave as on_behalf_of (the journal's
 // recorded principal). A row without on_behalf_of hashes exactly as rows did before the column existed.
 // The signed head: with a seal key (derived from the key-encryption key, which the database never
-// holds), every append also writes (count, head, MAC) to audit_seal, so cutting the chain's tail and
+// holds), every committed transaction that appended also writes (count, head, MAC) to audit_seal
+// (once per group-commit batch, just before its COMMIT; at once outside a batch), so cutting the chain's tail and
 // rewriting sandbox_state's head to match is caught by verify: the seal still names the longer chain,
 // and a forged seal has no valid MAC. Not caught: rolling the whole database file back to an earlier
 // state (the seal goes back with it).
@@ -98,6 +99,11 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
   // head away from it, the update changes no row, and the append reads the head and tries again.
   const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
   let known: { audit_count: number; audit_head: string } | null = null;
+  // Inside a group-commit batch (openBatch .. closeBatch) the signed head is written once, at the
+  // batch's end, rather than by every append: only committed states are ever read, and every batch
+  // commits with the seal naming its last head. One MAC and one write per batch instead of per request.
+  let batchOpen = false;
+  let sealOwed = false;
   /** The operator replaying a journal entry, while actingFor runs. */
   let acting: string | null = null;
 
@@ -123,7 +129,8 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
         insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
         insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
-        writeSeal?.(row.seq, hash);
+        if (batchOpen) sealOwed = true;
+        else writeSeal?.(row.seq, hash);
         return;
       }
       known = null;
@@ -137,6 +144,23 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     if (!writeSeal || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
     const h = head.get()!;
     writeSeal(h.audit_count, h.audit_head);
+  }
+
+  /** A group-commit batch has begun (daemon/store/group-commit.ts): appends leave the seal to closeBatch. */
+  function openBatch(): void {
+    batchOpen = true;
+  }
+
+  /**
+   * Just before the batch's COMMIT: seals the head the batch leaves, read from the database (a request
+   * rolled back to its savepoint took its entries with it). Nothing when nothing was appended.
+   */
+  function closeBatch(): void {
+    batchOpen = false;
+    if (!sealOwed) return;
+    sealOwed = false;
+    const h = head.get()!;
+    writeSeal?.(h.audit_count, h.audit_head);
   }
 
   const list = (f: AuditFilter): AuditRow[] => listAudit(db, f);
@@ -163,7 +187,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
 
-  return { append, actingFor, list, verify, ensureSeal };
+  return { append, actingFor, openBatch, closeBatch, list, verify, ensureSeal };
 }
 
 export type Audit = ReturnType<typeof createAudit>;
