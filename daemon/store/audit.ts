@@ -90,20 +90,49 @@ function sealWriter(db: Db, sealKey: Buffer | undefined): ((count: number, head:
   };
 }
 
+type HeadRow = { audit_count: number; audit_head: string };
+
+/**
+ * When the signed head is written. Inside a group-commit batch (openBatch .. closeBatch) once, at the
+ * batch's end, rather than by every append: only committed states are ever read, and every batch
+ * commits with the seal naming the head it leaves (read from the database: a request rolled back to
+ * its savepoint took its entries with it). One MAC and one write per batch instead of per request.
+ * Outside a batch, at once.
+ */
+function sealTiming(write: ((count: number, head: string) => void) | null, head: { get(): HeadRow | undefined }) {
+  let batchOpen = false;
+  let owed = false;
+  return {
+    appended(count: number, h: string): void {
+      if (batchOpen) owed = true;
+      else write?.(count, h);
+    },
+    /** A group-commit batch has begun (daemon/store/group-commit.ts). */
+    openBatch(): void {
+      batchOpen = true;
+    },
+    /** Just before the batch's COMMIT. Nothing when nothing was appended. */
+    closeBatch(): void {
+      batchOpen = false;
+      if (!owed) return;
+      owed = false;
+      const h = head.get()!;
+      write?.(h.audit_count, h.audit_head);
+    },
+  };
+}
+
 export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
-  const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
+  const head = db.prepare<[], HeadRow>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
   // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
   let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
   // Compare-and-set: the head moves only from the head this connection last knew. The known head is
   // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
   // head away from it, the update changes no row, and the append reads the head and tries again.
   const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
-  let known: { audit_count: number; audit_head: string } | null = null;
-  // Inside a group-commit batch (openBatch .. closeBatch) the signed head is written once, at the
-  // batch's end, rather than by every append: only committed states are ever read, and every batch
-  // commits with the seal naming its last head. One MAC and one write per batch instead of per request.
-  let batchOpen = false;
-  let sealOwed = false;
+  let known: HeadRow | null = null;
+  const writeSeal = sealWriter(db, sealKey);
+  const seal = sealTiming(writeSeal, head);
   /** The operator replaying a journal entry, while actingFor runs. */
   let acting: string | null = null;
 
@@ -129,8 +158,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
         insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
         insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
-        if (batchOpen) sealOwed = true;
-        else writeSeal?.(row.seq, hash);
+        seal.appended(row.seq, hash);
         return;
       }
       known = null;
@@ -138,29 +166,11 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     }
   }
 
-  const writeSeal = sealWriter(db, sealKey);
   /** Seals the current head when no seal exists yet (a database from before the seal). */
   function ensureSeal(): void {
     if (!writeSeal || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
     const h = head.get()!;
     writeSeal(h.audit_count, h.audit_head);
-  }
-
-  /** A group-commit batch has begun (daemon/store/group-commit.ts): appends leave the seal to closeBatch. */
-  function openBatch(): void {
-    batchOpen = true;
-  }
-
-  /**
-   * Just before the batch's COMMIT: seals the head the batch leaves, read from the database (a request
-   * rolled back to its savepoint took its entries with it). Nothing when nothing was appended.
-   */
-  function closeBatch(): void {
-    batchOpen = false;
-    if (!sealOwed) return;
-    sealOwed = false;
-    const h = head.get()!;
-    writeSeal?.(h.audit_count, h.audit_head);
   }
 
   const list = (f: AuditFilter): AuditRow[] => listAudit(db, f);
@@ -187,7 +197,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
 
-  return { append, actingFor, openBatch, closeBatch, list, verify, ensureSeal };
+  return { append, actingFor, openBatch: seal.openBatch, closeBatch: seal.closeBatch, list, verify, ensureSeal };
 }
 
 export type Audit = ReturnType<typeof createAudit>;
