@@ -1,8 +1,9 @@
 // Instructions per signed market order, counted by valgrind (callgrind) instead of timed: on a shared
-// machine CPU time swings 2x with the load, an instruction count does not (about ±1 %), so it resolves
-// a change of a few µs that the bench cannot (docs/bench.md, "Comparing two builds"). It counts the
-// daemon's user-space instructions only (not the kernel's share: socket and WAL writes), and not their
-// cost in cycles (cache misses). Usage, after `npm run build`:
+// machine CPU time swings 2x with the load; an instruction count moves with the load only through
+// the batches' sizes (how many orders share a COMMIT) and V8's optimizing compiler, whose thread is
+// still tiering up the code in the window and is reported apart (docs/bench.md, "Comparing two
+// builds"). It counts the daemon's user-space instructions only (not the kernel's share: socket and
+// WAL writes), and not their cost in cycles (cache misses). Usage, after `npm run build`:
 //
 //   npx tsx test/bench/icount.ts [main.js ...]     # default dist/daemon/main.js; ICOUNT_ORDERS=300
 //   npx tsx test/bench/icount.ts bench-results/dist-before/daemon/main.js dist/daemon/main.js
@@ -61,7 +62,7 @@ function control(pid: number, ...args: string[]): string {
   return execFileSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
 }
 
-async function count(entry: string, i: number): Promise<number> {
+async function count(entry: string, i: number): Promise<Split> {
   const dir = join(ROOT, 'bench-results');
   const out = join(dir, `callgrind.${i}.out`);
   mkdirSync(dir, { recursive: true });
@@ -83,21 +84,49 @@ async function count(entry: string, i: number): Promise<number> {
     await d.stop();
   }
   const dumped = readdirSync(dir).filter((f) => f.startsWith(`callgrind.${i}.out`)).map((f) => join(dir, f));
-  const text = dumped.map((f) => readFileSync(f, 'utf8')).find((t) => /^desc: Trigger: .*measured/m.test(t));
-  const totals = text === undefined ? null : /^totals:\s*(\d+)/m.exec(text);
-  if (!totals) throw new Error(`no measured dump among ${dumped.join(', ')}`);
+  const file = dumped.find((f) => /^desc: Trigger: .*measured/m.test(readFileSync(f, 'utf8')));
+  if (file === undefined) throw new Error(`no measured dump among ${dumped.join(', ')}`);
+  const split = breakdown(file);
   if (process.env.ICOUNT_KEEP !== '1') for (const f of dumped) rmSync(f, { force: true });
-  return Number(totals[1]) / ORDERS;
+  return split;
 }
 
+/** Inclusive instructions of a few functions, per order: the total, and what to read it against. */
+interface Split {
+  total: number;
+  /** V8's optimizing compiler (its own thread): tier-up still running in the window, not the request's work. */
+  compiler: number;
+  gc: number;
+  sqlite: number;
+}
+
+function breakdown(file: string): Split {
+  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const inclusive = (re: RegExp) => {
+    const line = out.split('\n').find((l) => re.test(l));
+    return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) / ORDERS : 0;
+  };
+  return {
+    total: inclusive(/PROGRAM TOTALS/),
+    compiler: inclusive(/OptimizingCompileDispatcher::CompileNext\(/),
+    gc: inclusive(/v8::internal::Heap::CollectGarbage\(/),
+    sqlite: inclusive(/:sqlite3_step \[/),
+  };
+}
+
+const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')} k`;
 try {
   const results: number[] = [];
   for (const [i, entry] of entries.entries()) {
-    const per = await count(entry, i);
-    results.push(per);
-    log(`${entry}: ${Math.round(per).toLocaleString('en')} instructions per order (${ORDERS} orders)`);
+    const s = await count(entry, i);
+    const work = s.total - s.compiler;
+    results.push(work);
+    process.stdout.write(
+      `${entry}: ${k(work)} instructions per order without the optimizing compiler (${k(s.total)} in all, compiler ${k(s.compiler)}; ` +
+        `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} orders)\n`,
+    );
   }
-  if (results.length > 1) process.stdout.write(`B/A ${(results[1] / results[0]).toFixed(4)} (${Math.round(results[1] - results[0]).toLocaleString('en')} instructions per order)\n`);
+  if (results.length > 1) process.stdout.write(`second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per order)\n`);
 } finally {
   await ctx.close();
 }
