@@ -93,7 +93,7 @@ export function renderAction(a: AdminAction): string {
     ['maker', `${a.maker}, ${cairo(a.created_at)}`], ['expires', cairo(a.expires_at)],
   ];
   if (a.checker) rows.push(['checker', `${a.checker}, ${cairo(a.decided_at)}${a.decision_reason ? `: ${a.decision_reason}` : ''}`]);
-  const width = Math.max(...rows.map(([k]) => k.length), ...Object.keys(a.params).map((k) => k.length + 2));
+  const width = Math.max(...rows.map(([k]) => k.length), ...[...Object.keys(a.params), ...Object.keys(a.result ?? {})].map((k) => k.length + 2));
   const line = (k: string, v: string) => `  ${k.padEnd(width)}  ${v}\n`;
   let out = `${chalk.bold(a.action_id)}\n` + rows.map(([k, v]) => line(k, v)).join('');
   out += `  params\n` + (Object.keys(a.params).length === 0 ? '    (none)\n' : Object.entries(a.params).map(([k, v]) => line(`  ${k}`, paramText(k, v))).join(''));

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { api, type ApiResponse, type RequestOptions } from '../client/http.js';
 import { readJson, resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { egp, ok, usage } from '../output.js';
+import { egp, ok, table, usage } from '../output.js';
 
 /** The identities `--as` can name: the bootstrap roles that own a key of their own. */
 export const ADMIN_IDENTITIES = ['security', 'approver', 'admin', 'dealer', 'compliance', 'auditor'] as const;
@@ -119,4 +119,26 @@ export function fitLast(headers: string[], rows: string[][]): string[][] {
   const others = headers.slice(0, last).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i].length)) + 2, 0);
   const room = Math.max(12, width - others);
   return rows.map((r) => [...r.slice(0, last), clip(r[last], room)]);
+}
+
+/**
+ * A table that fits the terminal (100 columns when not one): the columns named in `optional` are left
+ * out, in that order, until it fits; with `clipLast`, the last column (free text) is cut to the room
+ * the others leave (at least 24 characters, else optional columns go) instead of widening the table.
+ */
+export function fittedTable(headers: string[], rows: string[][], optional: string[], clipLast = false): string {
+  const width = terminalWidth();
+  const lastIndex = headers.length - 1;
+  let keep = headers.map((_h, i) => i);
+  const colWidth = (i: number) => Math.max(headers[i].length, ...rows.map((r) => r[i].length));
+  const span = (cols: number[]) => cols.reduce((sum, i) => sum + colWidth(i), 0) + 2 * (cols.length - 1);
+  const fixed = () => keep.filter((i) => !(clipLast && i === lastIndex));
+  const needed = () => span(fixed()) + (clipLast && keep.includes(lastIndex) ? 2 + 24 : 0);
+  for (const name of optional) {
+    if (needed() <= width) break;
+    keep = keep.filter((i) => headers[i] !== name);
+  }
+  const room = Math.max(12, width - span(fixed()) - 2);
+  const cut = rows.map((r) => keep.map((i) => (clipLast && i === lastIndex ? clip(r[i], room) : r[i])));
+  return table(keep.map((i) => headers[i]), cut);
 }
