@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ALERT_STATES, SURVEILLANCE_RULES, type AlertSchema, type RunSchema } from '../../daemon/contract/schemas/surveillance.js';
 import { chalk, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { adminConnection, cairo, call, fittedTable, oneOf, positiveInt, query, required, type AdminGlobals } from './admin-identity.js';
+import { adminConnection, cairo, call, fittedTable, oneOf, positiveInt, query, type AdminGlobals } from './admin-identity.js';
 
 export interface AlertsOptions {
   state?: string;
@@ -75,7 +75,6 @@ export async function run(opts: { date?: string }, g: AdminGlobals): Promise<voi
 
 async function change(verb: 'close' | 'escalate', opts: NoteOptions, g: AdminGlobals, id: string): Promise<void> {
   const c = adminConnection(g, 'admin');
-  if (verb === 'close') required('--note', opts.note);
   const a = await call<SurveillanceAlert>(c, 'POST', `/admin/surveillance/alerts/${encodeURIComponent(id)}/${verb}`, { body: opts.note !== undefined ? { note: opts.note } : {} });
   if (c.json) return printJson(a);
   process.stdout.write(renderAlert(a));

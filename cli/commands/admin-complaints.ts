@@ -48,7 +48,7 @@ export async function list(opts: ListOptions, g: AdminGlobals): Promise<void> {
   }
   const headers = ['complaint', 'investor', 'category', 'state', 'received (Cairo)', 'due', 'summary'];
   const rows = res.complaints.map((x) => [x.complaint_id, x.investor_id, x.category, x.state, cairo(x.received_at), x.overdue ? `${x.due_date} OVERDUE` : x.due_date, x.summary]);
-  process.stdout.write(fittedTable(headers, rows, ['received (Cairo)', 'category'], true) + '\n');
+  process.stdout.write(fittedTable(headers, rows, ['received (Cairo)', 'category'], 16) + '\n');
   const overdue = res.complaints.filter((x) => x.overdue).length;
   if (overdue > 0) process.stdout.write(chalk.red(`${overdue} overdue: past the 15-business-day response date\n`));
 }

@@ -123,22 +123,22 @@ export function fitLast(headers: string[], rows: string[][]): string[][] {
 
 /**
  * A table that fits the terminal (100 columns when not one): the columns named in `optional` are left
- * out, in that order, until it fits; with `clipLast`, the last column (free text) is cut to the room
- * the others leave (at least 24 characters, else optional columns go) instead of widening the table.
+ * out, in that order, until it fits; with `clipLast` (a minimum width), the last column (free text)
+ * is cut to the room the others leave, at least that minimum (else optional columns go first).
  */
-export function fittedTable(headers: string[], rows: string[][], optional: string[], clipLast = false): string {
+export function fittedTable(headers: string[], rows: string[][], optional: string[], clipLast?: number): string {
   const width = terminalWidth();
   const lastIndex = headers.length - 1;
   let keep = headers.map((_h, i) => i);
   const colWidth = (i: number) => Math.max(headers[i].length, ...rows.map((r) => r[i].length));
   const span = (cols: number[]) => cols.reduce((sum, i) => sum + colWidth(i), 0) + 2 * (cols.length - 1);
-  const fixed = () => keep.filter((i) => !(clipLast && i === lastIndex));
-  const needed = () => span(fixed()) + (clipLast && keep.includes(lastIndex) ? 2 + 24 : 0);
+  const fixed = () => keep.filter((i) => !(clipLast !== undefined && i === lastIndex));
+  const needed = () => span(fixed()) + (clipLast !== undefined && keep.includes(lastIndex) ? 2 + clipLast : 0);
   for (const name of optional) {
     if (needed() <= width) break;
     keep = keep.filter((i) => headers[i] !== name);
   }
-  const room = Math.max(12, width - span(fixed()) - 2);
-  const cut = rows.map((r) => keep.map((i) => (clipLast && i === lastIndex ? clip(r[i], room) : r[i])));
+  const room = Math.max(clipLast ?? 0, width - span(fixed()) - 2);
+  const cut = rows.map((r) => keep.map((i) => (clipLast !== undefined && i === lastIndex ? clip(r[i], room) : r[i])));
   return table(keep.map((i) => headers[i]), cut);
 }

@@ -32,6 +32,7 @@ export interface ResolveOptions {
   note?: string;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The latest business day up to today on the sandbox clock (a weekend or holiday has no statement). */
@@ -51,7 +52,7 @@ export async function run(opts: RunOptions, g: AdminGlobals): Promise<void> {
   const found = r.breaks_found === 0 ? chalk.green('0 breaks: the book agrees with the custodian and the bank') : chalk.yellow(`${r.breaks_found} break${r.breaks_found === 1 ? '' : 's'}`);
   process.stdout.write(
     `${chalk.bold(r.run_id)}  reconciled ${r.date} at ${cairo(r.created_at)} (Cairo)\n` +
-    `  ${r.investors} investors, ${r.custodian_lines} custodian lines, ${r.bank_lines} bank lines\n` +
+    `  ${plural(r.investors, 'investor')}, ${plural(r.custodian_lines, 'custodian line')}, ${plural(r.bank_lines, 'bank line')}\n` +
     `  ${found}; ${r.breaks_opened} opened, ${r.breaks_auto_resolved} resolved (matched again)\n` +
     (r.breaks_found > 0 ? `See them: ${svc(`admin recon breaks --run ${r.run_id}`)}\n` : ''),
   );
