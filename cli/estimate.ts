@@ -44,7 +44,7 @@ export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
 
 /** The estimate as lines of text (svc order buy's confirmation, the dashboard's order form). */
 export function estimateLines(d: OrderDraft, e: Estimate): string[] {
-  const at = d.limitPriceMicros === null ? `at the tape price ${price(e.priceMicros)}` : `at the limit ${price(e.priceMicros)}`;
+  const at = d.limitPriceMicros === null ? `at the market price now ${price(e.priceMicros)}` : `at the limit ${price(e.priceMicros)}`;
   const f = e.fees;
   const lines = [
     `Value ${at}: ${egp(e.valueMicros)} EGP`,
@@ -54,7 +54,10 @@ export function estimateLines(d: OrderDraft, e: Estimate): string[] {
   ];
   const r = e.reservation;
   if (r === null) lines.push('Reservation: too large to hold');
-  else if (d.side === 'buy') lines.push(`Reserved now: ${egp(r.cashMicros)} EGP of settled cash${d.limitPriceMicros === null ? ' (qty x the band ceiling + the fee ceiling)' : ' (qty x limit + the fee ceiling)'}`);
+  else if (d.side === 'buy') {
+    const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
+    lines.push(`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`);
+  }
   else lines.push(`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`);
   return lines;
 }

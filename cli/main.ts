@@ -1,9 +1,10 @@
 // svc: the command-line front of the sandbox. Commands are declared here; each group's code is
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
 import { useHome } from './hints.js';
 import type { GlobalOptions } from './context.js';
+import { AI_PROVIDER_USAGE, parseAiProvider } from '../daemon/contract/ai-provider.js';
 
 export const VERSION = '0.1.0';
 
@@ -36,6 +37,14 @@ function lazy<Options>(load: () => Promise<Action<Options>>) {
   };
 }
 
+/** --ai <provider>: none, registry or openai:<base_url>; anything else is a usage error (exit 2). */
+function aiOption(description: string): Option {
+  return new Option('--ai <provider>', `${description}: ${AI_PROVIDER_USAGE}`).argParser((v: string) => {
+    if (parseAiProvider(v) === null) throw new InvalidArgumentError(`must be ${AI_PROVIDER_USAGE}`);
+    return v;
+  });
+}
+
 const program = new Command('svc')
   .description('Local sandbox of the embedded brokerage API on the Egyptian Exchange (EGX).')
   .version(VERSION)
@@ -66,9 +75,9 @@ sandbox
   .option('--start <time>', 'simulated start time, RFC 3339 (default 2026-11-22T09:00:00+02:00)')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
   .option('--speed <x>', 'running clock speed factor', '1')
-  .addOption(new Option('--ai <provider>', 'assistant provider').choices(['none', 'registry']).default('none'))
+  .addOption(aiOption('assistant provider').default('none'))
   .addOption(new Option('--log-level <level>', 'daemon log level (debug also logs every quick successful read)').choices(['debug', 'info', 'warn', 'error']).default('info'))
-  .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60')
+  .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60\n  $ svc sandbox start --ai registry')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
 sandbox.command('stop').description('stop the running daemon gracefully').addHelpText('after', examples('svc sandbox stop', 'svc sandbox stop --home /tmp/sbx')).action(lazy(async () => (await import('./commands/sandbox.js')).stop));
 sandbox.command('list').description('every sandbox on this machine: home, port, pid, clock, seed, up or down').addHelpText('after', examples('svc sandbox list', 'svc sandbox list --json')).action(lazy(async () => (await import('./commands/sandbox.js')).list));
@@ -87,7 +96,8 @@ sandbox
   .option('--seed <n>', 'new seed')
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
-  .addHelpText('after', examples('svc sandbox reset', 'svc sandbox reset --seed 7 --start 2027-01-03T09:00:00+02:00 --clock frozen'))
+  .addOption(aiOption('assistant provider from now on, until the daemon restarts'))
+  .addHelpText('after', examples('svc sandbox reset', 'svc sandbox reset --seed 7 --start 2027-01-03T09:00:00+02:00 --clock frozen', 'svc sandbox reset --ai openai:http://127.0.0.1:8080/v1'))
   .action(lazy(async () => (await import('./commands/sandbox.js')).reset));
 sandbox
   .command('export [file]')
@@ -107,7 +117,7 @@ sandbox
   .command('import <file>')
   .description('replace the sandbox of this home with a snapshot (checked first; a bad file changes nothing), then start it')
   .option('--port <port>', 'port of the imported sandbox (default: the replaced daemon\'s, else 4710; 0 picks a free one)')
-  .addOption(new Option('--ai <provider>', 'assistant provider (default: the replaced daemon\'s, else none)').choices(['none', 'registry']))
+  .addOption(aiOption('assistant provider (default: the replaced daemon\'s, else none)'))
   .addHelpText('after', `
 Exit codes: 0 imported and running, 1 the imported sandbox did not start (the previous one is put back), 2 a bad file.
 Examples:
@@ -704,6 +714,36 @@ program
   .option('--as <identity>', 'admin identity for /admin routes: admin, security or approver')
   .addHelpText('after', `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d '{"symbol":"COMI","price_micros":85500000}'`)
   .action(lazy(async () => (await import('./commands/api.js')).api));
+
+const ai = program
+  .command('ai')
+  .description('the information-only assistant: explains orders, terms and error codes from the registries; never advice')
+  .addHelpText('after', examples('svc ai explain ord_0123456789', 'svc ai glossary t-plus-2 --lang ar', 'svc ai error INSUFFICIENT_SETTLED_CASH', 'svc ai disclosure --json'));
+const langOption = () => new Option('--lang <lang>', 'language of the answer').choices(['ar', 'en']).default('en');
+ai
+  .command('explain <order_id>')
+  .description("why an order is where it is: a rejection's cause and remedy, or the order's facts (needs --ai registry or openai: for orders that were not rejected)")
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai explain ord_0123456789', 'svc ai explain ord_0123456789 --lang ar --json'))
+  .action(lazy(async () => (await import('./commands/ai.js')).explain));
+ai
+  .command('glossary [term]')
+  .description('the glossary of this market: every term, or one article by its exact slug')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai glossary', 'svc ai glossary t-plus-2', 'svc ai glossary stamp-duty --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).glossary));
+ai
+  .command('disclosure')
+  .description('the canonical disclosures: the assistant is not advice, and the risk of investing')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai disclosure', 'svc ai disclosure --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).disclosure));
+ai
+  .command('error <code>')
+  .description('cause and remedy of an API error code or an order reject code')
+  .addOption(langOption())
+  .addHelpText('after', examples('svc ai error TICK_VIOLATION', 'svc ai error INSUFFICIENT_SETTLED_CASH --lang ar'))
+  .action(lazy(async () => (await import('./commands/ai.js')).error));
 
 program
   .command('dashboard')

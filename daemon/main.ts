@@ -2,15 +2,17 @@
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
+import { loadKek } from './store/kek-file.js';
 import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
+import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
 
 export const VERSION = '0.1.0';
 const DEFAULT_START = '2026-11-22T09:00:00+02:00'; // a Sunday morning in Cairo, before the open
@@ -22,7 +24,7 @@ interface DaemonOptions {
   startMs: number;
   clockMode: ClockMode;
   speed: number;
-  ai: 'none' | 'registry';
+  ai: AiProvider;
   logLevel: string;
 }
 
@@ -76,10 +78,11 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   if (clockMode !== 'frozen' && clockMode !== 'running') return refuse('--clock must be frozen or running');
   const speed = a.speed === undefined ? 1 : Number(a.speed);
   if (!(speed >= 0.001 && speed <= 10000)) return refuse('--speed must be a number in [0.001, 10000]');
-  if (a.ai !== 'none' && a.ai !== 'registry') return refuse('--ai must be none or registry');
+  const ai = parseAiProvider(a.ai!);
+  if (!ai) return refuse('--ai must be none, registry or openai:<http(s) base URL>');
   const logLevel = a['log-level']!;
   if (!LOG_LEVELS.includes(logLevel)) return refuse('--log-level must be debug, info, warn or error');
-  return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai: a.ai, logLevel } };
+  return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai, logLevel } };
 }
 
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
@@ -96,9 +99,8 @@ const firstStart = !existsSync(join(home, 'svc.db'));
 const hadSandboxId = readSandboxId(home) !== null;
 const sandboxId = keepSandboxId(home, `sbx_${randomBytes(8).toString('hex')}`);
 
-const kekFile = join(home, 'kek.key');
-if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32), { mode: 0o600 });
-const kek = readFileSync(kekFile);
+// kek.key, or kek.next.key when the database says a rotation committed under it (daemon/store/kek-file.ts)
+const kek = loadKek(home);
 
 const deps = createDeps({
   dbFile: join(home, 'svc.db'),

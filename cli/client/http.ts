@@ -75,10 +75,13 @@ export function verifySandbox(profile: Profile): Promise<void> {
   return check;
 }
 
+/** A path as one shell word: as is when it is plain, else single-quoted. */
+const shellWord = (s: string) => (/^[\w./~-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
 async function identify(baseUrl: string, e: Expected): Promise<void> {
   const start = 'Start it with: svc sandbox start';
   if (e.env_sandbox_id && e.sandbox_id && e.env_sandbox_id !== e.sandbox_id) {
-    throw new SandboxNotRunning(baseUrl, `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${e.home} sandbox env)", or pass --home.`);
+    throw new SandboxNotRunning(baseUrl, `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${shellWord(e.home)} sandbox env)", or pass --home.`);
   }
   const expected = e.sandbox_id ?? e.env_sandbox_id ?? e.locator?.sandbox_id ?? null;
   if (expected === null && !e.locator) throw new SandboxNotRunning(baseUrl, `No sandbox has been started in home ${e.home}; nothing was sent. ${start}`);

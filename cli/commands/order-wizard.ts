@@ -117,8 +117,8 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
     const type = given.type ?? (await select({
       message: 'Order type',
       choices: [
-        { value: 'market', name: 'market', description: `at the tape price (now ${price(quote.price_micros)}); a buy reserves at the band ceiling` },
-        { value: 'limit', name: 'limit', description: 'never worse than your price; rests until the tape reaches it' },
+        { value: 'market', name: 'market', description: `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price allowed today` },
+        { value: 'limit', name: 'limit', description: 'never worse than your price; waits until the market reaches it' },
       ],
     }));
     if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: price(quote.price_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();

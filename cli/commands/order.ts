@@ -9,9 +9,9 @@
 // --timeout seconds. On a frozen clock nothing moves by itself: it prints the order and says which
 // clock advance would move it. Exit 1 when the order was rejected or the wait timed out.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api } from '../client/http.js';
+import { api, refusalOf } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { CliExit, EXIT, chalk, egp, info, ok, price, printJson, table, usage } from '../output.js';
+import { CliExit, EXIT, chalk, egp, errorHint, info, ok, price, printJson, table, usage } from '../output.js';
 import { svc } from '../hints.js';
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
@@ -150,11 +150,29 @@ async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, 
   await send(profile, asked, opts, timeoutS, json);
 }
 
+/** Under a rejection, for people: the assistant's remedy when it answers one (cli/commands/ai.ts); nothing otherwise. */
+async function explainRejection(profile: Profile, about: { orderId: string } | { code: string }, stream: NodeJS.WriteStream): Promise<void> {
+  const { rejectionRemedy, remedyLine } = await import('./ai.js');
+  const remedy = await rejectionRemedy(profile, about);
+  // The hint printed with a refusal may already be these very words (the registry's remedy).
+  if (remedy && !('code' in about && errorHint(about.code) === remedy)) stream.write(remedyLine(remedy) + '\n');
+}
+
 async function send(profile: Profile, body: Record<string, unknown>, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
-  let o: Order = ok(await api<Order>(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+  const res = await api<Order>(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey });
+  let o: Order;
+  try {
+    o = ok(res, json);
+  } catch (err) {
+    const code = refusalOf(res.body)?.error?.code;
+    if (!json && res.status < 500 && typeof code === 'string') await explainRejection(profile, { code }, process.stderr);
+    throw err;
+  }
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);
-  if (o.status === 'rejected') throw new CliExit(EXIT.apiError);
+  if (o.status !== 'rejected') return;
+  if (!json) await explainRejection(profile, { orderId: o.order_id }, process.stdout);
+  throw new CliExit(EXIT.apiError);
 }
 
 export async function buy(opts: PlaceOptions, g: GlobalOptions, args: string[]): Promise<void> {

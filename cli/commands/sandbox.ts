@@ -20,7 +20,8 @@ export interface StartOptions {
   start?: string;
   clock?: 'frozen' | 'running';
   speed: string;
-  ai: 'none' | 'registry';
+  /** none, registry or openai:<base_url> (checked by cli/main.ts). */
+  ai: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -33,6 +34,8 @@ export interface ResetOptions {
   seed?: string;
   start?: string;
   clock?: 'frozen' | 'running';
+  /** none, registry or openai:<base_url> (checked by cli/main.ts). */
+  ai?: string;
 }
 
 /** The running daemon of this home, or null (a stale locator, of a dead process or of a port another sandbox now holds, counts as none). */
@@ -280,9 +283,10 @@ export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void>
   }
   if (opts.start) body.start = opts.start;
   if (opts.clock) body.clock = opts.clock;
+  if (opts.ai) body.ai = opts.ai;
   const state = ok(await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
   if (g.json) printJson(state);
-  else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode})\n`);
+  else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode}), assistant ${state.ai}\n`);
 }
 
 /** One row of `svc sandbox list`. */

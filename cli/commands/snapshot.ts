@@ -32,7 +32,7 @@ const DB_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm'];
 
 export interface ImportOptions {
   port?: string;
-  ai?: 'none' | 'registry';
+  ai?: string;
 }
 
 export interface JournalOptions {

@@ -102,7 +102,7 @@ export async function isolatedTarget(h: Header): Promise<Target> {
   live.add(cleanup);
   let spawned;
   try {
-    spawned = await spawnDaemon({ home, port: 0, seed: h.seed, start: h.start, clock: h.clock, speed: h.speed ?? 1, detached: false });
+    spawned = await spawnDaemon({ home, port: 0, seed: h.seed, start: h.start, clock: h.clock, speed: h.speed ?? 1, ai: h.ai, detached: false });
   } catch (err) {
     live.delete(cleanup);
     cleanup.kill();
@@ -133,7 +133,7 @@ export async function isolatedTarget(h: Header): Promise<Target> {
 /** An already running sandbox; with reset, reset to the file's seed, start and clock first. `nonce`: random, one per file and run. */
 export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string, nonce: string): Promise<Target> {
   if (reset) {
-    const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock } });
+    const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock, ...(h.ai ? { ai: h.ai } : {}) } });
     if (res.status !== 200) {
       const err = refusalOf(res.body)?.error;
       throw new Error(`the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`);

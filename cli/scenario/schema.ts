@@ -2,6 +2,7 @@
 // (request, advance, control, wait_until) and the assertions (`expect`). The loader picks a step's kind
 // from its keys first, so an unknown or doubled kind gets its own message, then validates the step with
 // the schema of that kind.
+import { AI_PROVIDER_USAGE, parseAiProvider } from '../../daemon/contract/ai-provider.js';
 import { z } from 'zod';
 
 export const STEP_KINDS = ['request', 'advance', 'control', 'wait_until'] as const;
@@ -179,6 +180,7 @@ export const HeaderSchema = z.strictObject({
     .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real instant'),
   clock: z.enum(['frozen', 'running'], { error: 'must be frozen or running' }).default('frozen'),
   speed: z.number().positive().max(10_000).optional(),
+  ai: z.string().refine((v) => parseAiProvider(v) !== null, { error: `must be ${AI_PROVIDER_USAGE}` }).optional(),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is letters, digits and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
   steps: z.array(z.unknown()).min(1, 'a scenario needs at least one step'),
 });

@@ -9,6 +9,9 @@ import { other, type Lang } from './policy.js';
 
 export type Text = { en: string; ar: string };
 
+/** An order's or a code's cause and remedy, in both languages. */
+export type Narration = { cause: Text; remedy: Text };
+
 /** { name: text[lang], name_<other>: text[other] }. */
 export function twin(name: string, text: Text, lang: Lang): Record<string, string> {
   return { [name]: text[lang], [`${name}_${other(lang)}`]: text[other(lang)] };
@@ -52,7 +55,7 @@ function money(micros: number | null): string {
 }
 
 /** The registry provider's factual narration of an order that was not rejected. */
-export function narrateOrder(f: OrderFacts): { cause: Text; remedy: Text } {
+export function narrateOrder(f: OrderFacts): Narration {
   const what = { en: `Your ${f.type} ${f.side} order ${f.order_id} for ${f.qty} ${f.symbol}`, ar: `أمر ${SIDE_AR[f.side]} رقم ${f.order_id} على ${f.qty} من ${f.symbol}` };
   const fills = { en: `${f.filled_qty} of ${f.qty} executed in ${f.fills} fill(s) at an average price of ${money(f.avg_price_micros)}`, ar: `تم تنفيذ ${f.filled_qty} من ${f.qty} في ${f.fills} عملية بمتوسط سعر ${money(f.avg_price_micros)}` };
   const settle = f.settlement_date

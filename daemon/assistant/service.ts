@@ -13,9 +13,10 @@
 //     caller's tenant; another tenant's order answers exactly as an unknown one (not_found, 200).
 //  3. With provider `none`, only narrating an order that was not rejected is refused, with 501
 //     NOT_AVAILABLE; every registry-grounded surface answers.
+//  4. With provider `openai:`, a narration the endpoint could not give (an error, a timeout, garbage,
+//     an empty or advising answer) is the neutral refusal too (provider.ts, openai.ts).
 import type { Deps } from '../deps.js';
 import { isOutcome, refuse, type Outcome } from '../contract/outcome.js';
-import type { AiProvider } from '../contract/schemas/assistant.js';
 import { checkOutput, textsOf } from './firewall.js';
 import { createOrderReader, disclosureTexts, explainCode, glossaryEntry, glossaryList, type OrderFacts } from './grounding.js';
 import { orderIntent, termIntent } from './intent.js';
@@ -44,12 +45,23 @@ export function guarded(lang: Lang, extra: Body, run: () => Body | Outcome<Body>
   }
 }
 
+/** guarded() for a chain that waits (the openai: provider's call); a rejection is a throw. */
+export async function guardedAsync(lang: Lang, extra: Body, run: () => Promise<Body | Outcome<Body>>): Promise<Body | Outcome<Body>> {
+  try {
+    const out = await run();
+    return guarded(lang, extra, () => out);
+  } catch {
+    return neutral('refused', NEUTRAL.refused, lang, extra);
+  }
+}
+
 function article(e: GlossaryEntry, lang: Lang): Body {
   return { slug: e.slug, ...twin('title', e.title, lang), ...twin('body', e.body, lang) };
 }
 
-export function createAssistant(deps: Pick<Deps, 'db' | 'ai'>) {
-  const provider = createProvider(deps.ai as AiProvider);
+export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | 'aiModel'>) {
+  // Read per answer: a reset may change the provider (POST /admin/sandbox/reset with `ai`).
+  const provider = () => createProvider(deps.ai, { timeoutMs: deps.aiTimeoutMs, model: deps.aiModel });
   const orderFacts = createOrderReader(deps.db);
 
   function term(text: string, lang: Lang): Body {
@@ -83,13 +95,15 @@ export function createAssistant(deps: Pick<Deps, 'db' | 'ai'>) {
         return { outcome: 'answered', language: lang, code, http_status: e.status, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
       });
     },
-    explainOrder(tenantId: string, orderId: string, lang: Lang): Body | Outcome<Body> {
-      return guarded(lang, { order_id: orderId }, () => {
+    explainOrder(tenantId: string, orderId: string, lang: Lang): Promise<Body | Outcome<Body>> {
+      return guardedAsync(lang, { order_id: orderId }, async () => {
         const f = orderFacts(tenantId, orderId);
         if (!f) return neutral('not_found', NEUTRAL.notFound, lang, { order_id: orderId });
         if (orderIntent(f.state) === 'reject') return explainRejected(f, lang);
-        if (!allows(provider.name, 'order_narration')) return refuse('NOT_AVAILABLE');
-        const t = provider.narrate(f);
+        const p = provider();
+        if (!allows(p.name, 'order_narration')) return refuse('NOT_AVAILABLE');
+        const t = await p.narrate(f);
+        if (!t) return neutral('refused', NEUTRAL.refused, lang, { order_id: f.order_id });
         return { outcome: 'answered', language: lang, order_id: f.order_id, state: f.state, symbol: f.symbol, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
       });
     },

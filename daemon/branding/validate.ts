@@ -1,10 +1,11 @@
 // What a logo must be (docs/branding.md, "Logo"): PNG or JPEG by its magic bytes, whatever the
-// Content-Type said, and at most 512 KiB. SVG is refused by name: reports embed raster images, and an
+// Content-Type said, whose structure decodes (image-structure.ts), and at most 512 KiB. SVG is refused by name: reports embed raster images, and an
 // SVG is a document that can carry scripts and external references. The theme fields are checked by
 // their wire schema (daemon/contract/schemas/branding.ts) and by the table's constraints.
 import { imageTypeOf } from '../contract/kyc.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { MAX_LOGO_BYTES, type LogoType } from '../contract/schemas/branding.js';
+import { jpegProblem, pngProblem } from './image-structure.js';
 
 /** An SVG (or any XML) document: text starting, after an optional BOM and white space, with '<'. */
 function looksLikeMarkup(bytes: Buffer): boolean {
@@ -16,7 +17,11 @@ export function checkLogo(bytes: Buffer): Outcome<LogoType> {
   if (bytes.length > MAX_LOGO_BYTES) return refuse('PAYLOAD_TOO_LARGE', `A logo is at most ${MAX_LOGO_BYTES} bytes (512 KiB); this one is ${bytes.length}.`);
   if (bytes.length === 0) return refuse('UNSUPPORTED_MEDIA_TYPE', 'The body is empty: send the raw bytes of a PNG or JPEG file.');
   const type = imageTypeOf(bytes);
-  if (type) return ok(type);
+  if (type) {
+    const problem = type === 'image/png' ? pngProblem(bytes) : jpegProblem(bytes);
+    const name = type === 'image/png' ? 'PNG' : 'JPEG';
+    return problem === null ? ok(type) : refuse('UNSUPPORTED_MEDIA_TYPE', `The logo starts like a ${name} but would not decode: ${problem}.`);
+  }
   if (looksLikeMarkup(bytes)) return refuse('UNSUPPORTED_MEDIA_TYPE', 'SVG (or other markup) is not accepted as a logo: send a PNG or JPEG.');
   return refuse('UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG or JPEG image (judged by its first bytes, whatever the Content-Type says).');
 }

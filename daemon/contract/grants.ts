@@ -28,7 +28,7 @@ const DESK_GRANTS = [
 
 const GLOBAL_GRANTS = [
   'sandbox:control', 'tenants:create', 'actions:read', 'access-review:read', 'access-review:open',
-  'access-review:decide', 'sessions:read', 'sessions:revoke', 'surveillance:read', 'surveillance:manage', 'complaints:manage',
+  'access-review:decide', 'sessions:read', 'sessions:revoke', 'operator-keys:rotate', 'operator-keys:revoke', 'surveillance:read', 'surveillance:manage', 'complaints:manage',
   'reconciliation:read', 'reconciliation:manage',
   ...STRICT_BASES.flatMap((b) => [`${b}:propose`, `${b}:approve`]),
 ] as const;
@@ -52,15 +52,19 @@ export interface RoleDef {
 
 const propose = STRICT_BASES.map((b) => `${b}:propose`);
 const approve = STRICT_BASES.map((b) => `${b}:approve`);
+/** Ending console sessions and revoking or rotating operator keys (migration 022 gives them to existing security identities). */
+const IAM_GRANTS = ['sessions:read', 'sessions:revoke', 'operator-keys:rotate', 'operator-keys:revoke'] as const;
+/** Access reviews: two roles hold them, so each can decide the items about the other's access. */
+const REVIEW_GRANTS = ['access-review:read', 'access-review:open', 'access-review:decide'] as const;
 
 /** The bootstrap roles. */
 export const ROLES = {
   admin: { realm: 'admin', grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read', 'access-review:read', 'sessions:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', 'reconciliation:read', 'reconciliation:manage'] },
   dealer: { realm: 'console', grants: [...DESK_GRANTS] },
-  security: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', ...propose] },
+  security: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', ...propose, ...IAM_GRANTS, ...REVIEW_GRANTS] },
   approver: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', ...approve] },
   auditor: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'access-review:read'] },
-  compliance: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage'] },
+  compliance: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', ...REVIEW_GRANTS] },
   superuser: { realm: 'admin', superuser: true, grants: [...GRANTS.keys()].filter((g) => GRANTS.get(g) !== 'broker' || g === 'accounts:status') },
 } as const satisfies Record<string, RoleDef>;
 

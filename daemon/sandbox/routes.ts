@@ -5,6 +5,7 @@ import { defineRoute, type RouteDef } from '../contract/route.js';
 import { advanceClock, resetSandbox, sandboxState, setClockMode } from './service.js';
 import { ClockAdvanceBody, ClockAdvanceResponse, ClockModeSchema, SandboxStateSchema } from '../contract/schemas/sandbox.js';
 import { HaltSchema, LiveQuoteSchema } from '../contract/schemas/market.js';
+import { AiProviderSchema } from '../contract/schemas/assistant.js';
 import { JournalEntry, JournalPage, ReplayResult, ReplaySession, ReplaySessionBody } from '../contract/journal.js';
 import { exportSnapshot } from './snapshot.js';
 import { replayEntry } from './replay.js';
@@ -78,6 +79,7 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
         seed: z.int().min(0).max(2 ** 32 - 1).optional(),
         start: z.string().meta({ format: 'date-time' }).optional().describe('RFC 3339; the current start when absent'),
         clock: z.enum(['frozen', 'running']).optional(),
+        ai: AiProviderSchema.optional().describe('assistant provider from now on (until the daemon restarts); the current one when absent'),
       }),
       response: SandboxStateSchema, errors: ['INVALID_TIMESTAMP'],
       handler: ({ body }) => resetSandbox(deps, body),

@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { ClockMode } from '../sim/clock.js';
+import { parseAiProvider } from '../contract/schemas/assistant.js';
 import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
@@ -12,11 +13,11 @@ export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
  *  with the keys, not made by the simulation), brokers, the audit chain, the request journal (the
  *  reset is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
  *  empties itself below, row by row). Tenant data (investors, orders, reports...) goes. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session', 'operator_grants', 'operator_step_up', 'admin_actions', 'audit_seal']);
+const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session', 'operator_grants', 'operator_step_up', 'admin_actions', 'audit_seal', 'console_sessions', 'access_reviews', 'access_review_items', 'fee_schedules', 'key_state']);
 /** The counters of the ids kept tables hold (tenants, operators): they keep counting through a reset,
  *  so an id made after it never repeats one that survived it. Every other counter restarts, so a reset
  *  sandbox numbers its new simulation exactly as a fresh sandbox with the same seed would. */
-const KEEP_SEQUENCES = ['tnt', 'opr', 'act'];
+const KEEP_SEQUENCES = ['tnt', 'opr', 'act', 'ses', 'arv', 'ari'];
 
 export type AdvanceBody = { minutes?: number; hours?: number; days?: number; until?: string };
 
@@ -76,6 +77,8 @@ export interface ResetRequest {
   /** RFC 3339; the current start when absent. */
   start?: string;
   clock?: ClockMode;
+  /** The assistant's provider from now on (checked by the route's schema). */
+  ai?: string;
 }
 
 /** Wipes all simulation state (keeping credentials, branding and the audit chain) and restarts the clock. */
@@ -87,6 +90,7 @@ export function resetSandbox(deps: Deps, req: ResetRequest) {
     startMs = dt.toMillis();
   }
   wipe(deps, { seed: req.seed, startMs, clockMode: req.clock });
+  if (req.ai !== undefined) deps.ai = parseAiProvider(req.ai) ?? deps.ai;
   return ok(sandboxState(deps));
 }
 

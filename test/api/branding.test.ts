@@ -2,20 +2,19 @@
 // every bad input refused with its code and nothing changed, the logo judged by its magic bytes and
 // served back byte for byte, tenants kept apart, every change audited, the logo sealed at rest, and
 // brandingOf (what reports read) agreeing with the API.
-import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { noisyJpeg, paddedPng } from '../helpers/png.js';
 import { brandingOf } from '../../daemon/branding/service.js';
 import { BRAND_FONTS } from '../../daemon/contract/brand-fonts.js';
 
 let t: TestApp;
 let other: { tenant_id: string; name: string; api_key: string; signing_secret: string };
 const PNG = readFileSync('fixtures/documents/national_id_front.png');
-const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** The smallest thing that passes for a JPEG: SOI, an APP0 (JFIF) segment, then noise, then EOI. */
-const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), randomBytes(300), Buffer.from('ffd9', 'hex')]);
+const JPEG = noisyJpeg(300);
 const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
 /** Logos whose clear bytes must never reach the disk (any 32-byte window identifies one). */
 const uploaded: Buffer[] = [PNG];
@@ -26,7 +25,9 @@ const get = (tenant?: typeof other) => t.req('GET', '/v1/branding', { tenant });
 const put = (body: unknown, tenant?: typeof other) => t.req('PUT', '/v1/branding', { body, tenant });
 const putLogo = (raw: Buffer, contentType = 'application/octet-stream', tenant?: typeof other) => t.req('PUT', '/v1/branding/logo', { raw, contentType, tenant });
 const storedRow = () => t.deps.db.prepare('SELECT * FROM brandings WHERE tenant_id = ?').get(t.creds.tenant.tenant_id);
-const randomPng = (size: number) => Buffer.concat([PNG_SIG, randomBytes(size - PNG_SIG.length)]);
+const randomPng = (size: number) => paddedPng(size);
+/** The bytes with one bit flipped at `at` (inside the first chunk after the signature: a checksum fails). */
+const flipped = (bytes: Buffer, at: number) => Buffer.concat([bytes.subarray(0, at), Buffer.from([bytes[at] ^ 1]), bytes.subarray(at + 1)]);
 
 beforeAll(async () => {
   t = await makeApp();
@@ -191,6 +192,11 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     ['text', () => Buffer.from('this is not an image'), 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an empty body', () => Buffer.alloc(0), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['512 KiB + 1 byte', () => randomPng(512 * 1024 + 1), 'image/png', 413, 'PAYLOAD_TOO_LARGE'],
+    ['a PNG signature followed by noise', () => Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a PNG with one flipped bit in its image data', () => flipped(randomPng(300), 50), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a PNG cut before its end', () => randomPng(400).subarray(0, 250), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a JPEG signature followed by noise', () => Buffer.concat([JPEG.subarray(0, 3), Buffer.alloc(64, 7)]), 'image/jpeg', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a JPEG cut before its scan', () => JPEG.subarray(0, 200), 'image/jpeg', 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ];
   for (const [what, body, type, status, code] of refused) {
     it(`${what}: ${status} ${code}, and the logo on file stays`, async () => {
@@ -219,6 +225,11 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     // put the 512 KiB logo back, as the tests below expect it on file
     expect((await putLogo(lastLogo, 'image/png')).status).toBe(200);
     uploaded.push(logo);
+  });
+
+  it('a file that starts like a PNG but would not decode is refused at upload, with a message saying why, not left to fail every report', async () => {
+    const res = await putLogo(Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png');
+    expect(res.body.error.message).toMatch(/starts like a PNG but would not decode/);
   });
 
   it('an SVG is refused with a message that says so', async () => {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { onboardInvestor } from '../helpers/onboarding.js';
 import { order, trader } from '../helpers/trading.js';
+import { makePng } from '../helpers/png.js';
+import { sealLogo } from '../../daemon/branding/sealed.js';
 import {
   createReport, downloadReport, getReport, pdfText, readyReport, reportCount, settle, today, type Tenant,
 } from '../helpers/reports.js';
@@ -268,11 +270,15 @@ describe('A report expires seven years after it was created: its PDF is purged, 
 });
 
 describe('failed: instead of ready, if the renderer refuses the document (reason_code RENDER_FAILED)', () => {
-  it('a logo with a PNG signature that no decoder can read fails the report at its ready minute; GET answers failed with RENDER_FAILED and no bytes, download 409', async () => {
+  it('a stored logo that no decoder can read fails the report at its ready minute; GET answers failed with RENDER_FAILED and no bytes, download 409', async () => {
     const app = await makeApp();
     try {
+      // Uploads are refused unless they decode, so the broken logo is put straight into the row (as a
+      // sandbox from before that check, or a damaged database, would hold it).
+      expect((await app.req('PUT', '/v1/branding/logo', { raw: makePng(4, 4, () => [1, 2, 3]), contentType: 'image/png' })).status).toBe(200);
+      const tenant = app.creds.tenant.tenant_id;
       const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
-      expect((await app.req('PUT', '/v1/branding/logo', { raw: broken, contentType: 'image/png' })).status).toBe(200);
+      app.deps.db.prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?').run(sealLogo(app.deps.keys.tenantDek(tenant), tenant, broken), tenant);
       const investor = await trader(app, 1_000);
       const created = await createReport(app, { investor_id: investor, ...period, sections: ['summary'] });
       await advance(app, { minutes: 2 });

@@ -1,12 +1,12 @@
 // svc branding show|set|logo against a real daemon through the built bin/svc, without a TTY: the
 // defaults, a partial set, the daemon's refusals printed with their code (exit 1), usage errors
 // (exit 2), a logo uploaded from a file, --json everywhere, and no clear logo bytes in the home.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { paddedPng } from '../helpers/png.js';
 
 let sbx: CliSandbox;
 /** The logo files, outside the home (the home is searched for their bytes). */
@@ -70,7 +70,7 @@ describe('svc branding', () => {
   });
 
   it('logo FILE uploads a PNG; an SVG is refused (exit 1, UNSUPPORTED_MEDIA_TYPE); a missing file is a usage error', async () => {
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(20_000)]);
+    const png = paddedPng(20_000);
     const file = join(files, 'logo.png');
     writeFileSync(file, png);
     const up = await sbx.svc(['branding', 'logo', file, '--json']);

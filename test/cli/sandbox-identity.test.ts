@@ -99,6 +99,23 @@ describe('a command acts on the sandbox it names, or on none', () => {
     expect(await clockOf(a)).toBe(START_CLOCK);
     expect(await clockOf(b)).toBe(START_CLOCK);
   });
+
+  it("a home with a space and another sandbox's SVC_SANDBOX_ID: refused, and the suggested eval line, pasted into a shell, works", async () => {
+    const a = mkdtempSync(join(tmpdir(), "svc ident it's-"));
+    made.push(a);
+    const b = newHome();
+    await started(a);
+    await started(b);
+    const mixed = { ...(await envOf(a)), SVC_SANDBOX_ID: (await envOf(b)).SVC_SANDBOX_ID };
+    const r = await runSvc(['clock', 'show'], { env: mixed });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('the environment mixes two sandboxes');
+    const line = /Run (eval "\$\(svc --home .+ sandbox env\)")/.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBeDefined();
+    const bin = join(process.cwd(), 'bin');
+    const out = execFileSync('bash', ['-c', `${line!} && printf %s "$SVC_HOME"`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(out).toBe(a);
+  });
 });
 
 describe('a stopped home whose port another sandbox now holds is refused before any request or question', () => {

@@ -10,6 +10,7 @@ import { createDeps, type Deps } from '../../daemon/deps.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { BootstrapResult } from '../../daemon/sandbox/bootstrap.js';
+import type { AiProvider } from '../../daemon/contract/schemas/assistant.js';
 import { needsStepUp, stepOf, stepUpCode } from '../../daemon/contract/grants.js';
 
 export const DEFAULT_START = '2026-11-22T09:00:00+02:00';
@@ -24,7 +25,9 @@ export interface TestAppOptions {
   dir?: string;
   kek?: Buffer;
   /** The assistant's provider (--ai); default none. */
-  ai?: 'none' | 'registry';
+  ai?: AiProvider;
+  /** Bound on one call to an openai: provider (default 5,000 ms). */
+  aiTimeoutMs?: number;
 }
 
 export type As = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
@@ -98,6 +101,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     kek,
     wallNow: wall.now,
     ai: opts.ai,
+    aiTimeoutMs: opts.aiTimeoutMs,
     sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: opts.speedMilli ?? 1000 },
   });
   const app = buildApp(deps);

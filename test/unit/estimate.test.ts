@@ -15,18 +15,19 @@ describe('estimateOrder', () => {
     expect(e.fees).toMatchObject({ commission_micros: 8_500_000, egx_micros: 850_000, stamp_duty_micros: 10_625_000 });
   });
 
-  it('a market buy is valued at the tape price but reserves at the band ceiling plus the fee ceiling: 10,226.01 EGP', () => {
+  it('a market buy is valued at the market price now but reserves at the highest price allowed today plus the most the fees can be: 10,226.01 EGP', () => {
     const d = { side: 'buy' as const, qty: 100, limitPriceMicros: null };
     const e = estimateOrder(d, quote(85 * EGP, 68 * EGP, 102 * EGP))!;
     expect(e.valueMicros).toBe(8_500 * EGP);
     expect(e.reservation).toEqual({ cashMicros: 10_226_010_000, shares: 0 });
     expect(estimateLines(d, e)).toEqual([
-      'Value at the tape price 85.00: 8,500.00 EGP',
+      'Value at the market price now 85.00: 8,500.00 EGP',
       // Money for people has two decimals, each figure rounded half up on its own (the estimate's micros stay exact).
       'Fees 11.05 EGP (commission 8.50, EGX 0.85, MCDR 0.85, IPF 0.43, FRA 0.43)',
       'Stamp duty 10.63 EGP (withheld)',
       'Net debit about 8,521.68 EGP',
-      'Reserved now: 10,226.01 EGP of settled cash (qty x the band ceiling + the fee ceiling)',
+      'Reserved now: 10,226.01 EGP of settled cash',
+      '  (qty x the highest price allowed today, plus the most the fees can be)',
     ]);
   });
 

@@ -3,9 +3,16 @@
 // language in a twin field suffixed _ar or _en. A refusal, an abstention or a not-found answer is a
 // 200 with a neutral `message`: only a missing provider is an error (501 NOT_AVAILABLE).
 import { z } from 'zod';
+import { parseAiProvider } from '../ai-provider.js';
 
-export const AI_PROVIDER_PATTERN = /^(none|registry|openai:https?:\/\/\S+)$/;
-export type AiProvider = 'none' | 'registry' | `openai:${string}`;
+export { AI_PROVIDER_PATTERN, parseAiProvider, type AiProvider } from '../ai-provider.js';
+
+/** The provider field of the sandbox state and the reset body. */
+export const AiProviderSchema = z
+  .string()
+  .max(2048)
+  .refine((v) => parseAiProvider(v) !== null, { error: 'must be none, registry or openai:<http(s) base URL>' })
+  .describe('assistant provider: none, registry or openai:<base_url> (an OpenAI-compatible chat completions endpoint)');
 
 export const AiOutcome = z.enum(['answered', 'refused', 'abstained', 'not_found']).meta({ id: 'AiOutcome' });
 export const AiLanguage = z.enum(['en', 'ar']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestamp } from './formats.js';
+import { AiProviderSchema } from './assistant.js';
 
 export const ClockSchema = z
   .object({
@@ -40,7 +41,7 @@ export const SandboxStateSchema = z
     clock: ClockModeSchema,
     auto_fill: z.boolean(),
     manual_funding: z.boolean(),
-    ai: z.enum(['none', 'registry']),
+    ai: AiProviderSchema,
     version: z.string(),
   })
   .meta({ id: 'SandboxState' });

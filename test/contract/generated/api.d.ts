@@ -2248,6 +2248,88 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        AiOutcome: "answered" | "refused" | "abstained" | "not_found";
+        AiOrderExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            order_id: string;
+            state?: string;
+            symbol?: string;
+            reason_code?: string;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
+        };
+        AiGlossaryItem: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+        };
+        AiGlossaryArticle: {
+            slug: string;
+            title: string;
+            title_ar?: string;
+            title_en?: string;
+            body: string;
+            body_ar?: string;
+            body_en?: string;
+        };
+        AiGlossaryList: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            articles?: components["schemas"]["AiGlossaryItem"][];
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiGlossaryAnswer: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            article?: components["schemas"]["AiGlossaryArticle"];
+        };
+        AiDisclosures: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            disclosures: {
+                /** @enum {string} */
+                key: "ai_interaction" | "investment_risk";
+                text: string;
+                text_ar?: string;
+                text_en?: string;
+            }[];
+        };
+        AiErrorExplanation: {
+            outcome: components["schemas"]["AiOutcome"];
+            /** @enum {string} */
+            language: "en" | "ar";
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            code: string;
+            http_status?: number | null;
+            cause?: string;
+            cause_ar?: string;
+            cause_en?: string;
+            remedy?: string;
+            remedy_ar?: string;
+            remedy_en?: string;
+        };
         Clock: {
             /** Format: date-time */
             timestamp: string;
@@ -2299,8 +2381,8 @@ export interface components {
             clock: components["schemas"]["ClockMode"];
             auto_fill: boolean;
             manual_funding: boolean;
-            /** @enum {string} */
-            ai: "none" | "registry";
+            /** @description assistant provider: none, registry or openai:<base_url> (an OpenAI-compatible chat completions endpoint) */
+            ai: string;
             version: string;
         };
         Fundamentals: {
@@ -4302,88 +4384,6 @@ export interface components {
             /** @description oldest first */
             complaints: components["schemas"]["Complaint"][];
         };
-        /** @enum {string} */
-        AiOutcome: "answered" | "refused" | "abstained" | "not_found";
-        AiOrderExplanation: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            order_id: string;
-            state?: string;
-            symbol?: string;
-            reason_code?: string;
-            cause?: string;
-            cause_ar?: string;
-            cause_en?: string;
-            remedy?: string;
-            remedy_ar?: string;
-            remedy_en?: string;
-        };
-        AiGlossaryItem: {
-            slug: string;
-            title: string;
-            title_ar?: string;
-            title_en?: string;
-        };
-        AiGlossaryArticle: {
-            slug: string;
-            title: string;
-            title_ar?: string;
-            title_en?: string;
-            body: string;
-            body_ar?: string;
-            body_en?: string;
-        };
-        AiGlossaryList: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            articles?: components["schemas"]["AiGlossaryItem"][];
-            article?: components["schemas"]["AiGlossaryArticle"];
-        };
-        AiGlossaryAnswer: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            article?: components["schemas"]["AiGlossaryArticle"];
-        };
-        AiDisclosures: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            disclosures: {
-                /** @enum {string} */
-                key: "ai_interaction" | "investment_risk";
-                text: string;
-                text_ar?: string;
-                text_en?: string;
-            }[];
-        };
-        AiErrorExplanation: {
-            outcome: components["schemas"]["AiOutcome"];
-            /** @enum {string} */
-            language: "en" | "ar";
-            message?: string;
-            message_ar?: string;
-            message_en?: string;
-            code: string;
-            http_status?: number | null;
-            cause?: string;
-            cause_ar?: string;
-            cause_en?: string;
-            remedy?: string;
-            remedy_ar?: string;
-            remedy_en?: string;
-        };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
         };
@@ -4416,6 +4416,8 @@ export interface components {
             start?: string;
             /** @enum {string} */
             clock?: "frozen" | "running";
+            /** @description assistant provider from now on (until the daemon restarts); the current one when absent */
+            ai?: string;
         };
         PostAdminSandboxQuoteBody: {
             symbol: string;
@@ -4588,7 +4590,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "SESSION_INVALID" | "KEY_REVOKED" | "ACCESS_REVIEW_OWN_ACCESS" | "ACCESS_REVIEW_ITEM_DECIDED" | "ACCESS_REVIEW_CLOSED" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;

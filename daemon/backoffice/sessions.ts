@@ -1,0 +1,124 @@
+// Console sessions (docs/backoffice.md, "Sessions"): a sign-in opens one and answers its token once;
+// only the token's SHA-256 is stored. A session is refused (401 SESSION_INVALID) when its token is
+// unknown, when it was revoked, when its identity's key was revoked, or after 30 minutes without a
+// request; each accepted request moves last_seen_at. A passkey re-authentication marks it stepped up
+// for 5 minutes. All times are wall clock: a session is a person at a browser now, and a frozen or
+// fast sandbox clock must neither keep it alive nor end it. Ids come from the seeded id sequence.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../store/db.js';
+import { sha256 } from '../store/crypto.js';
+import { formatId } from '../sim/ids.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const STEP_UP_SESSION_MS = 5 * 60_000;
+
+export interface SessionView {
+  session_id: string;
+  identity_id: string;
+  identity_name: string;
+  role: string;
+  created_at: string;
+  last_seen_at: string;
+  /** When a session unused since last_seen_at stops being accepted. */
+  idle_expires_at: string;
+  stepped_up_until: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+interface SessionRow {
+  id: string;
+  operator_id: string;
+  last_seen_at: string;
+  stepped_up_until: string | null;
+  revoked_at: string | null;
+  key_revoked_at: string | null;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The next id of a prefix from the seeded sequence (id_seq), as daemon/sim/ids.ts makes them. */
+function nextId(db: Db, prefix: string): string {
+  const seed = db.prepare<[], number>('SELECT seed FROM sandbox_state WHERE id = 1').pluck().get() ?? 0;
+  const n = db.prepare<[string], number>(
+    'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 RETURNING next',
+  ).pluck().get(prefix)!;
+  return formatId(seed, prefix, n);
+}
+
+/** Opens a session for an identity: its id and its token (32 random bytes, base64url), answered once. */
+export function openSession(db: Db, identityId: string, wallNowMs: number): { session_id: string; token: string } {
+  const token = randomBytes(32).toString('base64url');
+  const at = iso(wallNowMs);
+  const id = db.transaction(() => {
+    const sid = nextId(db, 'ses');
+    db.prepare('INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)')
+      .run(sid, identityId, sha256(token), at, at);
+    return sid;
+  })();
+  return { session_id: id, token };
+}
+
+/** The session a token opens, now: refused when unknown, revoked, its key revoked, or idle too long. */
+export function authenticateSession(
+  db: Db, token: string, wallNowMs: number,
+): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }> {
+  if (typeof token !== 'string' || token.length === 0 || token.length > 200) return refuse('SESSION_INVALID', 'The session token is not known.');
+  const row = db.prepare<[string], SessionRow>(
+    `SELECT s.id, s.operator_id, s.last_seen_at, s.stepped_up_until, s.revoked_at, o.revoked_at AS key_revoked_at
+     FROM console_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_sha256 = ?`,
+  ).get(sha256(token));
+  if (!row) return refuse('SESSION_INVALID', 'The session token is not known.');
+  if (row.revoked_at !== null) return refuse('SESSION_INVALID', `The session was revoked at ${row.revoked_at}; sign in again.`);
+  if (row.key_revoked_at !== null) return refuse('SESSION_INVALID', 'The identity of this session was revoked.');
+  if (wallNowMs - Date.parse(row.last_seen_at) > SESSION_IDLE_MS) {
+    return refuse('SESSION_INVALID', `The session was idle for more than 30 minutes (last seen ${row.last_seen_at}); sign in again.`);
+  }
+  db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?').run(iso(wallNowMs), row.id, iso(wallNowMs));
+  const steppedUp = row.stepped_up_until !== null && Date.parse(row.stepped_up_until) > wallNowMs;
+  return ok({ session_id: row.id, identity_id: row.operator_id, stepped_up: steppedUp });
+}
+
+/** After a fresh passkey assertion: the session counts as stepped up for the next 5 minutes. */
+export function markSteppedUp(db: Db, sessionId: string, wallNowMs: number): void {
+  db.prepare('UPDATE console_sessions SET stepped_up_until = ? WHERE id = ? AND revoked_at IS NULL').run(iso(wallNowMs + STEP_UP_SESSION_MS), sessionId);
+}
+
+/** Every session, newest first, with its identity. */
+export function listSessions(db: Db): SessionView[] {
+  return db.prepare<[], Omit<SessionView, 'idle_expires_at'>>(
+    `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name, o.role, s.created_at, s.last_seen_at,
+       s.stepped_up_until, s.revoked_at, s.revoked_by
+     FROM console_sessions s JOIN operators o ON o.id = s.operator_id ORDER BY s.created_at DESC, s.id DESC`,
+  ).all().map((r) => ({ ...r, idle_expires_at: iso(Date.parse(r.last_seen_at) + SESSION_IDLE_MS) }));
+}
+
+/**
+ * Revokes sessions by id and/or every open session of an identity; answers the ids it revoked now
+ * (already revoked ones are left as they were). An unknown session or identity is NOT_FOUND, and then
+ * nothing is revoked.
+ */
+export function revokeSessions(
+  db: Db, target: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs: number = Date.now(),
+): Outcome<{ revoked: string[] }> {
+  const ids = target.session_ids ?? [];
+  if (ids.length === 0 && target.identity_id === undefined) return refuse('VALIDATION_FAILED', 'Name session_ids or identity_id.');
+  return db.transaction((): Outcome<{ revoked: string[] }> => {
+    const known = db.prepare<[string], { id: string; revoked_at: string | null }>('SELECT id, revoked_at FROM console_sessions WHERE id = ?');
+    const open = new Set<string>();
+    for (const id of ids) {
+      const r = known.get(id);
+      if (!r) return refuse('NOT_FOUND', `No session ${id}.`);
+      if (r.revoked_at === null) open.add(id);
+    }
+    if (target.identity_id !== undefined) {
+      if (!db.prepare('SELECT 1 FROM operators WHERE id = ?').get(target.identity_id)) return refuse('NOT_FOUND', `No identity ${target.identity_id}.`);
+      const theirs = db.prepare<[string], string>('SELECT id FROM console_sessions WHERE operator_id = ? AND revoked_at IS NULL').pluck().all(target.identity_id);
+      for (const id of theirs) open.add(id);
+    }
+    const upd = db.prepare('UPDATE console_sessions SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL');
+    const revoked = [...open].sort().filter((id) => upd.run(iso(wallNowMs), actor, id).changes === 1);
+    return ok({ revoked });
+  })();
+}

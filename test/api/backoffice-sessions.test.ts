@@ -1,0 +1,86 @@
+// Console sessions: a sign-in answers its token once and stores only its hash; a session is refused
+// when unknown, revoked or idle for 30 minutes, and counts as stepped up for 5 minutes after a passkey
+// re-authentication. The back office lists sessions and revokes them by id or by identity, and the
+// revoked session's next request is refused.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../helpers/app.js';
+import { authenticateSession, listSessions, markSteppedUp, openSession, revokeSessions } from '../../daemon/backoffice/sessions.js';
+import { sha256 } from '../../daemon/store/crypto.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await makeApp();
+});
+afterEach(async () => t.close());
+
+const T0 = Date.parse('2026-11-23T10:00:00Z');
+const MIN = 60_000;
+const idOf = (name: string) => t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
+
+describe('console sessions (data layer)', () => {
+  it('a session opens with a 32-byte base64url token, of which only the SHA-256 is stored', () => {
+    const { session_id, token } = openSession(t.deps.db, idOf('dealer'), T0);
+    expect(session_id).toMatch(/^ses_[0-9a-z]{10}$/);
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    const row = t.deps.db.prepare('SELECT * FROM console_sessions WHERE id = ?').get(session_id) as Record<string, unknown>;
+    expect(row.token_sha256).toBe(sha256(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(openSession(t.deps.db, idOf('dealer'), T0).token).not.toBe(token);
+  });
+
+  it('the token authenticates its identity and each use moves last_seen_at', () => {
+    const s = openSession(t.deps.db, idOf('dealer'), T0);
+    const a = authenticateSession(t.deps.db, s.token, T0 + 10 * MIN);
+    expect(a).toEqual({ ok: true, value: { session_id: s.session_id, identity_id: idOf('dealer'), stepped_up: false } });
+    // 10 minutes after the first use and 20 after the start: still alive, because it was used.
+    expect(authenticateSession(t.deps.db, s.token, T0 + 35 * MIN).ok).toBe(true);
+    expect(listSessions(t.deps.db)[0].last_seen_at).toBe(new Date(T0 + 35 * MIN).toISOString());
+  });
+
+  it('an unknown token, and a session idle for more than 30 minutes, are refused SESSION_INVALID', () => {
+    expect(authenticateSession(t.deps.db, 'nope', T0)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    const s = openSession(t.deps.db, idOf('dealer'), T0);
+    expect(authenticateSession(t.deps.db, s.token, T0 + 30 * MIN).ok).toBe(true);
+    const idle = authenticateSession(t.deps.db, s.token, T0 + 60 * MIN + 1);
+    expect(idle).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    expect((idle as { message: string }).message).toContain('idle');
+  });
+
+  it('a session is stepped up for 5 minutes after markSteppedUp, then no longer', () => {
+    const s = openSession(t.deps.db, idOf('approver'), T0);
+    markSteppedUp(t.deps.db, s.session_id, T0 + MIN);
+    expect(authenticateSession(t.deps.db, s.token, T0 + 2 * MIN)).toMatchObject({ ok: true, value: { stepped_up: true } });
+    expect(authenticateSession(t.deps.db, s.token, T0 + 6 * MIN + 1)).toMatchObject({ ok: true, value: { stepped_up: false } });
+    expect(listSessions(t.deps.db)[0].stepped_up_until).toBe(new Date(T0 + 6 * MIN).toISOString());
+  });
+
+  it('revoking by id or by identity ends exactly those sessions; the next use is refused', () => {
+    const a = openSession(t.deps.db, idOf('dealer'), T0);
+    const b = openSession(t.deps.db, idOf('dealer'), T0);
+    const c = openSession(t.deps.db, idOf('approver'), T0);
+    expect(revokeSessions(t.deps.db, { session_ids: [a.session_id] }, 'operator:security', T0 + MIN)).toEqual({ ok: true, value: { revoked: [a.session_id] } });
+    expect(authenticateSession(t.deps.db, a.token, T0 + 2 * MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    expect(authenticateSession(t.deps.db, b.token, T0 + 2 * MIN).ok).toBe(true);
+    expect(revokeSessions(t.deps.db, { identity_id: idOf('dealer') }, 'operator:security', T0 + 3 * MIN)).toEqual({ ok: true, value: { revoked: [b.session_id] } });
+    expect(authenticateSession(t.deps.db, b.token, T0 + 4 * MIN).ok).toBe(false);
+    expect(authenticateSession(t.deps.db, c.token, T0 + 4 * MIN).ok).toBe(true);
+    const listed = listSessions(t.deps.db).find((x) => x.session_id === b.session_id)!;
+    expect(listed).toMatchObject({ identity_name: 'dealer', revoked_by: 'operator:security', revoked_at: new Date(T0 + 3 * MIN).toISOString() });
+  });
+
+  it('an unknown session or identity is NOT_FOUND and revokes nothing', () => {
+    const a = openSession(t.deps.db, idOf('dealer'), T0);
+    expect(revokeSessions(t.deps.db, { session_ids: [a.session_id, 'ses_unknown'] }, 'x')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(revokeSessions(t.deps.db, { identity_id: 'opr_nobody' }, 'x')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(authenticateSession(t.deps.db, a.token, T0 + MIN).ok).toBe(true);
+  });
+
+  it('the database keeps a revocation final and a session\'s token and identity fixed', () => {
+    const a = openSession(t.deps.db, idOf('dealer'), T0);
+    revokeSessions(t.deps.db, { session_ids: [a.session_id] }, 'operator:security', T0);
+    expect(() => t.deps.db.prepare('UPDATE console_sessions SET revoked_at = NULL, revoked_by = NULL WHERE id = ?').run(a.session_id)).toThrow(/stays revoked/);
+    const b = openSession(t.deps.db, idOf('dealer'), T0);
+    expect(() => t.deps.db.prepare('UPDATE console_sessions SET operator_id = ? WHERE id = ?').run(idOf('admin'), b.session_id)).toThrow(/cannot change/);
+    expect(() => t.deps.db.prepare("UPDATE console_sessions SET token_sha256 = ? WHERE id = ?").run('0'.repeat(64), b.session_id)).toThrow(/cannot change/);
+  });
+});
