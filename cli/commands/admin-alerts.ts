@@ -39,9 +39,9 @@ export async function list(opts: AlertsOptions, g: AdminGlobals): Promise<void> 
     process.stdout.write(qs ? 'No alerts match.\n' : 'No surveillance alerts.\n');
     return;
   }
-  const headers = ['alert', 'rule', 'investor', 'symbol', 'session', 'window (Cairo)', 'state', 'orders', 'fills'];
-  const rows = res.alerts.map((a) => [a.alert_id, a.rule, a.investor_id, a.symbol, a.session_date, windowOf(a), a.state, String(a.order_ids.length), String(a.fill_ids.length)]);
-  process.stdout.write(fittedTable(headers, rows, ['fills', 'orders', 'window (Cairo)']) + '\n');
+  const headers = ['alert', 'rule', 'investor', 'symbol', 'session', 'window (Cairo)', 'state', 'orders/fills'];
+  const rows = res.alerts.map((a) => [a.alert_id, a.rule, a.investor_id, a.symbol, a.session_date, windowOf(a), a.state, `${a.order_ids.length}/${a.fill_ids.length}`]);
+  process.stdout.write(fittedTable(headers, rows, ['orders/fills', 'window (Cairo)']) + '\n');
 }
 
 /** One alert with its evidence, for people. */

@@ -38,14 +38,17 @@ export function adminConnection(g: AdminGlobals, fallback: AdminIdentity): Admin
   const key = fromProfile[`${identity}_key`] ?? fromHome[`${identity}_key`];
   const stepUp = fromProfile[`${identity}_step_up`] ?? fromHome[`${identity}_step_up`];
   if (!key) usage(`this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) hold no ${identity}_key`);
-  // The client sends admin_key on /admin routes and computes X-Step-Up-Code from the secret paired with
-  // the key it sends: pairing them here makes every admin request act as the chosen identity.
-  return { profile: { ...profile, admin_key: key, admin_step_up: stepUp }, identity, json: Boolean(g.json) };
+  // The client sends admin_key as X-Admin-Key (the dealer's key as X-Console-Key, its realm) and
+  // computes X-Step-Up-Code from the secret paired with the key it sends: pairing them here makes every
+  // request act as the chosen identity.
+  const acting = identity === 'dealer' ? { dealer_key: key, dealer_step_up: stepUp } : { admin_key: key, admin_step_up: stepUp };
+  return { profile: { ...profile, ...acting }, identity, json: Boolean(g.json) };
 }
 
 /** Sends one request as the connection's identity. */
 export function send<T>(c: AdminConnection, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-  return api<T>(c.profile, method, path, { ...opts, adminKey: c.profile.admin_key });
+  const as: RequestOptions = c.identity === 'dealer' ? { identity: 'dealer' } : { adminKey: c.profile.admin_key };
+  return api<T>(c.profile, method, path, { ...opts, ...as });
 }
 
 /** Sends one request and returns its 2xx body; a refusal prints its code and message and exits 1. */

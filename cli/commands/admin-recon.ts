@@ -6,7 +6,8 @@ import type { ReconciliationBreak, ReconciliationRun } from '../../daemon/contra
 import { BREAK_KINDS, BREAK_STATES } from '../../daemon/contract/schemas/reconciliation.js';
 import type { CalendarDay } from '../../daemon/contract/schemas/market.js';
 import type { Clock } from '../../daemon/contract/schemas/sandbox.js';
-import { CliExit, EXIT, chalk, printJson, usage } from '../output.js';
+import { api } from '../client/http.js';
+import { CliExit, EXIT, chalk, ok, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import { renderAction, type AdminAction } from './admin-actions.js';
 import {
@@ -37,9 +38,10 @@ const YMD = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The latest business day up to today on the sandbox clock (a weekend or holiday has no statement). */
 async function lastBusinessDay(c: AdminConnection): Promise<string> {
-  const today = (await call<Clock>(c, 'GET', '/v1/clock')).timestamp.slice(0, 10);
+  // Tenant reads (the clock, the calendar): sent with the profile's tenant key, whoever --as names.
+  const today = ok(await api<Clock>(c.profile, 'GET', '/v1/clock'), c.json).timestamp.slice(0, 10);
   const start = new Date(Date.parse(`${today}T00:00:00Z`) - 14 * 86_400_000).toISOString().slice(0, 10);
-  const days = await call<{ calendar: CalendarDay[] }>(c, 'GET', `/v1/calendar${query({ start, end: today })}`);
+  const days = ok(await api<{ calendar: CalendarDay[] }>(c.profile, 'GET', `/v1/calendar${query({ start, end: today })}`), c.json);
   return days.calendar.map((d) => d.date).filter((d) => d <= today).pop() ?? today;
 }
 
@@ -53,7 +55,7 @@ export async function run(opts: RunOptions, g: AdminGlobals): Promise<void> {
   process.stdout.write(
     `${chalk.bold(r.run_id)}  reconciled ${r.date} at ${cairo(r.created_at)} (Cairo)\n` +
     `  ${plural(r.investors, 'investor')}, ${plural(r.custodian_lines, 'custodian line')}, ${plural(r.bank_lines, 'bank line')}\n` +
-    `  ${found}; ${r.breaks_opened} opened, ${r.breaks_auto_resolved} resolved (matched again)\n` +
+    `  ${found}\n  ${r.breaks_opened} opened, ${r.breaks_auto_resolved} of earlier runs resolved (they match again)\n` +
     (r.breaks_found > 0 ? `See them: ${svc(`admin recon breaks --run ${r.run_id}`)}\n` : ''),
   );
 }
@@ -111,7 +113,7 @@ async function proposeAdjustment(g: AdminGlobals, id: string, note: string | und
   if (b.difference === 0) usage(`break ${id} has no difference to adjust (a ${b.kind} break); resolve it with --accept --note`);
   const c = adminConnection(g, 'security');
   const params = { tenant_id: b.tenant_id, investor_id: b.investor_id, amount_micros: -b.difference, asset: 'cash:EGP', break_id: b.break_id };
-  const reason = note ?? `Reconciliation break ${b.break_id}: the bank statement shows ${amountOf(b.asset, b.external_value)} EGP, the book ${amountOf(b.asset, b.ledger_value)}`;
+  const reason = note ?? `Break ${b.break_id}: bank ${amountOf(b.asset, b.external_value)} EGP, book ${amountOf(b.asset, b.ledger_value)} EGP`;
   const a = await call<AdminAction>(c, 'POST', '/admin/actions', { body: { action: 'ledger:adjust', params, reason } });
   if (c.json) return printJson(a);
   process.stdout.write(renderAction(a) + `\nOnce another identity approves it (${svc(`admin approve ${a.action_id}`)}), the adjustment is posted and ${b.break_id} is resolved adjusted.\n`);
