@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { launch, pageWithAuthenticator, shot } from './browser.js';
+import { nationalId } from '../helpers/onboarding.js';
 
 let sbx: CliSandbox;
 let browser: Browser;
@@ -106,6 +107,44 @@ describe('the console for a dealer', () => {
     await shot(page, 'dealer-queue-arabic-tablet');
     await page.getByTestId('lang').click();
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+    await context.close();
+  });
+});
+
+describe('the dealer decides KYC referrals and funding', () => {
+  it('views the decrypted ID images of a referral and clears it; approves a deposit waiting for a decision', async () => {
+    const { nationalId: id, dateOfBirth } = nationalId('9999');
+    const applied = await sbx.svc([
+      'kyc', 'apply', '--full-name', 'Karim Referred', '--national-id', id, '--dob', dateOfBirth, '--email', 'karim@example.com',
+      '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const applicationId = applied.json.application_id as string;
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":true}'])).code).toBe(0);
+    const deposit = await sbx.svc(['transfer', 'deposit', '1234', '--investor', inv, '--json']);
+    expect(deposit.code, deposit.stderr).toBe(0);
+    const transferId = deposit.json.transfer_id as string;
+
+    const { context, page } = await pageWithAuthenticator(browser);
+    await enrolAndSignIn(page, 'dealer');
+    await page.locator('a[data-screen="kyc"]').click();
+    const card = page.locator(`article[data-application="${applicationId}"]`);
+    await card.getByRole('button', { name: 'ID images' }).click();
+    await expect.poll(() => card.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth > 0))).toEqual([true, true]);
+    await shot(page, 'dealer-kyc-images');
+    await card.getByRole('button', { name: 'Clear', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await sbx.svc(['kyc', 'status', applicationId, '--json'])).json.state).toBe('approved');
+
+    await page.locator('a[data-screen="funding"]').click();
+    const row = page.locator(`tr[data-transfer="${transferId}"]`);
+    await row.waitFor();
+    await shot(page, 'dealer-funding');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    const shown = await sbx.svc(['api', 'GET', `/v1/transfers/${transferId}`]);
+    expect(shown.json.approval).toBe('approved');
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":false}'])).code).toBe(0);
     await context.close();
   });
 });

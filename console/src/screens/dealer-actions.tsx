@@ -105,7 +105,7 @@ function IdImages({ id }: { id: string }) {
   const { t } = useT();
   const [urls, setUrls] = useState<string[] | null>(null);
   const [error, setError] = useState<import('../api').ApiError | null>(null);
-  const show = () => Promise.all(['front', 'back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`))).then(setUrls, setError);
+  const show = () => Promise.all(['national_id_front', 'national_id_back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`))).then(setUrls, setError);
   return (
     <div>
       {!urls && <button onClick={show}>{t('images')}</button>}
