@@ -69,6 +69,15 @@ describe('the console for a dealer', () => {
     const row = page.locator(`tr[data-order="${orderId}"]`);
     await row.waitFor();
     await shot(page, 'dealer-queue');
+    // a price outside the band: the server's refusal is shown as it came, and the order stays queued
+    const tape = await row.locator('input.price').inputValue();
+    await row.locator('input.price').fill(String(Math.round(Number(tape) * 2)));
+    await row.locator('[data-action="execute"]').click();
+    await expect.poll(() => page.locator('[role="alert"]').getAttribute('data-code')).toBe('PRICE_BAND_EXCEEDED');
+    expect(await page.locator('[role="alert"]').textContent()).toMatch(/^PRICE_BAND_EXCEEDED .+/);
+    await shot(page, 'dealer-queue-refused');
+    expect(await row.count()).toBe(1);
+    await row.locator('input.price').fill(tape);
     await row.locator('[data-action="execute"]').click();
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     const shown = await sbx.svc(['order', 'show', orderId, '--json']);
