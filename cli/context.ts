@@ -47,11 +47,13 @@ export interface Profile {
   dealer_key?: string;
   security_key?: string;
   approver_key?: string;
+  compliance_key?: string;
   /** Each operator identity's step-up secret (base32 TOTP): svc computes X-Step-Up-Code from it. */
   admin_step_up?: string;
   dealer_step_up?: string;
   security_step_up?: string;
   approver_step_up?: string;
+  compliance_step_up?: string;
   broker_id?: string;
   /** Checked before the first request (not saved in profiles.json). */
   expect?: Expected;

@@ -545,6 +545,44 @@ admin
   .option('--verify', 'recompute every hash and check the signed head (exit 1 when broken)')
   .addHelpText('after', examples('svc admin audit --action admin_action.approved', 'svc admin audit --from 2026-11-22 --to 2026-11-23 --json', 'svc admin audit --verify'))
   .action(lazy(async () => (await import('./commands/admin-audit.js')).audit));
+// Identity hygiene: access reviews, console sessions, operator keys (cli/commands/admin-access.ts).
+const accessReview = admin
+  .command('access-review')
+  .description('who holds what: every identity with its roles, grants, creation and last use, and the open access reviews (default --as compliance)')
+  .addHelpText('after', examples('svc admin access-review', 'svc admin access-review open', 'svc admin access-review decide ari_0123456789 --revoke --note "left the desk"'));
+accessReview.command('show', { isDefault: true }).description('the access snapshot and the open campaigns').action(lazy(async () => (await import('./commands/admin-access.js')).accessReview));
+accessReview.command('open').description('open a campaign: one item per identity-grant held now').action(lazy(async () => (await import('./commands/admin-access.js')).openReview));
+accessReview
+  .command('decide <item_id>')
+  .description('certify or revoke one item (revoke removes the grant at once); not an item about your own access (then --as security)')
+  .option('--certify', 'the grant stays')
+  .option('--revoke', 'the grant goes, from the identity\'s next request')
+  .option('--note <text>', 'why, for the audit log')
+  .addHelpText('after', examples('svc admin access-review decide ari_0123456789 --certify', 'svc admin --as security access-review decide ari_0123456789 --revoke --note "not needed"'))
+  .action(lazy(async () => (await import('./commands/admin-access.js')).decideItem));
+const sessions = admin
+  .command('sessions')
+  .description('console sessions: identity, sign-in, last seen, step-up (default --as security)')
+  .addHelpText('after', examples('svc admin sessions', 'svc admin sessions revoke --identity dealer', 'svc admin sessions revoke --session ses_0123456789'));
+sessions.command('list', { isDefault: true }).description('every console session, newest first').action(lazy(async () => (await import('./commands/admin-access.js')).sessions));
+sessions
+  .command('revoke')
+  .description('end console sessions at once: their next request is refused')
+  .option('--session <id...>', 'these sessions')
+  .option('--identity <name_or_id>', 'every session of this identity')
+  .addHelpText('after', examples('svc admin sessions revoke --session ses_0123456789', 'svc admin sessions revoke --identity dealer'))
+  .action(lazy(async () => (await import('./commands/admin-access.js')).revokeSessions));
+const keys = admin.command('keys').description('operator keys: rotate (new key shown once, saved to credentials.json) or revoke for good (default --as security)');
+keys
+  .command('rotate <identity>')
+  .description('give an identity (name or id) a new key; the old one is refused from now on')
+  .addHelpText('after', examples('svc admin keys rotate dealer', 'svc admin keys rotate security --json'))
+  .action(lazy(async () => (await import('./commands/admin-access.js')).rotateKey));
+keys
+  .command('revoke <identity>')
+  .description('revoke an identity\'s key for good and end its console sessions')
+  .addHelpText('after', examples('svc admin keys revoke dealer'))
+  .action(lazy(async () => (await import('./commands/admin-access.js')).revokeKey));
 
 const scenario = program
   .command('scenario')

@@ -13,8 +13,8 @@ import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './s
 import { createJournal, type Journal } from './sandbox/journal.js';
 import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
 import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
-import { createHmac } from 'node:crypto';
 import type { AiProvider } from './contract/schemas/assistant.js';
+import { auditSealKeyOf } from './store/kek-file.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -55,11 +55,14 @@ export interface Deps {
   ledger: Ledger;
   log: Logger;
   wallNow: () => number;
+  /** One buffer shared by every sealer; a KEK rotation overwrites its bytes (daemon/backoffice/bases/rotate-kek.ts). */
   kek: Buffer;
   /** The assistant's provider (--ai); a reset may change it (docs/assistant.md). */
   ai: AiProvider;
   aiTimeoutMs: number;
   aiModel: string;
+  /** The audit seal's key, derived from the KEK (daemon/store/kek-file.ts); rotated with it. */
+  auditSealKey: Buffer;
   version: string;
   /** RFC 3339 in Africa/Cairo of the simulated now. */
   nowIso(): string;
@@ -108,7 +111,8 @@ export function createDeps(opts: DepsOptions): Deps {
   const scheduler = createScheduler(db, clock);
   const market = createMarket({ db, clock, seed: state.seed });
   const nowIso = () => market.calendar.toIso(clock.now());
-  const audit = createAudit(db, nowIso, createHmac('sha256', opts.kek).update('svc audit seal v1').digest());
+  const auditSealKey = auditSealKeyOf(opts.kek);
+  const audit = createAudit(db, nowIso, auditSealKey);
   audit.ensureSeal();
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
@@ -118,6 +122,7 @@ export function createDeps(opts: DepsOptions): Deps {
     log: opts.log ?? silent,
     wallNow,
     kek: opts.kek,
+    auditSealKey,
     ai: opts.ai ?? 'none',
     aiTimeoutMs: opts.aiTimeoutMs ?? 5_000,
     aiModel: opts.aiModel ?? process.env.SVC_AI_MODEL ?? 'default',

@@ -2,13 +2,14 @@
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
+import { loadKek } from './store/kek-file.js';
 import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
 import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
@@ -98,9 +99,8 @@ const firstStart = !existsSync(join(home, 'svc.db'));
 const hadSandboxId = readSandboxId(home) !== null;
 const sandboxId = keepSandboxId(home, `sbx_${randomBytes(8).toString('hex')}`);
 
-const kekFile = join(home, 'kek.key');
-if (!existsSync(kekFile)) writeFileSync(kekFile, randomBytes(32), { mode: 0o600 });
-const kek = readFileSync(kekFile);
+// kek.key, or kek.next.key when the database says a rotation committed under it (daemon/store/kek-file.ts)
+const kek = loadKek(home);
 
 const deps = createDeps({
   dbFile: join(home, 'svc.db'),
@@ -118,8 +118,8 @@ if (deps.bootstrap) {
     credentialsFile,
     JSON.stringify({
       tenant_id: b.tenant.tenant_id, api_key: b.tenant.api_key, signing_secret: b.tenant.signing_secret, broker_id: b.broker_id,
-      admin_key: b.operators.admin_key, dealer_key: b.operators.dealer_key, security_key: b.operators.security_key, approver_key: b.operators.approver_key,
-      admin_step_up: b.step_up.admin, dealer_step_up: b.step_up.dealer, security_step_up: b.step_up.security, approver_step_up: b.step_up.approver,
+      admin_key: b.operators.admin_key, dealer_key: b.operators.dealer_key, security_key: b.operators.security_key, approver_key: b.operators.approver_key, compliance_key: b.operators.compliance_key,
+      admin_step_up: b.step_up.admin, dealer_step_up: b.step_up.dealer, security_step_up: b.step_up.security, approver_step_up: b.step_up.approver, compliance_step_up: b.step_up.compliance,
     }, null, 2) + '\n',
     { mode: 0o600 },
   );

@@ -5,9 +5,13 @@
 // ACTION_NOT_AVAILABLE (nothing changes; the proposal stays open).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { ok, refuse } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
 import { adjustableBreak, resolveAdjusted } from '../reconciliation/adjust.js';
+import type { Exec } from './bases/exec.js';
+import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
+import { rotateKek } from './bases/rotate-kek.js';
+import { rotateDek, rotateDekParams } from './bases/rotate-dek.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
@@ -18,10 +22,10 @@ export const BASE_PARAMS = {
     name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
     contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
   }),
-  'fee-schedule:update': z.strictObject({ commission_bps: z.number().int().min(0).max(500), min_commission_micros: z.number().int().min(0).max(1_000_000_000) }),
+  'fee-schedule:update': feeScheduleParams,
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
   'keys:rotate-kek': z.strictObject({}),
-  'keys:rotate-dek': z.strictObject({ tenant_id: id }),
+  'keys:rotate-dek': rotateDekParams,
   'console-users:manage': z.strictObject({ name: z.string().regex(/^[a-z0-9._-]{2,40}$/), role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), broker_id: id.optional() }),
   'console-users:disable': z.strictObject({ identity_id: id }),
   'console-roles:assign': z.strictObject({ identity_id: id, role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), scope: z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/) }),
@@ -34,13 +38,7 @@ export const BASE_PARAMS = {
 
 export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly string[]).includes(s);
 
-export interface ExecCtx {
-  deps: Deps;
-  actionId: string;
-  reason: string;
-}
-
-type Exec = (ctx: ExecCtx, params: Record<string, unknown>) => Outcome<Record<string, unknown>>;
+export type { ExecCtx } from './bases/exec.js';
 
 const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
   deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
@@ -102,9 +100,9 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'binding:update': bindingUpdate,
   'broker:create': brokerCreate,
   'break-glass': breakGlass,
-  'fee-schedule:update': notYet('a fee schedule the trading engine reads (fees are fixed today)'),
-  'keys:rotate-kek': notYet('the key-rotation step of the back office'),
-  'keys:rotate-dek': notYet('the key-rotation step of the back office'),
+  'fee-schedule:update': updateFeeSchedule,
+  'keys:rotate-kek': rotateKek,
+  'keys:rotate-dek': rotateDek,
   'console-users:manage': notYet('the browser console (console users and passkeys)'),
   'console-users:disable': notYet('the browser console (console users and passkeys)'),
   'console-roles:assign': notYet('the browser console (console users and passkeys)'),

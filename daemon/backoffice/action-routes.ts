@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type Operator, type RouteDef } from '../contract/route.js';
 import { decideAction, listActions, proposeAction } from './actions.js';
+import { registerKeyRotation } from './bases/rotate-kek.js';
 
 const auth = { realm: 'admin', grant: 'actions:read' } as const;
 const tags = ['backoffice'];
@@ -20,6 +21,7 @@ const idParams = z.strictObject({ id: z.string().max(64) });
 const reason = z.string().trim().min(1).max(500);
 
 export function actionRoutes(deps: Deps): RouteDef[] {
+  registerKeyRotation(deps);
   return [
     defineRoute({
       method: 'POST', url: '/admin/actions', auth, tags, status: 201,

@@ -63,11 +63,11 @@ function sealBody(deps: JournalDeps, e: JournalRecord): { kind: Row['body_kind']
 }
 
 /** Secrets an answer shows once (a provisioned tenant's keys) are not kept in the journal. */
-const SECRET_FIELD = /"(api_key|signing_secret)":"[^"]*"/g;
+const SECRET_FIELD = /"(api_key|signing_secret|operator_key)":"[^"]*"/g;
 
 function sealResponse(deps: JournalDeps, e: JournalRecord): Buffer | null {
   if (e.response === undefined) return null;
-  const text = e.response.includes('"api_key"') || e.response.includes('"signing_secret"')
+  const text = e.response.includes('"api_key"') || e.response.includes('"signing_secret"') || e.response.includes('"operator_key"')
     ? e.response.replace(SECRET_FIELD, (_m, name: string) => `"${name}":"${JOURNAL_SECRET}"`)
     : e.response;
   return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(text, 'utf8'), `journal-response:${e.principal}`);

@@ -13,7 +13,7 @@ import { ROLES } from '../contract/grants.js';
 import { createIdentityStore, type IdentityStore } from './identities.js';
 
 /** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
-export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver } as const;
+export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver, compliance: ROLES.compliance } as const;
 
 export type OperatorRole = keyof typeof OPERATOR_ROLES;
 
@@ -32,6 +32,7 @@ interface OperatorRow {
   key_hash: string;
   grants: string;
   broker_id: string | null;
+  revoked_at: string | null;
 }
 
 type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
@@ -45,7 +46,7 @@ type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
 function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
   const tenantByKey = new Map<string, string>();
   const secretsByTenant = new Map<string, string[]>();
-  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm }>();
+  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm; revoked?: boolean }>();
   const dekCache = new Map<string, Buffer>();
   const q = {
     key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
@@ -88,15 +89,17 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
     },
 
     /** The identity of an operator key, with the grants it holds now (never cached: revocations bite at once). */
-    operatorForKey(key: string): (Operator & { realm: OperatorRealm }) | null {
+    operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean }) | null {
       const h = sha256(key);
       let op = operatorByKey.get(h);
       if (!op) {
         const row = q.operator.get(h);
         if (!row) return null;
         op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>() };
+        if (row.revoked_at !== null) op.revoked = true;
         operatorByKey.set(h, op);
       }
+      if (op.revoked) return { ...op, grants: new Set<string>() };
       const scopes = identities.scopesOf(op.id);
       return { ...op, scopes, grants: new Set(scopes.keys()) };
     },
@@ -140,13 +143,38 @@ function createOperator(
   return { id, key, stepUpSecret: deps.identities.issueStepUpSecret(id) };
 }
 
+/**
+ * Replaces an identity's key (its grants and step-up secret stay); answers the new key, once. The old
+ * key is unknown from now on. A revoked identity's key cannot be rotated (null).
+ */
+function rotateOperatorKey(db: Db, nowIso: () => string, operatorId: string): string | null {
+  const row = db.prepare<[string], { realm: OperatorRealm; revoked_at: string | null }>('SELECT realm, revoked_at FROM operators WHERE id = ?').get(operatorId);
+  if (!row || row.revoked_at !== null) return null;
+  const key = newSecret(row.realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
+  db.prepare('UPDATE operators SET key_hash = ?, key_rotated_at = ? WHERE id = ?').run(sha256(key), nowIso(), operatorId);
+  return key;
+}
+
 export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => string) {
   const identities = createIdentityStore(db, kek, nowIso);
   const deps = { db, ids, kek, nowIso, identities };
   const tenantByName = db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?');
+  const cache = createCredentialCache(db, kek, identities);
   return {
-    ...createCredentialCache(db, kek, identities),
+    ...cache,
     identities,
+    /** A new key for the identity (null: unknown or revoked); the old one stops working at once. */
+    rotateOperatorKey: (operatorId: string): string | null => {
+      const key = rotateOperatorKey(db, nowIso, operatorId);
+      cache.clearCaches();
+      return key;
+    },
+    /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request. */
+    revokeOperatorKey: (operatorId: string, by: string): boolean => {
+      const n = db.prepare('UPDATE operators SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), by, operatorId).changes;
+      cache.clearCaches();
+      return n === 1;
+    },
     checkStepUp: (operatorId: string, code: string | undefined, wallMs: number) => identities.checkStepUp(operatorId, code, wallMs),
     tenantExists: (name: string): boolean => tenantByName.get(name) !== undefined,
     createTenant: (name: string): TenantCredentials => createTenant(deps, name),

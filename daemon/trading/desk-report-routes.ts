@@ -7,6 +7,7 @@ import {
   ReferenceInstrumentsSchema, ReferenceTicksSchema,
 } from '../contract/schemas/desk-reports.js';
 import { createEodDesk } from './desk-eod.js';
+import { feeScheduleInForce } from './fee-schedule.js';
 import { calendarReference, feesReference, holidaysReference, instrumentsReference, ticksReference } from './desk-reference.js';
 
 const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
@@ -35,7 +36,7 @@ function referenceRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/broker/v1/reference/fees', auth: ref, tags: ['desk'],
       summary: 'The fee schedule the order path charges: each line with its rate, minimum and cap; stamp duty as withholding.',
       response: ReferenceFeesSchema,
-      handler: () => feesReference(),
+      handler: () => feesReference(feeScheduleInForce(deps.db)),
     }),
     defineRoute({
       method: 'GET', url: '/broker/v1/reference/ticks', auth: ref, tags: ['desk'],

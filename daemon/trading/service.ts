@@ -23,7 +23,7 @@
 //  5. The same seed and requests give the same orders, fills and ids (the matcher is a pure function
 //     of the order and the tape; the order source runs due orders in the order they were placed).
 import type { Deps } from '../deps.js';
-import { loadFeeSchedule } from './fees.js';
+import { createFeeScheduleReader } from './fee-schedule.js';
 import { applyStep, deskBooking, TAPE, type BookingEnv } from './booking.js';
 import type { DeskTrading } from './desk.js';
 import type { OrderBody } from './validate.js';
@@ -47,8 +47,10 @@ export function createTradingService(deps: TradingDeps) {
   deps.onReset.push(() => autoFillCache.forget());
   const autoFill = (): boolean => autoFillCache.get();
 
+  const feesInForce = createFeeScheduleReader(db, deps.onReset);
   const booking: BookingEnv = {
-    ledger: deps.ledger, ids: deps.ids, scheduler: deps.scheduler, cal: market.calendar, repo, fees: loadFeeSchedule(),
+    ledger: deps.ledger, ids: deps.ids, scheduler: deps.scheduler, cal: market.calendar, repo,
+    get fees() { return feesInForce(); },
     touched: (orderId) => source.touch(orderId),
   };
   const source = startOrderSource(deps, repo, view, (r, step) => applyStep(booking, r, step, TAPE));

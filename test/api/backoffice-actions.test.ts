@@ -171,7 +171,7 @@ describe('other bases', () => {
     const valid: Record<string, Record<string, unknown>> = {
       'ledger:adjust': { tenant_id: 'tnt_x00', investor_id: 'inv_x00', amount_micros: 1 },
       'broker:create': { name: 'n', name_ar: 'ن', fra_license_no: '1/1', contact_email: 'a@b.example', contact_phone: '+2021234567' },
-      'fee-schedule:update': { commission_bps: 10, min_commission_micros: 0 }, 'binding:update': { tenant_id: 'tnt_x00', investor_id: 'inv_x00', broker_id: 'brk_x00' },
+      'fee-schedule:update': { commission_rate_bps_x10: 100 }, 'binding:update': { tenant_id: 'tnt_x00', investor_id: 'inv_x00', broker_id: 'brk_x00' },
       'keys:rotate-kek': {}, 'keys:rotate-dek': { tenant_id: 'tnt_x00' }, 'console-users:manage': { name: 'ops.one', role: 'dealer' },
       'console-users:disable': { identity_id: 'opr_x00' }, 'console-roles:assign': { identity_id: 'opr_x00', role: 'auditor', scope: 'global' },
       'passkey:unlock': { identity_id: 'opr_x00' }, 'break-glass': { identity_id: 'opr_x00', minutes: 5 },

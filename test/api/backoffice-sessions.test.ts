@@ -84,3 +84,84 @@ describe('console sessions (data layer)', () => {
     expect(() => t.deps.db.prepare("UPDATE console_sessions SET token_sha256 = ? WHERE id = ?").run('0'.repeat(64), b.session_id)).toThrow(/cannot change/);
   });
 });
+
+describe('GET /admin/sessions and POST /admin/sessions/revoke', () => {
+  it('lists console sessions with identity, created_at, last_seen_at and stepped_up_until, to holders of sessions:read', async () => {
+    const s = openSession(t.deps.db, idOf('dealer'), T0);
+    markSteppedUp(t.deps.db, s.session_id, T0);
+    const r = await t.req('GET', '/admin/sessions', { as: 'admin' });
+    expect(r.status).toBe(200);
+    expect(r.body.sessions).toEqual([expect.objectContaining({
+      session_id: s.session_id, identity_id: idOf('dealer'), identity_name: 'dealer', created_at: new Date(T0).toISOString(),
+      last_seen_at: new Date(T0).toISOString(), stepped_up_until: new Date(T0 + 5 * MIN).toISOString(), revoked_at: null,
+    })]);
+    expect(JSON.stringify(r.body)).not.toContain(s.token);
+    expect((await t.req('GET', '/admin/sessions', { as: 'approver' })).status).toBe(403);
+  });
+
+  it('security revokes a session: its next use is refused, the revocation is audited; admin (no sessions:revoke) is 403', async () => {
+    const now = Date.now();
+    const s = openSession(t.deps.db, idOf('dealer'), now);
+    expect((await t.req('POST', '/admin/sessions/revoke', { as: 'admin', body: { session_ids: [s.session_id] } })).status).toBe(403);
+    const r = await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: { session_ids: [s.session_id] } });
+    expect([r.status, r.body]).toEqual([200, { revoked: [s.session_id] }]);
+    expect(authenticateSession(t.deps.db, s.token, now + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    const audit = (await t.req('GET', '/admin/audit?action=console_session.revoked')).body.entries;
+    expect(audit[0]).toMatchObject({ actor: 'operator:security' });
+    expect(JSON.parse(audit[0].detail)).toEqual({ grant: 'sessions:revoke', revoked: [s.session_id] });
+  });
+
+  it('revokes every session of an identity; naming neither is 422, an unknown session 404', async () => {
+    const now = Date.now();
+    const a = openSession(t.deps.db, idOf('approver'), now);
+    const b = openSession(t.deps.db, idOf('approver'), now);
+    const r = await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: { identity_id: idOf('approver') } });
+    expect(r.body.revoked.sort()).toEqual([a.session_id, b.session_id].sort());
+    expect((await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: {} })).status).toBe(422);
+    const u = await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: { session_ids: ['ses_nope'] } });
+    expect([u.status, u.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+});
+
+describe('operator keys: rotate and revoke', () => {
+  it('rotating a key answers a new key once; the old key is refused at its next request, the new one works with the same grants', async () => {
+    const old = t.creds.operators.admin_key;
+    expect((await t.req('GET', '/admin/audit', { headers: { 'x-admin-key': old } })).status).toBe(200);
+    const r = await t.req('POST', '/admin/keys/rotate', { as: 'security', body: { identity_id: idOf('admin') } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ identity_id: idOf('admin'), name: 'admin', role: 'admin', realm: 'admin' });
+    expect(r.body.operator_key).toMatch(/^ak_sbx_/);
+    const refused = await t.req('GET', '/admin/audit', { headers: { 'x-admin-key': old } });
+    expect([refused.status, refused.body.error.code]).toEqual([401, 'UNAUTHENTICATED']);
+    expect((await t.req('GET', '/admin/audit', { headers: { 'x-admin-key': r.body.operator_key } })).status).toBe(200);
+    // the request journal keeps no copy of the new key
+    const journal = await t.app.inject({ method: 'GET', url: '/admin/sandbox/journal?format=ndjson', headers: { 'x-admin-key': r.body.operator_key } });
+    expect(journal.statusCode).toBe(200);
+    expect(journal.body).toContain('/admin/keys/rotate');
+    expect(journal.body).toContain('operator_key');
+    expect(journal.body).not.toContain(r.body.operator_key);
+    const entries = (await t.req('GET', '/admin/audit?action=operator_key.rotated', { as: 'security' })).body.entries;
+    expect(entries[0]).toMatchObject({ actor: 'operator:security', subject: idOf('admin') });
+  });
+
+  it('revoking a key refuses its next request with 401 KEY_REVOKED and ends its console sessions; a revoked key cannot be rotated back', async () => {
+    const s = openSession(t.deps.db, idOf('dealer'), Date.now());
+    expect((await t.req('GET', '/broker/v1/queue', { as: 'dealer' })).status).toBe(200);
+    const r = await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: idOf('dealer') } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ identity_id: idOf('dealer'), name: 'dealer', revoked_by: 'security', sessions_revoked: [s.session_id] });
+    const next = await t.req('GET', '/broker/v1/queue', { as: 'dealer' });
+    expect([next.status, next.body.error.code]).toEqual([401, 'KEY_REVOKED']);
+    expect(authenticateSession(t.deps.db, s.token, Date.now()).ok).toBe(false);
+    const again = await t.req('POST', '/admin/keys/rotate', { as: 'security', body: { identity_id: idOf('dealer') } });
+    expect([again.status, again.body.error.code]).toEqual([401, 'KEY_REVOKED']);
+    expect(() => t.deps.db.prepare('UPDATE operators SET revoked_at = NULL, revoked_by = NULL WHERE id = ?').run(idOf('dealer'))).toThrow(/stays revoked/);
+  });
+
+  it('only holders of operator-keys:* rotate or revoke; an identity cannot revoke its own key; an unknown identity is 404', async () => {
+    expect((await t.req('POST', '/admin/keys/rotate', { as: 'admin', body: { identity_id: idOf('dealer') } })).status).toBe(403);
+    expect((await t.req('POST', '/admin/keys/revoke', { as: 'approver', body: { identity_id: idOf('dealer') } })).status).toBe(403);
+    expect((await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: idOf('security') } })).status).toBe(422);
+    expect((await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: 'opr_nope' } })).status).toBe(404);
+  });
+});

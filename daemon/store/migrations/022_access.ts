@@ -4,7 +4,7 @@ import type { Migration } from './migration.js';
 //
 // operators is rebuilt (SQLite cannot change a CHECK in place): its role CHECK now lists every role
 // of the catalog (daemon/contract/grants.ts), and it gains revoked_at/revoked_by (a revoked key is
-// refused at its next request), key_rotated_at and last_used_at (wall clock, for access reviews).
+// refused at its next request) and key_rotated_at.
 //
 // console_sessions: one row per console sign-in. Only the SHA-256 of the session token is kept; the
 // token itself is answered once. Times are wall clock (a session is a person at a browser now, like a
@@ -36,7 +36,6 @@ CREATE TABLE operators_v22 (
   key_rotated_at TEXT,
   revoked_at TEXT,
   revoked_by TEXT,
-  last_used_at TEXT,
   CHECK ((revoked_at IS NULL) = (revoked_by IS NULL))
 ) STRICT;
 INSERT INTO operators_v22 (id, name, role, realm, key_hash, grants, broker_id, created_at)

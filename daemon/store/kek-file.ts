@@ -1,0 +1,87 @@
+// The key-encryption key's file in the home (docs/backoffice.md "Key rotation"). `kek.key` (0600) is
+// the KEK the database is sealed under; the database never holds it, only `key_state.kek_check`, an
+// HMAC of a fixed label under it, which names the right key without revealing it.
+//
+// A rotation (keys:rotate-kek) writes the new key to `kek.next.key` (fsynced) BEFORE the transaction
+// that re-wraps everything under it commits, and renames it over `kek.key` only AFTER that commit. A
+// crash can therefore leave both files, never neither, and the database says which one it is sealed
+// under: on start, `loadKek` keeps `kek.next.key` when the database's kek_check names it (the commit
+// happened: finish the rename) and deletes it otherwise (the rotation never committed).
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { keyedHash } from './crypto.js';
+
+export const KEK_FILE = 'kek.key';
+export const KEK_NEXT_FILE = 'kek.next.key';
+
+/** What key_state.kek_check holds for this KEK. */
+export const kekCheck = (kek: Buffer): string => keyedHash(kek, 'svc kek check v1');
+
+/** The audit seal's key (daemon/store/audit.ts), derived from the KEK. */
+export const auditSealKeyOf = (kek: Buffer): Buffer => Buffer.from(keyedHash(kek, 'svc audit seal v1'), 'hex');
+
+function fsyncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `bytes` to home/name, 0600, and makes it durable (file and directory entry). */
+function writeDurable(home: string, name: string, bytes: Buffer): void {
+  const file = join(home, name);
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  fsyncDir(home);
+}
+
+export function writeNextKek(home: string, kek: Buffer): void {
+  writeDurable(home, KEK_NEXT_FILE, kek);
+}
+
+/** The rotation committed: the next key becomes the key (an atomic rename, made durable). */
+export function promoteNextKek(home: string): void {
+  renameSync(join(home, KEK_NEXT_FILE), join(home, KEK_FILE));
+  fsyncDir(home);
+}
+
+/** The rotation did not commit: the next key is dropped. */
+export function dropNextKek(home: string): void {
+  rmSync(join(home, KEK_NEXT_FILE), { force: true });
+}
+
+export const hasNextKek = (home: string): boolean => existsSync(join(home, KEK_NEXT_FILE));
+
+/** The database's kek_check, or null (no database, no key_state yet). */
+function storedCheck(dbFile: string): string | null {
+  if (!existsSync(dbFile)) return null;
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'key_state'").get();
+    if (!table) return null;
+    return (db.prepare('SELECT kek_check FROM key_state WHERE id = 1').get() as { kek_check: string } | undefined)?.kek_check ?? null;
+  } finally {
+    db.close();
+  }
+}
+
+/** Settles a rotation a crash cut short, then answers the KEK of the home (made on first start). */
+export function loadKek(home: string, dbFile = join(home, 'svc.db')): Buffer {
+  const file = join(home, KEK_FILE);
+  if (hasNextKek(home)) {
+    const next = readFileSync(join(home, KEK_NEXT_FILE));
+    if (next.length === 32 && storedCheck(dbFile) === kekCheck(next)) promoteNextKek(home);
+    else dropNextKek(home);
+  }
+  if (!existsSync(file)) writeDurable(home, KEK_FILE, randomBytes(32));
+  return readFileSync(file);
+}
