@@ -8,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { launch, pageWithAuthenticator, shot } from './browser.js';
+import { nationalId } from '../helpers/onboarding.js';
+
+// The root tsconfig has no DOM library: what the page's code reads, typed here.
+type ErrorJson = { error?: { code?: string } };
+type PageGlobals = { document: { documentElement: { dir: string; lang: string } } };
 
 let sbx: CliSandbox;
 let browser: Browser;
@@ -55,7 +60,7 @@ describe('the console for a dealer', () => {
     expect((await fetch(`${sbx.info.console_url}/queue`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     const missing = await fetch(`${sbx.info.console_url}/assets/nope.js`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe('NOT_FOUND');
+    expect(((await missing.json()) as ErrorJson).error?.code).toBe('NOT_FOUND');
   });
 
   it('enrols a passkey with the one-time link, signs in, and executes a queued order that the tenant API then shows filled', async () => {
@@ -68,6 +73,15 @@ describe('the console for a dealer', () => {
     const row = page.locator(`tr[data-order="${orderId}"]`);
     await row.waitFor();
     await shot(page, 'dealer-queue');
+    // a price outside the band: the server's refusal is shown as it came, and the order stays queued
+    const tape = await row.locator('input.price').inputValue();
+    await row.locator('input.price').fill(String(Math.round(Number(tape) * 2)));
+    await row.locator('[data-action="execute"]').click();
+    await expect.poll(() => page.locator('[role="alert"]').getAttribute('data-code')).toBe('PRICE_BAND_EXCEEDED');
+    expect(await page.locator('[role="alert"]').textContent()).toMatch(/^PRICE_BAND_EXCEEDED .+/);
+    await shot(page, 'dealer-queue-refused');
+    expect(await row.count()).toBe(1);
+    await row.locator('input.price').fill(tape);
     await row.locator('[data-action="execute"]').click();
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     const shown = await sbx.svc(['order', 'show', orderId, '--json']);
@@ -101,11 +115,49 @@ describe('the console for a dealer', () => {
     const { context, page } = await pageWithAuthenticator(browser, { width: 820, height: 1180 });
     await enrolAndSignIn(page, 'dealer');
     await page.getByTestId('lang').click();
-    expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual(['rtl', 'ar']);
+    expect(await page.evaluate(() => [(globalThis as unknown as PageGlobals).document.documentElement.dir, (globalThis as unknown as PageGlobals).document.documentElement.lang])).toEqual(['rtl', 'ar']);
     expect(await page.locator('a[data-screen="queue"]').textContent()).toBe('طابور الأوامر');
     await shot(page, 'dealer-queue-arabic-tablet');
     await page.getByTestId('lang').click();
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe('ltr');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.dir)).toBe('ltr');
+    await context.close();
+  });
+});
+
+describe('the dealer decides KYC referrals and funding', () => {
+  it('views the decrypted ID images of a referral and clears it; approves a deposit waiting for a decision', async () => {
+    const { nationalId: id, dateOfBirth } = nationalId('9999');
+    const applied = await sbx.svc([
+      'kyc', 'apply', '--full-name', 'Karim Referred', '--national-id', id, '--dob', dateOfBirth, '--email', 'karim@example.com',
+      '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const applicationId = applied.json.application_id as string;
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":true}'])).code).toBe(0);
+    const deposit = await sbx.svc(['transfer', 'deposit', '1234', '--investor', inv, '--json']);
+    expect(deposit.code, deposit.stderr).toBe(0);
+    const transferId = deposit.json.transfer_id as string;
+
+    const { context, page } = await pageWithAuthenticator(browser);
+    await enrolAndSignIn(page, 'dealer');
+    await page.locator('a[data-screen="kyc"]').click();
+    const card = page.locator(`article[data-application="${applicationId}"]`);
+    await card.getByRole('button', { name: 'ID images' }).click();
+    await expect.poll(() => card.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toEqual([true, true]);
+    await shot(page, 'dealer-kyc-images');
+    await card.getByRole('button', { name: 'Clear', exact: true }).click();
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await sbx.svc(['kyc', 'status', applicationId, '--json'])).json.state).toBe('approved');
+
+    await page.locator('a[data-screen="funding"]').click();
+    const row = page.locator(`tr[data-transfer="${transferId}"]`);
+    await row.waitFor();
+    await shot(page, 'dealer-funding');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    const shown = await sbx.svc(['api', 'GET', `/v1/transfers/${transferId}`]);
+    expect(shown.json.approval).toBe('approved');
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":false}'])).code).toBe(0);
     await context.close();
   });
 });
@@ -117,11 +169,11 @@ describe('authority comes from the server', () => {
     expect(await page.locator('a[data-screen="queue"]').count()).toBe(0);
     await shot(page, 'security-shell');
     const forged = await page.evaluate(async () => {
-      const me = await (await fetch('/console/api/me')).json();
+      const me = (await (await fetch('/console/api/me')).json()) as { csrf_token: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token };
       const clock = await fetch('/admin/sandbox/auto-fill', { method: 'POST', headers, body: JSON.stringify({ enabled: true }) });
       const queue = await fetch('/broker/v1/queue');
-      return { clock: [clock.status, (await clock.json()).error?.code], queue: [queue.status, (await queue.json()).error?.code] };
+      return { clock: [clock.status, ((await clock.json()) as ErrorJson).error?.code], queue: [queue.status, ((await queue.json()) as ErrorJson).error?.code] };
     });
     expect(forged.clock).toEqual([403, 'FORBIDDEN']);
     expect(forged.queue).toEqual([401, 'UNAUTHENTICATED']);
@@ -134,7 +186,7 @@ describe('authority comes from the server', () => {
     await enrolAndSignIn(page, 'dealer');
     const status = await page.evaluate(async (id) => {
       const r = await fetch(`/broker/v1/queue/${id}/reject`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason_code: 'DEALER_REJECTED' }) });
-      return [r.status, (await r.json()).error?.code];
+      return [r.status, ((await r.json()) as ErrorJson).error?.code];
     }, placed.json.order_id as string);
     expect(status).toEqual([403, 'CSRF_REFUSED']);
     expect((await sbx.svc(['order', 'show', placed.json.order_id, '--json'])).json.status).toBe('pending_new');

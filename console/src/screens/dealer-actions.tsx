@@ -86,7 +86,7 @@ export function Funding() {
           <tbody>{q.data.funding.map((f) => (
             <tr key={f.transfer_id} data-transfer={f.transfer_id}>
               <td>{f.direction}</td><td className="num">{egp(f.amount_micros)}</td>
-              <td>{f.investor_name}<br /><span className="muted">{f.account_number}</span></td><td>{f.created_at}</td>
+              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap">{f.created_at.slice(0, 16).replace('T', ' ')}</td>
               <td className="actions">
                 <button className="primary" disabled={busy} onClick={() => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/approve`))}>{act.pending === f.transfer_id ? t('working') : t('approve')}</button>
                 <ReasonPicker reasons={FUNDING_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/reject`, { reason_code: r }))} />
@@ -105,7 +105,7 @@ function IdImages({ id }: { id: string }) {
   const { t } = useT();
   const [urls, setUrls] = useState<string[] | null>(null);
   const [error, setError] = useState<import('../api').ApiError | null>(null);
-  const show = () => Promise.all(['front', 'back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`))).then(setUrls, setError);
+  const show = () => Promise.all(['national_id_front', 'national_id_back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`))).then(setUrls, setError);
   return (
     <div>
       {!urls && <button onClick={show}>{t('images')}</button>}
@@ -127,7 +127,7 @@ export function Kyc() {
       {q.data?.applications.map((a) => (
         <article key={a.application_id} className="card" data-application={a.application_id}>
           <h2>{a.full_name} <span className="muted">{a.national_id_masked}</span></h2>
-          <p className="muted">{a.application_id} · {a.state} · {a.reason_code}</p>
+          <p className="muted">{[a.application_id, a.state, a.reason_code].filter(Boolean).join(' · ')}</p>
           <IdImages id={a.application_id} />
           <div className="actions">
             <button className="primary" disabled={busy} onClick={() => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/clear`))}>{t('clear')}</button>
