@@ -4661,7 +4661,10 @@ export interface components {
             code: string;
             /** @description the console page that enrols a passkey with this code, under base_url */
             path: string;
-            /** @description RFC 3339, wall clock (UTC) */
+            /**
+             * Format: date-time
+             * @description RFC 3339, wall clock (UTC)
+             */
             expires_at: string;
         };
         GetV1CalendarResponse: {
