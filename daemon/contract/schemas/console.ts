@@ -15,8 +15,7 @@ export const EnrolmentSchema = z
     identity_id: z.string().describe('opr_...'),
     name: z.string(),
     role: z.string(),
-    code: z.string().describe('one-time enrolment code (enr_...); shown once'),
-    path: z.string().describe('the console page that enrols a passkey with this code, under base_url'),
+    enrolment_token: z.string().describe('the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost'),
     expires_at: timestamp().describe('RFC 3339, wall clock (UTC)'),
   })
   .meta({ id: 'ConsoleEnrolment' });
