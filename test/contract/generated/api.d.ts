@@ -4657,11 +4657,12 @@ export interface components {
             identity_id: string;
             name: string;
             role: string;
-            /** @description one-time enrolment code (enr_...); shown once */
-            code: string;
-            /** @description the console page that enrols a passkey with this code, under base_url */
-            path: string;
-            /** @description RFC 3339, wall clock (UTC) */
+            /** @description the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost */
+            enrolment_token: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, wall clock (UTC)
+             */
             expires_at: string;
         };
         GetV1CalendarResponse: {
