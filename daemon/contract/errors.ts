@@ -155,8 +155,8 @@ export const ERROR_CODES = {
   SESSION_INVALID: e(401, 'The console session is not valid.', 'The session token is unknown, the session was revoked (or its identity was), or it was idle for more than 30 minutes.', 'Sign in to the console again.'),
   KEY_REVOKED: e(401, 'This operator key was revoked.', 'The identity\'s key was revoked (POST /admin/keys/revoke); a rotated key\'s old value is simply unknown (UNAUTHENTICATED).', 'Use another identity; a revoked identity stays revoked.'),
   ACCESS_REVIEW_OWN_ACCESS: e(403, 'A reviewer cannot decide an item about their own access.', 'The item reviews a grant held by the identity deciding it.', 'Ask another identity holding access-review:decide.'),
-  ACCESS_REVIEW_ITEM_DECIDED: e(409, 'The review item has already been decided.', 'An item of an access review is certified or revoked once.', 'Read the campaign (GET /admin/access-reviews) for the items still open.'),
-  ACCESS_REVIEW_CLOSED: e(409, 'The access review is closed.', 'A campaign closes when its last item is decided; a closed campaign cannot change.', 'Open a new campaign: POST /admin/access-reviews.'),
+  ACCESS_REVIEW_ITEM_DECIDED: e(409, 'The review item has already been decided.', 'An item of an access review is certified or revoked once.', 'Read the campaign for the items still open: svc api GET /admin/access-reviews.'),
+  ACCESS_REVIEW_CLOSED: e(409, 'The access review is closed.', 'A campaign closes when its last item is decided; a closed campaign cannot change.', 'Open a new campaign: svc admin access-review open.'),
 
   // Assistant
   NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),
