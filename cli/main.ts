@@ -408,6 +408,15 @@ program
   .addHelpText('after', examples('svc activities --investor inv_0123456789', 'svc activities --limit 10 --json', 'svc activities --before act_0123456789'))
   .action(lazy(async () => (await import('./commands/activities.js')).list));
 
+// The browser console (docs/console.md).
+const consoleCmd = program.command('console').description('the browser console: passkey enrolment').addHelpText('after', examples('svc console enroll --as dealer'));
+consoleCmd
+  .command('enroll')
+  .description('print a one-time link that registers a passkey for an operator identity in the browser console')
+  .option('--as <role>', 'dealer (default), security, approver, admin, auditor or compliance')
+  .addHelpText('after', examples('svc console enroll --as dealer', 'svc console enroll --as approver --json'))
+  .action(lazy(async () => (await import('./commands/console.js')).enroll));
+
 // The dealer desk: each capability adds its subgroup to the one `desk` command.
 const desk =
   program.commands.find((c) => c.name() === 'desk') ??
@@ -574,6 +583,109 @@ keys
   .description('revoke an identity\'s key for good and end its console sessions')
   .addHelpText('after', examples('svc admin keys revoke dealer'))
   .action(lazy(async () => (await import('./commands/admin-access.js')).revokeKey));
+
+const recon = admin
+  .command('recon')
+  .description('reconciliation of the book against the custodian (shares) and the bank (cash)')
+  .addHelpText('after', examples('svc admin recon run', 'svc admin recon breaks --state open', 'svc admin recon resolve rbk_0123456789 --adjust'));
+recon
+  .command('run')
+  .description('reconcile one business day: open breaks for new differences, resolve those that match again (default --as admin)')
+  .option('--date <YYYY-MM-DD>', 'a business day up to today (default the latest one)')
+  .addHelpText('after', examples('svc admin recon run', 'svc admin recon run --date 2026-11-24 --json'))
+  .action(lazy(async () => (await import('./commands/admin-recon.js')).run));
+recon
+  .command('breaks')
+  .description('reconciliation breaks, newest first: book, statement and difference in EGP (cash) or shares (default --as admin)')
+  .option('--state <state>', 'open, acknowledged or resolved')
+  .option('--kind <kind>', 'position, cash, missing or duplicate')
+  .option('--investor <id>', 'only this investor')
+  .option('--asset <asset>', 'only this asset: cash:EGP or a symbol')
+  .option('--run <run_id>', 'breaks a run found')
+  .option('--limit <n>', '1-1000 (default 200)')
+  .addHelpText('after', examples('svc admin recon breaks --state open', 'svc admin recon breaks --kind cash --json'))
+  .action(lazy(async () => (await import('./commands/admin-recon.js')).breaks));
+recon
+  .command('ack <break_id>')
+  .description('acknowledge an open break: someone is on it (default --as admin)')
+  .option('--note <text>', 'an optional note')
+  .addHelpText('after', examples('svc admin recon ack rbk_0123456789 --note "asked the bank for the statement line"'))
+  .action(lazy(async () => (await import('./commands/admin-recon.js')).ack));
+recon
+  .command('resolve <break_id>')
+  .description('resolve a break: --accept keeps the difference with a note (default --as admin); --adjust proposes the ledger:adjust that makes the book equal the statement (default --as security), resolved adjusted when approved')
+  .option('--accept', 'the difference is explained and kept (needs --note)')
+  .option('--adjust', 'propose a ledger:adjust of -difference naming the break (cash breaks)')
+  .option('--note <text>', 'why (required with --accept; with --adjust the proposal\'s reason)')
+  .addHelpText('after', examples('svc admin recon resolve rbk_0123456789 --accept --note "bank timing difference"', 'svc admin recon resolve rbk_0123456789 --adjust && svc admin approve act_0123456789'))
+  .action(lazy(async () => (await import('./commands/admin-recon.js')).resolve));
+
+const alerts = admin
+  .command('alerts')
+  .description('trade surveillance alerts: list (default), show, run, escalate, close (default --as admin)')
+  .addHelpText('after', examples('svc admin alerts --state open', 'svc admin alerts escalate alr_0123456789 --note "pattern repeats"', 'svc admin alerts close alr_0123456789 --note "client rebalanced"'));
+alerts
+  .command('list', { isDefault: true })
+  .description('alerts, oldest first')
+  .option('--state <state>', 'open, escalated or closed')
+  .option('--rule <rule>', 'wash_trade, layering or concentration')
+  .option('--investor <id>', 'only this investor')
+  .option('--symbol <symbol>', 'only this symbol')
+  .option('--session <YYYY-MM-DD>', 'only this session')
+  .option('--limit <n>', '1-500 (default 100)')
+  .addHelpText('after', examples('svc admin alerts', 'svc admin alerts list --state open --json'))
+  .action(lazy(async () => (await import('./commands/admin-alerts.js')).list));
+alerts.command('show <alert_id>').description('one alert with its evidence: window, orders, fills, measured values').addHelpText('after', examples('svc admin alerts show alr_0123456789')).action(lazy(async () => (await import('./commands/admin-alerts.js')).show));
+alerts
+  .command('run')
+  .description('run the rules now over a session (they also run at every session close)')
+  .option('--date <YYYY-MM-DD>', 'a trading day up to today (default the latest session that has opened)')
+  .addHelpText('after', examples('svc admin alerts run', 'svc admin alerts run --date 2026-11-24 --json'))
+  .action(lazy(async () => (await import('./commands/admin-alerts.js')).run));
+alerts
+  .command('escalate <alert_id>')
+  .description('escalate an open alert')
+  .option('--note <text>', 'an optional note')
+  .addHelpText('after', examples('svc admin alerts escalate alr_0123456789 --note "third time this month"'))
+  .action(lazy(async () => (await import('./commands/admin-alerts.js')).escalate));
+alerts
+  .command('close <alert_id>')
+  .description('close an open or escalated alert; final')
+  .option('--note <text>', 'why (required)')
+  .addHelpText('after', examples('svc admin alerts close alr_0123456789 --note "client rebalanced; no intent to mislead"'))
+  .action(lazy(async () => (await import('./commands/admin-alerts.js')).close));
+
+const complaints = admin
+  .command('complaints')
+  .description('the complaints register: list (default), new, show, move; due 15 EGX business days after receipt (default --as admin)')
+  .addHelpText('after', examples('svc admin complaints --overdue', 'svc admin complaints new --investor inv_0123456789 --category fees --summary "charged twice"', 'svc admin complaints move cmp_0123456789 --to investigating'));
+complaints
+  .command('list', { isDefault: true })
+  .description('complaints, oldest first, with their due dates; overdue ones flagged')
+  .option('--state <state>', 'received, investigating, resolved or rejected')
+  .option('--investor <id>', 'only this investor')
+  .option('--tenant <id>', 'only this tenant')
+  .option('--overdue', 'only complaints past their due date')
+  .option('--limit <n>', '1-500 (default 100)')
+  .addHelpText('after', examples('svc admin complaints', 'svc admin complaints list --state investigating --json'))
+  .action(lazy(async () => (await import('./commands/admin-complaints.js')).list));
+complaints
+  .command('new')
+  .description('record a complaint: state received, due 15 business days later')
+  .option('--investor <id>', 'the investor who complains')
+  .option('--category <c>', 'execution, fees, statement, account, service or other')
+  .option('--channel <c>', 'email (default), phone, branch, app or letter')
+  .option('--summary <text>', 'what the investor says, 1-2000 characters')
+  .addHelpText('after', examples('svc admin complaints new --investor inv_0123456789 --category fees --channel phone --summary "charged commission twice"'))
+  .action(lazy(async () => (await import('./commands/admin-complaints.js')).create));
+complaints.command('show <complaint_id>').description('one complaint with its history').addHelpText('after', examples('svc admin complaints show cmp_0123456789')).action(lazy(async () => (await import('./commands/admin-complaints.js')).show));
+complaints
+  .command('move <complaint_id>')
+  .description('move a complaint one step: received -> investigating -> resolved or rejected (those need --note)')
+  .option('--to <state>', 'investigating, resolved or rejected')
+  .option('--note <text>', 'the resolution (required for resolved and rejected)')
+  .addHelpText('after', examples('svc admin complaints move cmp_0123456789 --to investigating', 'svc admin complaints move cmp_0123456789 --to resolved --note "refunded the duplicate commission"'))
+  .action(lazy(async () => (await import('./commands/admin-complaints.js')).move));
 
 const scenario = program
   .command('scenario')

@@ -10,6 +10,11 @@ import { createPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './http/openapi.js';
 import { addRequestRecorder } from './http/inspect.js';
 import { ROUTE_MODULES } from './routes.js';
+import * as sessions from './backoffice/sessions.js';
+import { createPasskeyStore } from './backoffice/passkeys.js';
+import { createSessionAuth } from './console/session-auth.js';
+import { registerConsoleApi } from './console/routes.js';
+import { findConsoleDir, registerConsoleStatic } from './console/static.js';
 
 export interface AppOptions extends ServerOptions {
   /** The home's sandbox id, echoed by /healthz (daemon/contract/home-files.ts); null without a home. */
@@ -28,7 +33,13 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   app.get('/healthz', async (): Promise<Health> => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso(), sandbox_id: sandboxId }));
 
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
-  const handle = createPipeline(deps);
+  // The browser console (docs/console.md): its page, its passkey and session calls, and its session
+  // cookie as another way in for operator routes (the pipeline's deps see the live Deps underneath).
+  const passkeys = createPasskeyStore(deps.db);
+  const sessionOf = createSessionAuth({ db: deps.db, wallNow: () => deps.wallNow(), passkeys, scopesOf: (id) => deps.keys.identities.scopesOf(id), sessions });
+  registerConsoleStatic(app, findConsoleDir());
+  registerConsoleApi(app, { db: deps.db, wallNow: () => deps.wallNow(), nowIso: () => deps.nowIso(), audit: deps.audit, passkeys, sessions, sessionOf });
+  const handle = createPipeline(Object.assign(Object.create(deps) as Deps, { consoleSession: sessionOf }));
   for (const def of routes) {
     app.route({
       method: def.method,

@@ -157,9 +157,11 @@ try {
 const address = app.server.address();
 const boundPort = typeof address === 'object' && address ? address.port : port;
 const baseUrl = `http://${args.host}:${boundPort}`;
+// The console's passkeys need a secure context and a relying-party name: localhost, not an IP address.
+const consoleOrigin = args.host === '127.0.0.1' || args.host === 'localhost' ? `http://localhost:${boundPort}` : baseUrl;
 writeFileSync(
   locatorFile,
-  JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${baseUrl}/broker/v1`, version: VERSION, home, sandbox_id: sandboxId, started_at: new Date().toISOString() }, null, 2) + '\n',
+  JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${consoleOrigin}/console`, version: VERSION, home, sandbox_id: sandboxId, started_at: new Date().toISOString() }, null, 2) + '\n',
   { mode: 0o600 },
 );
 chmodSync(locatorFile, 0o600);

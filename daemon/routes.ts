@@ -17,5 +17,6 @@ import { reconciliationRoutes } from './reconciliation/routes.js';
 import { surveillanceRoutes } from './surveillance/routes.js';
 import { complaintsRoutes } from './complaints/routes.js';
 import { assistantRoutes } from './assistant/routes.js';
+import { consoleRoutes } from './backoffice/console-routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];

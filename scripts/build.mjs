@@ -1,8 +1,11 @@
 // Builds dist/ with esbuild. The daemon is one bundle with its pure-JS dependencies inlined (module
 // resolution is a large part of start-up); better-sqlite3 stays external as a native addon. The CLI is
 // code-split so commands that need Ink or inquirer load them lazily, with node_modules external.
-// Type checking is `npm run typecheck`.
+// The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
+// /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
 import { build } from 'esbuild';
+import { build as viteBuild } from 'vite';
+import react from '@vitejs/plugin-react';
 
 const common = {
   bundle: true,
@@ -30,4 +33,16 @@ await build({
   packages: 'external',
   splitting: true,
   chunkNames: 'cli/chunks/[name]-[hash]',
+});
+// React's production build and JSX runtime even when a test runner set NODE_ENV=test (Vite and the React
+// plugin read it).
+process.env.NODE_ENV = 'production';
+await viteBuild({
+  root: 'console',
+  base: '/console/',
+  configFile: false,
+  logLevel: 'warn',
+  mode: 'production',
+  plugins: [react()],
+  build: { outDir: '../dist/console', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 400 },
 });

@@ -2,9 +2,9 @@
 // maker (default --as security) proposes a base with its params; a different identity (default --as
 // approver) approves it, stepped up by a code svc computes, or rejects it. People see the proposal with
 // amounts in EGP and times in Cairo; --json is the API's body.
-import { chalk, egp, printJson, table, usage } from '../output.js';
+import { chalk, egp, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { adminConnection, cairo, call, fitLast, oneOf, positiveInt, query, required, type AdminGlobals } from './admin-identity.js';
+import { adminConnection, cairo, call, fittedTable, oneOf, positiveInt, query, required, type AdminGlobals } from './admin-identity.js';
 
 /** A proposal as GET /admin/actions answers it. */
 export interface AdminAction {
@@ -93,7 +93,7 @@ export function renderAction(a: AdminAction): string {
     ['maker', `${a.maker}, ${cairo(a.created_at)}`], ['expires', cairo(a.expires_at)],
   ];
   if (a.checker) rows.push(['checker', `${a.checker}, ${cairo(a.decided_at)}${a.decision_reason ? `: ${a.decision_reason}` : ''}`]);
-  const width = Math.max(...rows.map(([k]) => k.length), ...Object.keys(a.params).map((k) => k.length + 2));
+  const width = Math.max(...rows.map(([k]) => k.length), ...[...Object.keys(a.params), ...Object.keys(a.result ?? {})].map((k) => k.length + 2));
   const line = (k: string, v: string) => `  ${k.padEnd(width)}  ${v}\n`;
   let out = `${chalk.bold(a.action_id)}\n` + rows.map(([k, v]) => line(k, v)).join('');
   out += `  params\n` + (Object.keys(a.params).length === 0 ? '    (none)\n' : Object.entries(a.params).map(([k, v]) => line(`  ${k}`, paramText(k, v))).join(''));
@@ -113,7 +113,7 @@ export async function actions(opts: ActionsOptions, g: AdminGlobals): Promise<vo
   }
   const headers = ['action', 'base', 'state', 'maker', 'proposed (Cairo)', 'checker', 'reason'];
   const rows = res.actions.map((a) => [a.action_id, a.action, a.state, a.maker, cairo(a.created_at), a.checker ?? '-', a.reason]);
-  process.stdout.write(table(headers, fitLast(headers, rows)) + '\n');
+  process.stdout.write(fittedTable(headers, rows, ['checker', 'maker'], 16) + '\n');
 }
 
 export async function propose(opts: ProposeOptions, g: AdminGlobals, args: string[]): Promise<void> {

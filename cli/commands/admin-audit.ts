@@ -41,7 +41,7 @@ async function verify(g: AdminGlobals): Promise<void> {
   const c = adminConnection(g, 'admin');
   const v = await call<AuditVerification>(c, 'GET', '/admin/audit/verify');
   if (c.json) printJson(v);
-  else if (v.ok) process.stdout.write(`${chalk.green('ok')}: ${v.count} entries, every hash recomputes and the signed head matches (head ${v.head.slice(0, 16)}…)\n`);
+  else if (v.ok) process.stdout.write(`${chalk.green('ok')}: ${v.count} entries, every hash recomputes, the signed head matches\n  head ${v.head}\n`);
   else process.stdout.write(`${chalk.red('BROKEN')} at entry ${v.first_bad_seq ?? '-'}: ${v.reason}\n`);
   if (!v.ok) throw new CliExit(EXIT.apiError);
 }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { api, type ApiResponse, type RequestOptions } from '../client/http.js';
 import { readJson, resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { egp, ok, usage } from '../output.js';
+import { egp, ok, table, usage } from '../output.js';
 
 /** The identities `--as` can name: the bootstrap roles that own a key of their own. */
 export const ADMIN_IDENTITIES = ['security', 'approver', 'admin', 'dealer', 'compliance', 'auditor'] as const;
@@ -38,14 +38,17 @@ export function adminConnection(g: AdminGlobals, fallback: AdminIdentity): Admin
   const key = fromProfile[`${identity}_key`] ?? fromHome[`${identity}_key`];
   const stepUp = fromProfile[`${identity}_step_up`] ?? fromHome[`${identity}_step_up`];
   if (!key) usage(`this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) hold no ${identity}_key`);
-  // The client sends admin_key on /admin routes and computes X-Step-Up-Code from the secret paired with
-  // the key it sends: pairing them here makes every admin request act as the chosen identity.
-  return { profile: { ...profile, admin_key: key, admin_step_up: stepUp }, identity, json: Boolean(g.json) };
+  // The client sends admin_key as X-Admin-Key (the dealer's key as X-Console-Key, its realm) and
+  // computes X-Step-Up-Code from the secret paired with the key it sends: pairing them here makes every
+  // request act as the chosen identity.
+  const acting = identity === 'dealer' ? { dealer_key: key, dealer_step_up: stepUp } : { admin_key: key, admin_step_up: stepUp };
+  return { profile: { ...profile, ...acting }, identity, json: Boolean(g.json) };
 }
 
 /** Sends one request as the connection's identity. */
 export function send<T>(c: AdminConnection, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-  return api<T>(c.profile, method, path, { ...opts, adminKey: c.profile.admin_key });
+  const as: RequestOptions = c.identity === 'dealer' ? { identity: 'dealer' } : { adminKey: c.profile.admin_key };
+  return api<T>(c.profile, method, path, { ...opts, ...as });
 }
 
 /** Sends one request and returns its 2xx body; a refusal prints its code and message and exits 1. */
@@ -119,4 +122,26 @@ export function fitLast(headers: string[], rows: string[][]): string[][] {
   const others = headers.slice(0, last).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i].length)) + 2, 0);
   const room = Math.max(12, width - others);
   return rows.map((r) => [...r.slice(0, last), clip(r[last], room)]);
+}
+
+/**
+ * A table that fits the terminal (100 columns when not one): the columns named in `optional` are left
+ * out, in that order, until it fits; with `clipLast` (a minimum width), the last column (free text)
+ * is cut to the room the others leave, at least that minimum (else optional columns go first).
+ */
+export function fittedTable(headers: string[], rows: string[][], optional: string[], clipLast?: number): string {
+  const width = terminalWidth();
+  const lastIndex = headers.length - 1;
+  let keep = headers.map((_h, i) => i);
+  const colWidth = (i: number) => Math.max(headers[i].length, ...rows.map((r) => r[i].length));
+  const span = (cols: number[]) => cols.reduce((sum, i) => sum + colWidth(i), 0) + 2 * (cols.length - 1);
+  const fixed = () => keep.filter((i) => !(clipLast !== undefined && i === lastIndex));
+  const needed = () => span(fixed()) + (clipLast !== undefined && keep.includes(lastIndex) ? 2 + clipLast : 0);
+  for (const name of optional) {
+    if (needed() <= width) break;
+    keep = keep.filter((i) => headers[i] !== name);
+  }
+  const room = Math.max(clipLast ?? 0, width - span(fixed()) - 2);
+  const cut = rows.map((r) => keep.map((i) => (clipLast !== undefined && i === lastIndex ? clip(r[i], room) : r[i])));
+  return table(keep.map((i) => headers[i]), cut);
 }

@@ -52,10 +52,12 @@ export function wrap(text: string, width: number, indent = ''): string {
 
 const width = (): number => Math.max(40, Math.min(process.stdout.columns || 80, 100));
 
-/** "label  text", wrapped under itself. */
-function field(label: string, text: string): string {
-  const pad = label.padEnd(8);
-  return `${chalk.bold(pad)}${wrap(text, width() - pad.length, ' '.repeat(pad.length))}\n`;
+const LABELS = { en: { cause: 'cause', remedy: 'remedy' }, ar: { cause: 'السبب', remedy: 'المعالجة' } } as const;
+
+/** "label  text", wrapped under itself; the label in the answer's language. */
+function field(a: AiAnswer, name: 'cause' | 'remedy'): string {
+  const pad = LABELS[a.language === 'ar' ? 'ar' : 'en'][name].padEnd(10);
+  return `${chalk.bold(pad)}${wrap(a[name] ?? '', width() - pad.length, ' '.repeat(pad.length))}\n`;
 }
 
 async function ask(g: GlobalOptions, opts: AiOptions, method: 'GET' | 'POST', path: string): Promise<AiAnswer | null> {
@@ -71,8 +73,8 @@ async function ask(g: GlobalOptions, opts: AiOptions, method: 'GET' | 'POST', pa
 export async function explain(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const a = await ask(g, opts, 'POST', `/v1/ai/explain/order/${encodeURIComponent(args[0])}`);
   if (!a) return;
-  const head = [a.order_id, a.symbol, a.state === 'rejected' && a.reason_code ? `rejected (${a.reason_code})` : a.state].filter(Boolean).join('  ');
-  process.stdout.write(`${head}\n${field('cause', a.cause ?? '')}${field('remedy', a.remedy ?? '')}`);
+  const head = [a.order_id, a.symbol, a.state === 'rejected' ? `rejected (${a.reason_code})` : ''].filter(Boolean).join('  ');
+  process.stdout.write(`${head}\n${field(a, 'cause')}${field(a, 'remedy')}`);
 }
 
 export async function glossary(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
@@ -93,7 +95,7 @@ export async function disclosure(opts: AiOptions, g: GlobalOptions): Promise<voi
 export async function error(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const a = await ask(g, opts, 'GET', `/v1/ai/dev/explain-error/${encodeURIComponent(args[0])}`);
   if (!a) return;
-  process.stdout.write(`${a.code}${a.http_status ? ` (HTTP ${a.http_status})` : ''}\n${field('cause', a.cause ?? '')}${field('remedy', a.remedy ?? '')}`);
+  process.stdout.write(`${a.code}${a.http_status ? ` (HTTP ${a.http_status})` : ''}\n${field(a, 'cause')}${field(a, 'remedy')}`);
 }
 
 /**

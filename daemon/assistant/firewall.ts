@@ -117,15 +117,30 @@ function scan(text: string, requests: boolean): Verdict {
   return { ok: true };
 }
 
-/** An answer's text: ok when it states facts only; refused when it advises in any of the rule kinds. */
-export function checkOutput(text: string): Verdict {
-  return scan(text, false);
+/**
+ * Verdicts of texts already checked, one cache per kind of check. Most answers are the registries'
+ * fixed words (glossary, disclosures, causes and remedies) and most requests a slug or a code, so a
+ * registry route costs lookups rather than scans. Bounded, and cleared whole when full; a verdict
+ * depends on the text alone, so caching changes no answer.
+ */
+const SEEN_MAX = 4096;
+function remembered(requests: boolean): (text: string) => Verdict {
+  const seen = new Map<string, Verdict>();
+  return (text) => {
+    const hit = seen.get(text);
+    if (hit) return hit;
+    const v = scan(text, requests);
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.set(text, v);
+    return v;
+  };
 }
 
+/** An answer's text: ok when it states facts only; refused when it advises in any of the rule kinds. */
+export const checkOutput: (text: string) => Verdict = remembered(false);
+
 /** A request's text: ok when it asks for information; refused when it seeks advice or injects instructions. */
-export function checkRequest(text: string): Verdict {
-  return scan(text, true);
-}
+export const checkRequest: (text: string) => Verdict = remembered(true);
 
 /** Every string inside a value (an answer body), for checking the whole answer at once. */
 export function textsOf(value: unknown, out: string[] = []): string[] {

@@ -6,6 +6,7 @@
 import { formatPrice } from '../contract/money.js';
 import type { Explained, OrderFacts } from './grounding.js';
 import { other, type Lang } from './policy.js';
+import { rejectCodeAr } from './reject-codes-ar.js';
 
 export type Text = { en: string; ar: string };
 
@@ -40,11 +41,16 @@ export const NEUTRAL = {
   },
 } as const satisfies Record<string, Text>;
 
-/** An error or reject code's cause and remedy. The registries are written in English; Arabic names the code. */
-export function renderExplained(e: Explained): { cause: Text; remedy: Text } {
+/**
+ * An error or reject code's cause and remedy. Reject codes have Arabic text of their own
+ * (reject-codes-ar.ts); for the API error registry, written in English, the Arabic names the code
+ * and carries the English text.
+ */
+export function renderExplained(e: Explained): Narration {
+  const ar = rejectCodeAr(e.code);
   return {
-    cause: { en: e.cause, ar: `الرمز ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.cause}` },
-    remedy: { en: e.remedy, ar: `طريقة المعالجة للرمز ${e.code}: ${e.remedy}` },
+    cause: { en: e.cause, ar: ar ? ar.cause : `الرمز ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.cause}` },
+    remedy: { en: e.remedy, ar: ar ? ar.remedy : `طريقة المعالجة للرمز ${e.code}: ${e.remedy}` },
   };
 }
 

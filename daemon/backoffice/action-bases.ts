@@ -12,6 +12,8 @@ import type { Exec } from './bases/exec.js';
 import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
 import { rotateKek } from './bases/rotate-kek.js';
 import { rotateDek, rotateDekParams } from './bases/rotate-dek.js';
+import { replayMarketData, replayParams } from './bases/marketdata-replay.js';
+import { corpActionParams, processCorpAction } from './bases/corp-action.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
@@ -32,8 +34,8 @@ export const BASE_PARAMS = {
   'passkey:unlock': z.strictObject({ identity_id: id }),
   'break-glass': z.strictObject({ identity_id: id, minutes: z.number().int().min(1).max(240) }),
   'idp-config:update': z.strictObject({ issuer: z.url().max(300), client_id: z.string().min(1).max(200) }),
-  'corp-action:process': z.strictObject({ symbol: z.string().regex(/^[A-Z0-9]{2,12}$/), kind: z.enum(['dividend', 'split']), ratio: z.number().int().min(2).max(100).optional() }),
-  'marketdata:replay': z.strictObject({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) }),
+  'corp-action:process': corpActionParams,
+  'marketdata:replay': replayParams,
 } as const satisfies Record<StrictBase, z.ZodType>;
 
 export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly string[]).includes(s);
@@ -108,6 +110,6 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'console-roles:assign': notYet('the browser console (console users and passkeys)'),
   'passkey:unlock': notYet('the browser console (console users and passkeys)'),
   'idp-config:update': notYet('an identity provider integration'),
-  'corp-action:process': notYet('the corporate-action processor of the back office'),
-  'marketdata:replay': notYet('recorded quote overrides to replay'),
+  'corp-action:process': processCorpAction,
+  'marketdata:replay': replayMarketData,
 };

@@ -41,6 +41,9 @@ export const ERROR_CODES = {
   SIGNATURE_EXPIRED: e(401, 'The request timestamp is outside the accepted window.', 'X-Svc-Timestamp differs from the server wall clock by more than 300 seconds.', 'Sync the client clock and sign again with a fresh timestamp.'),
   STEP_UP_REQUIRED: e(401, 'This action needs a fresh step-up code.', 'Money and approval actions need X-Step-Up-Code: a TOTP (RFC 6238, SHA-1, 6 digits, 30 s steps of the wall clock) of the identity\'s step-up secret; it is missing, wrong, older than one step, or was already used.', 'Send the current code of the identity\'s step-up secret (svc computes it from the credentials file); each code is accepted once.'),
   FORBIDDEN: e(403, 'The credentials lack the grant this route needs.', 'The operator identity does not hold the required grant.', 'Use an identity that holds the grant named in the message.'),
+  CSRF_REFUSED: e(403, 'A console call must come from the console page with its session token.', 'A state-changing call made with a console session cookie came from another origin, or without the X-CSRF-Token of its session.', 'Call from the console page itself: it sends its Origin and the token it reads when it signs in.'),
+  ENROLMENT_CODE_INVALID: e(401, 'The enrolment code is unknown, used or expired.', 'A passkey enrolment needs a one-time code printed by svc console enroll; each code enrols once and expires.', 'Run svc console enroll --as ROLE again and open the new link.'),
+  PASSKEY_REJECTED: e(401, 'The passkey did not verify.', 'The WebAuthn registration or assertion did not match its challenge, origin, relying party or stored public key, or the passkey is not registered.', 'Try again from the console page; enrol a passkey first if this identity has none.'),
   IDEMPOTENCY_KEY_REQUIRED: e(400, 'This route requires an Idempotency-Key header.', 'The Idempotency-Key header is missing or empty.', 'Send a unique Idempotency-Key (1-255 characters) per logical request.'),
   IDEMPOTENCY_KEY_INVALID: e(400, 'The Idempotency-Key header is not valid.', 'The key is longer than 255 characters or contains control characters.', 'Send a printable key of 1-255 characters.'),
   IDEMPOTENCY_KEY_REUSED: e(422, 'This Idempotency-Key was used with a different request body.', 'The same key was sent earlier with another body on the same route.', 'Use a new key for a new request; reuse a key only to retry the identical request.'),
@@ -159,7 +162,7 @@ export const ERROR_CODES = {
   ACCESS_REVIEW_CLOSED: e(409, 'The access review is closed.', 'A campaign closes when its last item is decided; a closed campaign cannot change.', 'Open a new campaign: svc admin access-review open.'),
 
   // Assistant
-  NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'The assistant routes need a provider; none is configured.', 'Start the sandbox with --ai registry for the registry-grounded assistant.'),
+  NOT_AVAILABLE: e(501, 'No inference provider is configured.', 'This answer needs an inference provider and the sandbox runs with --ai none. Only the narration of an order that was not rejected needs one: the glossary, the disclosures, the error explainer and the explanation of a rejected order answer without a provider.', 'Start or reset the sandbox with --ai registry (templates, no model) or --ai openai:<base_url> (a local OpenAI-compatible model server).'),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

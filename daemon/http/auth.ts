@@ -3,7 +3,8 @@
 // a global grant must be held globally; a broker or tenant grant globally or for one broker or tenant,
 // and the identity then sees that broker's or tenant's data only), plus a step-up code on the routes
 // that need one; or, for a journal replay's internal request, the recorded principal of a one-time
-// ticket. Every failure is an AppError of this layer.
+// ticket. A browser console session (cookie) is another way in for an operator: the same grant check,
+// and a passkey step-up instead of the code. Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
 import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
@@ -22,10 +23,22 @@ export interface KeyLookup {
   checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
 }
 
+/** A browser console session as an operator (daemon/console/session-auth.ts): null when the request sends none. */
+export type ConsoleSessionLookup = (req: FastifyRequest) => { operator: Operator & { realm: OperatorRealm }; steppedUp: boolean } | null;
+
 export interface AuthDeps {
   keys: KeyLookup;
   journal: Pick<RequestJournal, 'takeTicket'>;
   wallNow(): number;
+  /** Console sessions as another way in for operator routes; absent: keys only. */
+  consoleSession?: ConsoleSessionLookup;
+}
+
+/** An authenticated operator, and whether a console session's passkey step-up is fresh (keys: false). */
+interface OperatorCaller {
+  op: Operator;
+  viaSession: boolean;
+  steppedUp: boolean;
 }
 
 export interface Principal {
@@ -68,13 +81,19 @@ function verifyRequestSignature(deps: AuthDeps, req: FastifyRequest, tenantId: s
   }
 }
 
-function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: OperatorRealm, grant: string): Operator {
+function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: OperatorRealm, grant: string): OperatorCaller {
   const name = realm === 'admin' ? 'x-admin-key' : 'x-console-key';
   const key = header(req, name);
+  // No key: a console session cookie is the other way in, to the same grant check.
+  const session = key === undefined && deps.consoleSession ? deps.consoleSession(req) : null;
+  if (session) {
+    if (session.operator.realm !== realm) throw new AppError('UNAUTHENTICATED', `This route is for ${realm} identities; the session's identity ${session.operator.name} is a ${session.operator.realm} identity.`);
+    return { op: inScope(session.operator, grant), viaSession: true, steppedUp: session.steppedUp };
+  }
   const op = key ? deps.keys.operatorForKey(key) : null;
   if (!op || op.realm !== realm) throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
   if (op.revoked) throw new AppError('KEY_REVOKED', `The key of ${op.name} was revoked.`);
-  return inScope(op, grant);
+  return { op: inScope(op, grant), viaSession: false, steppedUp: false };
 }
 
 /** The identity as it acts under grant: refused (403) when it does not hold the grant in a scope the route can use. */
@@ -96,10 +115,14 @@ const STEP_UP_WHY = {
   no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
 } as const;
 
-/** Money and approval routes: a fresh, unused step-up code of the identity. */
-function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, op: Operator): void {
+/** Money and approval routes: a fresh, unused step-up code of the identity, or a session's fresh passkey step-up. */
+function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): void {
   if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return;
-  const r = deps.keys.checkStepUp(op.id, header(req, STEP_UP_HEADER), deps.wallNow());
+  if (who.viaSession) {
+    if (who.steppedUp) return;
+    throw new AppError('STEP_UP_REQUIRED', 'Confirm with your passkey: a console session is stepped up for 5 minutes after a passkey assertion.');
+  }
+  const r = deps.keys.checkStepUp(who.op.id, header(req, STEP_UP_HEADER), deps.wallNow());
   if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
 }
 
@@ -139,7 +162,7 @@ export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest,
     return { tenantId, operator: null, idemKey };
   }
   if (auth === 'none') return { tenantId: null, operator: null, idemKey: null };
-  const operator = authenticateOperator(deps, req, auth.realm, auth.grant);
-  requireStepUp(deps, def, req, operator);
-  return { tenantId: null, operator, idemKey: null };
+  const who = authenticateOperator(deps, req, auth.realm, auth.grant);
+  requireStepUp(deps, def, req, who);
+  return { tenantId: null, operator: who.op, idemKey: null };
 }

@@ -29,8 +29,15 @@ export function canonicalPath(path: string): string {
   return `/${out.join('/')}`;
 }
 
+/**
+ * A path of non-empty segments with no escape and no `.` or `..` segment is canonical as it is: the
+ * spelling of nearly every request, checked by one test instead of splitting and rebuilding it.
+ */
+const PLAIN = /^(?:\/(?!\.\.?(?:\/|$))[^/%]+)+$/;
+
 /** null when the path is canonical, else the canonical spelling to name in the refusal. */
 export function nonCanonical(path: string): string | null {
+  if (PLAIN.test(path)) return null;
   const canonical = canonicalPath(path);
   return canonical === path ? null : canonical;
 }

@@ -23,6 +23,7 @@ const TAGS: Record<string, string> = {
   backoffice: 'Tenants and the audit log (X-Admin-Key with grants)',
   sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
   service: 'Health and this document',
+  assistant: 'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, grounded in the registries; never advice (bearer key)',
 };
 
 /** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */

@@ -10,7 +10,8 @@
 //     credits minus its debits. Postings are never edited or deleted.
 //  3. An investor balance (settled, reserved, unsettled) is never negative. A movement that would
 //     take one below zero is refused with INSUFFICIENT_SETTLED_CASH / _SECURITIES, and one that would
-//     take a balance past the safe-integer range with AMOUNT_TOO_LARGE: never a wrong number.
+//     take a balance past the safe-integer range with AMOUNT_TOO_LARGE: never a wrong number. (For a
+//     posting the database's CHECK is the check, and postings.ts names the refusal.)
 //  4. Reservations are holds (TigerBeetle's two-phase transfers): creating a hold moves the amount
 //     from settled to reserved; a post moves part or all of the remainder from reserved to a
 //     destination; a void returns the whole remainder to settled. A hold goes pending -> posted |

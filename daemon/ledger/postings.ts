@@ -52,21 +52,24 @@ export interface Posting {
 }
 
 /**
- * Writes one posting; the caller has validated amount, assets and hold. The code refuses a debit an
- * investor balance cannot pay; the database refuses it again (CHECK balance >= 0) and refuses any
- * balance past 2^53 - 1 (CHECK), which is answered as AMOUNT_TOO_LARGE. Returns the posting id.
+ * Writes one posting; the caller has validated amount, assets and hold. The database refuses a debit
+ * an investor balance cannot pay (CHECK bucket = 'system' OR balance >= 0) and any balance past
+ * 2^53 - 1 (CHECK). Both fail the statement as a whole (its trigger's balance updates included), so
+ * the balance read after the failure is the one before it: below the amount, the refusal is the
+ * shortfall; otherwise AMOUNT_TOO_LARGE. (No balance is read before the INSERT: the CHECK is the
+ * check, and a posting that goes through, every posting of a filled order, costs one statement.)
+ * Returns the posting id.
  */
 export function post(book: PostingBook, m: Posting): Outcome<number> {
   const { debit, amount } = m;
-  if (debit.bucket !== 'system') {
-    const balance = balanceOf(book.accounts, debit.id);
-    if (balance < amount) return refuse(shortfallCode(debit.asset), `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.`);
-  }
   try {
     return ok(Number(book.insertEntry.run(m.tenantId, debit.id, m.credit.id, amount, m.kind, m.ref, m.holdId, book.clock.now()).lastInsertRowid));
   } catch (err) {
-    // the statement (with its trigger's balance updates) is undone as a whole
     if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
+    if (debit.bucket !== 'system') {
+      const balance = balanceOf(book.accounts, debit.id);
+      if (balance < amount) return refuse(shortfallCode(debit.asset), `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.`);
+    }
     return refuse('AMOUNT_TOO_LARGE', `Moving ${amount} would take a ${debit.asset} balance past ${Number.MAX_SAFE_INTEGER}.`);
   }
 }

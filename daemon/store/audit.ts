@@ -5,7 +5,8 @@
 // the replaying operator as its actor and the actor the code gave as on_behalf_of (the journal's
 // recorded principal). A row without on_behalf_of hashes exactly as rows did before the column existed.
 // The signed head: with a seal key (derived from the key-encryption key, which the database never
-// holds), every append also writes (count, head, MAC) to audit_seal, so cutting the chain's tail and
+// holds), every committed transaction that appended also writes (count, head, MAC) to audit_seal
+// (once per group-commit batch, just before its COMMIT; at once outside a batch), so cutting the chain's tail and
 // rewriting sandbox_state's head to match is caught by verify: the seal still names the longer chain,
 // and a forged seal has no valid MAC. Not caught: rolling the whole database file back to an earlier
 // state (the seal goes back with it).
@@ -89,15 +90,49 @@ function sealWriter(db: Db, sealKey: Buffer | undefined): ((count: number, head:
   };
 }
 
+type HeadRow = { audit_count: number; audit_head: string };
+
+/**
+ * When the signed head is written. Inside a group-commit batch (openBatch .. closeBatch) once, at the
+ * batch's end, rather than by every append: only committed states are ever read, and every batch
+ * commits with the seal naming the head it leaves (read from the database: a request rolled back to
+ * its savepoint took its entries with it). One MAC and one write per batch instead of per request.
+ * Outside a batch, at once.
+ */
+function sealTiming(write: ((count: number, head: string) => void) | null, head: { get(): HeadRow | undefined }) {
+  let batchOpen = false;
+  let owed = false;
+  return {
+    appended(count: number, h: string): void {
+      if (batchOpen) owed = true;
+      else write?.(count, h);
+    },
+    /** A group-commit batch has begun (daemon/store/group-commit.ts). */
+    openBatch(): void {
+      batchOpen = true;
+    },
+    /** Just before the batch's COMMIT. Nothing when nothing was appended. */
+    closeBatch(): void {
+      batchOpen = false;
+      if (!owed) return;
+      owed = false;
+      const h = head.get()!;
+      write?.(h.audit_count, h.audit_head);
+    },
+  };
+}
+
 export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
-  const head = db.prepare<[], { audit_count: number; audit_head: string }>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
+  const head = db.prepare<[], HeadRow>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
   // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
   let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
   // Compare-and-set: the head moves only from the head this connection last knew. The known head is
   // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
   // head away from it, the update changes no row, and the append reads the head and tries again.
   const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
-  let known: { audit_count: number; audit_head: string } | null = null;
+  let known: HeadRow | null = null;
+  const writeSeal = sealWriter(db, sealKey);
+  const seal = sealTiming(writeSeal, head);
   /** The operator replaying a journal entry, while actingFor runs. */
   let acting: string | null = null;
 
@@ -123,7 +158,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
         insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
         insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
         known = { audit_count: row.seq, audit_head: hash };
-        writeSeal?.(row.seq, hash);
+        seal.appended(row.seq, hash);
         return;
       }
       known = null;
@@ -131,7 +166,6 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     }
   }
 
-  const writeSeal = sealWriter(db, sealKey);
   /** Seals the current head when no seal exists yet (a database from before the seal). */
   function ensureSeal(): void {
     if (!writeSeal || db.prepare('SELECT 1 FROM audit_seal WHERE id = 1').get()) return;
@@ -163,7 +197,7 @@ export function createAudit(db: Db, nowIso: () => string, sealKey?: Buffer) {
     return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
   }
 
-  return { append, actingFor, list, verify, ensureSeal };
+  return { append, actingFor, openBatch: seal.openBatch, closeBatch: seal.closeBatch, list, verify, ensureSeal };
 }
 
 export type Audit = ReturnType<typeof createAudit>;

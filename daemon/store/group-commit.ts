@@ -16,8 +16,15 @@ export interface GroupCommit {
   settled(): Promise<void>;
 }
 
+/** What runs at a batch's edges: once it is open, and inside it just before its COMMIT. */
+export interface BatchHooks {
+  onOpen?(): void;
+  /** A throw rolls the whole batch back (every request of it is answered with the error). */
+  beforeCommit?(): void;
+}
+
 /** onRollback: a batch failed to commit; caches of what the database holds must be dropped. */
-export function createGroupCommit(db: Db, onRollback: () => void = () => {}): GroupCommit {
+export function createGroupCommit(db: Db, onRollback: () => void = () => {}, hooks: BatchHooks = {}): GroupCommit {
   let open = false;
   let waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
   let readers: Array<() => void> = [];
@@ -29,6 +36,7 @@ export function createGroupCommit(db: Db, onRollback: () => void = () => {}): Gr
     readers = [];
     open = false;
     try {
+      hooks.beforeCommit?.();
       db.exec('COMMIT');
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
@@ -46,6 +54,7 @@ export function createGroupCommit(db: Db, onRollback: () => void = () => {}): Gr
       if (!open) {
         db.exec('BEGIN');
         open = true;
+        hooks.onOpen?.();
         // Commit one loop turn later than the first chance: the poll of the next turn is non-blocking
         // (an immediate is pending), so it costs nothing when nothing else arrives, and it catches the
         // requests of connections that became readable meanwhile: with 10 connections under load

@@ -8,6 +8,7 @@ import { ERROR_CODES } from '../../daemon/contract/errors.js';
 import { DISCLOSURES } from '../../daemon/contract/disclosures.js';
 import { GLOSSARY } from '../../daemon/assistant/glossary.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
+import { REJECT_CODES_AR } from '../../daemon/assistant/reject-codes-ar.js';
 
 let none: TestApp;
 let reg: TestApp;
@@ -53,7 +54,7 @@ describe('provider none: the registry-grounded surfaces answer; narrating an ord
     const res = await explain(none, id);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ outcome: 'answered', language: 'en', order_id: id, state: 'rejected', symbol: 'COMI', reason_code: 'INSUFFICIENT_SETTLED_CASH', cause: entry.cause, remedy: entry.remedy });
-    expect(res.body.cause_ar).toContain('INSUFFICIENT_SETTLED_CASH');
+    expect(res.body).toMatchObject({ cause_ar: REJECT_CODES_AR.INSUFFICIENT_SETTLED_CASH.cause, remedy_ar: REJECT_CODES_AR.INSUFFICIENT_SETTLED_CASH.remedy });
     const ar = await explain(none, id, AR);
     expect(ar.body).toMatchObject({ outcome: 'answered', language: 'ar', cause_en: entry.cause, remedy_en: entry.remedy });
   });
@@ -205,6 +206,11 @@ describe('GET /v1/ai/dev/explain-error/{code} and ?code=', () => {
 
   it('explains every order reject code; an unknown code abstains', async () => {
     for (const c of rejectCodes()) expect((await none.req('GET', `/v1/ai/dev/explain-error/${c.code}`)).body).toMatchObject({ outcome: 'answered', cause: c.cause });
+    for (const c of rejectCodes()) {
+      expect((await none.req('GET', `/v1/ai/dev/explain-error/${c.code}`, AR)).body, c.code).toMatchObject({
+        outcome: 'answered', language: 'ar', cause: REJECT_CODES_AR[c.code].cause, remedy: REJECT_CODES_AR[c.code].remedy, cause_en: c.cause, remedy_en: c.remedy,
+      });
+    }
     expect((await none.req('GET', '/v1/ai/dev/explain-error/NOPE_NOT_A_CODE')).body).toMatchObject({ outcome: 'abstained', code: 'NOPE_NOT_A_CODE' });
   });
 });

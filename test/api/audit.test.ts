@@ -89,6 +89,25 @@ describe('GET /admin/audit/verify detects any edited or deleted row', () => {
     expect(res.body.reason).toMatch(/head/);
   });
 
+  it('requests committed together in one batch leave the signed head naming the last entry, refusals and all', async () => {
+    t = await makeApp();
+    await advance(t, { minutes: 5 });
+    const seal = () => t.deps.db.prepare('SELECT count, head FROM audit_seal WHERE id = 1').get() as { count: number; head: string };
+    const before = seal().count;
+    // sent together, they share one group-commit batch: the seal is written once, at its COMMIT
+    const answers = await Promise.all([
+      t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } }),
+      t.req('POST', '/admin/tenants', { body: { name: 'acme' } }),
+      t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'NOPE', halted: true } }),
+      t.req('POST', '/admin/tenants', { body: { name: 'zeta' } }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 201, 404, 201]);
+    const last = t.deps.db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };
+    expect(last.seq).toBe(before + 3);
+    expect(seal()).toEqual({ count: last.seq, head: last.hash });
+    expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true, count: last.seq });
+  });
+
   it('reading the audit log needs the audit:read grant; tenants cannot', async () => {
     t = await makeApp();
     expect((await t.req('GET', '/admin/audit', { as: 'security' })).status).toBe(200);

@@ -71,6 +71,19 @@ describe('keys:rotate-dek', () => {
     expect((await t.req('GET', '/admin/actions?state=proposed')).body.actions).toHaveLength(1);
   });
 
+  it('a sealed value that does not open refuses the whole rotation (422 ACTION_NOT_EXECUTABLE naming it): nothing is re-sealed', async () => {
+    await sealedData();
+    t.deps.db.prepare('UPDATE brandings SET logo_sealed = randomblob(64) WHERE tenant_id = ?').run(tenantId());
+    const wrapped = () => (t.deps.db.prepare('SELECT dek_wrapped FROM tenants WHERE id = ?').get(tenantId()) as { dek_wrapped: Buffer }).dek_wrapped;
+    const [dekBefore, secretBefore] = [wrapped(), signingSecretRow().secret_enc];
+    const a = await approve((await propose('keys:rotate-dek', { tenant_id: tenantId() })).body.action_id);
+    expect([a.status, a.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
+    expect(a.body.error.message).toContain(`branding:logo:${tenantId()}`);
+    expect(wrapped().equals(dekBefore)).toBe(true);
+    expect(signingSecretRow().secret_enc.equals(secretBefore)).toBe(true);
+    expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
+  });
+
   it.each([
     ['tenant_id', {}],
     ['tenant_id', { tenant_id: 42 }],
@@ -106,6 +119,21 @@ describe('keys:rotate-kek', () => {
     expect((await approve(next.body.action_id)).body.result).toMatchObject({ kek_version: 3 });
     expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
     expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
+  });
+
+  it('a sealed value that does not open refuses the whole rotation: the KEK and every wrapped key stay as they were', async () => {
+    await sealedData();
+    const adminId = (t.deps.db.prepare("SELECT id FROM operators WHERE name = 'admin'").get() as { id: string }).id;
+    t.deps.db.prepare('UPDATE operator_step_up SET secret_sealed = randomblob(60) WHERE operator_id = ?').run(adminId);
+    const kekBefore = Buffer.from(t.deps.kek);
+    const a = await approve((await propose('keys:rotate-kek', {})).body.action_id);
+    expect([a.status, a.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
+    expect(a.body.error.message).toContain(`stepup:${adminId}`);
+    expect(t.deps.kek.equals(kekBefore)).toBe(true);
+    const report = openEverySealed(t.deps.db, kekBefore);
+    expect(report.failures).toEqual([`step-up secret of ${adminId}`]);
+    expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true });
+    expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
   });
 
   it('the store reopens under the new KEK', async () => {

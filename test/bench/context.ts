@@ -180,21 +180,25 @@ export class BenchContext {
     return this.daemonPromise;
   }
 
-  /** A daemon of its own (not the shared one); nodeArgs go before the script (e.g. --cpu-prof). */
-  async startDaemon(opts: { nodeArgs?: string[]; args?: string[] } = {}): Promise<DaemonHandle> {
-    if (!existsSync(DAEMON_ENTRY)) throw new Error(`${DAEMON_ENTRY} missing: run npm run build`);
+  /** A daemon of its own (not the shared one); nodeArgs go before the script (e.g. --cpu-prof); entry: another build's main.js. */
+  async startDaemon(opts: { nodeArgs?: string[]; args?: string[]; entry?: string; wrap?: string[]; healthyMs?: number } = {}): Promise<DaemonHandle> {
+    const entry = opts.entry ?? DAEMON_ENTRY;
+    if (!existsSync(entry)) throw new Error(`${entry} missing: run npm run build`);
     const home = tempHome('daemon');
     // BENCH_DAEMON_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') profiles every daemon a bench starts
     const extra = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-    const args = [...extra, ...(opts.nodeArgs ?? []), DAEMON_ENTRY, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(this.config.seed), '--start', this.config.start, '--clock', 'frozen', '--speed', '1', '--ai', 'none', ...(opts.args ?? [])];
-    const child = spawnTracked(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [...extra, ...(opts.nodeArgs ?? []), entry, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(this.config.seed), '--start', this.config.start, '--clock', 'frozen', '--speed', '1', '--ai', 'none', ...(opts.args ?? [])];
+    // wrap: a command the daemon runs under (e.g. valgrind, test/bench/icount.ts)
+    const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args];
+    const child = spawnTracked(cmd, cmdArgs, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     this.servers.push(child);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-    const ready = await waitForHealthy({ home, child, timeoutMs: 20_000 });
+    const healthyMs = opts.healthyMs ?? 20_000;
+    const ready = await waitForHealthy({ home, child, timeoutMs: healthyMs });
     if (!ready.ok) {
       await stopChild(child, 1000);
-      throw new Error(`the daemon did not become healthy within 20 s: ${stderr.trim()}`);
+      throw new Error(`the daemon did not become healthy within ${healthyMs / 1000} s: ${stderr.trim()}`);
     }
     const baseUrl = ready.locator.base_url;
     const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as DaemonCredentials;

@@ -62,8 +62,8 @@ export function signedOrders(baseUrl: string, pid: number, creds: { api_key: str
  * (a day's deposit limit; a 1-share VLMRA market order costs about 5.6 EGP with its fees), the clock
  * five minutes into a session, and one probe order that must fill.
  */
-export async function daemonForOrders(ctx: BenchContext, investors = 4, nodeArgs?: string[]): Promise<OrderServer & { daemon: DaemonHandle }> {
-  const d = await ctx.startDaemon({ nodeArgs });
+export async function daemonForOrders(ctx: BenchContext, investors = 4, nodeArgs?: string[], entry?: string): Promise<OrderServer & { daemon: DaemonHandle }> {
+  const d = await ctx.startDaemon({ nodeArgs, entry });
   try {
     const ids: string[] = [];
     for (let i = 0; i < investors; i++) ids.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));

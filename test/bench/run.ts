@@ -26,6 +26,7 @@ import './suites/cli.js';
 import './suites/snapshot.js';
 import './suites/statements.js';
 import './suites/reconciliation.js';
+import './suites/assistant.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;

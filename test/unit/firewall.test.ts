@@ -10,6 +10,7 @@ import { DISCLOSURES } from '../../daemon/contract/disclosures.js';
 import { ERROR_CODES } from '../../daemon/contract/errors.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
 import { NEUTRAL } from '../../daemon/assistant/render.js';
+import { REJECT_CODES_AR } from '../../daemon/assistant/reject-codes-ar.js';
 
 interface Entry { kind: 'output' | 'request'; lang: 'en' | 'ar'; category: string; text: string; expect: 'refused' | 'answered' | 'abstained' }
 const corpus = (JSON.parse(readFileSync(new URL('../assistant-corpus/corpus.json', import.meta.url), 'utf8')) as { entries: Entry[] }).entries;
@@ -60,5 +61,15 @@ describe("the assistant's own words pass the firewall (no false refusal of what 
       ...rejectCodes().flatMap((c) => [c.cause, c.remedy]),
     ];
     for (const t of texts) expect(checkOutput(t), t).toEqual({ ok: true });
+  });
+
+  it('every order reject code has an Arabic cause and remedy of its own, and they pass', () => {
+    expect(Object.keys(REJECT_CODES_AR).sort()).toEqual(rejectCodes().map((c) => c.code).sort());
+    for (const [code, t] of Object.entries(REJECT_CODES_AR)) {
+      for (const text of [t.cause, t.remedy]) {
+        expect(text, code).toMatch(/[\u0600-\u06FF]{3,}/);
+        expect(checkOutput(text), `${code}: ${text}`).toEqual({ ok: true });
+      }
+    }
   });
 });

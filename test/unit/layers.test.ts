@@ -24,7 +24,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
     paths: ['daemon/onboarding/', 'daemon/funding/', 'daemon/trading/', 'daemon/funds/', 'daemon/dividends/', 'daemon/portfolio/', 'daemon/news/', 'daemon/backoffice/', 'daemon/branding/', 'daemon/reports/', 'daemon/reconciliation/', 'daemon/assistant/', 'daemon/surveillance/', 'daemon/complaints/'],
   },
   { name: 'sandbox', paths: ['daemon/sandbox/'] },
-  { name: 'http', paths: ['daemon/http/'] },
+  { name: 'http', paths: ['daemon/http/', 'daemon/console/'] },
   { name: 'app', paths: ['daemon/app.ts', 'daemon/routes.ts', 'daemon/deps.ts', 'daemon/main.ts'] },
 ];
 

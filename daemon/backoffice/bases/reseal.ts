@@ -19,16 +19,45 @@ interface Sealed {
   aad: string;
 }
 
+/** A stored value that does not open under the key that should open it: the rotation refuses. */
+export class UnreadableSealed extends Error {
+  constructor(readonly what: string) {
+    super(`the sealed value ${what} does not open under the current key`);
+  }
+}
+
+function reopen(from: Buffer, r: Sealed): Buffer {
+  try {
+    return open(from, r.sealed!, r.aad);
+  } catch {
+    throw new UnreadableSealed(`${r.aad} (${r.k})`);
+  }
+}
+
 /** Re-seals every row `col.select` answers (columns k, sealed, aad) from one key to another; the count. */
 export function resealColumn(db: Db, col: SealedColumn, from: Buffer, to: Buffer): number {
   const update = db.prepare(col.update);
   let n = 0;
   for (const r of db.prepare(col.select).all(...(col.args ?? [])) as Sealed[]) {
     if (r.sealed === null) continue;
-    update.run(seal(to, open(from, r.sealed, r.aad), r.aad), r.k);
+    update.run(seal(to, reopen(from, r), r.aad), r.k);
     n++;
   }
   return n;
+}
+
+/**
+ * Runs a rotation's writes; a value that does not open refuses the whole rotation (the request's
+ * writes roll back with the refusal, and `undo` puts back what the rotation did outside the database).
+ */
+export function unlessUnreadable<T>(write: () => T, undo: () => void = () => {}): { ok: true; value: T } | { ok: false; what: string } {
+  try {
+    return { ok: true, value: write() };
+  } catch (e) {
+    if (!(e instanceof UnreadableSealed)) throw e;
+    undo();
+    return { ok: false, what: e.what };
+  }
 }
 
 /** Runs fn with resealing raised; the key_state row is made (under `kek`) when there is none. */

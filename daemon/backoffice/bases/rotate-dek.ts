@@ -10,7 +10,7 @@ import { newKey, open, seal } from '../../store/crypto.js';
 import { nationalIdHash } from '../../onboarding/sealed.js';
 import type { Db } from '../../store/db.js';
 import type { ExecCtx } from './exec.js';
-import { resealColumn, stallForTests, withResealing, type SealedColumn } from './reseal.js';
+import { resealColumn, stallForTests, unlessUnreadable, withResealing, type SealedColumn } from './reseal.js';
 import { rotationPending } from './rotate-kek.js';
 
 export const rotateDekParams = z.strictObject({ tenant_id: z.string().regex(/^[A-Za-z0-9_]{3,64}$/) });
@@ -44,15 +44,16 @@ export function rotateDek({ deps }: ExecCtx, p: Record<string, unknown>): Outcom
   if (rotationPending(deps)) return refuse('ACTION_NOT_EXECUTABLE', 'A key-encryption key rotation is still being finished; approve again in a moment.');
   const old = Buffer.from(deps.keys.tenantDek(tenantId));
   const next = newKey();
-  const resealed = withResealing(deps.db, deps.kek, () => {
+  const resealed = unlessUnreadable(() => withResealing(deps.db, deps.kek, () => {
     const counts: Record<string, number> = {};
     for (const [name, col] of Object.entries(TENANT_SEALED)) counts[name] = resealColumn(deps.db, { ...col, args: [tenantId] }, old, next);
     rehashNationalIds(deps.db, tenantId, next);
     deps.db.prepare('UPDATE tenants SET dek_wrapped = ? WHERE id = ?').run(seal(deps.kek, next, `dek:${tenantId}`), tenantId);
     stallForTests();
     return counts;
-  });
+  }));
+  if (!resealed.ok) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${resealed.what} does not open under the tenant's data key.`);
   deps.keys.clearCaches();
   old.fill(0);
-  return ok({ tenant_id: tenantId, resealed });
+  return ok({ tenant_id: tenantId, resealed: resealed.value });
 }

@@ -16,7 +16,7 @@ import { ok, refuse, type Outcome } from '../../contract/outcome.js';
 import { newKey } from '../../store/crypto.js';
 import { auditSealKeyOf, dropNextKek, kekCheck, promoteNextKek, writeNextKek } from '../../store/kek-file.js';
 import type { ExecCtx } from './exec.js';
-import { resealColumn, stallForTests, withResealing } from './reseal.js';
+import { resealColumn, stallForTests, unlessUnreadable, withResealing } from './reseal.js';
 
 interface Pending {
   old: Buffer;
@@ -94,14 +94,18 @@ export function rotateKek({ deps }: ExecCtx): Outcome<Record<string, unknown>> {
   const next = newKey();
   if (deps.home) writeNextKek(deps.home, next);
   pendingOf.set(deps, { old, next });
-  const resealed = withResealing(deps.db, old, () => {
+  const resealed = unlessUnreadable(() => withResealing(deps.db, old, () => {
     const counts = resealUnderKek(deps, old, next);
     deps.db.prepare('UPDATE key_state SET kek_check = ?, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1').run(kekCheck(next), deps.nowIso());
     stallForTests();
     return counts;
+  }), () => {
+    if (deps.home) dropNextKek(deps.home);
+    pendingOf.delete(deps);
   });
+  if (!resealed.ok) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${resealed.what} does not open under the current key-encryption key.`);
   useKek(deps, next);
   setImmediate(() => finishWhenSettled(deps));
   const version = deps.db.prepare<[], { kek_version: number }>('SELECT kek_version FROM key_state WHERE id = 1').get()!.kek_version;
-  return ok({ kek_version: version, resealed });
+  return ok({ kek_version: version, resealed: resealed.value });
 }

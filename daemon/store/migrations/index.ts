@@ -20,8 +20,9 @@ import { COMPLAINTS } from './020_complaints.js';
 import { BACKOFFICE } from './015_backoffice.js';
 import { ACCESS } from './022_access.js';
 import { BACKOFFICE_BASES } from './021_backoffice_bases.js';
+import { CONSOLE_PASSKEYS } from './023_console_passkeys.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, RECONCILIATION, BACKOFFICE, SURVEILLANCE, COMPLAINTS, ACCESS, BACKOFFICE_BASES].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, RECONCILIATION, BACKOFFICE, SURVEILLANCE, COMPLAINTS, ACCESS, BACKOFFICE_BASES, CONSOLE_PASSKEYS].sort((a, b) => a.version - b.version);

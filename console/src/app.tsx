@@ -1,0 +1,118 @@
+// The console shell: enrolment (from the one-time link), passkey sign-in, then the screens the
+// signed-in identity's grants allow, chosen by the URL hash. The server checks every grant again on
+// every call; hiding a screen here is only courtesy.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError } from './api';
+import { enrol, signIn, signOut, whoAmI, type Me } from './auth';
+import { applyLang, DICTS, initialLang, LangContext, useT, type Key, type Lang } from './i18n';
+import { toApiError } from './hooks';
+import { ErrorBox } from './ui';
+import { SCREENS } from './screens/registry';
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash.replace(/^#\/?/, ''));
+  useEffect(() => {
+    const on = () => setHash(location.hash.replace(/^#\/?/, ''));
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return hash;
+}
+
+function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => void }) {
+  const { t } = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const go = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await enrol(code);
+      history.replaceState(null, '', '/console');
+      onSignedIn(await signIn());
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="card narrow">
+      <h1>{t('enrolTitle')}</h1>
+      <p>{t('enrolIntro')}</p>
+      <button className="primary" disabled={busy} onClick={go} data-testid="enrol">{busy ? t('working') : t('enrol')}</button>
+      <ErrorBox error={error} />
+    </div>
+  );
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const { t } = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const go = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await signIn());
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="card narrow">
+      <h1>{t('title')}</h1>
+      <p>{t('signInIntro')}</p>
+      <button className="primary" disabled={busy} onClick={go} data-testid="sign-in">{busy ? t('working') : t('signIn')}</button>
+      <ErrorBox error={error} />
+    </div>
+  );
+}
+
+function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
+  const { t } = useT();
+  const hash = useHash();
+  const held = useMemo(() => new Set(me.grants.map((g) => g.grant)), [me]);
+  const screens = SCREENS.filter((s) => held.has(s.grant));
+  const current = screens.find((s) => s.id === hash) ?? screens[0];
+  return (
+    <div className="shell">
+      <nav className="nav" aria-label="screens">
+        {screens.map((s) => (
+          <a key={s.id} href={`#/${s.id}`} className={s === current ? 'active' : ''} data-screen={s.id}>{t(s.label as Key)}</a>
+        ))}
+        <div className="who">
+          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong> <span className="muted">({me.identity.role})</span>
+          <button className="link" onClick={() => signOut().finally(onSignedOut)}>{t('signOut')}</button>
+        </div>
+      </nav>
+      <main className="main">{current ? <current.Component key={current.id} /> : <p className="muted">{t('noScreens')}</p>}</main>
+    </div>
+  );
+}
+
+export function App() {
+  const [lang, setLang] = useState<Lang>(initialLang);
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const code = new URLSearchParams(location.search).get('code');
+  const enrolling = location.pathname.endsWith('/enroll') && code !== null;
+  useEffect(() => applyLang(lang), [lang]);
+  useEffect(() => {
+    if (!enrolling) whoAmI().then(setMe, () => setMe(null));
+  }, [enrolling]);
+  const t = useCallback((k: Key) => DICTS[lang][k], [lang]);
+  const ctx = useMemo(() => ({ lang, t }), [lang, t]);
+  return (
+    <LangContext.Provider value={ctx}>
+      <header className="top">
+        <span className="brand">{t('title')}</span>
+        <button className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>{t('language')}</button>
+      </header>
+      {me ? <Shell me={me} onSignedOut={() => setMe(null)} />
+        : enrolling && me === undefined ? <Enrol code={code!} onSignedIn={setMe} />
+        : me === null ? <SignIn onSignedIn={setMe} /> : <p className="muted pad">{t('loading')}</p>}
+    </LangContext.Provider>
+  );
+}

@@ -1,0 +1,50 @@
+// English and Arabic. Arabic sets dir="rtl" on the document; the layout uses logical CSS properties
+// so it mirrors. The choice is kept in localStorage.
+import { createContext, useContext } from 'react';
+
+export type Lang = 'en' | 'ar';
+
+const EN = {
+  title: 'svc console', signIn: 'Sign in with a passkey', signOut: 'Sign out', enrolTitle: 'Register your passkey',
+  enrolIntro: 'This one-time link registers a passkey for your identity, then signs you in.', enrol: 'Register passkey',
+  signInIntro: 'Operators sign in with a passkey. No passkey yet? Run svc console enroll --as ROLE and open the link.',
+  queue: 'Order queue', funding: 'Funding', kyc: 'KYC referrals', blotter: 'Blotter', book: 'Order book', eod: 'End of day',
+  language: 'العربية', loading: 'Loading…', empty: 'Nothing here.', working: 'Working…', refreshed: 'Updated',
+  execute: 'Execute', reject: 'Reject', approve: 'Approve', clear: 'Clear', decline: 'Decline', reason: 'Reason', price: 'Price (EGP)',
+  qty: 'Qty', side: 'Side', symbol: 'Symbol', investor: 'Investor', account: 'Account', band: 'Band', tape: 'Tape', limit: 'Limit',
+  amount: 'Amount', direction: 'Direction', state: 'State', created: 'Created', time: 'Time', net: 'Net', fees: 'Fees', show: 'Show',
+  date: 'Date', front: 'Front', back: 'Back', images: 'ID images', bids: 'Bids', asks: 'Asks', orders: 'Orders', autoFill: 'Auto-fill',
+  done: 'Done', cancel: 'Cancel', stepUp: 'Confirm with your passkey', noScreens: 'This identity holds no grant the console has a screen for yet.',
+  on: 'on (orders go to the exchange)', off: 'off (orders wait here)', signedInAs: 'Signed in as', trades: 'Trades', cash: 'Cash movements', obligations: 'Settlement obligations', application: 'Application',
+};
+
+const AR: typeof EN = {
+  title: 'وحدة تحكم svc', signIn: 'تسجيل الدخول بمفتاح المرور', signOut: 'تسجيل الخروج', enrolTitle: 'سجّل مفتاح المرور',
+  enrolIntro: 'يسجّل هذا الرابط لمرة واحدة مفتاح مرور لهويتك ثم يسجّل دخولك.', enrol: 'تسجيل مفتاح المرور',
+  signInIntro: 'يسجّل المشغّلون الدخول بمفتاح مرور. لا تملك مفتاحًا؟ نفّذ svc console enroll --as ROLE وافتح الرابط.',
+  queue: 'طابور الأوامر', funding: 'التمويل', kyc: 'إحالات اعرف عميلك', blotter: 'سجل التنفيذ', book: 'دفتر الأوامر', eod: 'نهاية اليوم',
+  language: 'English', loading: 'جارٍ التحميل…', empty: 'لا شيء هنا.', working: 'جارٍ التنفيذ…', refreshed: 'حُدّث',
+  execute: 'تنفيذ', reject: 'رفض', approve: 'موافقة', clear: 'قبول', decline: 'رفض الطلب', reason: 'السبب', price: 'السعر (ج.م)',
+  qty: 'الكمية', side: 'الاتجاه', symbol: 'الرمز', investor: 'المستثمر', account: 'الحساب', band: 'النطاق', tape: 'السعر الجاري', limit: 'الحد',
+  amount: 'المبلغ', direction: 'النوع', state: 'الحالة', created: 'أُنشئ', time: 'الوقت', net: 'الصافي', fees: 'الرسوم', show: 'عرض',
+  date: 'التاريخ', front: 'الوجه', back: 'الظهر', images: 'صور الهوية', bids: 'الشراء', asks: 'البيع', orders: 'الأوامر', autoFill: 'التنفيذ الآلي',
+  done: 'تم', cancel: 'إلغاء', stepUp: 'أكّد بمفتاح المرور', noScreens: 'لا تملك هذه الهوية أي صلاحية لها شاشة في الوحدة بعد.',
+  on: 'مفعّل (تذهب الأوامر إلى البورصة)', off: 'متوقف (تنتظر الأوامر هنا)', signedInAs: 'مسجّل باسم', trades: 'الصفقات', cash: 'الحركات النقدية', obligations: 'التزامات التسوية', application: 'الطلب',
+};
+
+export type Key = keyof typeof EN;
+export const DICTS: Record<Lang, typeof EN> = { en: EN, ar: AR };
+
+export function initialLang(): Lang {
+  return localStorage.getItem('svc-console-lang') === 'ar' ? 'ar' : 'en';
+}
+
+/** Sets the document's language and direction, and remembers the choice. */
+export function applyLang(lang: Lang): void {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === 'ar' ? 'rtl' : 'ltr';
+  localStorage.setItem('svc-console-lang', lang);
+}
+
+export const LangContext = createContext<{ lang: Lang; t: (k: Key) => string }>({ lang: 'en', t: (k) => EN[k] });
+export const useT = () => useContext(LangContext);

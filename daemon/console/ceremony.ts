@@ -1,0 +1,92 @@
+// The WebAuthn ceremonies of the console (@simplewebauthn/server): registering an identity's passkey
+// with a one-time enrolment code, and asserting one to sign in or to step up. Relying party: localhost
+// (the console is opened at http://localhost:<port>/console); expected origin: that page's origin.
+// Every challenge is issued for one purpose, kept in memory for two minutes and used once. User
+// verification is required; a signature counter that stays 0 (synced passkeys) is accepted, and a
+// non-zero counter must grow.
+import { randomBytes } from 'node:crypto';
+import {
+  generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransport, verifyAuthenticationResponse, verifyRegistrationResponse,
+  type AuthenticationResponseJSON, type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON, type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { IdentityRow, PasskeyRow } from '../backoffice/passkeys.js';
+
+export const RP_ID = 'localhost';
+const RP_NAME = 'svc sandbox console';
+const CHALLENGE_TTL_MS = 2 * 60_000;
+
+type Purpose = { kind: 'enrol'; operatorId: string } | { kind: 'sign-in' } | { kind: 'step-up'; sessionId: string };
+
+export function createChallenges(wallNow: () => number) {
+  const open = new Map<string, { purpose: Purpose; expires: number }>();
+  return {
+    issue(challenge: string, purpose: Purpose): void {
+      for (const [c, v] of open) if (v.expires <= wallNow()) open.delete(c);
+      open.set(challenge, { purpose, expires: wallNow() + CHALLENGE_TTL_MS });
+    },
+    /** Uses up a challenge if it was issued for this purpose and is still fresh. */
+    take(challenge: string, accept: (p: Purpose) => boolean): boolean {
+      const v = open.get(challenge);
+      if (!v || v.expires <= wallNow() || !accept(v.purpose)) return false;
+      open.delete(challenge);
+      return true;
+    },
+  };
+}
+
+export type Challenges = ReturnType<typeof createChallenges>;
+
+const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] => JSON.parse(row.transports) as AuthenticatorTransport[];
+
+export async function registrationOptions(who: IdentityRow, existing: PasskeyRow[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return generateRegistrationOptions({
+    rpName: RP_NAME, rpID: RP_ID, userName: who.name, userDisplayName: `${who.name} (${who.role})`,
+    userID: new TextEncoder().encode(who.id), challenge: randomBytes(32), attestationType: 'none',
+    excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+  });
+}
+
+export interface VerifiedPasskey {
+  credentialId: string;
+  publicKey: Uint8Array;
+  counter: number;
+  transports: string[];
+}
+
+/** A registration's new passkey, or null when it does not verify. */
+export async function verifyRegistration(
+  response: RegistrationResponseJSON, origin: string, challengeOk: (c: string) => boolean,
+): Promise<VerifiedPasskey | null> {
+  try {
+    const r = await verifyRegistrationResponse({ response, expectedChallenge: challengeOk, expectedOrigin: origin, expectedRPID: RP_ID, requireUserVerification: true });
+    if (!r.verified) return null;
+    const c = r.registrationInfo.credential;
+    return { credentialId: c.id, publicKey: c.publicKey, counter: c.counter, transports: c.transports ?? response.response.transports ?? [] };
+  } catch {
+    return null; // a malformed or mismatched response is a refusal, not a fault
+  }
+}
+
+export async function assertionOptions(passkeys: PasskeyRow[] | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return generateAuthenticationOptions({
+    rpID: RP_ID, challenge: randomBytes(32), userVerification: 'required',
+    allowCredentials: passkeys?.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
+  });
+}
+
+/** The assertion's new counter, or null when it does not verify against the stored passkey. */
+export async function verifyAssertion(
+  response: AuthenticationResponseJSON, passkey: PasskeyRow, origin: string, challengeOk: (c: string) => boolean,
+): Promise<number | null> {
+  try {
+    const r = await verifyAuthenticationResponse({
+      response, expectedChallenge: challengeOk, expectedOrigin: origin, expectedRPID: RP_ID, requireUserVerification: true,
+      credential: { id: passkey.credential_id, publicKey: new Uint8Array(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
+    });
+    return r.verified ? r.authenticationInfo.newCounter : null;
+  } catch {
+    return null;
+  }
+}

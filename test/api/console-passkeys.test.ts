@@ -1,0 +1,152 @@
+// The console's passkeys and sessions over real HTTP (the app listening on a port, as the page sees it):
+// a one-time enrolment code (stored hashed, used once, expiring) registers a passkey; an assertion with
+// a signature counter of 0 signs in, again and again; the session cookie is HttpOnly and SameSite=Strict
+// and opens operator routes to the identity's own grants; a money action needs a passkey step-up in the
+// last 5 minutes; a state change from another origin or without the CSRF token is refused; a signed-out
+// session is refused at its next call.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { makeApp, type TestApp } from '../helpers/app.js';
+import { softPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
+import { sha256 } from '../../daemon/store/crypto.js';
+
+let t: TestApp;
+let wall: number;
+let base: string;
+let origin: string;
+
+beforeEach(async () => {
+  wall = Date.now();
+  t = await makeApp({ wallNow: () => wall });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (t.app.server.address() as { port: number }).port;
+  base = `http://127.0.0.1:${port}`;
+  origin = `http://localhost:${port}`;
+});
+afterEach(async () => t.close());
+
+interface Call { status: number; body: any; headers: Record<string, string | string[] | undefined> }
+
+async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; cookie?: string; csrf?: string; origin?: string | null } = {}): Promise<Call> {
+  const headers: Record<string, string> = {};
+  if (o.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
+  if (o.cookie) headers.cookie = o.cookie;
+  if (o.csrf) headers['x-csrf-token'] = o.csrf;
+  if (o.origin !== null && method === 'POST') headers.origin = o.origin ?? origin;
+  const res = await request(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+async function enrolCode(role = 'dealer'): Promise<string> {
+  const res = await t.req('POST', '/admin/console/enrolments', { body: { role } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.code;
+}
+
+async function enrol(key: SoftPasskey, code: string): Promise<Call> {
+  const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
+  expect(opts.status, JSON.stringify(opts.body)).toBe(200);
+  return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, origin) } });
+}
+
+/** Signs in with the passkey; answers the session cookie and its CSRF token. */
+async function signIn(key: SoftPasskey, counter = 0): Promise<{ cookie: string; csrf: string; res: Call }> {
+  const opts = await call('POST', '/console/api/login/options');
+  const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, origin, counter) } });
+  const set = String(res.headers['set-cookie'] ?? '');
+  const cookie = set.split(';')[0];
+  const me = res.status === 200 ? await call('GET', '/console/api/me', { cookie }) : null;
+  return { cookie, csrf: me?.body.csrf_token, res };
+}
+
+describe('enrolment codes', () => {
+  it('an admin issues a one-time code that the database keeps only as its hash; a dealer key cannot issue one', async () => {
+    const code = await enrolCode('dealer');
+    expect(code).toMatch(/^enr_/);
+    const rows = t.deps.db.prepare('SELECT * FROM console_enrolments').all();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(code);
+    expect((rows[0] as { code_hash: string }).code_hash).toBe(sha256(code));
+    expect((await t.req('POST', '/admin/console/enrolments', { body: { role: 'dealer' }, as: 'dealer' })).status).toBe(401);
+  });
+
+  it('a code enrols once, and not after it expires', async () => {
+    const code = await enrolCode();
+    expect((await enrol(softPasskey(), code)).status).toBe(200);
+    const again = await call('POST', '/console/api/enroll/options', { body: { code } });
+    expect([again.status, again.body.error.code]).toEqual([401, 'ENROLMENT_CODE_INVALID']);
+    const late = await enrolCode();
+    wall += 16 * 60_000;
+    const expired = await call('POST', '/console/api/enroll/options', { body: { code: late } });
+    expect(expired.body.error.code).toBe('ENROLMENT_CODE_INVALID');
+  });
+});
+
+describe('passkey sign-in and the session', () => {
+  it('a passkey whose signature counter stays 0 signs in every time; the cookie is HttpOnly, SameSite=Strict, Path=/', async () => {
+    const key = softPasskey();
+    expect((await enrol(key, await enrolCode())).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const { res, cookie } = await signIn(key, 0);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(String(res.headers['set-cookie'])).toMatch(/^svc_console=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
+      const me = await call('GET', '/console/api/me', { cookie });
+      expect(me.body.identity).toMatchObject({ name: 'dealer', role: 'dealer', realm: 'console' });
+      expect(me.body.grants.map((g: { grant: string }) => g.grant)).toContain('orders:execute');
+    }
+    expect(t.deps.db.prepare('SELECT counter FROM console_passkeys').pluck().all()).toEqual([0]);
+  });
+
+  it('a passkey that is not enrolled, or an assertion for another origin, does not sign in', async () => {
+    const stranger = await signIn(softPasskey());
+    expect([stranger.res.status, stranger.res.body.error.code]).toEqual([401, 'PASSKEY_REJECTED']);
+    const key = softPasskey();
+    await enrol(key, await enrolCode());
+    const opts = await call('POST', '/console/api/login/options');
+    const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, 'http://evil.example', 0) } });
+    expect(res.body.error.code).toBe('PASSKEY_REJECTED');
+  });
+
+  it("the session reaches the identity's routes only: a desk read for the dealer, the admin realm refused", async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const { cookie } = await signIn(key);
+    expect((await call('GET', '/broker/v1/queue', { cookie })).status).toBe(200);
+    const admin = await call('GET', '/admin/actions', { cookie });
+    expect([admin.status, admin.body.error.code]).toEqual([401, 'UNAUTHENTICATED']);
+    expect((await call('GET', '/broker/v1/queue')).status).toBe(401);
+  });
+
+  it('a money action needs a passkey assertion in the last 5 minutes; a step-up restores it', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const { cookie, csrf } = await signIn(key);
+    const execute = () => call('POST', '/broker/v1/queue/ord_unknown000/execute', { cookie, csrf, body: {} });
+    expect((await execute()).body.error.code).toBe('NOT_FOUND'); // stepped up by the sign-in: past auth
+    wall += 5 * 60_000 + 1000;
+    const stale = await execute();
+    expect([stale.status, stale.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
+    const opts = await call('POST', '/console/api/step-up/options', { cookie, csrf });
+    expect(opts.body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([key.credentialId]);
+    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, origin, 0) } });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect((await execute()).body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('a state change from another origin or without the CSRF token is refused; a signed-out session is refused next time', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const { cookie, csrf } = await signIn(key);
+    const path = '/broker/v1/queue/ord_unknown000/reject';
+    const body = { reason_code: 'DEALER_REJECTED' };
+    expect((await call('POST', path, { cookie, body, csrf, origin: 'http://evil.example' })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body, csrf, origin: null })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body, csrf: csrf.slice(1) + 'A' })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body, csrf })).body.error.code).toBe('NOT_FOUND');
+    expect((await call('POST', '/console/api/logout', { cookie, csrf })).status).toBe(200);
+    const after = await call('GET', '/broker/v1/queue', { cookie });
+    expect([after.status, after.body.error.code]).toEqual([401, 'SESSION_INVALID']);
+  });
+});

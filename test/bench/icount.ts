@@ -1,0 +1,132 @@
+// Instructions per signed market order, counted by valgrind (callgrind) instead of timed: on a shared
+// machine CPU time swings 2x with the load; an instruction count moves with the load only through
+// the batches' sizes (how many orders share a COMMIT) and V8's optimizing compiler, whose thread is
+// still tiering up the code in the window and is reported apart (docs/bench.md, "Comparing two
+// builds"). It counts the daemon's user-space instructions only (not the kernel's share: socket and
+// WAL writes), and not their cost in cycles (cache misses). Usage, after `npm run build`:
+//
+//   npx tsx test/bench/icount.ts [main.js ...]     # default dist/daemon/main.js; ICOUNT_ORDERS=300
+//   npx tsx test/bench/icount.ts bench-results/dist-before/daemon/main.js dist/daemon/main.js
+//
+// Each daemon runs under `valgrind --tool=callgrind --instr-atstart=no`, gets the bench's four funded
+// investors and ICOUNT_WARM (200) unmeasured orders; then counting is switched on for ICOUNT_ORDERS
+// orders sent by 10 connections (so batches share their COMMIT as under the bench's load), and off.
+// With ICOUNT_KEEP=1 the callgrind file stays in bench-results/ (callgrind_annotate reads it).
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sign } from '../../daemon/contract/signing.js';
+import { BenchContext, DAEMON_ENTRY, ROOT, configFromEnv, type DaemonHandle } from './context.js';
+import { call } from './client.js';
+import { fundedInvestor, ORDER_SYMBOL } from './order-load.js';
+import { installCleanup } from './proc.js';
+
+const ORDERS = Number(process.env.ICOUNT_ORDERS ?? 300);
+const WARM = Number(process.env.ICOUNT_WARM ?? 200);
+const CONNECTIONS = 10;
+const entries = process.argv.slice(2).map((p) => resolve(p));
+if (entries.length === 0) entries.push(DAEMON_ENTRY);
+const log = (msg: string) => process.stderr.write(msg + '\n');
+const ctx = new BenchContext(configFromEnv(), log);
+installCleanup(entries.length * 30 * 60_000);
+
+async function order(d: DaemonHandle, investorId: string): Promise<void> {
+  const body = JSON.stringify({ investor_id: investorId, symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
+  const key = randomUUID();
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = sign(d.creds.signing_secret, { timestamp, method: 'POST', path: '/v1/orders', rawQuery: '', idempotencyKey: key, body });
+  const res = await fetch(d.baseUrl + '/v1/orders', {
+    method: 'POST',
+    body,
+    headers: { authorization: d.bearer.authorization, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature },
+    signal: AbortSignal.timeout(600_000),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /v1/orders answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+/** n orders over CONNECTIONS concurrent clients, round-robin over the investors. */
+async function orders(d: DaemonHandle, investors: string[], n: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      await order(d, investors[i % investors.length]);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
+
+function control(pid: number, ...args: string[]): string {
+  return execFileSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
+}
+
+async function count(entry: string, i: number): Promise<Split> {
+  const dir = join(ROOT, 'bench-results');
+  const out = join(dir, `callgrind.${i}.out`);
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.startsWith(`callgrind.${i}.out`)) rmSync(join(dir, f), { force: true });
+  const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`];
+  const d = await ctx.startDaemon({ entry, wrap, healthyMs: 600_000 });
+  try {
+    const investors: string[] = [];
+    for (let k = 0; k < 4; k++) investors.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
+    await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true, 600_000);
+    await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true, 600_000);
+    await orders(d, investors, WARM);
+    control(d.pid, '--instr=on');
+    await orders(d, investors, ORDERS);
+    control(d.pid, '--instr=off');
+    // a dump now (the daemon's exit may take longer than its stop's grace under valgrind): <out>.1
+    control(d.pid, '--dump=measured');
+  } finally {
+    await d.stop();
+  }
+  const dumped = readdirSync(dir).filter((f) => f.startsWith(`callgrind.${i}.out`)).map((f) => join(dir, f));
+  const file = dumped.find((f) => /^desc: Trigger: .*measured/m.test(readFileSync(f, 'utf8')));
+  if (file === undefined) throw new Error(`no measured dump among ${dumped.join(', ')}`);
+  const split = breakdown(file);
+  if (process.env.ICOUNT_KEEP !== '1') for (const f of dumped) rmSync(f, { force: true });
+  return split;
+}
+
+/** Inclusive instructions of a few functions, per order: the total, and what to read it against. */
+interface Split {
+  total: number;
+  /** V8's optimizing compiler (its own thread): tier-up still running in the window, not the request's work. */
+  compiler: number;
+  gc: number;
+  sqlite: number;
+}
+
+function breakdown(file: string): Split {
+  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const inclusive = (re: RegExp) => {
+    const line = out.split('\n').find((l) => re.test(l));
+    return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) / ORDERS : 0;
+  };
+  return {
+    total: inclusive(/PROGRAM TOTALS/),
+    compiler: inclusive(/OptimizingCompileDispatcher::CompileNext\(/),
+    gc: inclusive(/v8::internal::Heap::CollectGarbage\(/),
+    sqlite: inclusive(/:sqlite3_step \[/),
+  };
+}
+
+const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')} k`;
+try {
+  const results: number[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const s = await count(entry, i);
+    const work = s.total - s.compiler;
+    results.push(work);
+    process.stdout.write(
+      `${entry}: ${k(work)} instructions per order without the optimizing compiler (${k(s.total)} in all, compiler ${k(s.compiler)}; ` +
+        `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} orders)\n`,
+    );
+  }
+  if (results.length > 1) process.stdout.write(`second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per order)\n`);
+} finally {
+  await ctx.close();
+}
