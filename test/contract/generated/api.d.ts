@@ -5887,7 +5887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5983,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6075,7 +6075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6144,7 +6144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6240,7 +6240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6345,7 +6345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6446,7 +6446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6594,7 +6594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6695,7 +6695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6791,7 +6791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6913,7 +6913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,7 +6989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7077,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7154,7 +7154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7232,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7330,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7634,7 +7634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7945,7 +7945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8013,7 +8013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8185,7 +8185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +8274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,7 +8388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8503,7 +8503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8577,7 +8577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9039,7 +9039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9117,7 +9117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +9202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9318,7 +9318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9753,7 +9753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9833,7 +9833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9949,7 +9949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10477,7 +10477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10553,7 +10553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10660,7 +10660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10765,7 +10765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11294,7 +11294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11374,7 +11374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11481,7 +11481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11586,7 +11586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11660,7 +11660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11730,7 +11730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11817,7 +11817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11912,7 +11912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11986,7 +11986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12058,7 +12058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12132,7 +12132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12197,7 +12197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12265,7 +12265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12590,7 +12590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12695,7 +12695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12798,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13767,7 +13767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13874,7 +13874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13952,7 +13952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14030,7 +14030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14124,7 +14124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14215,7 +14215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14291,7 +14291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14380,7 +14380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14496,7 +14496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15028,7 +15028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15129,7 +15129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15205,7 +15205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15294,7 +15294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15410,7 +15410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15520,7 +15520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15589,7 +15589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15687,7 +15687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15765,7 +15765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15868,7 +15868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15957,7 +15957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
