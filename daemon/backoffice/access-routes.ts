@@ -2,6 +2,7 @@
 // revoke), operator keys (rotate, revoke) and access reviews (snapshot, campaigns, decisions). Parse
 // and delegate to sessions.ts, operator-keys.ts and access-review.ts.
 import { z } from 'zod';
+import { freeText } from '../contract/schemas/free-text.js';
 import type { Deps } from '../deps.js';
 import { defineRoute, type Operator, type RouteDef } from '../contract/route.js';
 import { ok, refuse } from '../contract/outcome.js';
@@ -92,7 +93,7 @@ function reviewRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'POST', url: '/admin/access-reviews/:id/decisions', auth: admin('access-review:decide'), tags, params: z.strictObject({ id }),
       summary: 'Certify or revoke one item (not about the reviewer\'s own access); revoke removes the grant at once. The campaign closes with its last item.',
-      body: z.strictObject({ item_id: id, decision: z.enum(['certify', 'revoke']), note: z.string().trim().min(1).max(500).optional() }),
+      body: z.strictObject({ item_id: id, decision: z.enum(['certify', 'revoke']), note: freeText(500).optional() }),
       response: AccessReviewSchema,
       errors: ['NOT_FOUND', 'ACCESS_REVIEW_OWN_ACCESS', 'ACCESS_REVIEW_ITEM_DECIDED', 'ACCESS_REVIEW_CLOSED'],
       handler: ({ params, body, operator }) => decideItem(deps, operator as Operator, params.id, body),

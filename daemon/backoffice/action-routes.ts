@@ -2,6 +2,7 @@
 // grant is actions:read; the base's own grant (<base>:propose or <base>:approve) is checked by the
 // service, and the decision routes need a step-up code (daemon/contract/grants.ts STEP_UP_ROUTES).
 import { z } from 'zod';
+import { freeText } from '../contract/schemas/free-text.js';
 import type { Deps } from '../deps.js';
 import { defineRoute, type Operator, type RouteDef } from '../contract/route.js';
 import { decideAction, listActions, proposeAction } from './actions.js';
@@ -18,7 +19,7 @@ const ActionSchema = z.object({
 }).meta({ id: 'AdminAction' });
 
 const idParams = z.strictObject({ id: z.string().max(64) });
-const reason = z.string().trim().min(1).max(500);
+const reason = freeText(500);
 
 export function actionRoutes(deps: Deps): RouteDef[] {
   registerKeyRotation(deps);

@@ -1,6 +1,7 @@
 // Wire schemas of the complaints register (docs/complaints.md).
 import { z } from 'zod';
 import { calendarDate, timestamp } from './formats.js';
+import { freeText, optionalText } from './free-text.js';
 
 export const COMPLAINT_STATES = ['received', 'investigating', 'resolved', 'rejected'] as const;
 export const COMPLAINT_CATEGORIES = ['execution', 'fees', 'statement', 'account', 'service', 'other'] as const;
@@ -43,12 +44,12 @@ export const ComplaintCreateSchema = z.strictObject({
   investor_id: z.string().min(1).max(64),
   category: z.enum(COMPLAINT_CATEGORIES),
   channel: z.enum(COMPLAINT_CHANNELS).default('email'),
-  summary: z.string().trim().min(1).max(2000),
+  summary: freeText(2000),
 });
 
 export const ComplaintTransitionSchema = z.strictObject({
   to: z.enum(COMPLAINT_STATES),
-  note: z.string().max(2000).optional().describe('required for resolved and rejected: the resolution'),
+  note: optionalText(2000).optional().describe('required for resolved and rejected: the resolution'),
 });
 
 export const ComplaintListQuerySchema = z.strictObject({

@@ -2,6 +2,7 @@
 // (the custodian's holdings, the bank's cash), the inject-break sandbox control, runs and breaks.
 import { z } from 'zod';
 import { calendarDate, timestamp } from './formats.js';
+import { freeText } from './free-text.js';
 
 const date = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
 const id = z.string().min(1).max(64);
@@ -120,11 +121,11 @@ export const BreakListQuery = z.strictObject({
 export const BreakListSchema = z.object({ breaks: z.array(BreakSchema).describe('newest first') }).meta({ id: 'ReconciliationBreakList' });
 
 export const IdParams = z.strictObject({ id });
-export const AcknowledgeBody = z.strictObject({ note: z.string().min(1).max(2000).optional() }).meta({ id: 'AcknowledgeBreakRequest' });
+export const AcknowledgeBody = z.strictObject({ note: freeText(2000).optional() }).meta({ id: 'AcknowledgeBreakRequest' });
 export const ResolveBody = z
   .strictObject({
     resolution: z.literal('accepted').describe('accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto from a run)'),
-    note: z.string().min(1).max(2000).describe('why the difference is accepted'),
+    note: freeText(2000).describe('why the difference is accepted'),
   })
   .meta({ id: 'ResolveBreakRequest' });
 

@@ -2,12 +2,13 @@
 // an alert's changes of state and the thresholds the rules use.
 import { z } from 'zod';
 import { calendarDate, timestamp } from './formats.js';
+import { freeText, optionalText } from './free-text.js';
 
 export const SURVEILLANCE_RULES = ['wash_trade', 'layering', 'concentration'] as const;
 export const ALERT_STATES = ['open', 'escalated', 'closed'] as const;
 
 const ymd = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
-const note = () => z.string().trim().min(1).max(2000);
+const note = () => freeText(2000);
 
 export const ThresholdsSchema = z
   .object({
@@ -85,5 +86,5 @@ export const AlertListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export const AlertCloseSchema = z.strictObject({ note: z.string().max(2000).optional().describe('required: why the alert is closed') });
+export const AlertCloseSchema = z.strictObject({ note: optionalText(2000).optional().describe('required: why the alert is closed') });
 export const AlertEscalateSchema = z.strictObject({ note: note().optional().describe('optional: why it is escalated') });

@@ -16071,7 +16071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
