@@ -111,6 +111,7 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(notYet.code).toBe(1);
     expect(notYet.stderr).toContain('NOT_AVAILABLE');
     expect(notYet.stderr).toContain('sandbox start --ai registry');
+    expect(flat(notYet.stderr)).toContain('Only narrating an order that was not rejected needs a provider; with --ai none everything else answers');
     expect((await sbx.svc(['desk', 'reject', id!, '--reason', 'DEALER_REJECTED'])).code).toBe(0);
     const bought = await buying;
     expect(bought.code).toBe(1);
