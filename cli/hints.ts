@@ -54,7 +54,7 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   REPORT_PURGED: () => `The retention has passed; ask for a new statement: ${svc('report create --from YYYY-MM-DD --to YYYY-MM-DD')}`,
   UNSUPPORTED_LOCALE: () => `Ask for en (English) or ar (Arabic): ${svc('report create --locale ar')}`,
   INVALID_PERIOD: () => `Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: ${svc('clock show')}`,
-  NOT_AVAILABLE: () => `Start the sandbox with the registry-grounded assistant: ${svc('sandbox start --ai registry')}`,
+  NOT_AVAILABLE: () => `Only narrating an order that was not rejected needs a provider; with --ai none everything else answers. Templates, no model: ${svc('sandbox start --ai registry')} (a running sandbox: ${svc('sandbox reset --ai registry')}, which empties it)`,
 };
 
 /** The hint for an error code: its svc command where one does it, else the registry's remedy. */

@@ -279,6 +279,7 @@ for (const side of ['buy', 'sell'] as const) {
     .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
     .option('--wait', 'running clock: follow the order until filled, canceled, rejected or expired; frozen clock: say how to advance it')
     .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
+    .addOption(new Option('--lang <lang>', 'language of the assistant\'s remedy under a rejection').choices(['en', 'ar']))
     .addHelpText('after', `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: qty 13 fills in two executions.\nExamples:\n  $ svc order ${side}                     asks for the symbol, quantity, type and time in force\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  $ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`)
     .action(lazy(async () => (await import('./commands/order.js'))[side]));
 }

@@ -103,11 +103,11 @@ export async function error(opts: AiOptions, g: GlobalOptions, args: string[]): 
  * code); null when the assistant does not answer (501 under
  * provider none, an older daemon's 404, a refusal, anything unexpected): the rejection then stands alone.
  */
-export async function rejectionRemedy(profile: Profile, about: { orderId: string } | { code: string }): Promise<string | null> {
+export async function rejectionRemedy(profile: Profile, about: { orderId: string } | { code: string }, lang: 'en' | 'ar' = 'en'): Promise<string | null> {
   const path = 'orderId' in about ? `/v1/ai/explain/order/${encodeURIComponent(about.orderId)}` : `/v1/ai/dev/explain-error/${encodeURIComponent(about.code)}`;
   let res: ApiResponse<AiAnswer>;
   try {
-    res = await api<AiAnswer>(profile, 'orderId' in about ? 'POST' : 'GET', path, { headers: { 'accept-language': 'en' }, timeoutMs: 10_000 });
+    res = await api<AiAnswer>(profile, 'orderId' in about ? 'POST' : 'GET', path, { headers: { 'accept-language': lang }, timeoutMs: 10_000 });
   } catch {
     return null;
   }

@@ -27,6 +27,8 @@ export interface PlaceOptions {
   idempotencyKey?: string;
   wait?: boolean;
   timeout?: string;
+  /** The language of the assistant's remedy printed under a rejection. */
+  lang?: 'en' | 'ar';
 }
 
 export type CancelOptions = Pick<PlaceOptions, 'idempotencyKey' | 'wait' | 'timeout'>;
@@ -151,9 +153,9 @@ async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, 
 }
 
 /** Under a rejection, for people: the assistant's remedy when it answers one (cli/commands/ai.ts); nothing otherwise. */
-async function explainRejection(profile: Profile, about: { orderId: string } | { code: string }, stream: NodeJS.WriteStream): Promise<void> {
+async function explainRejection(profile: Profile, about: { orderId: string } | { code: string }, stream: NodeJS.WriteStream, lang: 'en' | 'ar' = 'en'): Promise<void> {
   const { rejectionRemedy, remedyLine } = await import('./ai.js');
-  const remedy = await rejectionRemedy(profile, about);
+  const remedy = await rejectionRemedy(profile, about, lang);
   // The hint printed with a refusal may already be these very words (the registry's remedy).
   if (remedy && !('code' in about && errorHint(about.code) === remedy)) stream.write(remedyLine(remedy) + '\n');
 }
@@ -165,13 +167,13 @@ async function send(profile: Profile, body: Record<string, unknown>, opts: Place
     o = ok(res, json);
   } catch (err) {
     const code = refusalOf(res.body)?.error?.code;
-    if (!json && res.status < 500 && typeof code === 'string') await explainRejection(profile, { code }, process.stderr);
+    if (!json && res.status < 500 && typeof code === 'string') await explainRejection(profile, { code }, process.stderr, opts.lang);
     throw err;
   }
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);
   if (o.status !== 'rejected') return;
-  if (!json) await explainRejection(profile, { orderId: o.order_id }, process.stdout);
+  if (!json) await explainRejection(profile, { orderId: o.order_id }, process.stdout, opts.lang);
   throw new CliExit(EXIT.apiError);
 }
 

@@ -6,6 +6,7 @@
 import { formatPrice } from '../contract/money.js';
 import type { Explained, OrderFacts } from './grounding.js';
 import { other, type Lang } from './policy.js';
+import { errorCodeAr } from './error-codes-ar.js';
 import { rejectCodeAr } from './reject-codes-ar.js';
 
 export type Text = { en: string; ar: string };
@@ -43,11 +44,12 @@ export const NEUTRAL = {
 
 /**
  * An error or reject code's cause and remedy. Reject codes have Arabic text of their own
- * (reject-codes-ar.ts); for the API error registry, written in English, the Arabic names the code
- * and carries the English text.
+ * (reject-codes-ar.ts), preferred because their English comes from the reject-code registry too;
+ * every code of the API error registry has its Arabic in error-codes-ar.ts. A code in neither (none
+ * today) names the code in Arabic around the English text.
  */
 export function renderExplained(e: Explained): Narration {
-  const ar = rejectCodeAr(e.code);
+  const ar = rejectCodeAr(e.code) ?? errorCodeAr(e.code);
   return {
     cause: { en: e.cause, ar: ar ? ar.cause : `الرمز ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.cause}` },
     remedy: { en: e.remedy, ar: ar ? ar.remedy : `طريقة المعالجة للرمز ${e.code}: ${e.remedy}` },

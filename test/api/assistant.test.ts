@@ -9,6 +9,7 @@ import { DISCLOSURES } from '../../daemon/contract/disclosures.js';
 import { GLOSSARY } from '../../daemon/assistant/glossary.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
 import { REJECT_CODES_AR } from '../../daemon/assistant/reject-codes-ar.js';
+import { ERROR_CODES_AR } from '../../daemon/assistant/error-codes-ar.js';
 
 let none: TestApp;
 let reg: TestApp;
@@ -212,5 +213,23 @@ describe('GET /v1/ai/dev/explain-error/{code} and ?code=', () => {
       });
     }
     expect((await none.req('GET', '/v1/ai/dev/explain-error/NOPE_NOT_A_CODE')).body).toMatchObject({ outcome: 'abstained', code: 'NOPE_NOT_A_CODE' });
+  });
+
+  it.each(['STEP_UP_REQUIRED', 'ACTION_ALREADY_DECIDED', 'REPORT_NOT_READY', 'NON_CANONICAL_PATH'] as const)('%s, not an order reject code, answers in Arabic with Accept-Language: ar and in the Arabic twin', async (code) => {
+    const ar = await none.req('GET', `/v1/ai/dev/explain-error/${code}`, AR);
+    expect(ar.body).toMatchObject({ outcome: 'answered', language: 'ar', code, cause: ERROR_CODES_AR[code].cause, remedy: ERROR_CODES_AR[code].remedy, cause_en: ERROR_CODES[code].cause, remedy_en: ERROR_CODES[code].remedy });
+    expect(ar.body.cause).not.toContain(ERROR_CODES[code].cause);
+    const en = await none.req('GET', `/v1/ai/dev/explain-error?code=${code}`);
+    expect(en.body).toMatchObject({ language: 'en', cause: ERROR_CODES[code].cause, cause_ar: ERROR_CODES_AR[code].cause, remedy_ar: ERROR_CODES_AR[code].remedy });
+  });
+
+  it('every code of the error registry has Arabic of its own in the Arabic answer, not the English text', async () => {
+    for (const code of Object.keys(ERROR_CODES)) {
+      const body = (await none.req('GET', `/v1/ai/dev/explain-error/${code}`, AR)).body;
+      expect(body.outcome, code).toBe('answered');
+      expect(body.cause, code).toMatch(/[\u0621-\u064A]{3,}/);
+      expect(body.cause, code).not.toContain(body.cause_en);
+      expect(body.remedy, code).not.toContain(body.remedy_en);
+    }
   });
 });

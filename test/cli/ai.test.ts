@@ -8,6 +8,7 @@ import { GLOSSARY } from '../../daemon/assistant/glossary.js';
 import { DISCLOSURES } from '../../daemon/contract/disclosures.js';
 import { NEUTRAL } from '../../daemon/assistant/render.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
+import { REJECT_CODES_AR } from '../../daemon/assistant/reject-codes-ar.js';
 
 let sbx: CliSandbox;
 let inv: string;
@@ -85,6 +86,17 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(json.stderr).not.toContain('assistant:');
   });
 
+  it('svc order buy|sell --lang ar prints the assistant\'s remedy under a refusal in Arabic; another language is a usage error', async () => {
+    const res = await sbx.svc(['order', 'sell', 'COMI', '10', '--limit', '50.005', '--investor', inv, '--lang', 'ar']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('TICK_VIOLATION');
+    expect(flat(res.stderr)).toContain(`assistant: ${REJECT_CODES_AR.TICK_VIOLATION.remedy}`);
+    expect(res.stderr).not.toContain(`assistant: ${rejectCodes().find((c) => c.code === 'TICK_VIOLATION')!.remedy}`);
+    const bad = await sbx.svc(['order', 'buy', 'COMI', '10', '--limit', '50.005', '--investor', inv, '--lang', 'fr']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--lang');
+  });
+
   it('an order the desk rejects while --wait follows it: the remedy under the rejection; svc ai explain gives cause and remedy in both languages', async () => {
     expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":false}'])).code).toBe(0);
     const buying = sbx.svc(['order', 'buy', 'COMI', '5', '--investor', inv, '--wait', '--timeout', '60']);
@@ -99,6 +111,7 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(notYet.code).toBe(1);
     expect(notYet.stderr).toContain('NOT_AVAILABLE');
     expect(notYet.stderr).toContain('sandbox start --ai registry');
+    expect(flat(notYet.stderr)).toContain('Only narrating an order that was not rejected needs a provider; with --ai none everything else answers');
     expect((await sbx.svc(['desk', 'reject', id!, '--reason', 'DEALER_REJECTED'])).code).toBe(0);
     const bought = await buying;
     expect(bought.code).toBe(1);
