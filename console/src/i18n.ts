@@ -24,6 +24,7 @@ const EN = {
   roles: 'Roles', grants: 'Grants', lastUsed: 'Last used', revoked: 'revoked', lastSeen: 'Last seen', thisSession: 'this session', active: 'active',
   kind: 'Kind', asset: 'Asset', ledger: 'Ledger', external: 'Statement', difference: 'Difference', acknowledge: 'Acknowledge', accept: 'Accept',
   escalate: 'Escalate', close: 'Close', complaint: 'Complaint', due: 'Due', overdue: 'overdue', move: 'Move',
+  note: 'Note (optional)', noteRequired: 'Note (required)', result: 'Result', entries: 'entries',
 };
 
 const AR: typeof EN = {
@@ -46,6 +47,7 @@ const AR: typeof EN = {
   roles: 'الأدوار', grants: 'الصلاحيات', lastUsed: 'آخر استخدام', revoked: 'مسحوبة', lastSeen: 'آخر نشاط', thisSession: 'هذه الجلسة', active: 'نشطة',
   kind: 'النوع', asset: 'الأصل', ledger: 'الدفتر', external: 'الكشف', difference: 'الفرق', acknowledge: 'إقرار', accept: 'قبول الفرق',
   escalate: 'تصعيد', close: 'إغلاق', complaint: 'الشكوى', due: 'الموعد', overdue: 'متأخرة', move: 'نقل',
+  note: 'ملاحظة (اختيارية)', noteRequired: 'ملاحظة (مطلوبة)', result: 'النتيجة', entries: 'قيود',
 };
 
 export type Key = keyof typeof EN;

@@ -162,7 +162,7 @@ describe('sessions, audit and language', () => {
 });
 
 describe('cases for the admin', () => {
-  it('accepts a reconciliation break with a note and moves a complaint to investigating', async () => {
+  it('accepts a reconciliation break with a note, and moves a complaint to investigating then resolved with its note', async () => {
     expect((await sbx.svc(['api', 'POST', '/admin/sandbox/inject-break', '-d', JSON.stringify({ investor_id: inv, kind: 'cash', amount: 125_000_000 })])).code).toBe(0);
     expect((await sbx.svc(['admin', 'recon', 'run', '--json'])).code).toBe(0);
     const complaint = await sbx.svc(['api', 'POST', '/admin/complaints', '-d', JSON.stringify({ investor_id: inv, category: 'fees', channel: 'email', summary: 'Charged twice for one order' })]);
@@ -185,7 +185,13 @@ describe('cases for the admin', () => {
     await c.waitFor();
     await c.locator('[data-action="move"]').click();
     await expect.poll(() => c.getAttribute('data-state')).toBe('investigating');
+    expect(await c.locator('[data-action="move"]').isDisabled()).toBe(true); // resolving needs the resolution note
     await shot(admin, 'ops-complaints');
+    await c.getByLabel('Move').fill('Refunded the second fee');
+    await c.locator('[data-action="move"]').click();
+    await expect.poll(() => c.getAttribute('data-state')).toBe('resolved');
+    const resolved = await sbx.svc(['api', 'GET', `/admin/complaints/${complaint.json.complaint_id}`]);
+    expect(resolved.json).toMatchObject({ state: 'resolved', resolution_note: 'Refunded the second fee' });
     await admin.locator('a[data-screen="alerts"]').click();
     await admin.locator('.live').waitFor();
     await shot(admin, 'ops-alerts');

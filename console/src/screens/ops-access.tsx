@@ -27,10 +27,10 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
             <tr key={i.item_id} data-item={i.item_id}>
               <td>{i.identity_name} <span className="muted">({i.role})</span></td><td dir="ltr">{i.grant}</td><td dir="ltr">{i.scope}</td>
               <td>{i.decision ? `${i.decision} (${i.decided_by})` : '—'}</td>
-              <td className="actions">{!i.decision && canDecide && i.identity_id !== myId && (<>
+              <td><div className="actions">{!i.decision && canDecide && i.identity_id !== myId && (<>
                 <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
                 <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
-              </>)}</td>
+              </>)}</div></td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -88,11 +88,11 @@ export function Sessions() {
               <td>{s.identity_name} <span className="muted">({s.role})</span>{me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}<br /><span className="muted" dir="ltr">{s.session_id}</span></td>
               <td className="nowrap">{when(s.created_at)}</td><td className="nowrap">{when(s.last_seen_at)}</td>
               <td>{s.revoked_at ? `${t('revoked')} (${s.revoked_by ?? ''}, ${when(s.revoked_at)})` : t('active')}</td>
-              <td className="actions">{!s.revoked_at && canRevoke && (
+              <td><div className="actions">{!s.revoked_at && canRevoke && (
                 <button disabled={act.pending !== null} data-action="revoke-session" onClick={() => act.run(s.session_id, () => call('POST', '/admin/sessions/revoke', { session_ids: [s.session_id] }))}>
                   {act.pending === s.session_id ? t('working') : t('revoke')}
                 </button>
-              )}</td>
+              )}</div></td>
             </tr>
           ))}</tbody>
         </table></div>

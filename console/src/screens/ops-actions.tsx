@@ -26,7 +26,7 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
         {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}, {when(a.decided_at)}</>}</p>
       <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
       <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
-      {a.result && <pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre>}
+      {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
       <p className="muted nowrap" dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}… · {t('expires')} {when(a.expires_at)}</p>
       {a.state === 'proposed' && canDecide && (
         <div className="actions">

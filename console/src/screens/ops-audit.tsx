@@ -29,7 +29,7 @@ function Verify() {
       {result && (
         <span data-testid="verify-result" data-ok={String(result.ok)}>
           <strong className={result.ok ? 'buy' : 'sell'}>{result.ok ? t('chainOk') : t('chainBroken')}</strong>{' '}
-          <span className="muted" dir="ltr">{result.count} · {result.head.slice(0, 16)}…{result.first_bad_seq !== null && ` · seq ${result.first_bad_seq}: ${result.reason}`}</span>
+          <span className="muted" dir="ltr">{result.count} {t('entries')} · {result.head.slice(0, 16)}…{result.first_bad_seq !== null && ` · seq ${result.first_bad_seq}: ${result.reason}`}</span>
         </span>
       )}
       <ErrorBox error={error} />

@@ -34,11 +34,11 @@ export function Breaks() {
             <tr key={b.break_id} data-break={b.break_id} data-state={b.state}>
               <td>{b.kind}<br /><span className="muted" dir="ltr">{b.break_id}</span></td><td dir="ltr">{b.investor_id}</td><td dir="ltr">{b.asset}</td>
               <td className="num">{amount(b.asset, b.ledger_value)}</td><td className="num">{amount(b.asset, b.external_value)}</td><td className="num">{amount(b.asset, b.difference)}</td>
-              <td>{b.state}{b.resolution && ` (${b.resolution})`}<br /><span className="muted">{b.first_seen} – {b.last_seen}</span>{b.note && <><br /><span className="muted">{b.note}</span></>}</td>
-              <td className="actions">{manage && b.state !== 'resolved' && (<>
+              <td>{b.state}{b.resolution && ` (${b.resolution})`}<br /><span className="muted nowrap">{b.first_seen === b.last_seen ? b.first_seen : `${b.first_seen} – ${b.last_seen}`}</span>{b.note && <><br /><span className="muted">{b.note}</span></>}</td>
+              <td><div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>{manage && b.state !== 'resolved' && (<>
                 {b.state === 'open' && <NoteButton label={t('acknowledge')} busy={busy} testId="acknowledge" onGo={(n) => post(b, 'acknowledge', withNote(n))} />}
                 <NoteButton label={t('accept')} busy={busy} required testId="accept" onGo={(n) => post(b, 'resolve', { resolution: 'accepted', note: n })} />
-              </>)}</td>
+              </>)}</div></td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -81,10 +81,11 @@ const NEXT: Record<string, string[]> = { received: ['investigating', 'resolved',
 function ComplaintMove({ c, busy, onMove }: { c: Complaint; busy: boolean; onMove: (to: string, note: string) => void }) {
   const { t } = useT();
   const options = NEXT[c.state] ?? [];
-  const [to, setTo] = useState(options[0]);
+  const [picked, setTo] = useState(options[0]);
   if (options.length === 0) return null;
+  const to = options.includes(picked) ? picked : options[0]; // the state moved on since the last pick
   return (
-    <span className="inline">
+    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
       <select value={to} onChange={(e) => setTo(e.target.value)} aria-label={t('state')}>{options.map((o) => <option key={o}>{o}</option>)}</select>
       <NoteButton label={t('move')} busy={busy} required={to !== 'investigating'} testId="move" onGo={(n) => onMove(to, n)} />
     </span>
@@ -108,7 +109,7 @@ export function Complaints() {
               <td dir="ltr">{c.investor_id}</td>
               <td>{c.state}{c.resolution_note && <><br /><span className="muted">{c.resolution_note}</span></>}</td>
               <td className="nowrap">{c.due_date}{c.overdue && <strong style={{ color: '#b3261e' }}> · {t('overdue')}</strong>}</td>
-              <td className="actions"><ComplaintMove c={c} busy={act.pending !== null} onMove={(to, n) => act.run(c.complaint_id, () => call('POST', `/admin/complaints/${c.complaint_id}/transitions`, withNote(n, { to })))} /></td>
+              <td><div className="actions"><ComplaintMove c={c} busy={act.pending !== null} onMove={(to, n) => act.run(c.complaint_id, () => call('POST', `/admin/complaints/${c.complaint_id}/transitions`, withNote(n, { to })))} /></div></td>
             </tr>
           ))}</tbody>
         </table></div>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../api';
 import type { Me } from '../auth';
+import { useT } from '../i18n';
 
 /** The signed-in identity, read once; null until it has come. */
 export function useMe(): Me | null {
@@ -20,11 +21,12 @@ export const when = (s: string | null | undefined): string => (s ? s.slice(0, 16
 
 /** A note field and a button; with required, the button stays disabled until there is a note. */
 export function NoteButton({ label, busy, required, onGo, testId }: { label: string; busy: boolean; required?: boolean; onGo: (note: string) => void; testId?: string }) {
+  const { t } = useT();
   const [note, setNote] = useState('');
   const empty = note.trim() === '';
   return (
-    <span className="inline">
-      <input value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder="…" size={18} />
+    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+      <input value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} size={14} />
       <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>{label}</button>
     </span>
   );
