@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { launch, pageWithAuthenticator, shot } from './browser.js';
+import { launch, pageWithAuthenticator, SCREENSHOTS, shot } from './browser.js';
 
 // The root tsconfig has no DOM library: what the page's code reads, typed here.
 type ErrorJson = { error?: { code?: string; message?: string } };
@@ -149,6 +149,8 @@ describe('sessions, audit and language', () => {
     await expect.poll(() => security.locator(`tr[data-item="${item}"] [data-action="certify"]`).count()).toBe(0);
     expect(await security.locator(`tr[data-item="${item}"]`).textContent()).toContain('certify (security)');
     await shot(security, 'ops-access');
+    await security.screenshot({ path: `${SCREENSHOTS}/ops-access-top.png` });
+    await security.locator('.table-wrap').last().screenshot({ path: `${SCREENSHOTS}/ops-access-snapshot.png` });
   });
 
   it('switching to Arabic turns an ops screen right-to-left', async () => {

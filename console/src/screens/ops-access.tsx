@@ -27,7 +27,7 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
             <tr key={i.item_id} data-item={i.item_id}>
               <td>{i.identity_name} <span className="muted">({i.role})</span></td><td dir="ltr">{i.grant}</td><td dir="ltr">{i.scope}</td>
               <td>{i.decision ? `${i.decision} (${i.decided_by})` : '—'}</td>
-              <td><div className="actions">{!i.decision && canDecide && i.identity_id !== myId && (<>
+              <td><div className="actions" style={{ flexWrap: 'nowrap' }}>{!i.decision && canDecide && i.identity_id !== myId && (<>
                 <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
                 <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
               </>)}</div></td>

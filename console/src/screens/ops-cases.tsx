@@ -29,10 +29,10 @@ export function Breaks() {
       {q.data?.breaks.length === 0 && <Empty />}
       {q.data && q.data.breaks.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('kind')}</th><th>{t('investor')}</th><th>{t('asset')}</th><th>{t('ledger')}</th><th>{t('external')}</th><th>{t('difference')}</th><th>{t('state')}</th><th /></tr></thead>
+          <thead><tr><th>{t('kind')}</th><th>{t('investor')}</th><th>{t('ledger')}</th><th>{t('external')}</th><th>{t('difference')}</th><th>{t('state')}</th><th /></tr></thead>
           <tbody>{q.data.breaks.map((b) => (
             <tr key={b.break_id} data-break={b.break_id} data-state={b.state}>
-              <td>{b.kind}<br /><span className="muted" dir="ltr">{b.break_id}</span></td><td dir="ltr">{b.investor_id}</td><td dir="ltr">{b.asset}</td>
+              <td>{b.kind} · <span dir="ltr">{b.asset}</span><br /><span className="muted" dir="ltr">{b.break_id}</span></td><td dir="ltr">{b.investor_id}</td>
               <td className="num">{amount(b.asset, b.ledger_value)}</td><td className="num">{amount(b.asset, b.external_value)}</td><td className="num">{amount(b.asset, b.difference)}</td>
               <td>{b.state}{b.resolution && ` (${b.resolution})`}<br /><span className="muted nowrap">{b.first_seen === b.last_seen ? b.first_seen : `${b.first_seen} – ${b.last_seen}`}</span>{b.note && <><br /><span className="muted">{b.note}</span></>}</td>
               <td><div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>{manage && b.state !== 'resolved' && (<>

@@ -26,7 +26,7 @@ export function NoteButton({ label, busy, required, onGo, testId }: { label: str
   const empty = note.trim() === '';
   return (
     <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-      <input value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} size={14} />
+      <input value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} size={13} />
       <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>{label}</button>
     </span>
   );
