@@ -4657,11 +4657,12 @@ export interface components {
             identity_id: string;
             name: string;
             role: string;
-            /** @description one-time enrolment code (enr_...); shown once */
-            code: string;
-            /** @description the console page that enrols a passkey with this code, under base_url */
-            path: string;
-            /** @description RFC 3339, wall clock (UTC) */
+            /** @description the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost */
+            enrolment_token: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, wall clock (UTC)
+             */
             expires_at: string;
         };
         GetV1CalendarResponse: {
@@ -5886,7 +5887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5982,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6074,7 +6075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6143,7 +6144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6239,7 +6240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6344,7 +6345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6445,7 +6446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,7 +6516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6593,7 +6594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6694,7 +6695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6790,7 +6791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6912,7 +6913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6988,7 +6989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7076,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7231,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7329,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7454,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7564,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7633,7 +7634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7944,7 +7945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8012,7 +8013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8090,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8184,7 +8185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8273,7 +8274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8387,7 +8388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8502,7 +8503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8576,7 +8577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9038,7 +9039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9116,7 +9117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9201,7 +9202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9317,7 +9318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9752,7 +9753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9832,7 +9833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9948,7 +9949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10476,7 +10477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10552,7 +10553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10659,7 +10660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10764,7 +10765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11293,7 +11294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11373,7 +11374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11480,7 +11481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11585,7 +11586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11659,7 +11660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11729,7 +11730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11816,7 +11817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11911,7 +11912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11985,7 +11986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12057,7 +12058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12131,7 +12132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12196,7 +12197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12264,7 +12265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12589,7 +12590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12694,7 +12695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12797,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13766,7 +13767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13873,7 +13874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13951,7 +13952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14029,7 +14030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14123,7 +14124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14214,7 +14215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14290,7 +14291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14379,7 +14380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14495,7 +14496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15027,7 +15028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15128,7 +15129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15204,7 +15205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15293,7 +15294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15409,7 +15410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15519,7 +15520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15588,7 +15589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15686,7 +15687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15764,7 +15765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15867,7 +15868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15956,7 +15957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
