@@ -68,6 +68,7 @@ describe('maker-checker in the console', () => {
     const card = security.locator(`article[data-action-id="${actionId}"]`);
     await card.waitFor();
     expect(await card.locator('pre').first().textContent()).toContain('"amount_micros": 12500000');
+    expect(await card.getByTestId('action-amount').textContent()).toBe('12.50 EGP');
     expect(await card.locator('[data-action="approve"]').count()).toBe(0);
     expect(await card.getByTestId('not-yours').count()).toBe(1);
     await shot(security, 'ops-actions-maker');

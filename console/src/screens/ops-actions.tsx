@@ -5,7 +5,7 @@
 import { call } from '../api';
 import { useAction, usePoll } from '../hooks';
 import { useT } from '../i18n';
-import { Empty, ErrorBox, Section } from '../ui';
+import { egp, Empty, ErrorBox, Section } from '../ui';
 import { holds, NoteButton, useMe, when } from './ops-common';
 
 const PRE = { background: '#f6f7f9', border: '1px solid #d9dee3', borderRadius: 6, padding: 8, margin: '8px 0', whiteSpace: 'pre-wrap', fontSize: 13, textAlign: 'left' } as const;
@@ -25,6 +25,7 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
       <p><strong>{t('state')}:</strong> <span data-testid="action-state">{a.state}</span> · <strong>{t('maker')}:</strong> {a.maker}, {when(a.created_at)}
         {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}, {when(a.decided_at)}</>}</p>
       <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
+      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span className="num" data-testid="action-amount">{egp(a.params.amount_micros)} EGP</span></p>}
       <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
       {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
       <p className="muted nowrap" dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}… · {t('expires')} {when(a.expires_at)}</p>
