@@ -16,6 +16,15 @@ const EN = {
   date: 'Date', front: 'Front', back: 'Back', images: 'ID images', bids: 'Bids', asks: 'Asks', orders: 'Orders', autoFill: 'Auto-fill',
   done: 'Done', cancel: 'Cancel', stepUp: 'Confirm with your passkey', noScreens: 'This identity holds no grant the console has a screen for yet.',
   on: 'on (orders go to the exchange)', off: 'off (orders wait here)', signedInAs: 'Signed in as', trades: 'Trades', cash: 'Cash movements', obligations: 'Settlement obligations', application: 'Application',
+  // ops persona
+  actions: 'Proposed actions', audit: 'Audit log', access: 'Access reviews', sessions: 'Sessions', breaks: 'Reconciliation breaks', alerts: 'Surveillance alerts', complaints: 'Complaints',
+  maker: 'Maker', checker: 'Checker', decision: 'Decision', expires: 'expires', otherChecker: 'Another identity with the approve grant decides this proposal.',
+  verify: 'Verify the chain', chainOk: 'Chain intact', chainBroken: 'Chain broken', actor: 'Actor', action: 'Action', subject: 'Subject', detail: 'Detail',
+  identity: 'Identity', grant: 'Grant', scope: 'Scope', certify: 'Certify', revoke: 'Revoke', openReview: 'Open a review campaign', snapshot: 'Who holds what',
+  roles: 'Roles', grants: 'Grants', lastUsed: 'Last used', revoked: 'revoked', lastSeen: 'Last seen', thisSession: 'this session', active: 'active',
+  kind: 'Kind', asset: 'Asset', ledger: 'Ledger', external: 'Statement', difference: 'Difference', acknowledge: 'Acknowledge', accept: 'Accept',
+  escalate: 'Escalate', close: 'Close', complaint: 'Complaint', due: 'Due', overdue: 'overdue', move: 'Move',
+  note: 'Note (optional)', noteRequired: 'Note (required)', result: 'Result', entries: 'entries',
 };
 
 const AR: typeof EN = {
@@ -30,6 +39,15 @@ const AR: typeof EN = {
   date: 'التاريخ', front: 'الوجه', back: 'الظهر', images: 'صور الهوية', bids: 'الشراء', asks: 'البيع', orders: 'الأوامر', autoFill: 'التنفيذ الآلي',
   done: 'تم', cancel: 'إلغاء', stepUp: 'أكّد بمفتاح المرور', noScreens: 'لا تملك هذه الهوية أي صلاحية لها شاشة في الوحدة بعد.',
   on: 'مفعّل (تذهب الأوامر إلى البورصة)', off: 'متوقف (تنتظر الأوامر هنا)', signedInAs: 'مسجّل باسم', trades: 'الصفقات', cash: 'الحركات النقدية', obligations: 'التزامات التسوية', application: 'الطلب',
+  // ops persona
+  actions: 'الإجراءات المقترحة', audit: 'سجل التدقيق', access: 'مراجعات الصلاحيات', sessions: 'الجلسات', breaks: 'فروق المطابقة', alerts: 'تنبيهات الرقابة', complaints: 'الشكاوى',
+  maker: 'المُقترِح', checker: 'المُراجِع', decision: 'القرار', expires: 'ينتهي', otherChecker: 'تقرّر هذا الاقتراح هويةٌ أخرى تملك صلاحية الموافقة.',
+  verify: 'تحقّق من السلسلة', chainOk: 'السلسلة سليمة', chainBroken: 'السلسلة مكسورة', actor: 'المنفّذ', action: 'الإجراء', subject: 'الموضوع', detail: 'التفاصيل',
+  identity: 'الهوية', grant: 'الصلاحية', scope: 'النطاق', certify: 'اعتماد', revoke: 'سحب', openReview: 'فتح حملة مراجعة', snapshot: 'من يملك ماذا',
+  roles: 'الأدوار', grants: 'الصلاحيات', lastUsed: 'آخر استخدام', revoked: 'مسحوبة', lastSeen: 'آخر نشاط', thisSession: 'هذه الجلسة', active: 'نشطة',
+  kind: 'النوع', asset: 'الأصل', ledger: 'الدفتر', external: 'الكشف', difference: 'الفرق', acknowledge: 'إقرار', accept: 'قبول الفرق',
+  escalate: 'تصعيد', close: 'إغلاق', complaint: 'الشكوى', due: 'الموعد', overdue: 'متأخرة', move: 'نقل',
+  note: 'ملاحظة (اختيارية)', noteRequired: 'ملاحظة (مطلوبة)', result: 'النتيجة', entries: 'قيود',
 };
 
 export type Key = keyof typeof EN;

@@ -3,6 +3,10 @@
 import type { ComponentType } from 'react';
 import { Blotter, Book, Eod } from './dealer-reads';
 import { Funding, Kyc, Queue } from './dealer-actions';
+import { Actions } from './ops-actions';
+import { Audit } from './ops-audit';
+import { Access, Sessions } from './ops-access';
+import { Alerts, Breaks, Complaints } from './ops-cases';
 
 export interface Screen {
   id: string;
@@ -18,4 +22,12 @@ export const SCREENS: Screen[] = [
   { id: 'blotter', label: 'blotter', grant: 'blotter:read', Component: Blotter },
   { id: 'book', label: 'book', grant: 'orderbook:read', Component: Book },
   { id: 'eod', label: 'eod', grant: 'eod:read', Component: Eod },
+  // ops persona
+  { id: 'actions', label: 'actions', grant: 'actions:read', Component: Actions },
+  { id: 'audit', label: 'audit', grant: 'audit:read', Component: Audit },
+  { id: 'access', label: 'access', grant: 'access-review:read', Component: Access },
+  { id: 'sessions', label: 'sessions', grant: 'sessions:read', Component: Sessions },
+  { id: 'breaks', label: 'breaks', grant: 'reconciliation:read', Component: Breaks },
+  { id: 'alerts', label: 'alerts', grant: 'surveillance:read', Component: Alerts },
+  { id: 'complaints', label: 'complaints', grant: 'complaints:manage', Component: Complaints },
 ];
