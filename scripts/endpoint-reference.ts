@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createDeps } from '../daemon/deps.js';
 import { ROUTE_MODULES } from '../daemon/routes.js';
 import { buildOpenApi } from '../daemon/http/openapi.js';
+import { ROLES } from '../daemon/contract/grants.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -331,7 +332,9 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
   }
   lines.push(`${o.method} {{baseUrl}}${path}${required.length > 0 ? `?${required.join('&')}` : ''}`);
   if (auth === 'B' || auth === 'I' || auth === 'S') lines.push('Authorization: Bearer {{apiKey}}');
-  if (auth.startsWith('admin')) lines.push('X-Admin-Key: {{adminKey}}');
+  // The admin key, or the security key for the identity routes only security holds (sessions, keys, reviews).
+  const grant = String(o.op['x-grant'] ?? '');
+  if (auth.startsWith('admin')) lines.push(`X-Admin-Key: {{${(ROLES.admin.grants as readonly string[]).includes(grant) || !(ROLES.security.grants as readonly string[]).includes(grant) ? 'adminKey' : 'securityKey'}}}`);
   if (auth.startsWith('console')) lines.push('X-Console-Key: {{dealerKey}}');
   if (auth === 'I' || auth === 'S') lines.push(`Idempotency-Key: {{keyPrefix}}-${String(o.op.operationId)}-1`);
   if (auth === 'S') lines.push('X-Svc-Timestamp: {{svcTimestamp}}', 'X-Svc-Signature: {{svcSignature}}');
@@ -354,7 +357,7 @@ export function renderHttp(doc: OpenApiDoc): string {
     '# is built from; docs/endpoints.md describes each one. Do not edit by hand: copy it and edit the copy.',
     '#',
     '# Fill in the variables below from `svc sandbox env` (SVC_BASE_URL, SVC_API_KEY, SVC_ADMIN_KEY,',
-    '# SVC_DEALER_KEY). Auth (the letter after each request\'s title): none = public; B = bearer key;',
+    '# SVC_SECURITY_KEY, SVC_DEALER_KEY). Auth (the letter after each request\'s title): none = public; B = bearer key;',
     '# I = bearer key + Idempotency-Key (change the key for a new request, keep it to see a retry replayed);',
     '# S = I + a signature this file cannot compute (see the note on each signed request);',
     '# admin/console = the X-Admin-Key / X-Console-Key operator keys with the grant named.',
@@ -363,6 +366,7 @@ export function renderHttp(doc: OpenApiDoc): string {
     '@baseUrl = http://127.0.0.1:4710',
     '@apiKey = paste SVC_API_KEY',
     '@adminKey = paste SVC_ADMIN_KEY',
+    '@securityKey = paste SVC_SECURITY_KEY',
     '@dealerKey = paste SVC_DEALER_KEY',
     '@keyPrefix = http-file',
     '@svcTimestamp = paste a signed request\'s X-Svc-Timestamp',

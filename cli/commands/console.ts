@@ -24,7 +24,7 @@ export async function enroll(opts: EnrollOptions, g: GlobalOptions): Promise<voi
   const profile = resolveProfile(g);
   const json = Boolean(g.json);
   const res = ok(await api<Enrolment>(profile, 'POST', '/admin/console/enrolments', { body: { role }, adminKey: profile.admin_key }), json);
-  const link = consoleOrigin(profile.console_url, profile.base_url) + res.path;
+  const link = `${consoleOrigin(profile.console_url, profile.base_url)}/console/enroll?code=${encodeURIComponent(res.enrolment_token)}`;
   if (json) {
     printJson({ ...res, link });
     return;

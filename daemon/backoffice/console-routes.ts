@@ -15,8 +15,7 @@ export function consoleRoutes(deps: Deps): RouteDef[] {
     if (!who) return refuse('NOT_FOUND', body.role !== undefined ? `No identity holds the role ${body.role}.` : 'No such identity.');
     const wall = deps.wallNow();
     const { code, expiresAtMs } = passkeys.createEnrolment(who.id, wall, deps.nowIso());
-    const path = `/console/enroll?code=${encodeURIComponent(code)}`;
-    return ok({ identity_id: who.id, name: who.name, role: who.role, code, path, expires_at: new Date(expiresAtMs).toISOString() });
+    return ok({ identity_id: who.id, name: who.name, role: who.role, enrolment_token: code, expires_at: new Date(expiresAtMs).toISOString() });
   }
 
   return [

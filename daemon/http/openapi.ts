@@ -33,7 +33,7 @@ function layerCodes(def: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH', 'UNAUTHENTICATED'];
   if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
-  if (typeof def.auth === 'object') codes.push('FORBIDDEN');
+  if (typeof def.auth === 'object') codes.push('FORBIDDEN', 'KEY_REVOKED');
   if (STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) codes.push('STEP_UP_REQUIRED');
   if (def.params || def.query || def.body) codes.push('VALIDATION_FAILED');
   // The content parsers run before the route on any request that may carry a body, with or without

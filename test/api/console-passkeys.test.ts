@@ -41,7 +41,7 @@ async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; c
 async function enrolCode(role = 'dealer'): Promise<string> {
   const res = await t.req('POST', '/admin/console/enrolments', { body: { role } });
   expect(res.status, res.text).toBe(201);
-  return res.body.code;
+  return res.body.enrolment_token;
 }
 
 async function enrol(key: SoftPasskey, code: string): Promise<Call> {
@@ -69,6 +69,10 @@ describe('enrolment codes', () => {
     expect(JSON.stringify(rows)).not.toContain(code);
     expect((rows[0] as { code_hash: string }).code_hash).toBe(sha256(code));
     expect((await t.req('POST', '/admin/console/enrolments', { body: { role: 'dealer' }, as: 'dealer' })).status).toBe(401);
+    // the request inspector shows the answer with the code redacted
+    const seen = await t.req('GET', '/admin/sandbox/requests?limit=50');
+    expect(JSON.stringify(seen.body)).toContain('/admin/console/enrolments');
+    expect(JSON.stringify(seen.body)).not.toContain(code);
   });
 
   it('a code enrols once, and not after it expires', async () => {

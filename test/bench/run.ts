@@ -27,6 +27,7 @@ import './suites/snapshot.js';
 import './suites/statements.js';
 import './suites/reconciliation.js';
 import './suites/assistant.js';
+import './suites/console.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;

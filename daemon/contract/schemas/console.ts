@@ -1,6 +1,7 @@
 // Wire schemas of the console's enrolment route (docs/console.md). The console's own session calls
 // (/console/api/*) are not part of the brokerage API and have no schemas here.
 import { z } from 'zod';
+import { timestamp } from './formats.js';
 
 export const CONSOLE_ENROL_ROLES = ['admin', 'dealer', 'security', 'approver', 'auditor', 'compliance'] as const;
 
@@ -14,9 +15,8 @@ export const EnrolmentSchema = z
     identity_id: z.string().describe('opr_...'),
     name: z.string(),
     role: z.string(),
-    code: z.string().describe('one-time enrolment code (enr_...); shown once'),
-    path: z.string().describe('the console page that enrols a passkey with this code, under base_url'),
-    expires_at: z.string().describe('RFC 3339, wall clock (UTC)'),
+    enrolment_token: z.string().describe('the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost'),
+    expires_at: timestamp().describe('RFC 3339, wall clock (UTC)'),
   })
   .meta({ id: 'ConsoleEnrolment' });
 

@@ -4687,11 +4687,12 @@ export interface components {
             identity_id: string;
             name: string;
             role: string;
-            /** @description one-time enrolment code (enr_...); shown once */
-            code: string;
-            /** @description the console page that enrols a passkey with this code, under base_url */
-            path: string;
-            /** @description RFC 3339, wall clock (UTC) */
+            /** @description the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost */
+            enrolment_token: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, wall clock (UTC)
+             */
             expires_at: string;
         };
         GetV1CalendarResponse: {
@@ -5925,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6021,7 +6022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6113,7 +6114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6182,7 +6183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6278,7 +6279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6383,7 +6384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6484,7 +6485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6554,7 +6555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6733,7 +6734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6829,7 +6830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +6952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7027,7 +7028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7115,7 +7116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7192,7 +7193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7270,7 +7271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7368,7 +7369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7493,7 +7494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7603,7 +7604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7672,7 +7673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7983,7 +7984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8051,7 +8052,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8129,7 +8130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8223,7 +8224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,7 +8313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8491,7 +8492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8606,7 +8607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8680,7 +8681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9142,7 +9143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9305,7 +9306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9421,7 +9422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9856,7 +9857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9936,7 +9937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10052,7 +10053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10580,7 +10581,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10656,7 +10657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10763,7 +10764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10868,7 +10869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11397,7 +11398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11477,7 +11478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED, STEP_UP_REQUIRED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED, STEP_UP_REQUIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11584,7 +11585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11689,7 +11690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11763,7 +11764,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11833,7 +11834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11920,7 +11921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12015,7 +12016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12089,7 +12090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12161,7 +12162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12235,7 +12236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12300,7 +12301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12368,7 +12369,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12693,7 +12694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12798,7 +12799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12901,7 +12902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13870,7 +13871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13977,7 +13978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14055,7 +14056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14133,7 +14134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14227,7 +14228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14318,7 +14319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14394,7 +14395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14483,7 +14484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14599,7 +14600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15131,7 +15132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15232,7 +15233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15308,7 +15309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15397,7 +15398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15513,7 +15514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15623,7 +15624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15692,7 +15693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15790,7 +15791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15868,7 +15869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15971,7 +15972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16060,7 +16061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
