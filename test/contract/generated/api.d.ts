@@ -8423,7 +8423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16175,7 +16175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHENTICATED */
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
             401: {
                 headers: {
                     [name: string]: unknown;
