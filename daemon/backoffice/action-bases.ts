@@ -1,8 +1,7 @@
 // The strict-split bases of maker-checker: for each, the params schema a proposal is validated with
 // (the full payload is stored at proposal) and what approving it does, run inside the transaction that
-// records the approval (docs/backoffice.md has the table). A base whose execution needs a part of the
-// service this sandbox does not have yet is validated and stored, and its approval refused with
-// ACTION_NOT_AVAILABLE (nothing changes; the proposal stays open).
+// records the approval (docs/backoffice.md has the table). Every base executes; an executor's result
+// key answered_once (a one-time enrolment code) is answered to the approver and never stored.
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ok, refuse } from '../contract/outcome.js';
@@ -14,6 +13,11 @@ import { rotateKek } from './bases/rotate-kek.js';
 import { rotateDek, rotateDekParams } from './bases/rotate-dek.js';
 import { replayMarketData, replayParams } from './bases/marketdata-replay.js';
 import { corpActionParams, processCorpAction } from './bases/corp-action.js';
+import { manageConsoleUser, manageParams } from './bases/console-users-manage.js';
+import { disableConsoleUser, disableParams } from './bases/console-users-disable.js';
+import { assignConsoleRole, assignParams } from './bases/console-roles-assign.js';
+import { unlockParams, unlockPasskeys } from './bases/passkey-unlock.js';
+import { idpParams, updateIdpConfig } from './bases/idp-config.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
@@ -28,12 +32,12 @@ export const BASE_PARAMS = {
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
   'keys:rotate-kek': z.strictObject({}),
   'keys:rotate-dek': rotateDekParams,
-  'console-users:manage': z.strictObject({ name: z.string().regex(/^[a-z0-9._-]{2,40}$/), role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), broker_id: id.optional() }),
-  'console-users:disable': z.strictObject({ identity_id: id }),
-  'console-roles:assign': z.strictObject({ identity_id: id, role: z.enum(['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance']), scope: z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/) }),
-  'passkey:unlock': z.strictObject({ identity_id: id }),
+  'console-users:manage': manageParams,
+  'console-users:disable': disableParams,
+  'console-roles:assign': assignParams,
+  'passkey:unlock': unlockParams,
   'break-glass': z.strictObject({ identity_id: id, minutes: z.number().int().min(1).max(240) }),
-  'idp-config:update': z.strictObject({ issuer: z.url().max(300), client_id: z.string().min(1).max(200) }),
+  'idp-config:update': idpParams,
   'corp-action:process': corpActionParams,
   'marketdata:replay': replayParams,
 } as const satisfies Record<StrictBase, z.ZodType>;
@@ -95,8 +99,6 @@ const breakGlass: Exec = ({ deps }, p) => {
   return ok({ identity_id: identityId, role: 'superuser', expires_at: expiresAt, review_required: true });
 };
 
-const notYet = (what: string): Exec => () => refuse('ACTION_NOT_AVAILABLE', `Executing this base needs ${what}, which this sandbox does not have yet; the proposal is kept.`);
-
 export const BASE_EXEC: Record<StrictBase, Exec> = {
   'ledger:adjust': ledgerAdjust,
   'binding:update': bindingUpdate,
@@ -105,11 +107,11 @@ export const BASE_EXEC: Record<StrictBase, Exec> = {
   'fee-schedule:update': updateFeeSchedule,
   'keys:rotate-kek': rotateKek,
   'keys:rotate-dek': rotateDek,
-  'console-users:manage': notYet('the browser console (console users and passkeys)'),
-  'console-users:disable': notYet('the browser console (console users and passkeys)'),
-  'console-roles:assign': notYet('the browser console (console users and passkeys)'),
-  'passkey:unlock': notYet('the browser console (console users and passkeys)'),
-  'idp-config:update': notYet('an identity provider integration'),
+  'console-users:manage': manageConsoleUser,
+  'console-users:disable': disableConsoleUser,
+  'console-roles:assign': assignConsoleRole,
+  'passkey:unlock': unlockPasskeys,
+  'idp-config:update': updateIdpConfig,
   'corp-action:process': processCorpAction,
   'marketdata:replay': replayMarketData,
 };

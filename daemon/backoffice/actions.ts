@@ -84,10 +84,11 @@ export function decideAction(deps: D & Deps, op: Operator, id: string, d: { appr
   if (r.state !== 'proposed') return refuse('ACTION_ALREADY_DECIDED', `${id} was ${r.state} by ${r.checker_name}.`);
   if (deps.clock.now() >= r.expires_ms) return refuse('ACTION_EXPIRED', `${id} expired at ${deps.market.calendar.toIso(r.expires_ms)}.`);
   let result: Record<string, unknown> | null = null;
+  let once: unknown;
   if (d.approve && isBase(r.action)) {
     const done = BASE_EXEC[r.action]({ deps, actionId: id, reason: r.reason }, JSON.parse(r.params));
     if (!done.ok) return done;
-    result = done.value;
+    ({ answered_once: once, ...result } = done.value);
   }
   const changed = deps.db.prepare(`UPDATE admin_actions SET state = ?, checker = ?, decided_at = ?, decision_reason = ?, result = ? WHERE id = ? AND state = 'proposed'`)
     .run(d.approve ? 'approved' : 'rejected', op.id, deps.market.calendar.toIso(deps.clock.now()), d.reason ?? null, result ? JSON.stringify(result) : null, id).changes;
@@ -97,5 +98,7 @@ export function decideAction(deps: D & Deps, op: Operator, id: string, d: { appr
     tenantId: typeof (JSON.parse(r.params) as { tenant_id?: unknown }).tenant_id === 'string' ? (JSON.parse(r.params) as { tenant_id: string }).tenant_id : null,
     detail: { base: r.action, grant, maker: r.maker_name, payload_sha256: r.payload_sha256, ...(d.reason ? { reason: d.reason } : {}) },
   });
-  return ok(getAction(deps, id)!);
+  const decided = getAction(deps, id)!;
+  // A secret an executor answers once (an enrolment code) goes to the approver, not into admin_actions.
+  return ok(once === undefined ? decided : { ...decided, result: { ...decided.result, answered_once: once } });
 }

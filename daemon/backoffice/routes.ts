@@ -5,6 +5,7 @@ import { defineRoute, type RouteDef } from '../contract/route.js';
 import { provisionTenant } from './service.js';
 import { actionRoutes } from './action-routes.js';
 import { accessRoutes } from './access-routes.js';
+import { idpRoutes } from './idp-routes.js';
 import { ok, refuse } from '../contract/outcome.js';
 import { tenantScopeOf } from '../contract/grants.js';
 import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from '../contract/schemas/backoffice.js';
@@ -13,6 +14,7 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
   return [
     ...actionRoutes(deps),
     ...accessRoutes(deps),
+    ...idpRoutes(deps),
     defineRoute({
       method: 'POST', url: '/admin/tenants', auth: { realm: 'admin', grant: 'tenants:create' }, tags: ['backoffice'],
       summary: 'Provision a tenant: returns its api_key and signing_secret (shown once).', status: 201,

@@ -34,6 +34,7 @@ interface SessionRow {
   stepped_up_until: string | null;
   revoked_at: string | null;
   key_revoked_at: string | null;
+  disabled_at: string | null;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -66,12 +67,13 @@ export function authenticateSession(
 ): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }> {
   if (typeof token !== 'string' || token.length === 0 || token.length > 200) return refuse('SESSION_INVALID', 'The session token is not known.');
   const row = db.prepare<[string], SessionRow>(
-    `SELECT s.id, s.operator_id, s.last_seen_at, s.stepped_up_until, s.revoked_at, o.revoked_at AS key_revoked_at
+    `SELECT s.id, s.operator_id, s.last_seen_at, s.stepped_up_until, s.revoked_at, o.revoked_at AS key_revoked_at, o.disabled_at
      FROM console_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_sha256 = ?`,
   ).get(sha256(token));
   if (!row) return refuse('SESSION_INVALID', 'The session token is not known.');
   if (row.revoked_at !== null) return refuse('SESSION_INVALID', `The session was revoked at ${row.revoked_at}; sign in again.`);
   if (row.key_revoked_at !== null) return refuse('SESSION_INVALID', 'The identity of this session was revoked.');
+  if (row.disabled_at !== null) return refuse('SESSION_INVALID', 'The identity of this session is disabled.');
   if (wallNowMs - Date.parse(row.last_seen_at) > SESSION_IDLE_MS) {
     return refuse('SESSION_INVALID', `The session was idle for more than 30 minutes (last seen ${row.last_seen_at}); sign in again.`);
   }

@@ -104,6 +104,8 @@ function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Re
     if (!response || !passkey) throw new AppError('PASSKEY_REJECTED', 'This passkey is not registered with the sandbox; enrol it first.');
     const counter = await verifyAssertion(response, passkey, rpOrigin(req), (c) => challenges.take(c, (p) => p.kind === 'sign-in'));
     if (counter === null) throw new AppError('PASSKEY_REJECTED');
+    const off = deps.db.prepare<[string], { disabled_at: string | null }>('SELECT disabled_at FROM operators WHERE id = ?').get(passkey.operator_id);
+    if (off?.disabled_at) throw new AppError('PASSKEY_REJECTED', 'The identity of this passkey is disabled (console-users:disable).');
     const wall = deps.wallNow();
     const opened = deps.db.transaction(() => {
       deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());

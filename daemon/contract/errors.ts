@@ -152,11 +152,12 @@ export const ERROR_CODES = {
   ACTION_EXPIRED: e(409, 'The proposal has expired.', 'A proposal can be decided for 24 hours of the sandbox clock after it was made.', 'Propose the action again.'),
   MAKER_CANNOT_APPROVE: e(403, 'The maker of an action cannot decide it.', 'Maker-checker: a different identity must approve or reject a proposal.', 'Ask another identity holding <base>:approve.'),
   ACTION_NOT_EXECUTABLE: e(422, 'The approved action cannot be carried out as stored.', 'Executing the payload was refused by the service it changes (the message names why); nothing was changed and the proposal stays open.', 'Reject the proposal and propose a corrected one.'),
-  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (console users, passkeys or an identity provider).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
+  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (today: a split of corp-action:process).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
 
   // Back office: sessions, keys, access reviews (docs/backoffice.md)
   SESSION_INVALID: e(401, 'The console session is not valid.', 'The session token is unknown, the session was revoked (or its identity was), or it was idle for more than 30 minutes.', 'Sign in to the console again.'),
   KEY_REVOKED: e(401, 'This operator key was revoked.', 'The identity\'s key was revoked (POST /admin/keys/revoke); a rotated key\'s old value is simply unknown (UNAUTHENTICATED).', 'Use another identity; a revoked identity stays revoked.'),
+  IDENTITY_DISABLED: e(401, 'This identity is disabled.', 'An approved console-users:disable disabled the identity: its keys and console sessions are refused.', 'Use another identity; an approved console-users:manage with enable: true enables it again.'),
   ACCESS_REVIEW_OWN_ACCESS: e(403, 'A reviewer cannot decide an item about their own access.', 'The item reviews a grant held by the identity deciding it.', 'Ask another identity holding access-review:decide.'),
   ACCESS_REVIEW_ITEM_DECIDED: e(409, 'The review item has already been decided.', 'An item of an access review is certified or revoked once.', 'Read the campaign for the items still open: svc api GET /admin/access-reviews.'),
   ACCESS_REVIEW_CLOSED: e(409, 'The access review is closed.', 'A campaign closes when its last item is decided; a closed campaign cannot change.', 'Open a new campaign: svc admin access-review open.'),

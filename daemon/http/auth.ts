@@ -18,7 +18,7 @@ import { GRANTS, STEP_UP_HEADER, STEP_UP_ROUTES } from '../contract/grants.js';
 export interface KeyLookup {
   tenantForKey(apiKey: string): string | null;
   signingSecrets(tenantId: string): string[];
-  operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean }) | null;
+  operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null;
   /** Checks (and uses up) a step-up code of the identity at a wall-clock instant. */
   checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
 }
@@ -93,6 +93,7 @@ function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: Operat
   const op = key ? deps.keys.operatorForKey(key) : null;
   if (!op || op.realm !== realm) throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
   if (op.revoked) throw new AppError('KEY_REVOKED', `The key of ${op.name} was revoked.`);
+  if (op.disabled) throw new AppError('IDENTITY_DISABLED', `The identity ${op.name} is disabled.`);
   return { op: inScope(op, grant), viaSession: false, steppedUp: false };
 }
 

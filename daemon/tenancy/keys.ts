@@ -33,6 +33,7 @@ interface OperatorRow {
   grants: string;
   broker_id: string | null;
   revoked_at: string | null;
+  disabled_at: string | null;
 }
 
 type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
@@ -46,7 +47,7 @@ type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
 function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
   const tenantByKey = new Map<string, string>();
   const secretsByTenant = new Map<string, string[]>();
-  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm; revoked?: boolean }>();
+  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }>();
   const dekCache = new Map<string, Buffer>();
   const q = {
     key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
@@ -89,7 +90,7 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
     },
 
     /** The identity of an operator key, with the grants it holds now (never cached: revocations bite at once). */
-    operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean }) | null {
+    operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null {
       const h = sha256(key);
       let op = operatorByKey.get(h);
       if (!op) {
@@ -97,9 +98,10 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
         if (!row) return null;
         op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>() };
         if (row.revoked_at !== null) op.revoked = true;
+        if (row.disabled_at !== null) op.disabled = true; // console-users:disable clears this cache
         operatorByKey.set(h, op);
       }
-      if (op.revoked) return { ...op, grants: new Set<string>() };
+      if (op.revoked || op.disabled) return { ...op, grants: new Set<string>() };
       const scopes = identities.scopesOf(op.id);
       return { ...op, scopes, grants: new Set(scopes.keys()) };
     },

@@ -175,7 +175,7 @@ describe('other bases', () => {
       'keys:rotate-kek': {}, 'keys:rotate-dek': { tenant_id: 'tnt_x00' }, 'console-users:manage': { name: 'ops.one', role: 'dealer' },
       'console-users:disable': { identity_id: 'opr_x00' }, 'console-roles:assign': { identity_id: 'opr_x00', role: 'auditor', scope: 'global' },
       'passkey:unlock': { identity_id: 'opr_x00' }, 'break-glass': { identity_id: 'opr_x00', minutes: 5 },
-      'idp-config:update': { issuer: 'https://idp.example', client_id: 'svc' }, 'corp-action:process': { kind: 'dividend', dividend_id: 'div_x00' },
+      'idp-config:update': { issuer: 'https://idp.example', client_id: 'svc', allowed_domains: ['broker.example'] }, 'corp-action:process': { kind: 'dividend', dividend_id: 'div_x00' },
       'marketdata:replay': { from: '2026-11-22T10:00:00+02:00', to: '2026-11-22T11:00:00+02:00' },
     };
     const p = await propose(base, valid[base]);
