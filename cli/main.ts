@@ -551,8 +551,8 @@ const accessReview = admin
   .command('access-review')
   .description('who holds what: every identity with its roles, grants, creation and last use, and the open access reviews (default --as compliance)')
   .addHelpText('after', examples('svc admin access-review', 'svc admin access-review open', 'svc admin access-review decide ari_0123456789 --revoke --note "left the desk"'));
-accessReview.command('show', { isDefault: true }).description('the access snapshot and the open campaigns').action(lazy(async () => (await import('./commands/admin-access.js')).accessReview));
-accessReview.command('open').description('open a campaign: one item per identity-grant held now').action(lazy(async () => (await import('./commands/admin-access.js')).openReview));
+accessReview.command('show', { isDefault: true }).description('the access snapshot and the open campaigns').addHelpText('after', examples('svc admin access-review show', 'svc admin access-review show --json')).action(lazy(async () => (await import('./commands/admin-access.js')).accessReview));
+accessReview.command('open').description('open a campaign: one item per identity-grant held now').addHelpText('after', examples('svc admin access-review open', 'svc admin --as compliance access-review open --json')).action(lazy(async () => (await import('./commands/admin-access.js')).openReview));
 accessReview
   .command('decide <item_id>')
   .description('certify or revoke one item (revoke removes the grant at once); not an item about your own access (then --as security)')
@@ -565,7 +565,7 @@ const sessions = admin
   .command('sessions')
   .description('console sessions: identity, sign-in, last seen, step-up (default --as security)')
   .addHelpText('after', examples('svc admin sessions', 'svc admin sessions revoke --identity dealer', 'svc admin sessions revoke --session ses_0123456789'));
-sessions.command('list', { isDefault: true }).description('every console session, newest first').action(lazy(async () => (await import('./commands/admin-access.js')).sessions));
+sessions.command('list', { isDefault: true }).description('every console session, newest first').addHelpText('after', examples('svc admin sessions list', 'svc admin sessions list --json')).action(lazy(async () => (await import('./commands/admin-access.js')).sessions));
 sessions
   .command('revoke')
   .description('end console sessions at once: their next request is refused')
@@ -573,7 +573,8 @@ sessions
   .option('--identity <name_or_id>', 'every session of this identity')
   .addHelpText('after', examples('svc admin sessions revoke --session ses_0123456789', 'svc admin sessions revoke --identity dealer'))
   .action(lazy(async () => (await import('./commands/admin-access.js')).revokeSessions));
-const keys = admin.command('keys').description('operator keys: rotate (new key shown once, saved to credentials.json) or revoke for good (default --as security)');
+const keys = admin.command('keys').description('operator keys: rotate (new key shown once, saved to credentials.json) or revoke for good (default --as security)')
+  .addHelpText('after', examples('svc admin keys rotate dealer', 'svc admin keys revoke compliance'));
 keys
   .command('rotate <identity>')
   .description('give an identity (name or id) a new key; the old one is refused from now on')
