@@ -4,9 +4,9 @@
 // the report's sha256 and never over a file without --force, --open without xdg-open, the daemon's
 // refusals of bad input, --wait on a running clock, and --json everywhere.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { cliInvestor } from '../helpers/cli-investor.js';
@@ -144,8 +144,10 @@ describe('svc report download', () => {
 
   it('--open on a machine without xdg-open still writes the file, says where it is and exits 0', async () => {
     const file = join(out, 'open.pdf');
-    // PATH holds node's directory only: no xdg-open (nor open) there.
-    const res = await sbx.svc(['report', 'download', reportId, '-o', file, '--open'], { PATH: dirname(process.execPath) });
+    // PATH holds one directory with node alone (node's own directory may be /usr/bin, where xdg-open is).
+    const bin = mkdtempSync(join(tmpdir(), 'svc-node-only-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const res = await sbx.svc(['report', 'download', reportId, '-o', file, '--open'], { PATH: bin });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(`the statement is at ${file}`);
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
