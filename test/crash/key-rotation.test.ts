@@ -4,7 +4,9 @@
 // holds its transaction that long before committing, and waits that long again after the commit
 // before renaming kek.next.key over kek.key. Whatever the moment, every sealed value of the store opens
 // under one of the home's key files (never neither), and after the restart under kek.key alone, with
-// kek.next.key gone, the audit chain verifying and signed requests working.
+// kek.next.key gone, the audit chain verifying and signed requests working. keys:rotate-dek is one
+// transaction and no file: killed before or at a random moment of it, the tenant's data key is the old
+// one or the new one and everything sealed under it opens.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +127,49 @@ describe('keys:rotate-kek survives SIGKILL at any moment', () => {
       const api = Api.of(d);
       try {
         await onboard(api); // signed requests: the signing secret opens under a data key under the KEK
+      } finally {
+        await api.close();
+      }
+    },
+    90_000,
+  );
+});
+
+const wrappedDek = (tenantId: string): Buffer => {
+  const db = openStore(home);
+  try {
+    return (db.prepare('SELECT dek_wrapped FROM tenants WHERE id = ?').get(tenantId) as { dek_wrapped: Buffer }).dek_wrapped;
+  } finally {
+    db.close();
+  }
+};
+
+describe('keys:rotate-dek survives SIGKILL at any moment', () => {
+  it.each<['before-commit' | 'random']>([['before-commit'], ['random'], ['random']])(
+    'killed %s: the tenant data key is the old or the new one, every sealed value opens, and signed requests work after the restart',
+    async (moment) => {
+      const tenant = d.creds.tenant_id;
+      const before = wrappedDek(tenant);
+      const p = await admin('/admin/actions', d.creds.security_key, { action: 'keys:rotate-dek', params: { tenant_id: tenant }, reason: 'crash test dek rotation' });
+      expect(p.status).toBe(201);
+      const id = ((await p.json()) as { action_id: string }).action_id;
+      const code = await freshCode(d.creds.approver_step_up);
+      const approval = admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then((r) => r.status, () => 'cut');
+      await sleep(moment === 'before-commit' ? STALL_MS / 3 : Math.floor(Math.random() * STALL_MS * 1.5));
+      await killDaemon(d);
+      const answered = await approval;
+      const committed = !wrappedDek(tenant).equals(before);
+      console.log(`dek rotation killed ${moment}: ${committed ? 'committed' : 'not committed'} (approval ${answered})`);
+      if (moment === 'before-commit') expect(committed).toBe(false);
+      if (answered === 200) expect(committed).toBe(true);
+      expect(keyThatOpensAll()).toBe('kek.key');
+
+      d = await startDaemon(home);
+      expect(keyThatOpensAll()).toBe('kek.key');
+      expect(await (await admin('/admin/audit/verify', d.creds.admin_key)).json()).toMatchObject({ ok: true });
+      const api = Api.of(d);
+      try {
+        await onboard(api); // the tenant's signing secret opens under its (old or new) data key
       } finally {
         await api.close();
       }
