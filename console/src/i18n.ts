@@ -66,3 +66,15 @@ export function applyLang(lang: Lang): void {
 
 export const LangContext = createContext<{ lang: Lang; t: (k: Key) => string }>({ lang: 'en', t: (k) => EN[k] });
 export const useT = () => useContext(LangContext);
+
+/** The Arabic of the states the API answers (proposals, breaks, alerts, complaints, reviews, KYC); the
+ *  API's own value is kept in English and shown as is when it is not listed here. */
+const STATES_AR: Record<string, string> = {
+  proposed: 'مقترح', approved: 'معتمد', rejected: 'مرفوض', expired: 'منتهي الصلاحية', open: 'مفتوح', closed: 'مغلق',
+  acknowledged: 'تم الإقرار به', resolved: 'تمت تسويته', escalated: 'مصعد', received: 'مستلمة', investigating: 'قيد التحقيق',
+  accepted: 'مقبول', adjusted: 'معدل بقيد', auto: 'تلقائيا', active: 'نشطة', revoked: 'ملغاة', pending: 'قيد الانتظار',
+  screening_referred: 'محالة للمراجعة', certified: 'معتمد', certify: 'اعتماد', revoke: 'إلغاء',
+};
+
+/** A state as the reader's language names it. */
+export const stateIn = (lang: Lang, state: string): string => (lang === 'ar' ? STATES_AR[state] ?? state : state);

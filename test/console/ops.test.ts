@@ -159,6 +159,10 @@ describe('sessions, audit and language', () => {
     await security.getByTestId('lang').click();
     expect(await security.evaluate(() => [(globalThis as unknown as PageGlobals).document.documentElement.dir, (globalThis as unknown as PageGlobals).document.documentElement.lang])).toEqual(['rtl', 'ar']);
     expect(await security.locator('a[data-screen="actions"]').textContent()).toBe('الإجراءات المقترحة');
+    // states read in Arabic too (the API's value stays on the element)
+    const state = security.getByTestId('action-state').first();
+    await state.waitFor();
+    expect(await state.textContent()).toBe({ approved: 'معتمد', proposed: 'مقترح', rejected: 'مرفوض', expired: 'منتهي الصلاحية' }[(await state.getAttribute('data-value'))!]);
     await shot(security, 'ops-actions-arabic');
     await security.getByTestId('lang').click();
   });

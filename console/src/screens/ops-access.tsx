@@ -3,9 +3,9 @@
 // one: its next request is refused).
 import { call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { stateIn, useT } from '../i18n';
 import { Empty, ErrorBox, Section } from '../ui';
-import { holds, NoteButton, useMe, when, withNote } from './ops-common';
+import { holds, NoteButton, useMe, When, withNote } from './ops-common';
 
 interface Snapshot { identities: Array<{ identity_id: string; name: string; role: string; realm: string; roles: string[]; last_used_at: string | null; revoked_at: string | null; grants: Array<{ grant: string; scope: string }> }> }
 interface ReviewItem { item_id: string; identity_id: string; identity_name: string; grant: string; scope: string; role: string; decision: 'certify' | 'revoke' | null; decided_by: string | null; note: string | null }
@@ -13,13 +13,13 @@ interface Review { review_id: string; state: 'open' | 'closed'; opened_by: strin
 interface Session { session_id: string; identity_id: string; identity_name: string; role: string; created_at: string; last_seen_at: string; idle_expires_at: string; revoked_at: string | null; revoked_by: string | null }
 
 function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean; myId: string; act: ReturnType<typeof useAction> }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const busy = act.pending !== null;
   const decide = (i: ReviewItem, decision: 'certify' | 'revoke', note: string) =>
     act.run(i.item_id, () => call('POST', `/admin/access-reviews/${r.review_id}/decisions`, withNote(note, { item_id: i.item_id, decision })));
   return (
     <article className="card" data-review={r.review_id}>
-      <h2>{r.review_id} <span className="muted">{r.state} · {r.items_open}/{r.items_total} · {r.opened_by}, {when(r.opened_at)}</span></h2>
+      <h2>{r.review_id} <span className="muted">{stateIn(lang, r.state)} · {r.items_open}/{r.items_total} · {r.opened_by}, <When at={r.opened_at} /></span></h2>
       {r.state === 'open' && (
         <div className="table-wrap"><table>
           <thead><tr><th>{t('identity')}</th><th>{t('grant')}</th><th>{t('scope')}</th><th>{t('decision')}</th><th /></tr></thead>
@@ -61,7 +61,7 @@ export function Access() {
               <td>{i.name}{i.revoked_at && <span className="muted"> ({t('revoked')})</span>}<br /><span className="muted" dir="ltr">{i.identity_id}</span></td>
               <td>{i.roles.join(', ')}</td>
               <td dir="ltr" style={{ fontSize: 13 }}>{i.grants.map((g) => `${g.grant}@${g.scope}`).join(' ')}</td>
-              <td className="nowrap">{when(i.last_used_at)}</td>
+              <td className="nowrap"><When at={i.last_used_at} /></td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -86,8 +86,8 @@ export function Sessions() {
           <tbody>{q.data.sessions.map((s) => (
             <tr key={s.session_id} data-session={s.session_id} data-identity={s.identity_name}>
               <td>{s.identity_name} <span className="muted">({s.role})</span>{me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}<br /><span className="muted" dir="ltr">{s.session_id}</span></td>
-              <td className="nowrap">{when(s.created_at)}</td><td className="nowrap">{when(s.last_seen_at)}</td>
-              <td>{s.revoked_at ? `${t('revoked')} (${s.revoked_by ?? ''}, ${when(s.revoked_at)})` : t('active')}</td>
+              <td className="nowrap"><When at={s.created_at} /></td><td className="nowrap"><When at={s.last_seen_at} /></td>
+              <td>{s.revoked_at ? <>{t('revoked')} ({s.revoked_by ?? ''}, <When at={s.revoked_at} />)</> : t('active')}</td>
               <td><div className="actions">{!s.revoked_at && canRevoke && (
                 <button disabled={act.pending !== null} data-action="revoke-session" onClick={() => act.run(s.session_id, () => call('POST', '/admin/sessions/revoke', { session_ids: [s.session_id] }))}>
                   {act.pending === s.session_id ? t('working') : t('revoke')}

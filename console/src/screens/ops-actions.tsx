@@ -4,9 +4,9 @@
 // the server refuses a forged decision anyway (the error body is shown as it came).
 import { call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { stateIn, useT } from '../i18n';
 import { egp, Empty, ErrorBox, Section } from '../ui';
-import { holds, NoteButton, useMe, when } from './ops-common';
+import { holds, NoteButton, useMe, When } from './ops-common';
 
 const PRE = { background: '#f6f7f9', border: '1px solid #d9dee3', borderRadius: 6, padding: 8, margin: '8px 0', whiteSpace: 'pre-wrap', fontSize: 13, textAlign: 'left' } as const;
 
@@ -17,18 +17,18 @@ interface AdminAction {
 }
 
 function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean; act: ReturnType<typeof useAction> }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const busy = act.pending !== null;
   return (
     <article className="card" data-action-id={a.action_id} data-state={a.state}>
       <h2>{a.action} <span className="muted">{a.action_id}</span></h2>
-      <p><strong>{t('state')}:</strong> <span data-testid="action-state">{a.state}</span> · <strong>{t('maker')}:</strong> {a.maker}, {when(a.created_at)}
-        {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}, {when(a.decided_at)}</>}</p>
+      <p><strong>{t('state')}:</strong> <span data-testid="action-state" data-value={a.state}>{stateIn(lang, a.state)}</span> · <strong>{t('maker')}:</strong> {a.maker}, <When at={a.created_at} />
+        {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}, <When at={a.decided_at} /></>}</p>
       <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
       {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span className="num" data-testid="action-amount">{egp(a.params.amount_micros)} EGP</span></p>}
       <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
       {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
-      <p className="muted nowrap" dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}… · {t('expires')} {when(a.expires_at)}</p>
+      <p className="muted nowrap" dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}… · {t('expires')} <When at={a.expires_at} /></p>
       {a.state === 'proposed' && canDecide && (
         <div className="actions">
           <button className="primary" disabled={busy} data-action="approve" onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}>

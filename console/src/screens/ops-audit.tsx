@@ -5,7 +5,7 @@ import { call, type ApiError } from '../api';
 import { toApiError, usePoll } from '../hooks';
 import { useT } from '../i18n';
 import { Empty, ErrorBox, Section } from '../ui';
-import { when } from './ops-common';
+import { When } from './ops-common';
 
 interface AuditEntry { seq: number; at: string; actor: string; action: string; subject: string; tenant_id: string | null; detail: string; hash: string; on_behalf_of: string | null }
 interface Verification { ok: boolean; count: number; head: string; first_bad_seq: number | null; reason: string | null }
@@ -58,7 +58,7 @@ export function Audit() {
           <thead><tr><th>seq</th><th>{t('time')}</th><th>{t('actor')}</th><th>{t('action')}</th><th>{t('subject')}</th><th>{t('detail')}</th></tr></thead>
           <tbody>{q.data.entries.map((e) => (
             <tr key={e.seq} data-seq={e.seq}>
-              <td className="num">{e.seq}</td><td className="nowrap">{when(e.at)}</td>
+              <td className="num">{e.seq}</td><td className="nowrap"><When at={e.at} /></td>
               <td>{e.actor}{e.on_behalf_of && <span className="muted"> ({e.on_behalf_of})</span>}</td>
               <td dir="ltr">{e.action}</td><td dir="ltr" className="muted">{e.subject}</td>
               <td dir="ltr"><code style={{ fontSize: 12, wordBreak: 'break-all' }}>{e.detail.length > 160 ? e.detail.slice(0, 160) + '…' : e.detail}</code></td>

@@ -4,9 +4,9 @@
 import { useState } from 'react';
 import { call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { stateIn, useT } from '../i18n';
 import { egp, Empty, ErrorBox, Section } from '../ui';
-import { holds, NoteButton, useMe, when, withNote } from './ops-common';
+import { holds, NoteButton, useMe, When, withNote } from './ops-common';
 
 interface Break { break_id: string; kind: string; investor_id: string; asset: string; ledger_value: number; external_value: number; difference: number; state: string; resolution: string | null; first_seen: string; last_seen: string; note: string | null }
 interface Alert { alert_id: string; rule: string; investor_id: string; symbol: string; session_date: string; order_ids: string[]; detail: Record<string, unknown>; state: string; note: string | null }
@@ -16,7 +16,7 @@ interface Complaint { complaint_id: string; investor_id: string; category: strin
 const amount = (asset: string, v: number): string => (asset.startsWith('cash:') ? egp(v) : String(v));
 
 export function Breaks() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const me = useMe();
   const q = usePoll(() => call<{ breaks: Break[] }>('GET', '/admin/reconciliation/breaks?limit=200'));
   const act = useAction(q.reload);
@@ -34,7 +34,7 @@ export function Breaks() {
             <tr key={b.break_id} data-break={b.break_id} data-state={b.state}>
               <td>{b.kind} · <span dir="ltr">{b.asset}</span><br /><span className="muted" dir="ltr">{b.break_id}</span></td><td dir="ltr">{b.investor_id}</td>
               <td className="num">{amount(b.asset, b.ledger_value)}</td><td className="num">{amount(b.asset, b.external_value)}</td><td className="num">{amount(b.asset, b.difference)}</td>
-              <td>{b.state}{b.resolution && ` (${b.resolution})`}<br /><span className="muted nowrap">{b.first_seen === b.last_seen ? b.first_seen : `${b.first_seen} – ${b.last_seen}`}</span>{b.note && <><br /><span className="muted">{b.note}</span></>}</td>
+              <td>{stateIn(lang, b.state)}{b.resolution && ` (${stateIn(lang, b.resolution)})`}<br /><span className="muted nowrap">{b.first_seen === b.last_seen ? b.first_seen : `${b.first_seen} – ${b.last_seen}`}</span>{b.note && <><br /><span className="muted">{b.note}</span></>}</td>
               <td><div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>{manage && b.state !== 'resolved' && (<>
                 {b.state === 'open' && <NoteButton label={t('acknowledge')} busy={busy} testId="acknowledge" onGo={(n) => post(b, 'acknowledge', withNote(n))} />}
                 <NoteButton label={t('accept')} busy={busy} required testId="accept" onGo={(n) => post(b, 'resolve', { resolution: 'accepted', note: n })} />
@@ -48,7 +48,7 @@ export function Breaks() {
 }
 
 export function Alerts() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const me = useMe();
   const q = usePoll(() => call<{ alerts: Alert[] }>('GET', '/admin/surveillance/alerts?limit=200'));
   const act = useAction(q.reload);
@@ -62,7 +62,7 @@ export function Alerts() {
       {q.data?.alerts.map((a) => (
         <article key={a.alert_id} className="card" data-alert={a.alert_id} data-state={a.state}>
           <h2>{a.rule} · {a.symbol} <span className="muted">{a.alert_id} · {a.session_date}</span></h2>
-          <p><strong>{t('state')}:</strong> {a.state} · <strong>{t('investor')}:</strong> <span dir="ltr">{a.investor_id}</span>{a.note && <> · {a.note}</>}</p>
+          <p><strong>{t('state')}:</strong> {stateIn(lang, a.state)} · <strong>{t('investor')}:</strong> <span dir="ltr">{a.investor_id}</span>{a.note && <> · {a.note}</>}</p>
           <p className="muted" dir="ltr" style={{ fontSize: 13, textAlign: 'left' }}>{JSON.stringify(a.detail)} · {a.order_ids.join(', ')}</p>
           {manage && a.state !== 'closed' && (
             <div className="actions">
@@ -93,7 +93,7 @@ function ComplaintMove({ c, busy, onMove }: { c: Complaint; busy: boolean; onMov
 }
 
 export function Complaints() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const q = usePoll(() => call<{ complaints: Complaint[] }>('GET', '/admin/complaints?limit=200'));
   const act = useAction(q.reload);
   return (
@@ -105,9 +105,9 @@ export function Complaints() {
           <thead><tr><th>{t('complaint')}</th><th>{t('investor')}</th><th>{t('state')}</th><th>{t('due')}</th><th /></tr></thead>
           <tbody>{q.data.complaints.map((c) => (
             <tr key={c.complaint_id} data-complaint={c.complaint_id} data-state={c.state}>
-              <td>{c.summary}<br /><span className="muted">{c.category} · {c.channel} · {when(c.received_at)}</span></td>
+              <td>{c.summary}<br /><span className="muted">{c.category} · {c.channel} · <When at={c.received_at} /></span></td>
               <td dir="ltr">{c.investor_id}</td>
-              <td>{c.state}{c.resolution_note && <><br /><span className="muted">{c.resolution_note}</span></>}</td>
+              <td>{stateIn(lang, c.state)}{c.resolution_note && <><br /><span className="muted">{c.resolution_note}</span></>}</td>
               <td className="nowrap">{c.due_date}{c.overdue && <strong style={{ color: '#b3261e' }}> · {t('overdue')}</strong>}</td>
               <td><div className="actions"><ComplaintMove c={c} busy={act.pending !== null} onMove={(to, n) => act.run(c.complaint_id, () => call('POST', `/admin/complaints/${c.complaint_id}/transitions`, withNote(n, { to })))} /></div></td>
             </tr>

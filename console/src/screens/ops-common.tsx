@@ -19,6 +19,9 @@ export const holds = (me: Me | null, grant: string): boolean => me?.grants.some(
 /** An RFC 3339 time as "YYYY-MM-DD HH:MM" (the sandbox's Cairo time as sent). */
 export const when = (s: string | null | undefined): string => (s ? s.slice(0, 16).replace('T', ' ') : '—');
 
+/** The same, isolated left-to-right so that an Arabic page does not reorder its digits. */
+export const When = ({ at }: { at: string | null | undefined }) => <bdi dir="ltr">{when(at)}</bdi>;
+
 /** A note field and a button; with required, the button stays disabled until there is a note. */
 export function NoteButton({ label, busy, required, onGo, testId }: { label: string; busy: boolean; required?: boolean; onGo: (note: string) => void; testId?: string }) {
   const { t } = useT();
