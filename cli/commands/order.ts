@@ -152,8 +152,13 @@ async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, 
   await send(profile, asked, opts, timeoutS, json);
 }
 
-/** Under a rejection, for people: the assistant's remedy when it answers one (cli/commands/ai.ts); nothing otherwise. */
+/**
+ * Under a rejection, for people: the assistant's remedy when it answers one (cli/commands/ai.ts); nothing
+ * otherwise. Under a refused request the hint already gives the remedy in svc commands, so the
+ * assistant adds a line only in Arabic (the hint's language is English).
+ */
 async function explainRejection(profile: Profile, about: { orderId: string } | { code: string }, stream: NodeJS.WriteStream, lang: 'en' | 'ar' = 'en'): Promise<void> {
+  if ('code' in about && lang === 'en') return;
   const { rejectionRemedy, remedyLine } = await import('./ai.js');
   const remedy = await rejectionRemedy(profile, about, lang);
   // The hint printed with a refusal may already be these very words (the registry's remedy).
