@@ -25,6 +25,19 @@ afterAll(async () => {
   for (const l of listeners) l.close();
 });
 
+/** SIGKILL, then wait (up to 10 s) until the process is gone and its port free: a fixed pause was too short on a loaded machine. */
+async function killAndWait(pid: number): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 function newHome(): string {
   const home = mkdtempSync(join(tmpdir(), 'svc-ident-'));
   made.push(home);
@@ -137,8 +150,7 @@ describe('a stopped home whose port another sandbox now holds is refused before 
     const a = newHome();
     const b = newHome();
     const aAt = await started(a);
-    process.kill(aAt.pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
+    await killAndWait(aAt.pid);
     expect(existsSync(join(a, 'daemon.json'))).toBe(true);
     await started(b, ['--port', String(aAt.port)]);
     const r = await svcAt(a, ['clock', 'advance', '--hours', '1']);
@@ -226,8 +238,7 @@ describe('starting never leaves a broken home', () => {
   it('a killed sandbox\'s locator is removed when its restart finds the port taken', async () => {
     const a = newHome();
     const aAt = await started(a);
-    process.kill(aAt.pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
+    await killAndWait(aAt.pid);
     const b = newHome();
     await started(b, ['--port', String(aAt.port)]);
     const r = await svcAt(a, ['sandbox', 'start', '--port', String(aAt.port)]);
