@@ -142,7 +142,7 @@ describe('a stopped home whose port another sandbox now holds is refused before 
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`The sandbox of home ${a} is not running`);
     expect(r.stderr).toContain('nothing was sent');
-    expect(r.stderr).not.toMatch(/401|UNAUTHENTICATED/);
+    expect(r.stderr).not.toMatch(/\b401\b|UNAUTHENTICATED/);
     expect(await clockOf(b)).toBe(START_CLOCK);
   });
 
@@ -157,7 +157,7 @@ describe('a stopped home whose port another sandbox now holds is refused before 
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`is the sandbox of home ${b}`);
     expect(r.stderr).toContain(`not the sandbox of home ${a}`);
-    expect(r.stderr).not.toMatch(/401|UNAUTHENTICATED/);
+    expect(r.stderr).not.toMatch(/\b401\b|UNAUTHENTICATED/);
     expect(await clockOf(b)).toBe(START_CLOCK);
   });
 
