@@ -19,7 +19,8 @@ function useHash(): string {
   return hash;
 }
 
-function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => void }) {
+/** A card with one passkey ceremony: `run` (enrol then sign in, or sign in) and the signed-in identity, or the error. */
+function PasskeyCard(props: { title: Key; intro: Key; label: Key; testId: string; run: () => Promise<Me>; onSignedIn: (me: Me) => void }) {
   const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -27,9 +28,7 @@ function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => voi
     setBusy(true);
     setError(null);
     try {
-      await enrol(code);
-      history.replaceState(null, '', '/console');
-      onSignedIn(await signIn());
+      props.onSignedIn(await props.run());
     } catch (e) {
       setError(toApiError(e));
     } finally {
@@ -38,37 +37,26 @@ function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => voi
   };
   return (
     <div className="card narrow">
-      <h1>{t('enrolTitle')}</h1>
-      <p>{t('enrolIntro')}</p>
-      <button className="primary" disabled={busy} onClick={go} data-testid="enrol">{busy ? t('working') : t('enrol')}</button>
+      <h1>{t(props.title)}</h1>
+      <p>{t(props.intro)}</p>
+      <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>{busy ? t('working') : t(props.label)}</button>
       <ErrorBox error={error} />
     </div>
   );
 }
 
+const enrolThenSignIn = async (code: string): Promise<Me> => {
+  await enrol(code);
+  history.replaceState(null, '', '/console');
+  return signIn();
+};
+
+function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => void }) {
+  return <PasskeyCard title="enrolTitle" intro="enrolIntro" label="enrol" testId="enrol" run={() => enrolThenSignIn(code)} onSignedIn={onSignedIn} />;
+}
+
 function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
-  const { t } = useT();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const go = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await signIn());
-    } catch (e) {
-      setError(toApiError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="card narrow">
-      <h1>{t('title')}</h1>
-      <p>{t('signInIntro')}</p>
-      <button className="primary" disabled={busy} onClick={go} data-testid="sign-in">{busy ? t('working') : t('signIn')}</button>
-      <ErrorBox error={error} />
-    </div>
-  );
+  return <PasskeyCard title="title" intro="signInIntro" label="signIn" testId="sign-in" run={signIn} onSignedIn={onSignedIn} />;
 }
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
