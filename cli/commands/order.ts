@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api, refusalOf } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { CliExit, EXIT, chalk, egp, errorHint, info, ok, price, printJson, table, usage } from '../output.js';
+import { CliExit, EXIT, chalk, egp, info, ok, price, printJson, table, usage } from '../output.js';
 import { svc } from '../hints.js';
 import { canPrompt } from '../interactive.js';
 import { parseEgp } from '../money.js';
@@ -161,8 +161,7 @@ async function explainRejection(profile: Profile, about: { orderId: string } | {
   if ('code' in about && lang === 'en') return;
   const { rejectionRemedy, remedyLine } = await import('./ai.js');
   const remedy = await rejectionRemedy(profile, about, lang);
-  // The hint printed with a refusal may already be these very words (the registry's remedy).
-  if (remedy && !('code' in about && errorHint(about.code) === remedy)) stream.write(remedyLine(remedy) + '\n');
+  if (remedy) stream.write(remedyLine(remedy) + '\n');
 }
 
 async function send(profile: Profile, body: Record<string, unknown>, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
