@@ -2,7 +2,10 @@
 // virtual WebAuthn authenticator over the Chrome DevTools Protocol: the page's passkey ceremonies run
 // for real (ES256 keys, user verification) without a person at the browser.
 import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { CliSandbox } from '../helpers/cli.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = 'test/console/screenshots';
@@ -26,3 +29,34 @@ export async function pageWithAuthenticator(browser: Browser, viewport = { width
 }
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+
+/** The one-time enrolment link for the first identity of a role (`svc console enroll --as ROLE`). */
+export async function enrolLink(sbx: CliSandbox, role: string): Promise<string> {
+  const res = await sbx.svc(['console', 'enroll', '--as', role, '--json']);
+  if (res.code !== 0) throw new Error(`svc console enroll --as ${role}: ${res.stderr}`);
+  return res.json.link as string;
+}
+
+/** A fresh context for a role: opens its enrolment link, registers a passkey, and waits until the page has signed in. */
+export async function signedIn(browser: Browser, sbx: CliSandbox, role: string, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const link = await enrolLink(sbx, role);
+  const opened = await pageWithAuthenticator(browser, viewport);
+  await opened.page.goto(link);
+  await opened.page.getByTestId('enrol').click();
+  await opened.page.getByTestId('identity').waitFor({ timeout: 30_000 });
+  return opened;
+}
+
+/** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new passkey assertion. */
+export function lapseStepUps(sbx: CliSandbox): void {
+  const db = new Database(join(sbx.home, 'svc.db'));
+  try {
+    db.prepare("UPDATE console_sessions SET stepped_up_until = '2000-01-01T00:00:00.000Z' WHERE revoked_at IS NULL").run();
+  } finally {
+    db.close();
+  }
+}
+
+/** Audit entries of one action (newest first), read with security's key (it keeps audit:read in every test). */
+export const auditOf = async (sbx: CliSandbox, action: string): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
+  (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}&limit=200`, '--as', 'security'])).json.entries;

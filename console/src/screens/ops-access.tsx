@@ -24,7 +24,7 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
         <div className="table-wrap"><table>
           <thead><tr><th>{t('identity')}</th><th>{t('grant')}</th><th>{t('scope')}</th><th>{t('decision')}</th><th /></tr></thead>
           <tbody>{r.items.map((i) => (
-            <tr key={i.item_id} data-item={i.item_id}>
+            <tr key={i.item_id} data-item={i.item_id} data-identity={i.identity_name} data-grant={i.grant} data-decision={i.decision ?? ''}>
               <td>{i.identity_name} <span className="muted">({i.role})</span></td><td dir="ltr">{i.grant}</td><td dir="ltr">{i.scope}</td>
               <td>{i.decision ? `${i.decision} (${i.decided_by})` : '—'}</td>
               <td><div className="actions" style={{ flexWrap: 'nowrap' }}>{!i.decision && canDecide && i.identity_id !== myId && (<>
