@@ -60,3 +60,55 @@ export function lapseStepUps(sbx: CliSandbox): void {
 /** Audit entries of one action (newest first), read with security's key (it keeps audit:read in every test). */
 export const auditOf = async (sbx: CliSandbox, action: string): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
   (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}&limit=200`, '--as', 'security'])).json.entries;
+
+/** True when the page does not scroll sideways: the document is no wider than the window, and the screen's area no wider than itself. */
+export const fitsWidth = (page: Page): Promise<boolean> =>
+  page.evaluate("document.documentElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('.main')].every((m) => m.scrollWidth <= m.clientWidth)");
+
+// The root tsconfig has no DOM library: what the page's code below reads, typed here.
+type Box = { left: number; right: number; width: number; height: number };
+type El = { getBoundingClientRect(): Box; closest(selector: string): El | null };
+
+/** Whether an element is on screen across: inside the window and inside the box of the table that holds it (not scrolled out of it sideways). */
+export const inViewAcross = (page: Page, selector: string): Promise<boolean> =>
+  page.locator(selector).first().evaluate((node) => {
+    const el = node as unknown as El;
+    const innerWidth = (globalThis as unknown as { innerWidth: number }).innerWidth;
+    const r = el.getBoundingClientRect();
+    const wrap = el.closest('.table-wrap');
+    const clip = wrap ? wrap.getBoundingClientRect() : { left: 0, right: innerWidth };
+    return r.width > 0 && r.height > 0 && r.left >= Math.max(0, clip.left) - 1 && r.right <= Math.min(innerWidth, clip.right) + 1;
+  });
+
+// Runs in the page: every piece of text a reader sees (text outside pre and code, placeholders, the
+// options of a select, accessible names), each with the element it sits in.
+const VISIBLE_TEXT = `(() => {
+  const out = [];
+  const seen = (el) => el.checkVisibility({ visibilityProperty: true });
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('pre, code, select, script, style') || !seen(el)) continue;
+    if (n.textContent.trim()) out.push(n.textContent.trim());
+  }
+  for (const el of document.querySelectorAll('input, textarea')) if (seen(el) && el.placeholder) out.push(el.placeholder);
+  for (const el of document.querySelectorAll('select')) if (seen(el)) for (const o of el.options) out.push(o.text);
+  for (const el of document.querySelectorAll('[aria-label]')) if (seen(el)) out.push(el.getAttribute('aria-label'));
+  return out;
+})()`;
+
+/** An id, a code, a symbol, an amount, a date or a grant: a token with a digit, _, :, @, /, . or -, or all capitals. */
+const CODE_LIKE = /[\d_:@/.\-]|^[A-Z]{2,}$/;
+
+/** The English words on the page that are not codes (see CODE_LIKE) and not inside one of the allowed strings (data people typed, names, the product's name). */
+export async function englishWords(page: Page, allowed: string[]): Promise<string[]> {
+  const texts = (await page.evaluate(VISIBLE_TEXT)) as string[];
+  const words = new Set<string>();
+  for (let text of texts) {
+    for (const a of allowed) text = text.replace(new RegExp(`(?<![A-Za-z])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'g'), ' ');
+    for (const token of text.split(/[\s·,;()،؛…—–|]+/)) {
+      if (/[A-Za-z]/.test(token) && !CODE_LIKE.test(token)) words.add(token);
+    }
+  }
+  return [...words].sort();
+}

@@ -11,6 +11,7 @@ interface AuditEntry { seq: number; at: string; actor: string; action: string; s
 interface Verification { ok: boolean; count: number; head: string; first_bad_seq: number | null; reason: string | null }
 
 const FILTERS = ['actor', 'action', 'tenant_id'] as const;
+const LABELS = { actor: 'actor', action: 'action', tenant_id: 'tenant' } as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 function Verify() {
@@ -29,7 +30,7 @@ function Verify() {
       {result && (
         <span data-testid="verify-result" data-ok={String(result.ok)}>
           <strong className={result.ok ? 'buy' : 'sell'}>{result.ok ? t('chainOk') : t('chainBroken')}</strong>{' '}
-          <span className="muted" dir="ltr">{result.count} {t('entries')} · {result.head.slice(0, 16)}…{result.first_bad_seq !== null && ` · seq ${result.first_bad_seq}: ${result.reason}`}</span>
+          <span className="muted" dir="ltr">{result.count} {t('entries')} · {result.head.slice(0, 16)}…{result.first_bad_seq !== null && ` · ${t('seq')} ${result.first_bad_seq}: ${result.reason}`}</span>
         </span>
       )}
       <ErrorBox error={error} />
@@ -48,14 +49,14 @@ export function Audit() {
     <Section title={t('audit')} updated={q.data !== null}>
       <Verify />
       <form className="actions" onSubmit={(e) => { e.preventDefault(); setFilters(draft); }}>
-        {FILTERS.map((f) => <input key={f} value={draft[f]} placeholder={f} aria-label={f} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} />)}
+        {FILTERS.map((f) => <input key={f} value={draft[f]} placeholder={t(LABELS[f])} aria-label={t(LABELS[f])} data-filter={f} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} />)}
         <button type="submit">{t('show')}</button>
       </form>
       <ErrorBox error={q.error} />
       {q.data?.entries.length === 0 && <Empty />}
       {q.data && q.data.entries.length > 0 && (
         <div className="table-wrap" style={{ marginTop: 10 }}><table>
-          <thead><tr><th>seq</th><th>{t('time')}</th><th>{t('actor')}</th><th>{t('action')}</th><th>{t('subject')}</th><th>{t('detail')}</th></tr></thead>
+          <thead><tr><th>{t('seq')}</th><th>{t('time')}</th><th>{t('actor')}</th><th>{t('action')}</th><th>{t('subject')}</th><th>{t('detail')}</th></tr></thead>
           <tbody>{q.data.entries.map((e) => (
             <tr key={e.seq} data-seq={e.seq}>
               <td className="num">{e.seq}</td><td className="nowrap"><When at={e.at} /></td>
