@@ -92,7 +92,7 @@ const VALUES_AR: Record<string, string> = {
   execution: 'التنفيذ', fees: 'الرسوم', statement: 'كشف الحساب', account: 'الحساب', service: 'الخدمة', other: 'أخرى',
   email: 'بريد إلكتروني', phone: 'هاتف', branch: 'فرع', app: 'التطبيق', letter: 'خطاب',
   commission: 'العمولة', egx: 'رسوم البورصة', mcdr: 'رسوم مصر للمقاصة', ipf: 'صندوق حماية المستثمر', fra: 'رسوم الرقابة المالية',
-  stamp_duty: 'ضريبة الدمغة', total: 'الإجمالي',
+  stamp_duty: 'ضريبة الدمغة', total: 'الإجمالي', system: 'النظام', global: 'عام',
   CSD: 'إيداع نقدي', CSW: 'سحب نقدي', FILL: 'قيمة الصفقات', FEE: 'الرسوم', TAX: 'الضرائب', DIV: 'توزيعات', INT: 'فوائد', JNLC: 'قيد نقدي', JNLS: 'قيد أسهم', SUB: 'اكتتاب في صندوق', RED: 'استرداد من صندوق',
 };
 

@@ -29,6 +29,8 @@ export async function pageWithAuthenticator(browser: Browser, viewport = { width
 }
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+/** What the window shows, without scrolling: the screen as a person first sees it. */
+export const shotWindow = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
 
 /** The one-time enrolment link for the first identity of a role (`svc console enroll --as ROLE`). */
 export async function enrolLink(sbx: CliSandbox, role: string): Promise<string> {
@@ -68,6 +70,10 @@ export const fitsWidth = (page: Page): Promise<boolean> =>
 // The root tsconfig has no DOM library: what the page's code below reads, typed here.
 type Box = { left: number; right: number; width: number; height: number };
 type El = { getBoundingClientRect(): Box; closest(selector: string): El | null };
+
+/** The tables of the screen that scroll sideways inside their box (their index on the page). */
+export const tablesScrollingSideways = (page: Page): Promise<number[]> =>
+  page.evaluate("[...document.querySelectorAll('.table-wrap')].map((w, i) => (w.scrollWidth > w.clientWidth + 1 ? i : -1)).filter((i) => i >= 0)");
 
 /** Whether an element is on screen across: inside the window and inside the box of the table that holds it (not scrolled out of it sideways). */
 export const inViewAcross = (page: Page, selector: string): Promise<boolean> =>

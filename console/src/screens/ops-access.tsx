@@ -22,15 +22,17 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
       <h2><bdi dir="ltr">{r.review_id}</bdi> <span className="muted">{stateIn(lang, r.state)} · <span data-testid="items-open">{fill(t('itemsOpen'), { open: r.items_open, total: r.items_total })}</span> · {fill(t('openedBy'), { who: r.opened_by })}{t('comma')}<When at={r.opened_at} /></span></h2>
       {r.state === 'open' && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('identity')}</th><th>{t('grant')}</th><th>{t('scope')}</th><th>{t('decision')}</th><th /></tr></thead>
+          <thead><tr><th>{t('identity')}</th><th>{t('grant')} · {t('scope')}</th><th>{t('decision')}</th></tr></thead>
           <tbody>{r.items.map((i) => (
             <tr key={i.item_id} data-item={i.item_id} data-identity={i.identity_name} data-grant={i.grant} data-decision={i.decision ?? ''}>
-              <td>{i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span></td><td dir="ltr">{i.grant}</td><td dir="ltr">{i.scope}</td>
-              <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
-              <td><div className="actions">{!i.decision && canDecide && i.identity_id !== myId && (<>
-                <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
-                <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
-              </>)}</div></td>
+              <td>{i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span></td>
+              <td><bdi dir="ltr">{i.grant}</bdi><br /><bdi dir="ltr" className="muted">{valueIn(lang, i.scope)}</bdi></td>
+              {i.decision || !canDecide || i.identity_id === myId
+                ? <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
+                : <td className="decide"><div className="actions">
+                  <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
+                  <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
+                </div></td>}
             </tr>
           ))}</tbody>
         </table></div>

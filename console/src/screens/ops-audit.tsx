@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { call, type ApiError } from '../api';
 import { toApiError, usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { useT, valueIn } from '../i18n';
 import { Empty, ErrorBox, Section } from '../ui';
 import { When } from './ops-common';
 
@@ -38,8 +38,14 @@ function Verify() {
   );
 }
 
+/** An actor such as operator:opr_1300000bmz, which may break after its colon on a narrow screen. */
+const Actor = ({ actor }: { actor: string }) => {
+  const at = actor.indexOf(':');
+  return at < 0 ? <>{actor}</> : <bdi dir="ltr">{actor.slice(0, at + 1)}<wbr />{actor.slice(at + 1)}</bdi>;
+};
+
 export function Audit() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [draft, setDraft] = useState<Filters>({ actor: '', action: '', tenant_id: '' });
   const [filters, setFilters] = useState<Filters>(draft);
   const qs = new URLSearchParams({ limit: '100' });
@@ -56,13 +62,13 @@ export function Audit() {
       {q.data?.entries.length === 0 && <Empty />}
       {q.data && q.data.entries.length > 0 && (
         <div className="table-wrap" style={{ marginTop: 10 }}><table>
-          <thead><tr><th>{t('seq')}</th><th>{t('time')}</th><th>{t('actor')}</th><th>{t('action')}</th><th>{t('subject')}</th><th>{t('detail')}</th></tr></thead>
+          <thead><tr><th>{t('seq')}</th><th>{t('time')}</th><th>{t('actor')}</th><th>{t('action')} · {t('subject')} · {t('detail')}</th></tr></thead>
           <tbody>{q.data.entries.map((e) => (
             <tr key={e.seq} data-seq={e.seq}>
               <td className="num">{e.seq}</td><td className="nowrap"><When at={e.at} /></td>
-              <td>{e.actor}{e.on_behalf_of && <span className="muted"> ({e.on_behalf_of})</span>}</td>
-              <td dir="ltr">{e.action}</td><td dir="ltr" className="muted">{e.subject}</td>
-              <td dir="ltr"><code style={{ fontSize: 12, wordBreak: 'break-all' }}>{e.detail.length > 160 ? e.detail.slice(0, 160) + '…' : e.detail}</code></td>
+              <td><Actor actor={valueIn(lang, e.actor)} />{e.on_behalf_of && <span className="muted"> ({e.on_behalf_of})</span>}</td>
+              <td className="anywhere"><bdi dir="ltr">{e.action}</bdi> · <bdi dir="ltr" className="muted">{e.subject}</bdi>
+                <br /><code dir="ltr" className="evidence" style={{ fontSize: 12 }}>{e.detail.length > 160 ? e.detail.slice(0, 160) + '…' : e.detail}</code></td>
             </tr>
           ))}</tbody>
         </table></div>

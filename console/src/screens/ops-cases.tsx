@@ -63,7 +63,8 @@ export function Alerts() {
         <article key={a.alert_id} className="card" data-alert={a.alert_id} data-state={a.state}>
           <h2>{valueIn(lang, a.rule)} · {a.symbol} <span className="muted"><bdi dir="ltr">{a.alert_id}</bdi> · <bdi dir="ltr">{a.session_date}</bdi></span></h2>
           <p><strong>{t('state')}:</strong> {stateIn(lang, a.state)} · <strong>{t('investor')}:</strong> <span dir="ltr">{a.investor_id}</span>{a.note && <> · {a.note}</>}</p>
-          <p className="muted" style={{ fontSize: 13 }}><strong>{t('evidence')}:</strong> <code dir="ltr">{JSON.stringify(a.detail)}</code> · <strong>{t('orderIds')}:</strong> <bdi dir="ltr">{a.order_ids.join(', ')}</bdi></p>
+          <p className="muted" style={{ fontSize: 13 }}><strong>{t('orderIds')}:</strong> <bdi dir="ltr">{a.order_ids.join(', ')}</bdi></p>
+          <p className="muted" style={{ fontSize: 13 }}><strong>{t('evidence')}:</strong> <code dir="ltr" className="evidence">{JSON.stringify(a.detail)}</code></p>
           {manage && a.state !== 'closed' && (
             <div className="actions">
               {a.state === 'open' && <NoteButton label={t('escalate')} busy={busy} testId="escalate" onGo={(n) => post(a, 'escalate', withNote(n))} />}
