@@ -38,7 +38,7 @@ function PasskeyCard(props: { title: Key; intro: Key; label: Key; testId: string
   return (
     <div className="card narrow">
       <h1>{t(props.title)}</h1>
-      <p>{t(props.intro)}</p>
+      <p>{t(props.intro).split('{command}').flatMap((part, i) => (i === 0 ? [part] : [<code key={i} dir="ltr" className="nowrap">svc console enroll --as ROLE</code>, part]))}</p>
       <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>{busy ? t('working') : t(props.label)}</button>
       <ErrorBox error={error} />
     </div>

@@ -7,7 +7,7 @@ export type Lang = 'en' | 'ar';
 const EN = {
   title: 'svc console', signIn: 'Sign in with a passkey', signOut: 'Sign out', enrolTitle: 'Register your passkey',
   enrolIntro: 'This one-time link registers a passkey for your identity, then signs you in.', enrol: 'Register passkey',
-  signInIntro: 'Operators sign in with a passkey. No passkey yet? Run svc console enroll --as ROLE and open the link.',
+  signInIntro: 'Operators sign in with a passkey. No passkey yet? Run {command} and open the link.',
   queue: 'Order queue', funding: 'Funding', kyc: 'KYC referrals', blotter: 'Blotter', book: 'Order book', eod: 'End of day',
   language: 'العربية', loading: 'Loading…', empty: 'Nothing here.', working: 'Working…', refreshed: 'Updated',
   execute: 'Execute', reject: 'Reject', approve: 'Approve', clear: 'Clear', decline: 'Decline', reason: 'Reason', price: 'Price (EGP)',
@@ -32,7 +32,7 @@ const EN = {
 const AR: typeof EN = {
   title: 'وحدة تحكم svc', signIn: 'تسجيل الدخول بمفتاح المرور', signOut: 'تسجيل الخروج', enrolTitle: 'سجّل مفتاح المرور',
   enrolIntro: 'يسجّل هذا الرابط لمرة واحدة مفتاح مرور لهويتك ثم يسجّل دخولك.', enrol: 'تسجيل مفتاح المرور',
-  signInIntro: 'يسجّل المشغّلون الدخول بمفتاح مرور. لا تملك مفتاحًا؟ نفّذ svc console enroll --as ROLE وافتح الرابط.',
+  signInIntro: 'يسجّل المشغّلون الدخول بمفتاح مرور. لا تملك مفتاحًا؟ نفّذ {command} وافتح الرابط.',
   queue: 'طابور الأوامر', funding: 'التمويل', kyc: 'إحالات اعرف عميلك', blotter: 'سجل التنفيذ', book: 'دفتر الأوامر', eod: 'نهاية اليوم',
   language: 'English', loading: 'جارٍ التحميل…', empty: 'لا شيء هنا.', working: 'جارٍ التنفيذ…', refreshed: 'حُدّث',
   execute: 'تنفيذ', reject: 'رفض', approve: 'موافقة', clear: 'قبول', decline: 'رفض الطلب', reason: 'السبب', price: 'السعر (ج.م)',

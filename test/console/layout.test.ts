@@ -7,7 +7,7 @@
 // allowed: it is the language switch, which names the other language in that language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { englishWords, fitsWidth, inViewAcross, launch, shotWindow, signedIn, tablesScrollingSideways } from './browser.js';
+import { englishWords, enrolLink, fitsWidth, inViewAcross, launch, pageWithAuthenticator, shotWindow, signedIn, tablesScrollingSideways } from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
 
 /** Each screen, who sees its decisions, and the controls of those decisions that must be in view. */
@@ -100,5 +100,21 @@ describe('English and Arabic', () => {
       for (const word of await englishWords(page, allowed)) found.push(`${s.id}: ${word}`);
     }
     expect(found).toEqual([]);
+  });
+
+  it('in Arabic, the sign-in and enrolment pages read in Arabic too (the enrol command stays as typed, in code), and fit a tablet', async () => {
+    const { context, page } = await pageWithAuthenticator(browser, WIDTHS[0]);
+    contexts.push(context);
+    await page.goto(o.sbx.info.console_url);
+    await page.getByTestId('sign-in').waitFor();
+    await inLanguage(page, 'ar');
+    expect(await englishWords(page, ['svc', 'English'])).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+    await shotWindow(page, 'layout-tablet-ar-sign-in');
+    await page.goto(await enrolLink(o.sbx, 'compliance')); // the language choice is kept for the next page
+    await page.getByTestId('enrol').waitFor();
+    expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
+    expect(await englishWords(page, ['svc', 'English'])).toEqual([]);
+    await shotWindow(page, 'layout-tablet-ar-enrol');
   });
 });
