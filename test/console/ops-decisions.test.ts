@@ -118,6 +118,7 @@ describe('access reviews: certify, revoke', () => {
     });
     expect([next.status, next.body.error?.code]).toEqual([403, 'FORBIDDEN']);
     await expect.poll(() => admin.locator('[role="alert"]').getAttribute('data-code'), { timeout: 15_000 }).toBe('FORBIDDEN');
+    expect(await admin.locator('tr[data-seq]').count()).toBe(0); // what it may no longer read is no longer shown
     await shot(admin, 'ops-audit-after-revoke');
     const withKey = await o.sbx.svc(['api', 'GET', '/admin/audit', '--as', 'admin']);
     expect(withKey.code).not.toBe(0);
