@@ -152,7 +152,9 @@ export const ERROR_CODES = {
   ACTION_EXPIRED: e(409, 'The proposal has expired.', 'A proposal can be decided for 24 hours of the sandbox clock after it was made.', 'Propose the action again.'),
   MAKER_CANNOT_APPROVE: e(403, 'The maker of an action cannot decide it.', 'Maker-checker: a different identity must approve or reject a proposal.', 'Ask another identity holding <base>:approve.'),
   ACTION_NOT_EXECUTABLE: e(422, 'The approved action cannot be carried out as stored.', 'Executing the payload was refused by the service it changes (the message names why); nothing was changed and the proposal stays open.', 'Reject the proposal and propose a corrected one.'),
-  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (today: a split of corp-action:process).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
+  ACTION_NOT_AVAILABLE: e(501, 'This base is stored and validated but cannot be executed yet.', 'The base needs a part of the service this sandbox does not have yet (today every base executes; the code is kept for one that may not).', 'Reject the proposal; see docs/backoffice.md for the bases that execute.'),
+  SPLIT_ALREADY_APPLIED: e(409, 'The symbol was already split at this instant.', 'A stock split takes effect at the sandbox clock\'s now; one symbol is split once per instant.', 'Advance the clock before approving another split of the symbol, or reject the proposal.'),
+  SPLIT_NOT_APPLICABLE: e(422, 'This split cannot be applied.', 'Only an equity splits, by a whole ratio from 2 to 100, and its reference price divided by the ratio must stay at or above the smallest price (0.001 EGP).', 'Reject the proposal and propose a split of an equity with a ratio that fits.'),
 
   // Back office: sessions, keys, access reviews (docs/backoffice.md)
   SESSION_INVALID: e(401, 'The console session is not valid.', 'The session token is unknown, the session was revoked (or its identity was), or it was idle for more than 30 minutes.', 'Sign in to the console again.'),
