@@ -146,11 +146,13 @@ describe('corp-action:process, kind split', () => {
     expect(() => db.prepare('UPDATE orders SET limit_price_micros = limit_price_micros + 10000 WHERE id = ?').run(s.sell.order_id)).toThrow(/terms of an order never change/);
     expect(() => db.prepare("UPDATE settlements SET amount = amount * 2 WHERE asset = 'COMI'").run()).toThrow(/only pending -> settled/);
     const splitId = (db.prepare('SELECT id FROM market_splits').get() as { id: string }).id;
-    const o = await getOrder(s.buy.order_id);
-    // an amendment row for arithmetic other than the split's is refused, so it cannot open the door
-    expect(() => db.prepare('INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(splitId, s.buy.order_id, o.qty, o.qty * 3, o.limit_price_micros, o.limit_price_micros)).toThrow(/does not follow its split/);
-    // a used amendment cannot be used again
+    // an amendment row whose arithmetic is not the split's opens no door (an order placed after the split)
+    const b = band(t.deps.market.tape.referencePriceAt('COMI', t.deps.clock.now()));
+    const late = (await order(t, { investor_id: s.buyer, symbol: 'COMI', side: 'buy', type: 'limit', qty: 3, limit_price_micros: b.lowerMicros, time_in_force: 'gtc' })).body;
+    db.prepare('INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(splitId, late.order_id, 3, 9, b.lowerMicros, b.lowerMicros);
+    expect(() => db.prepare('UPDATE orders SET qty = 9 WHERE id = ?').run(late.order_id)).toThrow(/terms of an order never change/);
+    // nor can the order go back to its terms before the split
     expect(() => db.prepare('UPDATE orders SET qty = 10, limit_price_micros = ? WHERE id = ?').run(s.buy.limit_price_micros, s.buy.order_id)).toThrow(/terms of an order never change/);
     expect(() => db.prepare('UPDATE order_amendments SET used = 0').run()).toThrow(/only the used mark changes/);
     expect(() => db.prepare('UPDATE market_splits SET ratio = 3').run()).toThrow(/never edited/);

@@ -7,8 +7,11 @@ import type { Migration } from './migration.js';
 // and a settlement's amount still never change by a plain UPDATE. The one sanctioned path is an
 // amendment row, written first in the same transaction, that names the split, the row and exactly the
 // values before and after; the trigger lets through an UPDATE that matches an amendment not yet used,
-// and marks it used. The amendment itself must follow the split's arithmetic (quantity remaining x
+// and marks it used, and only when the change follows the split's arithmetic (the remaining quantity x
 // ratio; a buy's limit no higher than limit / ratio, a sell's no lower; a settlement's amount x ratio).
+// (The checks live in the triggers of orders and settlements, not on the amendment tables, so that a
+// later rebuild of orders or settlements, which drops and renames the table, finds no trigger of
+// another table naming it.)
 // Every table here is append-only (a used mark only goes 0 -> 1). The activity feed learns SPLIT
 // (SQLite cannot change a CHECK in place: the table is rebuilt as migration 009 rebuilt orders).
 const MAX = '9007199254740991';
@@ -53,22 +56,6 @@ CREATE TABLE order_amendments (
   CHECK ((shares_hold_before IS NULL) = (shares_hold_after IS NULL))
 ) STRICT;
 
--- An amendment follows its split: the order is of the split's symbol, still open, and its remaining
--- quantity is multiplied by the ratio; a buy's limit is at most limit / ratio (its cash hold still
--- covers it), a sell's at least.
-CREATE TRIGGER order_amendments_follow_split BEFORE INSERT ON order_amendments
-BEGIN
-  SELECT RAISE(ABORT, 'order_amendments: the amendment does not follow its split')
-    WHERE NOT EXISTS (
-      SELECT 1 FROM orders o JOIN market_splits s ON s.id = NEW.split_id
-       WHERE o.id = NEW.order_id AND o.symbol = s.symbol AND o.state NOT IN (${TERMINAL})
-         AND o.qty = NEW.qty_before AND o.limit_price_micros IS NEW.limit_before AND o.shares_hold_id IS NEW.shares_hold_before
-         AND NEW.qty_after = o.filled_qty + (o.qty - o.filled_qty) * s.ratio
-         AND (NEW.limit_after IS NULL
-              OR (NEW.limit_after > 0 AND CASE o.side WHEN 'buy' THEN NEW.limit_after * s.ratio <= NEW.limit_before
-                                                      ELSE NEW.limit_after * s.ratio >= NEW.limit_before END)));
-END;
-
 CREATE TRIGGER order_amendments_append_only BEFORE UPDATE ON order_amendments
 BEGIN
   SELECT RAISE(ABORT, 'order_amendments: only the used mark changes, once')
@@ -94,15 +81,6 @@ CREATE TABLE settlement_amendments (
   UNIQUE (split_id, settlement_id)
 ) STRICT;
 
-CREATE TRIGGER settlement_amendments_follow_split BEFORE INSERT ON settlement_amendments
-BEGIN
-  SELECT RAISE(ABORT, 'settlement_amendments: the amendment does not follow its split')
-    WHERE NOT EXISTS (
-      SELECT 1 FROM settlements t JOIN market_splits s ON s.id = NEW.split_id
-       WHERE t.id = NEW.settlement_id AND t.asset = s.symbol AND t.state = 'pending'
-         AND t.amount = NEW.amount_before AND NEW.amount_after = NEW.amount_before * s.ratio);
-END;
-
 CREATE TRIGGER settlement_amendments_append_only BEFORE UPDATE ON settlement_amendments
 BEGIN
   SELECT RAISE(ABORT, 'settlement_amendments: only the used mark changes, once')
@@ -118,7 +96,8 @@ END;
 `;
 
 // orders_update as migration 009 left it, except that qty, limit_price_micros and shares_hold_id may
-// change together when an unused amendment names exactly those values; every other term never changes.
+// change together when an unused amendment of a split of the order's symbol names exactly those values
+// and they follow the split's ratio; every other term never changes.
 const ORDERS_TRIGGER = `
 DROP TRIGGER orders_update;
 CREATE TRIGGER orders_update BEFORE UPDATE ON orders
@@ -132,11 +111,15 @@ BEGIN
        OR NEW.reserved_cash_micros <> OLD.reserved_cash_micros OR NEW.created_ms <> OLD.created_ms OR NEW.created_at <> OLD.created_at
        OR ((NEW.qty <> OLD.qty OR NEW.limit_price_micros IS NOT OLD.limit_price_micros OR NEW.shares_hold_id IS NOT OLD.shares_hold_id)
            AND NOT EXISTS (
-             SELECT 1 FROM order_amendments a
-              WHERE a.order_id = OLD.id AND a.used = 0
+             SELECT 1 FROM order_amendments a JOIN market_splits s ON s.id = a.split_id
+              WHERE a.order_id = OLD.id AND a.used = 0 AND s.symbol = OLD.symbol
                 AND a.qty_before = OLD.qty AND a.qty_after = NEW.qty
                 AND a.limit_before IS OLD.limit_price_micros AND a.limit_after IS NEW.limit_price_micros
-                AND a.shares_hold_before IS OLD.shares_hold_id AND a.shares_hold_after IS NEW.shares_hold_id));
+                AND a.shares_hold_before IS OLD.shares_hold_id AND a.shares_hold_after IS NEW.shares_hold_id
+                AND NEW.qty = OLD.filled_qty + (OLD.qty - OLD.filled_qty) * s.ratio
+                AND (NEW.limit_price_micros IS NULL
+                     OR (NEW.limit_price_micros > 0 AND CASE OLD.side WHEN 'buy' THEN NEW.limit_price_micros * s.ratio <= OLD.limit_price_micros
+                                                                      ELSE NEW.limit_price_micros * s.ratio >= OLD.limit_price_micros END))));
   SELECT RAISE(ABORT, 'orders: executions only accumulate')
     WHERE NEW.filled_qty < OLD.filled_qty OR NEW.filled_value_micros < OLD.filled_value_micros
        OR NEW.fees_micros < OLD.fees_micros OR NEW.withholding_micros < OLD.withholding_micros
@@ -167,8 +150,9 @@ BEGIN
        OR NEW.due_ms <> OLD.due_ms OR NEW.settlement_date <> OLD.settlement_date OR OLD.state <> 'pending'
        OR (NEW.state = 'settled' AND NEW.amount <> OLD.amount)
        OR (NEW.state = 'pending' AND NOT EXISTS (
-             SELECT 1 FROM settlement_amendments a
-              WHERE a.settlement_id = OLD.id AND a.used = 0 AND a.amount_before = OLD.amount AND a.amount_after = NEW.amount));
+             SELECT 1 FROM settlement_amendments a JOIN market_splits s ON s.id = a.split_id
+              WHERE a.settlement_id = OLD.id AND a.used = 0 AND s.symbol = OLD.asset
+                AND a.amount_before = OLD.amount AND a.amount_after = NEW.amount AND NEW.amount = OLD.amount * s.ratio));
 END;
 
 CREATE TRIGGER settlements_amendment_used AFTER UPDATE ON settlements
