@@ -182,6 +182,18 @@ describe('corp-action:process, kind split', () => {
     expectInvariants();
   });
 
+  it('is deterministic: the same seed and requests give the same split, amendments, activities and prices', async () => {
+    const run = async () => {
+      const s = await book();
+      const a = await split('COMI', 2);
+      return { result: a.body.result, quote: await quote('COMI'), buy: await getOrder(s.buy.order_id), acts: await activities(s.holder) };
+    };
+    const first = await run();
+    await t.close();
+    t = await makeApp();
+    expect(await run()).toEqual(first);
+  });
+
   it('a rejected or expired split proposal cannot be approved, and changes nothing', async () => {
     await advance(t, { until: MID_SESSION });
     const p = await propose({ kind: 'split', symbol: 'COMI', ratio: 2 });
