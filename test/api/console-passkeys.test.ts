@@ -5,38 +5,22 @@
 // last 5 minutes; a state change from another origin or without the CSRF token is refused; a signed-out
 // session is refused at its next call.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { consoleApp, type ConsoleApp } from '../helpers/console-app.js';
 import { softPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
 import { sha256 } from '../../daemon/store/crypto.js';
 
+let c: ConsoleApp;
 let t: TestApp;
-let wall: number;
-let base: string;
-let origin: string;
 
 beforeEach(async () => {
-  wall = Date.now();
-  t = await makeApp({ wallNow: () => wall });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (t.app.server.address() as { port: number }).port;
-  base = `http://127.0.0.1:${port}`;
-  origin = `http://localhost:${port}`;
+  c = await consoleApp();
+  t = c.t;
 });
-afterEach(async () => t.close());
+afterEach(async () => c.close());
 
-interface Call { status: number; body: any; headers: Record<string, string | string[] | undefined> }
-
-async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; cookie?: string; csrf?: string; origin?: string | null } = {}): Promise<Call> {
-  const headers: Record<string, string> = {};
-  if (o.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
-  if (o.cookie) headers.cookie = o.cookie;
-  if (o.csrf) headers['x-csrf-token'] = o.csrf;
-  if (o.origin !== null && method === 'POST') headers.origin = o.origin ?? origin;
-  const res = await request(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
+const call: ConsoleApp['call'] = (...a) => c.call(...a);
+const signIn: ConsoleApp['signIn'] = (...a) => c.signIn(...a);
 
 async function enrolCode(role = 'dealer'): Promise<string> {
   const res = await t.req('POST', '/admin/console/enrolments', { body: { role } });
@@ -44,20 +28,10 @@ async function enrolCode(role = 'dealer'): Promise<string> {
   return res.body.enrolment_token;
 }
 
-async function enrol(key: SoftPasskey, code: string): Promise<Call> {
-  const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
-  expect(opts.status, JSON.stringify(opts.body)).toBe(200);
-  return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, origin) } });
-}
-
-/** Signs in with the passkey; answers the session cookie and its CSRF token. */
-async function signIn(key: SoftPasskey, counter = 0): Promise<{ cookie: string; csrf: string; res: Call }> {
-  const opts = await call('POST', '/console/api/login/options');
-  const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, origin, counter) } });
-  const set = String(res.headers['set-cookie'] ?? '');
-  const cookie = set.split(';')[0];
-  const me = res.status === 200 ? await call('GET', '/console/api/me', { cookie }) : null;
-  return { cookie, csrf: me?.body.csrf_token, res };
+async function enrol(key: SoftPasskey, code: string) {
+  const res = await c.enrol(key, code);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res;
 }
 
 describe('enrolment codes', () => {
@@ -81,7 +55,7 @@ describe('enrolment codes', () => {
     const again = await call('POST', '/console/api/enroll/options', { body: { code } });
     expect([again.status, again.body.error.code]).toEqual([401, 'ENROLMENT_CODE_INVALID']);
     const late = await enrolCode();
-    wall += 16 * 60_000;
+    c.moveWall(16 * 60_000);
     const expired = await call('POST', '/console/api/enroll/options', { body: { code: late } });
     expect(expired.body.error.code).toBe('ENROLMENT_CODE_INVALID');
   });
@@ -128,12 +102,12 @@ describe('passkey sign-in and the session', () => {
     const { cookie, csrf } = await signIn(key);
     const execute = () => call('POST', '/broker/v1/queue/ord_unknown000/execute', { cookie, csrf, body: {} });
     expect((await execute()).body.error.code).toBe('NOT_FOUND'); // stepped up by the sign-in: past auth
-    wall += 5 * 60_000 + 1000;
+    c.moveWall(5 * 60_000 + 1000);
     const stale = await execute();
     expect([stale.status, stale.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
     const opts = await call('POST', '/console/api/step-up/options', { cookie, csrf });
     expect(opts.body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([key.credentialId]);
-    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, origin, 0) } });
+    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, c.origin, 0) } });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect((await execute()).body.error.code).toBe('NOT_FOUND');
   });
