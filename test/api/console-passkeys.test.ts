@@ -128,3 +128,81 @@ describe('passkey sign-in and the session', () => {
     expect([after.status, after.body.error.code]).toEqual([401, 'SESSION_INVALID']);
   });
 });
+
+describe('passkey challenges', () => {
+  const loginOptions = async () => (await call('POST', '/console/api/login/options')).body.options.challenge as string;
+  const loginVerify = (key: SoftPasskey, challenge: string, origin = c.origin) =>
+    call('POST', '/console/api/login/verify', { body: { response: key.assert(challenge, origin, 0) } });
+  const openChallenges = () => c.t.deps.db.prepare('SELECT * FROM console_challenges').all() as Array<{ challenge_sha256: string; purpose: string }>;
+
+  it('a ceremony started before a daemon restart finishes after it, on the same database; only the challenge\'s hash is stored', async () => {
+    const key = softPasskey();
+    const code = await enrolCode('dealer');
+    const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
+    expect(openChallenges()).toEqual([expect.objectContaining({ challenge_sha256: sha256(opts.body.options.challenge), purpose: 'enrol' })]);
+    expect(JSON.stringify(openChallenges())).not.toContain(opts.body.options.challenge);
+    await c.restart();
+    const enrolled = await call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, c.origin) } });
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
+    const challenge = await loginOptions();
+    await c.restart();
+    const signedIn = await loginVerify(key, challenge);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
+    expect((await call('GET', '/console/api/me', { cookie })).body.identity.name).toBe('dealer');
+    expect(openChallenges()).toEqual([]);
+  });
+
+  it('the same assertion sent twice at once opens exactly one session; the other is PASSKEY_REJECTED', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const before = c.t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get() as number;
+    const response = key.assert(await loginOptions(), c.origin, 0);
+    const both = await Promise.all([0, 1].map(() => call('POST', '/console/api/login/verify', { body: { response } })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(both.find((r) => r.status === 401)!.body.error.code).toBe('PASSKEY_REJECTED');
+    expect(c.t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(before + 1);
+  });
+
+  it('a challenge answers for two minutes of wall-clock time; after that it is refused, and its row is purged', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const fresh = await loginOptions();
+    c.moveWall(2 * 60_000 - 1000);
+    expect((await loginVerify(key, fresh)).status).toBe(200);
+    const stale = await loginOptions();
+    c.moveWall(2 * 60_000 + 1000);
+    const late = await loginVerify(key, stale);
+    expect([late.status, late.body.error.code]).toEqual([401, 'PASSKEY_REJECTED']);
+    await loginOptions();
+    expect(openChallenges().map((r) => r.challenge_sha256)).not.toContain(sha256(stale));
+    expect(openChallenges()).toHaveLength(1);
+  });
+
+  it('a challenge issued for one purpose is refused for another (sign-in, step-up of another session, enrolment) and stays open for its own', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const a = await signIn(key);
+    const b = await signIn(key);
+    const stepUp = (s: { cookie: string; csrf: string }, challenge: string) =>
+      call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: key.assert(challenge, c.origin, 0) } });
+    const forA = (await call('POST', '/console/api/step-up/options', { cookie: a.cookie, csrf: a.csrf })).body.options.challenge as string;
+    expect((await loginVerify(key, forA)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await stepUp(b, forA)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await stepUp(a, forA)).status).toBe(200);
+    const login = await loginOptions();
+    expect((await stepUp(a, login)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await loginVerify(key, login)).status).toBe(200);
+    const enrolOpts = await call('POST', '/console/api/enroll/options', { body: { code: await enrolCode('dealer') } });
+    expect((await loginVerify(key, enrolOpts.body.options.challenge)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect(openChallenges()).toEqual([expect.objectContaining({ purpose: 'enrol' })]);
+  });
+
+  it('a challenge is tried once: after a response that does not verify, the right one is refused too', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const challenge = await loginOptions();
+    expect((await loginVerify(key, challenge, 'http://evil.example')).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await loginVerify(key, challenge)).body.error.code).toBe('PASSKEY_REJECTED');
+  });
+});

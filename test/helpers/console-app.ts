@@ -4,7 +4,7 @@
 // ceremonies with a software passkey (soft-passkey.ts): enrol with a one-time code, sign in. restart()
 // closes the app and opens it again on the same SQLite file, KEK and port, as a daemon restart would.
 import { rmSync } from 'node:fs';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { makeApp, type TestApp, type TestAppOptions } from './app.js';
 import type { SoftPasskey } from './soft-passkey.js';
 
@@ -60,6 +60,8 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
   const port = await listen(t);
   const base = `http://127.0.0.1:${port}`;
   const origin = `http://localhost:${port}`;
+  // its own connections: a keep-alive one to the app closed by restart() is not reused
+  let agent = new Agent();
 
   async function call(method: 'GET' | 'POST', path: string, o: CallOptions = {}): Promise<Call> {
     const headers: Record<string, string> = {};
@@ -67,7 +69,7 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
     if (o.cookie) headers.cookie = o.cookie;
     if (o.csrf) headers['x-csrf-token'] = o.csrf;
     if (o.origin !== null && method === 'POST') headers.origin = o.origin ?? origin;
-    const res = await request(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
+    const res = await request(base + path, { dispatcher: agent, method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
   }
@@ -99,12 +101,15 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
     async restart() {
       const { dir, kek } = t;
       await t.close({ keepDir: true });
+      await agent.close();
+      agent = new Agent();
       t = await makeApp({ ...opts, dir, kek, wallNow: () => wall });
       await listen(t, port);
     },
     async close() {
       const { dir } = t;
       await t.close();
+      await agent.close();
       rmSync(dir, { recursive: true, force: true }); // a reopened app does not remove a directory it was given
     },
   };
