@@ -5,10 +5,14 @@
 // last 5 minutes; a state change from another origin or without the CSRF token is refused; a signed-out
 // session is refused at its next call.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeApp, type TestApp } from '../helpers/app.js';
 import { consoleApp, type ConsoleApp } from '../helpers/console-app.js';
 import { softPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
 import { sha256 } from '../../daemon/store/crypto.js';
+import { JOURNAL_SECRET, type JournalEntry } from '../../daemon/contract/journal.js';
+import { firstDifference } from '../../cli/json-diff.js';
 
 let c: ConsoleApp;
 let t: TestApp;
@@ -204,5 +208,67 @@ describe('passkey challenges', () => {
     const challenge = await loginOptions();
     expect((await loginVerify(key, challenge, 'http://evil.example')).body.error.code).toBe('PASSKEY_REJECTED');
     expect((await loginVerify(key, challenge)).body.error.code).toBe('PASSKEY_REJECTED');
+  });
+});
+
+describe('the request journal and one-time secrets', () => {
+  async function approved(action: string, params: Record<string, unknown>) {
+    const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access' } });
+    expect(p.status, p.text).toBe(201);
+    const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+    expect(a.status, a.text).toBe(200);
+    return a.body.result.answered_once.enrolment_code as string;
+  }
+
+  /** Enrolment by an admin code and by two approvals, sign-ins, a step-up and a desk call with the session: every secret they showed. */
+  async function consoleWork(): Promise<string[]> {
+    const dealer = softPasskey();
+    const adminCode = await enrolCode('dealer');
+    await enrol(dealer, adminCode);
+    const s = await signIn(dealer);
+    const token = s.cookie.slice('svc_console='.length);
+    expect((await call('POST', '/broker/v1/queue/ord_unknown000/reject', { cookie: s.cookie, csrf: s.csrf, body: { reason_code: 'DEALER_REJECTED' } })).status).toBe(404);
+    const stepUp = (await call('POST', '/console/api/step-up/options', { cookie: s.cookie, csrf: s.csrf })).body.options.challenge as string;
+    expect((await call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: dealer.assert(stepUp, c.origin, 0) } })).status).toBe(200);
+    const createdCode = await approved('console-users:manage', { name: 'desk.two', role: 'dealer', scope: `broker:${t.creds.broker_id}` });
+    await enrol(softPasskey(), createdCode);
+    const compliance = t.deps.db.prepare<[], string>("SELECT id FROM operators WHERE name = 'compliance'").pluck().get()!;
+    const unlockCode = await approved('passkey:unlock', { identity_id: compliance });
+    return [adminCode, createdCode, unlockCode, token, s.csrf, stepUp];
+  }
+
+  it('keeps no one-time code, session token or challenge: the answers that showed a code read "[secret]" in the opened entries and on disk', async () => {
+    const secrets = await consoleWork();
+    const entries = c.t.deps.journal.list(0, 10_000); // opened with the KEK and tenant keys, as GET /admin/sandbox/journal does
+    expect(entries.map((e) => e.route)).toEqual(expect.arrayContaining(['POST /admin/console/enrolments', 'POST /admin/actions/:id/approve', 'POST /broker/v1/queue/:id/reject']));
+    expect(entries.filter((e) => e.path.startsWith('/console/'))).toEqual([]);
+    const text = JSON.stringify(entries);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    const issued = JSON.parse(entries.find((e) => e.route === 'POST /admin/console/enrolments')!.response!);
+    expect(issued).toMatchObject({ name: 'dealer', enrolment_token: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+    const approvals = entries.filter((e) => e.route === 'POST /admin/actions/:id/approve').map((e) => JSON.parse(e.response!).result);
+    expect(approvals).toHaveLength(2);
+    for (const r of approvals) expect(r.answered_once).toEqual({ enrolment_code: JOURNAL_SECRET, enrolment_path: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+    expect(approvals[0]).toMatchObject({ name: 'desk.two', role: 'dealer' });
+    const onDisk = Buffer.concat(['svc.db', 'svc.db-wal'].map((f) => readFileSync(join(c.t.dir, f))));
+    for (const secret of secrets) expect(onDisk.includes(Buffer.from(secret)), secret).toBe(false);
+  });
+
+  it('a journal with console enrolments and approvals replays into a fresh sandbox with every answer matching its redacted record', async () => {
+    await consoleWork();
+    const entries: JournalEntry[] = (await t.req('GET', '/admin/sandbox/journal?limit=1000')).body.entries;
+    const b = await makeApp();
+    try {
+      const origin = (await t.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
+      expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
+      for (const e of entries) {
+        const res = await b.req('POST', '/admin/sandbox/replay-entry', { body: e });
+        expect([res.status, res.body.status], `${e.seq} ${e.route} ${JSON.stringify(res.body)}`).toEqual([200, e.status]);
+        expect(firstDifference(JSON.parse(e.response!), res.body.body, 'body', JOURNAL_SECRET), `${e.seq} ${e.route}`).toBeNull();
+      }
+      expect(entries.filter((e) => e.route === 'POST /admin/actions/:id/approve')).toHaveLength(2);
+    } finally {
+      await b.close();
+    }
   });
 });
