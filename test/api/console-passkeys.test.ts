@@ -3,7 +3,10 @@
 // a signature counter of 0 signs in, again and again; the session cookie is HttpOnly and SameSite=Strict
 // and opens operator routes to the identity's own grants; a money action needs a passkey step-up in the
 // last 5 minutes; a state change from another origin or without the CSRF token is refused; a signed-out
-// session is refused at its next call.
+// session is refused at its next call. Challenges live in the database: a ceremony survives a daemon
+// restart, is finished once (of two identical finishes at once, one wins), expires after two minutes
+// and serves only its purpose. The request journal keeps no one-time code, session token or challenge,
+// and a journal with enrolments and approvals still replays with every answer matching its record.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -75,14 +75,14 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
   }
 
   async function enrol(key: SoftPasskey, code: string): Promise<Call> {
-    const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
-    if (opts.status !== 200) return opts;
-    return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, origin) } });
+    const started = await call('POST', '/console/api/enroll/options', { body: { code } });
+    if (started.status !== 200) return started;
+    return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(started.body.options, origin) } });
   }
 
   async function signIn(key: SoftPasskey, counter = 0): Promise<SignedIn> {
-    const opts = await call('POST', '/console/api/login/options');
-    const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, origin, counter) } });
+    const started = await call('POST', '/console/api/login/options');
+    const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(started.body.options.challenge, origin, counter) } });
     const cookie = String(res.headers['set-cookie'] ?? '').split(';')[0];
     const me = res.status === 200 ? await call('GET', '/console/api/me', { cookie }) : null;
     return { res, status: res.status, cookie, csrf: me?.body.csrf_token };
