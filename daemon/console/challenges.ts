@@ -1,4 +1,4 @@
-// The console's open WebAuthn challenges, in the database (migration 024; docs/console.md): a ceremony
+// The console's open WebAuthn challenges, in the database (migration 027; docs/console.md): a ceremony
 // started before a daemon restart finishes after it. Each challenge is issued for one purpose (enrol
 // for one identity, sign in, step up one session), expires two minutes later on the wall clock and is
 // used once. Only its SHA-256 is stored. Taking one is a single DELETE ... RETURNING that matches

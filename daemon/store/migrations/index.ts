@@ -21,7 +21,7 @@ import { BACKOFFICE } from './015_backoffice.js';
 import { ACCESS } from './022_access.js';
 import { BACKOFFICE_BASES } from './021_backoffice_bases.js';
 import { CONSOLE_PASSKEYS } from './023_console_passkeys.js';
-import { CONSOLE_CHALLENGES } from './024_console_challenges.js';
+import { CONSOLE_CHALLENGES } from './027_console_challenges.js';
 import { CONSOLE_USERS } from './026_console_users.js';
 import type { Migration } from './migration.js';
 

@@ -7,7 +7,7 @@ import type { Migration } from './migration.js';
 // once: taking it deletes the row (DELETE ... RETURNING), so of two finishes with the same challenge
 // exactly one finds it. Expired rows are purged whenever a challenge is issued or taken.
 export const CONSOLE_CHALLENGES: Migration = {
-  version: 24,
+  version: 27,
   name: 'console_challenges',
   sql: `
 CREATE TABLE console_challenges (
