@@ -194,6 +194,25 @@ describe('corp-action:process, kind split', () => {
     expect(await run()).toEqual(first);
   });
 
+  it('waits for a declared dividend of the symbol to be recorded: SPLIT_NOT_APPLICABLE before its ex-date, applied after', async () => {
+    await advance(t, { until: MID_SESSION });
+    const holder = await trader(t, 0);
+    creditShares(t, holder, 'COMI', 10);
+    const d = await t.req('POST', '/admin/sandbox/declare-dividend', { body: { symbol: 'COMI', amount_per_share_micros: 1_000_000, ex_date: '2026-11-24', pay_date: '2026-11-26' } });
+    expect(d.status).toBe(201);
+    const early = await split('COMI', 2);
+    expect([early.status, early.body.error.code]).toEqual([422, 'SPLIT_NOT_APPLICABLE']);
+    expect(early.body.error.message).toContain(d.body.dividend_id);
+    expect(position(t, holder, 'COMI').settled).toBe(10);
+    await advance(t, { until: '2026-11-24T11:00:00+02:00' });
+    expect((await split('COMI', 2)).status).toBe(200);
+    // the dividend pays its per-share amount on the 10 shares recorded before the split
+    await advance(t, { until: '2026-11-26T12:00:00+02:00' });
+    expect(position(t, holder, 'COMI').settled).toBe(20);
+    expect(cash(t, holder).settled).toBe(9_000_000); // 10 x 1 EGP, 10 % withheld
+    expectInvariants();
+  });
+
   it('a rejected or expired split proposal cannot be approved, and changes nothing', async () => {
     await advance(t, { until: MID_SESSION });
     const p = await propose({ kind: 'split', symbol: 'COMI', ratio: 2 });

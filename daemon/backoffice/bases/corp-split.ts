@@ -1,7 +1,8 @@
 // corp-action:process { kind: 'split', symbol, ratio } (docs/backoffice.md "Corporate actions"): an
 // N-for-1 stock split, applied in the approving transaction at the sandbox clock's now. In order:
 //  1. every refusal first, so nothing is half done: the market's (UNKNOWN_SYMBOL, SPLIT_NOT_APPLICABLE,
-//     SPLIT_ALREADY_APPLIED), an open buy whose limit / N would fall under the smallest price
+//     SPLIT_ALREADY_APPLIED), a cash dividend of the symbol declared per old share whose holders are
+//     not recorded yet, or an open buy whose limit / N would fall under the smallest price
 //     (SPLIT_NOT_APPLICABLE), a holding that x N would pass the safe-integer range (AMOUNT_TOO_LARGE);
 //  2. the market records the split: from now the tape quotes the symbol's prices / N (daemon/market/splits.ts);
 //  3. open sells give their shares holds back (daemon/trading/split.ts);
@@ -37,7 +38,21 @@ function holdingsOf(db: Db, symbol: string): Holding[] {
   ).all(symbol);
 }
 
+/**
+ * A cash dividend of the symbol declared but not yet recorded would pay its per-share amount, declared
+ * on the old shares, on the split ones: the split waits until the holders are recorded (or it is paid).
+ */
+function checkDividends(ctx: ExecCtx, symbol: string): Outcome<void> {
+  const waiting = ctx.deps.db.prepare<[string, number], { id: string; ex_date: string }>(
+    "SELECT id, ex_date FROM dividends WHERE symbol = ? AND state = 'declared' AND record_ms > ? ORDER BY record_ms LIMIT 1",
+  ).get(symbol, ctx.deps.clock.now());
+  if (!waiting) return ok(undefined);
+  return refuse('SPLIT_NOT_APPLICABLE', `${symbol}'s dividend ${waiting.id} (ex-date ${waiting.ex_date}) is declared per pre-split share and its holders are not recorded yet; split after its ex-date begins.`);
+}
+
 function checkCapacity(ctx: ExecCtx, symbol: string, ratio: number): Outcome<void> {
+  const dividends = checkDividends(ctx, symbol);
+  if (!dividends.ok) return dividends;
   const repo = createSplitRepo(ctx.deps.db);
   for (const o of repo.openOrders(symbol)) {
     if (o.side === 'buy' && o.limit_price_micros !== null && o.limit_price_micros < ratio * MIN_PRICE_MICROS) {
