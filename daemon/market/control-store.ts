@@ -1,5 +1,5 @@
 // The stored sandbox controls of the market: quote overrides (append-only, in time order), halts
-// (one row per symbol) and stock splits (append-only, migration 025). The only SQL of the market domain.
+// (one row per symbol) and stock splits (append-only, migration 028). The only SQL of the market domain.
 import type { Db } from '../store/db.js';
 import type { TapeOverride, TapeSplit } from './tape.js';
 

@@ -1,5 +1,5 @@
 // SQL of a stock split's trading part (split.ts): the open orders and pending share settlements of a
-// symbol, and their amendments (migration 025). An order's terms and a settlement's amount change only
+// symbol, and their amendments (migration 028). An order's terms and a settlement's amount change only
 // through an amendment row written first in the same transaction; the database checks the match.
 import type { Db } from '../store/db.js';
 import type { OrderRow, SettlementRow } from './repository.js';

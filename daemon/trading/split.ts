@@ -14,7 +14,7 @@
 //                      settled) delivers x N: its unsettled shares were multiplied with the rest
 //
 // Each change of an order's terms or a settlement's amount goes through an amendment row the database
-// checks (migration 025); a plain UPDATE of those columns is still refused.
+// checks (migration 028); a plain UPDATE of those columns is still refused.
 import type { Ledger } from '../ledger/ledger.js';
 import { roundRatioToTick } from '../market/ticks.js';
 import type { OrderRow } from './repository.js';

@@ -23,7 +23,7 @@ import { BACKOFFICE_BASES } from './021_backoffice_bases.js';
 import { CONSOLE_PASSKEYS } from './023_console_passkeys.js';
 import { CONSOLE_CHALLENGES } from './027_console_challenges.js';
 import { CONSOLE_USERS } from './026_console_users.js';
-import { SPLITS_MIGRATION } from './025_splits.js';
+import { SPLITS_MIGRATION } from './028_splits.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };

@@ -202,7 +202,7 @@ END;
 `;
 
 export const SPLITS_MIGRATION: Migration = {
-  version: 25,
+  version: 28,
   name: 'splits',
   rebuildsTables: true,
   sql: SPLITS + ORDERS_TRIGGER + SETTLEMENTS_TRIGGER + ACTIVITIES,
