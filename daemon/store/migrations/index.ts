@@ -1,5 +1,6 @@
 // Versioned migrations, applied in order. Each capability owns one file; never edit a shipped one,
-// add a new version instead.
+// add a new version instead. A new version is always above the highest one (never a gap below it, 24
+// and 25 stay unused): a home already at the highest version applies only the versions above it.
 import { CORE } from './001_core.js';
 import { INVESTORS } from './002_investors.js';
 import { ONBOARDING } from './003_onboarding.js';
