@@ -87,7 +87,7 @@ export function Funding() {
           <tbody>{q.data.funding.map((f) => (
             <tr key={f.transfer_id} data-transfer={f.transfer_id}>
               <td>{valueIn(lang, f.direction)}</td><td className="num">{egp(f.amount_micros)}</td>
-              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap">{f.created_at.slice(0, 16).replace('T', ' ')}</td>
+              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap"><bdi dir="ltr">{f.created_at.slice(0, 16).replace('T', ' ')}</bdi></td>
               <td><div className="actions">
                 <button className="primary" disabled={busy} onClick={() => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/approve`))}>{act.pending === f.transfer_id ? t('working') : t('approve')}</button>
                 <ReasonPicker reasons={FUNDING_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/reject`, { reason_code: r }))} />

@@ -62,7 +62,7 @@ export function Book() {
       <ErrorBox error={q.error} />
       {q.data && (
         <>
-          <p className="muted">{q.data.symbol} · {t('tape')} {egp(q.data.last_price_micros)} · {t('band')} {egp(q.data.band.lower_micros)} – {egp(q.data.band.upper_micros)} · {q.data.as_of}</p>
+          <p className="muted">{q.data.symbol} · {t('tape')} {egp(q.data.last_price_micros)} · {t('band')} <bdi dir="ltr">{egp(q.data.band.lower_micros)} – {egp(q.data.band.upper_micros)}</bdi> · <bdi dir="ltr">{q.data.as_of}</bdi></p>
           <div className="split"><Levels title={t('bids')} levels={q.data.bids} side="buy" /><Levels title={t('asks')} levels={q.data.asks} side="sell" /></div>
         </>
       )}
@@ -86,7 +86,7 @@ export function Eod() {
       <ErrorBox error={q.error} />
       {d && (
         <>
-          <p className="muted">{d.date ?? ''} · {d.as_of}</p>
+          <p className="muted"><bdi dir="ltr">{d.date ?? ''}</bdi> · <bdi dir="ltr">{d.as_of}</bdi></p>
           <h2>{t('trades')}</h2>
           <Executions rows={d.trades ?? []} />
           <h2>{t('fees')}</h2>

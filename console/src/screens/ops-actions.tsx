@@ -25,7 +25,7 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
       <p><strong>{t('state')}:</strong> <span data-testid="action-state" data-value={a.state}>{stateIn(lang, a.state)}</span> · <strong>{t('maker')}:</strong> {a.maker}{t('comma')}<When at={a.created_at} />
         {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}{t('comma')}<When at={a.decided_at} /></>}</p>
       <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
-      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span className="num" data-testid="action-amount">{egp(a.params.amount_micros)} {t('egp')}</span></p>}
+      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span data-testid="action-amount"><span className="num">{egp(a.params.amount_micros)}</span> {t('egp')}</span></p>}
       <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
       {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
       <p className="muted"><bdi dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}…</bdi> · {t('expires')} <When at={a.expires_at} /></p>
