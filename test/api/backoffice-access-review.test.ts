@@ -23,7 +23,7 @@ describe('GET /admin/access-review', () => {
     const r = await t.req('GET', '/admin/access-review', { as: 'compliance' });
     expect(r.status).toBe(200);
     const byName = new Map((r.body.identities as Array<{ name: string }>).map((i) => [i.name, i as Record<string, any>]));
-    expect([...byName.keys()].sort()).toEqual(['admin', 'approver', 'compliance', 'dealer', 'security']);
+    expect([...byName.keys()].sort()).toEqual(['admin', 'approver', 'auditor', 'compliance', 'dealer', 'security']);
     const dealer = byName.get('dealer')!;
     expect(dealer.roles).toEqual(['dealer']);
     expect(dealer.grants).toContainEqual(expect.objectContaining({ grant: 'orders:execute', scope: `broker:${t.creds.broker_id}`, role: 'dealer' }));
