@@ -33,6 +33,26 @@ describe('GET /admin/access-review', () => {
     expect(byName.get('compliance')!.grants.map((g: { grant: string }) => g.grant)).toContain('access-review:decide');
   });
 
+  it("shows each identity's display name and when it was disabled: null until set, cleared again by enabling", async () => {
+    const byName = async () => new Map(((await t.req('GET', '/admin/access-review', { as: 'auditor' })).body.identities as Array<Record<string, any>>).map((i) => [i.name, i]));
+    expect((await byName()).get('dealer')).toMatchObject({ display_name: null, disabled_at: null });
+    const decide = async (action: string, params: Record<string, unknown>) => {
+      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'people' } });
+      expect(p.status, p.text).toBe(201);
+      const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+      expect(a.status, a.text).toBe(200);
+      return a.body.result;
+    };
+    await decide('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
+    const off = await decide('console-users:disable', { identity_id: idOf('dealer') });
+    const snap = await byName();
+    expect(snap.get('dealer')).toMatchObject({ display_name: 'Head Dealer', disabled_at: off.disabled_at, revoked_at: null });
+    expect(off.disabled_at).toMatch(/^20\d\d-/);
+    expect(snap.get('admin')).toMatchObject({ display_name: null, disabled_at: null });
+    await decide('console-users:manage', { identity_id: idOf('dealer'), enable: true });
+    expect((await byName()).get('dealer')).toMatchObject({ display_name: 'Head Dealer', disabled_at: null });
+  });
+
   it('needs access-review:read: the approver (without it) is refused', async () => {
     expect((await t.req('GET', '/admin/access-review', { as: 'approver' })).status).toBe(403);
   });

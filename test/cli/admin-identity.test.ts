@@ -2,12 +2,15 @@
 // verifies the audit log, keeps working after a sandbox reset and in a home its snapshot was imported
 // into; and a refusal about who is asking (the dealer's console key on a back-office command, an
 // identity lacking the grant) gets a hint saying so and naming who holds the grant, as an svc command,
-// never the "keys do not match" hint or an HTTP route.
+// never the "keys do not match" hint or an HTTP route. The access snapshot and the sessions list show
+// an identity's display name and, while it is disabled, that it is.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { openSession } from '../../daemon/backoffice/sessions.js';
 
 let sbx: CliSandbox;
 const dir = mkdtempSync(join(tmpdir(), 'svc-admin-id-'));
@@ -100,4 +103,39 @@ describe('svc admin --as dealer', () => {
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('UNAUTHENTICATED');
   });
+});
+
+describe('svc admin access-review and sessions show display names and disabled identities', () => {
+  it('a display name shows next to the login name; a disabled identity and its sessions say so until it is enabled', async () => {
+    const db = new Database(join(sbx.home, 'svc.db'));
+    const id = db.prepare("SELECT id FROM operators WHERE name = 'compliance'").pluck().get() as string;
+    const s = openSession(db, id, Date.now());
+    db.close();
+    const decide = async (params: string[]) => {
+      const p = await sbx.svc(['admin', 'propose', ...params, '--reason', 'people', '--json']);
+      expect(p.code, p.stderr).toBe(0);
+      const a = await sbx.svc(['admin', 'approve', p.json.action_id, '--json']);
+      expect(a.code, a.stderr).toBe(0);
+    };
+    await decide(['console-users:manage', '--param', `identity_id=${id}`, '--param', 'display_name=Mona Compliance']);
+    const named = await sbx.svc(['admin', 'access-review', '--as', 'auditor']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toContain('compliance (Mona Compliance)');
+    expect((await sbx.svc(['admin', 'sessions'])).stdout).toMatch(new RegExp(`${s.session_id}\\s+compliance \\(Mona Compliance\\).*active`));
+
+    await decide(['console-users:disable', '--param', `identity_id=${id}`]);
+    const off = await sbx.svc(['admin', 'access-review', '--as', 'auditor', '--json']);
+    const row = off.json.identities.find((i: { name: string }) => i.name === 'compliance');
+    expect(row).toMatchObject({ display_name: 'Mona Compliance', disabled_at: expect.any(String) });
+    const shown = await sbx.svc(['admin', 'access-review', '--as', 'auditor']);
+    expect(shown.stdout).toMatch(/compliance \(Mona Compliance\).*disabled \d{4}-\d\d-\d\d \d\d:\d\d/);
+    const listed = await sbx.svc(['admin', 'sessions', '--json']);
+    expect(listed.json.sessions.find((x: { session_id: string }) => x.session_id === s.session_id)).toMatchObject({
+      identity_display_name: 'Mona Compliance', identity_disabled_at: row.disabled_at, revoked_at: expect.any(String),
+    });
+
+    await decide(['console-users:manage', '--param', `identity_id=${id}`, '--param', 'enable:=true']);
+    const back = await sbx.svc(['admin', 'access-review', '--as', 'auditor']);
+    expect(back.stdout).toMatch(/compliance \(Mona Compliance\)\s+compliance\s+8\s+\S+\s+active\n/);
+  }, 60_000);
 });
