@@ -4,7 +4,7 @@
 // identity lacking the grant) gets a hint saying so and naming who holds the grant, as an svc command,
 // never the "keys do not match" hint or an HTTP route. The access snapshot and the sessions list show
 // an identity's display name and, while it is disabled, that it is.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,4 +138,23 @@ describe('svc admin access-review and sessions show display names and disabled i
     const back = await sbx.svc(['admin', 'access-review', '--as', 'auditor']);
     expect(back.stdout).toMatch(/compliance \(Mona Compliance\)\s+compliance\s+8\s+\S+\s+active\n/);
   }, 60_000);
+});
+
+describe('a sandbox whose credentials hold no auditor (first started by an older svc)', () => {
+  it('--as auditor is a usage error (exit 2) naming the credentials file, and nothing is sent', async () => {
+    for (const file of ['credentials.json', 'profiles.json']) {
+      const path = join(sbx.home, file);
+      if (!existsSync(path)) continue; // (profiles.json: not written under NODE_ENV=test)
+      const doc = JSON.parse(readFileSync(path, 'utf8'));
+      const strip = (o: Record<string, unknown>) => { delete o.auditor_key; delete o.auditor_step_up; };
+      if (file === 'profiles.json') for (const p of Object.values(doc.profiles as Record<string, Record<string, unknown>>)) strip(p);
+      else strip(doc);
+      writeFileSync(path, JSON.stringify(doc, null, 2), { mode: 0o600 });
+    }
+    const journal = (await sbx.svc(['sandbox', 'journal'])).stdout;
+    const r = await sbx.svc(['admin', '--as', 'auditor', 'audit']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`this sandbox has no auditor identity: its credentials (${join(sbx.home, 'credentials.json')}) hold no auditor_key`);
+    expect((await sbx.svc(['sandbox', 'journal'])).stdout).toBe(journal);
+  });
 });
