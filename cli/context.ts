@@ -48,12 +48,14 @@ export interface Profile {
   security_key?: string;
   approver_key?: string;
   compliance_key?: string;
+  auditor_key?: string;
   /** Each operator identity's step-up secret (base32 TOTP): svc computes X-Step-Up-Code from it. */
   admin_step_up?: string;
   dealer_step_up?: string;
   security_step_up?: string;
   approver_step_up?: string;
   compliance_step_up?: string;
+  auditor_step_up?: string;
   broker_id?: string;
   /** Checked before the first request (not saved in profiles.json). */
   expect?: Expected;

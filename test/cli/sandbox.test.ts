@@ -18,7 +18,7 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     // the browser console, on localhost (passkeys need a host name), same port as the API
     expect(i.console_url).toBe(`${i.base_url.replace('127.0.0.1', 'localhost')}/console`);
     expect(i.tenant_id).toMatch(/^tnt_/);
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key']) expect(typeof i[k]).toBe('string');
+    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key', 'auditor_step_up']) expect(typeof i[k]).toBe('string');
     expect(i.seed).toBe(11);
     const health = await fetch(`${i.base_url}/healthz`);
     expect(health.status).toBe(200);

@@ -2908,6 +2908,10 @@ export interface components {
             session_id: string;
             identity_id: string;
             identity_name: string;
+            /** @description The identity's name for people (console-users:manage); null when it has none. */
+            identity_display_name: string | null;
+            /** @description When the identity was disabled (console-users:disable); its sessions are refused while it is. Null while enabled. */
+            identity_disabled_at: string | null;
             role: string;
             /** Format: date-time */
             created_at: string;
@@ -2944,6 +2948,8 @@ export interface components {
             identities: {
                 identity_id: string;
                 name: string;
+                /** @description Its name for people (console-users:manage); null when it has none. */
+                display_name: string | null;
                 role: string;
                 realm: string;
                 broker_id: string | null;
@@ -2952,6 +2958,8 @@ export interface components {
                 created_at: string;
                 key_rotated_at: string | null;
                 revoked_at: string | null;
+                /** @description When it was disabled (console-users:disable; enabling clears it); null while enabled. */
+                disabled_at: string | null;
                 /** @description Its latest audited action (as actor or on whose behalf), sandbox clock. */
                 last_used_at: string | null;
                 grants: {
