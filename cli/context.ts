@@ -162,6 +162,8 @@ export function resolveProfile(opts: GlobalOptions): Profile & { home: string; s
     dealer_key: env.SVC_DEALER_KEY ?? base.dealer_key,
     security_key: env.SVC_SECURITY_KEY ?? base.security_key,
     approver_key: env.SVC_APPROVER_KEY ?? base.approver_key,
+    compliance_key: env.SVC_COMPLIANCE_KEY ?? base.compliance_key,
+    auditor_key: env.SVC_AUDITOR_KEY ?? base.auditor_key,
     tenant_id: env.SVC_TENANT_ID ?? base.tenant_id,
     expect,
     home,
