@@ -17,7 +17,7 @@ const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 /** The environment variables that name a connection; all ignored when --home is given. */
 export const CONNECTION_VARS = [
   'SVC_PROFILE', 'SVC_BASE_URL', 'SVC_CONSOLE_URL', 'SVC_SANDBOX_ID', 'SVC_TENANT_ID', 'SVC_API_KEY', 'SVC_SIGNING_SECRET',
-  'SVC_ADMIN_KEY', 'SVC_DEALER_KEY', 'SVC_SECURITY_KEY', 'SVC_APPROVER_KEY',
+  'SVC_ADMIN_KEY', 'SVC_DEALER_KEY', 'SVC_SECURITY_KEY', 'SVC_APPROVER_KEY', 'SVC_COMPLIANCE_KEY', 'SVC_AUDITOR_KEY',
 ] as const;
 type ConnectionVar = (typeof CONNECTION_VARS)[number];
 
