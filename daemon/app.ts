@@ -8,7 +8,7 @@ import type { Health } from './contract/schemas/health.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './http/openapi.js';
-import { addRequestRecorder } from './http/inspect.js';
+import { addRequestRecorder, NOTES_PAYLOAD } from './http/inspect.js';
 import { ROUTE_MODULES } from './routes.js';
 import * as sessions from './backoffice/sessions.js';
 import { createPasskeyStore } from './backoffice/passkeys.js';
@@ -46,7 +46,8 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
       url: def.url,
       bodyLimit: def.rawBody?.maxBytes,
       // read by the content parsers: an upload is judged by its bytes whatever its Content-Type
-      config: { rawBody: def.rawBody !== undefined },
+      // and the pipeline notes its payload for the request inspector itself (http/inspect.ts)
+      config: { rawBody: def.rawBody !== undefined, [NOTES_PAYLOAD]: true },
       handler: (req, reply) => handle(def, req, reply),
     });
   }

@@ -8,6 +8,7 @@ import { ERROR_CODES } from '../contract/errors.js';
 import type { IdGen } from '../sim/ids.js';
 import { AppError, errorBody } from './errors.js';
 import { nonCanonical } from './canonical-path.js';
+import { notePayload } from './inspect.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -40,8 +41,11 @@ function mapFastifyError(err: { code?: string; statusCode?: number; message: str
   return new AppError('INTERNAL');
 }
 
+/** An error answer; the payload is noted for the request inspector (http/inspect.ts). */
 function sendError(reply: FastifyReply, err: AppError, requestId: string): void {
-  reply.code(err.status).type(JSON_TYPE).send(JSON.stringify(errorBody(err.code, err.message, requestId)));
+  const payload = JSON.stringify(errorBody(err.code, err.message, requestId));
+  notePayload(reply.request, payload);
+  reply.code(err.status).type(JSON_TYPE).send(payload);
 }
 
 /** Requests the HTTP parser refuses never reach a route: answer them in the spec's error body too. */
@@ -120,7 +124,8 @@ function addContentParsers(app: FastifyInstance): void {
 /** A path in any spelling but its canonical one is refused before anything reads it (canonical-path.ts). */
 function refuseNonCanonicalPaths(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
-    const path = req.url.split('?', 1)[0];
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
     const canonical = nonCanonical(path);
     if (canonical === null) return done();
     sendError(reply, new AppError('NON_CANONICAL_PATH', `The path ${JSON.stringify(path)} is not canonical: send ${canonical}.`), String(req.id));
@@ -134,7 +139,9 @@ function addErrorHandlers(app: FastifyInstance, deps: ServerDeps): void {
     sendError(reply, appErr, String(req.id));
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).type(JSON_TYPE).send(JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id))));
+    const payload = JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id)));
+    notePayload(req, payload);
+    reply.code(404).type(JSON_TYPE).send(payload);
   });
 }
 
