@@ -1,7 +1,7 @@
 // buildApp(deps) assembles the daemon's HTTP app without listening: tests use inject(), main.ts
 // listens. The server (parsers, error bodies) and the pipeline live in daemon/http/; the routes come
 // from every capability's module (daemon/routes.ts).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from './deps.js';
 import type { RouteDef } from './contract/route.js';
 import type { Health } from './contract/schemas/health.js';
@@ -19,13 +19,15 @@ import { findConsoleDir, registerConsoleStatic } from './console/static.js';
 export interface AppOptions extends ServerOptions {
   /** The home's sandbox id, echoed by /healthz (daemon/contract/home-files.ts); null without a home. */
   sandboxId?: string;
+  /** Run for every answered request after the inspector records it (main.ts's access log line). */
+  onAnswered?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   const app = createServer(deps, { logger: opts.logger });
   const sandboxId = opts.sandboxId ?? null;
   // the request inspector records every answer; open event streams end when the app closes
-  addRequestRecorder(app, deps.inspector, deps.wallNow);
+  addRequestRecorder(app, deps.inspector, deps.wallNow, opts.onAnswered);
   app.addHook('preClose', (done) => {
     deps.events.closeAll();
     Promise.all(deps.onClose.map((hook) => hook())).then(() => done(), done);

@@ -71,7 +71,11 @@ const noteSent: onSendHookHandler = (req, _reply, payload, done) => {
   done(null, payload);
 };
 
-export function addRequestRecorder(app: FastifyInstance, recorder: RequestRecorder, wallNow: () => number): void {
+/**
+ * afterRecord: more work on every answered request (main.ts's access log), in the same onResponse
+ * hook, after the recording (one hook instead of two per request).
+ */
+export function addRequestRecorder(app: FastifyInstance, recorder: RequestRecorder, wallNow: () => number, afterRecord?: (req: FastifyRequest, reply: FastifyReply) => void): void {
   // Call before any route is added: routes that do not note their payload get the onSend hook, first
   // (where a global hook would run: before the route's own, e.g. the one that empties a HEAD answer).
   app.addHook('onRoute', (opts) => {
@@ -86,6 +90,7 @@ export function addRequestRecorder(app: FastifyInstance, recorder: RequestRecord
       latencyMs: reply.elapsedTime, principal: n.principal ?? null, headers: req.headers, requestBody: req.rawBody,
       responseBody: n.payload, responseType: headerText(reply, 'content-type'), canonicalString: n.canonical ?? null, wallMs: wallNow(),
     });
+    afterRecord?.(req, reply);
     done();
   });
 }

@@ -9,6 +9,7 @@ import type { IdGen } from '../sim/ids.js';
 import { AppError, errorBody } from './errors.js';
 import { nonCanonical } from './canonical-path.js';
 import { notePayload } from './inspect.js';
+import { lazyChildLogger } from './lazy-logger.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -152,6 +153,8 @@ export function createServer(deps: ServerDeps, opts: ServerOptions = {}): Fastif
     bodyLimit: JSON_BODY_LIMIT,
     // main.ts logs one line per request itself, without headers (keys never reach the log).
     logController: new LogController({ disableRequestLogging: true }),
+    // req.log is made when a request first logs, not for every request (http/lazy-logger.ts)
+    ...(opts.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => answerClientError(deps, err, socket),
     frameworkErrors: (err, req, reply) => answerFrameworkError(err, req as FastifyRequest, reply as unknown as FastifyReply),
   });
