@@ -137,9 +137,10 @@ function accessLog(req: FastifyRequest, reply: FastifyReply): void {
   const ms = reply.elapsedTime;
   const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
   if (!quietRead || logReads) {
-    const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
-    if (quietRead) req.log.debug(line, 'request');
-    else req.log.info(line, 'request');
+    // the root logger with the request id first: the bytes of req.log's line, without making req.log
+    const line = { reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+    if (quietRead) app.log.debug(line, 'request');
+    else app.log.info(line, 'request');
   }
 }
 
