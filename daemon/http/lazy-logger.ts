@@ -2,7 +2,7 @@
 // child of the daemon's pino logger bound to its request id; making one (pino's child with its
 // bindings serialized) costs every request a few thousand instructions, while only writes, errors and
 // slow reads ever log (main.ts). The lines are the same: the child is made with the same bindings and
-// options, on first use. docs/bench.md, "The reads, fourth pass".
+// options, on first use. docs/bench.md, "The fourth pass".
 import type { FastifyBaseLogger } from 'fastify';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];

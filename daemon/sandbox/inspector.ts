@@ -29,7 +29,7 @@ type StoredBody = string | KeptBody | undefined;
  * The ring keeps each field in a column of its own, numbers in typed arrays, so that recording a
  * request allocates and retains as few objects as possible: every object the ring keeps is copied
  * by the young generation's garbage collector until it is promoted, which was most of what the
- * inspector cost a request (docs/bench.md, "The reads, fourth pass").
+ * inspector cost a request (docs/bench.md, "The fourth pass").
  */
 interface Entry {
   seq: number;
