@@ -48,12 +48,14 @@ export interface Profile {
   security_key?: string;
   approver_key?: string;
   compliance_key?: string;
+  auditor_key?: string;
   /** Each operator identity's step-up secret (base32 TOTP): svc computes X-Step-Up-Code from it. */
   admin_step_up?: string;
   dealer_step_up?: string;
   security_step_up?: string;
   approver_step_up?: string;
   compliance_step_up?: string;
+  auditor_step_up?: string;
   broker_id?: string;
   /** Checked before the first request (not saved in profiles.json). */
   expect?: Expected;
@@ -160,6 +162,8 @@ export function resolveProfile(opts: GlobalOptions): Profile & { home: string; s
     dealer_key: env.SVC_DEALER_KEY ?? base.dealer_key,
     security_key: env.SVC_SECURITY_KEY ?? base.security_key,
     approver_key: env.SVC_APPROVER_KEY ?? base.approver_key,
+    compliance_key: env.SVC_COMPLIANCE_KEY ?? base.compliance_key,
+    auditor_key: env.SVC_AUDITOR_KEY ?? base.auditor_key,
     tenant_id: env.SVC_TENANT_ID ?? base.tenant_id,
     expect,
     home,

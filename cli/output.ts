@@ -38,24 +38,27 @@ export function errorHint(code: string): string | undefined {
   return cliHint(code);
 }
 
-/** Writes an API error for people on stderr: code, HTTP status, message, request id, the registry's remedy. */
-export function describeApiError(res: ApiResponse): void {
+/**
+ * Writes an API error for people on stderr: code, HTTP status, message, request id, and the hint: the
+ * one given (the caller knows more than the code, e.g. which identity asked), else the registry's.
+ */
+export function describeApiError(res: ApiResponse, knownHint?: string): void {
   const refusal = refusalOf(res.body);
   const err = refusal?.error;
   if (!err) {
     process.stderr.write(`${chalk.red('error')} HTTP ${res.status}: ${String(res.raw)}\n`);
     return;
   }
-  const hint = errorHint(String(err.code));
+  const hint = knownHint ?? errorHint(String(err.code));
   process.stderr.write(`${chalk.red('error')} ${chalk.bold(err.code)} (HTTP ${res.status}): ${err.message}\n`);
   if (refusal.request_id) process.stderr.write(chalk.dim(`  request_id ${refusal.request_id}\n`));
   if (hint) process.stderr.write(`  hint: ${hint}\n`);
 }
 
 /** Reports an API error (the body as JSON on stdout with --json, else described on stderr) and exits non-zero. */
-export function apiError(res: ApiResponse, json: boolean): never {
+export function apiError(res: ApiResponse, json: boolean, hint?: string): never {
   if (json) printJson(res.body);
-  else describeApiError(res);
+  else describeApiError(res, hint);
   throw new CliExit(EXIT.apiError);
 }
 

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { profilesFile, readJson } from '../context.js';
 import { chalk, printJson, table, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { adminConnection, cairo, call, fitLast, type AdminConnection, type AdminGlobals } from './admin-identity.js';
+import { adminConnection, cairo, call, fitLast, fittedTable, type AdminConnection, type AdminGlobals } from './admin-identity.js';
 import type {
   AccessReviewSchema, AccessSnapshotSchema, RevokedKeySchema, RotatedKeySchema, SessionListSchema, SessionsRevokedSchema,
 } from '../../daemon/contract/schemas/access.js';
@@ -39,18 +39,30 @@ function renderReview(r: Review): string {
   return head + table(headers, fitLast(headers, rows)) + `\nDecide one: ${svc('admin access-review decide ITEM --certify|--revoke --note TEXT')}\n`;
 }
 
+/** An identity as people read it: its login name, then its display name when it has one. */
+const shownName = (name: string, display: string | null | undefined): string => (display ? `${name} (${display})` : name);
+
+/** Where an identity stands: key revoked (final), disabled (until enabled again), key rotated, or active as created. */
+function identityState(i: Snapshot['identities'][number]): string {
+  if (i.revoked_at) return `key revoked ${cairo(i.revoked_at)}`;
+  const parts = [
+    ...(i.disabled_at ? [`disabled ${cairo(i.disabled_at)}`] : []),
+    ...(i.key_rotated_at ? [`key rotated ${cairo(i.key_rotated_at)}`] : []),
+  ];
+  return parts.length ? parts.join(', ') : 'active';
+}
+
 /** svc admin access-review: every identity's access, and the open campaigns. */
 export async function accessReview(_o: unknown, g: AdminGlobals): Promise<void> {
   const c = adminConnection(g, 'compliance');
   const snap = await call<Snapshot>(c, 'GET', '/admin/access-review');
   const reviews = await call<{ reviews: Review[] }>(c, 'GET', '/admin/access-reviews?state=open');
   if (c.json) return printJson({ ...snap, open_reviews: reviews.reviews });
-  const headers = ['identity', 'name', 'roles', 'grants', 'created (Cairo)', 'last used (Cairo)', 'key'];
+  const headers = ['identity', 'name', 'roles', 'grants', 'created (Cairo)', 'last used (Cairo)', 'state'];
   const rows = snap.identities.map((i) => [
-    i.identity_id, i.name, i.roles.join(','), String(i.grants.length), cairo(i.created_at), cairo(i.last_used_at),
-    i.revoked_at ? `revoked ${cairo(i.revoked_at)}` : i.key_rotated_at ? `rotated ${cairo(i.key_rotated_at)}` : 'original',
+    i.identity_id, shownName(i.name, i.display_name), i.roles.join(','), String(i.grants.length), cairo(i.created_at), cairo(i.last_used_at), identityState(i),
   ]);
-  process.stdout.write(table(headers, rows) + '\n');
+  process.stdout.write(fittedTable(headers, rows, ['created (Cairo)', 'identity']) + '\n');
   if (reviews.reviews.length === 0) process.stdout.write(`\nNo open access review. Open one: ${svc('admin access-review open')}\n`);
   for (const r of reviews.reviews) process.stdout.write('\n' + renderReview(r));
 }
@@ -88,8 +100,9 @@ export async function sessions(_o: unknown, g: AdminGlobals): Promise<void> {
   if (res.sessions.length === 0) return void process.stdout.write('No console sessions.\n');
   const headers = ['session', 'identity', 'signed in (Cairo)', 'last seen (Cairo)', 'stepped up until', 'state'];
   const rows = res.sessions.map((s) => [
-    s.session_id, s.identity_name, cairo(s.created_at), cairo(s.last_seen_at), cairo(s.stepped_up_until),
-    s.revoked_at ? `revoked ${cairo(s.revoked_at)}` : Date.parse(s.idle_expires_at) < Date.now() ? 'idle (expired)' : 'active',
+    s.session_id, shownName(s.identity_name, s.identity_display_name), cairo(s.created_at), cairo(s.last_seen_at), cairo(s.stepped_up_until),
+    s.revoked_at ? `revoked ${cairo(s.revoked_at)}` : s.identity_disabled_at ? `identity disabled ${cairo(s.identity_disabled_at)}`
+      : Date.parse(s.idle_expires_at) < Date.now() ? 'idle (expired)' : 'active',
   ]);
   process.stdout.write(table(headers, rows) + '\n');
 }

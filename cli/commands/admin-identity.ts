@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { api, type ApiResponse, type RequestOptions } from '../client/http.js';
 import { readJson, resolveProfile, type GlobalOptions, type Profile } from '../context.js';
-import { egp, ok, table, usage } from '../output.js';
+import { apiError, egp, table, usage } from '../output.js';
+import { identityHint } from '../identity-hint.js';
 
 /** The identities `--as` can name: the bootstrap roles that own a key of their own. */
 export const ADMIN_IDENTITIES = ['security', 'approver', 'admin', 'dealer', 'compliance', 'auditor'] as const;
@@ -20,6 +21,8 @@ export interface AdminGlobals extends GlobalOptions {
 export interface AdminConnection {
   profile: Profile;
   identity: AdminIdentity;
+  /** The command's own identity (acted as without --as). */
+  defaultIdentity: AdminIdentity;
   json: boolean;
 }
 
@@ -42,7 +45,7 @@ export function adminConnection(g: AdminGlobals, fallback: AdminIdentity): Admin
   // computes X-Step-Up-Code from the secret paired with the key it sends: pairing them here makes every
   // request act as the chosen identity.
   const acting = identity === 'dealer' ? { dealer_key: key, dealer_step_up: stepUp } : { admin_key: key, admin_step_up: stepUp };
-  return { profile: { ...profile, ...acting }, identity, json: Boolean(g.json) };
+  return { profile: { ...profile, ...acting }, identity, defaultIdentity: fallback, json: Boolean(g.json) };
 }
 
 /** Sends one request as the connection's identity. */
@@ -51,9 +54,15 @@ export function send<T>(c: AdminConnection, method: string, path: string, opts: 
   return api<T>(c.profile, method, path, { ...opts, ...as });
 }
 
-/** Sends one request and returns its 2xx body; a refusal prints its code and message and exits 1. */
+/**
+ * Sends one request and returns its 2xx body; a refusal prints its code, message and hint and exits 1.
+ * A refusal about the identity (it lacks the route's grant) gets a hint naming who holds it.
+ */
 export async function call<T>(c: AdminConnection, method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  return ok(await send<T>(c, method, path, opts), c.json);
+  const res = await send<T>(c, method, path, opts);
+  if (res.status >= 200 && res.status < 300) return res.body;
+  const hint = c.json ? undefined : await identityHint(c.profile, { identity: c.identity, prefer: c.defaultIdentity, identities: ADMIN_IDENTITIES }, { method, path }, res);
+  apiError(res, c.json, hint);
 }
 
 /** A query string of the options given (undefined ones left out), with its leading "?". */

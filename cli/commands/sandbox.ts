@@ -108,6 +108,8 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
     line('dealer_key', creds.dealer_key),
     line('security_key', creds.security_key),
     line('approver_key', creds.approver_key),
+    line('compliance_key', creds.compliance_key),
+    line('auditor_key', creds.auditor_key),
     '',
     `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
     ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
@@ -266,6 +268,8 @@ export async function env(_opts: unknown, g: GlobalOptions): Promise<void> {
     SVC_DEALER_KEY: p.dealer_key,
     SVC_SECURITY_KEY: p.security_key,
     SVC_APPROVER_KEY: p.approver_key,
+    SVC_COMPLIANCE_KEY: p.compliance_key,
+    SVC_AUDITOR_KEY: p.auditor_key,
   };
   if (g.json) {
     printJson(vars);

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from './api';
 import { enrol, signIn, signOut, whoAmI, type Me } from './auth';
-import { applyLang, DICTS, initialLang, LangContext, useT, type Key, type Lang } from './i18n';
+import { applyLang, DICTS, initialLang, LangContext, useT, valueIn, type Key, type Lang } from './i18n';
 import { toApiError } from './hooks';
 import { ErrorBox } from './ui';
 import { SCREENS } from './screens/registry';
@@ -38,7 +38,7 @@ function PasskeyCard(props: { title: Key; intro: Key; label: Key; testId: string
   return (
     <div className="card narrow">
       <h1>{t(props.title)}</h1>
-      <p>{t(props.intro)}</p>
+      <p>{t(props.intro).split('{command}').flatMap((part, i) => (i === 0 ? [part] : [<code key={i} dir="ltr" className="nowrap">svc console enroll --as ROLE</code>, part]))}</p>
       <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>{busy ? t('working') : t(props.label)}</button>
       <ErrorBox error={error} />
     </div>
@@ -60,19 +60,19 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
 }
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const hash = useHash();
   const held = useMemo(() => new Set(me.grants.map((g) => g.grant)), [me]);
   const screens = SCREENS.filter((s) => held.has(s.grant));
   const current = screens.find((s) => s.id === hash) ?? screens[0];
   return (
     <div className="shell">
-      <nav className="nav" aria-label="screens">
+      <nav className="nav" aria-label={t('screensLabel')}>
         {screens.map((s) => (
           <a key={s.id} href={`#/${s.id}`} className={s === current ? 'active' : ''} data-screen={s.id}>{t(s.label as Key)}</a>
         ))}
         <div className="who">
-          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong> <span className="muted">({me.identity.role})</span>
+          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong> <span className="muted">({valueIn(lang, me.identity.role)})</span>
           <button className="link" onClick={() => signOut().finally(onSignedOut)}>{t('signOut')}</button>
         </div>
       </nav>

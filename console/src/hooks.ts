@@ -13,7 +13,11 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[] = []): { data
   const loadRef = useRef(load);
   loadRef.current = load;
   const run = useCallback(() => {
-    loadRef.current().then((d) => { setData(d); setError(null); }, (e: unknown) => setError(toApiError(e)));
+    loadRef.current().then((d) => { setData(d); setError(null); }, (e: unknown) => {
+      const err = toApiError(e);
+      setError(err);
+      if (err.status === 401 || err.status === 403) setData(null); // no longer allowed to read it: stop showing it
+    });
   }, []);
   useEffect(() => {
     setData(null);

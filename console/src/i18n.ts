@@ -7,7 +7,7 @@ export type Lang = 'en' | 'ar';
 const EN = {
   title: 'svc console', signIn: 'Sign in with a passkey', signOut: 'Sign out', enrolTitle: 'Register your passkey',
   enrolIntro: 'This one-time link registers a passkey for your identity, then signs you in.', enrol: 'Register passkey',
-  signInIntro: 'Operators sign in with a passkey. No passkey yet? Run svc console enroll --as ROLE and open the link.',
+  signInIntro: 'Operators sign in with a passkey. No passkey yet? Run {command} and open the link.',
   queue: 'Order queue', funding: 'Funding', kyc: 'KYC referrals', blotter: 'Blotter', book: 'Order book', eod: 'End of day',
   language: 'العربية', loading: 'Loading…', empty: 'Nothing here.', working: 'Working…', refreshed: 'Updated',
   execute: 'Execute', reject: 'Reject', approve: 'Approve', clear: 'Clear', decline: 'Decline', reason: 'Reason', price: 'Price (EGP)',
@@ -25,12 +25,14 @@ const EN = {
   kind: 'Kind', asset: 'Asset', ledger: 'Ledger', external: 'Statement', difference: 'Difference', acknowledge: 'Acknowledge', accept: 'Accept',
   escalate: 'Escalate', close: 'Close', complaint: 'Complaint', due: 'Due', overdue: 'overdue', move: 'Move',
   note: 'Note (optional)', noteRequired: 'Note (required)', result: 'Result', entries: 'entries',
+  tenant: 'Tenant', seq: 'seq', egp: 'EGP', itemsOpen: '{open} of {total} items open', openedBy: 'opened by {who}',
+  screensLabel: 'Screens', comma: ', ', category: 'Category', channel: 'Channel', rule: 'Rule', evidence: 'Evidence', orderIds: 'Orders',
 };
 
 const AR: typeof EN = {
   title: 'وحدة تحكم svc', signIn: 'تسجيل الدخول بمفتاح المرور', signOut: 'تسجيل الخروج', enrolTitle: 'سجّل مفتاح المرور',
   enrolIntro: 'يسجّل هذا الرابط لمرة واحدة مفتاح مرور لهويتك ثم يسجّل دخولك.', enrol: 'تسجيل مفتاح المرور',
-  signInIntro: 'يسجّل المشغّلون الدخول بمفتاح مرور. لا تملك مفتاحًا؟ نفّذ svc console enroll --as ROLE وافتح الرابط.',
+  signInIntro: 'يسجّل المشغّلون الدخول بمفتاح مرور. لا تملك مفتاحًا؟ نفّذ {command} وافتح الرابط.',
   queue: 'طابور الأوامر', funding: 'التمويل', kyc: 'إحالات اعرف عميلك', blotter: 'سجل التنفيذ', book: 'دفتر الأوامر', eod: 'نهاية اليوم',
   language: 'English', loading: 'جارٍ التحميل…', empty: 'لا شيء هنا.', working: 'جارٍ التنفيذ…', refreshed: 'حُدّث',
   execute: 'تنفيذ', reject: 'رفض', approve: 'موافقة', clear: 'قبول', decline: 'رفض الطلب', reason: 'السبب', price: 'السعر (ج.م)',
@@ -48,6 +50,8 @@ const AR: typeof EN = {
   kind: 'النوع', asset: 'الأصل', ledger: 'الدفتر', external: 'الكشف', difference: 'الفرق', acknowledge: 'إقرار', accept: 'قبول الفرق',
   escalate: 'تصعيد', close: 'إغلاق', complaint: 'الشكوى', due: 'الموعد', overdue: 'متأخرة', move: 'نقل',
   note: 'ملاحظة (اختيارية)', noteRequired: 'ملاحظة (مطلوبة)', result: 'النتيجة', entries: 'قيود',
+  tenant: 'المستأجر', seq: 'رقم القيد', egp: 'ج.م', itemsOpen: '{open} من {total} بندًا مفتوحًا', openedBy: 'فتحها {who}',
+  screensLabel: 'الشاشات', comma: '، ', category: 'الفئة', channel: 'القناة', rule: 'القاعدة', evidence: 'الأدلة', orderIds: 'الأوامر',
 };
 
 export type Key = keyof typeof EN;
@@ -73,8 +77,30 @@ const STATES_AR: Record<string, string> = {
   proposed: 'مقترح', approved: 'معتمد', rejected: 'مرفوض', expired: 'منتهي الصلاحية', open: 'مفتوح', closed: 'مغلق',
   acknowledged: 'تم الإقرار به', resolved: 'تمت تسويته', escalated: 'مصعد', received: 'مستلمة', investigating: 'قيد التحقيق',
   accepted: 'مقبول', adjusted: 'معدل بقيد', auto: 'تلقائيا', active: 'نشطة', revoked: 'ملغاة', pending: 'قيد الانتظار',
-  screening_referred: 'محالة للمراجعة', certified: 'معتمد', certify: 'اعتماد', revoke: 'إلغاء',
+  screening_referred: 'محالة للمراجعة', certified: 'معتمد', certify: 'اعتماد', revoke: 'سحب',
+  submitted: 'مقدَّم', declined: 'مرفوض',
+};
+
+/** The Arabic of the other values the API answers in English words and the page shows to a person:
+ *  roles, sides and directions, break kinds, surveillance rules, complaint categories and channels,
+ *  fee lines and cash activity types. Codes (ids, grants, reason codes, symbols) stay as they are. */
+const VALUES_AR: Record<string, string> = {
+  admin: 'مسؤول النظام', security: 'الأمن', approver: 'المعتمِد', dealer: 'المتعامل', compliance: 'الالتزام', auditor: 'المدقق',
+  buy: 'شراء', sell: 'بيع', deposit: 'إيداع', withdrawal: 'سحب',
+  position: 'مركز', cash: 'نقدية', missing: 'مفقود', duplicate: 'مكرر',
+  wash_trade: 'تداول صوري', layering: 'طبقات أوامر وهمية', concentration: 'تركز',
+  execution: 'التنفيذ', fees: 'الرسوم', statement: 'كشف الحساب', account: 'الحساب', service: 'الخدمة', other: 'أخرى',
+  email: 'بريد إلكتروني', phone: 'هاتف', branch: 'فرع', app: 'التطبيق', letter: 'خطاب',
+  commission: 'العمولة', egx: 'رسوم البورصة', mcdr: 'رسوم مصر للمقاصة', ipf: 'صندوق حماية المستثمر', fra: 'رسوم الرقابة المالية',
+  stamp_duty: 'ضريبة الدمغة', total: 'الإجمالي', system: 'النظام', global: 'عام',
+  CSD: 'إيداع نقدي', CSW: 'سحب نقدي', FILL: 'قيمة الصفقات', FEE: 'الرسوم', TAX: 'الضرائب', DIV: 'توزيعات', INT: 'فوائد', JNLC: 'قيد نقدي', JNLS: 'قيد أسهم', SUB: 'اكتتاب في صندوق', RED: 'استرداد من صندوق',
 };
 
 /** A state as the reader's language names it. */
-export const stateIn = (lang: Lang, state: string): string => (lang === 'ar' ? STATES_AR[state] ?? state : state);
+export const stateIn = (lang: Lang, state: string): string => (lang === 'ar' ? STATES_AR[state] ?? VALUES_AR[state] ?? state : state);
+
+/** Another value of the API (a role, side, kind, rule, category...) as the reader's language names it. */
+export const valueIn = (lang: Lang, value: string): string => (lang === 'ar' ? VALUES_AR[value] ?? STATES_AR[value] ?? value : value);
+
+/** A message with {name} placeholders filled in. */
+export const fill = (text: string, values: Record<string, string | number>): string => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

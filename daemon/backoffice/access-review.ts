@@ -11,11 +11,14 @@ type D = Pick<Deps, 'db' | 'ids' | 'audit' | 'nowIso' | 'keys'>;
 
 export interface IdentityGrant { grant: string; scope: string; role: string; granted_at: string; expires_at: string | null; review_required: boolean }
 export interface IdentityAccess {
-  identity_id: string; name: string; role: string; realm: string; broker_id: string | null; roles: string[];
-  created_at: string; key_rotated_at: string | null; revoked_at: string | null; last_used_at: string | null; grants: IdentityGrant[];
+  identity_id: string; name: string; display_name: string | null; role: string; realm: string; broker_id: string | null; roles: string[];
+  created_at: string; key_rotated_at: string | null; revoked_at: string | null; disabled_at: string | null; last_used_at: string | null; grants: IdentityGrant[];
 }
 
-interface OperatorRow { id: string; name: string; role: string; realm: string; broker_id: string | null; created_at: string; key_rotated_at: string | null; revoked_at: string | null }
+interface OperatorRow {
+  id: string; name: string; display_name: string | null; role: string; realm: string; broker_id: string | null;
+  created_at: string; key_rotated_at: string | null; revoked_at: string | null; disabled_at: string | null;
+}
 
 /** Every identity's access now. last_used_at: its latest audited action (actor or on whose behalf). */
 export function accessSnapshot(deps: D): IdentityAccess[] {
@@ -25,13 +28,16 @@ export function accessSnapshot(deps: D): IdentityAccess[] {
        UNION ALL SELECT on_behalf_of AS who, at FROM audit_log WHERE on_behalf_of LIKE 'operator:%') GROUP BY who`,
   ).all();
   for (const u of uses) lastUse.set(u.who.slice('operator:'.length), u.at);
-  const ops = deps.db.prepare<[], OperatorRow>('SELECT id, name, role, realm, broker_id, created_at, key_rotated_at, revoked_at FROM operators ORDER BY id').all();
+  const ops = deps.db.prepare<[], OperatorRow>('SELECT id, name, display_name, role, realm, broker_id, created_at, key_rotated_at, revoked_at, disabled_at FROM operators ORDER BY id').all();
   return ops.map((o) => {
     const grants = deps.keys.identities.grantRows(o.id)
       .map((g) => ({ grant: g.grant_name, scope: g.scope, role: g.role, granted_at: g.granted_at, expires_at: g.expires_at, review_required: g.review_required === 1 }))
       .sort((a, b) => a.grant.localeCompare(b.grant) || a.scope.localeCompare(b.scope));
     const roles = [...new Set([o.role, ...grants.map((g) => g.role)])].sort();
-    return { identity_id: o.id, name: o.name, role: o.role, realm: o.realm, broker_id: o.broker_id, roles, created_at: o.created_at, key_rotated_at: o.key_rotated_at, revoked_at: o.revoked_at, last_used_at: lastUse.get(o.name) ?? null, grants };
+    return {
+      identity_id: o.id, name: o.name, display_name: o.display_name, role: o.role, realm: o.realm, broker_id: o.broker_id, roles,
+      created_at: o.created_at, key_rotated_at: o.key_rotated_at, revoked_at: o.revoked_at, disabled_at: o.disabled_at, last_used_at: lastUse.get(o.name) ?? null, grants,
+    };
   });
 }
 

@@ -44,7 +44,7 @@ export function actionRoutes(deps: Deps): RouteDef[] {
       summary: 'Approve and execute a proposal (checker: a different identity with <base>:approve, X-Step-Up-Code).',
       body: z.strictObject({ reason: reason.optional() }).default({}),
       response: ActionSchema,
-      errors: ['NOT_FOUND', 'FORBIDDEN', 'MAKER_CANNOT_APPROVE', 'ACTION_ALREADY_DECIDED', 'ACTION_EXPIRED', 'ACTION_NOT_EXECUTABLE', 'ACTION_NOT_AVAILABLE', 'BREAK_STATE_CONFLICT'],
+      errors: ['NOT_FOUND', 'FORBIDDEN', 'MAKER_CANNOT_APPROVE', 'ACTION_ALREADY_DECIDED', 'ACTION_EXPIRED', 'ACTION_NOT_EXECUTABLE', 'ACTION_NOT_AVAILABLE', 'BREAK_STATE_CONFLICT', 'UNKNOWN_SYMBOL', 'SPLIT_ALREADY_APPLIED', 'SPLIT_NOT_APPLICABLE'],
       handler: ({ params, body, operator }) => decideAction(deps, operator as Operator, params.id, { approve: true, reason: body.reason }),
     }),
     defineRoute({

@@ -17,6 +17,10 @@ export interface SessionView {
   session_id: string;
   identity_id: string;
   identity_name: string;
+  /** The identity's name for people (console-users:manage), null when it has none. */
+  identity_display_name: string | null;
+  /** When the identity was disabled (console-users:disable); null while it is enabled. */
+  identity_disabled_at: string | null;
   role: string;
   created_at: string;
   last_seen_at: string;
@@ -90,7 +94,8 @@ export function markSteppedUp(db: Db, sessionId: string, wallNowMs: number): voi
 /** Every session, newest first, with its identity. */
 export function listSessions(db: Db): SessionView[] {
   return db.prepare<[], Omit<SessionView, 'idle_expires_at'>>(
-    `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name, o.role, s.created_at, s.last_seen_at,
+    `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name, o.display_name AS identity_display_name, o.disabled_at AS identity_disabled_at,
+       o.role, s.created_at, s.last_seen_at,
        s.stepped_up_until, s.revoked_at, s.revoked_by
      FROM console_sessions s JOIN operators o ON o.id = s.operator_id ORDER BY s.created_at DESC, s.id DESC`,
   ).all().map((r) => ({ ...r, idle_expires_at: iso(Date.parse(r.last_seen_at) + SESSION_IDLE_MS) }));

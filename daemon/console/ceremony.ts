@@ -1,9 +1,10 @@
 // The WebAuthn ceremonies of the console (@simplewebauthn/server): registering an identity's passkey
 // with a one-time enrolment code, and asserting one to sign in or to step up. Relying party: localhost
 // (the console is opened at http://localhost:<port>/console); expected origin: that page's origin.
-// Every challenge is issued for one purpose, kept in memory for two minutes and used once. User
-// verification is required; a signature counter that stays 0 (synced passkeys) is accepted, and a
-// non-zero counter must grow.
+// Every challenge is issued for one purpose, kept for two minutes and used once (challenges.ts keeps
+// them in the database; the verifiers here only check one through a callback). User verification is
+// required; a signature counter that stays 0 (synced passkeys) is accepted, and a non-zero counter
+// must grow.
 import { randomBytes } from 'node:crypto';
 import {
   generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransport, verifyAuthenticationResponse, verifyRegistrationResponse,
@@ -14,28 +15,6 @@ import type { IdentityRow, PasskeyRow } from '../backoffice/passkeys.js';
 
 export const RP_ID = 'localhost';
 const RP_NAME = 'svc sandbox console';
-const CHALLENGE_TTL_MS = 2 * 60_000;
-
-type Purpose = { kind: 'enrol'; operatorId: string } | { kind: 'sign-in' } | { kind: 'step-up'; sessionId: string };
-
-export function createChallenges(wallNow: () => number) {
-  const open = new Map<string, { purpose: Purpose; expires: number }>();
-  return {
-    issue(challenge: string, purpose: Purpose): void {
-      for (const [c, v] of open) if (v.expires <= wallNow()) open.delete(c);
-      open.set(challenge, { purpose, expires: wallNow() + CHALLENGE_TTL_MS });
-    },
-    /** Uses up a challenge if it was issued for this purpose and is still fresh. */
-    take(challenge: string, accept: (p: Purpose) => boolean): boolean {
-      const v = open.get(challenge);
-      if (!v || v.expires <= wallNow() || !accept(v.purpose)) return false;
-      open.delete(challenge);
-      return true;
-    },
-  };
-}
-
-export type Challenges = ReturnType<typeof createChallenges>;
 
 const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] => JSON.parse(row.transports) as AuthenticatorTransport[];
 

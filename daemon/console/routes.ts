@@ -10,7 +10,8 @@ import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
 import type { PasskeyStore } from '../backoffice/passkeys.js';
 import { AppError, errorBody } from '../http/errors.js';
-import { assertionOptions, createChallenges, registrationOptions, verifyAssertion, verifyRegistration } from './ceremony.js';
+import { assertionOptions, registrationOptions, verifyAssertion, verifyRegistration } from './ceremony.js';
+import { ceremonyFinish, createChallenges, type Challenges } from './challenges.js';
 import { sessionCookie, type SessionAuth, type SessionPort } from './session-auth.js';
 
 export interface ConsoleApiDeps {
@@ -51,6 +52,12 @@ function body<T>(req: FastifyRequest): Partial<T> {
   return (req.body && typeof req.body === 'object' ? req.body : {}) as Partial<T>;
 }
 
+/** A response that did not verify: its challenge, if it named an open one, is used up all the same. */
+function rejected(finish: ReturnType<typeof ceremonyFinish>): AppError {
+  finish.take();
+  return new AppError('PASSKEY_REJECTED');
+}
+
 function requireSession(deps: ConsoleApiDeps, req: FastifyRequest) {
   const s = deps.sessionOf(req);
   if (!s) throw new AppError('UNAUTHENTICATED', 'Sign in to the console first.');
@@ -65,7 +72,7 @@ function me(deps: ConsoleApiDeps, req: FastifyRequest) {
   return { identity: { id, name, role, realm, broker_id: brokerId }, session_id: s.sessionId, stepped_up: s.steppedUp, csrf_token: s.csrfToken, grants };
 }
 
-function enrolRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: ReturnType<typeof createChallenges>): void {
+function enrolRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Challenges): void {
   app.post('/console/api/enroll/options', api(async (req) => {
     const who = deps.passkeys.enrolmentIdentity(String(body<{ code: string }>(req).code ?? ''), deps.wallNow());
     if (!who) throw new AppError('ENROLMENT_CODE_INVALID');
@@ -78,21 +85,24 @@ function enrolRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Ret
     const code = String(b.code ?? '');
     const who = deps.passkeys.enrolmentIdentity(code, deps.wallNow());
     if (!who || !b.response) throw new AppError('ENROLMENT_CODE_INVALID');
-    const key = await verifyRegistration(b.response, rpOrigin(req), (c) => challenges.take(c, (p) => p.kind === 'enrol' && p.operatorId === who.id));
-    if (!key) throw new AppError('PASSKEY_REJECTED');
+    const finish = ceremonyFinish(challenges, { kind: 'enrol', operatorId: who.id });
+    const key = await verifyRegistration(b.response, rpOrigin(req), finish.matches);
+    if (!key) throw rejected(finish);
     const at = deps.nowIso();
-    const used = deps.db.transaction(() => {
-      if (!deps.passkeys.useEnrolment(code, deps.wallNow(), at)) return false;
+    // the challenge and the code are used up in the transaction that adds the passkey
+    const refused = deps.db.transaction(() => {
+      if (!finish.take()) return new AppError('PASSKEY_REJECTED');
+      if (!deps.passkeys.useEnrolment(code, deps.wallNow(), at)) return new AppError('ENROLMENT_CODE_INVALID');
       deps.passkeys.addPasskey({ ...key, operatorId: who.id, at });
       deps.audit.append({ actor: `operator:${who.name}`, action: 'console.passkey_enrolled', subject: who.id, tenantId: null, detail: { credential_id: key.credentialId } });
-      return true;
+      return null;
     })();
-    if (!used) throw new AppError('ENROLMENT_CODE_INVALID');
+    if (refused) throw refused;
     return { enrolled: true, identity: { id: who.id, name: who.name, role: who.role }, credential_id: key.credentialId };
   }));
 }
 
-function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: ReturnType<typeof createChallenges>): void {
+function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Challenges): void {
   app.post('/console/api/login/options', api(async () => {
     const options = await assertionOptions(null);
     challenges.issue(options.challenge, { kind: 'sign-in' });
@@ -102,12 +112,15 @@ function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Re
     const response = body<{ response: AuthenticationResponseJSON }>(req).response;
     const passkey = response?.id ? deps.passkeys.passkey(String(response.id)) : null;
     if (!response || !passkey) throw new AppError('PASSKEY_REJECTED', 'This passkey is not registered with the sandbox; enrol it first.');
-    const counter = await verifyAssertion(response, passkey, rpOrigin(req), (c) => challenges.take(c, (p) => p.kind === 'sign-in'));
-    if (counter === null) throw new AppError('PASSKEY_REJECTED');
-    const off = deps.db.prepare<[string], { disabled_at: string | null }>('SELECT disabled_at FROM operators WHERE id = ?').get(passkey.operator_id);
-    if (off?.disabled_at) throw new AppError('PASSKEY_REJECTED', 'The identity of this passkey is disabled (console-users:disable).');
+    const finish = ceremonyFinish(challenges, { kind: 'sign-in' });
+    const counter = await verifyAssertion(response, passkey, rpOrigin(req), finish.matches);
+    if (counter === null) throw rejected(finish);
     const wall = deps.wallNow();
+    // the challenge is used up in the transaction that opens the session: of two finishes, one opens it
     const opened = deps.db.transaction(() => {
+      if (!finish.take()) return new AppError('PASSKEY_REJECTED');
+      const off = deps.db.prepare<[string], { disabled_at: string | null }>('SELECT disabled_at FROM operators WHERE id = ?').get(passkey.operator_id);
+      if (off?.disabled_at) return new AppError('PASSKEY_REJECTED', 'The identity of this passkey is disabled (console-users:disable).');
       deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
       const s = deps.sessions.openSession(deps.db, passkey.operator_id, wall);
       // a sign-in is a fresh passkey assertion: the session starts stepped up
@@ -115,12 +128,13 @@ function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Re
       deps.audit.append({ actor: `operator:${passkey.operator_id}`, action: 'console.signed_in', subject: s.session_id, tenantId: null, detail: { credential_id: passkey.credential_id } });
       return s;
     })();
+    if (opened instanceof AppError) throw opened;
     reply.header('set-cookie', sessionCookie(opened.token, SESSION_MAX_AGE_S));
     return { signed_in: true, session_id: opened.session_id };
   }));
 }
 
-function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: ReturnType<typeof createChallenges>): void {
+function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Challenges): void {
   app.get('/console/api/me', api(async (req) => me(deps, req)));
   app.post('/console/api/step-up/options', api(async (req) => {
     const s = requireSession(deps, req);
@@ -133,13 +147,17 @@ function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: R
     const response = body<{ response: AuthenticationResponseJSON }>(req).response;
     const passkey = response?.id ? deps.passkeys.passkey(String(response.id)) : null;
     if (!response || !passkey || passkey.operator_id !== s.operator.id) throw new AppError('PASSKEY_REJECTED', "Step up with one of this identity's passkeys.");
-    const counter = await verifyAssertion(response, passkey, rpOrigin(req), (c) => challenges.take(c, (p) => p.kind === 'step-up' && p.sessionId === s.sessionId));
-    if (counter === null) throw new AppError('PASSKEY_REJECTED');
-    deps.db.transaction(() => {
+    const finish = ceremonyFinish(challenges, { kind: 'step-up', sessionId: s.sessionId });
+    const counter = await verifyAssertion(response, passkey, rpOrigin(req), finish.matches);
+    if (counter === null) throw rejected(finish);
+    const taken = deps.db.transaction(() => {
+      if (!finish.take()) return false;
       deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
       deps.sessions.markSteppedUp(deps.db, s.sessionId, deps.wallNow());
       deps.audit.append({ actor: `operator:${s.operator.name}`, action: 'console.stepped_up', subject: s.sessionId, tenantId: null });
+      return true;
     })();
+    if (!taken) throw new AppError('PASSKEY_REJECTED');
     return { stepped_up: true };
   }));
   app.post('/console/api/logout', api(async (req, reply) => {
@@ -154,7 +172,7 @@ function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: R
 }
 
 export function registerConsoleApi(app: FastifyInstance, deps: ConsoleApiDeps): void {
-  const challenges = createChallenges(() => deps.wallNow());
+  const challenges = createChallenges(deps.db, () => deps.wallNow());
   enrolRoutes(app, deps, challenges);
   signInRoutes(app, deps, challenges);
   sessionRoutes(app, deps, challenges);

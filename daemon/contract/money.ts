@@ -6,6 +6,10 @@
 // - formatPrice: a price per share at the decimals of its tick (2 at 2 EGP and above, 3 below), rounded
 //   the same way: an average of 85.641538 shows as "85.64".
 // - formatUnits / formatNav: fund units and NAVs as the funds state them, all six decimals.
+// - egpNeeded / egpHeld: an amount in a refusal, for people and exact at once: two decimals like
+//   formatMoney, rounded so the words stay true (what is needed up, what is held down: "needs
+//   8,571.81 EGP" of a need of 8,571.8025, never "needs 8,571.80" beside "8,571.80 is available"),
+//   then the exact micros: "8,571.81 EGP (8571802500 micros)".
 // The API itself never formats: it keeps integer micros.
 import { TICK_HIGH_MICROS, tickSize } from './tick.js';
 
@@ -40,6 +44,29 @@ export function formatRounded(micros: number, decimals: number): string {
   const frac = (rounded % MICROS_PER_ONE).toString().padStart(6, '0').slice(0, decimals);
   const sign = micros < 0 && rounded > 0n ? '-' : '';
   return `${sign}${whole}${decimals > 0 ? '.' + frac : ''}`;
+}
+
+/** Exactly `decimals` decimals (0-6), rounded towards +infinity ('up') or -infinity ('down'). */
+function formatDirected(micros: number, decimals: number, direction: 'up' | 'down'): string {
+  const step = 10n ** BigInt(6 - decimals);
+  const value = BigInt(micros);
+  let q = value / step; // truncates towards zero
+  if (value % step !== 0n && (direction === 'up') === value > 0n) q += value > 0n ? 1n : -1n;
+  const rounded = q * step;
+  const abs = rounded < 0n ? -rounded : rounded;
+  const whole = groupThousands((abs / MICROS_PER_ONE).toString());
+  const frac = (abs % MICROS_PER_ONE).toString().padStart(6, '0').slice(0, decimals);
+  return `${rounded < 0n ? '-' : ''}${whole}${decimals > 0 ? '.' + frac : ''}`;
+}
+
+/** An amount someone needs, for a refusal: two decimals rounded up, then the exact micros ("8,571.81 EGP (8571802500 micros)"). */
+export function egpNeeded(micros: number): string {
+  return `${formatDirected(micros, 2, 'up')} EGP (${micros} micros)`;
+}
+
+/** An amount someone has (or may still use), for a refusal: two decimals rounded down, then the exact micros. */
+export function egpHeld(micros: number): string {
+  return `${formatDirected(micros, 2, 'down')} EGP (${micros} micros)`;
 }
 
 /** A money amount for people: two decimals, rounded ("1,234,567.50"). */

@@ -17,7 +17,7 @@ export interface Operator {
   role: string;
   grants: ReadonlySet<string>;
   brokerId: string | null;
-  /** The scopes each grant is held in (daemon/contract/grants.ts); absent on replayed principals. */
+  /** The scopes each grant is held in (daemon/contract/grants.ts); replayed principals carry them as the identity's key would. */
   scopes?: ReadonlyMap<string, readonly string[]>;
 }
 

@@ -3,6 +3,7 @@
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { CASH_EGP } from '../ledger/assets.js';
 import { DAILY_TRANSFER_LIMIT_MICROS, TRANSFER_LIMIT_MICROS } from '../contract/funding.js';
+import { egpHeld, egpNeeded } from '../contract/money.js';
 import type { FundingCtx } from './context.js';
 import { scheduleStep } from './rail.js';
 import type { TransferApproval, TransferDirection, TransferState } from './repo.js';
@@ -41,7 +42,7 @@ function holdWithdrawal(ctx: FundingCtx, tenantId: string, investorId: string, a
   const held = ctx.ledger.hold({ tenantId, investorId, asset: CASH_EGP, amount, ref: transferId });
   if (held.ok) return held;
   const settled = ctx.ledger.balance(tenantId, { investorId, asset: CASH_EGP, bucket: 'settled' });
-  return refuse(held.code, `Settled cash is ${settled} micros; the withdrawal needs ${amount}.`);
+  return refuse(held.code, `Settled cash is ${egpHeld(settled)}; the withdrawal needs ${egpNeeded(amount)}.`);
 }
 
 /**

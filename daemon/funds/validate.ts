@@ -14,7 +14,7 @@
 //
 // The body's shape (strict; side subscribe with amount_micros, or redeem with units_micros, positive
 // integers up to 2^53 - 1) is checked by the route schema before this chain.
-import { formatEgp, formatMicros } from '../contract/money.js';
+import { egpHeld, egpNeeded, formatMicros } from '../contract/money.js';
 import { refuse, type Outcome } from '../contract/outcome.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Fund } from './catalog.js';
@@ -57,7 +57,7 @@ export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): 
     if (investor.shariah_only === 1 && !fund.shariah_compliant) return refuse('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
     const amount = body.amount_micros;
     if (env.unitsHeld(investor.id, fund) === 0 && amount < fund.min_subscription_micros) {
-      return refuse('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${formatEgp(fund.min_subscription_micros)} EGP (${fund.min_subscription_micros} micros).`);
+      return refuse('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${egpNeeded(fund.min_subscription_micros)}.`);
     }
     if (BigInt(amount) * BigInt(UNIT_MICROS) / BigInt(navMicros) > BigInt(Number.MAX_SAFE_INTEGER)) {
       return refuse('AMOUNT_TOO_LARGE', `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`);
@@ -65,7 +65,7 @@ export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): 
     const fill = subscriptionAtNav(amount, navMicros);
     if (fill.unitsMicros === 0) return refuse('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
     const cash = env.settledCashMicros(investor.id);
-    if (amount > cash) return refuse('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${formatEgp(amount)} EGP of settled cash; ${formatEgp(cash)} EGP is available.`);
+    if (amount > cash) return refuse('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${egpNeeded(amount)} of settled cash; ${egpHeld(cash)} is available.`);
     return { ok: true, value: { fund, investor, navMicros, unitsMicros: fill.unitsMicros, amountMicros: fill.amountMicros } };
   }
 

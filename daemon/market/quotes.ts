@@ -30,13 +30,16 @@ export function referenceAt(m: Pick<MarketState, 'calendar' | 'tape'>, symbol: s
   return { date: m.calendar.sessionDateFor(ms), refPriceMicros: ref, band: band(ref) };
 }
 
-/** Before today's open, or on a day without a session, prev_close is the price itself (no change yet). */
+/**
+ * Before today's open, or on a day without a session, prev_close is the price itself (no change yet).
+ * After a split prev_close is divided as the price is, so the change is the day's move, not the split.
+ */
 function liveQuoteOf(m: Pick<MarketState, 'calendar' | 'tape'>, inst: Instrument, ms: number) {
   const { calendar, tape } = m;
   const today = calendar.localDate(ms);
   const price = tape.priceAt(inst.symbol, ms);
   const prev = calendar.isTradingDay(today) && ms >= (calendar.session(today)?.openMs ?? Infinity)
-    ? tape.prevClose(inst.symbol, today)
+    ? tape.prevClose(inst.symbol, today, ms)
     : price;
   return {
     symbol: inst.symbol,

@@ -1,7 +1,7 @@
 // The market domain: the exchange calendar, the instrument catalog, the deterministic tape and the
 // sandbox controls over it (quote overrides, halts). Guarantees (docs/market.md):
 // - Prices are computed, not stored: a quote is a function of (seed, symbol, minute) and the recorded
-//   overrides; only the controls are rows (quote_overrides, halts).
+//   overrides and splits; only the controls are rows (quote_overrides, halts, market_splits).
 // - Every price the tape shows is on the tick grid and inside the day's +/-20% band; an override
 //   outside either is refused (PRICE_OFF_TICK, PRICE_BAND_EXCEEDED) and stores nothing.
 // - Business refusals are values (Outcome); a thrown error is a bug (e.g. asking the tape for a symbol
@@ -18,6 +18,7 @@ import type { Calendar } from './calendar.js';
 import type { Controls } from './control-store.js';
 import { createControlStore } from './control-store.js';
 import { setHalt, setQuote } from './controls.js';
+import { applySplit, checkSplit, type SplitPlan } from './splits.js';
 import { loadExchangeCalendar, tapeInstruments } from './exchange.js';
 import { detailQuote, findInstrument, liveQuote, referenceAt } from './quotes.js';
 import type { MarketState } from './state.js';
@@ -26,7 +27,7 @@ import { createTape, type Tape } from './tape.js';
 export { fraction } from './quotes.js';
 
 function buildTape(calendar: Calendar, catalog: Catalog, controls: Controls, seed: number): Tape {
-  return createTape({ seed, calendar, instruments: tapeInstruments(catalog), overrides: () => controls.overrides });
+  return createTape({ seed, calendar, instruments: tapeInstruments(catalog), overrides: () => controls.overrides, splits: () => controls.splits });
 }
 
 export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: number }) {
@@ -49,6 +50,9 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
     onChange: (listener: (symbol: string) => void) => void m.listeners.push(listener),
     setQuote: (symbol: string, priceMicros: number) => setQuote(m, symbol, priceMicros),
     setHalt: (symbol: string, halted: boolean) => setHalt(m, symbol, halted),
+    /** A stock split at the clock's now (splits.ts): check first, then apply in the same transaction. */
+    checkSplit: (symbol: string, ratio: number) => checkSplit(m, symbol, ratio),
+    applySplit: (plan: SplitPlan, ids: { id: string; actionId: string | null }) => applySplit(m, plan, ids),
     /** After reset or import: reload overrides and halts, rebuild the tape for the seed. */
     reset(newSeed: number) {
       Object.assign(controls, store.load());

@@ -10,8 +10,10 @@
 // The parts, one job each, under tape/: series.ts (the seeded daily close, open and volume), path.ts
 // (the intraday base path), overrides.ts (the recorded quote controls, indexed), effective.ts (base plus
 // overrides: closes and minute paths as traded), instant.ts (the price at an instant), bars.ts (OHLCV),
-// reaching.ts (when a limit is reached), index-level.ts (EGX30); context.ts holds the shared state and
-// the memo tables (cache.ts), which are per (symbol, day) and bounded.
+// reaching.ts (when a limit is reached), index-level.ts (EGX30), splits.ts and adjusted.ts (the recorded
+// stock splits: prices from a split's instant on divided by its ratio, rounded to the nearest tick,
+// inside the adjusted band); context.ts holds the shared state and the memo tables (cache.ts), which are
+// per (symbol, day) and bounded.
 import { barAsOf, candles, dayBar, minutePrices } from './tape/bars.js';
 import { createTapeContext, invalidate } from './tape/context.js';
 import { indexBarAsOf, indexCandles, indexLevel, indexLevelAt } from './tape/index-level.js';
@@ -19,14 +21,14 @@ import { prevClose, priceAt, referencePriceAt } from './tape/instant.js';
 import { firstMinuteReaching, firstTickReaching } from './tape/reaching.js';
 import type { Tape, TapeParams } from './tape/types.js';
 
-export type { DayBar, IndexBar, Side, Tape, TapeInstrument, TapeOverride, TapeParams, TickHit } from './tape/types.js';
+export type { DayBar, IndexBar, Side, Tape, TapeInstrument, TapeOverride, TapeParams, TapeSplit, TickHit } from './tape/types.js';
 
 export function createTape(params: TapeParams): Tape {
   const t = createTapeContext(params);
   return {
     has: (symbol) => t.instruments.has(symbol),
     priceAt: (symbol, ms) => priceAt(t, symbol, ms),
-    prevClose: (symbol, date) => prevClose(t, symbol, date),
+    prevClose: (symbol, date, asOfMs) => prevClose(t, symbol, date, asOfMs),
     referencePriceAt: (symbol, ms) => referencePriceAt(t, symbol, ms),
     dayBar: (symbol, date) => dayBar(t, symbol, date),
     barAsOf: (symbol, date, ms) => barAsOf(t, symbol, date, ms),

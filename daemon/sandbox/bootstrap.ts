@@ -1,5 +1,5 @@
 // First start: the sandbox state row, the broker of record from fixtures, one tenant and the operator
-// identities (admin, dealer, security, approver, compliance). Keys are random and shown once; the CLI keeps them in
+// identities (admin, dealer, security, approver, compliance, auditor). Keys are random and shown once; the CLI keeps them in
 // the credentials file of $SVC_HOME. daemon/deps.ts calls it while it builds the container, so it takes
 // only what it uses (never Deps: that would be an import circle).
 import { readFixture } from '../fixtures.js';
@@ -34,9 +34,9 @@ export interface BrokerFixture {
 export interface BootstrapResult {
   tenant: TenantCredentials;
   broker_id: string;
-  operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string; compliance_key: string };
+  operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string; compliance_key: string; auditor_key: string };
   /** Each identity's step-up secret (base32 TOTP), shown once like its key. */
-  step_up: { admin: string; dealer: string; security: string; approver: string; compliance: string };
+  step_up: { admin: string; dealer: string; security: string; approver: string; compliance: string; auditor: string };
 }
 
 export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: ProvisionDeps): BootstrapResult } | null {
@@ -58,12 +58,14 @@ export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => nu
         const security = deps.keys.createOperator('security', 'security', null);
         const approver = deps.keys.createOperator('approver', 'approver', null);
         const compliance = deps.keys.createOperator('compliance', 'compliance', null);
+        // Last, so the identities above keep the ids they had before the auditor was minted.
+        const auditor = deps.keys.createOperator('auditor', 'auditor', null);
         deps.audit.append({ actor: 'system', action: 'sandbox.bootstrap', subject: tenant.tenant_id, tenantId: tenant.tenant_id, detail: { seed: opts.seed } });
         return {
           tenant,
           broker_id: brokerId,
-          operators: { admin_key: admin.key, dealer_key: dealer.key, security_key: security.key, approver_key: approver.key, compliance_key: compliance.key },
-          step_up: { admin: admin.stepUpSecret, dealer: dealer.stepUpSecret, security: security.stepUpSecret, approver: approver.stepUpSecret, compliance: compliance.stepUpSecret },
+          operators: { admin_key: admin.key, dealer_key: dealer.key, security_key: security.key, approver_key: approver.key, compliance_key: compliance.key, auditor_key: auditor.key },
+          step_up: { admin: admin.stepUpSecret, dealer: dealer.stepUpSecret, security: security.stepUpSecret, approver: approver.stepUpSecret, compliance: compliance.stepUpSecret, auditor: auditor.stepUpSecret },
         };
       })();
     },

@@ -11,7 +11,7 @@ const marker = (kind: RedactionKind) => `[redacted:${kind}]`;
 
 /** Field names (lower case, without `_` and `-`) and what they hold. */
 const FIELD_KINDS: Array<[RegExp, RedactionKind]> = [
-  [/(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|^authorization$|^kek$|^dek$)/, 'credential'],
+  [/(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|^authorization$|^kek$|^dek$|^enrolmentcode$)/, 'credential'],
   [/^nationalid$|^nid$/, 'national_id'],
   [/^(fullname|firstname|lastname|middlename|holdername|accountholder|namear|nameen)$/, 'name'],
   [/(^|contact)email$/, 'email'],
@@ -25,6 +25,8 @@ const FIELD_KINDS: Array<[RegExp, RedactionKind]> = [
 /** Values that are sensitive wherever they appear, in any string. */
 const VALUE_PATTERNS: Array<[RegExp, RedactionKind]> = [
   [/\b(sk|ss|ak|ck)_sbx_[A-Za-z0-9_-]+/g, 'credential'],
+  // a console enrolment code (one use, 15 minutes), in a body, a link or a query
+  [/\benr_[A-Za-z0-9_-]{16,}/g, 'credential'],
   // bounded runs: an unbounded local part backtracks quadratically over a long run of letters
   [/[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,255}\.[A-Za-z]{2,24}/g, 'email'],
   [/(?<!\d)[23]\d{13}(?!\d)/g, 'national_id'],

@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { open, seal } from '../store/crypto.js';
 import type { JournalEntry, JournalHeader } from '../contract/journal.js';
-import { JOURNAL_FORMAT, JOURNAL_SECRET } from '../contract/journal.js';
+import { JOURNAL_FORMAT } from '../contract/journal.js';
 import type { JournalRecord, RequestJournal, ReplayTicket } from '../contract/request-journal.js';
+import { journalResponse } from './journal-secrets.js';
 
 interface Row {
   seq: number;
@@ -62,15 +63,10 @@ function sealBody(deps: JournalDeps, e: JournalRecord): { kind: Row['body_kind']
   return { kind: typeof e.body === 'string' ? 'text' : 'bytes', sealed: seal(keyFor(deps, e.principal, e.tenantId), plain, `journal:${e.principal}`) };
 }
 
-/** Secrets an answer shows once (a provisioned tenant's keys) are not kept in the journal. */
-const SECRET_FIELD = /"(api_key|signing_secret|operator_key)":"[^"]*"/g;
-
 function sealResponse(deps: JournalDeps, e: JournalRecord): Buffer | null {
   if (e.response === undefined) return null;
-  const text = e.response.includes('"api_key"') || e.response.includes('"signing_secret"') || e.response.includes('"operator_key"')
-    ? e.response.replace(SECRET_FIELD, (_m, name: string) => `"${name}":"${JOURNAL_SECRET}"`)
-    : e.response;
-  return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(text, 'utf8'), `journal-response:${e.principal}`);
+  // a secret the answer shows once (keys, one-time enrolment codes) is not kept: journal-secrets.ts
+  return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(journalResponse(e.response), 'utf8'), `journal-response:${e.principal}`);
 }
 
 function toEntry(deps: JournalDeps, r: Row): JournalEntry {

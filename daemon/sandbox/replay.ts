@@ -19,11 +19,10 @@ interface OperatorRow {
   name: string;
   role: string;
   realm: OperatorRealm;
-  grants: string;
   broker_id: string | null;
 }
 
-function principalOf(deps: Pick<Deps, 'db'>, principal: string): Outcome<ReplayPrincipal> {
+function principalOf(deps: Pick<Deps, 'db' | 'keys'>, principal: string): Outcome<ReplayPrincipal> {
   if (principal === 'anonymous') return ok({ kind: 'anonymous' });
   if (principal.startsWith('tenant:')) {
     const tenantId = principal.slice('tenant:'.length);
@@ -32,11 +31,14 @@ function principalOf(deps: Pick<Deps, 'db'>, principal: string): Outcome<ReplayP
     return ok({ kind: 'tenant', tenantId });
   }
   const name = principal.slice('operator:'.length);
-  const row = deps.db.prepare<[string], OperatorRow>('SELECT id, name, role, realm, grants, broker_id FROM operators WHERE name = ?').get(name);
+  const row = deps.db.prepare<[string], OperatorRow>('SELECT id, name, role, realm, broker_id FROM operators WHERE name = ?').get(name);
   if (!row) return refuse('NOT_FOUND', `principal: this sandbox has no operator identity named ${name}.`);
+  // the grants the identity holds now, with their scopes, exactly as its key would carry them
+  // (daemon/tenancy/keys.ts): a maker-checker proposal or approval checks its action's grant's scope
+  const scopes = deps.keys.identities.scopesOf(row.id);
   return ok({
     kind: 'operator',
-    operator: { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>(JSON.parse(row.grants)) },
+    operator: { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set(scopes.keys()), scopes },
   });
 }
 
@@ -56,7 +58,7 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   return ok(null);
 }
 
-export async function replayEntry(deps: Pick<Deps, 'db' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
+export async function replayEntry(deps: Pick<Deps, 'db' | 'keys' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
   const e = ctx.body;
   const admitted = admitEntry(deps, e.seq);
   if (!admitted.ok) return admitted;

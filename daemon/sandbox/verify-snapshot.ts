@@ -19,7 +19,7 @@ export type Verdict = { ok: true; manifest: SnapshotManifest } | { ok: false; pr
 type Problem = string | null;
 
 /** The bootstrap's credentials file: these fields and no others. */
-const OPERATOR_ROLE_NAMES = ['admin', 'dealer', 'security', 'approver', 'compliance'];
+const OPERATOR_ROLE_NAMES = ['admin', 'dealer', 'security', 'approver', 'compliance', 'auditor'];
 const OPERATOR_KEY_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_key`);
 const STEP_UP_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_step_up`);
 const CREDENTIAL_FIELDS = ['tenant_id', 'api_key', 'signing_secret', 'broker_id', ...OPERATOR_KEY_FIELDS, ...STEP_UP_FIELDS];

@@ -13,7 +13,7 @@ import { ROLES } from '../contract/grants.js';
 import { createIdentityStore, type IdentityStore } from './identities.js';
 
 /** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
-export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver, compliance: ROLES.compliance } as const;
+export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver, compliance: ROLES.compliance, auditor: ROLES.auditor } as const;
 
 export type OperatorRole = keyof typeof OPERATOR_ROLES;
 

@@ -88,7 +88,8 @@ function runDue(s: Dues, repo: Pick<TradingRepo, 'byId'>, atMs: number, apply: (
 
 /**
  * Registers the order source with the scheduler; `apply` books a due step from the tape (booking.ts).
- * A quote override or halt change moves a symbol's future: its orders look again; a reset forgets all.
+ * A quote override, halt change or split moves a symbol's future: its orders are reread and look again;
+ * a reset forgets all.
  */
 export function startOrderSource(
   deps: OrderSourceDeps,
@@ -107,7 +108,8 @@ export function startOrderSource(
     run: (atMs) => runDue(s, repo, atMs, apply),
   });
   deps.market.onChange((symbol) => {
-    for (const [id, d] of s.byOrder) if (d.order.symbol === symbol) s.stale.add(id);
+    // reread, not only look again: a split amends the symbol's open orders in the same transaction
+    for (const [id, d] of s.byOrder) if (d.order.symbol === symbol) s.dirty.add(id);
     scheduler.changed();
   });
   deps.onReset.push(() => {

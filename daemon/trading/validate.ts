@@ -11,7 +11,7 @@
 //
 // The body's shape (a JSON object without unknown fields, investor_id and symbol strings,
 // client_order_id 1-128 characters) is checked by the route schema before this chain.
-import { formatEgp } from '../contract/money.js';
+import { egpHeld, egpNeeded, formatEgp } from '../contract/money.js';
 import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Instrument } from '../market/catalog.js';
@@ -146,8 +146,8 @@ function checkHoldings(o: Shape, investor: InvestorRow, instrument: Instrument, 
   const reservation = reservationFor(o, band, env.fees);
   const cash = env.settledCashMicros(investor.id);
   if (reservation === null || reservation.cashMicros > cash) {
-    const need = reservation ? `${formatEgp(reservation.cashMicros)} EGP` : 'more than any balance can hold';
-    return refuse('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${formatEgp(cash)} EGP is available.`);
+    const need = reservation ? egpNeeded(reservation.cashMicros) : 'more than any balance can hold';
+    return refuse('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${egpHeld(cash)} is available.`);
   }
   if (o.side === 'sell') {
     const held = env.settledShares(investor.id, instrument.symbol);

@@ -23,7 +23,7 @@ describe('GET /admin/access-review', () => {
     const r = await t.req('GET', '/admin/access-review', { as: 'compliance' });
     expect(r.status).toBe(200);
     const byName = new Map((r.body.identities as Array<{ name: string }>).map((i) => [i.name, i as Record<string, any>]));
-    expect([...byName.keys()].sort()).toEqual(['admin', 'approver', 'compliance', 'dealer', 'security']);
+    expect([...byName.keys()].sort()).toEqual(['admin', 'approver', 'auditor', 'compliance', 'dealer', 'security']);
     const dealer = byName.get('dealer')!;
     expect(dealer.roles).toEqual(['dealer']);
     expect(dealer.grants).toContainEqual(expect.objectContaining({ grant: 'orders:execute', scope: `broker:${t.creds.broker_id}`, role: 'dealer' }));
@@ -31,6 +31,26 @@ describe('GET /admin/access-review', () => {
     expect(byName.get('security')!.last_used_at).not.toBeNull();
     expect(byName.get('approver')!.last_used_at).toBeNull();
     expect(byName.get('compliance')!.grants.map((g: { grant: string }) => g.grant)).toContain('access-review:decide');
+  });
+
+  it("shows each identity's display name and when it was disabled: null until set, cleared again by enabling", async () => {
+    const byName = async () => new Map(((await t.req('GET', '/admin/access-review', { as: 'auditor' })).body.identities as Array<Record<string, any>>).map((i) => [i.name, i]));
+    expect((await byName()).get('dealer')).toMatchObject({ display_name: null, disabled_at: null });
+    const decide = async (action: string, params: Record<string, unknown>) => {
+      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'people' } });
+      expect(p.status, p.text).toBe(201);
+      const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+      expect(a.status, a.text).toBe(200);
+      return a.body.result;
+    };
+    await decide('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
+    const off = await decide('console-users:disable', { identity_id: idOf('dealer') });
+    const snap = await byName();
+    expect(snap.get('dealer')).toMatchObject({ display_name: 'Head Dealer', disabled_at: off.disabled_at, revoked_at: null });
+    expect(off.disabled_at).toMatch(/^20\d\d-/);
+    expect(snap.get('admin')).toMatchObject({ display_name: null, disabled_at: null });
+    await decide('console-users:manage', { identity_id: idOf('dealer'), enable: true });
+    expect((await byName()).get('dealer')).toMatchObject({ display_name: 'Head Dealer', disabled_at: null });
   });
 
   it('needs access-review:read: the approver (without it) is refused', async () => {

@@ -6,24 +6,18 @@
 // unlock removes the passkeys and answers a fresh code; an IdP configuration is recorded and readable.
 // Bad params are 422 INVALID_ACTION_PARAMS naming the field; a refused approval changes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
-import { makeApp, type TestApp } from '../helpers/app.js';
-import { softPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
+import type { TestApp } from '../helpers/app.js';
+import { consoleApp, type ConsoleApp } from '../helpers/console-app.js';
+import { softPasskey } from '../helpers/soft-passkey.js';
 
+let c: ConsoleApp;
 let t: TestApp;
-let wall: number;
-let base: string;
-let origin: string;
 
 beforeEach(async () => {
-  wall = Date.now();
-  t = await makeApp({ wallNow: () => wall });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (t.app.server.address() as { port: number }).port;
-  base = `http://127.0.0.1:${port}`;
-  origin = `http://localhost:${port}`;
+  c = await consoleApp();
+  t = c.t;
 });
-afterEach(async () => t.close());
+afterEach(async () => c.close());
 
 const idOf = (name: string) => t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
 const propose = (action: string, params: Record<string, unknown>) => t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access change' } });
@@ -38,24 +32,9 @@ async function approved(action: string, params: Record<string, unknown>) {
 }
 const stillProposed = async (id: string) => (await t.req('GET', '/admin/actions?state=proposed', { as: 'security' })).body.actions.some((x: { action_id: string }) => x.action_id === id);
 
-async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; cookie?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (method === 'POST') Object.assign(headers, { 'content-type': 'application/json', origin });
-  if (o.cookie) headers.cookie = o.cookie;
-  const res = await request(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
-async function enrol(key: SoftPasskey, code: string) {
-  const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
-  if (opts.status !== 200) return opts;
-  return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, origin) } });
-}
-async function signIn(key: SoftPasskey) {
-  const opts = await call('POST', '/console/api/login/options');
-  const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, origin, 0) } });
-  return { status: res.status, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] };
-}
+const call: ConsoleApp['call'] = (...a) => c.call(...a);
+const enrol: ConsoleApp['enrol'] = (...a) => c.enrol(...a);
+const signIn: ConsoleApp['signIn'] = (...a) => c.signIn(...a);
 
 describe('console-users:manage', () => {
   it('creates an identity holding the role in its scope; the one-time code the approval answers enrols its passkey, and the code is not stored with the action', async () => {

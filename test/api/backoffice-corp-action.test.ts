@@ -1,5 +1,5 @@
 // corp-action:process through the API: a declared cash dividend is paid at the approval, ahead of its
-// pay date, to the holders its record rule fixes, once; a split is validated and kept (501).
+// pay date, to the holders its record rule fixes, once. A split: backoffice-corp-split.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { cash, creditShares, trader } from '../helpers/trading.js';
@@ -58,18 +58,6 @@ describe('corp-action:process, kind dividend', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
     // the two refused after the pay date stay open (the early one has expired by then: 24 hours)
     expect((await t.req('GET', '/admin/actions?state=proposed')).body.actions).toHaveLength(2);
-  });
-});
-
-describe('corp-action:process, kind split', () => {
-  it('is validated and stored; its approval is 501 ACTION_NOT_AVAILABLE and holdings do not move', async () => {
-    const holder = await trader(t, 0);
-    creditShares(t, holder, 'COMI', 10);
-    const p = await propose({ kind: 'split', symbol: 'COMI', ratio: 2 });
-    expect(p.status).toBe(201);
-    const a = await approve(p.body.action_id);
-    expect([a.status, a.body.error.code]).toEqual([501, 'ACTION_NOT_AVAILABLE']);
-    expect(t.deps.ledger.position(t.creds.tenant.tenant_id, holder, 'COMI').settled).toBe(10);
   });
 });
 

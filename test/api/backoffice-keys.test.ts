@@ -103,7 +103,7 @@ describe('keys:rotate-kek', () => {
     const p = await propose('keys:rotate-kek', {});
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
-    expect(a.body.result).toMatchObject({ kek_version: 2, resealed: { data_keys: 1, step_up_secrets: 5 } });
+    expect(a.body.result).toMatchObject({ kek_version: 2, resealed: { data_keys: 1, step_up_secrets: 6 } }); // one per bootstrap identity
     expect(a.body.result.resealed.journal_bodies).toBeGreaterThan(0);
     expect(t.deps.kek.equals(oldKek)).toBe(false);
 
@@ -111,7 +111,7 @@ describe('keys:rotate-kek', () => {
     expect(report.failures).toEqual([]);
     const stale = openEverySealed(t.deps.db, oldKek);
     expect(stale.failures).toContain(`data key of ${tenantId()}`);
-    expect(stale.failures.filter((f) => f.startsWith('step-up secret'))).toHaveLength(5);
+    expect(stale.failures.filter((f) => f.startsWith('step-up secret'))).toHaveLength(6);
 
     // the audit head is signed under the new key; step-up codes and signed requests still work
     expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true });

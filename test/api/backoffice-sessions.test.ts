@@ -99,6 +99,27 @@ describe('GET /admin/sessions and POST /admin/sessions/revoke', () => {
     expect((await t.req('GET', '/admin/sessions', { as: 'approver' })).status).toBe(403);
   });
 
+  it("each session shows its identity's display name and, once the identity is disabled, when (null before and after enabling)", async () => {
+    const s = openSession(t.deps.db, idOf('dealer'), T0);
+    const row = async () => (await t.req('GET', '/admin/sessions', { as: 'admin' })).body.sessions.find((x: { session_id: string }) => x.session_id === s.session_id);
+    expect(await row()).toMatchObject({ identity_display_name: null, identity_disabled_at: null });
+    const decide = async (action: string, params: Record<string, unknown>) => {
+      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'people' } });
+      expect(p.status, p.text).toBe(201);
+      const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+      expect(a.status, a.text).toBe(200);
+      return a.body.result;
+    };
+    await decide('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
+    expect(await row()).toMatchObject({ identity_name: 'dealer', identity_display_name: 'Head Dealer', identity_disabled_at: null });
+    const off = await decide('console-users:disable', { identity_id: idOf('dealer') });
+    const disabled = await row();
+    expect(disabled.identity_disabled_at).toBe(off.disabled_at);
+    expect(disabled.revoked_at).not.toBeNull();
+    await decide('console-users:manage', { identity_id: idOf('dealer'), enable: true });
+    expect(await row()).toMatchObject({ identity_display_name: 'Head Dealer', identity_disabled_at: null });
+  });
+
   it('security revokes a session: its next use is refused, the revocation is audited; admin (no sessions:revoke) is 403', async () => {
     const now = Date.now();
     const s = openSession(t.deps.db, idOf('dealer'), now);

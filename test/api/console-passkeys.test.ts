@@ -3,40 +3,31 @@
 // a signature counter of 0 signs in, again and again; the session cookie is HttpOnly and SameSite=Strict
 // and opens operator routes to the identity's own grants; a money action needs a passkey step-up in the
 // last 5 minutes; a state change from another origin or without the CSRF token is refused; a signed-out
-// session is refused at its next call.
+// session is refused at its next call. Challenges live in the database: a ceremony survives a daemon
+// restart, is finished once (of two identical finishes at once, one wins), expires after two minutes
+// and serves only its purpose. The request journal keeps no one-time code, session token or challenge,
+// and a journal with enrolments and approvals still replays with every answer matching its record.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { makeApp, type TestApp } from '../helpers/app.js';
+import { consoleApp, type ConsoleApp } from '../helpers/console-app.js';
 import { softPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
 import { sha256 } from '../../daemon/store/crypto.js';
+import { JOURNAL_SECRET, type JournalEntry } from '../../daemon/contract/journal.js';
+import { firstDifference } from '../../cli/json-diff.js';
 
+let c: ConsoleApp;
 let t: TestApp;
-let wall: number;
-let base: string;
-let origin: string;
 
 beforeEach(async () => {
-  wall = Date.now();
-  t = await makeApp({ wallNow: () => wall });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (t.app.server.address() as { port: number }).port;
-  base = `http://127.0.0.1:${port}`;
-  origin = `http://localhost:${port}`;
+  c = await consoleApp();
+  t = c.t;
 });
-afterEach(async () => t.close());
+afterEach(async () => c.close());
 
-interface Call { status: number; body: any; headers: Record<string, string | string[] | undefined> }
-
-async function call(method: 'GET' | 'POST', path: string, o: { body?: unknown; cookie?: string; csrf?: string; origin?: string | null } = {}): Promise<Call> {
-  const headers: Record<string, string> = {};
-  if (o.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
-  if (o.cookie) headers.cookie = o.cookie;
-  if (o.csrf) headers['x-csrf-token'] = o.csrf;
-  if (o.origin !== null && method === 'POST') headers.origin = o.origin ?? origin;
-  const res = await request(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
+const call: ConsoleApp['call'] = (...a) => c.call(...a);
+const signIn: ConsoleApp['signIn'] = (...a) => c.signIn(...a);
 
 async function enrolCode(role = 'dealer'): Promise<string> {
   const res = await t.req('POST', '/admin/console/enrolments', { body: { role } });
@@ -44,20 +35,10 @@ async function enrolCode(role = 'dealer'): Promise<string> {
   return res.body.enrolment_token;
 }
 
-async function enrol(key: SoftPasskey, code: string): Promise<Call> {
-  const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
-  expect(opts.status, JSON.stringify(opts.body)).toBe(200);
-  return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, origin) } });
-}
-
-/** Signs in with the passkey; answers the session cookie and its CSRF token. */
-async function signIn(key: SoftPasskey, counter = 0): Promise<{ cookie: string; csrf: string; res: Call }> {
-  const opts = await call('POST', '/console/api/login/options');
-  const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, origin, counter) } });
-  const set = String(res.headers['set-cookie'] ?? '');
-  const cookie = set.split(';')[0];
-  const me = res.status === 200 ? await call('GET', '/console/api/me', { cookie }) : null;
-  return { cookie, csrf: me?.body.csrf_token, res };
+async function enrol(key: SoftPasskey, code: string) {
+  const res = await c.enrol(key, code);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res;
 }
 
 describe('enrolment codes', () => {
@@ -81,7 +62,7 @@ describe('enrolment codes', () => {
     const again = await call('POST', '/console/api/enroll/options', { body: { code } });
     expect([again.status, again.body.error.code]).toEqual([401, 'ENROLMENT_CODE_INVALID']);
     const late = await enrolCode();
-    wall += 16 * 60_000;
+    c.moveWall(16 * 60_000);
     const expired = await call('POST', '/console/api/enroll/options', { body: { code: late } });
     expect(expired.body.error.code).toBe('ENROLMENT_CODE_INVALID');
   });
@@ -128,12 +109,12 @@ describe('passkey sign-in and the session', () => {
     const { cookie, csrf } = await signIn(key);
     const execute = () => call('POST', '/broker/v1/queue/ord_unknown000/execute', { cookie, csrf, body: {} });
     expect((await execute()).body.error.code).toBe('NOT_FOUND'); // stepped up by the sign-in: past auth
-    wall += 5 * 60_000 + 1000;
+    c.moveWall(5 * 60_000 + 1000);
     const stale = await execute();
     expect([stale.status, stale.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
     const opts = await call('POST', '/console/api/step-up/options', { cookie, csrf });
     expect(opts.body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([key.credentialId]);
-    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, origin, 0) } });
+    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, c.origin, 0) } });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect((await execute()).body.error.code).toBe('NOT_FOUND');
   });
@@ -152,5 +133,145 @@ describe('passkey sign-in and the session', () => {
     expect((await call('POST', '/console/api/logout', { cookie, csrf })).status).toBe(200);
     const after = await call('GET', '/broker/v1/queue', { cookie });
     expect([after.status, after.body.error.code]).toEqual([401, 'SESSION_INVALID']);
+  });
+});
+
+describe('passkey challenges', () => {
+  const loginOptions = async () => (await call('POST', '/console/api/login/options')).body.options.challenge as string;
+  const loginVerify = (key: SoftPasskey, challenge: string, origin = c.origin) =>
+    call('POST', '/console/api/login/verify', { body: { response: key.assert(challenge, origin, 0) } });
+  const openChallenges = () => c.t.deps.db.prepare('SELECT * FROM console_challenges').all() as Array<{ challenge_sha256: string; purpose: string }>;
+
+  it('a ceremony started before a daemon restart finishes after it, on the same database; only the challenge\'s hash is stored', async () => {
+    const key = softPasskey();
+    const code = await enrolCode('dealer');
+    const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
+    expect(openChallenges()).toEqual([expect.objectContaining({ challenge_sha256: sha256(opts.body.options.challenge), purpose: 'enrol' })]);
+    expect(JSON.stringify(openChallenges())).not.toContain(opts.body.options.challenge);
+    await c.restart();
+    const enrolled = await call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, c.origin) } });
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
+    const challenge = await loginOptions();
+    await c.restart();
+    const signedIn = await loginVerify(key, challenge);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
+    expect((await call('GET', '/console/api/me', { cookie })).body.identity.name).toBe('dealer');
+    expect(openChallenges()).toEqual([]);
+  });
+
+  it('the same assertion sent twice at once opens exactly one session; the other is PASSKEY_REJECTED', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const before = c.t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get() as number;
+    const response = key.assert(await loginOptions(), c.origin, 0);
+    const both = await Promise.all([0, 1].map(() => call('POST', '/console/api/login/verify', { body: { response } })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(both.find((r) => r.status === 401)!.body.error.code).toBe('PASSKEY_REJECTED');
+    expect(c.t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(before + 1);
+  });
+
+  it('a challenge answers for two minutes of wall-clock time; after that it is refused, and its row is purged', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const fresh = await loginOptions();
+    c.moveWall(2 * 60_000 - 1000);
+    expect((await loginVerify(key, fresh)).status).toBe(200);
+    const stale = await loginOptions();
+    c.moveWall(2 * 60_000 + 1000);
+    const late = await loginVerify(key, stale);
+    expect([late.status, late.body.error.code]).toEqual([401, 'PASSKEY_REJECTED']);
+    await loginOptions();
+    expect(openChallenges().map((r) => r.challenge_sha256)).not.toContain(sha256(stale));
+    expect(openChallenges()).toHaveLength(1);
+  });
+
+  it('a challenge issued for one purpose is refused for another (sign-in, step-up of another session, enrolment) and stays open for its own', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const a = await signIn(key);
+    const b = await signIn(key);
+    const stepUp = (s: { cookie: string; csrf: string }, challenge: string) =>
+      call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: key.assert(challenge, c.origin, 0) } });
+    const forA = (await call('POST', '/console/api/step-up/options', { cookie: a.cookie, csrf: a.csrf })).body.options.challenge as string;
+    expect((await loginVerify(key, forA)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await stepUp(b, forA)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await stepUp(a, forA)).status).toBe(200);
+    const login = await loginOptions();
+    expect((await stepUp(a, login)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await loginVerify(key, login)).status).toBe(200);
+    const enrolOpts = await call('POST', '/console/api/enroll/options', { body: { code: await enrolCode('dealer') } });
+    expect((await loginVerify(key, enrolOpts.body.options.challenge)).body.error.code).toBe('PASSKEY_REJECTED');
+    expect(openChallenges()).toEqual([expect.objectContaining({ purpose: 'enrol' })]);
+  });
+
+  it('a challenge is tried once: after a response that does not verify, the right one is refused too', async () => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const challenge = await loginOptions();
+    expect((await loginVerify(key, challenge, 'http://evil.example')).body.error.code).toBe('PASSKEY_REJECTED');
+    expect((await loginVerify(key, challenge)).body.error.code).toBe('PASSKEY_REJECTED');
+  });
+});
+
+describe('the request journal and one-time secrets', () => {
+  async function approved(action: string, params: Record<string, unknown>) {
+    const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access' } });
+    expect(p.status, p.text).toBe(201);
+    const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+    expect(a.status, a.text).toBe(200);
+    return a.body.result.answered_once.enrolment_code as string;
+  }
+
+  /** Enrolment by an admin code and by two approvals, sign-ins, a step-up and a desk call with the session: every secret they showed. */
+  async function consoleWork(): Promise<string[]> {
+    const dealer = softPasskey();
+    const adminCode = await enrolCode('dealer');
+    await enrol(dealer, adminCode);
+    const s = await signIn(dealer);
+    const token = s.cookie.slice('svc_console='.length);
+    expect((await call('POST', '/broker/v1/queue/ord_unknown000/reject', { cookie: s.cookie, csrf: s.csrf, body: { reason_code: 'DEALER_REJECTED' } })).status).toBe(404);
+    const stepUp = (await call('POST', '/console/api/step-up/options', { cookie: s.cookie, csrf: s.csrf })).body.options.challenge as string;
+    expect((await call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: dealer.assert(stepUp, c.origin, 0) } })).status).toBe(200);
+    const createdCode = await approved('console-users:manage', { name: 'desk.two', role: 'dealer', scope: `broker:${t.creds.broker_id}` });
+    await enrol(softPasskey(), createdCode);
+    const compliance = t.deps.db.prepare<[], string>("SELECT id FROM operators WHERE name = 'compliance'").pluck().get()!;
+    const unlockCode = await approved('passkey:unlock', { identity_id: compliance });
+    return [adminCode, createdCode, unlockCode, token, s.csrf, stepUp];
+  }
+
+  it('keeps no one-time code, session token or challenge: the answers that showed a code read "[secret]" in the opened entries and on disk', async () => {
+    const secrets = await consoleWork();
+    const entries = c.t.deps.journal.list(0, 10_000); // opened with the KEK and tenant keys, as GET /admin/sandbox/journal does
+    expect(entries.map((e) => e.route)).toEqual(expect.arrayContaining(['POST /admin/console/enrolments', 'POST /admin/actions/:id/approve', 'POST /broker/v1/queue/:id/reject']));
+    expect(entries.filter((e) => e.path.startsWith('/console/'))).toEqual([]);
+    const text = JSON.stringify(entries);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    const issued = JSON.parse(entries.find((e) => e.route === 'POST /admin/console/enrolments')!.response!);
+    expect(issued).toMatchObject({ name: 'dealer', enrolment_token: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+    const approvals = entries.filter((e) => e.route === 'POST /admin/actions/:id/approve').map((e) => JSON.parse(e.response!).result);
+    expect(approvals).toHaveLength(2);
+    for (const r of approvals) expect(r.answered_once).toEqual({ enrolment_code: JOURNAL_SECRET, enrolment_path: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+    expect(approvals[0]).toMatchObject({ name: 'desk.two', role: 'dealer' });
+    const onDisk = Buffer.concat(['svc.db', 'svc.db-wal'].map((f) => readFileSync(join(c.t.dir, f))));
+    for (const secret of secrets) expect(onDisk.includes(Buffer.from(secret)), secret).toBe(false);
+  });
+
+  it('a journal with console enrolments and approvals replays into a fresh sandbox with every answer matching its redacted record', async () => {
+    await consoleWork();
+    const entries: JournalEntry[] = (await t.req('GET', '/admin/sandbox/journal?limit=1000')).body.entries;
+    const b = await makeApp();
+    try {
+      const origin = (await t.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
+      expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
+      for (const e of entries) {
+        const res = await b.req('POST', '/admin/sandbox/replay-entry', { body: e });
+        expect([res.status, res.body.status], `${e.seq} ${e.route} ${JSON.stringify(res.body)}`).toEqual([200, e.status]);
+        expect(firstDifference(JSON.parse(e.response!), res.body.body, 'body', JOURNAL_SECRET), `${e.seq} ${e.route}`).toBeNull();
+      }
+      expect(entries.filter((e) => e.route === 'POST /admin/actions/:id/approve')).toHaveLength(2);
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -21,10 +21,10 @@ describe('svc admin access-review', () => {
   it('shows every identity with its roles, grant count, creation and last use; --json is the snapshot', async () => {
     const res = await sbx.svc(['admin', 'access-review']);
     expect(res.code, res.stderr).toBe(0);
-    for (const name of ['admin', 'dealer', 'security', 'approver', 'compliance']) expect(res.stdout).toContain(name);
+    for (const name of ['admin', 'dealer', 'security', 'approver', 'compliance', 'auditor']) expect(res.stdout).toContain(name);
     expect(res.stdout).toContain('No open access review');
     const json = await sbx.svc(['admin', 'access-review', '--json']);
-    expect(json.json.identities.map((i: { name: string }) => i.name).sort()).toEqual(['admin', 'approver', 'compliance', 'dealer', 'security']);
+    expect(json.json.identities.map((i: { name: string }) => i.name).sort()).toEqual(['admin', 'approver', 'auditor', 'compliance', 'dealer', 'security']);
   });
 
   it('open, then revoke an item: the grant goes at the identity\'s next command; one\'s own item is refused, another reviewer decides it', async () => {

@@ -42,7 +42,7 @@ describe('svc sandbox journal', () => {
     expect(lines.slice(1).some((e) => e.status === 422)).toBe(true);
     expect(lines.slice(1).some((e) => e.body_base64 !== null)).toBe(true);
     const text = readFileSync(journal, 'utf8');
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key']) expect(text).not.toContain(a.info[k]);
+    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) expect(text).not.toContain(a.info[k]);
     expect(text).not.toMatch(/v1=[0-9a-f]{64}/);
     // Without FILE: stdout, the same bytes.
     expect((await a.svc(['sandbox', 'journal'])).stdout).toBe(text);

@@ -18,7 +18,7 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     // the browser console, on localhost (passkeys need a host name), same port as the API
     expect(i.console_url).toBe(`${i.base_url.replace('127.0.0.1', 'localhost')}/console`);
     expect(i.tenant_id).toMatch(/^tnt_/);
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key']) expect(typeof i[k]).toBe('string');
+    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key', 'auditor_step_up']) expect(typeof i[k]).toBe('string');
     expect(i.seed).toBe(11);
     const health = await fetch(`${i.base_url}/healthz`);
     expect(health.status).toBe(200);
@@ -36,9 +36,11 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     expect(again.json.note).toMatch(/already running/);
   });
 
-  it('a human banner shows the keys and a working market', async () => {
+  it('a human banner shows the keys (every operator identity\'s) and a working market', async () => {
     const again = await sb.svc(['sandbox', 'start']);
-    expect(again.stdout).toContain('api_key');
+    for (const k of ['api_key', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) {
+      expect(again.stdout).toMatch(new RegExp(`${k}\\s+${sb.info[k]}`));
+    }
     expect(again.stdout).toMatch(/COMI\s+[\d,.]+ EGP/);
   });
 });
@@ -55,6 +57,8 @@ describe('svc sandbox status|env|logs|reset', () => {
     const r = await sb.svc(['sandbox', 'env']);
     expect(r.stdout).toContain(`export SVC_BASE_URL='${sb.info.base_url}'`);
     expect(r.stdout).toContain(`export SVC_API_KEY='${sb.info.api_key}'`);
+    expect(r.stdout).toContain(`export SVC_COMPLIANCE_KEY='${sb.info.compliance_key}'`);
+    expect(r.stdout).toContain(`export SVC_AUDITOR_KEY='${sb.info.auditor_key}'`);
     const out = execFileSync('bash', ['-c', `${r.stdout}\necho "$SVC_SIGNING_SECRET"`]).toString().trim();
     expect(out).toBe(sb.info.signing_secret);
   });

@@ -132,7 +132,7 @@ describe('sessions, audit and language', () => {
     await security.locator('tr[data-seq]').first().waitFor();
     await security.locator('[data-action="verify"]').click();
     await expect.poll(() => security.getByTestId('verify-result').getAttribute('data-ok')).toBe('true');
-    await security.getByLabel('action', { exact: true }).fill('admin_action.approved');
+    await security.locator('[data-filter="action"]').fill('admin_action.approved');
     await security.getByRole('button', { name: 'Show' }).click();
     await expect.poll(() => security.locator('tr[data-seq]').count()).toBe(1);
     expect(await security.locator('tr[data-seq]').textContent()).toContain(actionId);

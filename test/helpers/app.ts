@@ -30,7 +30,7 @@ export interface TestAppOptions {
   aiTimeoutMs?: number;
 }
 
-export type As = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'compliance' | 'none';
+export type As = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'compliance' | 'auditor' | 'none';
 
 export interface Req {
   body?: unknown;
@@ -110,7 +110,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const creds = deps.bootstrap!;
   const o = creds?.operators;
   const stepUpSecrets = new Map<string, string>(o ? [
-    [o.admin_key, creds.step_up.admin], [o.dealer_key, creds.step_up.dealer], [o.security_key, creds.step_up.security], [o.approver_key, creds.step_up.approver], [o.compliance_key, creds.step_up.compliance],
+    [o.admin_key, creds.step_up.admin], [o.dealer_key, creds.step_up.dealer], [o.security_key, creds.step_up.security], [o.approver_key, creds.step_up.approver], [o.compliance_key, creds.step_up.compliance], [o.auditor_key, creds.step_up.auditor],
   ] : []);
   const stepUpCodeFor = (key: string) => wall.code(stepUpSecrets.get(key) ?? '');
 

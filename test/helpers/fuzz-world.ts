@@ -3,16 +3,54 @@
 // onboarded and funded investor, KYC applications in several states, a transfer and an order. Known
 // values (ids that resolve, valid request fields) are harvested from the real responses, including a
 // GET of every list route of /openapi.json, so routes added later are fed real ids without edits.
-import { advance, makeApp, type TestApp } from './app.js';
+//
+// The operator keys the run authenticates with are never offered to the key routes: a generated
+// `POST /admin/keys/revoke` or `/rotate` naming a bootstrap identity would take its key away, and every
+// later operation of that identity would stop at 401 (KEY_REVOKED) instead of reaching its handler.
+// Those two routes get a throwaway identity of their own each (so a valid request still succeeds) and
+// a made-up id; the bootstrap identities' ids never reach them (WorldPools).
+import { addOperator, advance, makeApp, type TestApp } from './app.js';
 import { BALANCED, SAMPLE_BACK, SAMPLE_FRONT, applicant, onboardInvestor } from './onboarding.js';
-import { Pools, credentialHeaders, fuzzAll, loadOperations, type Creds, type FuzzEnv, type FuzzStats, type Operation } from './fuzz.js';
+import { Pools, credentialHeaders, fuzzAll, loadOperations, type Creds, type FuzzEnv, type FuzzRunOptions, type FuzzStats, type Operation } from './fuzz.js';
 
 export const FUZZ_WALL = Date.parse('2030-06-01T12:00:00Z');
+
+/** The routes that change an identity's key, each with the throwaway identity it may act on. */
+export const KEY_ROUTES: Readonly<Record<string, string>> = { 'POST /admin/keys/revoke': 'fuzz-spare-revoke', 'POST /admin/keys/rotate': 'fuzz-spare-rotate' };
+/** An identity id no identity has, for the key routes' NOT_FOUND path. */
+export const MADE_UP_IDENTITY = 'opr_fuzz_nobody';
+
+/**
+ * Pools that keep the run's own operator identities away from the key routes. While a key route is
+ * fuzzed (`current`, set by fuzzOperations), `identity_id` is its throwaway identity or a made-up id,
+ * and the ids offered for any other id field leave the protected ones out. With no current operation
+ * (fuzzAll called directly) the protected ids are left out everywhere.
+ */
+export class WorldPools extends Pools {
+  current: string | undefined;
+  readonly protectedIds = new Set<string>();
+  readonly spares = new Map<string, string>();
+
+  private guarding(): boolean {
+    return this.current === undefined || this.current in KEY_ROUTES;
+  }
+
+  override for(name: string): unknown[] {
+    if (name === 'identity_id' && this.current !== undefined && this.current in KEY_ROUTES) return [this.spares.get(this.current)!, MADE_UP_IDENTITY];
+    const all = super.for(name);
+    return this.guarding() ? all.filter((v) => !this.protectedIds.has(v as string)) : all;
+  }
+
+  override ids(): string[] {
+    const all = super.ids();
+    return this.guarding() ? all.filter((v) => !this.protectedIds.has(v)) : all;
+  }
+}
 
 export interface FuzzWorld {
   t: TestApp;
   env: FuzzEnv;
-  pools: Pools;
+  pools: WorldPools;
   ops: Operation[];
   other: Creds & { tenant_id: string };
 }
@@ -23,7 +61,12 @@ function expectOk(res: { status: number; text: string }, what: string): void {
 
 export async function buildFuzzWorld(): Promise<FuzzWorld> {
   const t = await makeApp({ wallNow: () => FUZZ_WALL });
-  const pools = new Pools();
+  const pools = new WorldPools();
+  for (const id of t.deps.db.prepare<[], string>('SELECT id FROM operators').pluck().all()) pools.protectedIds.add(id);
+  for (const [route, name] of Object.entries(KEY_ROUTES)) {
+    addOperator(t, name, { realm: 'admin', grants: [], scope: 'global' });
+    pools.spares.set(route, t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!);
+  }
   const keep = (res: { status: number; body: any; text: string }, what: string) => {
     expectOk(res, what);
     pools.harvest(res.body);
@@ -89,7 +132,22 @@ export function fuzzSeed(): number {
 }
 
 export async function runFuzz(world: FuzzWorld, totalRuns: number, seed: number): Promise<FuzzStats> {
-  return fuzzAll(world.env, world.ops, world.pools, { totalRuns, seed });
+  return fuzzOperations(world, world.ops, { totalRuns, seed });
+}
+
+/** Fuzzes some operations of the world, telling its pools which one is being fuzzed (see WorldPools). */
+export async function fuzzOperations(world: FuzzWorld, ops: Operation[], opts: FuzzRunOptions): Promise<FuzzStats> {
+  try {
+    return await fuzzAll(world.env, ops, world.pools, {
+      ...opts,
+      onOperation: (op, runs) => {
+        world.pools.current = op.key;
+        opts.onOperation?.(op, runs);
+      },
+    });
+  } finally {
+    world.pools.current = undefined;
+  }
 }
 
 export function formatStats(s: FuzzStats, seed: number, ops: number): string {
@@ -102,4 +160,17 @@ export function formatStats(s: FuzzStats, seed: number, ops: number): string {
     `  accepted ${s.accepted}, business refusals stored as idempotency records ${s.storedRefusals} (replayed ${s.replays})`,
     ...(process.env.SVC_FUZZ_VERBOSE ? Object.entries(s.byOp).map(([op, o]) => `  ${op}: ${top(o, 40)}`) : []),
   ].join('\n');
+}
+
+/**
+ * Whether each bootstrap identity's key still authenticates (the status of one read it may make): a
+ * run that took a key away would leave every later operation of that identity at 401.
+ */
+export async function bootstrapKeysAnswer(world: FuzzWorld): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const who of ['admin', 'security', 'approver', 'compliance', 'auditor'] as const) {
+    out[who] = (await world.t.req('GET', '/admin/audit?limit=1', { as: who })).status;
+  }
+  out.dealer = (await world.t.req('GET', '/broker/v1/queue', { as: 'dealer' })).status;
+  return out;
 }

@@ -143,7 +143,7 @@ describe.each(tenantOps.map((op) => [op.key, op] as const))('%s (tenant realm)',
     const { authorization: _a, ...rest } = validHeaders(op);
     const o = t.creds.operators;
     expectError(await send(op, { headers: { ...rest, 'x-admin-key': o.admin_key, 'x-console-key': o.dealer_key } }), 401, 'UNAUTHENTICATED', 'operator headers');
-    for (const k of [o.admin_key, o.dealer_key, o.security_key, o.approver_key]) {
+    for (const k of [o.admin_key, o.dealer_key, o.security_key, o.approver_key, o.compliance_key, o.auditor_key]) {
       expectError(await send(op, { headers: { ...rest, authorization: `Bearer ${k}` } }), 401, 'UNAUTHENTICATED', 'operator key as bearer');
     }
   });

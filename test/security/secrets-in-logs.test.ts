@@ -67,7 +67,7 @@ beforeAll(async () => {
   // debug: quick successful reads are logged too, so every request has its line to leak into.
   sbx = await startSandbox(['--clock', 'frozen', '--log-level', 'debug']);
   info = sbx.info;
-  for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key']) {
+  for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) {
     expect(info[k], k).toEqual(expect.any(String));
     secrets.set(k, info[k]);
   }

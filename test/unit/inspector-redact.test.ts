@@ -27,6 +27,13 @@ describe('redaction', () => {
     expect(out).toEqual({ tenant: { api_key: '[redacted:credential]', signing_secret: '[redacted:credential]', password: '[redacted:credential]' }, note: 'use [redacted:credential] now', idempotency_key: 'k-1' });
   });
 
+  it('hides a console enrolment code wherever it appears: the field, a link carrying it, and a request body\'s code', () => {
+    const code = 'enr_AbCdEfGhIjKlMnOpQrStUvWx';
+    const out = redactValue({ answered_once: { enrolment_code: code, enrolment_path: `/console/enroll?code=${code}` }, body: JSON.stringify({ code }) });
+    expect(JSON.stringify(out)).not.toContain(code);
+    expect(out).toEqual({ answered_once: { enrolment_code: '[redacted:credential]', enrolment_path: '/console/enroll?code=[redacted:credential]' }, body: '{"code":"[redacted:credential]"}' });
+  });
+
   it('finds emails, Egyptian mobiles and national ids inside free text and inside JSON carried in a string', () => {
     expect(redactValue({ message: 'call +201012345678 or write to a@b.io about 29001010112345' })).toEqual({
       message: 'call [redacted:phone] or write to [redacted:email] about [redacted:national_id]',

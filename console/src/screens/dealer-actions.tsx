@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { blobUrl, call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { stateIn, useT, valueIn } from '../i18n';
 import { egp, Empty, ErrorBox, Section, toMicros } from '../ui';
 
 interface QueueItem {
@@ -18,17 +18,18 @@ const FUNDING_REASONS = ['SOURCE_OF_FUNDS_UNVERIFIED', 'NAME_MISMATCH', 'AML_REV
 const KYC_REASONS = ['SCREENING_MATCH', 'IDENTITY_NOT_VERIFIED', 'DOCUMENTS_ILLEGIBLE', 'DOCUMENTS_MISMATCH', 'DUPLICATE_INVESTOR', 'OTHER'];
 
 function ReasonPicker({ reasons, busy, label, onPick }: { reasons: string[]; busy: boolean; label: string; onPick: (r: string) => void }) {
+  const { t } = useT();
   const [reason, setReason] = useState(reasons[0]);
   return (
     <span className="inline">
-      <select value={reason} onChange={(e) => setReason(e.target.value)} aria-label="reason">{reasons.map((r) => <option key={r}>{r}</option>)}</select>
+      <select value={reason} onChange={(e) => setReason(e.target.value)} aria-label={t('reason')}>{reasons.map((r) => <option key={r}>{r}</option>)}</select>
       <button disabled={busy} onClick={() => onPick(reason)}>{label}</button>
     </span>
   );
 }
 
 function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [price, setPrice] = useState(egp(o.market.price_micros).replace(/,/g, ''));
   const busy = act.pending !== null;
   const execute = () => {
@@ -37,15 +38,15 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
   };
   return (
     <tr data-order={o.order_id}>
-      <td>{o.symbol}</td><td className={o.side}>{o.side}</td><td className="num">{o.qty - o.filled_qty}</td>
-      <td className="num">{egp(o.limit_price_micros)}</td><td className="num">{egp(o.market.price_micros)}</td>
-      <td className="num">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</td>
+      <td>{o.symbol}</td><td className={o.side}>{valueIn(lang, o.side)}</td><td className="num">{o.qty - o.filled_qty}</td>
+      <td className="num">{egp(o.limit_price_micros)}</td>
+      <td className="num">{egp(o.market.price_micros)}<br /><span className="muted" data-testid="band">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</span></td>
       <td>{o.investor_name}<br /><span className="muted nowrap">{o.account_number}</span></td>
-      <td className="actions">
+      <td><div className="actions">
         <input className="price" value={price} onChange={(e) => setPrice(e.target.value)} aria-label={t('price')} inputMode="decimal" />
         <button className="primary" disabled={busy} onClick={execute} data-action="execute">{act.pending === o.order_id ? t('working') : t('execute')}</button>
         <ReasonPicker reasons={ORDER_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(o.order_id, () => call('POST', `/broker/v1/queue/${o.order_id}/reject`, { reason_code: r }))} />
-      </td>
+      </div></td>
     </tr>
   );
 }
@@ -61,7 +62,7 @@ export function Queue() {
       {q.data?.orders.length === 0 && <Empty />}
       {q.data && q.data.orders.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('symbol')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('limit')}</th><th>{t('tape')}</th><th>{t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
+          <thead><tr><th>{t('symbol')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
           <tbody>{q.data.orders.map((o) => <QueueRow key={o.order_id} o={o} act={act} />)}</tbody>
         </table></div>
       )}
@@ -72,7 +73,7 @@ export function Queue() {
 interface DeskTransfer { transfer_id: string; direction: string; amount_micros: number; state: string; approval: string; investor_name: string; account_number: string; created_at: string }
 
 export function Funding() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const q = usePoll(() => call<{ funding: DeskTransfer[] }>('GET', '/broker/v1/funding'));
   const act = useAction(q.reload);
   const busy = act.pending !== null;
@@ -85,12 +86,12 @@ export function Funding() {
           <thead><tr><th>{t('direction')}</th><th>{t('amount')}</th><th>{t('investor')}</th><th>{t('created')}</th><th /></tr></thead>
           <tbody>{q.data.funding.map((f) => (
             <tr key={f.transfer_id} data-transfer={f.transfer_id}>
-              <td>{f.direction}</td><td className="num">{egp(f.amount_micros)}</td>
-              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap">{f.created_at.slice(0, 16).replace('T', ' ')}</td>
-              <td className="actions">
+              <td>{valueIn(lang, f.direction)}</td><td className="num">{egp(f.amount_micros)}</td>
+              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap"><bdi dir="ltr">{f.created_at.slice(0, 16).replace('T', ' ')}</bdi></td>
+              <td><div className="actions">
                 <button className="primary" disabled={busy} onClick={() => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/approve`))}>{act.pending === f.transfer_id ? t('working') : t('approve')}</button>
                 <ReasonPicker reasons={FUNDING_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/reject`, { reason_code: r }))} />
-              </td>
+              </div></td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -116,7 +117,7 @@ function IdImages({ id }: { id: string }) {
 }
 
 export function Kyc() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const q = usePoll(() => call<{ applications: KycItem[] }>('GET', '/broker/v1/kyc'));
   const act = useAction(q.reload);
   const busy = act.pending !== null;
@@ -127,7 +128,7 @@ export function Kyc() {
       {q.data?.applications.map((a) => (
         <article key={a.application_id} className="card" data-application={a.application_id}>
           <h2>{a.full_name} <span className="muted">{a.national_id_masked}</span></h2>
-          <p className="muted">{[a.application_id, a.state, a.reason_code].filter(Boolean).join(' · ')}</p>
+          <p className="muted"><bdi dir="ltr">{a.application_id}</bdi> · {stateIn(lang, a.state)}{a.reason_code && <> · <bdi dir="ltr">{a.reason_code}</bdi></>}</p>
           <IdImages id={a.application_id} />
           <div className="actions">
             <button className="primary" disabled={busy} onClick={() => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/clear`))}>{t('clear')}</button>

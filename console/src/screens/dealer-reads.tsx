@@ -2,19 +2,19 @@
 import { useState } from 'react';
 import { call } from '../api';
 import { usePoll } from '../hooks';
-import { useT } from '../i18n';
+import { useT, valueIn } from '../i18n';
 import { egp, Empty, ErrorBox, Section } from '../ui';
 
 interface Execution { fill_id: string; order_id: string; symbol: string; side: string; qty: number; price_micros: number; net_micros: number; account_number: string; executed_at: string; fees_micros?: number }
 
 function Executions({ rows }: { rows: Execution[] }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   if (rows.length === 0) return <Empty />;
   return (
     <div className="table-wrap"><table>
       <thead><tr><th>{t('time')}</th><th>{t('symbol')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('price')}</th><th>{t('net')}</th><th>{t('account')}</th></tr></thead>
       <tbody>{rows.map((e) => (
-        <tr key={e.fill_id} data-order={e.order_id}><td className="nowrap" title={e.executed_at}>{e.executed_at.slice(11, 19)}</td><td>{e.symbol}</td><td className={e.side}>{e.side}</td><td className="num">{e.qty}</td>
+        <tr key={e.fill_id} data-order={e.order_id}><td className="nowrap" title={e.executed_at}>{e.executed_at.slice(11, 19)}</td><td>{e.symbol}</td><td className={e.side}>{valueIn(lang, e.side)}</td><td className="num">{e.qty}</td>
           <td className="num">{egp(e.price_micros)}</td><td className="num">{egp(e.net_micros)}</td><td>{e.account_number}</td></tr>
       ))}</tbody>
     </table></div>
@@ -62,7 +62,7 @@ export function Book() {
       <ErrorBox error={q.error} />
       {q.data && (
         <>
-          <p className="muted">{q.data.symbol} · {t('tape')} {egp(q.data.last_price_micros)} · {t('band')} {egp(q.data.band.lower_micros)} – {egp(q.data.band.upper_micros)} · {q.data.as_of}</p>
+          <p className="muted">{q.data.symbol} · {t('tape')} {egp(q.data.last_price_micros)} · {t('band')} <bdi dir="ltr">{egp(q.data.band.lower_micros)} – {egp(q.data.band.upper_micros)}</bdi> · <bdi dir="ltr">{q.data.as_of}</bdi></p>
           <div className="split"><Levels title={t('bids')} levels={q.data.bids} side="buy" /><Levels title={t('asks')} levels={q.data.asks} side="sell" /></div>
         </>
       )}
@@ -78,7 +78,7 @@ interface Eod {
 }
 
 export function Eod() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const q = usePoll(() => call<Eod>('GET', '/broker/v1/eod'));
   const d = q.data;
   return (
@@ -86,13 +86,13 @@ export function Eod() {
       <ErrorBox error={q.error} />
       {d && (
         <>
-          <p className="muted">{d.date ?? ''} · {d.as_of}</p>
+          <p className="muted"><bdi dir="ltr">{d.date ?? ''}</bdi> · <bdi dir="ltr">{d.as_of}</bdi></p>
           <h2>{t('trades')}</h2>
           <Executions rows={d.trades ?? []} />
           <h2>{t('fees')}</h2>
-          <dl className="grid">{Object.entries(d.fees_by_line).map(([k, v]) => <div key={k}><dt>{k.replace(/_micros$/, '')}</dt><dd className="num">{egp(v)}</dd></div>)}</dl>
+          <dl className="grid">{Object.entries(d.fees_by_line).map(([k, v]) => <div key={k}><dt>{valueIn(lang, k.replace(/_micros$/, ''))}</dt><dd className="num">{egp(v)}</dd></div>)}</dl>
           <h2>{t('cash')}</h2>
-          <dl className="grid">{d.cash.totals.map((c) => <div key={c.activity_type}><dt>{c.activity_type} ({c.count})</dt><dd className="num">{egp(c.net_micros)}</dd></div>)}</dl>
+          <dl className="grid">{d.cash.totals.map((c) => <div key={c.activity_type}><dt>{valueIn(lang, c.activity_type)} ({c.count})</dt><dd className="num">{egp(c.net_micros)}</dd></div>)}</dl>
           <h2>{t('obligations')}</h2>
           <p className="num">{egp(d.settlements_due.broker.net_cash_micros)}</p>
         </>

@@ -3,7 +3,7 @@
 // one: its next request is refused).
 import { call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { stateIn, useT } from '../i18n';
+import { fill, stateIn, useT, valueIn } from '../i18n';
 import { Empty, ErrorBox, Section } from '../ui';
 import { holds, NoteButton, useMe, When, withNote } from './ops-common';
 
@@ -19,18 +19,20 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
     act.run(i.item_id, () => call('POST', `/admin/access-reviews/${r.review_id}/decisions`, withNote(note, { item_id: i.item_id, decision })));
   return (
     <article className="card" data-review={r.review_id}>
-      <h2>{r.review_id} <span className="muted">{stateIn(lang, r.state)} · {r.items_open}/{r.items_total} · {r.opened_by}, <When at={r.opened_at} /></span></h2>
+      <h2><bdi dir="ltr">{r.review_id}</bdi> <span className="muted">{stateIn(lang, r.state)} · <span data-testid="items-open">{fill(t('itemsOpen'), { open: r.items_open, total: r.items_total })}</span> · {fill(t('openedBy'), { who: r.opened_by })}{t('comma')}<When at={r.opened_at} /></span></h2>
       {r.state === 'open' && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('identity')}</th><th>{t('grant')}</th><th>{t('scope')}</th><th>{t('decision')}</th><th /></tr></thead>
+          <thead><tr><th>{t('identity')}</th><th>{t('grant')} · {t('scope')}</th><th>{t('decision')}</th></tr></thead>
           <tbody>{r.items.map((i) => (
-            <tr key={i.item_id} data-item={i.item_id}>
-              <td>{i.identity_name} <span className="muted">({i.role})</span></td><td dir="ltr">{i.grant}</td><td dir="ltr">{i.scope}</td>
-              <td>{i.decision ? `${i.decision} (${i.decided_by})` : '—'}</td>
-              <td><div className="actions" style={{ flexWrap: 'nowrap' }}>{!i.decision && canDecide && i.identity_id !== myId && (<>
-                <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
-                <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
-              </>)}</div></td>
+            <tr key={i.item_id} data-item={i.item_id} data-identity={i.identity_name} data-grant={i.grant} data-decision={i.decision ?? ''}>
+              <td>{i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span></td>
+              <td><bdi dir="ltr">{i.grant}</bdi><br /><bdi dir="ltr" className="muted">{valueIn(lang, i.scope)}</bdi></td>
+              {i.decision || !canDecide || i.identity_id === myId
+                ? <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
+                : <td className="decide"><div className="actions">
+                  <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
+                  <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
+                </div></td>}
             </tr>
           ))}</tbody>
         </table></div>
@@ -40,7 +42,7 @@ function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean
 }
 
 export function Access() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const me = useMe();
   const snap = usePoll(() => call<Snapshot>('GET', '/admin/access-review'));
   const reviews = usePoll(() => call<{ reviews: Review[] }>('GET', '/admin/access-reviews?limit=5'));
@@ -59,7 +61,7 @@ export function Access() {
           <tbody>{snap.data.identities.map((i) => (
             <tr key={i.identity_id} data-identity={i.identity_id}>
               <td>{i.name}{i.revoked_at && <span className="muted"> ({t('revoked')})</span>}<br /><span className="muted" dir="ltr">{i.identity_id}</span></td>
-              <td>{i.roles.join(', ')}</td>
+              <td>{i.roles.map((r) => valueIn(lang, r)).join(t('comma'))}</td>
               <td dir="ltr" style={{ fontSize: 13 }}>{i.grants.map((g) => `${g.grant}@${g.scope}`).join(' ')}</td>
               <td className="nowrap"><When at={i.last_used_at} /></td>
             </tr>
@@ -71,7 +73,7 @@ export function Access() {
 }
 
 export function Sessions() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const me = useMe();
   const q = usePoll(() => call<{ sessions: Session[] }>('GET', '/admin/sessions'));
   const act = useAction(q.reload);
@@ -85,7 +87,7 @@ export function Sessions() {
           <thead><tr><th>{t('identity')}</th><th>{t('created')}</th><th>{t('lastSeen')}</th><th>{t('state')}</th><th /></tr></thead>
           <tbody>{q.data.sessions.map((s) => (
             <tr key={s.session_id} data-session={s.session_id} data-identity={s.identity_name}>
-              <td>{s.identity_name} <span className="muted">({s.role})</span>{me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}<br /><span className="muted" dir="ltr">{s.session_id}</span></td>
+              <td>{s.identity_name} <span className="muted">({valueIn(lang, s.role)})</span>{me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}<br /><span className="muted" dir="ltr">{s.session_id}</span></td>
               <td className="nowrap"><When at={s.created_at} /></td><td className="nowrap"><When at={s.last_seen_at} /></td>
               <td>{s.revoked_at ? <>{t('revoked')} ({s.revoked_by ?? ''}, <When at={s.revoked_at} />)</> : t('active')}</td>
               <td><div className="actions">{!s.revoked_at && canRevoke && (

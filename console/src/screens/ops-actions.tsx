@@ -21,14 +21,14 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
   const busy = act.pending !== null;
   return (
     <article className="card" data-action-id={a.action_id} data-state={a.state}>
-      <h2>{a.action} <span className="muted">{a.action_id}</span></h2>
-      <p><strong>{t('state')}:</strong> <span data-testid="action-state" data-value={a.state}>{stateIn(lang, a.state)}</span> · <strong>{t('maker')}:</strong> {a.maker}, <When at={a.created_at} />
-        {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}, <When at={a.decided_at} /></>}</p>
+      <h2><bdi dir="ltr">{a.action}</bdi> <span className="muted">{a.action_id}</span></h2>
+      <p><strong>{t('state')}:</strong> <span data-testid="action-state" data-value={a.state}>{stateIn(lang, a.state)}</span> · <strong>{t('maker')}:</strong> {a.maker}{t('comma')}<When at={a.created_at} />
+        {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}{t('comma')}<When at={a.decided_at} /></>}</p>
       <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
-      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span className="num" data-testid="action-amount">{egp(a.params.amount_micros)} EGP</span></p>}
+      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span data-testid="action-amount"><span className="num">{egp(a.params.amount_micros)}</span> {t('egp')}</span></p>}
       <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
       {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
-      <p className="muted nowrap" dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}… · {t('expires')} <When at={a.expires_at} /></p>
+      <p className="muted"><bdi dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}…</bdi> · {t('expires')} <When at={a.expires_at} /></p>
       {a.state === 'proposed' && canDecide && (
         <div className="actions">
           <button className="primary" disabled={busy} data-action="approve" onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}>

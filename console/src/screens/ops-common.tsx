@@ -28,8 +28,8 @@ export function NoteButton({ label, busy, required, onGo, testId }: { label: str
   const [note, setNote] = useState('');
   const empty = note.trim() === '';
   return (
-    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-      <input value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} size={13} />
+    <span className="note-button">
+      <input className="note" value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} />
       <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>{label}</button>
     </span>
   );

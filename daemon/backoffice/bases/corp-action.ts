@@ -7,10 +7,8 @@
 // steps. The scheduled pay step then finds it paid and does nothing. A cash dividend changes no open
 // order (EGX does not adjust resting orders for cash dividends).
 //
-// kind 'split': validated and stored; its approval answers 501 ACTION_NOT_AVAILABLE. Multiplying
-// holdings and resting orders is not enough on its own: the simulated tape and the price band's
-// reference price would still quote the pre-split price, and this sandbox's market has no
-// price-adjustment step yet.
+// kind 'split': an N-for-1 stock split at the clock's now: the market's prices, the holdings, the open
+// orders and the pending deliveries of the symbol, in the approving transaction (corp-split.ts).
 import { z } from 'zod';
 import { ok, refuse, type Outcome } from '../../contract/outcome.js';
 import { readFixture } from '../../fixtures.js';
@@ -18,6 +16,7 @@ import { createLedgerHistory } from '../../ledger/history.js';
 import type { DividendCtx } from '../../dividends/context.js';
 import { payDividend, recordDividend } from '../../dividends/entitlements.js';
 import { createDividendRepo } from '../../dividends/repo.js';
+import { processSplit } from './corp-split.js';
 import type { ExecCtx } from './exec.js';
 
 export const corpActionParams = z.discriminatedUnion('kind', [
@@ -60,5 +59,5 @@ function processDividend({ deps }: ExecCtx, dividendId: string): Outcome<Record<
 export function processCorpAction(ctx: ExecCtx, params: Record<string, unknown>): Outcome<Record<string, unknown>> {
   const p = params as Params;
   if (p.kind === 'dividend') return processDividend(ctx, p.dividend_id);
-  return refuse('ACTION_NOT_AVAILABLE', 'Processing a split needs a price adjustment of the market\'s tape and band reference, which this sandbox does not have yet; the proposal is kept.');
+  return processSplit(ctx, p.symbol, p.ratio);
 }

@@ -5,7 +5,10 @@ import { z } from 'zod';
 const at = z.iso.datetime({ offset: true });
 
 export const ConsoleSessionSchema = z.object({
-  session_id: z.string(), identity_id: z.string(), identity_name: z.string(), role: z.string(),
+  session_id: z.string(), identity_id: z.string(), identity_name: z.string(),
+  identity_display_name: z.string().nullable().describe("The identity's name for people (console-users:manage); null when it has none."),
+  identity_disabled_at: at.nullable().describe('When the identity was disabled (console-users:disable); its sessions are refused while it is. Null while enabled.'),
+  role: z.string(),
   created_at: at, last_seen_at: at, idle_expires_at: at.describe('When the session stops being accepted unless used before (30 minutes after last_seen_at).'),
   stepped_up_until: at.nullable(), revoked_at: at.nullable(), revoked_by: z.string().nullable(),
 }).meta({ id: 'ConsoleSession' });
@@ -28,8 +31,11 @@ const IdentityGrantSchema = z.object({
 
 export const AccessSnapshotSchema = z.object({
   identities: z.array(z.object({
-    identity_id: z.string(), name: z.string(), role: z.string(), realm: z.string(), broker_id: z.string().nullable(), roles: z.array(z.string()),
+    identity_id: z.string(), name: z.string(),
+    display_name: z.string().nullable().describe('Its name for people (console-users:manage); null when it has none.'),
+    role: z.string(), realm: z.string(), broker_id: z.string().nullable(), roles: z.array(z.string()),
     created_at: at, key_rotated_at: at.nullable(), revoked_at: at.nullable(),
+    disabled_at: at.nullable().describe('When it was disabled (console-users:disable; enabling clears it); null while enabled.'),
     last_used_at: at.nullable().describe('Its latest audited action (as actor or on whose behalf), sandbox clock.'), grants: z.array(IdentityGrantSchema),
   })),
 }).meta({ id: 'AccessSnapshot' });

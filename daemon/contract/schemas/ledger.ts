@@ -25,7 +25,7 @@ export const BalancesSchema = z
 export const ActivitySchema = z
   .object({
     id: z.string().describe('act_...'),
-    activity_type: z.enum(ACTIVITY_TYPES).describe('CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption'),
+    activity_type: z.enum(ACTIVITY_TYPES).describe('CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added by a stock split'),
     investor_id: z.string(),
     at: timestamp().describe('when it was booked, simulated time (RFC 3339)'),
     net_amount_micros: z.int().describe('signed effect on cash: positive in, negative out, 0 for a holdings-only movement'),

@@ -3,18 +3,21 @@
 import type { Calendar } from '../calendar.js';
 import { mulDivFloor } from '../ticks.js';
 import { instrumentOf, type TapeCtx } from './context.js';
-import { dayStats, effectivePath } from './effective.js';
+import { adjustedPath, adjustedStats } from './adjusted.js';
+import { divisorAt } from './splits.js';
 import { baseVolume } from './series.js';
 import { MINUTE_MS, type DayBar, type Instrument } from './types.js';
 
+/** Prices as quoted (split-adjusted from each split's instant on); the volume in the shares of the last tick. */
 function barUpTo(t: TapeCtx, inst: Instrument, date: string, lastMinute: number): DayBar {
-  const p = effectivePath(t, inst, date);
+  const p = adjustedPath(t, inst, date);
   const full = lastMinute === p.length - 1;
   let high = p[0];
   let low = p[0];
-  if (full) ({ high, low } = dayStats(t, inst, date));
+  if (full) ({ high, low } = adjustedStats(t, inst, date));
   else for (let i = 1; i <= lastMinute; i++) (high = Math.max(high, p[i])), (low = Math.min(low, p[i]));
-  const volume = mulDivFloor(baseVolume(t, inst, date), lastMinute + 1, p.length);
+  const shares = divisorAt(t.splits, inst.symbol, t.cal.tickMs(date, lastMinute));
+  const volume = mulDivFloor(baseVolume(t, inst, date) * shares, lastMinute + 1, p.length);
   return { date, open_micros: p[0], high_micros: high, low_micros: low, close_micros: p[lastMinute], volume };
 }
 
@@ -38,7 +41,7 @@ export function barAsOf(t: TapeCtx, symbol: string, date: string, ms: number): D
 
 export function minutePrices(t: TapeCtx, symbol: string, date: string): readonly number[] {
   const inst = instrumentOf(t, symbol);
-  return t.cal.isTradingDay(date) ? effectivePath(t, inst, date) : [];
+  return t.cal.isTradingDay(date) ? adjustedPath(t, inst, date) : [];
 }
 
 /**

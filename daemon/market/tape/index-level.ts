@@ -1,12 +1,14 @@
 // The market index (EGX30) from its constituents on the tape: 10,000 points at the reference prices,
 // weighted by index weight. A level at an instant costs one price per constituent; a finished day's bar
-// is memoized, a bar cut at a minute walks that day's minutes.
+// is memoized, a bar cut at a minute walks that day's minutes. The index reads prices before any split
+// adjustment (effective.ts, rawPriceAt): an index provider adjusts its divisor for a split, so a split
+// moves no index level.
 import { mulDivFloor } from '../ticks.js';
 import { memo } from './cache.js';
 import type { TapeCtx } from './context.js';
 import { collectBars, lastMinuteAsOf } from './bars.js';
 import { closeOf, effectivePath } from './effective.js';
-import { priceAt } from './instant.js';
+import { rawPriceAt } from './instant.js';
 import type { IndexBar, Instrument } from './types.js';
 
 const INDEX_BASE_POINTS = 10_000;
@@ -30,7 +32,7 @@ export function indexLevel(t: TapeCtx, date: string): number {
 }
 
 export function indexLevelAt(t: TapeCtx, ms: number): number {
-  return indexLevelOf(t, (c) => priceAt(t, c.symbol, ms));
+  return indexLevelOf(t, (c) => rawPriceAt(t, c.symbol, ms));
 }
 
 function indexBarUpTo(t: TapeCtx, date: string, lastMinute: number): IndexBar {

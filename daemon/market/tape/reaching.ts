@@ -1,15 +1,16 @@
 // When does the tape reach a limit price: the first minute of a day (skipped in O(1) when the day's
-// high/low never reach it) and the first tick across sessions in a time window.
+// high/low never reach it) and the first tick across sessions in a time window, on the prices as quoted
+// (split-adjusted: adjusted.ts).
 import { instrumentOf, sessionOf, type TapeCtx } from './context.js';
-import { dayStats, effectivePath } from './effective.js';
+import { adjustedPath, adjustedStats } from './adjusted.js';
 import { MINUTE_MS, type Side, type TickHit } from './types.js';
 
 export function firstMinuteReaching(t: TapeCtx, symbol: string, date: string, side: Side, limitMicros: number, fromMinute: number): number | null {
   const inst = instrumentOf(t, symbol);
   if (!t.cal.isTradingDay(date)) return null;
-  const { high, low } = dayStats(t, inst, date);
+  const { high, low } = adjustedStats(t, inst, date);
   if (side === 'buy' ? low > limitMicros : high < limitMicros) return null;
-  const p = effectivePath(t, inst, date);
+  const p = adjustedPath(t, inst, date);
   for (let i = Math.max(0, fromMinute); i < p.length; i++) {
     if (side === 'buy' ? p[i] <= limitMicros : p[i] >= limitMicros) return i;
   }
@@ -26,6 +27,6 @@ export function firstTickReaching(t: TapeCtx, symbol: string, side: Side, limitM
     if (minute === null) continue;
     const atMs = s.openMs + minute * MINUTE_MS;
     if (atMs >= toMs) return null;
-    return { date, minute, atMs, priceMicros: effectivePath(t, instrumentOf(t, symbol), date)[minute] };
+    return { date, minute, atMs, priceMicros: adjustedPath(t, instrumentOf(t, symbol), date)[minute] };
   }
 }

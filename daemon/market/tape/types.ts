@@ -16,12 +16,24 @@ export interface TapeOverride {
   priceMicros: number;
 }
 
+/** An N-for-1 split: from atMs on, the symbol's prices are divided by ratio. */
+export interface TapeSplit {
+  symbol: string;
+  atMs: number;
+  ratio: number;
+}
+
 export interface TapeParams {
   seed: number | string;
   calendar: Calendar;
   instruments: readonly TapeInstrument[];
-  /** The recorded `quote` controls, read lazily; call tape.invalidate() after they change. */
+  /**
+   * The recorded `quote` controls, read lazily; call tape.invalidate() after they change. Each price is
+   * as it was set: after a split, in the split-adjusted prices.
+   */
   overrides: () => readonly TapeOverride[];
+  /** The recorded splits, read lazily; absent: none. Call tape.invalidate() after they change. */
+  splits?: () => readonly TapeSplit[];
 }
 
 export interface DayBar {
@@ -54,8 +66,12 @@ export interface TickHit {
 export interface Tape {
   has(symbol: string): boolean;
   priceAt(symbol: string, ms: number): number;
-  prevClose(symbol: string, date: string): number;
-  /** The reference price (previous close) of the session containing ms, or of the next one. */
+  /**
+   * The close of the trading day before `date`, as that close was quoted (a later split does not change
+   * it); with asOfMs, divided by the splits in force at asOfMs (the reference a quote at asOfMs compares with).
+   */
+  prevClose(symbol: string, date: string, asOfMs?: number): number;
+  /** The reference price (previous close) of the session containing ms, or of the next one, divided by the splits in force at ms. */
   referencePriceAt(symbol: string, ms: number): number;
   dayBar(symbol: string, date: string): DayBar | null;
   barAsOf(symbol: string, date: string, ms: number): DayBar | null;

@@ -1,5 +1,6 @@
 // Versioned migrations, applied in order. Each capability owns one file; never edit a shipped one,
-// add a new version instead.
+// add a new version instead. A new version is always above the highest one (never a gap below it, 24
+// and 25 stay unused): a home already at the highest version applies only the versions above it.
 import { CORE } from './001_core.js';
 import { INVESTORS } from './002_investors.js';
 import { ONBOARDING } from './003_onboarding.js';
@@ -21,9 +22,11 @@ import { BACKOFFICE } from './015_backoffice.js';
 import { ACCESS } from './022_access.js';
 import { BACKOFFICE_BASES } from './021_backoffice_bases.js';
 import { CONSOLE_PASSKEYS } from './023_console_passkeys.js';
+import { CONSOLE_CHALLENGES } from './027_console_challenges.js';
 import { CONSOLE_USERS } from './026_console_users.js';
+import { SPLITS_MIGRATION } from './028_splits.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, RECONCILIATION, BACKOFFICE, SURVEILLANCE, COMPLAINTS, ACCESS, BACKOFFICE_BASES, CONSOLE_PASSKEYS, CONSOLE_USERS].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: Migration[] = [CORE, INVESTORS, ONBOARDING, LEDGER, TRANSFERS, TRADING, FUNDS, JOURNAL, ORDERS_WITHOUT_HOLDS, POSTING_CHECK, IDEMPOTENCY_WALL, REPLAY_SESSION, BRANDING, REPORTS, RECONCILIATION, BACKOFFICE, SURVEILLANCE, COMPLAINTS, ACCESS, BACKOFFICE_BASES, CONSOLE_PASSKEYS, CONSOLE_CHALLENGES, CONSOLE_USERS, SPLITS_MIGRATION].sort((a, b) => a.version - b.version);

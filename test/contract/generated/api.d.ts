@@ -2908,6 +2908,10 @@ export interface components {
             session_id: string;
             identity_id: string;
             identity_name: string;
+            /** @description The identity's name for people (console-users:manage); null when it has none. */
+            identity_display_name: string | null;
+            /** @description When the identity was disabled (console-users:disable); its sessions are refused while it is. Null while enabled. */
+            identity_disabled_at: string | null;
             role: string;
             /** Format: date-time */
             created_at: string;
@@ -2944,6 +2948,8 @@ export interface components {
             identities: {
                 identity_id: string;
                 name: string;
+                /** @description Its name for people (console-users:manage); null when it has none. */
+                display_name: string | null;
                 role: string;
                 realm: string;
                 broker_id: string | null;
@@ -2952,6 +2958,8 @@ export interface components {
                 created_at: string;
                 key_rotated_at: string | null;
                 revoked_at: string | null;
+                /** @description When it was disabled (console-users:disable; enabling clears it); null while enabled. */
+                disabled_at: string | null;
                 /** @description Its latest audited action (as actor or on whose behalf), sandbox clock. */
                 last_used_at: string | null;
                 grants: {
@@ -3252,10 +3260,10 @@ export interface components {
             /** @description act_... */
             id: string;
             /**
-             * @description CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption
+             * @description CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added by a stock split
              * @enum {string}
              */
-            activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED";
+            activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED" | "SPLIT";
             investor_id: string;
             /**
              * Format: date-time
@@ -3271,7 +3279,7 @@ export interface components {
              */
             status: "executed";
             /** @description kind of the object that caused it */
-            ref_type: ("transfer" | "order" | "fund_order" | "dividend" | "journal") | null;
+            ref_type: ("transfer" | "order" | "fund_order" | "dividend" | "journal" | "split") | null;
             /** @description its id (trf_..., ord_...), also the ref of its ledger postings */
             ref_id: string | null;
             symbol: string | null;
@@ -3851,7 +3859,7 @@ export interface components {
              * @description CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, SUB/RED fund orders, JNLC journal
              * @enum {string}
              */
-            activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED";
+            activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED" | "SPLIT";
             tenant_id: string;
             investor_id: string;
             account_number: string;
@@ -3928,7 +3936,7 @@ export interface components {
                 /** @description the movements summed by activity type, alphabetical */
                 totals: {
                     /** @enum {string} */
-                    activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED";
+                    activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED" | "SPLIT";
                     count: number;
                     /** @description credited; EGP micros */
                     in_micros: number;
@@ -4947,7 +4955,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "CSRF_REFUSED" | "ENROLMENT_CODE_INVALID" | "PASSKEY_REJECTED" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "SESSION_INVALID" | "KEY_REVOKED" | "IDENTITY_DISABLED" | "ACCESS_REVIEW_OWN_ACCESS" | "ACCESS_REVIEW_ITEM_DECIDED" | "ACCESS_REVIEW_CLOSED" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "CSRF_REFUSED" | "ENROLMENT_CODE_INVALID" | "PASSKEY_REJECTED" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNSUPPORTED_FONT" | "INVALID_PERIOD" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "SPLIT_ALREADY_APPLIED" | "SPLIT_NOT_APPLICABLE" | "SESSION_INVALID" | "KEY_REVOKED" | "IDENTITY_DISABLED" | "ACCESS_REVIEW_OWN_ACCESS" | "ACCESS_REVIEW_ITEM_DECIDED" | "ACCESS_REVIEW_CLOSED" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -7387,7 +7395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description NOT_FOUND, UNKNOWN_SYMBOL */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7396,7 +7404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACTION_ALREADY_DECIDED, ACTION_EXPIRED, BREAK_STATE_CONFLICT */
+            /** @description ACTION_ALREADY_DECIDED, ACTION_EXPIRED, BREAK_STATE_CONFLICT, SPLIT_ALREADY_APPLIED */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,7 +7431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACTION_NOT_EXECUTABLE, VALIDATION_FAILED */
+            /** @description ACTION_NOT_EXECUTABLE, SPLIT_NOT_APPLICABLE, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,120 @@
+// The console on a tablet (820x1180) and on a laptop (1280x800), in English and in Arabic, against a
+// real daemon with work waiting on every screen (test/console/ops-sandbox.ts): every screen of both
+// personas fits the window's width (the page never scrolls sideways) with its main action controls in
+// view, and in Arabic no English word is left on any screen but ids, codes, symbols, amounts and the
+// data people typed. Screenshots of every screen at both widths in both languages go to
+// test/console/screenshots/ (layout-<width>-<lang>-<screen>.png, the window as first seen). 'English' is
+// allowed: it is the language switch, which names the other language in that language.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { englishWords, enrolLink, fitsWidth, inViewAcross, launch, pageWithAuthenticator, shotWindow, signedIn, tablesScrollingSideways } from './browser.js';
+import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
+
+/** Each screen, who sees its decisions, and the controls of those decisions that must be in view. */
+const SCREENS: Array<{ id: string; role: string; controls: string[] }> = [
+  { id: 'actions', role: 'approver', controls: ['[data-action="approve"]', '[data-action="reject"]', 'input[aria-label]'] },
+  { id: 'audit', role: 'security', controls: ['[data-action="verify"]', '[data-filter="actor"]', '[data-filter="tenant_id"]', 'form button[type="submit"]'] },
+  { id: 'access', role: 'security', controls: ['[data-action="open-review"]', '[data-action="certify"]', '[data-action="revoke"]'] },
+  { id: 'sessions', role: 'security', controls: ['[data-action="revoke-session"]'] },
+  { id: 'breaks', role: 'admin', controls: ['[data-action="acknowledge"]', '[data-action="accept"]'] },
+  { id: 'alerts', role: 'admin', controls: ['[data-action="escalate"]', '[data-action="close"]'] },
+  { id: 'complaints', role: 'admin', controls: ['tr[data-complaint] select', '[data-action="move"]'] },
+  { id: 'queue', role: 'dealer', controls: ['input.price', '[data-action="execute"]', 'tr[data-order] select'] },
+  { id: 'funding', role: 'dealer', controls: ['tr[data-transfer] button.primary', 'tr[data-transfer] select'] },
+  { id: 'kyc', role: 'dealer', controls: ['article[data-application] button.primary', 'article[data-application] select'] },
+  { id: 'blotter', role: 'dealer', controls: ['input[type="date"]'] },
+  { id: 'book', role: 'dealer', controls: ['form input', 'form button[type="submit"]'] },
+  { id: 'eod', role: 'dealer', controls: ['dl.grid'] },
+];
+const WIDTHS = [{ name: 'tablet', width: 820, height: 1180 }, { name: 'laptop', width: 1280, height: 800 }];
+
+let o: OpsSandbox;
+let browser: Browser;
+let referred: string;
+const pages = new Map<string, Page>();
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  o = await startOpsSandbox();
+  referred = await deskWork(o);
+  // an open access review, so that its items wait for a decision
+  expect((await o.sbx.svc(['api', 'POST', '/admin/access-reviews', '-d', '{}', '--as', 'security'])).code).toBe(0);
+  browser = await launch();
+  for (const role of new Set(SCREENS.map((s) => s.role))) {
+    const { context, page } = await signedIn(browser, o.sbx, role, WIDTHS[0]);
+    contexts.push(context);
+    pages.set(role, page);
+  }
+}, 400_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await o?.sbx.stop();
+});
+
+async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {
+  if ((await page.evaluate('document.documentElement.lang')) !== lang) await page.getByTestId('lang').click();
+  await expect.poll(() => page.evaluate('document.documentElement.dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+}
+
+/** Opens a screen and waits until its list has been read and its decision controls are there. */
+async function openScreen(page: Page, s: (typeof SCREENS)[number]): Promise<void> {
+  await page.locator(`a[data-screen="${s.id}"]`).click();
+  await page.locator('.live').waitFor({ timeout: 30_000 });
+  for (const c of s.controls) await page.locator(c).first().waitFor({ timeout: 30_000 });
+}
+
+describe('usable on a laptop screen and a tablet, in English and in Arabic', () => {
+  for (const w of WIDTHS) {
+    for (const lang of ['en', 'ar'] as const) {
+      it(`on a ${w.name} (${w.width}x${w.height}) in ${lang === 'en' ? 'English' : 'Arabic'}, every screen fits the width and shows its main actions in view`, async () => {
+        const problems: string[] = [];
+        for (const s of SCREENS) {
+          const page = pages.get(s.role)!;
+          await page.setViewportSize({ width: w.width, height: w.height });
+          await inLanguage(page, lang);
+          await openScreen(page, s);
+          if (!(await fitsWidth(page))) problems.push(`${s.id}: the page scrolls sideways`);
+          for (const i of await tablesScrollingSideways(page)) problems.push(`${s.id}: table ${i} scrolls sideways`);
+          for (const c of s.controls) if (!(await inViewAcross(page, c))) problems.push(`${s.id}: ${c} is not in view across`);
+          await shotWindow(page, `layout-${w.name}-${lang}-${s.id}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  }
+});
+
+describe('English and Arabic', () => {
+  it('in Arabic, no screen of either persona shows an English word but ids, codes, symbols, amounts, names and the notes people typed', async () => {
+    const allowed = [
+      'svc', 'English', o.investorName, referred, o.complaintSummary, o.proposalReason,
+      'admin', 'security', 'approver', 'dealer', 'compliance', 'auditor', // the identities' names
+    ];
+    const found: string[] = [];
+    for (const s of SCREENS) {
+      const page = pages.get(s.role)!;
+      await inLanguage(page, 'ar');
+      await openScreen(page, s);
+      for (const word of await englishWords(page, allowed)) found.push(`${s.id}: ${word}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('in Arabic, the sign-in and enrolment pages read in Arabic too (the enrol command stays as typed, in code), and fit a tablet', async () => {
+    const { context, page } = await pageWithAuthenticator(browser, WIDTHS[0]);
+    contexts.push(context);
+    await page.goto(o.sbx.info.console_url);
+    await page.getByTestId('sign-in').waitFor();
+    await inLanguage(page, 'ar');
+    expect(await englishWords(page, ['svc', 'English'])).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+    await shotWindow(page, 'layout-tablet-ar-sign-in');
+    await page.goto(await enrolLink(o.sbx, 'compliance')); // the language choice is kept for the next page
+    await page.getByTestId('enrol').waitFor();
+    expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
+    expect(await englishWords(page, ['svc', 'English'])).toEqual([]);
+    await shotWindow(page, 'layout-tablet-ar-enrol');
+  });
+});
