@@ -1,14 +1,14 @@
 // buildApp(deps) assembles the daemon's HTTP app without listening: tests use inject(), main.ts
 // listens. The server (parsers, error bodies) and the pipeline live in daemon/http/; the routes come
 // from every capability's module (daemon/routes.ts).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from './deps.js';
 import type { RouteDef } from './contract/route.js';
 import type { Health } from './contract/schemas/health.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
 import { buildOpenApi } from './http/openapi.js';
-import { addRequestRecorder } from './http/inspect.js';
+import { addRequestRecorder, NOTES_PAYLOAD } from './http/inspect.js';
 import { ROUTE_MODULES } from './routes.js';
 import * as sessions from './backoffice/sessions.js';
 import { createPasskeyStore } from './backoffice/passkeys.js';
@@ -19,13 +19,15 @@ import { findConsoleDir, registerConsoleStatic } from './console/static.js';
 export interface AppOptions extends ServerOptions {
   /** The home's sandbox id, echoed by /healthz (daemon/contract/home-files.ts); null without a home. */
   sandboxId?: string;
+  /** Run for every answered request after the inspector records it (main.ts's access log line). */
+  onAnswered?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   const app = createServer(deps, { logger: opts.logger });
   const sandboxId = opts.sandboxId ?? null;
   // the request inspector records every answer; open event streams end when the app closes
-  addRequestRecorder(app, deps.inspector, deps.wallNow);
+  addRequestRecorder(app, deps.inspector, deps.wallNow, opts.onAnswered);
   app.addHook('preClose', (done) => {
     deps.events.closeAll();
     Promise.all(deps.onClose.map((hook) => hook())).then(() => done(), done);
@@ -46,7 +48,8 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
       url: def.url,
       bodyLimit: def.rawBody?.maxBytes,
       // read by the content parsers: an upload is judged by its bytes whatever its Content-Type
-      config: { rawBody: def.rawBody !== undefined },
+      // and the pipeline notes its payload for the request inspector itself (http/inspect.ts)
+      config: { rawBody: def.rawBody !== undefined, [NOTES_PAYLOAD]: true },
       handler: (req, reply) => handle(def, req, reply),
     });
   }

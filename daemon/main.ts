@@ -12,6 +12,7 @@ import { buildApp } from './app.js';
 import { loadKek } from './store/kek-file.js';
 import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
 
 export const VERSION = '0.1.0';
@@ -126,27 +127,29 @@ if (deps.bootstrap) {
   chmodSync(credentialsFile, 0o600);
 }
 
-const app = buildApp(deps, {
-  sandboxId,
-  logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
-});
-deps.log = app.log;
 // One line per request, without headers (keys never reach the log). Successful quick reads are the
 // bulk of traffic and the least interesting, so they log at debug (`--log-level debug` shows them);
-// every write, every error and every slow read logs at info.
+// every write, every error and every slow read logs at info. Run in the request inspector's
+// onResponse hook (http/inspect.ts), after it records the request: one hook per request, not two.
 const SLOW_MS = 50;
 const logReads = logLevel === 'debug';
-// A callback hook, not an async one: fastify then runs it without a promise per request.
-app.addHook('onResponse', (req, reply, done) => {
+function accessLog(req: FastifyRequest, reply: FastifyReply): void {
   const ms = reply.elapsedTime;
   const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
   if (!quietRead || logReads) {
-    const line = { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
-    if (quietRead) req.log.debug(line, 'request');
-    else req.log.info(line, 'request');
+    // the root logger with the request id first: the bytes of req.log's line, without making req.log
+    const line = { reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+    if (quietRead) app.log.debug(line, 'request');
+    else app.log.info(line, 'request');
   }
-  done();
+}
+
+const app = buildApp(deps, {
+  sandboxId,
+  logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
+  onAnswered: accessLog,
 });
+deps.log = app.log;
 
 const locatorFile = join(home, LOCATOR_FILE);
 try {

@@ -15,7 +15,7 @@ import { AppError } from './errors.js';
 import { authenticate, replayTicket, type AuthDeps, type Principal } from './auth.js';
 import { createMutationRunner, type MutationDeps } from './mutation.js';
 import { errorReply, parsePart, toReply, type Out } from './reply.js';
-import { noteCaller } from './inspect.js';
+import { noteCaller, notePayload } from './inspect.js';
 
 export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal'> {
   db: Db;
@@ -50,6 +50,7 @@ function runOutsideBatch(def: RouteDef, ctx: RouteCtx, req: FastifyRequest): Out
   });
 }
 
+/** The answer; its payload is noted for the request inspector (its routes have no onSend hook: http/inspect.ts). */
 function send(reply: FastifyReply, out: Out): void {
   reply.code(out.status);
   if (out.headers) reply.headers(out.headers);
@@ -57,11 +58,13 @@ function send(reply: FastifyReply, out: Out): void {
   if (out.stream) {
     // a stream (the sandbox's server-sent events): fastify pipes it and destroys it when the client goes
     reply.type(out.contentType ?? 'application/octet-stream');
+    notePayload(reply.request, out.stream);
     reply.send(out.stream);
     return;
   }
   if (out.raw) {
     reply.type(out.contentType ?? 'application/octet-stream');
+    notePayload(reply.request, out.raw);
     reply.send(out.raw);
     return;
   }
@@ -70,7 +73,9 @@ function send(reply: FastifyReply, out: Out): void {
     return;
   }
   reply.type('application/json; charset=utf-8');
-  reply.send(out.json ?? JSON.stringify(out.body));
+  const payload = out.json ?? JSON.stringify(out.body);
+  notePayload(reply.request, payload);
+  reply.send(payload);
 }
 
 export function createPipeline(deps: PipelineDeps) {

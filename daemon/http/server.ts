@@ -8,6 +8,8 @@ import { ERROR_CODES } from '../contract/errors.js';
 import type { IdGen } from '../sim/ids.js';
 import { AppError, errorBody } from './errors.js';
 import { nonCanonical } from './canonical-path.js';
+import { notePayload } from './inspect.js';
+import { lazyChildLogger } from './lazy-logger.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -40,8 +42,11 @@ function mapFastifyError(err: { code?: string; statusCode?: number; message: str
   return new AppError('INTERNAL');
 }
 
+/** An error answer; the payload is noted for the request inspector (http/inspect.ts). */
 function sendError(reply: FastifyReply, err: AppError, requestId: string): void {
-  reply.code(err.status).type(JSON_TYPE).send(JSON.stringify(errorBody(err.code, err.message, requestId)));
+  const payload = JSON.stringify(errorBody(err.code, err.message, requestId));
+  notePayload(reply.request, payload);
+  reply.code(err.status).type(JSON_TYPE).send(payload);
 }
 
 /** Requests the HTTP parser refuses never reach a route: answer them in the spec's error body too. */
@@ -120,7 +125,8 @@ function addContentParsers(app: FastifyInstance): void {
 /** A path in any spelling but its canonical one is refused before anything reads it (canonical-path.ts). */
 function refuseNonCanonicalPaths(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
-    const path = req.url.split('?', 1)[0];
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
     const canonical = nonCanonical(path);
     if (canonical === null) return done();
     sendError(reply, new AppError('NON_CANONICAL_PATH', `The path ${JSON.stringify(path)} is not canonical: send ${canonical}.`), String(req.id));
@@ -134,7 +140,9 @@ function addErrorHandlers(app: FastifyInstance, deps: ServerDeps): void {
     sendError(reply, appErr, String(req.id));
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).type(JSON_TYPE).send(JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id))));
+    const payload = JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id)));
+    notePayload(req, payload);
+    reply.code(404).type(JSON_TYPE).send(payload);
   });
 }
 
@@ -145,6 +153,8 @@ export function createServer(deps: ServerDeps, opts: ServerOptions = {}): Fastif
     bodyLimit: JSON_BODY_LIMIT,
     // main.ts logs one line per request itself, without headers (keys never reach the log).
     logController: new LogController({ disableRequestLogging: true }),
+    // req.log is made when a request first logs, not for every request (http/lazy-logger.ts)
+    ...(opts.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => answerClientError(deps, err, socket),
     frameworkErrors: (err, req, reply) => answerFrameworkError(err, req as FastifyRequest, reply as unknown as FastifyReply),
   });

@@ -15,11 +15,26 @@ const BODY_CAP = 64 * 1024;
 const NOT_RECORDED = /^\/(healthz$|admin\/sandbox\/(requests|events)(\/|$))/;
 
 type KeptBody = { kind: 'none' } | { kind: 'text'; text: string; size: number; truncated: boolean } | { kind: 'bytes'; size: number };
+const NONE: KeptBody = { kind: 'none' };
 
+/**
+ * What an entry keeps of a body: a text of at most BODY_CAP characters is kept as the string itself
+ * (the common case: nothing allocated, its KeptBody made when it is shown), anything else as its
+ * KeptBody, undefined for none.
+ */
+type StoredBody = string | KeptBody | undefined;
+
+/**
+ * One recorded request, read back from the ring's columns (a view built when shown, never stored).
+ * The ring keeps each field in a column of its own, numbers in typed arrays, so that recording a
+ * request allocates and retains as few objects as possible: every object the ring keeps is copied
+ * by the young generation's garbage collector until it is promoted, which was most of what the
+ * inspector cost a request (docs/bench.md, "The fourth pass").
+ */
 interface Entry {
   seq: number;
   simMs: number;
-  rec: RecordedRequest;
+  rec: Omit<RecordedRequest, 'requestBody' | 'responseBody'>;
   path: string;
   query: string;
   errorCode: string | null;
@@ -59,15 +74,29 @@ function keep(body: unknown, type: string | null): KeptBody {
   return { kind: 'none' };
 }
 
+function stored(body: unknown, type: string | null): StoredBody {
+  if (typeof body === 'string' && body.length <= BODY_CAP) return body.length === 0 ? undefined : body;
+  const kept = keep(body, type);
+  return kept.kind === 'none' ? undefined : kept;
+}
+
+function kept(b: StoredBody): KeptBody {
+  if (b === undefined) return NONE;
+  if (typeof b !== 'string') return b;
+  return { kind: 'text', text: b, size: Buffer.byteLength(b), truncated: false };
+}
+
 function show(b: KeptBody, type: string | null): { content_type: string | null; size_bytes: number; body: unknown } {
   if (b.kind === 'none') return { content_type: type, size_bytes: 0, body: null };
   if (b.kind === 'bytes') return { content_type: type, size_bytes: b.size, body: `[redacted:bytes] (${b.size} bytes${type ? `, ${type}` : ''})` };
   return { content_type: type, size_bytes: b.size, body: redactBody(b.text, type, b.truncated) };
 }
 
-function errorCodeOf(status: number, body: KeptBody): string | null {
-  if (status < 400 || body.kind !== 'text') return null;
-  return /"error"\s*:\s*\{\s*"code"\s*:\s*"([A-Z0-9_]+)"/.exec(body.text.slice(0, 300))?.[1] ?? null;
+function errorCodeOf(status: number, body: StoredBody): string | null {
+  if (status < 400 || body === undefined) return null;
+  const text = typeof body === 'string' ? body : body.kind === 'text' ? body.text : null;
+  if (text === null) return null;
+  return /"error"\s*:\s*\{\s*"code"\s*:\s*"([A-Z0-9_]+)"/.exec(text.slice(0, 300))?.[1] ?? null;
 }
 
 function contentTypeOf(headers: RecordedRequest['headers']): string | null {
@@ -91,10 +120,49 @@ const SIGNATURE_HINT =
   'This is the v1 string to sign the daemon computed for this request (docs/api.md, "Signing"): ' +
   'print the string your client signed and diff the two; the first differing line is the cause.';
 
+/** Not recorded: /healthz and the inspector's own routes (a cheap prefix test first: most paths are neither). */
+function notRecorded(path: string): boolean {
+  return (path === '/healthz' || path.startsWith('/admin/sandbox/')) && NOT_RECORDED.test(path);
+}
+
+/** The ring: slot seq % capacity of each column holds request seq. */
+function createColumns(capacity: number) {
+  const arr = <T>() => new Array<T>(capacity).fill(undefined as T);
+  return {
+    simMs: new Float64Array(capacity),
+    wallMs: new Float64Array(capacity),
+    latencyMs: new Float64Array(capacity),
+    status: new Int32Array(capacity),
+    requestId: arr<string>(),
+    method: arr<string>(),
+    url: arr<string>(),
+    principal: arr<string | null>(),
+    headers: arr<RecordedRequest['headers']>(),
+    responseType: arr<string | null>(),
+    canonical: arr<string | null>(),
+    request: arr<StoredBody>(),
+    response: arr<StoredBody>(),
+  };
+}
+
 export function createInspector(deps: InspectorDeps): Inspector {
   const capacity = Math.max(1, Math.floor(deps.capacity));
-  const ring: Array<Entry | undefined> = new Array<Entry | undefined>(capacity);
+  const c = createColumns(capacity);
   let seq = 0;
+
+  function entryAt(s: number): Entry {
+    const i = s % capacity;
+    const url = c.url[i];
+    const q = url.indexOf('?');
+    const rec = {
+      requestId: c.requestId[i], method: c.method[i], url, status: c.status[i], latencyMs: c.latencyMs[i], principal: c.principal[i],
+      headers: c.headers[i], responseType: c.responseType[i], canonicalString: c.canonical[i], wallMs: c.wallMs[i],
+    };
+    return {
+      seq: s, simMs: c.simMs[i], rec, path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1),
+      errorCode: errorCodeOf(rec.status, c.response[i]), request: kept(c.request[i]), response: kept(c.response[i]),
+    };
+  }
 
   function summary(e: Entry): InspectedRequestSummary {
     return {
@@ -104,10 +172,10 @@ export function createInspector(deps: InspectorDeps): Inspector {
     };
   }
 
-  /** Entries oldest first. */
-  function entries(): Entry[] {
+  /** Entries oldest first (after: only those recorded after that seq). */
+  function entries(after = 0): Entry[] {
     const out: Entry[] = [];
-    for (let s = Math.max(1, seq - capacity + 1); s <= seq; s++) out.push(ring[s % capacity]!);
+    for (let s = Math.max(1, seq - capacity + 1, after + 1); s <= seq; s++) out.push(entryAt(s));
     return out;
   }
 
@@ -115,24 +183,33 @@ export function createInspector(deps: InspectorDeps): Inspector {
     capacity,
     record(rec) {
       const q = rec.url.indexOf('?');
-      const path = q < 0 ? rec.url : rec.url.slice(0, q);
-      if (NOT_RECORDED.test(path)) return;
-      const response = keep(rec.responseBody, rec.responseType);
+      if (notRecorded(q < 0 ? rec.url : rec.url.slice(0, q))) return;
       seq++;
-      ring[seq % capacity] = {
-        seq, simMs: deps.simNow(), rec, path, query: q < 0 ? '' : rec.url.slice(q + 1),
-        errorCode: errorCodeOf(rec.status, response), request: keep(rec.requestBody, contentTypeOf(rec.headers)), response,
-      };
-      // the entry keeps what it shows; the raw payloads go
+      const i = seq % capacity;
+      c.simMs[i] = deps.simNow();
+      c.wallMs[i] = rec.wallMs;
+      c.latencyMs[i] = rec.latencyMs;
+      c.status[i] = rec.status;
+      c.requestId[i] = rec.requestId;
+      c.method[i] = rec.method;
+      c.url[i] = rec.url;
+      c.principal[i] = rec.principal;
+      c.headers[i] = rec.headers;
+      c.responseType[i] = rec.responseType;
+      c.canonical[i] = rec.canonicalString;
+      c.request[i] = stored(rec.requestBody, contentTypeOf(rec.headers));
+      c.response[i] = stored(rec.responseBody, rec.responseType);
+      // the columns keep what they show; the raw payloads go
       rec.requestBody = undefined;
       rec.responseBody = undefined;
     },
     list(q) {
-      const found = entries().filter((e) => matches(e, q));
+      const found = entries(q.after ?? 0).filter((e) => matches(e, q));
       return { requests: found.slice(-q.limit).map(summary), capacity, last_seq: seq };
     },
     get(requestId) {
-      const e = entries().reverse().find((x) => x.rec.requestId === requestId);
+      let e: Entry | undefined;
+      for (let s = seq; s >= Math.max(1, seq - capacity + 1) && !e; s--) if (c.requestId[s % capacity] === requestId) e = entryAt(s);
       if (!e) return refuse('NOT_FOUND', `No request ${requestId} among the last ${capacity} (the inspector keeps the newest ${capacity} in memory).`);
       return ok({
         ...summary(e),

@@ -107,6 +107,28 @@ describe('request inspector', () => {
     expect(shown.text).not.toContain('long.body@example.com');
   });
 
+  it('keeps the answer as sent whoever sent it: a route, a HEAD of it, the router 404, a path refusal, a console page', async () => {
+    const answers = [
+      await t.req('GET', '/v1/clock'),
+      await t.req('GET', '/v1/no-such-route'),
+      await t.req('GET', '/v1//clock'),
+      await t.req('GET', '/console'),
+    ];
+    const list = await newest('?limit=4');
+    expect(list.requests.map((r) => [r.path, r.status])).toEqual(answers.map((a, i) => [['/v1/clock', '/v1/no-such-route', '/v1//clock', '/console'][i], a.status]));
+    for (const [i, a] of answers.entries()) {
+      const shown = await detail(list.requests[i].request_id);
+      expect(shown.body.response.size_bytes, a.text).toBe(Buffer.byteLength(a.text));
+    }
+    expect(list.requests.slice(1, 3).map((r) => r.error_code)).toEqual(['ROUTE_NOT_FOUND', 'NON_CANONICAL_PATH']);
+    const head = await t.req('HEAD', '/v1/clock');
+    expect(head.status).toBe(200);
+    const [headed] = (await newest('?limit=1')).requests;
+    expect(headed).toMatchObject({ method: 'HEAD', path: '/v1/clock', status: 200 });
+    // the body a GET would have had: what the route answered, before HEAD dropped it
+    expect((await detail(headed.request_id)).body.response.size_bytes).toBe(Buffer.byteLength(answers[0].text));
+  });
+
   it('answers 404 NOT_FOUND for a request id it does not hold', async () => {
     const res = await t.req('GET', '/admin/sandbox/requests/req_unknown');
     expect(res.status).toBe(404);

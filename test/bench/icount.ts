@@ -7,12 +7,16 @@
 //
 //   npx tsx test/bench/icount.ts [main.js ...]     # default dist/daemon/main.js; ICOUNT_ORDERS=300
 //   npx tsx test/bench/icount.ts bench-results/dist-before/daemon/main.js dist/daemon/main.js
+//   ICOUNT_GET=/v1/clock npx tsx test/bench/icount.ts OLD NEW   # per GET of a read route instead
 //
 // Each daemon runs under `valgrind --tool=callgrind --instr-atstart=no`, gets the bench's four funded
 // investors and ICOUNT_WARM (200) unmeasured orders; then counting is switched on for ICOUNT_ORDERS
 // orders sent by 10 connections (so batches share their COMMIT as under the bench's load), and off.
+// With ICOUNT_GET=<path>, the load is GETs of that path with the tenant's bearer key instead
+// (ICOUNT_REQUESTS, default 3000, after ICOUNT_WARM_GETS, default 3000), counted per request.
 // With ICOUNT_KEEP=1 the callgrind file stays in bench-results/ (callgrind_annotate reads it).
 import { execFileSync } from 'node:child_process';
+import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,8 +26,10 @@ import { call } from './client.js';
 import { fundedInvestor, ORDER_SYMBOL } from './order-load.js';
 import { installCleanup } from './proc.js';
 
-const ORDERS = Number(process.env.ICOUNT_ORDERS ?? 300);
-const WARM = Number(process.env.ICOUNT_WARM ?? 200);
+const GET_PATH = process.env.ICOUNT_GET;
+const ORDERS = GET_PATH ? Number(process.env.ICOUNT_REQUESTS ?? 3000) : Number(process.env.ICOUNT_ORDERS ?? 300);
+const WARM = GET_PATH ? Number(process.env.ICOUNT_WARM_GETS ?? 3000) : Number(process.env.ICOUNT_WARM ?? 200);
+const UNIT = GET_PATH ? `GET ${GET_PATH}` : 'order';
 const CONNECTIONS = 10;
 const entries = process.argv.slice(2).map((p) => resolve(p));
 if (entries.length === 0) entries.push(DAEMON_ENTRY);
@@ -46,8 +52,15 @@ async function order(d: DaemonHandle, investorId: string): Promise<void> {
   if (res.status !== 201) throw new Error(`POST /v1/orders answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
-/** n orders over CONNECTIONS concurrent clients, round-robin over the investors. */
+/** n GETs of path as the bench sends them (autocannon: its few headers, keep-alive), all 200. */
+async function reads(d: DaemonHandle, path: string, n: number): Promise<void> {
+  const r = await autocannon({ url: d.baseUrl + path, headers: d.bearer, connections: CONNECTIONS, amount: n, timeout: 600 });
+  if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) throw new Error(`GET ${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+}
+
+/** n orders (or GETs of ICOUNT_GET) over CONNECTIONS concurrent clients, round-robin over the investors. */
 async function orders(d: DaemonHandle, investors: string[], n: number): Promise<void> {
+  if (GET_PATH) return reads(d, GET_PATH, n);
   let next = 0;
   const worker = async () => {
     while (next < n) {
@@ -64,16 +77,19 @@ function control(pid: number, ...args: string[]): string {
 
 async function count(entry: string, i: number): Promise<Split> {
   const dir = join(ROOT, 'bench-results');
-  const out = join(dir, `callgrind.${i}.out`);
+  const name = `callgrind.${process.env.ICOUNT_TAG ?? ''}${i}.out`; // ICOUNT_TAG: runs side by side
+  const out = join(dir, name);
   mkdirSync(dir, { recursive: true });
-  for (const f of readdirSync(dir)) if (f.startsWith(`callgrind.${i}.out`)) rmSync(join(dir, f), { force: true });
+  for (const f of readdirSync(dir)) if (f.startsWith(name)) rmSync(join(dir, f), { force: true });
   const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`];
   const d = await ctx.startDaemon({ entry, wrap, healthyMs: 600_000 });
   try {
     const investors: string[] = [];
-    for (let k = 0; k < 4; k++) investors.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
-    await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true, 600_000);
-    await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true, 600_000);
+    if (!GET_PATH) {
+      for (let k = 0; k < 4; k++) investors.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
+      await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true, 600_000);
+      await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true, 600_000);
+    }
     await orders(d, investors, WARM);
     control(d.pid, '--instr=on');
     await orders(d, investors, ORDERS);
@@ -83,7 +99,7 @@ async function count(entry: string, i: number): Promise<Split> {
   } finally {
     await d.stop();
   }
-  const dumped = readdirSync(dir).filter((f) => f.startsWith(`callgrind.${i}.out`)).map((f) => join(dir, f));
+  const dumped = readdirSync(dir).filter((f) => f.startsWith(name)).map((f) => join(dir, f));
   const file = dumped.find((f) => /^desc: Trigger: .*measured/m.test(readFileSync(f, 'utf8')));
   if (file === undefined) throw new Error(`no measured dump among ${dumped.join(', ')}`);
   const split = breakdown(file);
@@ -97,6 +113,11 @@ interface Split {
   /** V8's optimizing compiler (its own thread): tier-up still running in the window, not the request's work. */
   compiler: number;
   gc: number;
+  /**
+   * A major GC cycle (concurrent marking and sweeping on helper threads, the mark-compact pause, the
+   * start of incremental marking): it falls in one window and not in another, so it is reported apart.
+   */
+  major: number;
   sqlite: number;
 }
 
@@ -110,23 +131,26 @@ function breakdown(file: string): Split {
     total: inclusive(/PROGRAM TOTALS/),
     compiler: inclusive(/OptimizingCompileDispatcher::CompileNext\(/),
     gc: inclusive(/v8::internal::Heap::CollectGarbage\(/),
+    major:
+      inclusive(/ConcurrentMarking::JobTaskMajor::Run\(/) + inclusive(/Sweeper::SweeperJob::Run\(/) +
+      inclusive(/v8::internal::Heap::MarkCompact\(\)/) + inclusive(/v8::internal::IncrementalMarking::Start\(/),
     sqlite: inclusive(/:sqlite3_step \[/),
   };
 }
 
-const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')} k`;
+const k = (n: number) => `${(n / 1000).toLocaleString('en', { maximumFractionDigits: n < 1e6 ? 1 : 0 })} k`;
 try {
   const results: number[] = [];
   for (const [i, entry] of entries.entries()) {
     const s = await count(entry, i);
-    const work = s.total - s.compiler;
+    const work = s.total - s.compiler - s.major;
     results.push(work);
     process.stdout.write(
-      `${entry}: ${k(work)} instructions per order without the optimizing compiler (${k(s.total)} in all, compiler ${k(s.compiler)}; ` +
-        `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} orders)\n`,
+      `${entry}: ${k(work)} instructions per ${UNIT} without the optimizing compiler and a major GC (${k(s.total)} in all, compiler ${k(s.compiler)}, major GC ${k(s.major)}; ` +
+        `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} × ${UNIT})\n`,
     );
   }
-  if (results.length > 1) process.stdout.write(`second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per order)\n`);
+  if (results.length > 1) process.stdout.write(`second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per ${UNIT})\n`);
 } finally {
   await ctx.close();
 }
