@@ -9,7 +9,7 @@
 import { band, clampToBand, roundRatioToTick, MIN_PRICE_MICROS } from '../ticks.js';
 import { memo } from './cache.js';
 import { sessionOf, type TapeCtx } from './context.js';
-import { closeOf, dayStats, effectivePath } from './effective.js';
+import { closeOf, dayStats, effectivePath, highLow } from './effective.js';
 import { divisorAt } from './splits.js';
 import { MINUTE_MS, type DayStats, type Instrument } from './types.js';
 
@@ -59,14 +59,5 @@ export function adjustedClose(t: TapeCtx, inst: Instrument, date: string): numbe
 
 export function adjustedStats(t: TapeCtx, inst: Instrument, date: string): DayStats {
   if (!t.splits.of(inst.symbol)) return dayStats(t, inst, date);
-  return memo(t.effective.adjustedStats, `${inst.symbol}|${date}`, () => {
-    const p = adjustedPath(t, inst, date);
-    let high = p[0];
-    let low = p[0];
-    for (const x of p) {
-      if (x > high) high = x;
-      if (x < low) low = x;
-    }
-    return { high, low };
-  });
+  return memo(t.effective.adjustedStats, `${inst.symbol}|${date}`, () => highLow(adjustedPath(t, inst, date)));
 }

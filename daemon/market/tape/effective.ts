@@ -88,15 +88,17 @@ export function effectivePath(t: TapeCtx, inst: Instrument, date: string): numbe
   return memo(t.effective.paths, `${inst.symbol}|${date}`, () => computeEffectivePath(t, inst, date));
 }
 
+/** The highest and lowest price of a day's minute path. */
+export function highLow(p: readonly number[]): DayStats {
+  let high = p[0];
+  let low = p[0];
+  for (const x of p) {
+    if (x > high) high = x;
+    if (x < low) low = x;
+  }
+  return { high, low };
+}
+
 export function dayStats(t: TapeCtx, inst: Instrument, date: string): DayStats {
-  return memo(t.effective.stats, `${inst.symbol}|${date}`, () => {
-    const p = effectivePath(t, inst, date);
-    let high = p[0];
-    let low = p[0];
-    for (const x of p) {
-      if (x > high) high = x;
-      if (x < low) low = x;
-    }
-    return { high, low };
-  });
+  return memo(t.effective.stats, `${inst.symbol}|${date}`, () => highLow(effectivePath(t, inst, date)));
 }
