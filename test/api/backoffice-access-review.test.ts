@@ -4,7 +4,7 @@
 // the rules too: raw SQL cannot decide one's own item, decide twice, change an item's subject, decide
 // without the grant, reopen a closed campaign or delete anything.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeApp, type As, type TestApp } from '../helpers/app.js';
+import { makeApp, proposeAndApprove, type As, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -36,13 +36,7 @@ describe('GET /admin/access-review', () => {
   it("shows each identity's display name and when it was disabled: null until set, cleared again by enabling", async () => {
     const byName = async () => new Map(((await t.req('GET', '/admin/access-review', { as: 'auditor' })).body.identities as Array<Record<string, any>>).map((i) => [i.name, i]));
     expect((await byName()).get('dealer')).toMatchObject({ display_name: null, disabled_at: null });
-    const decide = async (action: string, params: Record<string, unknown>) => {
-      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'people' } });
-      expect(p.status, p.text).toBe(201);
-      const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
-      expect(a.status, a.text).toBe(200);
-      return a.body.result;
-    };
+    const decide = (action: string, params: Record<string, unknown>) => proposeAndApprove(t, action, params, 'people');
     await decide('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
     const off = await decide('console-users:disable', { identity_id: idOf('dealer') });
     const snap = await byName();

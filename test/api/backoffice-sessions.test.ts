@@ -3,7 +3,7 @@
 // re-authentication. The back office lists sessions and revokes them by id or by identity, and the
 // revoked session's next request is refused.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import { makeApp, proposeAndApprove, type TestApp } from '../helpers/app.js';
 import { authenticateSession, listSessions, markSteppedUp, openSession, revokeSessions } from '../../daemon/backoffice/sessions.js';
 import { sha256 } from '../../daemon/store/crypto.js';
 
@@ -103,13 +103,7 @@ describe('GET /admin/sessions and POST /admin/sessions/revoke', () => {
     const s = openSession(t.deps.db, idOf('dealer'), T0);
     const row = async () => (await t.req('GET', '/admin/sessions', { as: 'admin' })).body.sessions.find((x: { session_id: string }) => x.session_id === s.session_id);
     expect(await row()).toMatchObject({ identity_display_name: null, identity_disabled_at: null });
-    const decide = async (action: string, params: Record<string, unknown>) => {
-      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'people' } });
-      expect(p.status, p.text).toBe(201);
-      const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
-      expect(a.status, a.text).toBe(200);
-      return a.body.result;
-    };
+    const decide = (action: string, params: Record<string, unknown>) => proposeAndApprove(t, action, params, 'people');
     await decide('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
     expect(await row()).toMatchObject({ identity_name: 'dealer', identity_display_name: 'Head Dealer', identity_disabled_at: null });
     const off = await decide('console-users:disable', { identity_id: idOf('dealer') });

@@ -175,6 +175,15 @@ export async function advance(t: TestApp, body: Record<string, unknown>): Promis
   return res;
 }
 
+/** security proposes `action` with `params`, the approver approves it (stepped up); returns the result. */
+export async function proposeAndApprove(t: TestApp, action: string, params: Record<string, unknown>, reason = 'test'): Promise<Record<string, unknown>> {
+  const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason } });
+  if (p.status !== 201) throw new Error(`propose ${action} failed: ${p.status} ${p.text}`);
+  const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+  if (a.status !== 200) throw new Error(`approve ${action} failed: ${a.status} ${a.text}`);
+  return a.body.result;
+}
+
 /**
  * A console (dealer-desk) identity with exactly these grants, scoped to brokerId (null: every broker),
  * with a step-up secret the request helper uses; returns its key.
