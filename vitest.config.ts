@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time: most of the suite waits on child processes (daemons, svc, tmux,
+    // chromium), so on a 2-core machine one file at a time left a core idle and took 25-28 minutes.
+    // Every test uses its own home, port 0 and its own tmux socket, so files do not share state.
+    maxWorkers: 2,
     globalSetup: ['./test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
