@@ -9,10 +9,10 @@ import { createKeyStore, type KeyStore } from './tenancy/keys.js';
 import { createMarket, type Market } from './market/service.js';
 import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
-import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './sandbox/bootstrap.js';
-import { createJournal, type Journal } from './sandbox/journal.js';
-import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './sandbox/inspector.js';
-import { createEventFeed, type EventFeed } from './sandbox/events-feed.js';
+import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './tenancy/bootstrap.js';
+import { createJournal, type Journal } from './record/journal.js';
+import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './record/inspector.js';
+import { createEventFeed, type EventFeed } from './record/events-feed.js';
 import type { AiProvider } from './contract/schemas/assistant.js';
 import { auditSealKeyOf } from './store/kek-file.js';
 

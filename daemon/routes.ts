@@ -11,6 +11,13 @@ import { ledgerRoutes } from './ledger/routes.js';
 import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { deskReportRoutes } from './trading/desk-report-routes.js';
+import { createFundService } from './funds/service.js';
+import { fundRoutes } from './funds/routes.js';
+import { createDividendService } from './dividends/service.js';
+import { dividendRoutes } from './dividends/routes.js';
+import { createPortfolioService } from './portfolio/service.js';
+import { createReportService } from './reports/service.js';
+import { reportRoutes } from './reports/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { reconciliationRoutes } from './reconciliation/routes.js';
@@ -19,4 +26,16 @@ import { complaintsRoutes } from './complaints/routes.js';
 import { assistantRoutes } from './assistant/routes.js';
 import { consoleRoutes } from './backoffice/console-routes.js';
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, portfolioRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];
+/**
+ * Funds, dividends, the portfolio's reads and the client statements share one set of services: the
+ * portfolio values fund units with the fund service's NAV book, and a statement reads the portfolio.
+ * They are made here, above all four, so none of those folders imports another's routes.
+ */
+function holdingsRoutes(deps: Deps): RouteDef[] {
+  const funds = createFundService(deps);
+  const dividends = createDividendService(deps);
+  const portfolio = createPortfolioService(deps, funds);
+  return [...fundRoutes(funds), ...dividendRoutes(dividends), ...reportRoutes(createReportService(deps, portfolio)), ...portfolioRoutes(portfolio)];
+}
+
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, holdingsRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];

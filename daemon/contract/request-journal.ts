@@ -1,6 +1,6 @@
 // What the request pipeline and the request journal say to each other, below both: the pipeline
 // (daemon/http/) records every state-changing request that reached its handler and takes the replay
-// tickets that let a replayed request run as its recorded principal; daemon/sandbox/journal.ts
+// tickets that let a replayed request run as its recorded principal; daemon/record/journal.ts
 // implements it. docs/snapshots.md describes the journal and the replay.
 import type { Operator, OperatorRealm } from './route.js';
 

@@ -5,7 +5,7 @@
 // (the console's, /openapi.json) gets an onSend hook of its own, so the pipeline's routes, nearly all
 // requests, run without one. The pipeline notes who called (noteCaller) and the signature check notes
 // the string it signed when it refuses one (noteSignatureRefused). The recorder is what the daemon
-// wires in (daemon/sandbox/inspector.ts).
+// wires in (daemon/record/inspector.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { RecordedRequest } from '../contract/inspector.js';
 

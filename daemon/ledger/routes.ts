@@ -1,10 +1,9 @@
 // Ledger reads: an investor's balances and activity feed (B). Another tenant's investor is 404.
-import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
-import { investorActivities, investorBalances } from './views.js';
+import { investorActivities, investorBalances, type LedgerViewDeps } from './views.js';
 import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } from '../contract/schemas/ledger.js';
 
-export function ledgerRoutes(deps: Deps): RouteDef[] {
+export function ledgerRoutes(deps: LedgerViewDeps): RouteDef[] {
   return [
     defineRoute({
       method: 'GET', url: '/v1/investors/:id/balances', auth: 'B', tags: ['ledger'],

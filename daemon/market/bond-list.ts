@@ -1,7 +1,7 @@
 // The bond and sukuk listing: clean price from the tape, accrued interest and dirty price to the T+1
 // settlement date (bonds.ts). Ordered by market_id then symbol; the shariah filter never reorders.
 import { DateTime } from 'luxon';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 import { accruedMicros, dirtyPriceMicros } from './bonds.js';
 import type { Instrument } from './catalog.js';
 
@@ -25,7 +25,7 @@ function bondRow(b: Instrument, clean: number, settlement: string, baseUrl: stri
 }
 
 /** GET /v1/bonds. */
-export function listBonds(deps: Pick<Deps, 'market' | 'clock'>, shariahOnly: boolean, baseUrl: string) {
+export function listBonds(deps: MarketReader, shariahOnly: boolean, baseUrl: string) {
   const { market } = deps;
   const now = deps.clock.now();
   const settlement = market.calendar.addTradingDays(market.calendar.localDate(now), 1);

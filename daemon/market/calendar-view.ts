@@ -2,7 +2,7 @@
 // per request) and the clock with the next open and close, in Africa/Cairo offsets.
 import { DateTime } from 'luxon';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 import type { CalendarRow } from './calendar.js';
 
 const MAX_CALENDAR_DAYS = 731;
@@ -14,7 +14,7 @@ function realDate(s: string, field: string): Outcome<DateTime> {
 }
 
 /** GET /v1/calendar: start defaults to today, end to start + 30 days; both inclusive. */
-export function calendarRange(deps: Pick<Deps, 'market' | 'clock'>, start?: string, end?: string): Outcome<{ calendar: CalendarRow[] }> {
+export function calendarRange(deps: MarketReader, start?: string, end?: string): Outcome<{ calendar: CalendarRow[] }> {
   const cal = deps.market.calendar;
   const from = start ?? cal.localDate(deps.clock.now());
   const to = end ?? DateTime.fromISO(from, { zone: 'UTC' }).plus({ days: 30 }).toISODate()!;
@@ -29,7 +29,7 @@ export function calendarRange(deps: Pick<Deps, 'market' | 'clock'>, start?: stri
 }
 
 /** GET /v1/clock. */
-export function clockView(deps: Pick<Deps, 'market' | 'clock'>) {
+export function clockView(deps: MarketReader) {
   const now = deps.clock.now();
   const cal = deps.market.calendar;
   return {

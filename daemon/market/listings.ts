@@ -1,12 +1,12 @@
 // The instrument listing as clients see it: catalog fields plus today's reference price and the logo
 // URL on the host the client called. Alphabetical by symbol, always.
 import { ok, type Outcome } from '../contract/outcome.js';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 import type { Instrument } from './catalog.js';
 
 type SecurityType = Instrument['security_type'];
 
-function instrumentRow(deps: Pick<Deps, 'market' | 'clock'>, i: Instrument, baseUrl: string) {
+function instrumentRow(deps: MarketReader, i: Instrument, baseUrl: string) {
   const ref = deps.market.referenceAt(i.symbol, deps.clock.now()).refPriceMicros;
   return {
     symbol: i.symbol, name: i.name, name_ar: i.name_ar, isin: i.isin, sector: i.sector, security_type: i.security_type,
@@ -18,7 +18,7 @@ function instrumentRow(deps: Pick<Deps, 'market' | 'clock'>, i: Instrument, base
 export type InstrumentRow = ReturnType<typeof instrumentRow>;
 
 /** GET /v1/instruments: the whole catalog, or one security type of it. */
-export function listInstruments(deps: Pick<Deps, 'market' | 'clock'>, securityType: SecurityType | undefined, baseUrl: string) {
+export function listInstruments(deps: MarketReader, securityType: SecurityType | undefined, baseUrl: string) {
   const rows = deps.market.catalog.all
     .filter((i) => !securityType || i.security_type === securityType)
     .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
@@ -26,7 +26,7 @@ export function listInstruments(deps: Pick<Deps, 'market' | 'clock'>, securityTy
 }
 
 /** GET /v1/instruments/{symbol}. */
-export function instrumentView(deps: Pick<Deps, 'market' | 'clock'>, symbol: string, baseUrl: string): Outcome<InstrumentRow> {
+export function instrumentView(deps: MarketReader, symbol: string, baseUrl: string): Outcome<InstrumentRow> {
   const inst = deps.market.instrument(symbol);
   return inst.ok ? ok(instrumentRow(deps, inst.value, baseUrl)) : inst;
 }

@@ -2,7 +2,7 @@
 // letters, so every instrument has a stable image without shipping image files.
 import { hash32 } from '../sim/prng.js';
 import { ok, type Outcome } from '../contract/outcome.js';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 
 function logoSvg(symbol: string): string {
   const hue = hash32('logo', symbol) % 360;
@@ -11,7 +11,7 @@ function logoSvg(symbol: string): string {
 }
 
 /** GET /assets/logos/{SYMBOL}.svg: the image of a catalog instrument, or UNKNOWN_SYMBOL. */
-export function instrumentLogo(deps: Pick<Deps, 'market'>, file: string): Outcome<{ bytes: Buffer; contentType: string }> {
+export function instrumentLogo(deps: Pick<MarketReader, 'market'>, file: string): Outcome<{ bytes: Buffer; contentType: string }> {
   const symbol = file.replace(/\.svg$/, '');
   const inst = deps.market.instrument(symbol);
   return inst.ok ? ok({ bytes: Buffer.from(logoSvg(symbol)), contentType: 'image/svg+xml' }) : inst;

@@ -1,7 +1,7 @@
 // Market data by market id: the live quote, daily candles and the EGX30 series, each for XCAI only
 // (UNKNOWN_MARKET otherwise, checked before the symbol). Candles end at the current minute.
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 import { MARKET_ID } from './catalog.js';
 import type { LiveQuote } from './quotes.js';
 import type { DayBar, IndexBar } from './tape.js';
@@ -12,13 +12,13 @@ function checkMarket(id: string): Outcome<void> {
 }
 
 /** GET /v1/markets/{market_id}/instruments/{symbol}/quote. */
-export function marketQuote(deps: Pick<Deps, 'market'>, marketId: string, symbol: string): Outcome<LiveQuote> {
+export function marketQuote(deps: Pick<MarketReader, 'market'>, marketId: string, symbol: string): Outcome<LiveQuote> {
   const known = checkMarket(marketId);
   return known.ok ? deps.market.liveQuote(symbol) : known;
 }
 
 /** GET /v1/markets/{market_id}/instruments/{symbol}/ohlcv. */
-export function symbolCandles(deps: Pick<Deps, 'market' | 'clock'>, marketId: string, symbol: string, days: number): Outcome<{ symbol: string; candles: DayBar[] }> {
+export function symbolCandles(deps: MarketReader, marketId: string, symbol: string, days: number): Outcome<{ symbol: string; candles: DayBar[] }> {
   const known = checkMarket(marketId);
   if (!known.ok) return known;
   const inst = deps.market.instrument(symbol);
@@ -28,7 +28,7 @@ export function symbolCandles(deps: Pick<Deps, 'market' | 'clock'>, marketId: st
 }
 
 /** GET /v1/markets/{market_id}/index/EGX30/ohlcv. */
-export function egx30Candles(deps: Pick<Deps, 'market' | 'clock'>, marketId: string, days: number): Outcome<{ index: 'EGX30'; candles: IndexBar[] }> {
+export function egx30Candles(deps: MarketReader, marketId: string, days: number): Outcome<{ index: 'EGX30'; candles: IndexBar[] }> {
   const known = checkMarket(marketId);
   if (!known.ok) return known;
   const now = deps.clock.now();

@@ -1,7 +1,7 @@
 // Market data and calendar routes: instruments (alphabetical), quotes, OHLCV, clock, calendar, bonds,
 // and generated logo images. Each route parses and delegates to the market domain's views.
 import { z } from 'zod';
-import type { Deps } from '../deps.js';
+import type { MarketReader } from './service.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { ClockSchema } from '../contract/schemas/sandbox.js';
 import {
@@ -23,7 +23,7 @@ const symbolParams = z.strictObject({ symbol: z.string().min(1).max(16) });
 const marketParams = z.strictObject({ market_id: z.string().min(1).max(16), symbol: z.string().min(1).max(16) });
 
 /** The clock, the calendar and the instrument catalog with its quotes. */
-function calendarAndCatalogRoutes(deps: Deps): RouteDef[] {
+function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
   return [
     defineRoute({
       method: 'GET', url: '/v1/clock', auth: 'B', tags: ['market'], summary: 'The sandbox clock: timestamp, is_open, next_open, next_close (Africa/Cairo offsets).',
@@ -57,7 +57,7 @@ function calendarAndCatalogRoutes(deps: Deps): RouteDef[] {
 }
 
 /** Market data by market id, the bond listing and the logo images. */
-function pricesAndAssetsRoutes(deps: Deps): RouteDef[] {
+function pricesAndAssetsRoutes(deps: MarketReader): RouteDef[] {
   return [
     defineRoute({
       method: 'GET', url: '/v1/markets/:market_id/instruments/:symbol/quote', auth: 'B', tags: ['market'],
@@ -95,6 +95,6 @@ function pricesAndAssetsRoutes(deps: Deps): RouteDef[] {
   ];
 }
 
-export function marketRoutes(deps: Deps): RouteDef[] {
+export function marketRoutes(deps: MarketReader): RouteDef[] {
   return [...calendarAndCatalogRoutes(deps), ...pricesAndAssetsRoutes(deps)];
 }

@@ -62,3 +62,12 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
 }
 
 export type Market = ReturnType<typeof createMarket>;
+
+/**
+ * What the market's read views and routes use: the market and the sandbox clock. The container
+ * (daemon/deps.ts) has both; the views name this instead of `Deps`, since deps.ts builds the market.
+ */
+export interface MarketReader {
+  market: Market;
+  clock: Clock;
+}

@@ -1,25 +1,11 @@
-// Portfolio reads (B), and the capabilities they are built on: money-market funds (daemon/funds) and
-// dividends (daemon/dividends), and the client statements built on it (daemon/reports). One module
-// creates the services so the portfolio shares the fund service's NAV book.
-import type { Deps } from '../deps.js';
+// Portfolio reads (B): value and positions, exposures, performance and risk. The services they share
+// with funds, dividends and the client statements are made once by daemon/routes.ts.
 import { defineRoute, type RouteDef } from '../contract/route.js';
-import { createFundService } from '../funds/service.js';
-import { fundRoutes } from '../funds/routes.js';
-import { createDividendService } from '../dividends/service.js';
-import { dividendRoutes } from '../dividends/routes.js';
-import { createPortfolioService } from './service.js';
-import { createReportService } from '../reports/service.js';
-import { reportRoutes } from '../reports/routes.js';
+import type { PortfolioService } from './service.js';
 import { ExposuresSchema, InvestorParams, PerformanceQuery, PerformanceSchema, PortfolioSchema, RiskQuery, RiskSchema } from '../contract/schemas/portfolio.js';
 
-export function portfolioRoutes(deps: Deps): RouteDef[] {
-  const funds = createFundService(deps);
-  const dividends = createDividendService(deps);
-  const portfolio = createPortfolioService(deps, funds);
+export function portfolioRoutes(portfolio: PortfolioService): RouteDef[] {
   return [
-    ...fundRoutes(funds),
-    ...dividendRoutes(dividends),
-    ...reportRoutes(createReportService(deps, portfolio)),
     defineRoute({
       method: 'GET', url: '/v1/investors/:id/portfolio', auth: 'B', tags: ['portfolio'],
       summary: 'Total value, cash and positions (equity, fund, cash) with price, market value, average-cost basis, unrealized P/L and weight. Descriptive only.',

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { EVENT_TYPES, isEventType, type EventsQuery, type SandboxEvent } from '../contract/events.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Reply } from '../contract/route.js';
-import type { EventFeed, TypeFilter } from './events-feed.js';
+import type { EventFeed, TypeFilter } from '../record/events-feed.js';
 
 const PING_MS = 15_000;
 const FAMILIES = new Set(EVENT_TYPES.map((t) => t.slice(0, t.indexOf('.'))));

@@ -2,7 +2,7 @@
 // replayable NDJSON file (the header line, then entries). docs/snapshots.md describes the format.
 import type { Reply } from '../contract/route.js';
 import type { JournalPage } from '../contract/journal.js';
-import type { Journal } from './journal.js';
+import type { Journal } from '../record/journal.js';
 
 export interface JournalQuery {
   after: number;

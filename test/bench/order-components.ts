@@ -30,7 +30,7 @@ export const DAEMON_ORDER_COMPONENTS: Component[] = [
   { name: 'rest of the order: tape price, fill plan, ids, reply body', match: under('daemon/trading/', 'daemon/market/') },
   { name: 'id counters (one statement)', match: fn('unit', 'daemon/sim/ids.ts') },
   { name: 'audit entry and hash chain', match: fn('append', 'daemon/store/audit.ts') },
-  { name: 'journal entry, body sealed', match: fn('record', 'daemon/sandbox/journal.ts') },
+  { name: 'journal entry, body sealed', match: fn('record', 'daemon/record/journal.ts') },
   { name: 'idempotency record (and the reply JSON)', match: fn('recordAnswer', 'daemon/http/mutation.ts') },
   { name: 'savepoint and release', match: fn('runMutation', 'daemon/http/mutation.ts') },
   { name: 'COMMIT (shared by the batch)', match: fn('commit', 'daemon/store/group-commit.ts') },

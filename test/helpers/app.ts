@@ -9,7 +9,7 @@ import { buildApp } from '../../daemon/app.js';
 import { createDeps, type Deps } from '../../daemon/deps.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
-import type { BootstrapResult } from '../../daemon/sandbox/bootstrap.js';
+import type { BootstrapResult } from '../../daemon/tenancy/bootstrap.js';
 import type { AiProvider } from '../../daemon/contract/schemas/assistant.js';
 import { needsStepUp, stepOf, stepUpCode } from '../../daemon/contract/grants.js';
 

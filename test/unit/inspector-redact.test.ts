@@ -1,7 +1,7 @@
-// The request inspector's redaction (daemon/sandbox/inspector-redact.ts): what an integrator may see
+// The request inspector's redaction (daemon/record/inspector-redact.ts): what an integrator may see
 // of a body or a header, with secrets and personal data replaced by markers.
 import { describe, expect, it } from 'vitest';
-import { redactBody, redactHeaders, redactText, redactValue } from '../../daemon/sandbox/inspector-redact.js';
+import { redactBody, redactHeaders, redactText, redactValue } from '../../daemon/record/inspector-redact.js';
 
 const PERSON = {
   full_name: 'Mona Hassan',

@@ -6,7 +6,7 @@ import { readFixture } from '../fixtures.js';
 import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
 import type { ClockMode } from '../sim/clock.js';
-import type { KeyStore, TenantCredentials } from '../tenancy/keys.js';
+import type { KeyStore, TenantCredentials } from './keys.js';
 
 /** How a new sandbox starts (daemon flags, or a test's options). */
 export interface SandboxOptions {
