@@ -1,4 +1,4 @@
-// Daemon process entry: open the store under $SVC_HOME, build the app, listen on 127.0.0.1, write the
+// The daemon (bundled as dist/daemon/server.js, loaded by daemon/start.ts): open the store under $SVC_HOME, build the app, listen on 127.0.0.1, write the
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';

@@ -19,8 +19,10 @@ const common = {
 
 await build({
   ...common,
-  // The statement render worker is its own file next to main.js (daemon/reports/render-queue.ts starts it).
-  entryPoints: { 'daemon/main': 'daemon/main.ts', 'daemon/render-worker': 'daemon/reports/render-worker.ts' },
+  // The daemon is server.js; main.js is its small entry (daemon/start.ts), which loads server.js only
+  // after it has done what must come first. The statement render worker is its own file next to them
+  // (daemon/reports/render-queue.ts starts it).
+  entryPoints: { 'daemon/server': 'daemon/main.ts', 'daemon/main': 'daemon/start.ts', 'daemon/render-worker': 'daemon/reports/render-worker.ts' },
   outdir: 'dist',
   external: ['better-sqlite3'],
   // CommonJS dependencies inside an ESM bundle still call require().

@@ -25,7 +25,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   },
   { name: 'sandbox', paths: ['daemon/sandbox/'] },
   { name: 'http', paths: ['daemon/http/', 'daemon/console/'] },
-  { name: 'app', paths: ['daemon/app.ts', 'daemon/routes.ts', 'daemon/deps.ts', 'daemon/main.ts'] },
+  { name: 'app', paths: ['daemon/app.ts', 'daemon/routes.ts', 'daemon/deps.ts', 'daemon/main.ts', 'daemon/start.ts', 'daemon/tick-shape.ts'] },
 ];
 
 /**
