@@ -26,13 +26,16 @@ export function permute48(seed: number, label: string, n: number): number {
   return left * 2 ** HALF_BITS + right;
 }
 
+const ALPHABET_CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
+/** Ten base32 characters, most significant first; one string made, not ten. */
 export function encode48(n: number): string {
-  let out = '';
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[n % 32] + out;
+  const codes = new Array<number>(10);
+  for (let i = 9; i >= 0; i--) {
+    codes[i] = ALPHABET_CODES[n % 32];
     n = Math.floor(n / 32);
   }
-  return out;
+  return String.fromCharCode(...codes);
 }
 
 const COUNTER_BITS = 28;

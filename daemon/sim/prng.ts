@@ -15,14 +15,45 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
-/** Deterministic unsigned 32-bit hash of its parts (strings and integers). */
+/** Scratch for hashDigits: a safe integer has at most 16 decimal digits. */
+const DIGITS = new Uint8Array(16);
+
+/** FNV-1a over the decimal digits of a non-negative safe integer, most significant first (as String(n)). */
+function hashDigits(h: number, n: number): number {
+  let k = 0;
+  do {
+    DIGITS[k++] = n % 10;
+    n = Math.floor(n / 10);
+  } while (n > 0);
+  while (k > 0) {
+    h ^= 48 + DIGITS[--k];
+    h = Math.imul(h, FNV_PRIME);
+  }
+  return h;
+}
+
+/** FNV-1a over a string's UTF-16 code units. */
+function hashText(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, FNV_PRIME);
+  }
+  return h;
+}
+
+/**
+ * Deterministic unsigned 32-bit hash of its parts (strings and integers). A number hashes as the text
+ * `#${n}`; a non-negative safe integer (the usual part: counters, minutes, rounds) is hashed from its
+ * digits without making that string (the tape and every request id hash several per call).
+ */
 export function hash32(...parts: ReadonlyArray<string | number>): number {
   let h = FNV_OFFSET;
   for (const part of parts) {
-    const s = typeof part === 'number' ? `#${part}` : part;
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
+    if (typeof part === 'string') h = hashText(h, part);
+    else {
+      h ^= 35; // '#'
       h = Math.imul(h, FNV_PRIME);
+      h = Number.isSafeInteger(part) && part >= 0 ? hashDigits(h, part) : hashText(h, String(part));
     }
     h ^= 0xff; // separator, so ("ab","c") and ("a","bc") differ
     h = Math.imul(h, FNV_PRIME);
