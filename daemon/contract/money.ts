@@ -52,11 +52,8 @@ function formatDirected(micros: number, decimals: number, direction: 'up' | 'dow
   const value = BigInt(micros);
   let q = value / step; // truncates towards zero
   if (value % step !== 0n && (direction === 'up') === value > 0n) q += value > 0n ? 1n : -1n;
-  const rounded = q * step;
-  const abs = rounded < 0n ? -rounded : rounded;
-  const whole = groupThousands((abs / MICROS_PER_ONE).toString());
-  const frac = (abs % MICROS_PER_ONE).toString().padStart(6, '0').slice(0, decimals);
-  return `${rounded < 0n ? '-' : ''}${whole}${decimals > 0 ? '.' + frac : ''}`;
+  // a whole number of steps: formatRounded shows it as it is
+  return formatRounded(Number(q * step), decimals);
 }
 
 /** An amount someone needs, for a refusal: two decimals rounded up, then the exact micros ("8,571.81 EGP (8571802500 micros)"). */

@@ -51,8 +51,6 @@ function checkDividends(ctx: ExecCtx, symbol: string): Outcome<void> {
 }
 
 function checkCapacity(ctx: ExecCtx, symbol: string, ratio: number): Outcome<void> {
-  const dividends = checkDividends(ctx, symbol);
-  if (!dividends.ok) return dividends;
   const repo = createSplitRepo(ctx.deps.db);
   for (const o of repo.openOrders(symbol)) {
     if (o.side === 'buy' && o.limit_price_micros !== null && o.limit_price_micros < ratio * MIN_PRICE_MICROS) {
@@ -96,6 +94,8 @@ export function processSplit(ctx: ExecCtx, symbol: string, ratio: number): Outco
   const plan = deps.market.checkSplit(symbol, ratio);
   if (!plan.ok) return plan;
   const sym = plan.value.instrument.symbol;
+  const dividends = checkDividends(ctx, sym);
+  if (!dividends.ok) return dividends;
   const fits = checkCapacity(ctx, sym, ratio);
   if (!fits.ok) return fits;
 
