@@ -94,7 +94,12 @@ export interface DeskOrderRow extends OrderRow {
   broker_id: string;
 }
 
-const TERMINAL = "('filled', 'cancelled', 'rejected', 'expired')";
+/**
+ * An order not yet final, in the words of the partial index orders_open (migration 029): SQLite uses
+ * that index only for a query whose WHERE contains these terms. `col` may be qualified (`o.state`).
+ */
+export const openOrder = (col = 'state'): string =>
+  `${col} <> 'filled' AND ${col} <> 'cancelled' AND ${col} <> 'rejected' AND ${col} <> 'expired'`;
 // Column lists as arrays: the statements bind positionally (by name, better-sqlite3 looks every
 // parameter up by its name on each run), and the values are read in the same order.
 const ORDER_KEYS = [
@@ -126,10 +131,10 @@ function orderStatements(db: Db) {
     progress: db.prepare(`UPDATE orders SET ${PROGRESS_KEYS.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`),
     list: db.prepare<{ tenant: string; investor: string | null; open: number | null; limit: number }, OrderRow>(
       `SELECT * FROM orders WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor)
-         AND (@open IS NULL OR (@open = 1) = (state NOT IN ${TERMINAL}))
+         AND (@open IS NULL OR (@open = 1) = (${openOrder()}))
        ORDER BY seq DESC LIMIT @limit`,
     ),
-    openIds: db.prepare<[], { id: string }>(`SELECT id FROM orders WHERE state NOT IN ${TERMINAL} ORDER BY seq`),
+    openIds: db.prepare<[], { id: string }>(`SELECT id FROM orders WHERE ${openOrder()} ORDER BY seq`),
   };
 }
 
@@ -147,7 +152,7 @@ function fillStatements(db: Db) {
 function deskStatements(db: Db) {
   return {
     deskQueue: db.prepare<{ broker: string | null; limit: number }, DeskOrderRow>(
-      `${DESK_SELECT} WHERE o.routing = 'desk' AND o.state NOT IN ${TERMINAL}
+      `${DESK_SELECT} WHERE o.routing = 'desk' AND ${openOrder('o.state')}
          AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY o.seq LIMIT @limit`,
     ),
     deskById: db.prepare<{ broker: string | null; id: string }, DeskOrderRow>(`${DESK_SELECT} WHERE o.id = @id AND (@broker IS NULL OR i.broker_id = @broker)`),
@@ -165,7 +170,7 @@ function exposureStatements(db: Db) {
       `SELECT o.side, COUNT(*) AS orders, SUM(o.qty) AS qty, SUM(o.filled_qty) AS filled_qty,
               SUM(COALESCE((SELECT remaining FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.state = 'pending'), 0)) AS reserved_cash
          FROM orders o JOIN investors i ON i.id = o.investor_id
-        WHERE o.state NOT IN ${TERMINAL} AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY o.side ORDER BY o.side`,
+        WHERE ${openOrder('o.state')} AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY o.side ORDER BY o.side`,
     ),
     exposureUnsettled: db.prepare<{ broker: string | null }, { settlement_date: string; side: Side; fills: number; value: number; net: number }>(
       `SELECT f.settlement_date, f.side, COUNT(*) AS fills, SUM(f.value_micros) AS value, SUM(f.net_micros) AS net

@@ -2,9 +2,8 @@
 // symbol, and their amendments (migration 028). An order's terms and a settlement's amount change only
 // through an amendment row written first in the same transaction; the database checks the match.
 import type { Db } from '../store/db.js';
-import type { OrderRow, SettlementRow } from './repository.js';
+import { openOrder, type OrderRow, type SettlementRow } from './repository.js';
 
-const TERMINAL = "('filled', 'cancelled', 'rejected', 'expired')";
 
 export interface OrderAmendment {
   splitId: string;
@@ -19,7 +18,7 @@ export interface OrderAmendment {
 
 export function createSplitRepo(db: Db) {
   const q = {
-    openOrders: db.prepare<[string], OrderRow>(`SELECT * FROM orders WHERE symbol = ? AND state NOT IN ${TERMINAL} ORDER BY seq`),
+    openOrders: db.prepare<[string], OrderRow>(`SELECT * FROM orders WHERE symbol = ? AND ${openOrder()} ORDER BY seq`),
     pendingSettlements: db.prepare<[string], SettlementRow>("SELECT * FROM settlements WHERE asset = ? AND state = 'pending' ORDER BY seq"),
     addOrderAmendment: db.prepare(
       `INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after, shares_hold_before, shares_hold_after)
