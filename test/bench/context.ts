@@ -163,11 +163,13 @@ export class BenchContext {
   }
 
   /** The floor server (servers/floor.mjs) on a fresh database in a temp directory. */
-  async startFloor(opts: { nodeArgs?: string[] } = {}): Promise<FloorServer> {
+  async startFloor(opts: { nodeArgs?: string[]; wrap?: string[]; readyMs?: number } = {}): Promise<FloorServer> {
     const dir = tempDir('floor');
-    const child = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'floor.mjs'), '--db', join(dir, 'floor.db')], { cwd: ROOT });
+    // wrap: as for startDaemon (valgrind, test/bench/icount.ts)
+    const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'floor.mjs'), '--db', join(dir, 'floor.db')];
+    const child = spawnTracked(cmd, cmdArgs, { cwd: ROOT });
     this.servers.push(child);
-    const ready = await withTimeout(firstJsonLine<Omit<FloorServer, 'baseUrl' | 'pid' | 'stop'> & { port: number }>(child), 15_000, 'floor server start');
+    const ready = await withTimeout(firstJsonLine<Omit<FloorServer, 'baseUrl' | 'pid' | 'stop'> & { port: number }>(child), opts.readyMs ?? 15_000, 'floor server start');
     return { ...ready, baseUrl: `http://127.0.0.1:${ready.port}`, pid: child.pid!, stop: () => stopChild(child) };
   }
 

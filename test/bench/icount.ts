@@ -8,6 +8,7 @@
 //   npx tsx test/bench/icount.ts [main.js ...]     # default dist/daemon/main.js; ICOUNT_ORDERS=300
 //   npx tsx test/bench/icount.ts bench-results/dist-before/daemon/main.js dist/daemon/main.js
 //   ICOUNT_GET=/v1/clock npx tsx test/bench/icount.ts OLD NEW   # per GET of a read route instead
+//   npx tsx test/bench/icount.ts floor dist/daemon/main.js   # the floor (servers/floor.mjs) beside the daemon
 //
 // Each daemon runs under `valgrind --tool=callgrind --instr-atstart=no`, gets the bench's four funded
 // investors and ICOUNT_WARM (200) unmeasured orders; then counting is switched on for ICOUNT_ORDERS
@@ -31,13 +32,17 @@ const ORDERS = GET_PATH ? Number(process.env.ICOUNT_REQUESTS ?? 3000) : Number(p
 const WARM = GET_PATH ? Number(process.env.ICOUNT_WARM_GETS ?? 3000) : Number(process.env.ICOUNT_WARM ?? 200);
 const UNIT = GET_PATH ? `GET ${GET_PATH}` : 'order';
 const CONNECTIONS = 10;
-const entries = process.argv.slice(2).map((p) => resolve(p));
+const FLOOR = 'floor'; // as an entry: the floor server instead of a daemon build
+const entries = process.argv.slice(2).map((p) => (p === FLOOR ? p : resolve(p)));
 if (entries.length === 0) entries.push(DAEMON_ENTRY);
 const log = (msg: string) => process.stderr.write(msg + '\n');
 const ctx = new BenchContext(configFromEnv(), log);
 installCleanup(entries.length * 30 * 60_000);
 
-async function order(d: DaemonHandle, investorId: string): Promise<void> {
+/** What the load needs of a server under count: the daemon's handle, or the floor's in its shape. */
+type Counted = Pick<DaemonHandle, 'baseUrl' | 'pid' | 'stop' | 'bearer'> & { creds: { signing_secret: string } };
+
+async function order(d: Counted, investorId: string): Promise<void> {
   const body = JSON.stringify({ investor_id: investorId, symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
   const key = randomUUID();
   const timestamp = String(Math.floor(Date.now() / 1000));
@@ -53,13 +58,13 @@ async function order(d: DaemonHandle, investorId: string): Promise<void> {
 }
 
 /** n GETs of path as the bench sends them (autocannon: its few headers, keep-alive), all 200. */
-async function reads(d: DaemonHandle, path: string, n: number): Promise<void> {
+async function reads(d: Counted, path: string, n: number): Promise<void> {
   const r = await autocannon({ url: d.baseUrl + path, headers: d.bearer, connections: CONNECTIONS, amount: n, timeout: 600 });
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) throw new Error(`GET ${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
 }
 
 /** n orders (or GETs of ICOUNT_GET) over CONNECTIONS concurrent clients, round-robin over the investors. */
-async function orders(d: DaemonHandle, investors: string[], n: number): Promise<void> {
+async function orders(d: Counted, investors: string[], n: number): Promise<void> {
   if (GET_PATH) return reads(d, GET_PATH, n);
   let next = 0;
   const worker = async () => {
@@ -69,6 +74,23 @@ async function orders(d: DaemonHandle, investors: string[], n: number): Promise<
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
+
+/** The daemon build (funded investors, the clock five minutes into a session) or the floor, under wrap. */
+async function start(entry: string, wrap: string[]): Promise<{ d: Counted; investors: string[] }> {
+  if (entry === FLOOR) {
+    if (GET_PATH) throw new Error('the floor serves orders only');
+    const f = await ctx.startFloor({ wrap, readyMs: 600_000 });
+    return { d: { baseUrl: f.baseUrl, pid: f.pid, stop: f.stop, creds: f, bearer: { authorization: `Bearer ${f.api_key}` } }, investors: f.investors };
+  }
+  const d = await ctx.startDaemon({ entry, wrap, healthyMs: 600_000 });
+  const investors: string[] = [];
+  if (!GET_PATH) {
+    for (let k = 0; k < 4; k++) investors.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
+    await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true, 600_000);
+    await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true, 600_000);
+  }
+  return { d, investors };
 }
 
 function control(pid: number, ...args: string[]): string {
@@ -82,14 +104,8 @@ async function count(entry: string, i: number): Promise<Split> {
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.startsWith(name)) rmSync(join(dir, f), { force: true });
   const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`];
-  const d = await ctx.startDaemon({ entry, wrap, healthyMs: 600_000 });
+  const { d, investors } = await start(entry, wrap);
   try {
-    const investors: string[] = [];
-    if (!GET_PATH) {
-      for (let k = 0; k < 4; k++) investors.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
-      await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true, 600_000);
-      await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true, 600_000);
-    }
     await orders(d, investors, WARM);
     control(d.pid, '--instr=on');
     await orders(d, investors, ORDERS);
