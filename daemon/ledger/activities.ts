@@ -1,6 +1,7 @@
 // The investor's activity feed: one immutable row per booked event, written by the service that
 // books the postings, in the same transaction. Types follow the reference brokerage API's activity
 // codes (docs/ledger.md has the table). Newest first; paged by limit and `before` (an activity id).
+import type { Statement } from 'better-sqlite3';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { LedgerDeps } from './model.js';
 import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType } from '../contract/activities.js';
@@ -46,31 +47,49 @@ export interface ActivityPage {
 
 const COLUMNS = 'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
 
+const INSERT = 'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES ';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+/** The stored row of an activity, with its id and instant; its values appended to `values` in the columns' order. */
+function activityRow(deps: LedgerDeps, a: ActivityInput, at: string, atMs: number, values: unknown[]): Activity {
+  if (!Number.isSafeInteger(a.netAmountMicros)) throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
+  const row: Activity = {
+    id: deps.ids.next('act'), activity_type: a.type, investor_id: a.investorId, at, net_amount_micros: a.netAmountMicros,
+    description: a.description, status: 'executed', ref_type: a.ref?.type ?? null, ref_id: a.ref?.id ?? null,
+    symbol: a.symbol ?? null, side: a.side ?? null, qty: a.qty ?? null, price_micros: a.priceMicros ?? null,
+  };
+  values.push(row.id, a.tenantId, row.investor_id, row.activity_type, row.net_amount_micros, row.description, row.ref_type, row.ref_id, row.symbol, row.side, row.qty, row.price_micros, at, atMs);
+  return row;
+}
+
 export function createActivityLog(deps: LedgerDeps) {
   const { db } = deps;
-  const insert = db.prepare(
-    `INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  // INSERTs of n activities in one statement, by n (a fill's FILL, FEE and TAX), prepared on first use
+  const inserts = new Map<number, Statement<unknown[]>>();
+  const insert = (n: number) => {
+    let stmt = inserts.get(n);
+    if (stmt === undefined) inserts.set(n, (stmt = db.prepare(INSERT + Array(n).fill(ROW).join(', '))));
+    return stmt;
+  };
   const cursor = db.prepare<[string, string, string], { seq: number }>('SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?');
   const page = db.prepare<[string, string, number, number], Activity>(
     `SELECT ${COLUMNS} FROM activities WHERE tenant_id = ? AND investor_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
   );
 
+  /** Records activities in order, in one statement; returns their rows. */
+  const recordAll = (as: readonly ActivityInput[]): Activity[] => {
+    if (as.length === 0) return [];
+    const at = deps.nowIso();
+    const atMs = deps.clock.now();
+    const values: unknown[] = [];
+    const rows = as.map((a) => activityRow(deps, a, at, atMs, values));
+    insert(rows.length).run(values);
+    return rows;
+  };
+
   return {
-    record(a: ActivityInput): Activity {
-      if (!Number.isSafeInteger(a.netAmountMicros)) throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
-      const row: Activity = {
-        id: deps.ids.next('act'), activity_type: a.type, investor_id: a.investorId, at: deps.nowIso(), net_amount_micros: a.netAmountMicros,
-        description: a.description, status: 'executed', ref_type: a.ref?.type ?? null, ref_id: a.ref?.id ?? null,
-        symbol: a.symbol ?? null, side: a.side ?? null, qty: a.qty ?? null, price_micros: a.priceMicros ?? null,
-      };
-      insert.run(
-        row.id, a.tenantId, row.investor_id, row.activity_type, row.net_amount_micros, row.description, row.ref_type, row.ref_id,
-        row.symbol, row.side, row.qty, row.price_micros, row.at, deps.clock.now(),
-      );
-      return row;
-    },
+    record: (a: ActivityInput): Activity => recordAll([a])[0],
+    recordAll,
 
     list(tenantId: string, investorId: string, opts: { limit: number; before?: string }): Outcome<ActivityPage> {
       let beforeSeq = Number.MAX_SAFE_INTEGER;

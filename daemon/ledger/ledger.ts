@@ -27,7 +27,7 @@
 // invariants.ts (the guarantees re-derived from the tables). This file binds them into `Ledger`.
 import type { Outcome } from '../contract/outcome.js';
 import { createAccountStore, forgetAccountIds, inUnit } from './accounts.js';
-import { createPostingBook, transfer } from './postings.js';
+import { createPostingBook, transfer, transferAll } from './postings.js';
 import { createHoldBook, getHold, hold, postHold, voidHold } from './holds.js';
 import { balance, balances, createLedgerReads, entries, position } from './balances.js';
 import { createActivityLog, type ActivityInput, type ActivityPage, type Activity } from './activities.js';
@@ -35,6 +35,7 @@ import { checkLedgerInvariants, type InvariantReport } from './invariants.js';
 import type { AccountRef, Balances, EntryRow, HoldInput, HoldRow, LedgerDeps, PostingInput, Position } from './model.js';
 
 export { SYSTEM_ACCOUNTS } from './model.js';
+export type { ActivityInput } from './activities.js';
 export type { AccountRef, Balances, EntryRow, HoldInput, HoldRow, InvestorBucket, LedgerDeps, PostingInput, Position, SystemAccount } from './model.js';
 
 /** The ledger as every service uses it (`deps.ledger`); docs/ledger.md "Module API". */
@@ -45,6 +46,8 @@ export interface Ledger {
   invalidate(): void;
   /** Posts amount from debit to credit (same asset). Returns the posting id. */
   transfer(p: PostingInput): Outcome<number>;
+  /** Posts every transfer in order in one statement, or none (the first refusal); the posting ids. */
+  transferAll(ps: readonly PostingInput[]): Outcome<number[]>;
   /** Reserves settled amount of an asset for ref: settled -> reserved. Returns the hold id. */
   hold(h: HoldInput): Outcome<string>;
   /** Posts part or all of a pending hold's remainder to credit; the hold closes as posted at zero. */
@@ -61,6 +64,8 @@ export interface Ledger {
   /** The postings of one business object, oldest first (tests, reconciliation). */
   entries(tenantId: string, ref: string): EntryRow[];
   recordActivity(a: ActivityInput): Activity;
+  /** Records activities in order, in one statement. */
+  recordActivities(as: readonly ActivityInput[]): Activity[];
   activities(tenantId: string, investorId: string, page: { limit: number; before?: string }): Outcome<ActivityPage>;
   /** Re-derives every guarantee from the tables; violations are described, none expected. */
   checkInvariants(tenantId?: string): InvariantReport;
@@ -76,6 +81,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
     unit: (fn) => inUnit(accounts, fn),
     invalidate: () => forgetAccountIds(accounts),
     transfer: (p) => transfer(postings, p),
+    transferAll: (ps) => transferAll(postings, ps),
     hold: (h) => hold(holds, h),
     postHold: (holdId, amount, credit, kind, ref) => postHold(holds, holdId, amount, credit, kind, ref),
     voidHold: (holdId) => voidHold(holds, holdId),
@@ -85,6 +91,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
     balances: (tenantId, investorId) => balances(reads, tenantId, investorId),
     entries: (tenantId, ref) => entries(reads, tenantId, ref),
     recordActivity: (a) => activityLog.record(a),
+    recordActivities: (as) => activityLog.recordAll(as),
     activities: (tenantId, investorId, page) => activityLog.list(tenantId, investorId, page),
     checkInvariants: (tenantId) => checkLedgerInvariants(deps.db, tenantId),
   };

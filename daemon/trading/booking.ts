@@ -10,7 +10,7 @@ import type { FeeSchedule } from '../contract/fees.js';
 import { formatEgp } from '../contract/money.js';
 import type { Outcome } from '../contract/outcome.js';
 import { CASH_EGP } from '../ledger/assets.js';
-import type { AccountRef, Ledger } from '../ledger/ledger.js';
+import type { AccountRef, ActivityInput, Ledger, PostingInput } from '../ledger/ledger.js';
 import type { Calendar } from '../market/calendar.js';
 import type { Step } from './matcher.js';
 import { scheduleSettlement } from './settlement.js';
@@ -44,10 +44,14 @@ export interface DeskBooking {
   apply(r: OrderRow, step: Step, exec: Execution): OrderRow;
 }
 
-/** Where a fill's money comes from (see heldFunding and directFunding). */
+/** Where a fill's money comes from, and how its postings are written (see heldFunding and directFunding). */
 export interface Funding {
   cash(amountMicros: number, credit: AccountRef, kind: string): void;
   shares(qty: number, credit: AccountRef): void;
+  /** A posting between accounts the order does not reserve (clearing, fees, tax, the investor's unsettled). */
+  move(debit: AccountRef, credit: AccountRef, amount: number, kind: string): void;
+  /** Writes what is still queued: the fill's postings are all written when it returns. */
+  flush(): void;
 }
 
 function must<T>(o: Outcome<T>, what: string): T {
@@ -66,61 +70,69 @@ function heldFunding(ledger: Ledger, r: OrderRow): Funding {
   return {
     cash: (amount, credit, kind) => must(ledger.postHold(r.cash_hold_id!, amount, credit, kind, r.id), kind),
     shares: (qty, credit) => must(ledger.postHold(r.shares_hold_id!, qty, credit, 'trade', r.id), 'shares out'),
+    move: (debit, credit, amount, kind) => must(ledger.transfer({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id }), kind),
+    flush: () => undefined,
   };
 }
 
 /**
  * Pays straight out of settled balances: for an order that completes in the request that places it
  * (a market order or marketable limit filled in full, an ioc or fok). Nothing is reserved across
- * time, so no hold is written; the fills were planned against the validated reservation.
+ * time, so no hold is written; the fills were planned against the validated reservation. A fill's
+ * postings are queued and written together, in order, by one statement (ledger.transferAll).
  */
 export function directFunding(ledger: Ledger, r: OrderRow): Funding {
   const from = (asset: string) => ({ investorId: r.investor_id, asset, bucket: 'settled' as const });
+  const queue: PostingInput[] = [];
+  const move = (debit: AccountRef, credit: AccountRef, amount: number, kind: string) => queue.push({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id });
   return {
-    cash: (amount, credit, kind) => must(ledger.transfer({ tenantId: r.tenant_id, debit: from(CASH_EGP), credit, amount, kind, ref: r.id }), kind),
-    shares: (qty, credit) => must(ledger.transfer({ tenantId: r.tenant_id, debit: from(r.symbol), credit, amount: qty, kind: 'trade', ref: r.id }), 'shares out'),
+    cash: (amount, credit, kind) => move(from(CASH_EGP), credit, amount, kind),
+    shares: (qty, credit) => move(from(r.symbol), credit, qty, 'trade'),
+    move,
+    flush: () => void must(ledger.transferAll(queue.splice(0)), 'the fill\'s postings'),
   };
 }
 
 /** A fill's postings: a buy pays value, fees and stamp duty; a sell delivers shares and is credited its net. */
-function postFill(ledger: Ledger, r: OrderRow, f: PlannedFill, pay: Funding): void {
+function postFill(r: OrderRow, f: PlannedFill, pay: Funding): void {
   const { qty, value, feeTotal, stamp, net } = f;
-  const t = { tenantId: r.tenant_id, ref: r.id };
   const clearingCash = { system: 'clearing', asset: CASH_EGP } as const;
   if (r.side === 'buy') {
     pay.cash(value, clearingCash, 'trade');
     if (feeTotal > 0) pay.cash(feeTotal, { system: 'fees', asset: CASH_EGP }, 'fee');
     if (stamp > 0) pay.cash(stamp, { system: 'tax', asset: CASH_EGP }, 'tax');
-    must(ledger.transfer({ ...t, debit: { system: 'clearing', asset: r.symbol }, credit: { investorId: r.investor_id, asset: r.symbol, bucket: 'unsettled' }, amount: qty, kind: 'trade' }), 'shares in');
-    return;
+    pay.move({ system: 'clearing', asset: r.symbol }, { investorId: r.investor_id, asset: r.symbol, bucket: 'unsettled' }, qty, 'trade');
+  } else {
+    pay.shares(qty, { system: 'clearing', asset: r.symbol });
+    if (net > 0) pay.move(clearingCash, { investorId: r.investor_id, asset: CASH_EGP, bucket: 'unsettled' }, net, 'trade');
+    if (net < 0) pay.cash(-net, clearingCash, 'fee');
+    if (feeTotal > 0) pay.move(clearingCash, { system: 'fees', asset: CASH_EGP }, feeTotal, 'fee');
+    if (stamp > 0) pay.move(clearingCash, { system: 'tax', asset: CASH_EGP }, stamp, 'tax');
   }
-  pay.shares(qty, { system: 'clearing', asset: r.symbol });
-  if (net > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { investorId: r.investor_id, asset: CASH_EGP, bucket: 'unsettled' }, amount: net, kind: 'trade' }), 'proceeds');
-  if (net < 0) pay.cash(-net, clearingCash, 'fee');
-  if (feeTotal > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'fees', asset: CASH_EGP }, amount: feeTotal, kind: 'fee' }), 'fees');
-  if (stamp > 0) must(ledger.transfer({ ...t, debit: clearingCash, credit: { system: 'tax', asset: CASH_EGP }, amount: stamp, kind: 'tax' }), 'stamp duty');
+  pay.flush();
 }
 
-/** The investor's activity feed for one fill: FILL, then FEE and TAX when charged. */
+/** The investor's activity feed for one fill: FILL, then FEE and TAX when charged (one statement). */
 function recordActivities(ledger: Ledger, r: OrderRow, f: PlannedFill): void {
   const ref = { type: 'order' as const, id: r.id };
   const { tenant_id: tenantId, investor_id: investorId, symbol, side } = r;
   const buy = side === 'buy';
-  ledger.recordActivity({
+  const feed: ActivityInput[] = [{
     tenantId, investorId, ref, symbol, type: 'FILL', netAmountMicros: buy ? -f.value : f.value,
     description: `${buy ? 'Bought' : 'Sold'} ${f.qty} ${symbol} at ${formatEgp(f.priceMicros)} EGP`, side, qty: f.qty, priceMicros: f.priceMicros,
-  });
+  }];
   if (f.feeTotal > 0) {
-    ledger.recordActivity({ tenantId, investorId, ref, symbol, type: 'FEE', netAmountMicros: -f.feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${symbol} ${side}` });
+    feed.push({ tenantId, investorId, ref, symbol, type: 'FEE', netAmountMicros: -f.feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${symbol} ${side}` });
   }
   if (f.stamp > 0) {
-    ledger.recordActivity({ tenantId, investorId, ref, symbol, type: 'TAX', netAmountMicros: -f.stamp, description: `Stamp duty withheld on ${symbol} ${side}` });
+    feed.push({ tenantId, investorId, ref, symbol, type: 'TAX', netAmountMicros: -f.stamp, description: `Stamp duty withheld on ${symbol} ${side}` });
   }
+  ledger.recordActivities(feed);
 }
 
 /** Books one planned execution: postings, fill row, activities, settlement. */
 export function bookFill(env: BookingEnv, r: OrderRow, f: PlannedFill, atMs: number, exec: Execution, pay: Funding): void {
-  postFill(env.ledger, r, f, pay);
+  postFill(r, f, pay);
   const tradeDate = env.cal.localDate(atMs);
   const settlementDate = env.cal.settlementDate(tradeDate);
   const fillId = env.ids.next('fil');

@@ -130,6 +130,36 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
     expectInvariants();
   });
 
+  it('several postings in one statement: all of them in order, or none and the first refusal (a filled order\'s postings)', () => {
+    fund(inv, 100 * EGP);
+    const fees: AccountRef = { system: 'fees', asset: 'cash:EGP' };
+    const clearing: AccountRef = { system: 'clearing', asset: 'cash:EGP' };
+    const pay = (amount: number, credit: AccountRef, kind: string) => ({ tenantId: tenant, debit: cash(inv), credit, amount, kind, ref: 'ord_many' });
+    const before = snapshot();
+    // the second posting overdraws once the first is paid: nothing is written, and the refusal is the second's
+    const refused = t.deps.ledger.transferAll([pay(60 * EGP, clearing, 'trade'), pay(40 * EGP + 1, fees, 'fee'), pay(1, fees, 'tax')]);
+    expect(refused).toMatchObject({ ok: false, code: 'INSUFFICIENT_SETTLED_CASH', message: `settled cash:EGP of ${inv} is ${40 * EGP}; ${40 * EGP + 1} is needed.` });
+    // (the accounts a transfer names are opened, at zero, before its posting, as with one transfer)
+    const written = () => ({ ...snapshot(), accounts: t.deps.db.prepare('SELECT id, balance, last_entry_id FROM ledger_accounts WHERE last_entry_id IS NOT NULL ORDER BY id').all() });
+    const unwritten = written();
+    expect(unwritten.entries).toEqual(before.entries);
+    expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(100 * EGP);
+    expect(t.deps.ledger.entries(tenant, 'ord_many')).toEqual([]);
+    const overflow = t.deps.ledger.transferAll([pay(1, clearing, 'trade'), { tenantId: tenant, debit: rail, credit: cash(inv), amount: Number.MAX_SAFE_INTEGER, kind: 'deposit', ref: 'ord_many' }]);
+    expect(overflow).toMatchObject({ ok: false, code: 'AMOUNT_TOO_LARGE' });
+    expect(written()).toEqual(unwritten);
+    // within the balance: every posting, in order, with consecutive ids
+    const done = t.deps.ledger.transferAll([pay(60 * EGP, clearing, 'trade'), pay(40 * EGP, fees, 'fee')]);
+    expect(done.ok).toBe(true);
+    const ids = done.ok ? done.value : [];
+    expect(ids[1]).toBe(ids[0] + 1);
+    expect(t.deps.ledger.entries(tenant, 'ord_many').map((e) => [e.id, e.amount, e.kind])).toEqual([[ids[0], 60 * EGP, 'trade'], [ids[1], 40 * EGP, 'fee']]);
+    expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(0);
+    expect(t.deps.ledger.transferAll([])).toEqual({ ok: true, value: [] });
+    expect(() => t.deps.ledger.transferAll([pay(1, clearing, 'trade'), { ...pay(1, clearing, 'trade'), amount: 0 }])).toThrow(/positive safe integer/);
+    expectInvariants();
+  });
+
   it('a posting between two assets is a bug the module refuses', () => {
     expect(() => t.deps.ledger.transfer({ tenantId: tenant, debit: { system: 'clearing', asset: 'COMI' }, credit: cash(inv), amount: 1, kind: 'x', ref: 'x' })).toThrow(/cannot post/);
   });
@@ -260,6 +290,23 @@ describe('Activity feed: ledger-backed entries, newest first, paginated by limit
     }
     return out;
   }
+
+  it('a fill\'s activities are written together, in order, one instant (one statement); a bad one writes none', async () => {
+    const fill = { tenantId: tenant, investorId: inv, ref: { type: 'order' as const, id: 'ord_1' }, symbol: 'COMI' };
+    const rows = t.deps.ledger.recordActivities([
+      { ...fill, type: 'FILL', netAmountMicros: -80 * EGP, description: 'Bought 1 COMI at 80.00 EGP', side: 'buy', qty: 1, priceMicros: 80 * EGP },
+      { ...fill, type: 'FEE', netAmountMicros: -1 * EGP, description: 'fees' },
+    ]);
+    const res = await t.req('GET', `/v1/investors/${inv}/activities`);
+    expect(res.body.activities.map((a: any) => [a.id, a.activity_type, a.at])).toEqual([[rows[1].id, 'FEE', rows[0].at], [rows[0].id, 'FILL', rows[0].at]]);
+    expect(res.body.activities[1]).toMatchObject({ side: 'buy', qty: 1, price_micros: 80 * EGP, ref_id: 'ord_1' });
+    const count = () => t.deps.db.prepare('SELECT COUNT(*) AS n FROM activities').get();
+    const before = count();
+    expect(() => t.deps.ledger.recordActivities([{ ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' }, { ...fill, type: 'FEE', netAmountMicros: 0.5, description: 'x' }])).toThrow(/not a safe integer/);
+    expect(() => t.deps.ledger.recordActivities([{ ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' }, { ...fill, type: 'FILL', netAmountMicros: -1, description: 'x', qty: 0 }])).toThrow(/CHECK constraint failed/);
+    expect(count()).toEqual(before);
+    expect(t.deps.ledger.recordActivities([])).toEqual([]);
+  });
 
   it('each row carries the documented fields; default limit 100, newest first', async () => {
     const ids = record(3);
