@@ -83,7 +83,7 @@ export function createActivityLog(deps: LedgerDeps) {
     const atMs = deps.clock.now();
     const values: unknown[] = [];
     const rows = as.map((a) => activityRow(deps, a, at, atMs, values));
-    insert(rows.length).run(values);
+    insert(rows.length).run(...values);
     return rows;
   };
 

@@ -113,7 +113,7 @@ export function transferAll(book: PostingBook, ps: readonly PostingInput[]): Out
   try {
     const values: unknown[] = [];
     for (const m of ms) values.push(m.tenantId, m.debit.id, m.credit.id, m.amount, m.kind, m.ref, m.holdId, at);
-    const last = Number(insert.run(values).lastInsertRowid);
+    const last = Number(insert.run(...values).lastInsertRowid);
     return ok(ms.map((_, i) => last - ms.length + 1 + i));
   } catch (err) {
     if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;

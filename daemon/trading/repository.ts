@@ -101,7 +101,9 @@ export interface DeskOrderRow extends OrderRow {
 export const openOrder = (col = 'state'): string =>
   `${col} <> 'filled' AND ${col} <> 'cancelled' AND ${col} <> 'rejected' AND ${col} <> 'expired'`;
 // Column lists as arrays: the statements bind positionally (by name, better-sqlite3 looks every
-// parameter up by its name on each run), and the values are read in the same order.
+// parameter up by its name on each run), and the values are read in the same order. They are passed
+// as arguments (`run(...values)`), not as one array: better-sqlite3 reads an array's elements one by
+// one through V8's generic lookup, about a third slower per value (docs/bench.md, "The sixth pass").
 const ORDER_KEYS = [
   'id', 'tenant_id', 'investor_id', 'client_order_id', 'market_id', 'symbol', 'asset_class', 'side', 'type', 'order_class', 'time_in_force',
   'qty', 'limit_price_micros', 'state', 'filled_qty', 'filled_value_micros', 'fees_micros', 'withholding_micros', 'reason_code', 'routing', 'transmitted',
@@ -194,7 +196,7 @@ export function createTradingRepo(db: Db) {
   return {
     /** Stores a new order (its seq, when o carries one, is the database's to assign: not read). */
     insert(o: NewOrder): void {
-      lastSeq = Number(q.insert.run(ORDER_KEYS.map((k) => o[k])).lastInsertRowid);
+      lastSeq = Number(q.insert.run(...ORDER_KEYS.map((k) => o[k])).lastInsertRowid);
     },
     /** The seq of the order this repository inserted last. */
     lastSeq: (): number => lastSeq,
@@ -204,18 +206,18 @@ export function createTradingRepo(db: Db) {
     progress(id: string, p: OrderProgress): void {
       const values: unknown[] = PROGRESS_KEYS.map((k) => p[k]);
       values.push(id);
-      q.progress.run(values);
+      q.progress.run(...values);
     },
     list(tenantId: string, f: { investorId?: string; status?: 'open' | 'closed'; limit: number }): OrderRow[] {
       return q.list.all({ tenant: tenantId, investor: f.investorId ?? null, open: f.status === undefined ? null : f.status === 'open' ? 1 : 0, limit: f.limit });
     },
     openOrderIds: (): string[] => q.openIds.all().map((r) => r.id),
     insertFill(f: Omit<FillRow, 'seq'>): void {
-      q.insertFill.run(FILL_KEYS.map((k) => f[k]));
+      q.insertFill.run(...FILL_KEYS.map((k) => f[k]));
     },
     fills: (orderId: string): FillRow[] => q.fills.all(orderId),
     insertSettlement(s: Omit<SettlementRow, 'seq' | 'state' | 'settled_at'>): void {
-      q.insertSettlement.run(SETTLEMENT_KEYS.map((k) => s[k]));
+      q.insertSettlement.run(...SETTLEMENT_KEYS.map((k) => s[k]));
     },
     settlement: (id: string): SettlementRow | undefined => q.settlement.get(id),
     markSettled(id: string, at: string): void {
