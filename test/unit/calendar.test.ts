@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { addDays, epochDay } from '../../daemon/market/calendar/dates.js';
 import { createCalendar, type CalendarParams } from '../../daemon/market/calendar.js';
 
 const Z = (iso: string) => Date.parse(iso);
@@ -135,5 +136,18 @@ describe('configuration errors are refused', () => {
     expect(() => createCalendar({ ...params, zone: 'Mars/Olympus' })).toThrow();
     expect(() => createCalendar({ ...params, open: '25:00' })).toThrow();
     expect(() => cal.isTradingDay('2026-02-30')).toThrow();
+  });
+});
+
+describe('calendar dates are day numbers (dates.ts)', () => {
+  it('a YYYY-MM-DD date is its days since 1970-01-01, the same on every call; a date that does not exist is refused every time', () => {
+    expect(epochDay('1970-01-01')).toBe(0);
+    expect(epochDay('2026-11-24')).toBe(20_781);
+    expect(epochDay('2026-11-24')).toBe(20_781);
+    expect(addDays('2026-11-24', 7)).toBe('2026-12-01');
+    for (let i = 0; i < 2; i++) {
+      expect(() => epochDay('2026-02-30')).toThrow(/not a calendar date/);
+      expect(() => epochDay('2026-11-24T00:00')).toThrow(/not a YYYY-MM-DD date/);
+    }
   });
 });

@@ -4,8 +4,21 @@
 const DAY_MS = 86_400_000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+// The dates a sandbox asks about are few (today, the settlement dates, a report's range) and asked
+// often (every quote, every order): the valid ones are remembered, up to a bound.
+const KNOWN_DAYS = new Map<string, number>();
+const KNOWN_DAYS_MAX = 4096;
+
 /** Days since 1970-01-01 of a YYYY-MM-DD date (a calendar date, no zone involved). */
 export function epochDay(date: string): number {
+  const known = KNOWN_DAYS.get(date);
+  if (known !== undefined) return known;
+  const day = parseEpochDay(date);
+  if (KNOWN_DAYS.size < KNOWN_DAYS_MAX) KNOWN_DAYS.set(date, day);
+  return day;
+}
+
+function parseEpochDay(date: string): number {
   const m = DATE_RE.exec(date);
   if (!m) throw new Error(`not a YYYY-MM-DD date: ${date}`);
   const month = Number(m[2]);
