@@ -34,7 +34,8 @@ async function ordersOf(investorId: string): Promise<unknown[]> {
 describe('svc order buy|sell SYMBOL QTY on a terminal asks for the missing investor', () => {
   it('offers the accounts newest first, filters them as you type; the chosen one is shown in the estimate; confirming places the order', async () => {
     term = svcInTerminal('order buy COMI 10');
-    const asked = await term.waitFor('Investor (type a name, account number or id)');
+    // the question shows first and the accounts once the tenant's list has loaded: wait for the last one
+    const asked = await term.waitFor(new RegExp(`Investor \\(type a name, account number or id\\)[\\s\\S]*${omar} {2}Omar Farouk`));
     expect(asked.indexOf(`${mona}  Mona Hassan`)).toBeGreaterThan(-1);
     expect(asked.indexOf(`${mona}  Mona Hassan`)).toBeLessThan(asked.indexOf(`${omar}  Omar Farouk`));
     term.type('farouk');
