@@ -3,7 +3,7 @@
 // the desk by the dealer's broker.
 import type { FeeLines } from '../contract/fees.js';
 import type { Db } from '../store/db.js';
-import type { OrderState, OrderType, Routing, Side, TimeInForce } from './matcher.js';
+import { TERMINAL_STATES, type OrderState, type OrderType, type Routing, type Side, type TimeInForce } from './matcher.js';
 
 export interface OrderRow {
   seq: number;
@@ -98,8 +98,7 @@ export interface DeskOrderRow extends OrderRow {
  * An order not yet final, in the words of the partial index orders_open (migration 029): SQLite uses
  * that index only for a query whose WHERE contains these terms. `col` may be qualified (`o.state`).
  */
-export const openOrder = (col = 'state'): string =>
-  `${col} <> 'filled' AND ${col} <> 'cancelled' AND ${col} <> 'rejected' AND ${col} <> 'expired'`;
+export const openOrder = (col = 'state'): string => [...TERMINAL_STATES].map((s) => `${col} <> '${s}'`).join(' AND ');
 // Column lists as arrays: the statements bind positionally (by name, better-sqlite3 looks every
 // parameter up by its name on each run), and the values are read in the same order. They are passed
 // as arguments (`run(...values)`), not as one array: better-sqlite3 reads an array's elements one by
