@@ -12,7 +12,8 @@ import { JOURNAL_SECRET } from '../contract/journal.js';
 const KEYS = new Set(['api_key', 'signing_secret', 'operator_key']);
 const ONE_TIME_CODES = ['enrolment_token', 'enrolment_code'];
 const WITH_A_CODE = new Set([...ONE_TIME_CODES, 'enrolment_path', 'expires_at']);
-const NAMES = [...KEYS, ...ONE_TIME_CODES].map((n) => `"${n}"`);
+// One pass over the answer for any of the names (a search per name cost five scans of every answer).
+const NAMED = new RegExp(`"(?:${[...KEYS, ...ONE_TIME_CODES].join('|')})"`);
 
 function redact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redact);
@@ -29,7 +30,7 @@ function redact(v: unknown): unknown {
 
 /** The answer's JSON text as the journal keeps it: unchanged unless it names a secret field. */
 export function journalResponse(json: string): string {
-  if (!NAMES.some((n) => json.includes(n))) return json;
+  if (!NAMED.test(json)) return json;
   try {
     return JSON.stringify(redact(JSON.parse(json)));
   } catch {
