@@ -1,8 +1,9 @@
 // The request journal: the pipeline records every state-changing request that reached its handler,
 // in the request's own savepoint (so the journal is exactly the committed requests, in commit order);
 // GET /admin/sandbox/journal reads it back and POST /admin/sandbox/replay-entry re-runs an entry as
-// its recorded principal. Bodies are sealed at rest (they hold national ids and ID images).
-// docs/snapshots.md describes the format, the replay and its limits.
+// its recorded principal. Bodies and answers are sealed at rest (they hold national ids and ID images):
+// an entry with both seals them together, once (one AES-GCM message: `answer_in_body`, migration 030).
+// docs/snapshots.md describes the format, the storage, the replay and its limits.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { open, seal } from '../store/crypto.js';
@@ -26,6 +27,8 @@ interface Row {
   body_sealed: Buffer | null;
   status: number;
   response_sealed: Buffer | null;
+  /** 1: body_sealed holds the body and the answer (frameBoth); 0: each sealed apart (entries before schema 30). */
+  answer_in_body: 0 | 1;
 }
 
 export interface OriginRow {
@@ -57,27 +60,60 @@ function keyFor(deps: JournalDeps, principal: string, tenantId: string | null): 
   return principal.startsWith('tenant:') && tenantId ? deps.tenantDek(tenantId) : deps.kek;
 }
 
-function sealBody(deps: JournalDeps, e: JournalRecord): { kind: Row['body_kind']; sealed: Buffer | null } {
-  if (e.body === undefined) return { kind: 'none', sealed: null };
-  const plain = typeof e.body === 'string' ? Buffer.from(e.body, 'utf8') : e.body;
-  return { kind: typeof e.body === 'string' ? 'text' : 'bytes', sealed: seal(keyFor(deps, e.principal, e.tenantId), plain, `journal:${e.principal}`) };
+/** What the columns of an entry hold: the body's kind, and its sealed body and answer. */
+interface Sealed {
+  kind: Row['body_kind'];
+  body: Buffer | null;
+  response: Buffer | null;
+  answerInBody: 0 | 1;
 }
 
-function sealResponse(deps: JournalDeps, e: JournalRecord): Buffer | null {
-  if (e.response === undefined) return null;
+const aadBody = (principal: string) => `journal:${principal}`;
+const aadResponse = (principal: string) => `journal-response:${principal}`;
+const aadBoth = (principal: string) => `journal+response:${principal}`;
+
+/** The body's bytes, then the answer's UTF-8 text, after the body's length (4 bytes, big-endian). */
+function frameBoth(body: string | Buffer, answer: string): Buffer {
+  const bodyLength = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const frame = Buffer.allocUnsafe(4 + bodyLength + Buffer.byteLength(answer));
+  frame.writeUInt32BE(bodyLength, 0);
+  if (typeof body === 'string') frame.write(body, 4, 'utf8');
+  else body.copy(frame, 4);
+  frame.write(answer, 4 + bodyLength, 'utf8');
+  return frame;
+}
+
+/** The body and the answer of a framed entry (frameBoth). */
+function unframe(plain: Buffer): { body: Buffer; response: string } {
+  const n = plain.readUInt32BE(0);
+  return { body: plain.subarray(4, 4 + n), response: plain.subarray(4 + n).toString('utf8') };
+}
+
+/** Seals an entry's body and answer: together when it has both (one AES-GCM message), else the one it has. */
+function sealEntry(deps: JournalDeps, e: JournalRecord): Sealed {
+  const key = keyFor(deps, e.principal, e.tenantId);
+  const kind = e.body === undefined ? 'none' : typeof e.body === 'string' ? 'text' : 'bytes';
   // a secret the answer shows once (keys, one-time enrolment codes) is not kept: journal-secrets.ts
-  return seal(keyFor(deps, e.principal, e.tenantId), Buffer.from(journalResponse(e.response), 'utf8'), `journal-response:${e.principal}`);
+  const answer = e.response === undefined ? undefined : journalResponse(e.response);
+  if (e.body !== undefined && answer !== undefined) return { kind, body: seal(key, frameBoth(e.body, answer), aadBoth(e.principal)), response: null, answerInBody: 1 };
+  const body = e.body === undefined ? null : seal(key, typeof e.body === 'string' ? Buffer.from(e.body, 'utf8') : e.body, aadBody(e.principal));
+  return { kind, body, response: answer === undefined ? null : seal(key, Buffer.from(answer, 'utf8'), aadResponse(e.principal)), answerInBody: 0 };
+}
+
+/** An entry's body bytes (null for none) and answer text (null for none), opened. */
+function openEntry(deps: JournalDeps, r: Row): { body: Buffer | null; response: string | null } {
+  const key = keyFor(deps, r.principal, r.principal.startsWith('tenant:') ? r.principal.slice('tenant:'.length) : null);
+  if (r.answer_in_body === 1) return unframe(open(key, r.body_sealed!, aadBoth(r.principal)));
+  return {
+    body: r.body_kind === 'none' ? null : open(key, r.body_sealed!, aadBody(r.principal)),
+    response: r.response_sealed === null ? null : open(key, r.response_sealed, aadResponse(r.principal)).toString('utf8'),
+  };
 }
 
 function toEntry(deps: JournalDeps, r: Row): JournalEntry {
-  let body: string | null = null;
-  let bodyBase64: string | null = null;
-  const tenantId = r.principal.startsWith('tenant:') ? r.principal.slice('tenant:'.length) : null;
-  if (r.body_kind !== 'none') {
-    const plain = open(keyFor(deps, r.principal, tenantId), r.body_sealed!, `journal:${r.principal}`);
-    if (r.body_kind === 'text') body = plain.toString('utf8');
-    else bodyBase64 = plain.toString('base64');
-  }
+  const opened = openEntry(deps, r);
+  const body = r.body_kind === 'text' ? opened.body!.toString('utf8') : null;
+  const bodyBase64 = r.body_kind === 'bytes' ? opened.body!.toString('base64') : null;
   return {
     seq: r.seq,
     request_id: r.request_id,
@@ -93,7 +129,7 @@ function toEntry(deps: JournalDeps, r: Row): JournalEntry {
     body,
     body_base64: bodyBase64,
     status: r.status,
-    response: r.response_sealed === null ? null : open(keyFor(deps, r.principal, tenantId), r.response_sealed, `journal-response:${r.principal}`).toString('utf8'),
+    response: opened.response,
   };
 }
 
@@ -132,8 +168,8 @@ function createTicketBook() {
 export function createJournal(deps: JournalDeps) {
   const { db } = deps;
   const insert = db.prepare(
-    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const page = db.prepare<[number, number], Row>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM journal');
@@ -149,8 +185,8 @@ export function createJournal(deps: JournalDeps) {
     ...createTicketBook(),
     /** Appends one entry; call inside the savepoint of the request it records. */
     record(e: JournalRecord): void {
-      const { kind, sealed } = sealBody(deps, e);
-      insert.run(e.requestId, e.simMs, e.method, e.route, e.path, e.query, e.principal, e.idempotencyKey, e.contentType, kind, sealed, e.status, sealResponse(deps, e));
+      const s = sealEntry(deps, e);
+      insert.run(e.requestId, e.simMs, e.method, e.route, e.path, e.query, e.principal, e.idempotencyKey, e.contentType, s.kind, s.body, e.status, s.response, s.answerInBody);
     },
     /** The last entry's seq (0 when empty): cheap, unlike a count. */
     lastSeq: (): number => last.get()!.m ?? 0,

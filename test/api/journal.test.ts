@@ -11,6 +11,8 @@ import { advance, makeApp, type Res, type TestApp } from '../helpers/app.js';
 import { applicant, BALANCED, SAMPLE_BACK, SAMPLE_FRONT } from '../helpers/onboarding.js';
 import { unpackSnapshot } from '../../daemon/contract/snapshot.js';
 import type { JournalEntry } from '../../daemon/contract/journal.js';
+import { seal } from '../../daemon/store/crypto.js';
+import { openEverySealed } from '../helpers/sealed-store.js';
 
 const SEED = 2024;
 let a: TestApp;
@@ -139,6 +141,64 @@ describe('the journal records every committed state-changing request that reache
     expect(page.body.next_after).toBe(5);
     expect((await a.req('GET', '/admin/sandbox/journal?limit=0')).status).toBe(422);
     expect((await a.req('GET', '/admin/sandbox/journal', { as: 'dealer' })).status).toBe(401);
+  });
+});
+
+describe('an entry with a body and an answer is sealed once (docs/snapshots.md, "How the journal is stored")', () => {
+  type Stored = { seq: number; body_kind: string; body_sealed: Buffer | null; response_sealed: Buffer | null; answer_in_body: number };
+  const stored = (t: TestApp) => t.deps.db.prepare('SELECT seq, body_kind, body_sealed, response_sealed, answer_in_body FROM journal ORDER BY seq').all() as Stored[];
+
+  it('a body and its answer share one sealed value; an entry without a body seals its answer alone; both read back exactly', async () => {
+    const entries = await journalOf(a);
+    const rows = new Map(stored(a).map((r) => [r.seq, r]));
+    const order = entries.find((e) => e.route === 'POST /v1/orders')!;
+    expect(rows.get(order.seq)).toMatchObject({ body_kind: 'text', answer_in_body: 1, response_sealed: null });
+    const upload = entries.find((e) => e.path.endsWith('/national_id_front'))!;
+    expect(rows.get(upload.seq)).toMatchObject({ body_kind: 'bytes', answer_in_body: 1, response_sealed: null });
+    expect(Buffer.from(upload.body_base64!, 'base64').equals(SAMPLE_FRONT)).toBe(true);
+    const del = entries.find((e) => e.method === 'DELETE')!;
+    expect(rows.get(del.seq)).toMatchObject({ body_kind: 'none', body_sealed: null, answer_in_body: 0 });
+    expect(rows.get(del.seq)!.response_sealed).not.toBeNull();
+    // every recorded answer is the JSON text the client received, whichever way it was stored
+    const recorded = entries.slice(0, answers.length).map((e) => (e.response == null ? null : JSON.parse(e.response)));
+    expect(recorded).toEqual(answers.map((r) => r.body));
+  });
+
+  it('an entry sealed the earlier way (body and answer apart) still reads back, and a rotation re-seals both kinds', async () => {
+    const t = await makeApp();
+    try {
+      expect((await t.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 1 } })).status).toBe(200);
+      const principal = 'operator:admin';
+      const body = '{"minutes":2}';
+      const answer = '{"earlier":true}';
+      t.deps.db
+        .prepare(`INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
+                  VALUES ('req_earlier', ?, 'POST', 'POST /admin/sandbox/clock-advance', '/admin/sandbox/clock-advance', '', ?, NULL, 'application/json', 'text', ?, 200, ?, 0)`)
+        .run(t.deps.clock.now(), principal, seal(t.deps.kek, Buffer.from(body), `journal:${principal}`), seal(t.deps.kek, Buffer.from(answer), `journal-response:${principal}`));
+      const check = async () => {
+        const [one, two] = await journalOf(t);
+        expect(one).toMatchObject({ body: '{"minutes":1}', status: 200 });
+        expect(JSON.parse(one.response!)).toMatchObject({ mode: 'frozen' });
+        expect(two).toMatchObject({ request_id: 'req_earlier', body, response: answer });
+      };
+      await check();
+      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'keys:rotate-kek', params: {}, reason: 'both kinds of journal entry' } });
+      const done = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
+      expect(done.status).toBe(200);
+      expect(done.body.result.resealed.journal_answers).toBeGreaterThanOrEqual(1);
+      expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
+      await check();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the database refuses an entry that says its answer is in the body but keeps one apart', async () => {
+    const r = stored(a).find((x) => x.answer_in_body === 1)!;
+    expect(() => a.deps.db.prepare("INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'text', ?, 200, ?, 1)").run(r.body_sealed, r.body_sealed))
+      .toThrow(/CHECK constraint failed/);
+    expect(() => a.deps.db.prepare("INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'none', NULL, 200, ?, 1)").run(r.body_sealed))
+      .toThrow(/CHECK constraint failed/);
   });
 });
 

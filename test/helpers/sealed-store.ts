@@ -23,7 +23,8 @@ const TENANT_COLUMNS = [
   "SELECT id AS k, pdf_sealed AS sealed, 'report:' || id AS aad, tenant_id AS tenant FROM reports",
 ];
 const JOURNAL_COLUMNS = [
-  "SELECT seq AS k, body_sealed AS sealed, 'journal:' || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
+  // an entry with a body and an answer seals both in body_sealed (answer_in_body = 1: daemon/record/journal.ts)
+  "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
   "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
 ];
 

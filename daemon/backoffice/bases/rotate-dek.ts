@@ -26,7 +26,7 @@ const TENANT_SEALED: Record<string, SealedColumn> = {
   },
   logo: { select: "SELECT tenant_id AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad FROM brandings WHERE tenant_id = ?", update: 'UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?' },
   statements: { select: "SELECT id AS k, pdf_sealed AS sealed, 'report:' || id AS aad FROM reports WHERE tenant_id = ?", update: 'UPDATE reports SET pdf_sealed = ? WHERE id = ?' },
-  journal_bodies: { select: "SELECT seq AS k, body_sealed AS sealed, 'journal:' || principal AS aad FROM journal WHERE principal = 'tenant:' || ?", update: 'UPDATE journal SET body_sealed = ? WHERE seq = ?' },
+  journal_bodies: { select: "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad FROM journal WHERE principal = 'tenant:' || ?", update: 'UPDATE journal SET body_sealed = ? WHERE seq = ?' },
   journal_answers: { select: "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad FROM journal WHERE principal = 'tenant:' || ?", update: 'UPDATE journal SET response_sealed = ? WHERE seq = ?' },
 };
 

@@ -79,7 +79,7 @@ function resealUnderKek(deps: Deps, from: Buffer, to: Buffer): Record<string, nu
       select: "SELECT operator_id AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up", update: 'UPDATE operator_step_up SET secret_sealed = ? WHERE operator_id = ?',
     }, from, to),
     journal_bodies: resealColumn(db, {
-      select: "SELECT seq AS k, body_sealed AS sealed, 'journal:' || principal AS aad FROM journal WHERE body_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'", update: 'UPDATE journal SET body_sealed = ? WHERE seq = ?',
+      select: "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad FROM journal WHERE body_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'", update: 'UPDATE journal SET body_sealed = ? WHERE seq = ?',
     }, from, to),
     journal_answers: resealColumn(db, {
       select: "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad FROM journal WHERE response_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'",
