@@ -6,8 +6,9 @@
 //   npm run build && npx tsx test/bench/profile.ts [baseline] [floor] [orders] [/v1/clock] [more paths...]
 //   (`baseline` profiles the bare fastify hello-world the same way, for comparison; `orders` the
 //   daemon under signed market orders that fill, `floor` servers/floor.mjs under the same orders)
-//   env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (10), PROFILE_TOP (25), PROFILE_KEEP=1 keeps the
-//   .cpuprofile files (open them in Chrome DevTools > Performance or speedscope).
+//   env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (10), PROFILE_TOP (25), PROFILE_LEAVES (3: the
+//   frames listed under each component), PROFILE_KEEP=1 keeps the .cpuprofile files (open them in
+//   Chrome DevTools > Performance or speedscope).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse, type FrameStat } from './cpuprofile.js';
@@ -74,7 +75,7 @@ for (const path of paths) {
     out.push('', '-- by component (µs per request: sampled, and scaled to the server CPU per request)');
     for (const c of s.components) {
       out.push(`  ${pad(c.name, 70)} ${us(c.ms)}  ${((c.ms * 1000 * scale) / stats.requests).toFixed(1).padStart(7)} µs`);
-      for (const l of c.leaves.slice(0, 3)) out.push(`      ${pad(l.key, 80)} ${us(l.ms)}`);
+      for (const l of c.leaves.slice(0, Number(process.env.PROFILE_LEAVES ?? 3))) out.push(`      ${pad(l.key, 80)} ${us(l.ms)}`);
     }
   }
   const show = (title: string, list: FrameStat[], val: (f: FrameStat) => number) => {
