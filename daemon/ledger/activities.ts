@@ -1,9 +1,9 @@
 // The investor's activity feed: one immutable row per booked event, written by the service that
 // books the postings, in the same transaction. Types follow the reference brokerage API's activity
 // codes (docs/ledger.md has the table). Newest first; paged by limit and `before` (an activity id).
-import type { Statement } from 'better-sqlite3';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { LedgerDeps } from './model.js';
+import { rowsInsert } from '../store/rows-insert.js';
 import { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType } from '../contract/activities.js';
 
 export { ACTIVITY_REF_TYPES, ACTIVITY_TYPES, type ActivityRefType, type ActivityType };
@@ -64,13 +64,8 @@ function activityRow(deps: LedgerDeps, a: ActivityInput, at: string, atMs: numbe
 
 export function createActivityLog(deps: LedgerDeps) {
   const { db } = deps;
-  // INSERTs of n activities in one statement, by n (a fill's FILL, FEE and TAX), prepared on first use
-  const inserts = new Map<number, Statement<unknown[]>>();
-  const insert = (n: number) => {
-    let stmt = inserts.get(n);
-    if (stmt === undefined) inserts.set(n, (stmt = db.prepare(INSERT + Array(n).fill(ROW).join(', '))));
-    return stmt;
-  };
+  // n activities in one statement (a fill's FILL, FEE and TAX)
+  const insert = rowsInsert(db, (tuples) => INSERT + tuples, ROW);
   const cursor = db.prepare<[string, string, string], { seq: number }>('SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?');
   const page = db.prepare<[string, string, number, number], Activity>(
     `SELECT ${COLUMNS} FROM activities WHERE tenant_id = ? AND investor_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,

@@ -2,6 +2,7 @@
 // two accounts that are not reserved. Holds (holds.ts) post through `post` too.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
+import { rowsInsert } from '../store/rows-insert.js';
 import type { Clock } from '../sim/clock.js';
 import type { ErrorCode } from '../contract/errors.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
@@ -18,15 +19,15 @@ export interface PostingBook {
   accounts: AccountStore;
   clock: Clock;
   insertEntry: Statement<[string, number, number, number, string, string, string | null, number]>;
-  /** INSERTs of n postings in one statement, by n (transferAll), prepared on first use. */
-  insertEntries: Map<number, Statement<unknown[]>>;
+  /** The INSERT of n postings in one statement (transferAll). */
+  insertEntries: (n: number) => Statement<unknown[]>;
 }
 
 const ENTRY_COLUMNS = 'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES ';
 const ENTRY_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?)';
 
 export function createPostingBook(db: Db, clock: Clock, accounts: AccountStore): PostingBook {
-  return { db, accounts, clock, insertEntry: db.prepare(ENTRY_COLUMNS + ENTRY_VALUES), insertEntries: new Map() };
+  return { db, accounts, clock, insertEntry: db.prepare(ENTRY_COLUMNS + ENTRY_VALUES), insertEntries: rowsInsert(db, (tuples) => ENTRY_COLUMNS + tuples, ENTRY_VALUES) };
 }
 
 export function checkAmount(amount: number): void {
@@ -104,11 +105,7 @@ const UNDO = Symbol('undo');
 export function transferAll(book: PostingBook, ps: readonly PostingInput[]): Outcome<number[]> {
   const ms = ps.map((p) => transferPosting(book, p));
   if (ms.length === 0) return ok([]);
-  let insert = book.insertEntries.get(ms.length);
-  if (insert === undefined) {
-    insert = book.db.prepare(ENTRY_COLUMNS + Array(ms.length).fill(ENTRY_VALUES).join(', '));
-    book.insertEntries.set(ms.length, insert);
-  }
+  const insert = book.insertEntries(ms.length);
   const at = book.clock.now();
   try {
     const values: unknown[] = [];

@@ -7,8 +7,8 @@
 // to the right edge of its B-tree: a batch of inserts dirties a few shared pages instead of one
 // random page per row (measured: random ids made a quarter of an order's commit cost).
 // Request ids are a keyed permutation (a Feistel network) of a per-boot counter: opaque and unique.
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
+import { rowsInsert } from '../store/rows-insert.js';
 import { hash32 } from './prng.js';
 
 const HALF_BITS = 24;
@@ -83,15 +83,7 @@ export function createIdGen(db: Db, seed: number, generation: number): IdGen {
     'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 RETURNING next',
   );
   const read = db.prepare<[string], number>('SELECT next FROM id_seq WHERE prefix = ?').pluck();
-  const writers = new Map<number, Statement>();
-  function writer(n: number): Statement {
-    let w = writers.get(n);
-    if (!w) {
-      w = db.prepare(`INSERT INTO id_seq (prefix, next) VALUES ${Array(n).fill('(?, ?)').join(', ')} ON CONFLICT(prefix) DO UPDATE SET next = excluded.next`);
-      writers.set(n, w);
-    }
-    return w;
-  }
+  const writer = rowsInsert(db, (tuples) => `INSERT INTO id_seq (prefix, next) VALUES ${tuples} ON CONFLICT(prefix) DO UPDATE SET next = excluded.next`, '(?, ?)');
   /** The counters as the database holds them (this connection's view), where known. */
   const known = new Map<string, number>();
   /** Inside a unit: the counters it advanced, not yet written. */
