@@ -1,9 +1,9 @@
 // The tenant's side of a KYC application: create (the details are screened at once), upload the ID
 // images, submit, read. Every refusal is a value (docs/onboarding.md, "Create: field rules",
 // "Documents", "Submit").
-import { MAX_DOCUMENT_BYTES, MIN_AGE_YEARS, ageInYears, checkNationalId, imageTypeOf, type DocumentSide, type KycState } from '../contract/kyc.js';
+import { MAX_DOCUMENT_BYTES, MIN_AGE_YEARS, ageInYears, checkNationalId, imageTypeOf, type DocumentSide } from '../contract/kyc.js';
 import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
-import type { KycCreateInput } from '../contract/schemas/onboarding.js';
+import type { KycCreateInput, KycSubmitted } from '../contract/schemas/onboarding.js';
 import { sha256 } from '../store/crypto.js';
 import type { OnboardingCtx } from './context.js';
 import type { ApplicationRow } from './repo.js';
@@ -97,7 +97,7 @@ export function putDocument(ctx: OnboardingCtx, tenantId: string, id: string, si
  * (dossier-only) there are no images to review, so the broker decides on the details directly and the
  * answer is the decision.
  */
-export function submit(ctx: OnboardingCtx, tenantId: string, id: string, actor: string): Outcome<{ state: KycState }> {
+export function submit(ctx: OnboardingCtx, tenantId: string, id: string, actor: string): Outcome<KycSubmitted> {
   const found = applicationOf(ctx, tenantId, id);
   if (!found.ok) return found;
   const refusal = frozen(found.value);
@@ -111,7 +111,9 @@ export function submit(ctx: OnboardingCtx, tenantId: string, id: string, actor: 
   if (docs.length === 0) {
     ctx.repo.decide(id, { state: 'screening_referred', path: 'dossier', at });
     ctx.audit.append({ actor, action: 'kyc.submitted', subject: id, tenantId, detail: { path: 'dossier' } });
-    return ok({ state: sandboxReview(ctx, ctx.repo.application(tenantId, id)!) });
+    const state = sandboxReview(ctx, ctx.repo.application(tenantId, id)!);
+    if (state !== 'approved') return ok({ state });
+    return ok({ state, investor_id: ctx.repo.application(tenantId, id)!.investor_id! });
   }
   ctx.repo.decide(id, { state: 'screening_referred', path: 'documents', at });
   ctx.audit.append({

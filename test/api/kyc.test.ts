@@ -138,11 +138,12 @@ describe('screened -> POST submit with both ID sides on file -> screening_referr
 });
 
 describe('A dossier-only submission (no documents) keeps a direct path', () => {
-  it('any other national id: approved directly, investor_id assigned', async () => {
+  it('any other national id: approved directly, and the answer carries the investor_id it assigned', async () => {
     const id = await create();
     const res = await submit(id);
-    expect(res.body).toEqual({ state: 'approved' });
-    expect((await get(id)).body).toMatchObject({ state: 'approved', path: 'dossier', documents: [], investor_id: expect.stringMatching(/^inv_/) });
+    expect(res.body).toEqual({ state: 'approved', investor_id: expect.stringMatching(/^inv_/) });
+    const read = (await get(id)).body as { investor_id: string };
+    expect(read).toMatchObject({ state: 'approved', path: 'dossier', documents: [], investor_id: (res.body as { investor_id: string }).investor_id });
   });
 
   it('national_id ending 0000: rejected directly', async () => {

@@ -64,7 +64,12 @@ export const DocumentUploadResponse = z
   .object({ application_id: z.string(), side: z.enum(DOCUMENT_SIDES), content_type: z.enum(['image/jpeg', 'image/png']), size_bytes: z.int(), sha256: z.string(), state: z.enum(KYC_STATES) })
   .meta({ id: 'KycDocumentUploaded' });
 
-export const SubmitResponse = z.object({ state: z.enum(KYC_STATES) }).meta({ id: 'KycSubmitted' });
+export const SubmitResponse = z
+  .object({
+    state: z.enum(KYC_STATES),
+    investor_id: z.string().optional().describe('Present when the submit itself approved the application (the dossier-only path).'),
+  })
+  .meta({ id: 'KycSubmitted' });
 
 export const KycApplicationSchema = z
   .object({

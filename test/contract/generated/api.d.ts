@@ -3084,6 +3084,8 @@ export interface components {
         KycSubmitted: {
             /** @enum {string} */
             state: "received" | "screened" | "screening_referred" | "approved" | "rejected";
+            /** @description Present when the submit itself approved the application (the dossier-only path). */
+            investor_id?: string;
         };
         KycApplication: {
             application_id: string;
