@@ -47,17 +47,30 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
   );
 }
 
+type ClosedDay = { date: string; name: string; name_ar: string };
+
+/** Trading days and the named holidays between them, in date order: a closed day reads "closed" and its name. */
+export function calendarRows(days: CalendarDay[], closed: ClosedDay[]): string[][] {
+  const rows = [
+    ...days.map((d) => [d.date, d.open, d.close, d.settlement_date, '']),
+    ...closed.map((h) => [h.date, 'closed', '', '', h.name]),
+  ];
+  return rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
 export async function calendar(opts: CalendarOptions, g: GlobalOptions): Promise<void> {
   const params = new URLSearchParams();
   if (opts.start) params.set('start', opts.start);
   if (opts.end) params.set('end', opts.end);
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api<{ calendar: CalendarDay[] }>(resolveProfile(g), 'GET', `/v1/calendar${qs}`), Boolean(g.json));
+  const res = ok(await api<{ calendar: CalendarDay[]; closed_days: ClosedDay[] }>(resolveProfile(g), 'GET', `/v1/calendar${qs}`), Boolean(g.json));
   if (g.json) {
     printJson(res);
     return;
   }
-  process.stdout.write(table(['date', 'open', 'close', 'settles'], res.calendar.map((d) => [d.date, d.open, d.close, d.settlement_date])) + '\n');
+  const rows = calendarRows(res.calendar, res.closed_days);
+  process.stdout.write(table(['date', 'open', 'close', 'settles', 'holiday'], rows) + '\n');
+  process.stdout.write('Fridays and Saturdays are the weekend; the exchange is closed on the holidays listed.\n');
 }
 
 /**

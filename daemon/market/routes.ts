@@ -5,7 +5,7 @@ import type { MarketReader } from './service.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { ClockSchema } from '../contract/schemas/sandbox.js';
 import {
-  BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,
+  BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, ClosedDaySchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,
 } from '../contract/schemas/market.js';
 import { listBonds } from './bond-list.js';
 import { calendarRange, clockView } from './calendar-view.js';
@@ -31,8 +31,8 @@ function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
     }),
     defineRoute({
       method: 'GET', url: '/v1/calendar', auth: 'B', tags: ['market'],
-      summary: 'Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates.',
-      query: CalendarQuery, response: z.object({ calendar: z.array(CalendarRowSchema) }), errors: ['INVALID_DATE', 'INVALID_RANGE'],
+      summary: 'Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates, and the named holidays in that range (closed_days).',
+      query: CalendarQuery, response: z.object({ calendar: z.array(CalendarRowSchema), closed_days: z.array(ClosedDaySchema) }), errors: ['INVALID_DATE', 'INVALID_RANGE'],
       handler: ({ query }) => calendarRange(deps, query.start, query.end),
     }),
     defineRoute({

@@ -6,10 +6,10 @@
 import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import { readFixture } from '../fixtures.js';
 import { TICK_HIGH_MICROS, TICK_LEVEL_MICROS, TICK_LOW_MICROS, MIN_PRICE_MICROS } from '../contract/tick.js';
 import { DEFAULT_BAND_BPS } from '../market/ticks.js';
 import { calendarRange } from '../market/calendar-view.js';
+import { exchangeHolidays } from '../market/holidays.js';
 import { listInstruments } from '../market/listings.js';
 import { loadFeeSchedule, type FeeSchedule } from './fees.js';
 
@@ -52,20 +52,8 @@ export function ticksReference() {
   };
 }
 
-interface HolidayFixture {
-  date: string;
-  name: string;
-  name_ar: string;
-  status: string;
-}
-
 export function holidaysReference(year: string | undefined) {
-  const all = readFixture<{ holidays: HolidayFixture[] }>('holidays.json').holidays;
-  return {
-    holidays: all
-      .filter((h) => year === undefined || h.date.startsWith(`${year}-`))
-      .map((h) => ({ date: h.date, name: h.name, name_ar: h.name_ar, status: h.status })),
-  };
+  return { holidays: exchangeHolidays().filter((h) => year === undefined || h.date.startsWith(`${year}-`)) };
 }
 
 type CalendarRows = ReturnType<ReferenceDeps['market']['calendar']['rows']>;

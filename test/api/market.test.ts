@@ -172,6 +172,12 @@ describe('GET /v1/calendar: default today through today plus 30 days', () => {
     expect(days.find((d: any) => d.date === '2027-01-05').settlement_date).toBe('2027-01-10');
   });
 
+  it('the closed weekdays between trading days are listed with their names (closed_days), English and Arabic', async () => {
+    const res = (await t.req('GET', '/v1/calendar?start=2026-12-28&end=2027-01-10')).body;
+    expect(res.closed_days).toEqual([{ date: '2027-01-07', name: 'Coptic Christmas', name_ar: 'عيد الميلاد المجيد' }]);
+    expect(res.calendar.map((d: any) => d.date)).not.toContain('2027-01-07');
+  });
+
   it('Ramadan sessions close at 13:30', async () => {
     const days = (await t.req('GET', '/v1/calendar?start=2027-02-15&end=2027-02-15')).body.calendar;
     expect(days[0]).toMatchObject({ close: '13:30', session_close: '1330' });

@@ -215,6 +215,14 @@ describe('without a terminal (against a daemon)', () => {
     expect((await sbx.svc(['market', 'watch', 'COMI', '--count', '0'])).code).toBe(2);
   });
 
+  it('svc market calendar shows the closed days between trading days with their names', async () => {
+    const res = await sbx.svc(['market', 'calendar', '--start', '2027-01-05', '--end', '2027-01-10']);
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines.slice(1, 5).map((l) => l.split(/\s{2,}/)[0])).toEqual(['2027-01-05', '2027-01-06', '2027-01-07', '2027-01-10']);
+    expect(lines[3]).toMatch(/^2027-01-07 +closed +Coptic Christmas$/);
+  });
+
   it('a quick clock advance without a terminal writes no progress: stderr stays empty', async () => {
     const res = await sbx.svc(['clock', 'advance', '--days', '30', '--json']);
     expect([res.code, res.stderr]).toEqual([0, '']);

@@ -88,6 +88,11 @@ export const CalendarRowSchema = z
   .object({ date: calendarDate(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: calendarDate() })
   .meta({ id: 'CalendarDay' });
 
+export const ClosedDaySchema = z
+  .object({ date: calendarDate(), name: z.string(), name_ar: z.string() })
+  .describe('A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are the weekend and not listed.')
+  .meta({ id: 'ClosedDay' });
+
 export const BondSchema = z
   .object({
     market_id: z.string(),

@@ -72,8 +72,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates
-         * @description Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates.
+         * Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates, and the named holidays in that range (closed_days)
+         * @description Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates, and the named holidays in that range (closed_days).
          */
         get: operations["getV1Calendar"];
         put?: never;
@@ -2702,6 +2702,13 @@ export interface components {
             /** Format: date */
             settlement_date: string;
         };
+        /** @description A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are the weekend and not listed. */
+        ClosedDay: {
+            /** Format: date */
+            date: string;
+            name: string;
+            name_ar: string;
+        };
         Bond: {
             market_id: string;
             symbol: string;
@@ -4707,6 +4714,7 @@ export interface components {
         };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
+            closed_days: components["schemas"]["ClosedDay"][];
         };
         GetV1InstrumentsResponse: {
             instruments: components["schemas"]["Instrument"][];
