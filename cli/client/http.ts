@@ -110,7 +110,8 @@ export async function api<T = unknown>(profile: Profile, method: string, pathAnd
   if (realm === 'tenant') {
     if (profile.api_key) headers.authorization = `Bearer ${profile.api_key}`;
     const auth = tenantAuthFor(method, path);
-    if (auth !== 'B') {
+    // A route that does not require a key still honours one the user passed (--idempotency-key).
+    if (auth !== 'B' || (opts.idempotencyKey !== undefined && method !== 'GET')) {
       const key = opts.idempotencyKey ?? `cli-${randomUUID()}`;
       headers['idempotency-key'] = key;
       if (auth === 'S' && profile.signing_secret) {

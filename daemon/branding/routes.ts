@@ -17,14 +17,14 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       handler: ({ tenantId }) => svc.view(tenantId!),
     }),
     defineRoute({
-      method: 'PUT', url: '/v1/branding', auth: 'I', tags,
+      method: 'PUT', url: '/v1/branding', auth: 'B', tags,
       summary: 'Merge any subset of display_name, primary_color, accent_color, font and footer_text into the branding; answers the whole branding. {} changes nothing. A refused field changes nothing.',
       body: BrandingPatchBody, response: BrandingSchema, issueCode: brandingIssueCode,
       errors: ['INVALID_COLOR', 'UNSUPPORTED_FONT'],
       handler: ({ tenantId, body, actor }) => svc.update(tenantId!, body, actor),
     }),
     defineRoute({
-      method: 'PUT', url: '/v1/branding/logo', auth: 'I', tags,
+      method: 'PUT', url: '/v1/branding/logo', auth: 'B', tags,
       summary: 'Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB; stored encrypted under the tenant key. Replaces any previous logo.',
       rawBody: { maxBytes: MAX_LOGO_BYTES }, response: BrandingLogoResponse,
       errors: ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'],

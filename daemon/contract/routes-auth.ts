@@ -1,5 +1,6 @@
-// Which routes need signing (S) or an Idempotency-Key (I): the CLI's `svc api` and scenario runner use
-// this to sign and key requests automatically. The daemon's route definitions must agree (a test checks).
+// Which routes need signing (S) or an Idempotency-Key (I), exactly the spec's list: the CLI's `svc api`
+// and scenario runner use this to sign and key requests automatically. The daemon's route definitions
+// must agree (a test checks). Every other tenant write (B) accepts and honours a key when one is sent.
 export type TenantAuth = 'B' | 'I' | 'S';
 
 const RULES: Array<{ method: string; pattern: RegExp; auth: TenantAuth }> = [
@@ -11,9 +12,6 @@ const RULES: Array<{ method: string; pattern: RegExp; auth: TenantAuth }> = [
   { method: 'PUT', pattern: /^\/v1\/kyc\/applications\/[^/]+\/documents\/[^/]+$/, auth: 'I' },
   { method: 'POST', pattern: /^\/v1\/kyc\/applications\/[^/]+\/submit$/, auth: 'I' },
   { method: 'PUT', pattern: /^\/v1\/investors\/[^/]+\/suitability$/, auth: 'I' },
-  { method: 'PUT', pattern: /^\/v1\/branding$/, auth: 'I' },
-  { method: 'PUT', pattern: /^\/v1\/branding\/logo$/, auth: 'I' },
-  { method: 'POST', pattern: /^\/v1\/reports$/, auth: 'I' },
 ];
 
 export function tenantAuthFor(method: string, path: string): TenantAuth {

@@ -1,5 +1,6 @@
 // Funds (B), fund orders (POST signed and idempotent) and the sandbox NAV control.
 import { defineRoute, type RouteDef } from '../contract/route.js';
+import { firstOf } from '../contract/list-page.js';
 import type { FundService } from './service.js';
 import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from '../contract/schemas/funds.js';
 
@@ -9,7 +10,7 @@ export function fundRoutes(funds: FundService): RouteDef[] {
       method: 'GET', url: '/v1/funds', auth: 'B', tags: ['funds'],
       summary: 'Money-market funds at the current NAV (after the latest daily sweep), alphabetical by fund_code; shariah=true narrows to compliant funds.',
       query: FundListQuery, response: FundList,
-      handler: ({ query }) => funds.list({ shariah: query.shariah === undefined ? undefined : query.shariah === 'true' }),
+      handler: ({ query }) => firstOf(funds.list({ shariah: query.shariah === undefined ? undefined : query.shariah === 'true' }), 'funds', query.limit),
     }),
     defineRoute({
       method: 'POST', url: '/v1/fund-orders', auth: 'S', tags: ['funds'], status: 201,

@@ -63,6 +63,20 @@ function idempotencyKey(req: FastifyRequest): string {
   return key;
 }
 
+/**
+ * The key of a request whose route does not require one: a tenant write the spec does not list
+ * accepts and honours a key when sent (the same replay and IDEMPOTENCY_KEY_REUSED rules), and
+ * never requires it. A read ignores the header.
+ */
+function optionalIdempotencyKey(def: RouteDef, req: FastifyRequest): string | null {
+  if (def.method === 'GET' || header(req, 'idempotency-key') === undefined) return null;
+  return idempotencyKey(req);
+}
+
+function tenantIdempotencyKey(def: RouteDef, req: FastifyRequest): string | null {
+  return def.auth === 'B' ? optionalIdempotencyKey(def, req) : idempotencyKey(req);
+}
+
 function verifyRequestSignature(deps: AuthDeps, req: FastifyRequest, tenantId: string, key: string): void {
   const ts = header(req, 'x-svc-timestamp');
   const sig = header(req, 'x-svc-signature');
@@ -154,11 +168,11 @@ export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest,
   const auth = def.auth;
   if (ticket) {
     const { tenantId, operator } = replayPrincipal(def, ticket);
-    return { tenantId, operator, idemKey: auth === 'I' || auth === 'S' ? idempotencyKey(req) : null };
+    return { tenantId, operator, idemKey: auth === 'B' || auth === 'I' || auth === 'S' ? tenantIdempotencyKey(def, req) : null };
   }
   if (auth === 'B' || auth === 'I' || auth === 'S') {
     const tenantId = authenticateTenant(deps, req);
-    const idemKey = auth === 'B' ? null : idempotencyKey(req);
+    const idemKey = tenantIdempotencyKey(def, req);
     if (auth === 'S') verifyRequestSignature(deps, req, tenantId, idemKey!);
     return { tenantId, operator: null, idemKey };
   }

@@ -32,6 +32,7 @@ function layerCodes(def: RouteDef): ErrorCode[] {
   // refused before the route's own auth mode is looked at, public routes included.
   const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH', 'UNAUTHENTICATED'];
   if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
+  if (def.auth === 'B' && def.method !== 'GET') codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
   if (typeof def.auth === 'object') codes.push('FORBIDDEN', 'KEY_REVOKED');
   if (STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) codes.push('STEP_UP_REQUIRED');
@@ -94,6 +95,7 @@ function parametersOf(def: RouteDef, schemas: Schemas): Json[] {
     }
   }
   if (def.auth === 'I' || def.auth === 'S') out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (def.auth === 'B' && def.method !== 'GET') out.push({ $ref: '#/components/parameters/OptionalIdempotencyKey' });
   if (def.auth === 'S') out.push({ $ref: '#/components/parameters/SvcTimestamp' }, { $ref: '#/components/parameters/SvcSignature' });
   return out;
 }
@@ -199,6 +201,11 @@ const HEADER_PARAMETERS: Record<string, Json> = {
   IdempotencyKey: {
     name: 'Idempotency-Key', in: 'header', required: true,
     description: 'One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency").',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  OptionalIdempotencyKey: {
+    name: 'Idempotency-Key', in: 'header', required: false,
+    description: 'Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency").',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   SvcTimestamp: {

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import type { MarketReader } from './service.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
+import { firstOf } from '../contract/list-page.js';
+import { listLimit } from '../contract/schemas/formats.js';
 import { ClockSchema } from '../contract/schemas/sandbox.js';
 import {
   BondSchema, BondsQuery, CalendarQuery, CalendarRowSchema, ClosedDaySchema, CandleSchema, DetailQuoteSchema, IndexOhlcvSchema, InstrumentSchema, LiveQuoteSchema, OhlcvQuery,
@@ -38,9 +40,9 @@ function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/v1/instruments', auth: 'B', tags: ['market'],
       summary: 'The tradable universe, alphabetical by symbol (bonds and sukuk share the catalog by security_type).',
-      query: z.strictObject({ security_type: z.enum(['equity', 'bond', 'sukuk']).optional() }),
+      query: z.strictObject({ security_type: z.enum(['equity', 'bond', 'sukuk']).optional(), limit: listLimit() }),
       response: z.object({ instruments: z.array(InstrumentSchema), ordering: z.literal('symbol_asc') }),
-      handler: ({ query, headers }) => listInstruments(deps, query.security_type, baseUrl(headers)),
+      handler: ({ query, headers }) => firstOf(listInstruments(deps, query.security_type, baseUrl(headers)), 'instruments', query.limit),
     }),
     defineRoute({
       method: 'GET', url: '/v1/instruments/:symbol', auth: 'B', tags: ['market'], summary: 'One instrument of the catalog.',
@@ -82,7 +84,7 @@ function pricesAndAssetsRoutes(deps: MarketReader): RouteDef[] {
       method: 'GET', url: '/v1/bonds', auth: 'B', tags: ['market'],
       summary: 'Treasury bonds and sukuk, ordered by market_id then symbol; shariah=true narrows to compliant instruments without reordering.',
       query: BondsQuery, response: z.object({ bonds: z.array(BondSchema), ordering: z.literal('alphabetical'), note: z.string() }),
-      handler: ({ query, headers }) => listBonds(deps, query.shariah === 'true', baseUrl(headers)),
+      handler: ({ query, headers }) => firstOf(listBonds(deps, query.shariah === 'true', baseUrl(headers)), 'bonds', query.limit),
     }),
     defineRoute({
       method: 'GET', url: '/assets/logos/:file', auth: 'none', tags: ['assets'], summary: 'Generated logo of an instrument (SVG).',

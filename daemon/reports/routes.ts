@@ -6,7 +6,7 @@ import type { ReportService } from './service.js';
 export function reportRoutes(reports: ReportService): RouteDef[] {
   return [
     defineRoute({
-      method: 'POST', url: '/v1/reports', auth: 'I', tags: ['portfolio'], status: 201,
+      method: 'POST', url: '/v1/reports', auth: 'B', tags: ['portfolio'], status: 201,
       summary: 'Request a client statement (PDF) for a period: pending now, generating at the next simulated minute, ready (or failed) the minute after.',
       body: ReportCreateBody, response: ReportCreated,
       errors: ['NOT_FOUND', 'INVALID_DATE', 'INVALID_PERIOD', 'UNSUPPORTED_LOCALE'],

@@ -227,6 +227,15 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     uploaded.push(logo);
   });
 
+  it('PUT /v1/branding and PUT /v1/branding/logo without an Idempotency-Key are accepted (the spec requires none there)', async () => {
+    const auth = { authorization: `Bearer ${t.creds.tenant.api_key}` };
+    const current = (await get()).body;
+    const theme = await t.app.inject({ method: 'PUT', url: '/v1/branding', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ primary_color: current.primary_color }) });
+    expect(theme.statusCode, theme.body).toBe(200);
+    const logo = await t.app.inject({ method: 'PUT', url: '/v1/branding/logo', headers: { ...auth, 'content-type': 'image/png' }, payload: lastLogo });
+    expect(logo.statusCode, logo.body).toBe(200);
+  });
+
   it('a file that starts like a PNG but would not decode is refused at upload, with a message saying why, not left to fail every report', async () => {
     const res = await putLogo(Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png');
     expect(res.body.error.message).toMatch(/starts like a PNG but would not decode/);

@@ -197,6 +197,25 @@ describe('GET /v1/calendar: default today through today plus 30 days', () => {
   });
 });
 
+describe('The catalog lists take the spec\'s page size like every other list: limit 1-200, default 100', () => {
+  it.each([
+    ['/v1/instruments', 'instruments'],
+    ['/v1/bonds', 'bonds'],
+    ['/v1/funds', 'funds'],
+  ])('%s?limit=2 answers the first two rows of the full list; 0 and 201 are 422 VALIDATION_FAILED', async (path, key) => {
+    const all = (await t.req('GET', path)).body[key];
+    expect(all.length).toBeGreaterThan(2);
+    const two = await t.req('GET', `${path}?limit=2`);
+    expect(two.status).toBe(200);
+    expect(two.body[key]).toEqual(all.slice(0, 2));
+    expect((await t.req('GET', `${path}?limit=200`)).body[key]).toEqual(all);
+    for (const bad of ['0', '201', 'two']) {
+      const res = await t.req('GET', `${path}?limit=${bad}`);
+      expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
+    }
+  });
+});
+
 describe('GET /v1/bonds', () => {
   it('ordered by market_id then symbol, with ordering and note; shariah=true narrows without reordering', async () => {
     const all = (await t.req('GET', '/v1/bonds')).body;

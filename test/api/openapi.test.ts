@@ -284,10 +284,13 @@ describe('the document says what a generated client needs', () => {
       const [method, path] = route.split(' ');
       if (!path.startsWith('/v1/')) continue;
       const headers = (op.parameters ?? []).flatMap((p) => (p.$ref ? [p.$ref.slice('#/components/parameters/'.length)] : []));
-      const expected = { B: [], I: ['IdempotencyKey'], S: ['IdempotencyKey', 'SvcTimestamp', 'SvcSignature'] }[tenantAuthFor(method, path.replace(/\{[^}]+\}/g, 'x'))];
+      const read = method === 'GET';
+      const expected = { B: read ? [] : ['OptionalIdempotencyKey'], I: ['IdempotencyKey'], S: ['IdempotencyKey', 'SvcTimestamp', 'SvcSignature'] }[tenantAuthFor(method, path.replace(/\{[^}]+\}/g, 'x'))];
       expect(headers, route).toEqual(expected);
     }
-    expect(Object.values<any>(doc.components.parameters).map((p) => p.name)).toEqual(['Idempotency-Key', 'X-Svc-Timestamp', 'X-Svc-Signature']);
+    expect(Object.values<any>(doc.components.parameters).map((p) => [p.name, p.required])).toEqual([
+      ['Idempotency-Key', true], ['Idempotency-Key', false], ['X-Svc-Timestamp', true], ['X-Svc-Signature', true],
+    ]);
   });
 
   it('non-JSON bodies carry their real media types', async () => {

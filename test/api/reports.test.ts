@@ -139,15 +139,23 @@ describe('The sections always render in the order of the table, whatever order t
   });
 });
 
-describe('POST /v1/reports takes an Idempotency-Key, like every tenant write that creates something', () => {
-  it('without one: 400 IDEMPOTENCY_KEY_REQUIRED and nothing created', async () => {
+describe('POST /v1/reports accepts and honours an Idempotency-Key, and never requires one (the spec does not list it)', () => {
+  it('without one: 201, a report is created (a client written from the spec sends none)', async () => {
     const before = reportCount(t);
     const res = await t.app.inject({
       method: 'POST', url: '/v1/reports', headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ investor_id: inv, type: 'client_statement', ...period }),
     });
-    expect(res.statusCode).toBe(400);
-    expect(JSON.parse(res.body).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(JSON.parse(res.body).report_id).toMatch(/^rpt_/);
+    expect(reportCount(t)).toBe(before + 1);
+  });
+
+  it('an invalid key is still 400 IDEMPOTENCY_KEY_INVALID and nothing is created', async () => {
+    const before = reportCount(t);
+    const res = await createReport(t, { investor_id: inv, ...period }, { idempotencyKey: 'x'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_INVALID');
     expect(reportCount(t)).toBe(before);
   });
 

@@ -58,6 +58,14 @@ describe('svc report create', () => {
     expect(none.stderr).toContain('missing --investor');
   });
 
+  it('--idempotency-key makes a retried create answer the same report, although the route requires no key', async () => {
+    const args = ['report', 'create', '--investor', inv, '--to', '2026-02-27', '--idempotency-key', 'cli-statement-feb', '--json'];
+    const first = await sbx.svc(args);
+    const again = await sbx.svc(args);
+    expect([first.code, again.code], first.stderr + again.stderr).toEqual([0, 0]);
+    expect(again.json.report_id).toBe(first.json.report_id);
+  });
+
   it('bad input is the daemon refusal with its code and hint, exit 1: --locale fr, --from after --to, a future --to', async () => {
     const fr = await sbx.svc(['report', 'create', '--investor', inv, '--locale', 'fr']);
     expect(fr.code).toBe(1);

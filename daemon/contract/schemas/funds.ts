@@ -1,6 +1,6 @@
 // Wire schemas of funds and fund orders (docs/portfolio.md "Funds").
 import { z } from 'zod';
-import { timestamp, calendarDate } from './formats.js';
+import { timestamp, calendarDate, listLimit } from './formats.js';
 
 const investorId = z.string().min(1).max(64).describe('an approved investor (inv_...)');
 const fundCode = z.string().min(1).max(35).describe('a fund of GET /v1/funds');
@@ -47,7 +47,7 @@ export const FundList = z
   .object({ funds: z.array(FundSchema), ordering: z.literal('alphabetical').describe('by fund_code'), as_of: timestamp() })
   .meta({ id: 'FundList' });
 
-export const FundListQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional().describe('true: shariah-compliant funds only') });
+export const FundListQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional().describe('true: shariah-compliant funds only'), limit: listLimit() });
 
 export const FundOrderSchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp, calendarDate } from './formats.js';
+import { timestamp, calendarDate, listLimit } from './formats.js';
 
 const micros = z.number().int();
 
@@ -123,7 +123,7 @@ const isoDate = calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD
 
 export const CalendarQuery = z.strictObject({ start: isoDate.optional(), end: isoDate.optional() });
 export const OhlcvQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(365).default(90) });
-export const BondsQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional() });
+export const BondsQuery = z.strictObject({ shariah: z.enum(['true', 'false']).optional(), limit: listLimit() });
 
 // The response types, named as /openapi.json names them: the CLI's client is typed with these.
 export type Fundamentals = z.infer<typeof FundamentalsSchema>;

@@ -4975,6 +4975,8 @@ export interface components {
     parameters: {
         /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
         IdempotencyKey: string;
+        /** @description Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency"). */
+        OptionalIdempotencyKey: string;
         /** @description Integer Unix seconds of the wall clock, within 300 s of the server (docs/api.md, "Signing"). */
         SvcTimestamp: string;
         /** @description v1=<hex HMAC-SHA256(signing_secret, "v1\n" + timestamp + "\n" + METHOD + "\n" + path + "\n" + raw_query + "\n" + idempotency_key + "\n" + hex(sha256(body)))>; several comma-separated while a secret rotates. */
@@ -5174,6 +5176,8 @@ export interface operations {
         parameters: {
             query?: {
                 security_type?: "equity" | "bond" | "sukuk";
+                /** @description page size, 1-200 (default 100) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5627,6 +5631,8 @@ export interface operations {
         parameters: {
             query?: {
                 shariah?: "true" | "false";
+                /** @description page size, 1-200 (default 100) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -12439,6 +12445,8 @@ export interface operations {
             query?: {
                 /** @description true: shariah-compliant funds only */
                 shariah?: "true" | "false";
+                /** @description page size, 1-200 (default 100) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -12979,9 +12987,9 @@ export interface operations {
     postV1Reports: {
         parameters: {
             query?: never;
-            header: {
-                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            header?: {
+                /** @description Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency"). */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -13001,7 +13009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportCreated"];
                 };
             };
-            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13614,9 +13622,9 @@ export interface operations {
     putV1Branding: {
         parameters: {
             query?: never;
-            header: {
-                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            header?: {
+                /** @description Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency"). */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -13636,7 +13644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branding"];
                 };
             };
-            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13770,9 +13778,9 @@ export interface operations {
     putV1BrandingLogo: {
         parameters: {
             query?: never;
-            header: {
-                /** @description One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency"). */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            header?: {
+                /** @description Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency"). */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -13793,7 +13801,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrandingLogo"];
                 };
             };
-            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14704,7 +14712,10 @@ export interface operations {
     postV1AiExplainOrderId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency"). */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -14721,7 +14732,7 @@ export interface operations {
                     "application/json": components["schemas"]["AiOrderExplanation"];
                 };
             };
-            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            /** @description NON_CANONICAL_PATH, IDEMPOTENCY_KEY_INVALID, MALFORMED_JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14757,7 +14768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description IDEMPOTENCY_KEY_REUSED, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
