@@ -1,11 +1,14 @@
 // What a logo must be (docs/branding.md, "Logo"): PNG or JPEG by its magic bytes, whatever the
-// Content-Type said, whose structure decodes (image-structure.ts), and at most 512 KiB. SVG is refused by name: reports embed raster images, and an
+// Content-Type said (else 415 UNSUPPORTED_MEDIA_TYPE), at most 512 KiB, and a file the statement
+// renderer can draw, within the size bounds (else 422 LOGO_NOT_RENDERABLE naming why: png-structure.ts,
+// jpeg-structure.ts, image-structure.ts). SVG is refused by name: reports embed raster images, and an
 // SVG is a document that can carry scripts and external references. The theme fields are checked by
 // their wire schema (daemon/contract/schemas/branding.ts) and by the table's constraints.
 import { imageTypeOf } from '../contract/kyc.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { MAX_LOGO_BYTES, type LogoType } from '../contract/schemas/branding.js';
-import { jpegProblem, pngProblem } from './image-structure.js';
+import { jpegProblem } from './jpeg-structure.js';
+import { pngProblem } from './png-structure.js';
 
 /** An SVG (or any XML) document: text starting, after an optional BOM and white space, with '<'. */
 function looksLikeMarkup(bytes: Buffer): boolean {
@@ -20,7 +23,7 @@ export function checkLogo(bytes: Buffer): Outcome<LogoType> {
   if (type) {
     const problem = type === 'image/png' ? pngProblem(bytes) : jpegProblem(bytes);
     const name = type === 'image/png' ? 'PNG' : 'JPEG';
-    return problem === null ? ok(type) : refuse('UNSUPPORTED_MEDIA_TYPE', `The logo starts like a ${name} but would not decode: ${problem}.`);
+    return problem === null ? ok(type) : refuse('LOGO_NOT_RENDERABLE', `The logo starts like a ${name} but the statement renderer could not draw it: ${problem}.`);
   }
   if (looksLikeMarkup(bytes)) return refuse('UNSUPPORTED_MEDIA_TYPE', 'SVG (or other markup) is not accepted as a logo: send a PNG or JPEG.');
   return refuse('UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG or JPEG image (judged by its first bytes, whatever the Content-Type says).');
