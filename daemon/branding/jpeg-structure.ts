@@ -50,17 +50,34 @@ function quantProblem(w: Walk, data: Buffer): string | null {
   return null;
 }
 
+/**
+ * The number of codes of a Huffman table from its 16 counts of codes per length, or null when they do
+ * not fit: the canonical code of each length must stay below 2^length (libjpeg's and the renderer's
+ * "bad Huffman table"), at most 256 codes.
+ */
+function huffmanCodes(counts: Buffer): number | null {
+  let code = 0, total = 0;
+  for (let length = 1; length <= 16; length++) {
+    code += counts[length - 1];
+    total += counts[length - 1];
+    if (code >= 2 ** length) return null;
+    code *= 2;
+  }
+  return total <= 256 ? total : null;
+}
+
 /** DHT: one or more Huffman tables, each 16 counts then that many values. */
 function huffmanProblem(w: Walk, data: Buffer): string | null {
   for (let at = 0; at < data.length;) {
     if (at + 17 > data.length) return 'a Huffman table runs past its segment';
     const cls = data[at] >> 4, id = data[at] & 15;
     if (cls > 1 || id > 3) return 'a Huffman table has an unknown class or id';
-    let count = 0;
-    for (let i = 1; i <= 16; i++) count += data[at + i];
-    if (count > 256) return 'a Huffman table has more than 256 codes';
+    const count = huffmanCodes(data.subarray(at + 1, at + 17));
+    if (count === null) return 'a Huffman table has more codes than its code lengths allow';
+    if (at + 17 + count > data.length) return 'a Huffman table runs past its segment';
+    // a DC table's values are bit counts of a difference: the renderer refuses one over 15
+    if (cls === 0 && data.subarray(at + 17, at + 17 + count).some((v) => v > 15)) return 'a DC Huffman table has a value over 15';
     at += 17 + count;
-    if (at > data.length) return 'a Huffman table runs past its segment';
     (cls === 0 ? w.dc : w.ac).add(id);
   }
   return null;
@@ -72,7 +89,10 @@ function scanProblem(w: Walk, data: Buffer): string | null {
   if (!frame) return 'it has no frame header before its scan';
   const n = data[0];
   if (n < 1 || n > 4 || data.length !== 4 + 2 * n) return 'its scan header has the wrong length';
-  const spectralStart = data[1 + 2 * n], approxHigh = data[3 + 2 * n] >> 4;
+  const spectralStart = data[1 + 2 * n], spectralEnd = data[2 + 2 * n], approxHigh = data[3 + 2 * n] >> 4, approxLow = data[3 + 2 * n] & 15;
+  if (frame.progressive ? spectralStart > spectralEnd || spectralEnd > 63 || approxHigh > 13 || approxLow > 13 : spectralStart !== 0 || spectralEnd !== 63) {
+    return 'its scan header names a spectral selection or approximation out of range';
+  }
   const needsDc = !frame.progressive || (spectralStart === 0 && approxHigh === 0);
   const needsAc = !frame.progressive || spectralStart > 0;
   for (let i = 0; i < n; i++) {
