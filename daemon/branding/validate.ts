@@ -9,6 +9,7 @@ import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { MAX_LOGO_BYTES, type LogoType } from '../contract/schemas/branding.js';
 import { jpegProblem } from './jpeg-structure.js';
 import { pngProblem } from './png-structure.js';
+import { sha256 } from '../store/crypto.js';
 
 /** An SVG (or any XML) document: text starting, after an optional BOM and white space, with '<'. */
 function looksLikeMarkup(bytes: Buffer): boolean {
@@ -27,4 +28,27 @@ export function checkLogo(bytes: Buffer): Outcome<LogoType> {
   }
   if (looksLikeMarkup(bytes)) return refuse('UNSUPPORTED_MEDIA_TYPE', 'SVG (or other markup) is not accepted as a logo: send a PNG or JPEG.');
   return refuse('UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG or JPEG image (judged by its first bytes, whatever the Content-Type says).');
+}
+
+/** Verdicts on stored logos by the digest of their bytes: a tenant renders many statements with one logo. */
+const verdicts = new Map<string, string | null>();
+const VERDICTS_KEPT = 64;
+
+/**
+ * Why a stored logo must not reach the renderer, or null: checked again before every render (cached by
+ * the digest of its bytes, computed here, never read from the row), so a logo stored before the upload
+ * check existed, or one carried in by an imported snapshot, fails its report with RENDER_FAILED
+ * instead of reaching a decoder that can abort the process (docs/branding.md, "Reports").
+ */
+export function storedLogoProblem(bytes: Buffer, contentType: LogoType): string | null {
+  const key = `${contentType}:${sha256(bytes)}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    const checked = checkLogo(bytes);
+    if (!checked.ok) verdict = checked.message ?? checked.code;
+    else verdict = checked.value === contentType ? null : `the logo's bytes are a ${checked.value}, its row says ${contentType}`;
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value ?? '');
+    verdicts.set(key, verdict);
+  }
+  return verdict;
 }

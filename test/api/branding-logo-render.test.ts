@@ -7,10 +7,11 @@
 // valid JPEG still render into a statement.
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, type TestApp } from '../helpers/app.js';
 import { trader } from '../helpers/trading.js';
 import { JPEG_LOGO, jpegWithFrame, jpegWithSegment, makePng, pngChunk, pngOf } from '../helpers/png.js';
-import { pdfOf, readyReport } from '../helpers/reports.js';
+import { createReport, pdfOf, readyReport, settle } from '../helpers/reports.js';
+import { advance, makeApp, type TestApp } from '../helpers/app.js';
+import { sealLogo } from '../../daemon/branding/sealed.js';
 
 let t: TestApp;
 let investor: string;
@@ -124,6 +125,23 @@ describe('A logo the renderer can draw is accepted and drawn into a statement', 
 
   it('the largest logo accepted, 2048 x 2048 RGBA at 8 bits (16 MiB decoded), is drawn', async () => {
     expect((await putLogo(pngOf({ width: 2048, height: 2048, depth: 8, colour: 6 }))).status).toBe(200);
+    await statementDrawsLogo();
+  });
+});
+
+describe('A logo stored without the upload check (a sandbox from before it, an imported snapshot) never reaches the renderer', () => {
+  it('a palette PNG whose PLTE is 7 bytes, put straight into the row: its statement fails RENDER_FAILED, the daemon lives on, and the next good logo renders', async () => {
+    // Given to Typst, this file panics its PNG decoder, and the panic aborts the whole process.
+    const crash = pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [pngChunk('PLTE', Buffer.alloc(7, 0x80))] });
+    const tenant = t.creds.tenant.tenant_id;
+    expect((await putLogo(GOOD_PNG)).status).toBe(200);
+    t.deps.db.prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?').run(sealLogo(t.deps.keys.tenantDek(tenant), tenant, crash), tenant);
+    const created = await createReport(t, { investor_id: investor, ...period, sections: ['summary'] });
+    expect(created.status).toBe(201);
+    await advance(t, { minutes: 2 });
+    expect(await settle(t, created.body.report_id)).toMatchObject({ state: 'failed', reason_code: 'RENDER_FAILED' });
+    expect((await t.req('GET', '/v1/branding')).status).toBe(200);
+    expect((await putLogo(GOOD_PNG)).status).toBe(200);
     await statementDrawsLogo();
   });
 });
