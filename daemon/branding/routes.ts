@@ -25,9 +25,9 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
     }),
     defineRoute({
       method: 'PUT', url: '/v1/branding/logo', auth: 'B', tags,
-      summary: 'Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB; stored encrypted under the tenant key. Replaces any previous logo.',
+      summary: 'Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB, that the statement renderer can draw (at most 2048 pixels a side and 16 MiB decoded; else 422 LOGO_NOT_RENDERABLE naming why); stored encrypted under the tenant key. Replaces any previous logo.',
       rawBody: { maxBytes: MAX_LOGO_BYTES }, response: BrandingLogoResponse,
-      errors: ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'],
+      errors: ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'LOGO_NOT_RENDERABLE'],
       handler: ({ tenantId, raw, actor }) => svc.putLogo(tenantId!, raw ?? Buffer.alloc(0), actor),
     }),
     defineRoute({

@@ -126,6 +126,7 @@ export const ERROR_CODES = {
   // Branding: the tenant's theme for statements and reports (docs/branding.md)
   INVALID_COLOR: e(422, 'A colour is not a #rrggbb hex colour.', 'primary_color and accent_color are exactly # followed by six hexadecimal digits; short forms (#fff) and names (red) are refused.', 'Send the colour as #rrggbb, e.g. #1F3A5F.'),
   UNSUPPORTED_FONT: e(422, 'font is not one of the embedded fonts.', 'Reports embed their fonts; only the embedded set can be chosen (the message lists it).', 'Send one of the fonts the message lists, spelled exactly.'),
+  LOGO_NOT_RENDERABLE: e(422, 'The logo is a PNG or JPEG the statement renderer cannot draw.', 'The file starts like a PNG or JPEG, but its structure is damaged, it uses a feature the renderer does not read (a palette image without its palette, arithmetic coding, a 12-bit or lossless JPEG, animation), or it is larger than 2048 pixels a side or 16 MiB of decoded pixels; the message names which.', 'Export the logo again as an 8-bit PNG or a baseline JPEG, at most 2048 pixels a side.'),
 
   // Reports
   INVALID_PERIOD: e(422, 'The report period is not valid.', 'period_start is after period_end, or period_end is after today (the sandbox clock).', 'Send period_start <= period_end <= today, as YYYY-MM-DD.'),

@@ -12,6 +12,7 @@
 import type { Deps } from '../deps.js';
 import { seal, sha256 } from '../store/crypto.js';
 import { brandingOf } from '../branding/service.js';
+import { storedLogoProblem } from '../branding/validate.js';
 import type { PortfolioService } from '../portfolio/service.js';
 import type { ReportRepo, ReportRow } from './repo.js';
 import { statementDocument } from './document.js';
@@ -56,6 +57,9 @@ function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | 
   const broker = ctx.db.prepare<[string], { name: string; name_ar: string; fra_license_no: string }>('SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?').get(inv.broker_id)!;
   const branding = brandingOf(ctx, r.tenant_id);
   const logo = branding.logo ? { bytes: branding.logo.bytes, contentType: branding.logo.contentType } : null;
+  // checked again, as at upload: a logo the renderer cannot draw never reaches it (docs/branding.md, "Reports")
+  const logoProblem = logo && storedLogoProblem(logo.bytes, logo.contentType);
+  if (logoProblem) return { failed: `the logo on file cannot be drawn: ${logoProblem}` };
   const period = { start: r.period_start, end: r.period_end };
   const document = statementDocument({
     locale: r.locale, sections: JSON.parse(r.sections), period, generatedAt: ctx.market.calendar.toIso(readyMs),

@@ -148,7 +148,7 @@ describe('A bad field is refused with its stable code and changes nothing', () =
   });
 });
 
-describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 512 KiB', () => {
+describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 512 KiB, that the renderer can draw', () => {
   it('a PNG sent as application/octet-stream is a PNG; GET logo_url serves it back byte for byte', async () => {
     const res = await putLogo(PNG);
     expect(res.status).toBe(200);
@@ -192,11 +192,11 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     ['text', () => Buffer.from('this is not an image'), 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an empty body', () => Buffer.alloc(0), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['512 KiB + 1 byte', () => randomPng(512 * 1024 + 1), 'image/png', 413, 'PAYLOAD_TOO_LARGE'],
-    ['a PNG signature followed by noise', () => Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a PNG with one flipped bit in its image data', () => flipped(randomPng(300), 50), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a PNG cut before its end', () => randomPng(400).subarray(0, 250), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a JPEG signature followed by noise', () => Buffer.concat([JPEG.subarray(0, 3), Buffer.alloc(64, 7)]), 'image/jpeg', 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a JPEG cut before its scan', () => JPEG.subarray(0, 200), 'image/jpeg', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a PNG signature followed by noise', () => Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
+    ['a PNG with one flipped bit in its image data', () => flipped(randomPng(300), 50), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
+    ['a PNG cut before its end', () => randomPng(400).subarray(0, 250), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
+    ['a JPEG signature followed by noise', () => Buffer.concat([JPEG.subarray(0, 3), Buffer.alloc(64, 7)]), 'image/jpeg', 422, 'LOGO_NOT_RENDERABLE'],
+    ['a JPEG cut before its scan', () => JPEG.subarray(0, 200), 'image/jpeg', 422, 'LOGO_NOT_RENDERABLE'],
   ];
   for (const [what, body, type, status, code] of refused) {
     it(`${what}: ${status} ${code}, and the logo on file stays`, async () => {
@@ -238,7 +238,9 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
 
   it('a file that starts like a PNG but would not decode is refused at upload, with a message saying why, not left to fail every report', async () => {
     const res = await putLogo(Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png');
-    expect(res.body.error.message).toMatch(/starts like a PNG but would not decode/);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('LOGO_NOT_RENDERABLE');
+    expect(res.body.error.message).toMatch(/starts like a PNG but the statement renderer could not draw it: \S/);
   });
 
   it('an SVG is refused with a message that says so', async () => {

@@ -62,3 +62,54 @@ export function noisyJpeg(noise: number): Buffer {
   len.writeUInt16BE(noise + 2);
   return Buffer.concat([JPEG_LOGO.subarray(0, 2), Buffer.from([0xff, 0xfe]), len, randomBytes(noise), JPEG_LOGO.subarray(2)]);
 }
+
+export interface PngSpec {
+  width: number;
+  height: number;
+  depth: number;
+  /** PNG colour type: 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA. */
+  colour: number;
+  interlace?: 0 | 1;
+  /** The filtered scanlines to deflate; default all zeros (filter 0, black) of the right size. */
+  rows?: Buffer;
+  /** Chunks between IHDR and IDAT (PLTE, tRNS, ...). */
+  before?: Buffer[];
+  /** Chunks between IDAT and IEND. */
+  after?: Buffer[];
+}
+
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** A PNG built chunk by chunk as `spec` says, valid or not: the way an attacker would write one. */
+export function pngOf(spec: PngSpec): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(spec.width, 0);
+  ihdr.writeUInt32BE(spec.height, 4);
+  ihdr[8] = spec.depth;
+  ihdr[9] = spec.colour;
+  ihdr[12] = spec.interlace ?? 0;
+  const stride = 1 + Math.ceil((spec.width * spec.depth * (CHANNELS[spec.colour] ?? 1)) / 8);
+  const rows = spec.rows ?? Buffer.alloc(stride * spec.height);
+  return Buffer.concat([
+    SIGNATURE, pngChunk('IHDR', ihdr), ...(spec.before ?? []), pngChunk('IDAT', deflateSync(rows, { level: 9 })), ...(spec.after ?? []), pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** JPEG_LOGO with its frame header (SOF0) changed: another marker (0xC9 arithmetic, 0xC1 extended...), another precision. */
+export function jpegWithFrame(opts: { marker?: number; precision?: number; width?: number; height?: number; sampling?: number }): Buffer {
+  const bytes = Buffer.from(JPEG_LOGO);
+  const at = bytes.indexOf(Buffer.from([0xff, 0xc0]));
+  if (opts.marker !== undefined) bytes[at + 1] = opts.marker;
+  if (opts.precision !== undefined) bytes[at + 4] = opts.precision;
+  if (opts.height !== undefined) bytes.writeUInt16BE(opts.height, at + 5);
+  if (opts.width !== undefined) bytes.writeUInt16BE(opts.width, at + 7);
+  if (opts.sampling !== undefined) bytes[at + 11] = opts.sampling;
+  return bytes;
+}
+
+/** JPEG_LOGO with `segment` (marker and payload; the length is computed) inserted after its SOI. */
+export function jpegWithSegment(marker: number, payload: Buffer): Buffer {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([JPEG_LOGO.subarray(0, 2), head, payload, JPEG_LOGO.subarray(2)]);
+}
