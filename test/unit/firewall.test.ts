@@ -30,6 +30,9 @@ describe('normalise: one spelling per phrase', () => {
     ['ｂｕｙ　ｎｏｗ', 'buy now'],
     ['bu\u200By n\u200Dow', 'buy now'],
     ['T+2, 10th', 't+2 10th'],
+    ['b\u{E0062}\u{E0075}u\uFE0Fy\u{E0100} n\u2060ow', 'buy now'],
+    ['𝟏𝟐𝟎 १२० ١٢٠ ১২০ １２０', '120 120 120 120 120'],
+    ['sհօսlժ', 'should'],
   ])('%s -> %s', (input, out) => {
     expect(normalise(input)).toBe(out);
   });
