@@ -1,13 +1,14 @@
 // The inference provider the daemon runs with (--ai, or the last reset's `ai`): `none` (no provider:
 // only the registry-grounded surfaces answer), `registry` (every surface from the registries and fixed
-// factual templates, no model) or `openai:<base_url>` (an OpenAI-compatible chat endpoint phrases the
-// narration of an order that was not rejected; openai.ts). Everything else is the registry's with
-// every provider. A narration is null when the provider could not give one the assistant accepts:
-// the service then answers the neutral refusal.
+// factual templates, no model) or `openai:<base_url>` (an OpenAI-compatible chat endpoint chooses
+// among the narration templates of an order that was not rejected; openai.ts). Either way the words
+// are the service's own (narration.ts). Everything else is the registry's with every provider. A
+// narration is null when the provider could not give one the assistant accepts: the service then
+// answers the neutral refusal.
 import type { AiProvider } from '../contract/schemas/assistant.js';
 import type { OrderFacts } from './grounding.js';
 import { phraseWithChat } from './openai.js';
-import { narrateOrder, type Narration } from './render.js';
+import { narrateOrder, type Narration } from './narration.js';
 
 export interface Provider {
   name: AiProvider;
@@ -25,7 +26,7 @@ export interface ProviderOptions {
 export function createProvider(name: AiProvider, o: ProviderOptions): Provider {
   if (name.startsWith('openai:')) {
     const endpoint = { baseUrl: name.slice('openai:'.length), model: o.model, timeoutMs: o.timeoutMs };
-    return { name, narrate: (f) => phraseWithChat(endpoint, f, narrateOrder(f)) };
+    return { name, narrate: (f) => phraseWithChat(endpoint, f) };
   }
   return { name, narrate: async (f) => narrateOrder(f) };
 }

@@ -16,7 +16,7 @@ export function assistantRoutes(deps: Deps): RouteDef[] {
   return [
     defineRoute({
       method: 'POST', url: '/v1/ai/explain/order/:id', auth: 'B', tags, outsideBatch: true,
-      summary: 'Explain an order: a rejected order gets its reject code\'s cause and remedy; other states are narrated from the order\'s facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: phrased by the model, outcome refused when it fails or advises). Another tenant\'s or an unknown id: outcome not_found. Books nothing.',
+      summary: 'Explain an order: a rejected order gets its reject code\'s cause and remedy; other states are narrated from the order\'s facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: the model chooses among the service\'s narration templates, outcome refused when its answer is not exactly such a choice). Another tenant\'s or an unknown id: outcome not_found. Books nothing.',
       params: AiOrderParams, response: AiOrderExplanation, errors: ['NOT_AVAILABLE'],
       handler: ({ params, tenantId, headers }) => ai.explainOrder(tenantId!, params.id, languageOf(headers['accept-language'])),
     }),

@@ -3,7 +3,8 @@
 //   policy.ts     the provider's allowance and the answer's language
 //   intent.ts     what the request asks: a lookup, advice (refused), or nothing to look up
 //   grounding.ts  the facts: glossary, disclosures, error and reject-code registries, the caller's order
-//   render.ts     facts into words, both languages (provider.ts narrates orders)
+//   render.ts     facts into words, both languages (narration.ts: an order's, from the templates
+//                 the provider chose)
 //   firewall.ts   every string of the answer checked; any advice-like text refuses the whole answer
 //
 // Guarantees:
@@ -13,8 +14,10 @@
 //     caller's tenant; another tenant's order answers exactly as an unknown one (not_found, 200).
 //  3. With provider `none`, only narrating an order that was not rejected is refused, with 501
 //     NOT_AVAILABLE; every registry-grounded surface answers.
-//  4. With provider `openai:`, a narration the endpoint could not give (an error, a timeout, garbage,
-//     an empty or advising answer) is the neutral refusal too (provider.ts, openai.ts).
+//  4. With provider `openai:`, the model only chooses among the service's narration templates
+//     (narration.ts); an answer that is not exactly such a choice (an error, a timeout, garbage,
+//     prose, an extra field, an untrue template, a fact that is not the order's) is the neutral
+//     refusal too, so no model-written text reaches an answer (provider.ts, openai.ts).
 import type { Deps } from '../deps.js';
 import { isOutcome, refuse, type Outcome } from '../contract/outcome.js';
 import { checkOutput, textsOf } from './firewall.js';

@@ -1,83 +1,65 @@
-// The openai:<base_url> provider against a scripted OpenAI-compatible endpoint: a real HTTP server
-// (node:http) started here, answering well, slowly (beyond the timeout), with garbage, with advice,
-// with an error, empty or with a number the facts do not hold. Whatever it does, the daemon answers a
-// 200: the model's narration (through the firewall) or the neutral refusal in the requested language.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The openai:<base_url> provider against a scripted OpenAI-compatible endpoint (test/helpers/chat-model.ts,
+// a real HTTP server): the model chooses among the service's narration templates and the service
+// renders them. It answers well, slowly (beyond the timeout), with garbage, with advice, with an
+// error, empty, with a fact the order does not hold, in prose, with a template that is not true of
+// the order. Whatever it does, the daemon answers a 200: the service's own narration or the neutral
+// refusal in the requested language. test/api/assistant-hostile.test.ts runs the hostile corpus.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { order, priceNow, trader, creditCash, EGP } from '../helpers/trading.js';
 import { onboardInvestor } from '../helpers/onboarding.js';
+import { choose, firstChoice, ok, startChatModel, type ChatModel, type Reply, type UserMessage } from '../helpers/chat-model.js';
 import { NEUTRAL } from '../../daemon/assistant/render.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
 
-type Script = 'good' | 'slow' | 'garbage' | 'advice' | 'advice_ar' | 'error' | 'empty' | 'fenced' | 'unknown_number' | 'wrong_script';
-
-interface Facts {
-  order_id: string;
-  qty: number;
-  symbol: string;
-}
+type Script = 'good' | 'slow' | 'garbage' | 'advice' | 'advice_ar' | 'error' | 'empty' | 'fenced' | 'unknown_number' | 'prose' | 'untrue' | 'duplicate' | 'too_many' | 'refusal';
 
 let script: Script = 'good';
-const received: Array<{ url: string; body: { model: string; messages: Array<{ role: string; content: string }> } }> = [];
 
-function narration(f: Facts, over: Record<string, string> = {}): Record<string, string> {
-  return {
-    cause_en: `Order ${f.order_id} for ${f.qty} ${f.symbol} is open and waiting for a fill.`,
-    remedy_en: 'It stays open until it executes, is cancelled or expires.',
-    cause_ar: `الأمر ${f.order_id} على ${f.qty} من ${f.symbol} قائم في انتظار التنفيذ.`,
-    remedy_ar: 'يبقى الأمر قائما حتى ينفذ أو يلغى أو تنتهي صلاحيته.',
-    ...over,
-  };
-}
+const json = (v: unknown): Reply => ok(JSON.stringify(v));
+const withSlot = (u: UserMessage, slot: string, value: unknown) => {
+  const v = firstChoice(u) as { cause: Array<{ slots: Record<string, unknown> }> };
+  v.cause[0].slots[slot] = value;
+  return v;
+};
 
-function chat(content: string): string {
-  return JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
-}
-
-/** What the scripted model answers for these facts. */
-function answer(f: Facts): { status: number; body: string } | null {
+/** What the scripted model answers for this user message. */
+function answer(u: UserMessage): Reply {
+  const f = u.facts;
   switch (script) {
-    case 'good': return { status: 200, body: chat(JSON.stringify(narration(f))) };
-    case 'fenced': return { status: 200, body: chat('```json\n' + JSON.stringify(narration(f)) + '\n```') };
+    case 'good': return json(firstChoice(u));
+    case 'fenced': return ok('```json\n' + JSON.stringify(firstChoice(u)) + '\n```');
     case 'slow': return null;
     case 'garbage': return { status: 200, body: '<html>502 upstream {{{ not json' };
-    case 'advice': return { status: 200, body: chat(JSON.stringify(narration(f, { remedy_en: `You should buy more ${f.symbol} now, it will rise.` }))) };
-    case 'advice_ar': return { status: 200, body: chat(JSON.stringify(narration(f, { remedy_ar: `ننصحك بشراء المزيد من ${f.symbol} الآن لأنه سيرتفع.` }))) };
+    case 'advice': return json({ ...firstChoice(u), remedy_en: `You should buy more ${f.symbol} now, it will rise.` });
+    case 'advice_ar': return json(withSlot(u, 'symbol', `ننصحك بشراء المزيد من ${f.symbol} الآن لأنه سيرتفع.`));
     case 'error': return { status: 500, body: JSON.stringify({ error: { message: 'model not loaded' } }) };
-    case 'empty': return { status: 200, body: chat(JSON.stringify(narration(f, { cause_en: '   ' }))) };
-    case 'unknown_number': return { status: 200, body: chat(JSON.stringify(narration(f, { cause_en: `Order ${f.order_id} for 999 ${f.symbol} is open.` }))) };
-    case 'wrong_script': return { status: 200, body: chat(JSON.stringify(narration(f, { cause_ar: 'The order is open.' }))) };
+    case 'empty': return json({ cause: [], remedy: [] });
+    case 'unknown_number': return json(withSlot(u, 'qty', 999));
+    case 'prose': return json({ cause_en: `Order ${f.order_id} is open.`, remedy_en: 'It stays open.', cause_ar: `الأمر ${f.order_id} قائم.`, remedy_ar: 'يبقى الأمر قائما.' });
+    case 'untrue': return json({ ...firstChoice(u), remedy: [{ template: 'nothing_needed', slots: {} }] });
+    case 'duplicate': return json(choose(u, ['summary', 'summary'], ['summary']));
+    case 'too_many': return json(choose(u, ['summary', 'state'], ['summary', 'reservation', 'time_in_force', 'summary']));
+    case 'refusal': return { status: 200, body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(firstChoice(u)), refusal: 'I cannot help with that.' } }] }) };
   }
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  const body = JSON.parse(raw);
-  received.push({ url: req.url ?? '', body });
-  const facts = JSON.parse(body.messages.find((m: { role: string }) => m.role === 'user').content) as Facts;
-  const a = answer(facts);
-  if (!a) return; // slow: never answers (the connection is closed by closeAllConnections)
-  res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
-}
-
-let server: Server;
 let t: TestApp;
 const TIMEOUT_MS = 400;
 const AR = { headers: { 'accept-language': 'ar' } };
 
+let model: ChatModel;
+let received: ChatModel['received'];
+
 beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
-  t = await makeApp({ ai: `openai:http://127.0.0.1:${port}/v1`, aiTimeoutMs: TIMEOUT_MS });
+  model = await startChatModel();
+  model.script = answer;
+  received = model.received;
+  t = await makeApp({ ai: `openai:${model.baseUrl}`, aiTimeoutMs: TIMEOUT_MS });
 });
 afterAll(async () => {
   await t.close();
-  server.closeAllConnections();
-  await new Promise((ok) => server.close(ok));
+  await model.close();
 });
 beforeEach(() => {
   script = 'good';
@@ -93,24 +75,38 @@ async function restingOrder(over: Record<string, unknown> = {}): Promise<string>
 
 const explain = (id: string, o = {}) => t.req('POST', `/v1/ai/explain/order/${id}`, o);
 
-describe('openai provider: a well-behaved endpoint phrases the narration', () => {
-  it('the model\'s narration is the answer, in the requested language with its twin', async () => {
+describe('openai provider: a well-behaved endpoint chooses the narration, the service writes it', () => {
+  it('the chosen templates rendered by the service are the answer, in the requested language with its twin', async () => {
     const id = await restingOrder();
     const en = await explain(id);
     expect(en.status).toBe(200);
-    expect(en.body).toMatchObject({ outcome: 'answered', language: 'en', order_id: id, symbol: 'COMI', cause: `Order ${id} for 10 COMI is open and waiting for a fill.` });
-    expect(en.body.cause_ar).toContain('قائم في انتظار التنفيذ');
+    expect(en.body).toMatchObject({ outcome: 'answered', language: 'en', order_id: id, symbol: 'COMI', cause: `Your limit buy order ${id} for 10 COMI is open (status accepted) with no fills yet.` });
+    expect(en.body.cause_ar).toContain('قائم (الحالة accepted)');
     const ar = await explain(id, AR);
     expect(ar.body).toMatchObject({ outcome: 'answered', language: 'ar', cause: en.body.cause_ar, cause_en: en.body.cause, remedy: en.body.remedy_ar });
   });
 
-  it('posts to <base_url>/chat/completions with the model name and a system and a user message', async () => {
+  it('a model may combine templates: each part is the chosen texts in order', async () => {
+    const id = await restingOrder();
+    model.byOrder.set(id, (u) => json(choose(u, ['state'], ['time_in_force', 'reservation'])));
+    const res = await explain(id);
+    expect(res.body).toMatchObject({
+      outcome: 'answered', cause: `Order ${id} on COMI is in state validated (status accepted).`,
+      remedy: "It stays open under time in force day until it executes, is cancelled or expires. The order's reservation stays in place until the order ends.",
+    });
+  });
+
+  it('posts to <base_url>/chat/completions with the model name, a system and a user message, and a JSON schema of the allowed choices', async () => {
     const id = await restingOrder();
     await explain(id);
     expect(received).toHaveLength(1);
     expect(received[0].url).toBe('/v1/chat/completions');
     expect(received[0].body.model).toBe('default');
     expect(received[0].body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    const user = JSON.parse(received[0].body.messages[1].content) as UserMessage;
+    expect(user.templates.cause.map((c) => c.template)).toEqual(['summary', 'state']);
+    expect(user.templates.remedy.map((c) => c.template)).toEqual(['summary', 'reservation', 'time_in_force']);
+    expect(received[0].body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'order_narration', strict: true } });
   });
 
   it('a JSON answer inside a Markdown fence is accepted', async () => {
@@ -151,9 +147,13 @@ describe('openai provider: every bad answer falls back to the neutral refusal in
     ['advice in English', 'advice'],
     ['advice in Arabic', 'advice_ar'],
     ['an HTTP 500', 'error'],
-    ['an empty field', 'empty'],
+    ['no choice at all', 'empty'],
     ['a number the facts do not hold', 'unknown_number'],
-    ['English where Arabic was asked for', 'wrong_script'],
+    ['prose of its own (the four text fields this provider once read)', 'prose'],
+    ['a template that is not true of the order (nothing needed, for an open order)', 'untrue'],
+    ['the same template twice', 'duplicate'],
+    ['more than three choices in a part', 'too_many'],
+    ['a valid answer with a refusal beside it', 'refusal'],
   ])('%s: refused with the neutral message, no part of the model\'s text', async (_what, s) => {
     const id = await restingOrder();
     script = s;

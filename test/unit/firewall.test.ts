@@ -11,6 +11,9 @@ import { ERROR_CODES } from '../../daemon/contract/errors.js';
 import { rejectCodes } from '../../daemon/trading/reject-codes.js';
 import { NEUTRAL } from '../../daemon/assistant/render.js';
 import { REJECT_CODES_AR } from '../../daemon/assistant/reject-codes-ar.js';
+import { TEMPLATES, factSheet } from '../../daemon/assistant/narration.js';
+import { ORDER_STATES, STATUS_OF } from '../../daemon/trading/matcher.js';
+import type { OrderFacts } from '../../daemon/assistant/grounding.js';
 
 interface Entry { kind: 'output' | 'request'; lang: 'en' | 'ar'; category: string; text: string; expect: 'refused' | 'answered' | 'abstained' }
 const corpus = (JSON.parse(readFileSync(new URL('../assistant-corpus/corpus.json', import.meta.url), 'utf8')) as { entries: Entry[] }).entries;
@@ -27,6 +30,9 @@ describe('normalise: one spelling per phrase', () => {
     ['ｂｕｙ　ｎｏｗ', 'buy now'],
     ['bu\u200By n\u200Dow', 'buy now'],
     ['T+2, 10th', 't+2 10th'],
+    ['b\u{E0062}\u{E0075}u\uFE0Fy\u{E0100} n\u2060ow', 'buy now'],
+    ['𝟏𝟐𝟎 १२० ١٢٠ ১২০ １２０', '120 120 120 120 120'],
+    ['sհօսlժ', 'should'],
   ])('%s -> %s', (input, out) => {
     expect(normalise(input)).toBe(out);
   });
@@ -69,6 +75,28 @@ describe("the assistant's own words pass the firewall (no false refusal of what 
       for (const text of [t.cause, t.remedy]) {
         expect(text, code).toMatch(/[\u0600-\u06FF]{3,}/);
         expect(checkOutput(text), `${code}: ${text}`).toEqual({ ok: true });
+      }
+    }
+  });
+
+  it('every narration template, for every order state with and without fills, both languages: passes, states distinct facts, each language in its script', () => {
+    for (const state of ORDER_STATES) {
+      for (const filled of [0, 4]) {
+        const f: OrderFacts = {
+          order_id: 'ord_1y000004dc', state, status: STATUS_OF[state], symbol: 'COMI', side: filled ? 'sell' : 'buy', type: 'limit', time_in_force: 'gtc', qty: 10,
+          filled_qty: filled, avg_price_micros: filled ? 81_230_000 : null, reason_code: null, fills: filled ? 2 : 0, settlement_date: filled ? '2026-11-24' : null, at: '2026-11-22T08:05:00.000Z',
+        };
+        const sheet = factSheet(f);
+        for (const t of [...TEMPLATES.cause, ...TEMPLATES.remedy]) {
+          const slots = t.slots(f);
+          expect(new Set(slots).size, `${state} ${t.id}`).toBe(slots.length);
+          for (const s of slots) expect(Object.hasOwn(sheet, s)).toBe(true);
+          const x = t.text(f);
+          expect(checkOutput(x.en), `${state} ${t.id}: ${x.en}`).toEqual({ ok: true });
+          expect(checkOutput(x.ar), `${state} ${t.id}: ${x.ar}`).toEqual({ ok: true });
+          expect(x.en).not.toMatch(/[\u0600-\u06FF]/);
+          expect(x.ar).toMatch(/[\u0621-\u064A]{3,}/);
+        }
       }
     }
   });

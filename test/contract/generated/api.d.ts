@@ -2131,7 +2131,7 @@ export interface paths {
         put?: never;
         /**
          * Explain an order
-         * @description Explain an order: a rejected order gets its reject code's cause and remedy; other states are narrated from the order's facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: phrased by the model, outcome refused when it fails or advises). Another tenant's or an unknown id: outcome not_found. Books nothing.
+         * @description Explain an order: a rejected order gets its reject code's cause and remedy; other states are narrated from the order's facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: the model chooses among the service's narration templates, outcome refused when its answer is not exactly such a choice). Another tenant's or an unknown id: outcome not_found. Books nothing.
          */
         post: operations["postV1AiExplainOrderId"];
         delete?: never;
