@@ -4,7 +4,8 @@
 // enrolment code of a new approver identity `mallory` from the replayed answer, and has a replayed
 // break-glass make `admin` superuser. Replay now rebuilds a sandbox offline, in a process of its own
 // (`node dist/daemon/main.js --replay`), so no route of a running daemon takes a journal entry: every
-// step is 404 and nothing changes, whoever sends it.
+// step is 404 ROUTE_NOT_FOUND and nothing changes, whoever sends it. The secret a replayed answer
+// showed once never leaves the rebuild either (replay-realms.test.ts, test/cli/replay.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import type { JournalEntry } from '../../daemon/contract/journal.js';
@@ -38,7 +39,7 @@ function entry(principal: string, method: string, path: string, body: unknown): 
 }
 
 describe("the issue's attack: the admin key alone, on a fresh sandbox", () => {
-  it('cannot open a replay session, replay a proposal as security and its approval as approver, obtain an enrolment code, or break glass: every step is 404 and nothing changes', async () => {
+  it('cannot open a replay session, replay a proposal as security and its approval as approver, obtain an enrolment code, or break glass: every step is 404 ROUTE_NOT_FOUND and nothing changes', async () => {
     n = 0;
     const before = fingerprint();
     const origin = (await t.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
@@ -60,7 +61,7 @@ describe("the issue's attack: the admin key alone, on a fresh sandbox", () => {
       entry('operator:approver', 'POST', `/admin/actions/${glass.body?.body?.action_id ?? 'act_0000000001'}/approve`, {}));
     await send('close the session', 'DELETE', '/admin/sandbox/replay-session');
 
-    expect(seen.map(([label, status, code]) => [label, status, code])).toEqual(seen.map(([label]) => [label, 404, 'NOT_FOUND']));
+    expect(seen.map(([label, status, code]) => [label, status, code])).toEqual(seen.map(([label]) => [label, 404, 'ROUTE_NOT_FOUND']));
     // No enrolment code reached the caller, no identity was made, the admin is no superuser.
     expect(JSON.stringify(approval.body)).not.toMatch(/enrolment_code/);
     expect(fingerprint()).toEqual(before);
