@@ -177,7 +177,7 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     try {
       const send = async (key: string, secret: string, path: string, body: unknown) => {
         const res = await fetch(d.info.base_url + path, { method: 'POST', headers: { 'x-admin-key': key, 'content-type': 'application/json', 'x-step-up-code': stepUpCode(secret, { wallMs: Date.now() }) }, body: JSON.stringify(body) });
-        return { status: res.status, body: await res.json() };
+        return { status: res.status, body: (await res.json()) as { action_id: string } };
       };
       const p = await send(d.info.security_key, d.info.security_step_up, '/admin/actions', { action: 'console-users:manage', params: { name: 'mallory', role: 'approver' }, reason: 'crafted' });
       expect(p.status).toBe(201);
