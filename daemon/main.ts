@@ -192,7 +192,9 @@ async function rebuildAndExit(j: Extract<ParsedJournal, { ok: true }>): Promise<
   await Promise.all(pending);
   await app.close();
   deps.db.close();
+  // refused before any entry ran: the home is left as it was found, like a first start that fails
   if (code === 2 && firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
+  if (code === 2 && !hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });
   process.exit(code);
 }
 
