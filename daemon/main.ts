@@ -14,6 +14,7 @@ import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, priva
 import type { ClockMode } from './sim/clock.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
+import { parseJournalText, type ParsedJournal, type ReplayLine } from './contract/journal.js';
 
 export const VERSION = '0.1.0';
 const DEFAULT_START = '2026-11-22T09:00:00+02:00'; // a Sunday morning in Cairo, before the open
@@ -42,6 +43,10 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     // `svc sandbox import` pipes a snapshot's bytes here before touching a home (docs/snapshots.md).
     'verify-snapshot': { type: 'boolean', default: false },
+    // `svc sandbox replay` rebuilds a sandbox here from the journal on stdin, offline: a new home, the
+    // journal's origin, every entry replayed in-process, one JSON line each on stdout; nothing listens
+    // and the process exits (docs/snapshots.md, "Replay").
+    replay: { type: 'boolean', default: false },
   },
 });
 
@@ -88,6 +93,31 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
 
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
 privateHome(home);
+
+/** Writes one line of the replay's output; resolves once it is handed to the pipe. */
+function replayLine(line: ReplayLine): Promise<void> {
+  return new Promise((done) => process.stdout.write(JSON.stringify(line) + '\n', () => done()));
+}
+
+/** --replay: the journal on stdin, checked whole; only into a home without a sandbox (else exit 2, nothing touched). */
+async function replayJournalOnStdin(): Promise<Extract<ParsedJournal, { ok: true }>> {
+  const refused = async (line: number | null, message: string): Promise<never> => {
+    await replayLine({ refused: { line, message } });
+    process.exit(2);
+  };
+  if (existsSync(join(home, 'svc.db'))) return refused(null, `${home} already holds a sandbox: a journal is replayed only into a new home, which the replay creates`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const parsedJournal = parseJournalText(Buffer.concat(chunks).toString('utf8'));
+  if (!parsedJournal.ok) return refused(parsedJournal.line, parsedJournal.message);
+  return parsedJournal;
+}
+const journalToReplay = args.replay ? await replayJournalOnStdin() : null;
+if (journalToReplay) {
+  // the sandbox is created with the journal's origin, whatever the flags say
+  const o = journalToReplay.header.origin;
+  Object.assign(args, { seed: String(o.seed), start: o.start, clock: o.clock, speed: String(o.speed) });
+}
 const parsed = parseOptions(args);
 if (!parsed.ok) {
   process.stderr.write(`svc daemon: ${parsed.message}\n`);
@@ -150,6 +180,23 @@ const app = buildApp(deps, {
   onAnswered: accessLog,
 });
 deps.log = app.log;
+
+if (journalToReplay) await rebuildAndExit(journalToReplay);
+
+/** --replay: every entry in-process (app.inject), never listening; then the app closes and the process exits. */
+async function rebuildAndExit(j: Extract<ParsedJournal, { ok: true }>): Promise<never> {
+  const { rebuildFromJournal } = await import('./sandbox/replay-offline.js');
+  await app.ready();
+  const pending: Array<Promise<void>> = [];
+  const code = await rebuildFromJournal(deps, (o) => app.inject(o), j.header, j.entries, (l) => pending.push(replayLine(l)));
+  await Promise.all(pending);
+  await app.close();
+  deps.db.close();
+  // refused before any entry ran: the home is left as it was found, like a first start that fails
+  if (code === 2 && firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
+  if (code === 2 && !hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });
+  process.exit(code);
+}
 
 const locatorFile = join(home, LOCATOR_FILE);
 try {

@@ -1,5 +1,5 @@
-// The request journal's wire format, shared by the daemon (GET /admin/sandbox/journal, POST
-// /admin/sandbox/replay-entry) and the CLI (`svc sandbox journal`, `svc sandbox replay`). A journal
+// The request journal's wire format, shared by the daemon (GET /admin/sandbox/journal, and the offline
+// rebuild `main.js --replay`) and the CLI (`svc sandbox journal`, `svc sandbox replay`). A journal
 // file is NDJSON: one header line, then one entry per committed state-changing request, in commit
 // order. docs/snapshots.md describes it.
 import { z } from 'zod';
@@ -92,19 +92,67 @@ export const ReplayResult = z
 export type JournalPage = z.infer<typeof JournalPage>;
 export type ReplayResult = z.infer<typeof ReplayResult>;
 
-/** POST /admin/sandbox/replay-session: the origin of the journal about to be replayed (its header's). */
-export const ReplaySessionBody = z.strictObject({ origin: JournalOrigin }).meta({ id: 'ReplaySessionRequest' });
+/**
+ * What the offline rebuild (`node dist/daemon/main.js --home NEW --replay`, journal on stdin) prints,
+ * one JSON line each: a result per entry, then `done`; or `refused` (nothing was replayed: a bad
+ * journal, a home that holds a sandbox, an unknown route; exit 2) or `stopped` (an entry could not be
+ * replayed; exit 1). A result's body has every secret shown once read "[secret]".
+ */
+export type ReplayLine =
+  | { result: ReplayResult }
+  | { refused: { line: number | null; message: string } }
+  | { stopped: { seq: number; code: string; message: string } }
+  | { done: { entries: number } };
 
-export const ReplaySession = z
-  .object({
-    state: z.enum(['open', 'closed']),
-    /** The operator who opened it (`operator:<name>`): the audit names it as the actor of every replayed entry. */
-    opened_by: z.string(),
-    /** The last entry replayed in the session (0 before the first); replay-entry takes last_seq + 1. */
-    last_seq: z.int().min(0),
-    /** Why the session closed (closed by the operator, or the journal gained an entry that is not a replay); null while open. */
-    closed_reason: z.string().nullable(),
-  })
-  .meta({ id: 'ReplaySession' });
+export type ParsedJournal =
+  | { ok: true; header: JournalHeader; entries: Array<{ line: number; entry: JournalEntry }> }
+  | { ok: false; line: number | null; message: string };
 
-export type ReplaySession = z.infer<typeof ReplaySession>;
+function firstIssue(err: z.ZodError): string {
+  const first = err.issues[0];
+  return `${first.path.length ? first.path.map(String).join('.') + ': ' : ''}${first.message}`;
+}
+
+function parseRow(row: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(row) };
+  } catch (err) {
+    return { ok: false, message: `not valid JSON (${(err as Error).message})` };
+  }
+}
+
+function parseHeader(row: string): { ok: true; header: JournalHeader } | { ok: false; message: string } {
+  const raw = parseRow(row);
+  if (!raw.ok) return raw;
+  const h = JournalHeader.safeParse(raw.value);
+  if (h.success) return { ok: true, header: h.data };
+  const v = raw.value;
+  if (!v || typeof v !== 'object' || !('svc_journal' in v)) return { ok: false, message: 'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc sandbox journal FILE' };
+  return { ok: false, message: firstIssue(h.error) };
+}
+
+/** A journal file's text, checked whole: JSON, shapes, seq 1, 2, 3... and as many entries as its header says. */
+export function parseJournalText(text: string): ParsedJournal {
+  const rows = text.split('\n');
+  if (rows.at(-1) === '') rows.pop();
+  if (rows.length === 0) return { ok: false, line: null, message: 'the file is empty' };
+  const h = parseHeader(rows[0]);
+  if (!h.ok) return { ok: false, line: 1, message: h.message };
+  const entries: Array<{ line: number; entry: JournalEntry }> = [];
+  for (let i = 1; i < rows.length; i++) {
+    const bad = (message: string): ParsedJournal => ({ ok: false, line: i + 1, message });
+    if (rows[i].trim() === '') return bad('an empty line');
+    const raw = parseRow(rows[i]);
+    if (!raw.ok) return bad(raw.message);
+    const r = JournalEntry.safeParse(raw.value);
+    if (!r.success) return bad(firstIssue(r.error));
+    if (r.data.seq !== i) {
+      return bad(i === 1
+        ? `the journal starts at seq ${r.data.seq}, not 1: a replay needs the whole journal (svc sandbox journal FILE, without --after)`
+        : `seq ${r.data.seq} follows ${i - 1}: an entry is missing or out of order`);
+    }
+    entries.push({ line: i + 1, entry: r.data });
+  }
+  if (entries.length < h.header.entries) return { ok: false, line: null, message: `the file holds ${entries.length} of the journal's ${h.header.entries} entries: it is truncated` };
+  return { ok: true, header: h.header, entries };
+}

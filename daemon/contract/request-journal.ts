@@ -23,7 +23,7 @@ export interface JournalRecord {
   response?: string;
 }
 
-/** Who a replayed request runs as, handed from the replay route to the pipeline. */
+/** Who a replayed request runs as, handed from the offline rebuild (daemon/sandbox/replay.ts) to the pipeline. */
 export type ReplayPrincipal =
   | { kind: 'tenant'; tenantId: string }
   | { kind: 'operator'; operator: Operator & { realm: OperatorRealm } }
@@ -33,11 +33,11 @@ export interface ReplayTicket {
   principal: ReplayPrincipal;
   /** The original request id: the replayed answer (error bodies, stored idempotent answers) carries it. */
   requestId: string;
-  /** The operator replaying the entry (`operator:<name>`): the audit names it as the actor, on the principal's behalf. */
+  /** Who replays the entry (`replay`, the offline rebuild): the audit names it as the actor, on the principal's behalf. */
   replayedBy: string;
 }
 
-/** The header the replay route's internal request carries; its value is a one-time ticket token. */
+/** The header a replayed entry's in-process request carries; its value is a one-time ticket token. */
 export const REPLAY_HEADER = 'x-svc-replay-ticket';
 
 /** The journal as the pipeline uses it. */

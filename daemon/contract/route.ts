@@ -4,7 +4,6 @@
 // without importing the HTTP layer; daemon/http/pipeline.ts runs them and daemon/http/openapi.ts
 // describes them (docs/architecture.md, "Request path" and "Layers").
 import type { z } from 'zod';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { ErrorCode } from './errors.js';
 
@@ -34,8 +33,6 @@ export interface RouteCtx<P = unknown, Q = unknown, B = unknown> {
   headers: Record<string, string | string[] | undefined>;
   /** Who did it, for the audit log. */
   actor: string;
-  /** outsideBatch routes only: sends a request through this app's own stack (fastify inject). */
-  inject?: (opts: InjectOptions) => Promise<LightMyRequestResponse>;
 }
 
 /**
@@ -78,8 +75,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /**
    * Runs outside any group-commit batch: waits until the open batch has committed, then runs the
    * handler like a read (no idempotency record, audit entry or journal entry of its own). The handler
-   * may return a Promise. For the snapshot export (a consistent copy of committed state) and the
-   * journal replay (which sends each entry through the pipeline itself).
+   * may return a Promise. For the snapshot export (a consistent copy of committed state). No route
+   * sends requests through the app itself: the journal replay does, offline (daemon/sandbox/replay-offline.ts).
    */
   outsideBatch?: boolean;
   /**

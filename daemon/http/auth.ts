@@ -141,12 +141,12 @@ function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: 
   if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
 }
 
-/** A journal replay's internal request: the ticket the replay route issued for it, or null. */
+/** A journal replay's internal request: the ticket the offline rebuild issued for it in-process, or null. */
 export function replayTicket(deps: AuthDeps, req: FastifyRequest): ReplayTicket | null {
   const token = header(req, REPLAY_HEADER);
   if (token === undefined) return null;
   const ticket = deps.journal.takeTicket(token);
-  if (!ticket) throw new AppError('UNAUTHENTICATED', 'The replay ticket is not known (tickets are issued by POST /admin/sandbox/replay-entry, once).');
+  if (!ticket) throw new AppError('UNAUTHENTICATED', 'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, once each).');
   return ticket;
 }
 

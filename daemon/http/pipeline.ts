@@ -39,9 +39,8 @@ function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId:
   };
 }
 
-/** An outsideBatch route: runs like a read, may answer later (a Promise), and may inject requests. */
-function runOutsideBatch(def: RouteDef, ctx: RouteCtx, req: FastifyRequest): Out | Promise<Out> {
-  ctx.inject = (opts) => req.server.inject(opts);
+/** An outsideBatch route: runs like a read and may answer later (a Promise). */
+function runOutsideBatch(def: RouteDef, ctx: RouteCtx): Out | Promise<Out> {
   const out = def.handler(ctx);
   if (!(out instanceof Promise)) return toReply(def, out);
   return out.then((v) => toReply(def, v)).catch((err: unknown) => {
@@ -95,7 +94,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       deps.scheduler.catchUp();
       const ctx = buildCtx(def, req, who, requestId);
-      if (def.outsideBatch) return runOutsideBatch(def, ctx, req);
+      if (def.outsideBatch) return runOutsideBatch(def, ctx);
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       // A replayed entry is audited as the operator replaying it, on the recorded principal's behalf.
       if (ticket) return deps.audit.actingFor(ticket.replayedBy, () => runMutation(def, ctx, req, who.idemKey));

@@ -1,6 +1,6 @@
 // The request journal: the pipeline records every state-changing request that reached its handler,
 // in the request's own savepoint (so the journal is exactly the committed requests, in commit order);
-// GET /admin/sandbox/journal reads it back and POST /admin/sandbox/replay-entry re-runs an entry as
+// GET /admin/sandbox/journal reads it back and the offline rebuild (svc sandbox replay) re-runs an entry as
 // its recorded principal. Bodies and answers are sealed at rest (they hold national ids and ID images):
 // an entry with both seals them together, once (one AES-GCM message: `answer_in_body`, migration 030).
 // docs/snapshots.md describes the format, the storage, the replay and its limits.
@@ -147,7 +147,7 @@ function toHeader(deps: JournalDeps, o: OriginRow, entries: number): JournalHead
 function createTicketBook() {
   const tickets = new Map<string, ReplayTicket>();
   return {
-    /** Registers a ticket for the replay route's internal request; returns its (unguessable) token. */
+    /** Registers a ticket for a replayed entry's in-process request (the offline rebuild); returns its (unguessable) token. */
     issueTicket(ticket: ReplayTicket): string {
       const token = randomBytes(24).toString('base64url');
       tickets.set(token, ticket);

@@ -1,10 +1,11 @@
-// The replay session: replay-entry runs a journal entry as its recorded principal, which is a way to
-// rebuild a sandbox from a journal and must not be a way around the realms. So an entry is replayed
-// only inside the one session a sandbox may have, opened by POST /admin/sandbox/replay-session on a
-// fresh sandbox (an empty journal) created with the journal's origin; entries come in journal order
-// (seq = last + 1); and the session closes for good as soon as the journal gains an entry that is not
-// a replay (an ordinary request interleaved: the sandbox is no longer the journal's prefix). The row
-// lives in replay_session (migration 012) and survives the reset. docs/snapshots.md, "Replay".
+// The replay session: the offline rebuild (replay-offline.ts) runs journal entries as their recorded
+// principals, which is a way to rebuild a sandbox from a journal and must not be a way around the
+// realms. No route reaches it; inside the rebuild it is a check on the rebuild itself: an entry is
+// replayed only inside the one session a sandbox may have, opened on a fresh sandbox (an empty journal)
+// created with the journal's origin; entries come in journal order (seq = last + 1); and the session
+// closes for good as soon as the journal gains an entry that is not a replay (the sandbox is no longer
+// the journal's prefix). The row lives in replay_session (migration 012) and survives the reset.
+// docs/snapshots.md, "Replay".
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { JournalOrigin } from '../contract/journal.js';

@@ -1,16 +1,21 @@
-// POST /admin/sandbox/replay-entry: re-runs one journal entry as its recorded principal. The clock is
-// first brought to the entry's simulated time (running every event due on the way, as the original's
-// advances and catch-ups did), then the entry goes through this app's own HTTP stack (fastify inject):
-// the same content parsing, routing and pipeline (idempotency, handler, audit, journal) as the
-// original, authenticated by a one-time ticket instead of the tenant's keys and signature, and
-// answering with the original's request id. Only inside a replay session (replay-session.ts): a fresh
-// sandbox being rebuilt from its journal, entries in order. The audit names the replaying operator as
-// the actor, on the recorded principal's behalf. docs/snapshots.md describes the semantics and limits.
+// Re-runs one journal entry as its recorded principal, in the offline rebuild of a sandbox from its
+// journal (replay-offline.ts; `node dist/daemon/main.js --replay`, which `svc sandbox replay` runs in a
+// process of its own on a new home, listening on nothing). No route of a running daemon reaches this:
+// a journal entry names principals (tenants, security, approver) whose keys and step-up codes the
+// replaying process does not hold, so replaying them online would let one key act as the others.
+// The clock is first brought to the entry's simulated time (running every event due on the way, as the
+// original's advances and catch-ups did), then the entry goes through the app's own HTTP stack
+// (fastify inject): the same content parsing, routing and pipeline (idempotency, handler, audit,
+// journal) as the original, authenticated by a one-time in-memory ticket instead of the tenant's keys
+// and signature, and answering with the original's request id. The audit names the replay as the
+// actor, on the recorded principal's behalf. The answer handed back has every secret shown once
+// (keys, enrolment codes) read "[secret]", as the journal keeps it. docs/snapshots.md, "Replay".
 import type { Deps } from '../deps.js';
-import type { OperatorRealm, RouteCtx } from '../contract/route.js';
+import type { OperatorRealm } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { JournalEntry } from '../contract/journal.js';
+import type { JournalEntry, ReplayResult } from '../contract/journal.js';
 import { REPLAY_HEADER, type ReplayPrincipal } from '../contract/request-journal.js';
+import { journalResponse } from '../record/journal-secrets.js';
 import { MAX_ADVANCE_MS } from './service.js';
 import { admitEntry, entryReplayed } from './replay-session.js';
 
@@ -21,6 +26,15 @@ interface OperatorRow {
   realm: OperatorRealm;
   broker_id: string | null;
 }
+
+/** Sends one request through the app's own stack (fastify's inject, narrowed). */
+export type Inject = (opts: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; headers: Record<string, string>; payload?: string | Buffer }) => Promise<{
+  statusCode: number;
+  body: string;
+  headers: Record<string, unknown>;
+}>;
+
+export type ReplayDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>;
 
 function principalOf(deps: Pick<Deps, 'db' | 'keys'>, principal: string): Outcome<ReplayPrincipal> {
   if (principal === 'anonymous') return ok({ kind: 'anonymous' });
@@ -58,8 +72,14 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   return ok(null);
 }
 
-export async function replayEntry(deps: Pick<Deps, 'db' | 'keys' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>, ctx: RouteCtx<unknown, unknown, JournalEntry>) {
-  const e = ctx.body;
+/** The replayed answer's JSON body with every secret shown once read "[secret]" (null when not JSON). */
+function redactedBody(contentType: string | null, text: string): unknown {
+  if (!contentType?.includes('json') || text.length === 0) return null;
+  return JSON.parse(journalResponse(text));
+}
+
+/** Replays entry e (the session's next one) as its recorded principal, audited as `replayedBy`. */
+export async function replayEntry(deps: ReplayDeps, inject: Inject, e: JournalEntry, replayedBy: string): Promise<Outcome<ReplayResult>> {
   const admitted = admitEntry(deps, e.seq);
   if (!admitted.ok) return admitted;
   const principal = principalOf(deps, e.principal);
@@ -68,22 +88,20 @@ export async function replayEntry(deps: Pick<Deps, 'db' | 'keys' | 'clock' | 'sc
   if (!caughtUp.ok) return caughtUp;
   await Promise.all(deps.settle.map((hook) => hook())); // statements that became ready on the way are stored
 
-  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id, replayedBy: ctx.actor });
+  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id, replayedBy });
   const headers: Record<string, string> = { [REPLAY_HEADER]: token };
   if (e.content_type !== null) headers['content-type'] = e.content_type;
   if (e.idempotency_key !== null) headers['idempotency-key'] = e.idempotency_key;
   const payload = e.body ?? (e.body_base64 !== null ? Buffer.from(e.body_base64, 'base64') : undefined);
   let res;
   try {
-    res = await ctx.inject!({ method: e.method, url: e.query ? `${e.path}?${e.query}` : e.path, headers, payload });
+    res = await inject({ method: e.method, url: e.query ? `${e.path}?${e.query}` : e.path, headers, payload });
   } finally {
     deps.journal.dropTicket(token);
   }
   entryReplayed(deps, e.seq, e.request_id);
   const type = res.headers['content-type'];
   const contentType = typeof type === 'string' ? type : null;
-  let body: unknown = null;
-  if (contentType?.includes('json') && res.body.length > 0) body = JSON.parse(res.body);
-  // A full reply: the result's own status and body fields would otherwise be taken for the reply's.
-  return ok({ status: 200, body: { seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' } });
+  const body = redactedBody(contentType, res.body);
+  return ok({ seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' });
 }

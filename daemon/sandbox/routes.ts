@@ -6,10 +6,8 @@ import { advanceClock, resetSandbox, sandboxState, setClockMode } from './servic
 import { ClockAdvanceBody, ClockAdvanceResponse, ClockModeSchema, SandboxStateSchema } from '../contract/schemas/sandbox.js';
 import { HaltSchema, LiveQuoteSchema } from '../contract/schemas/market.js';
 import { AiProviderSchema } from '../contract/schemas/assistant.js';
-import { JournalEntry, JournalPage, ReplayResult, ReplaySession, ReplaySessionBody } from '../contract/journal.js';
+import { JournalPage } from '../contract/journal.js';
 import { exportSnapshot } from './snapshot.js';
-import { replayEntry } from './replay.js';
-import { closeSession, openSession } from './replay-session.js';
 import { readJournal } from './journal-page.js';
 
 const JournalQuery = z.strictObject({
@@ -19,35 +17,6 @@ const JournalQuery = z.strictObject({
 });
 
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
-
-/** The replay session and replay-entry (docs/snapshots.md, "Replay"). */
-function replayRoutes(deps: Deps): RouteDef[] {
-  return [
-    // The session routes run outside the batch and are not journaled: opening a session must leave the
-    // journal empty, so the rebuilt sandbox's journal is the replayed one. Opening it is audited.
-    defineRoute({
-      method: 'POST', url: '/admin/sandbox/replay-session', auth: control, tags: ['sandbox'],
-      summary: "Open the replay session that replay-entry requires: only on a fresh sandbox (an empty journal) created with the journal's origin (seed, start, clock, speed). Not journaled; audited. A request that is not a replay closes the session.",
-      body: ReplaySessionBody, response: ReplaySession, outsideBatch: true,
-      errors: ['SANDBOX_NOT_FRESH', 'REPLAY_ORIGIN_MISMATCH'],
-      handler: ({ body, actor }) => openSession(deps, actor, body.origin),
-    }),
-    defineRoute({
-      method: 'DELETE', url: '/admin/sandbox/replay-session', auth: control, tags: ['sandbox'],
-      summary: 'Close the replay session (svc sandbox replay does at the end): replay-entry is refused from then on. Not journaled.',
-      response: ReplaySession, outsideBatch: true,
-      errors: ['REPLAY_SESSION_REQUIRED'],
-      handler: ({ actor }) => closeSession(deps, actor),
-    }),
-    defineRoute({
-      method: 'POST', url: '/admin/sandbox/replay-entry', auth: control, tags: ['sandbox'],
-      summary: "Re-run one journal entry as its recorded principal, inside the replay session and in journal order: the clock first moves to the entry's simulated time (running due events), then the request goes through the same pipeline (idempotency, handler, audit, journal) without keys or signature, with the original request id; the audit names the calling operator as the actor, on the recorded principal's behalf. Answers the replayed status and body.",
-      body: JournalEntry, response: ReplayResult, outsideBatch: true,
-      errors: ['REPLAY_SESSION_REQUIRED', 'REPLAY_OUT_OF_ORDER', 'NOT_FOUND', 'CLOCK_NOT_ADVANCEABLE', 'CLOCK_ADVANCE_TOO_LARGE'],
-      handler: (ctx) => replayEntry(deps, ctx),
-    }),
-  ];
-}
 
 export function sandboxRoutes(deps: Deps): RouteDef[] {
   return [
@@ -112,6 +81,5 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       query: JournalQuery, response: JournalPage, produces: ['application/x-ndjson'],
       handler: ({ query }) => readJournal(deps.journal, query),
     }),
-    ...replayRoutes(deps),
   ];
 }

@@ -53,8 +53,8 @@ describe('docs/svc.http', () => {
     expect(requests.length).toBeGreaterThan(60);
     const refused: string[] = [];
     for (const r of requests) {
-      // a stream that stays open; the journal's replay entry is a whole recorded request, not a placeholder
-      if (r.url.startsWith('/admin/sandbox/events') || r.url === '/admin/sandbox/replay-entry') continue;
+      // a stream that stays open
+      if (r.url.startsWith('/admin/sandbox/events')) continue;
       const as: As = r.headers['x-admin-key'] ? (r.headers['x-admin-key'].includes('SVC_SECURITY_KEY') ? 'security' : 'admin') : r.headers['x-console-key'] ? 'dealer' : r.headers.authorization ? 'tenant' : 'none';
       const raw = r.file ? readFileSync(new URL(`../../docs/${r.file}`, import.meta.url)) : r.body;
       // the client fills in the credentials; the file's Idempotency-Key is kept; signed requests are signed for real

@@ -1,6 +1,6 @@
 // The request journal (docs/snapshots.md): every committed state-changing request that reached its
 // handler, in commit order, with principal, simulated time, the headers that matter and the exact
-// body, never credentials; replay-entry re-runs entries in a fresh sandbox with identical answers;
+// body, never credentials; the offline rebuild re-runs entries in a fresh sandbox with identical answers;
 // GET /admin/sandbox/export packs a consistent snapshot.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -13,6 +13,10 @@ import { unpackSnapshot } from '../../daemon/contract/snapshot.js';
 import type { JournalEntry } from '../../daemon/contract/journal.js';
 import { seal } from '../../daemon/store/crypto.js';
 import { openEverySealed } from '../helpers/sealed-store.js';
+import { injectOf } from '../helpers/replay.js';
+import { replayEntry } from '../../daemon/sandbox/replay.js';
+import { openSession } from '../../daemon/sandbox/replay-session.js';
+import { REPLAY_ACTOR } from '../../daemon/sandbox/replay-offline.js';
 
 const SEED = 2024;
 let a: TestApp;
@@ -202,23 +206,23 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
   });
 });
 
-describe('replay-entry rebuilds the same state in a fresh sandbox, with identical answers', () => {
+describe('the offline rebuild replays the same state into a fresh sandbox, with identical answers', () => {
   let b: TestApp;
   let entries: JournalEntry[];
   beforeAll(async () => {
     entries = await journalOf(a);
     b = await makeApp({ seed: SEED });
     const origin = (await a.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
+    expect(openSession(b.deps, REPLAY_ACTOR, origin).ok).toBe(true);
   });
   afterAll(() => b?.close());
 
   it('every entry answers exactly what the original answered (status and body, request ids included)', async () => {
     for (const [i, e] of entries.entries()) {
-      const res = await b.req('POST', '/admin/sandbox/replay-entry', { body: e });
-      expect(res.status, `entry ${e.seq}`).toBe(200);
-      expect(res.body.status, `entry ${e.seq} ${e.route}`).toBe(e.status);
-      expect(res.body.body, `entry ${e.seq} ${e.route}: ${JSON.stringify(res.body.body)}`).toEqual(answers[i].body);
+      const res = await replayEntry(b.deps, injectOf(b), e, REPLAY_ACTOR);
+      if (!res.ok) throw new Error(`entry ${e.seq}: ${res.code} ${res.message}`);
+      expect(res.value.status, `entry ${e.seq} ${e.route}`).toBe(e.status);
+      expect(res.value.body, `entry ${e.seq} ${e.route}: ${JSON.stringify(res.value.body)}`).toEqual(answers[i].body);
     }
   });
 
@@ -235,17 +239,17 @@ describe('replay-entry rebuilds the same state in a fresh sandbox, with identica
     const sa = await a.req('GET', '/admin/sandbox/state');
     expect((await b.req('GET', '/admin/sandbox/state')).text).toBe(sa.text);
     expect(await journalOf(b)).toEqual(entries);
-    // The audit chain is A's, except that B's names the replaying operator as the actor of every
-    // replayed entry, on the recorded actor's behalf, and records the session's opening.
+    // The audit chain is A's, except that B's names the replay as the actor of every replayed entry,
+    // on the recorded actor's behalf, and records the session's opening.
     expect(b.deps.audit.verify().ok).toBe(true);
     const auditA = a.deps.audit.list({ limit: 10_000 }).reverse();
     const auditB = b.deps.audit.list({ limit: 10_000 }).reverse();
     const boot = auditA.findIndex((r) => r.actor !== 'system');
-    expect(auditB[boot]).toMatchObject({ actor: 'operator:admin', action: 'sandbox.replay_session_opened', on_behalf_of: null });
+    expect(auditB[boot]).toMatchObject({ actor: REPLAY_ACTOR, action: 'sandbox.replay_session_opened', on_behalf_of: null });
     const replayed = [...auditB.slice(0, boot), ...auditB.slice(boot + 1)];
     expect(replayed.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.on_behalf_of ?? r.actor })))
       .toEqual(auditA.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.actor })));
-    expect(replayed.filter((r) => r.actor !== 'system').every((r) => r.actor === 'operator:admin')).toBe(true);
+    expect(replayed.filter((r) => r.actor !== 'system').every((r) => r.actor === REPLAY_ACTOR)).toBe(true);
     // Ids of what is created next agree too.
     const next = applicant();
     const na = await a.req('POST', '/v1/kyc/applications', { body: next, idempotencyKey: 'next-one' });
@@ -254,28 +258,21 @@ describe('replay-entry rebuilds the same state in a fresh sandbox, with identica
     expect(nb.body).toEqual(na.body);
   });
 
-  it('refuses an entry whose principal does not exist, an entry earlier than the clock, and callers without sandbox:control', async () => {
+  it('refuses an entry whose principal does not exist and an entry earlier than the clock; B, having run a request of its own, takes no more', async () => {
     const e = entries[0];
     // B ran a request of its own after the replay (the next ids, above): its session is closed.
-    const closed = await b.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, seq: entries.length + 1 } });
-    expect(closed.status).toBe(409);
-    expect(closed.body.error.code).toBe('REPLAY_SESSION_REQUIRED');
+    expect(await replayEntry(b.deps, injectOf(b), { ...e, seq: entries.length + 1 }, REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
     const c = await makeApp({ seed: SEED });
     try {
       const origin = (await a.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
-      expect((await c.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
-      const ghost = await c.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, principal: 'tenant:tnt_0000000000' } });
-      expect(ghost.status).toBe(404);
-      expect(ghost.body.error.message).toContain('tnt_0000000000');
-      const late = await c.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, sim_ms: 0 } });
-      expect(late.status).toBe(422);
-      expect(late.body.error.code).toBe('CLOCK_NOT_ADVANCEABLE');
+      expect(openSession(c.deps, REPLAY_ACTOR, origin).ok).toBe(true);
+      const ghost = await replayEntry(c.deps, injectOf(c), { ...e, principal: 'tenant:tnt_0000000000' }, REPLAY_ACTOR);
+      expect(ghost).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringContaining('tnt_0000000000') });
+      const late = await replayEntry(c.deps, injectOf(c), { ...e, sim_ms: 0 }, REPLAY_ACTOR);
+      expect(late).toMatchObject({ ok: false, code: 'CLOCK_NOT_ADVANCEABLE' });
     } finally {
       await c.close();
     }
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: e, as: 'security' })).status).toBe(403);
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: e, as: 'dealer' })).status).toBe(401);
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: { ...e, principal: 'root' } })).status).toBe(422);
   });
 
   it('a made-up replay ticket on an ordinary request is refused (401), whatever else it carries', async () => {

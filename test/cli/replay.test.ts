@@ -4,12 +4,17 @@
 // into a fresh sandbox B: every recorded status reproduced, every read of the final state byte for byte
 // equal (B's keys differ: the bootstrap mints new ones), B's journal identical to A's, and the next
 // writes create the same ids. A bad journal is refused naming the line, exit 2, and changes nothing.
+// The rebuild is offline (the daemon's --replay mode, a process of its own listening on nothing, on a
+// new home): a home that holds a sandbox, running or not, is refused, and a replayed answer never
+// hands back a secret it showed once, even when the journal was crafted to make the comparison show it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { finalReads, mixedWorkload, readAs, type Workload } from '../helpers/cli-workload.js';
+import { stepUpCode } from '../../daemon/contract/grants.js';
 
 let a: CliSandbox;
 let work: Workload;
@@ -73,16 +78,16 @@ describe('svc sandbox replay into a fresh sandbox', () => {
     }
   });
 
-  it("B's audit chain is A's, truthfully: every replayed action names the replaying operator, on behalf of A's actor", async () => {
+  it("B's audit chain is A's, truthfully: every replayed action names the replay, on behalf of A's actor", async () => {
     const rows = async (creds: any) => JSON.parse((await readAs(creds, '/admin/audit?limit=200')).text).entries.reverse();
     const ra = await rows(a.info);
     const rb = await rows(b);
     const opened = rb.findIndex((r: any) => r.action === 'sandbox.replay_session_opened');
-    expect(rb[opened]).toMatchObject({ actor: 'operator:admin', on_behalf_of: null });
+    expect(rb[opened]).toMatchObject({ actor: 'replay', on_behalf_of: null });
     const replayed = rb.filter((_r: any, i: number) => i !== opened);
     const shape = (r: any, actor: string) => ({ at: r.at, action: r.action, subject: r.subject, tenant_id: r.tenant_id, detail: r.detail, actor });
     expect(replayed.map((r: any) => shape(r, r.on_behalf_of ?? r.actor))).toEqual(ra.map((r: any) => shape(r, r.actor)));
-    for (const r of replayed) if (r.actor !== 'system') expect(r).toMatchObject({ actor: 'operator:admin', on_behalf_of: expect.any(String) });
+    for (const r of replayed) if (r.actor !== 'system') expect(r).toMatchObject({ actor: 'replay', on_behalf_of: expect.any(String) });
     expect(JSON.parse((await readAs(b, '/admin/audit/verify')).text)).toMatchObject({ ok: true });
   });
 
@@ -137,7 +142,7 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     ];
     const before = (await c.svc(['sandbox', 'journal'])).stdout;
     for (const [name, content, message] of cases) {
-      const r = await runSvc(['sandbox', 'replay', write(`${name}.ndjson`, content), '--against', c.info.base_url], { home: c.home });
+      const r = await runSvc(['sandbox', 'replay', write(`${name}.ndjson`, content)]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(2);
       expect(r.stderr, name).toMatch(message);
       expect(r.stderr, name).toContain('nothing was changed');
@@ -145,31 +150,52 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     expect((await c.svc(['sandbox', 'journal'])).stdout).toBe(before);
   });
 
-  it('--against a sandbox of another seed, or one that is not empty, is refused before any entry is sent', async () => {
-    const other = await startSandbox(['--seed', '10']);
-    try {
-      const r = await runSvc(['sandbox', 'replay', journal, '--against', other.info.base_url], { home: other.home });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/recorded with seed 9; the sandbox at .* runs seed 10/);
-      expect(JSON.parse((await other.svc(['sandbox', 'journal'])).stdout.split('\n')[0]).entries).toBe(0);
-    } finally {
-      await other.stop();
-    }
-    await c.svc(['clock', 'advance', '--minutes', '1']);
+  it('a home that holds a sandbox (here a running one) is never replayed into: exit 2, its journal, clock and files unchanged', async () => {
+    const before = (await c.svc(['sandbox', 'journal'])).stdout;
     const state = (await c.svc(['sandbox', 'status', '--json'])).stdout;
-    const r = await runSvc(['sandbox', 'replay', journal, '--against', c.info.base_url], { home: c.home });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/is not empty \(its journal holds 1 entries\)/);
+    const files = readdirSync(c.home).sort();
+    const viaCli = await runSvc(['sandbox', 'replay', journal], { home: c.home });
+    expect(viaCli.code).toBe(2);
+    expect(viaCli.stderr).toContain('already holds a sandbox');
+    // The daemon's replay mode refuses it too, before reading the journal or opening anything.
+    const direct = spawnSync(process.execPath, ['dist/daemon/main.js', '--home', c.home, '--replay'], { input: readFileSync(journal), encoding: 'utf8' });
+    expect(direct.status).toBe(2);
+    expect(JSON.parse(direct.stdout)).toEqual({ refused: { line: null, message: expect.stringContaining('already holds a sandbox') } });
+    expect((await c.svc(['sandbox', 'journal'])).stdout).toBe(before);
     expect((await c.svc(['sandbox', 'status', '--json'])).stdout).toBe(state);
+    expect(readdirSync(c.home).sort()).toEqual(files);
   });
 
-  it('--against an empty sandbox of the same seed replays into it', async () => {
-    const d = await startSandbox(['--seed', '9']);
+  it('--against is gone: a journal is never sent to a running sandbox', async () => {
+    const r = await runSvc(['sandbox', 'replay', journal, '--against', c.info.base_url], { home: c.home });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/unknown option '--against'/);
+  });
+
+  it('a journal crafted to show a secret (a replayed approval as approver, its recorded enrolment code edited) gets "[secret]" back, never the code', async () => {
+    const d = await startSandbox(['--seed', '12']);
     try {
-      const r = await runSvc(['sandbox', 'replay', journal, '--against', d.info.base_url, '--json'], { home: d.home });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.json.mismatched).toEqual([]);
-      expect((await d.svc(['sandbox', 'journal'])).stdout).toBe(readFileSync(journal, 'utf8'));
+      const send = async (key: string, secret: string, path: string, body: unknown) => {
+        const res = await fetch(d.info.base_url + path, { method: 'POST', headers: { 'x-admin-key': key, 'content-type': 'application/json', 'x-step-up-code': stepUpCode(secret, { wallMs: Date.now() }) }, body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as { action_id: string } };
+      };
+      const p = await send(d.info.security_key, d.info.security_step_up, '/admin/actions', { action: 'console-users:manage', params: { name: 'mallory', role: 'approver' }, reason: 'crafted' });
+      expect(p.status).toBe(201);
+      const a = await send(d.info.approver_key, d.info.approver_step_up, `/admin/actions/${p.body.action_id}/approve`, {});
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      const rows = (await d.svc(['sandbox', 'journal'])).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const approval = rows.findIndex((e) => e.route === 'POST /admin/actions/:id/approve');
+      const recorded = JSON.parse(rows[approval].response);
+      expect(recorded.result.answered_once.enrolment_code).toBe('[secret]');
+      recorded.result.answered_once.enrolment_code = 'show-me-the-code';
+      rows[approval].response = JSON.stringify(recorded);
+      const f = write('crafted.ndjson', rows.map((r) => JSON.stringify(r)));
+      const r = await runSvc(['sandbox', 'replay', f, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.mismatched).toEqual([expect.objectContaining({ seq: rows[approval].seq, field: { path: 'body.result.answered_once.enrolment_code', recorded: 'show-me-the-code', replayed: '[secret]' } })]);
+      const text = await runSvc(['sandbox', 'replay', f]);
+      expect(text.stderr).toContain('body.result.answered_once.enrolment_code: recorded "show-me-the-code", replayed "[secret]"');
+      for (const out of [r.stdout + r.stderr, text.stdout + text.stderr]) expect(out).not.toMatch(/enrolment_code"?:\s*"(?!\[secret\]|show-me-the-code)/);
     } finally {
       await d.stop();
     }

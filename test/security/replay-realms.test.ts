@@ -1,19 +1,25 @@
-// Replay is not a way around the realms (docs/snapshots.md, "Replay"): POST /admin/sandbox/replay-entry
-// runs an entry as its recorded principal only inside a replay session, which opens only on a fresh
-// sandbox created with the journal's origin, takes the entries in journal order, and closes when an
-// ordinary request is journaled meanwhile. A replayed request's audit entry names the operator who
-// replayed it as the actor and the recorded principal as on_behalf_of; the chain still verifies, and
-// a snapshot of the rebuilt sandbox still passes the import's verifier.
+// Replay is not a way around the realms (docs/snapshots.md, "Replay"): a journal entry runs as its
+// recorded principal only in the offline rebuild of a new sandbox (daemon/sandbox/replay-offline.ts,
+// `main.js --replay` in a process of its own; here on a fresh test app, never listening either). Inside
+// it the replay session still holds: it opens only on a fresh sandbox created with the journal's
+// origin, takes the entries in journal order, and closes when anything else is journaled meanwhile.
+// A replayed request's audit entry names the replay as the actor and the recorded principal as
+// on_behalf_of; the chain still verifies, and a snapshot of the rebuilt sandbox passes the import's
+// verifier. A replayed answer that showed a secret once hands back "[secret]".
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import { makeApp, proposeAndApprove, type TestApp } from '../helpers/app.js';
 import { applicant } from '../helpers/onboarding.js';
-import type { JournalEntry, JournalOrigin } from '../../daemon/contract/journal.js';
+import { injectOf, rebuild } from '../helpers/replay.js';
+import { JOURNAL_SECRET, type JournalEntry, type JournalHeader } from '../../daemon/contract/journal.js';
 import { verifySnapshot } from '../../daemon/sandbox/verify-snapshot.js';
+import { replayEntry } from '../../daemon/sandbox/replay.js';
+import { closeSession, openSession } from '../../daemon/sandbox/replay-session.js';
+import { REPLAY_ACTOR } from '../../daemon/sandbox/replay-offline.js';
 
 const SEED = 31;
 let a: TestApp;
 let entries: JournalEntry[];
-let origin: JournalOrigin;
+let header: JournalHeader;
 const opened: TestApp[] = [];
 
 async function fresh(): Promise<TestApp> {
@@ -22,7 +28,7 @@ async function fresh(): Promise<TestApp> {
   return t;
 }
 
-/** What a replay must not touch: the journal, the audit chain, the clock, the applications. */
+/** What a refused replay must not touch: the journal, the audit chain, the clock, the applications. */
 function fingerprint(t: TestApp) {
   return {
     journal: t.deps.journal.lastSeq(),
@@ -40,7 +46,7 @@ beforeAll(async () => {
   expect((await a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Second Person' }) })).status).toBe(201);
   const page = await a.req('GET', '/admin/sandbox/journal');
   entries = page.body.entries;
-  origin = page.body.header.origin;
+  header = page.body.header;
   expect(entries.map((e) => e.principal)).toEqual([`tenant:${a.creds.tenant.tenant_id}`, 'operator:admin', `tenant:${a.creds.tenant.tenant_id}`]);
 });
 
@@ -50,107 +56,106 @@ afterEach(async () => {
 
 afterAll(() => a?.close());
 
-describe('replay-entry outside a replay session', () => {
-  it('the admin key cannot act as a tenant or as the dealer desk on a running sandbox: 409 REPLAY_SESSION_REQUIRED, nothing changes', async () => {
+describe('the rebuild opens its session only on a fresh sandbox of the journal\'s origin', () => {
+  it('a sandbox that has run requests is refused (SANDBOX_NOT_FRESH), another origin too (REPLAY_ORIGIN_MISMATCH): nothing replayed, nothing changes', async () => {
     const before = fingerprint(a);
-    const asTenant = { ...entries[0], seq: entries.length + 1, sim_ms: a.deps.clock.now(), request_id: 'req_zzzz000001' };
-    const asDealer: JournalEntry = {
-      ...asTenant, seq: entries.length + 2, request_id: 'req_zzzz000002', method: 'POST', route: 'POST /broker/v1/kyc/:application_id/decline',
-      path: '/broker/v1/kyc/kyc_0000000000/decline', principal: 'operator:dealer', idempotency_key: null, body: '{"reason":"replayed"}',
-    };
-    for (const e of [asTenant, asDealer, entries[0]]) {
-      const res = await a.req('POST', '/admin/sandbox/replay-entry', { body: e });
-      expect(res.status, res.text).toBe(409);
-      expect(res.body.error.code).toBe('REPLAY_SESSION_REQUIRED');
-    }
-    expect(fingerprint(a)).toEqual(before);
-  });
-
-  it('a session does not open on a sandbox that has run requests (409 SANDBOX_NOT_FRESH), nor with another origin (409 REPLAY_ORIGIN_MISMATCH)', async () => {
-    const before = fingerprint(a);
-    const used = await a.req('POST', '/admin/sandbox/replay-session', { body: { origin } });
-    expect(used.status).toBe(409);
-    expect(used.body.error.code).toBe('SANDBOX_NOT_FRESH');
+    const used = await rebuild(a, header, entries);
+    expect(used.code).toBe(2);
+    expect(used.lines).toEqual([{ refused: { line: 1, message: expect.stringContaining('already holds 3 entries') } }]);
     expect(fingerprint(a)).toEqual(before);
     const b = await fresh();
-    const other = await b.req('POST', '/admin/sandbox/replay-session', { body: { origin: { ...origin, seed: SEED + 1 } } });
-    expect(other.status).toBe(409);
-    expect(other.body.error.code).toBe('REPLAY_ORIGIN_MISMATCH');
-    expect(other.body.error.message).toContain(`seed ${SEED + 1}`);
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[0] })).body.error.code).toBe('REPLAY_SESSION_REQUIRED');
-    // Opening takes the admin realm's sandbox:control grant, like replay-entry.
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin }, as: 'security' })).status).toBe(403);
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin }, as: 'dealer' })).status).toBe(401);
+    const other = await rebuild(b, { ...header, origin: { ...header.origin, seed: SEED + 1 } }, entries);
+    expect(other.code).toBe(2);
+    expect(JSON.stringify(other.lines)).toContain(`seed ${SEED + 1}`);
+    expect(b.deps.journal.lastSeq()).toBe(0);
+  });
+
+  it('an entry naming a route this svc does not have is refused before anything is replayed', async () => {
+    const b = await fresh();
+    const before = fingerprint(b);
+    const odd = { ...entries[1], path: '/v1/teleport', route: 'POST /v1/teleport' };
+    const r = await rebuild(b, header, [entries[0], odd, entries[2]]);
+    expect(r.code).toBe(2);
+    expect(r.lines).toEqual([{ refused: { line: 3, message: 'unknown route POST /v1/teleport (not in the API of this svc)' } }]);
+    expect(fingerprint(b)).toEqual(before);
   });
 });
 
-describe('inside a replay session on a fresh sandbox', () => {
-  it('entries replay in journal order; one out of order is refused (409 REPLAY_OUT_OF_ORDER) and changes nothing', async () => {
+describe('inside the rebuild', () => {
+  it('entries replay in journal order; one out of order is refused (REPLAY_OUT_OF_ORDER) and changes nothing', async () => {
     const b = await fresh();
-    const s = await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } });
-    expect(s.status, s.text).toBe(200);
-    expect(s.body).toEqual({ state: 'open', opened_by: 'operator:admin', last_seq: 0, closed_reason: null });
+    expect(openSession(b.deps, REPLAY_ACTOR, header.origin).ok).toBe(true);
     const before = fingerprint(b);
-    const skip = await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[1] });
-    expect(skip.status).toBe(409);
-    expect(skip.body.error.code).toBe('REPLAY_OUT_OF_ORDER');
-    expect(skip.body.error.message).toContain('takes seq 1');
+    const skip = await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR);
+    expect(skip).toMatchObject({ ok: false, code: 'REPLAY_OUT_OF_ORDER', message: expect.stringContaining('takes seq 1') });
     expect(fingerprint(b)).toEqual(before);
     for (const e of entries) {
-      const r = await b.req('POST', '/admin/sandbox/replay-entry', { body: e });
-      expect(r.status, r.text).toBe(200);
-      expect(r.body.status).toBe(e.status);
+      const r = await replayEntry(b.deps, injectOf(b), e, REPLAY_ACTOR);
+      expect(r.ok && r.value.status).toBe(e.status);
     }
-    const again = await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[0] });
-    expect(again.body.error.code).toBe('REPLAY_OUT_OF_ORDER');
-    const page = await b.req('GET', '/admin/sandbox/journal');
-    expect(page.body.entries).toEqual(entries);
+    expect(await replayEntry(b.deps, injectOf(b), entries[0], REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_OUT_OF_ORDER' });
+    expect((await b.req('GET', '/admin/sandbox/journal')).body.entries).toEqual(entries);
   });
 
-  it("the audit entry of a replayed request names the replaying operator, on behalf of the recorded principal; the chain and the snapshot verify", async () => {
+  it('the audit entry of a replayed request names the replay, on behalf of the recorded principal; the chain and the snapshot verify', async () => {
     const b = await fresh();
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
-    for (const e of entries) expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: e })).status).toBe(200);
+    const r = await rebuild(b, header, entries);
+    expect(r.code).toBe(0);
+    expect(r.results.map((x) => x.status)).toEqual(entries.map((e) => e.status));
     const log = (await b.req('GET', '/admin/audit?limit=100')).body.entries;
     const tenant = `tenant:${a.creds.tenant.tenant_id}`;
-    const created = log.find((r: { action: string }) => r.action === 'POST /v1/kyc/applications');
-    expect(created).toMatchObject({ actor: 'operator:admin', on_behalf_of: tenant });
-    const advanced = log.find((r: { action: string }) => r.action === 'POST /admin/sandbox/clock-advance');
-    expect(advanced).toMatchObject({ actor: 'operator:admin', on_behalf_of: 'operator:admin' });
-    expect(log.find((r: { action: string }) => r.action === 'sandbox.replay_session_opened')).toMatchObject({ actor: 'operator:admin', on_behalf_of: null });
-    // Nothing in B's audit claims the tenant itself acted.
-    expect(log.filter((r: { actor: string }) => r.actor === tenant)).toEqual([]);
-    // In A, where the tenant acted, the rows have no on_behalf_of.
-    const own = (await a.req('GET', '/admin/audit?limit=100')).body.entries.find((r: { action: string }) => r.action === 'POST /v1/kyc/applications');
+    expect(log.find((x: { action: string }) => x.action === 'POST /v1/kyc/applications')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: tenant });
+    expect(log.find((x: { action: string }) => x.action === 'POST /admin/sandbox/clock-advance')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: 'operator:admin' });
+    expect(log.find((x: { action: string }) => x.action === 'sandbox.replay_session_opened')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: null });
+    // Nothing in B's audit claims the tenant or the admin itself acted.
+    expect(log.filter((x: { actor: string }) => x.actor === tenant || x.actor === 'operator:admin')).toEqual([]);
+    const own = (await a.req('GET', '/admin/audit?limit=100')).body.entries.find((x: { action: string }) => x.action === 'POST /v1/kyc/applications');
     expect(own).toMatchObject({ actor: tenant, on_behalf_of: null });
     expect((await b.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true, first_bad_seq: null });
     const snap = await b.app.inject({ method: 'GET', url: '/admin/sandbox/export', headers: { 'x-admin-key': b.creds.operators.admin_key } });
     expect(verifySnapshot(snap.rawPayload)).toMatchObject({ ok: true });
   });
 
-  it('an ordinary request journaled during the session closes it: later entries are refused with the reason', async () => {
+  it('anything else journaled during the rebuild closes the session: later entries are refused with the reason', async () => {
     const b = await fresh();
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[0] })).status).toBe(200);
+    expect(openSession(b.deps, REPLAY_ACTOR, header.origin).ok).toBe(true);
+    expect((await replayEntry(b.deps, injectOf(b), entries[0], REPLAY_ACTOR)).ok).toBe(true);
     expect((await b.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Interloper' }) })).status).toBe(201);
     const before = fingerprint(b);
-    const next = await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[1] });
-    expect(next.status).toBe(409);
-    expect(next.body.error.code).toBe('REPLAY_SESSION_REQUIRED');
-    expect(next.body.error.message).toMatch(/closed: the journal gained entry 2 \(POST \/v1\/kyc\/applications by tenant:tnt_\w+\), which is not a replay/);
+    const next = await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR);
+    expect(next).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
+    expect(!next.ok && next.message).toMatch(/closed: the journal gained entry 2 \(POST \/v1\/kyc\/applications by tenant:tnt_\w+\), which is not a replay/);
     expect(fingerprint(b)).toEqual(before);
-    // It stays closed, and DELETE says so.
-    expect((await b.req('DELETE', '/admin/sandbox/replay-session')).body).toMatchObject({ state: 'closed', last_seq: 1 });
+    expect(closeSession(b.deps, REPLAY_ACTOR)).toMatchObject({ ok: true, value: { state: 'closed', last_seq: 1 } });
   });
 
-  it('once closed by the operator, the session takes no more entries', async () => {
+  it('the rebuild closes its session at the end: no entry replays afterwards, and no new session opens', async () => {
     const b = await fresh();
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).status).toBe(200);
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[0] })).status).toBe(200);
-    const closed = await b.req('DELETE', '/admin/sandbox/replay-session');
-    expect(closed.body).toEqual({ state: 'closed', opened_by: 'operator:admin', last_seq: 1, closed_reason: 'closed by operator:admin after seq 1' });
-    expect((await b.req('POST', '/admin/sandbox/replay-entry', { body: entries[1] })).body.error.code).toBe('REPLAY_SESSION_REQUIRED');
-    // Journaled entries exist now: no new session either.
-    expect((await b.req('POST', '/admin/sandbox/replay-session', { body: { origin } })).body.error.code).toBe('SANDBOX_NOT_FRESH');
+    expect((await rebuild(b, header, entries.slice(0, 1))).code).toBe(0);
+    expect(await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
+    expect(openSession(b.deps, REPLAY_ACTOR, header.origin)).toMatchObject({ ok: false, code: 'SANDBOX_NOT_FRESH' });
+  });
+});
+
+describe('a replayed answer never hands back a secret it showed once', () => {
+  it('a provisioned tenant\'s keys and a new identity\'s enrolment code read "[secret]" in the replayed answers', async () => {
+    const c = await makeApp({ seed: SEED + 5 });
+    try {
+      expect((await c.req('POST', '/admin/tenants', { body: { name: 'Second Fintech' } })).status).toBe(201);
+      await proposeAndApprove(c, 'console-users:manage', { name: 'ops.new', role: 'approver' });
+      const page = (await c.req('GET', '/admin/sandbox/journal')).body;
+      const b = await makeApp({ seed: SEED + 5 });
+      opened.push(b);
+      const r = await rebuild(b, page.header, page.entries);
+      expect(r.code).toBe(0);
+      const text = JSON.stringify(r.lines);
+      const tenant = r.results.find((x) => (x.body as { tenant_id?: string })?.tenant_id && x.status === 201)!.body as Record<string, unknown>;
+      expect(tenant).toMatchObject({ api_key: JOURNAL_SECRET, signing_secret: JOURNAL_SECRET });
+      const approved = r.results.at(-1)!.body as { result: { answered_once: Record<string, string> } };
+      expect(approved.result.answered_once).toEqual({ enrolment_code: JOURNAL_SECRET, enrolment_path: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+      expect(text).not.toMatch(/(ak|ck|sk|tk)_sbx_[A-Za-z0-9]/);
+    } finally {
+      await c.close();
+    }
   });
 });
