@@ -24,10 +24,7 @@ let generated: string;
 
 beforeAll(async () => {
   t = await makeApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const doc: unknown = await (await fetch(`${baseUrl}/openapi.json`)).json();
   generated = COMMENT_HEADER + astToString(await openapiTS(JSON.parse(JSON.stringify(doc)), { silent: true }));
 });
