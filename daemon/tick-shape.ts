@@ -6,7 +6,7 @@
 // (the stream and HTTP internals that inline nextTick) then builds every tick through the runtime's
 // slow path. The daemon's start-up (migrations, 240 routes, the passkey library) makes such a
 // collection likely. Measured: about 30 slow-path calls per GET, a quarter of a read's instructions
-// (docs/bench.md, "The fifth pass"). One live tick object keeps the shapes, so the feedback stays valid.
+// (docs/bench-history.md, "The fifth pass"). One live tick object keeps the shapes, so the feedback stays valid.
 // daemon/start.ts imports this before it loads the daemon's code.
 import { createHook } from 'node:async_hooks';
 

@@ -99,7 +99,7 @@ const UNDO = Symbol('undo');
 /**
  * Posts every transfer, in order, or none: one INSERT of all the rows, so the database checks each row
  * as `transfer` would (its triggers run row by row) at the cost of one statement (a filled order's four
- * postings: docs/bench.md, "The sixth pass"). A refusal is the one the first failing transfer would
+ * postings: docs/bench-history.md, "The sixth pass"). A refusal is the one the first failing transfer would
  * give, found by posting them one by one in a savepoint that is then undone. Returns the posting ids.
  */
 export function transferAll(book: PostingBook, ps: readonly PostingInput[]): Outcome<number[]> {

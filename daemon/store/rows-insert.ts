@@ -1,5 +1,5 @@
 // One INSERT of n rows, prepared once for each n on first use: a batch of rows (a fill's postings or
-// activities, a request's id counters) costs one statement instead of n (docs/bench.md, "The sixth
+// activities, a request's id counters) costs one statement instead of n (docs/bench-history.md, "The sixth
 // pass"). `sql` gets the n value tuples, joined by commas.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';

@@ -102,7 +102,7 @@ export const openOrder = (col = 'state'): string => [...TERMINAL_STATES].map((s)
 // Column lists as arrays: the statements bind positionally (by name, better-sqlite3 looks every
 // parameter up by its name on each run), and the values are read in the same order. They are passed
 // as arguments (`run(...values)`), not as one array: better-sqlite3 reads an array's elements one by
-// one through V8's generic lookup, about a third slower per value (docs/bench.md, "The sixth pass").
+// one through V8's generic lookup, about a third slower per value (docs/bench-history.md, "The sixth pass").
 const ORDER_KEYS = [
   'id', 'tenant_id', 'investor_id', 'client_order_id', 'market_id', 'symbol', 'asset_class', 'side', 'type', 'order_class', 'time_in_force',
   'qty', 'limit_price_micros', 'state', 'filled_qty', 'filled_value_micros', 'fees_micros', 'withholding_micros', 'reason_code', 'routing', 'transmitted',

@@ -59,7 +59,7 @@ describe('migration 009 (orders that complete on placement need no hold)', () =>
 });
 
 // A list of three or more constants after IN (a CHECK, a trigger's condition, a partial index's WHERE)
-// makes SQLite build a temporary b-tree each time the statement runs (docs/bench.md, "The sixth pass").
+// makes SQLite build a temporary b-tree each time the statement runs (docs/bench-history.md, "The sixth pass").
 const LIST = /\bIN\s*\(\s*(?:'[^']*'|-?\d+)\s*,\s*(?:'[^']*'|-?\d+)\s*,/i;
 // every table a filled market order writes (docs/bench.md, "The floor"); ledger_accounts and
 // sandbox_state are only updated, and SQLite checks on an UPDATE only the CHECKs naming a changed column:

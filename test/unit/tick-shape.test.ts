@@ -1,5 +1,5 @@
 // daemon/tick-shape.ts holds one of Node's tick objects for the daemon's lifetime, so V8's feedback
-// on the shapes of process.nextTick's objects is never cleared by a collection (docs/bench.md, "The
+// on the shapes of process.nextTick's objects is never cleared by a collection (docs/bench-history.md, "The
 // fifth pass"). What this checks: the object held really is a queued tick (Node's async-id symbols,
 // the callback and its arguments), and one holder serves the whole process.
 import { describe, expect, it } from 'vitest';
