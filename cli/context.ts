@@ -109,14 +109,16 @@ interface ProfilesDoc {
 export async function saveProfile(home: string, name: string, profile: Profile): Promise<void> {
   // The profiles hold every key: lowdb writes a temporary file and renames it, so the umask decides.
   privateHome(home);
-  const { JSONFilePreset } = await import('lowdb/node');
-  const db = await JSONFilePreset<ProfilesDoc>(profilesFile(home), { current: name, profiles: {} });
+  // Low over a JSONFile, not JSONFilePreset: the preset keeps the data in memory when NODE_ENV is
+  // test, so the tests (which run svc under vitest) would never see the file a user gets.
+  const [{ Low }, { JSONFile }] = await Promise.all([import('lowdb'), import('lowdb/node')]);
+  const db = new Low<ProfilesDoc>(new JSONFile(profilesFile(home)), { current: name, profiles: {} });
+  await db.read();
   const { expect: _expect, ...saved } = profile;
   db.data.profiles[name] = saved;
   db.data.current = name;
   await db.write();
-  // (lowdb keeps the file in memory only when NODE_ENV is test.)
-  if (existsSync(profilesFile(home))) chmodSync(profilesFile(home), 0o600);
+  chmodSync(profilesFile(home), 0o600);
 }
 
 /** The SVC_* connection variables in effect: none when --home is given; an empty value counts as unset. */

@@ -2,7 +2,7 @@
 // against a real daemon, without a TTY: the snapshot for people and --json, a revocation that bites at
 // the identity's next command, one's own item refused, console sessions ended, a rotated key saved
 // where the home keeps it (and the old one refused), a revoked key refused with KEY_REVOKED.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,9 +82,10 @@ describe('svc admin sessions and svc admin keys', () => {
     expect(res.json.operator_key).toMatch(/^ck_sbx_/);
     expect(creds().dealer_key).toBe(res.json.operator_key);
     expect(statSync(join(sbx.home, 'credentials.json')).mode & 0o777).toBe(0o600);
-    // profiles.json holds a copy of the keys (not written under NODE_ENV=test, as here): rewritten too when present
+    // profiles.json holds a copy of the keys: rewritten too
     const profiles = join(sbx.home, 'profiles.json');
-    if (existsSync(profiles)) expect(JSON.parse(readFileSync(profiles, 'utf8')).profiles.default.dealer_key).toBe(res.json.operator_key);
+    expect(JSON.parse(readFileSync(profiles, 'utf8')).profiles.default.dealer_key).toBe(res.json.operator_key);
+    expect(statSync(profiles).mode & 0o777).toBe(0o600);
     expect((await sbx.svc(['desk', 'queue', '--json'])).code).toBe(0);
     const oldRefused = await fetch(`${sbx.info.base_url}/broker/v1/queue`, { headers: { 'x-console-key': old } });
     expect(oldRefused.status).toBe(401);
