@@ -85,6 +85,45 @@ describe('console sessions (data layer)', () => {
   });
 });
 
+describe('session rows need the KEK', () => {
+  it('a row edited in the file (step-up for a year, another identity, a revocation taken back) is refused and not listed', () => {
+    const db = t.deps.db;
+    const a = openSession(t.deps, idOf('dealer'), T0);
+    db.prepare("UPDATE console_sessions SET stepped_up_until = '2027-11-23T10:00:00.000Z' WHERE id = ?").run(a.session_id);
+    expect(authenticateSession(t.deps, a.token, T0 + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    expect(listSessions(t.deps).map((x) => x.session_id)).not.toContain(a.session_id);
+    const b = openSession(t.deps, idOf('dealer'), T0);
+    revokeSessions(t.deps, { session_ids: [b.session_id] }, 'operator:security', T0);
+    const guard = db.prepare<[], string>("SELECT sql FROM sqlite_master WHERE name = 'console_sessions_revocation_final'").pluck().get()!;
+    db.exec('DROP TRIGGER console_sessions_revocation_final');
+    db.prepare('UPDATE console_sessions SET revoked_at = NULL, revoked_by = NULL WHERE id = ?').run(b.session_id);
+    db.exec(guard);
+    expect(authenticateSession(t.deps, b.token, T0 + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+  });
+
+  it('the same row under another KEK opens nothing; revoking a forged row never gives it a valid MAC', () => {
+    const a = openSession(t.deps, idOf('approver'), T0);
+    expect(authenticateSession({ db: t.deps.db, kek: Buffer.alloc(32, 7) }, a.token, T0 + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    t.deps.db.prepare("INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ('ses_forged', ?, ?, ?, ?)")
+      .run(idOf('approver'), sha256('forged'), new Date(T0).toISOString(), new Date(T0).toISOString());
+    expect(revokeSessions(t.deps, { session_ids: ['ses_forged'] }, 'operator:security', T0)).toEqual({ ok: true, value: { revoked: ['ses_forged'] } });
+    expect(authenticateSession(t.deps, 'forged', T0 + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    expect(listSessions(t.deps).map((x) => x.session_id)).toEqual([a.session_id]);
+  });
+
+  it('a KEK rotation keeps every genuine session open (re-MACed under the new key) and a forged one refused', async () => {
+    const now = Date.now();
+    const a = openSession(t.deps, idOf('dealer'), now);
+    markSteppedUp(t.deps, a.session_id, now);
+    t.deps.db.prepare("INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ('ses_forged', ?, ?, ?, ?)")
+      .run(idOf('approver'), sha256('forged'), new Date(now).toISOString(), new Date(now).toISOString());
+    const result = await proposeAndApprove(t, 'keys:rotate-kek', {});
+    expect(result).toMatchObject({ resealed: { console_rows: 1 } });
+    expect(authenticateSession(t.deps, a.token, now + MIN)).toMatchObject({ ok: true, value: { session_id: a.session_id, stepped_up: true } });
+    expect(authenticateSession(t.deps, 'forged', now + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+  });
+});
+
 describe('GET /admin/sessions and POST /admin/sessions/revoke', () => {
   it('lists console sessions with identity, created_at, last_seen_at and stepped_up_until, to holders of sessions:read', async () => {
     const s = openSession(t.deps, idOf('dealer'), T0);
