@@ -111,6 +111,13 @@ describe('session rows need the KEK', () => {
     expect(listSessions(t.deps).map((x) => x.session_id)).toEqual([a.session_id]);
   });
 
+  it('a MAC column holding 64 characters that are not hex is refused like any other, not an error', () => {
+    const a = openSession(t.deps, idOf('approver'), T0);
+    t.deps.db.prepare('UPDATE console_sessions SET mac = ? WHERE id = ?').run('z'.repeat(64), a.session_id);
+    expect(authenticateSession(t.deps, a.token, T0 + MIN)).toMatchObject({ ok: false, code: 'SESSION_INVALID' });
+    expect(listSessions(t.deps)).toEqual([]);
+  });
+
   it('a KEK rotation keeps every genuine session open (re-MACed under the new key) and a forged one refused', async () => {
     const now = Date.now();
     const a = openSession(t.deps, idOf('dealer'), now);
