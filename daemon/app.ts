@@ -37,10 +37,10 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
   // The browser console (docs/console.md): its page, its passkey and session calls, and its session
   // cookie as another way in for operator routes (the pipeline's deps see the live Deps underneath).
-  const passkeys = createPasskeyStore(deps.db);
-  const sessionOf = createSessionAuth({ db: deps.db, wallNow: () => deps.wallNow(), passkeys, scopesOf: (id) => deps.keys.identities.scopesOf(id), sessions });
+  const passkeys = createPasskeyStore(deps.db, deps.kek);
+  const sessionOf = createSessionAuth({ db: deps.db, kek: deps.kek, wallNow: () => deps.wallNow(), passkeys, scopesOf: (id) => deps.keys.identities.scopesOf(id), sessions });
   registerConsoleStatic(app, findConsoleDir());
-  registerConsoleApi(app, { db: deps.db, wallNow: () => deps.wallNow(), nowIso: () => deps.nowIso(), audit: deps.audit, passkeys, sessions, sessionOf });
+  registerConsoleApi(app, { db: deps.db, kek: deps.kek, wallNow: () => deps.wallNow(), nowIso: () => deps.nowIso(), audit: deps.audit, passkeys, sessions, sessionOf });
   const handle = createPipeline(Object.assign(Object.create(deps) as Deps, { consoleSession: sessionOf }));
   for (const def of routes) {
     app.route({

@@ -10,7 +10,9 @@ import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { loadKek } from './store/kek-file.js';
-import { EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
+import { LATEST_SCHEMA_VERSION } from './store/db.js';
+import { homeSchemaProblem } from './store/schema-check.js';
+import { EXIT_HOME_ALTERED, EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
@@ -124,6 +126,15 @@ if (!parsed.ok) {
   process.exit(2);
 }
 const { port, seed, startMs, clockMode, speed, logLevel } = parsed.value;
+
+// A home whose schema or guard triggers differ from what the migrations make at its version, or whose
+// guarded tables hold rows their CHECKs refuse, is not started: nothing of it runs, nothing is written
+// (docs/reliability.md, "A home whose guards were altered does not start").
+const altered = homeSchemaProblem(join(home, 'svc.db'), LATEST_SCHEMA_VERSION);
+if (altered) {
+  process.stderr.write(`svc daemon: refusing to start: ${altered}. The database's guards were altered; restore svc.db from a backup or import a snapshot.\n`);
+  process.exit(EXIT_HOME_ALTERED);
+}
 
 // A first start (no database yet) that fails removes what it created, so that the home is left as it was.
 const firstStart = !existsSync(join(home, 'svc.db'));

@@ -6,7 +6,7 @@ import { api } from '../client/http.js';
 import { alive, commandOf, DaemonStartFailed, describeHolder, portHolder, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
 import { answersAs, probeHealth } from '../healthz.js';
 import { DEFAULT_PORT, privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
-import { EXIT_PORT_IN_USE, LOCATOR_FILE, readSandboxId, registeredHomes } from '../../daemon/contract/home-files.js';
+import { EXIT_HOME_ALTERED, EXIT_PORT_IN_USE, LOCATOR_FILE, readSandboxId, registeredHomes } from '../../daemon/contract/home-files.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
@@ -147,7 +147,8 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
   } catch (err) {
     if (!(err instanceof DaemonStartFailed)) throw err;
     info(`${chalk.red('error')} ${err.message}`);
-    throw new CliExit(EXIT.apiError);
+    // A home whose guards were altered: the daemon's own exit code (2), so a script can tell it apart.
+    throw new CliExit(err.exitCode === EXIT_HOME_ALTERED ? EXIT_HOME_ALTERED : EXIT.apiError);
   }
   if (opts.port !== undefined) writeFileSync(join(home, START_FILE), JSON.stringify({ port: opts.port }) + '\n', { mode: 0o600 });
   const { child, locator: loc } = spawned;

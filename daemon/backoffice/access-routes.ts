@@ -23,7 +23,7 @@ function sessionRoutes(deps: Deps): RouteDef[] {
       method: 'GET', url: '/admin/sessions', auth: admin('sessions:read'), tags,
       summary: 'List console sessions, newest first: identity, created_at, last_seen_at, stepped_up_until, revocation.',
       response: SessionListSchema,
-      handler: () => ({ sessions: listSessions(deps.db) }),
+      handler: () => ({ sessions: listSessions(deps) }),
     }),
     defineRoute({
       method: 'POST', url: '/admin/sessions/revoke', auth: admin('sessions:revoke'), tags,
@@ -34,7 +34,7 @@ function sessionRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND'],
       handler: ({ body, operator }) => {
         const op = operator as Operator;
-        const r = revokeSessions(deps.db, body, op.id, deps.wallNow());
+        const r = revokeSessions(deps, body, op.id, deps.wallNow());
         if (r.ok) deps.audit.append({ actor: `operator:${op.name}`, action: 'console_session.revoked', subject: body.identity_id ?? 'sessions', detail: { grant: 'sessions:revoke', revoked: r.value.revoked } });
         return r;
       },

@@ -7,7 +7,7 @@ import { EnrolmentBody, EnrolmentSchema, type Enrolment } from '../contract/sche
 import { createPasskeyStore } from './passkeys.js';
 
 export function consoleRoutes(deps: Deps): RouteDef[] {
-  const passkeys = createPasskeyStore(deps.db);
+  const passkeys = createPasskeyStore(deps.db, deps.kek);
 
   function enrol(body: { role?: string; identity_id?: string }): Outcome<Enrolment> {
     if ((body.role === undefined) === (body.identity_id === undefined)) return refuse('VALIDATION_FAILED', 'body: send exactly one of role and identity_id.');

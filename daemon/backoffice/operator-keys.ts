@@ -7,7 +7,7 @@ import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { revokeSessions } from './sessions.js';
 
-type D = Pick<Deps, 'db' | 'keys' | 'audit' | 'nowIso' | 'wallNow'>;
+type D = Pick<Deps, 'db' | 'kek' | 'keys' | 'audit' | 'nowIso' | 'wallNow'>;
 
 interface IdentityRow { id: string; name: string; role: string; realm: string; revoked_at: string | null }
 
@@ -33,7 +33,7 @@ export function revokeKey(deps: D, op: Operator, identityId: string): Outcome<Re
   if (who.id === op.id) return refuse('VALIDATION_FAILED', 'An identity cannot revoke its own key: ask another holder of operator-keys:revoke.');
   if (who.revoked_at !== null) return refuse('KEY_REVOKED', `The key of ${who.name} was already revoked at ${who.revoked_at}.`);
   deps.keys.revokeOperatorKey(identityId, op.id);
-  const s = revokeSessions(deps.db, { identity_id: identityId }, op.id, deps.wallNow());
+  const s = revokeSessions(deps, { identity_id: identityId }, op.id, deps.wallNow());
   const sessions = s.ok ? s.value.revoked : [];
   deps.audit.append({
     actor: `operator:${op.name}`, action: 'operator_key.revoked', subject: identityId,

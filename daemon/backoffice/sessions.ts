@@ -4,9 +4,15 @@
 // request; each accepted request moves last_seen_at. A passkey re-authentication marks it stepped up
 // for 5 minutes. All times are wall clock: a session is a person at a browser now, and a frozen or
 // fast sandbox clock must neither keep it alive nor end it. Ids come from the seeded id sequence.
+//
+// Every row carries a MAC under a key derived from the KEK (store/row-mac.ts) over its id, identity,
+// token hash, creation, last use, step-up and revocation, written with each change and checked on
+// every use: a row inserted or edited by whoever can write svc.db but not read kek.key (a session
+// stepped up for a year, another identity, a revocation taken back) is refused and not listed.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { sha256 } from '../store/crypto.js';
+import { rowMac, rowMacOk } from '../store/row-mac.js';
 import { formatId } from '../sim/ids.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 
@@ -31,14 +37,44 @@ export interface SessionView {
   revoked_by: string | null;
 }
 
-interface SessionRow {
+/** What the session functions need: the database and the KEK the rows' MACs are keyed by. */
+export interface SessionStore {
+  db: Db;
+  kek: Buffer;
+}
+
+/** The stored fields of a session, as its MAC covers them. */
+interface StoredSession {
   id: string;
   operator_id: string;
+  token_sha256: string;
+  created_at: string;
   last_seen_at: string;
   stepped_up_until: string | null;
   revoked_at: string | null;
+  revoked_by: string | null;
+  mac: string | null;
+}
+
+interface SessionRow extends StoredSession {
   key_revoked_at: string | null;
   disabled_at: string | null;
+}
+
+const macFields = (r: Omit<StoredSession, 'mac'>) => [r.id, r.operator_id, r.token_sha256, r.created_at, r.last_seen_at, r.stepped_up_until, r.revoked_at, r.revoked_by];
+/** The MAC a session row carries (also what a test that edits a row as the daemon would needs). */
+export const sessionMac = (kek: Buffer, r: Omit<StoredSession, 'mac'>): string => rowMac(kek, 'console_sessions', macFields(r));
+const macOf = sessionMac;
+/** True when the row is as the daemon wrote it (its MAC verifies under the KEK). */
+export const sessionRowOk = (kek: Buffer, r: StoredSession): boolean => rowMacOk(kek, 'console_sessions', macFields(r), r.mac);
+
+const STORED = 'id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by, mac';
+
+/** Writes the row's changed fields with its new MAC (the caller checked the old one). */
+function rewrite(s: SessionStore, row: StoredSession, change: Partial<Omit<StoredSession, 'id' | 'mac'>>): void {
+  const next = { ...row, ...change };
+  s.db.prepare('UPDATE console_sessions SET last_seen_at = ?, stepped_up_until = ?, revoked_at = ?, revoked_by = ?, mac = ? WHERE id = ?')
+    .run(next.last_seen_at, next.stepped_up_until, next.revoked_at, next.revoked_by, macOf(s.kek, next), row.id);
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -53,13 +89,15 @@ function nextId(db: Db, prefix: string): string {
 }
 
 /** Opens a session for an identity: its id and its token (32 random bytes, base64url), answered once. */
-export function openSession(db: Db, identityId: string, wallNowMs: number): { session_id: string; token: string } {
+export function openSession(s: SessionStore, identityId: string, wallNowMs: number): { session_id: string; token: string } {
+  const { db } = s;
   const token = randomBytes(32).toString('base64url');
   const at = iso(wallNowMs);
   const id = db.transaction(() => {
     const sid = nextId(db, 'ses');
-    db.prepare('INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)')
-      .run(sid, identityId, sha256(token), at, at);
+    const row = { id: sid, operator_id: identityId, token_sha256: sha256(token), created_at: at, last_seen_at: at, stepped_up_until: null, revoked_at: null, revoked_by: null };
+    db.prepare('INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at, mac) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(sid, identityId, row.token_sha256, at, at, macOf(s.kek, row));
     return sid;
   })();
   return { session_id: id, token };
@@ -67,38 +105,44 @@ export function openSession(db: Db, identityId: string, wallNowMs: number): { se
 
 /** The session a token opens, now: refused when unknown, revoked, its key revoked, or idle too long. */
 export function authenticateSession(
-  db: Db, token: string, wallNowMs: number,
+  s: SessionStore, token: string, wallNowMs: number,
 ): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }> {
   if (typeof token !== 'string' || token.length === 0 || token.length > 200) return refuse('SESSION_INVALID', 'The session token is not known.');
-  const row = db.prepare<[string], SessionRow>(
-    `SELECT s.id, s.operator_id, s.last_seen_at, s.stepped_up_until, s.revoked_at, o.revoked_at AS key_revoked_at, o.disabled_at
+  const row = s.db.prepare<[string], SessionRow>(
+    `SELECT ${STORED.split(', ').map((c) => `s.${c}`).join(', ')}, o.revoked_at AS key_revoked_at, o.disabled_at
      FROM console_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_sha256 = ?`,
   ).get(sha256(token));
   if (!row) return refuse('SESSION_INVALID', 'The session token is not known.');
+  if (!sessionRowOk(s.kek, row)) return refuse('SESSION_INVALID', 'The session\'s stored record does not verify; sign in again.');
   if (row.revoked_at !== null) return refuse('SESSION_INVALID', `The session was revoked at ${row.revoked_at}; sign in again.`);
   if (row.key_revoked_at !== null) return refuse('SESSION_INVALID', 'The identity of this session was revoked.');
   if (row.disabled_at !== null) return refuse('SESSION_INVALID', 'The identity of this session is disabled.');
   if (wallNowMs - Date.parse(row.last_seen_at) > SESSION_IDLE_MS) {
     return refuse('SESSION_INVALID', `The session was idle for more than 30 minutes (last seen ${row.last_seen_at}); sign in again.`);
   }
-  db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?').run(iso(wallNowMs), row.id, iso(wallNowMs));
+  if (row.last_seen_at < iso(wallNowMs)) rewrite(s, row, { last_seen_at: iso(wallNowMs) });
   const steppedUp = row.stepped_up_until !== null && Date.parse(row.stepped_up_until) > wallNowMs;
   return ok({ session_id: row.id, identity_id: row.operator_id, stepped_up: steppedUp });
 }
 
 /** After a fresh passkey assertion: the session counts as stepped up for the next 5 minutes. */
-export function markSteppedUp(db: Db, sessionId: string, wallNowMs: number): void {
-  db.prepare('UPDATE console_sessions SET stepped_up_until = ? WHERE id = ? AND revoked_at IS NULL').run(iso(wallNowMs + STEP_UP_SESSION_MS), sessionId);
+export function markSteppedUp(s: SessionStore, sessionId: string, wallNowMs: number): void {
+  const row = s.db.prepare<[string], StoredSession>(`SELECT ${STORED} FROM console_sessions WHERE id = ? AND revoked_at IS NULL`).get(sessionId);
+  if (row && sessionRowOk(s.kek, row)) rewrite(s, row, { stepped_up_until: iso(wallNowMs + STEP_UP_SESSION_MS) });
 }
 
-/** Every session, newest first, with its identity. */
-export function listSessions(db: Db): SessionView[] {
-  return db.prepare<[], Omit<SessionView, 'idle_expires_at'>>(
+type ListedRow = Omit<SessionView, 'idle_expires_at'> & { token_sha256: string; mac: string | null };
+
+/** Every session the daemon wrote, newest first, with its identity; a row whose MAC fails is no session. */
+export function listSessions(s: SessionStore): SessionView[] {
+  return s.db.prepare<[], ListedRow>(
     `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name, o.display_name AS identity_display_name, o.disabled_at AS identity_disabled_at,
        o.role, s.created_at, s.last_seen_at,
-       s.stepped_up_until, s.revoked_at, s.revoked_by
+       s.stepped_up_until, s.revoked_at, s.revoked_by, s.token_sha256, s.mac
      FROM console_sessions s JOIN operators o ON o.id = s.operator_id ORDER BY s.created_at DESC, s.id DESC`,
-  ).all().map((r) => ({ ...r, idle_expires_at: iso(Date.parse(r.last_seen_at) + SESSION_IDLE_MS) }));
+  ).all()
+    .filter((r) => sessionRowOk(s.kek, { ...r, id: r.session_id, operator_id: r.identity_id }))
+    .map(({ token_sha256: _t, mac: _m, ...r }) => ({ ...r, idle_expires_at: iso(Date.parse(r.last_seen_at) + SESSION_IDLE_MS) }));
 }
 
 /**
@@ -107,8 +151,9 @@ export function listSessions(db: Db): SessionView[] {
  * nothing is revoked.
  */
 export function revokeSessions(
-  db: Db, target: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs: number = Date.now(),
+  s: SessionStore, target: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs: number = Date.now(),
 ): Outcome<{ revoked: string[] }> {
+  const { db } = s;
   const ids = target.session_ids ?? [];
   if (ids.length === 0 && target.identity_id === undefined) return refuse('VALIDATION_FAILED', 'Name session_ids or identity_id.');
   return db.transaction((): Outcome<{ revoked: string[] }> => {
@@ -124,8 +169,35 @@ export function revokeSessions(
       const theirs = db.prepare<[string], string>('SELECT id FROM console_sessions WHERE operator_id = ? AND revoked_at IS NULL').pluck().all(target.identity_id);
       for (const id of theirs) open.add(id);
     }
-    const upd = db.prepare('UPDATE console_sessions SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL');
-    const revoked = [...open].sort().filter((id) => upd.run(iso(wallNowMs), actor, id).changes === 1);
+    const revoked = [...open].sort().filter((id) => revokeOne(s, id, actor, iso(wallNowMs)));
     return ok({ revoked });
   })();
+}
+
+/**
+ * Revokes one open session: a genuine row gets the revocation and a new MAC; a row whose MAC fails
+ * (it opened nothing anyway) is marked revoked and keeps its failing MAC, never a valid one.
+ */
+function revokeOne(s: SessionStore, id: string, actor: string, at: string): boolean {
+  const row = s.db.prepare<[string], StoredSession>(`SELECT ${STORED} FROM console_sessions WHERE id = ? AND revoked_at IS NULL`).get(id);
+  if (!row) return false;
+  if (sessionRowOk(s.kek, row)) rewrite(s, row, { revoked_at: at, revoked_by: actor });
+  else s.db.prepare('UPDATE console_sessions SET revoked_at = ?, revoked_by = ? WHERE id = ?').run(at, actor, id);
+  return true;
+}
+
+/**
+ * A KEK rotation (backoffice/bases/rotate-kek.ts): every session whose MAC verifies under the old key
+ * gets its MAC under the new one, in the rotation's transaction; a failing row keeps failing.
+ */
+export function remacSessions(db: Db, from: Buffer, to: Buffer): number {
+  const rows = db.prepare<[], StoredSession>(`SELECT ${STORED} FROM console_sessions`).all();
+  const upd = db.prepare('UPDATE console_sessions SET mac = ? WHERE id = ?');
+  let n = 0;
+  for (const r of rows) {
+    if (!sessionRowOk(from, r)) continue;
+    upd.run(macOf(to, r), r.id);
+    n++;
+  }
+  return n;
 }

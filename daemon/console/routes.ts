@@ -16,6 +16,7 @@ import { sessionCookie, type SessionAuth, type SessionPort } from './session-aut
 
 export interface ConsoleApiDeps {
   db: Db;
+  kek: Buffer;
   wallNow(): number;
   nowIso(): string;
   audit: Pick<Audit, 'append'>;
@@ -122,9 +123,9 @@ function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Ch
       const off = deps.db.prepare<[string], { disabled_at: string | null }>('SELECT disabled_at FROM operators WHERE id = ?').get(passkey.operator_id);
       if (off?.disabled_at) return new AppError('PASSKEY_REJECTED', 'The identity of this passkey is disabled (console-users:disable).');
       deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
-      const s = deps.sessions.openSession(deps.db, passkey.operator_id, wall);
+      const s = deps.sessions.openSession(deps, passkey.operator_id, wall);
       // a sign-in is a fresh passkey assertion: the session starts stepped up
-      deps.sessions.markSteppedUp(deps.db, s.session_id, wall);
+      deps.sessions.markSteppedUp(deps, s.session_id, wall);
       deps.audit.append({ actor: `operator:${passkey.operator_id}`, action: 'console.signed_in', subject: s.session_id, tenantId: null, detail: { credential_id: passkey.credential_id } });
       return s;
     })();
@@ -153,7 +154,7 @@ function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: C
     const taken = deps.db.transaction(() => {
       if (!finish.take()) return false;
       deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
-      deps.sessions.markSteppedUp(deps.db, s.sessionId, deps.wallNow());
+      deps.sessions.markSteppedUp(deps, s.sessionId, deps.wallNow());
       deps.audit.append({ actor: `operator:${s.operator.name}`, action: 'console.stepped_up', subject: s.sessionId, tenantId: null });
       return true;
     })();
@@ -163,7 +164,7 @@ function sessionRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: C
   app.post('/console/api/logout', api(async (req, reply) => {
     const s = requireSession(deps, req); // a POST: its Origin and CSRF token are checked with the session
     deps.db.transaction(() => {
-      deps.sessions.revokeSessions(deps.db, { session_ids: [s.sessionId] }, `operator:${s.operator.name}`, deps.wallNow());
+      deps.sessions.revokeSessions(deps, { session_ids: [s.sessionId] }, `operator:${s.operator.name}`, deps.wallNow());
       deps.audit.append({ actor: `operator:${s.operator.name}`, action: 'console.signed_out', subject: s.sessionId, tenantId: null });
     })();
     reply.header('set-cookie', sessionCookie('', 0));

@@ -9,6 +9,7 @@ import type { Db } from '../store/db.js';
 import type { Operator, OperatorRealm } from '../contract/route.js';
 import type { Outcome } from '../contract/outcome.js';
 import type { PasskeyStore } from '../backoffice/passkeys.js';
+import type { SessionStore } from '../backoffice/sessions.js';
 import { AppError } from '../http/errors.js';
 import { header } from '../http/request.js';
 
@@ -17,10 +18,10 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session calls the console needs (daemon/backoffice/sessions.ts implements them). */
 export interface SessionPort {
-  openSession(db: Db, identityId: string, wallNowMs: number): { session_id: string; token: string };
-  authenticateSession(db: Db, token: string, wallNowMs: number): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }>;
-  markSteppedUp(db: Db, sessionId: string, wallNowMs: number): void;
-  revokeSessions(db: Db, which: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs?: number): unknown;
+  openSession(s: SessionStore, identityId: string, wallNowMs: number): { session_id: string; token: string };
+  authenticateSession(s: SessionStore, token: string, wallNowMs: number): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }>;
+  markSteppedUp(s: SessionStore, sessionId: string, wallNowMs: number): void;
+  revokeSessions(s: SessionStore, which: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs?: number): unknown;
 }
 
 export interface ConsoleSession {
@@ -32,6 +33,8 @@ export interface ConsoleSession {
 
 export interface SessionAuthDeps {
   db: Db;
+  /** The KEK the session rows' MACs are keyed by (the live buffer a rotation rewrites). */
+  kek: Buffer;
   wallNow(): number;
   passkeys: PasskeyStore;
   scopesOf(operatorId: string): Map<string, string[]>;
@@ -76,7 +79,7 @@ export function createSessionAuth(deps: SessionAuthDeps) {
   return function sessionOf(req: FastifyRequest): ConsoleSession | null {
     const token = readCookie(req, SESSION_COOKIE);
     if (token === undefined || token === '') return null;
-    const s = deps.sessions.authenticateSession(deps.db, token, deps.wallNow());
+    const s = deps.sessions.authenticateSession(deps, token, deps.wallNow());
     if (!s.ok) throw new AppError(s.code, s.message);
     if (!SAFE.has(req.method)) checkCsrf(req, token);
     const who = deps.passkeys.identity(s.value.identity_id);

@@ -16,6 +16,8 @@ export const SANDBOX_ID_FILE = 'sandbox-id';
 export const SANDBOX_ID = /^sbx_[0-9a-f]{16}$/;
 /** The daemon's exit code when its port is taken (EADDRINUSE is errno 98 on Linux): nothing was kept. */
 export const EXIT_PORT_IN_USE = 98;
+/** The daemon refused a home whose schema or guards differ from its migrations (docs/reliability.md). */
+export const EXIT_HOME_ALTERED = 2;
 /** Files a first start creates besides the sandbox id; a first start that fails removes them again. */
 export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'credentials.json'];
 

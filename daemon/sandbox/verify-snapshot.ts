@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../contract/snapshot.js';
 import { createAudit } from '../store/audit.js';
 import { open, sha256 } from '../store/crypto.js';
-import { LATEST_SCHEMA_VERSION, migrate, type Db } from '../store/db.js';
+import { LATEST_SCHEMA_VERSION, type Db } from '../store/db.js';
+import { schemaProblem } from '../store/schema-check.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 
 export type Verdict = { ok: true; manifest: SnapshotManifest } | { ok: false; problem: string };
@@ -48,39 +49,8 @@ function checkIdentity(db: Db, manifest: SnapshotManifest): Problem {
   return null;
 }
 
-interface SchemaObject {
-  type: string;
-  name: string;
-  tbl_name: string;
-  sql: string | null;
-}
-
-function schemaOf(db: Db): Map<string, SchemaObject> {
-  const rows = db.prepare<[], SchemaObject>(
-    "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger', 'view') ORDER BY type, name",
-  ).all();
-  return new Map(rows.map((r) => [`${r.type} ${r.name}`, r]));
-}
-
-/** The schema must be exactly what a fresh database migrated to the same version has. */
-function checkSchema(db: Db, version: number): Problem {
-  const fresh = new Database(':memory:');
-  let expected: Map<string, SchemaObject>;
-  try {
-    migrate(fresh, version);
-    expected = schemaOf(fresh);
-  } finally {
-    fresh.close();
-  }
-  const actual = schemaOf(db);
-  for (const [key, want] of expected) {
-    const got = actual.get(key);
-    if (!got) return `svc.db lacks the ${key} of schema version ${version}`;
-    if (got.tbl_name !== want.tbl_name || got.sql !== want.sql) return `svc.db's ${key} differs from schema version ${version}`;
-  }
-  for (const key of actual.keys()) if (!expected.has(key)) return `svc.db has a ${key} that schema version ${version} does not`;
-  return null;
-}
+/** The schema must be exactly what a fresh database migrated to the same version has (store/schema-check.ts). */
+const checkSchema = (db: Db, version: number): Problem => schemaProblem(db, version);
 
 function checkState(db: Db, manifest: SnapshotManifest): Problem {
   const state = db.prepare('SELECT seed, generation FROM sandbox_state WHERE id = 1').get() as { seed: number; generation: number } | undefined;

@@ -61,7 +61,7 @@ describe('svc admin sessions and svc admin keys', () => {
   it('lists console sessions and revokes every session of an identity', async () => {
     const db = new Database(join(sbx.home, 'svc.db'));
     const dealerId = db.prepare("SELECT id FROM operators WHERE name = 'dealer'").pluck().get() as string;
-    const s = openSession(db, dealerId, Date.now());
+    const s = openSession({ db, kek: readFileSync(join(sbx.home, 'kek.key')) }, dealerId, Date.now());
     db.close();
     const list = await sbx.svc(['admin', 'sessions']);
     expect(list.code, list.stderr).toBe(0);

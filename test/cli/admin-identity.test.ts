@@ -109,7 +109,7 @@ describe('svc admin access-review and sessions show display names and disabled i
   it('a display name shows next to the login name; a disabled identity and its sessions say so until it is enabled', async () => {
     const db = new Database(join(sbx.home, 'svc.db'));
     const id = db.prepare("SELECT id FROM operators WHERE name = 'compliance'").pluck().get() as string;
-    const s = openSession(db, id, Date.now());
+    const s = openSession({ db, kek: readFileSync(join(sbx.home, 'kek.key')) }, id, Date.now());
     db.close();
     const decide = async (params: string[]) => {
       const p = await sbx.svc(['admin', 'propose', ...params, '--reason', 'people', '--json']);

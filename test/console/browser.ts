@@ -1,11 +1,12 @@
 // Drives Debian's chromium with playwright-core (no browser download) for the console tests, with a
 // virtual WebAuthn authenticator over the Chrome DevTools Protocol: the page's passkey ceremonies run
 // for real (ES256 keys, user verification) without a person at the browser.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { CliSandbox } from '../helpers/cli.js';
+import { sessionMac } from '../../daemon/backoffice/sessions.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = 'test/console/screenshots';
@@ -52,8 +53,15 @@ export async function signedIn(browser: Browser, sbx: CliSandbox, role: string, 
 /** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new passkey assertion. */
 export function lapseStepUps(sbx: CliSandbox): void {
   const db = new Database(join(sbx.home, 'svc.db'));
+  // as the daemon would write it: with the row's MAC under the home's KEK (an edit without it is refused)
+  const kek = readFileSync(join(sbx.home, 'kek.key'));
   try {
-    db.prepare("UPDATE console_sessions SET stepped_up_until = '2000-01-01T00:00:00.000Z' WHERE revoked_at IS NULL").run();
+    type Row = Parameters<typeof sessionMac>[1];
+    const open = db.prepare<[], Row>('SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL').all();
+    for (const r of open) {
+      const lapsed = { ...r, stepped_up_until: '2000-01-01T00:00:00.000Z' };
+      db.prepare('UPDATE console_sessions SET stepped_up_until = ?, mac = ? WHERE id = ?').run(lapsed.stepped_up_until, sessionMac(kek, lapsed), r.id);
+    }
   } finally {
     db.close();
   }

@@ -6,12 +6,10 @@
 // that session's next call is refused; the audit chain verifies; Arabic turns an ops screen
 // right-to-left; an admin accepts a reconciliation break and moves a complaint. Screenshots of each
 // screen go to test/console/screenshots/.
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { launch, pageWithAuthenticator, SCREENSHOTS, shot } from './browser.js';
+import { lapseStepUps, launch, pageWithAuthenticator, SCREENSHOTS, shot } from './browser.js';
 
 // The root tsconfig has no DOM library: what the page's code reads, typed here.
 type ErrorJson = { error?: { code?: string; message?: string } };
@@ -86,9 +84,7 @@ describe('maker-checker in the console', () => {
   it('the approver approves it in the browser, stepping up with the passkey; the API shows it executed and the cash moved', async () => {
     approver = await signedIn('approver');
     // the sign-in's step-up lasts 5 wall-clock minutes: let it lapse, so approving needs a new passkey assertion
-    const db = new Database(join(sbx.home, 'svc.db'));
-    db.prepare("UPDATE console_sessions SET stepped_up_until = '2000-01-01T00:00:00.000Z' WHERE revoked_at IS NULL").run();
-    db.close();
+    lapseStepUps(sbx);
     const stepUpsBefore = (await audit('console.stepped_up')).length;
     const before = await settledCash();
     await approver.locator('a[data-screen="actions"]').click();

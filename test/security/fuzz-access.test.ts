@@ -15,7 +15,7 @@ beforeAll(async () => {
   world = await buildFuzzWorld();
   const t = world.t;
   const dealer = t.deps.db.prepare("SELECT id FROM operators WHERE name = 'dealer'").pluck().get() as string;
-  openSession(t.deps.db, dealer, FUZZ_WALL);
+  openSession(t.deps, dealer, FUZZ_WALL);
   const review = await t.req('POST', '/admin/access-reviews', { as: 'compliance', body: {} });
   expect(review.status).toBe(201);
   for (const path of ['/admin/sessions', '/admin/access-reviews', '/admin/access-review']) {

@@ -99,7 +99,9 @@ describe('migration 029 (the same rules, checked without temporary tables)', () 
     expect(together.length).toBeGreaterThan(0);
     db.pragma('user_version = 28');
     migrate(db, 29);
-    migrate(db, LATEST);
+    // 030 only: later migrations add columns, which cannot be added twice
+    migrate(db, 30);
+    db.pragma(`user_version = ${LATEST}`);
     const guard = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'journal_no_update'").get()!.sql;
     db.exec('DROP TRIGGER journal_no_update');
     for (const seq of together) db.prepare('UPDATE journal SET answer_in_body = 1 WHERE seq = ?').run(seq);

@@ -17,7 +17,7 @@ export function disableConsoleUser({ deps, actionId }: ExecCtx, params: Record<s
   if (who.value.disabled_at !== null) return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is already disabled (since ${who.value.disabled_at}).`);
   const at = deps.nowIso();
   deps.db.prepare('UPDATE operators SET disabled_at = ?, disabled_by = ? WHERE id = ?').run(at, `action:${actionId}`, id);
-  const s = revokeSessions(deps.db, { identity_id: id }, `action:${actionId}`, deps.wallNow());
+  const s = revokeSessions(deps, { identity_id: id }, `action:${actionId}`, deps.wallNow());
   deps.keys.clearCaches();
   return ok({ identity_id: id, name: who.value.name, disabled_at: at, sessions_revoked: s.ok ? s.value.revoked : [] });
 }

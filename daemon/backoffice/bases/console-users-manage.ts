@@ -46,7 +46,7 @@ function create(c: ExecCtx, p: Params & { name: string; role: z.infer<typeof per
   deps.db.prepare('INSERT INTO operators (id, name, display_name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?,?)')
     .run(id, p.name, p.display_name ?? null, p.role, realm, sha256(key), JSON.stringify(grants), brokerId, deps.nowIso());
   deps.keys.identities.assignRole(id, p.role, s);
-  const enrol = createPasskeyStore(deps.db).createEnrolment(id, deps.wallNow(), deps.nowIso());
+  const enrol = createPasskeyStore(deps.db, deps.kek).createEnrolment(id, deps.wallNow(), deps.nowIso());
   return ok({
     identity_id: id, name: p.name, display_name: p.display_name ?? null, role: p.role, realm, scope: s,
     answered_once: { enrolment_code: enrol.code, enrolment_path: `/console/enroll?code=${encodeURIComponent(enrol.code)}`, expires_at: new Date(enrol.expiresAtMs).toISOString() },

@@ -18,9 +18,10 @@ export function unlockPasskeys({ deps, actionId }: ExecCtx, params: Record<strin
   if (who.value.disabled_at !== null) return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is disabled; enable it first (console-users:manage).`);
   const at = deps.nowIso();
   const removed = deps.db.prepare('DELETE FROM console_passkeys WHERE operator_id = ?').run(id).changes;
+  // spent without a new MAC: a spent code's row stops verifying, which enrols nothing either way
   deps.db.prepare('UPDATE console_enrolments SET used_at = ? WHERE operator_id = ? AND used_at IS NULL').run(at, id);
-  const s = revokeSessions(deps.db, { identity_id: id }, `action:${actionId}`, deps.wallNow());
-  const enrol = createPasskeyStore(deps.db).createEnrolment(id, deps.wallNow(), at);
+  const s = revokeSessions(deps, { identity_id: id }, `action:${actionId}`, deps.wallNow());
+  const enrol = createPasskeyStore(deps.db, deps.kek).createEnrolment(id, deps.wallNow(), at);
   return ok({
     identity_id: id, name: who.value.name, passkeys_removed: removed, sessions_revoked: s.ok ? s.value.revoked : [],
     answered_once: { enrolment_code: enrol.code, enrolment_path: `/console/enroll?code=${encodeURIComponent(enrol.code)}`, expires_at: new Date(enrol.expiresAtMs).toISOString() },

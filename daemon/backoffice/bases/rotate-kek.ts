@@ -1,8 +1,10 @@
 // keys:rotate-kek (docs/backoffice.md "Key rotation"): a new key-encryption key. In the approving
 // transaction every value sealed directly under the KEK is opened with the old key and sealed with the
 // new one (each tenant's data key, each identity's step-up secret, the request journal's non-tenant
-// bodies and answers), and key_state.kek_check names the new key; the approval's own audit entry
-// re-signs the audit head under the key derived from it.
+// bodies and answers), the console's session, passkey and enrolment rows get their MACs under the key
+// derived from the new KEK (store/row-mac.ts: a row that did not verify under the old one still does
+// not), and key_state.kek_check names the new key; the approval's own audit entry re-signs the audit
+// head under the key derived from it.
 //
 // Crash safety: the new key is written to kek.next.key (fsynced) before anything changes, and renamed
 // over kek.key only once the transaction has committed; on start, daemon/store/kek-file.ts keeps
@@ -17,6 +19,8 @@ import { newKey } from '../../store/crypto.js';
 import { auditSealKeyOf, dropNextKek, kekCheck, promoteNextKek, writeNextKek } from '../../store/kek-file.js';
 import type { ExecCtx } from './exec.js';
 import { resealColumn, stallForTests, unlessUnreadable, withResealing } from './reseal.js';
+import { remacSessions } from '../sessions.js';
+import { remacPasskeys } from '../passkeys.js';
 
 interface Pending {
   old: Buffer;
@@ -85,6 +89,7 @@ function resealUnderKek(deps: Deps, from: Buffer, to: Buffer): Record<string, nu
       select: "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad FROM journal WHERE response_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'",
       update: 'UPDATE journal SET response_sealed = ? WHERE seq = ?',
     }, from, to),
+    console_rows: remacSessions(db, from, to) + remacPasskeys(db, from, to),
   };
 }
 
