@@ -1,6 +1,7 @@
 import type { Migration } from './migration.js';
 
-// A lapsing grant sits beside the identity's own (docs/backoffice.md, "Break-glass"). operator_grants
+// Two rules about identities (docs/backoffice.md). First, a lapsing grant sits beside the identity's own
+// (break-glass). operator_grants
 // was keyed (operator_id, grant_name, scope), so break-glass, which writes every superuser grant with
 // an end, replaced the identity's own row of the same grant and scope: when it lapsed, the identity had
 // lost grants of its own roles (an approver could no longer approve). The key is now
@@ -10,10 +11,12 @@ import type { Migration } from './migration.js';
 // reads the table is as before; only the key changes (a table rebuild: SQLite cannot drop a key). The
 // rename runs with legacy_alter_table on: the triggers of migrations 015 and 022 name operator_grants in
 // their bodies, which must keep meaning the rebuilt table (the modern rename would refuse them while the
-// old table is gone, between DROP and RENAME).
-export const LAPSING_GRANTS: Migration = {
+// old table is gone, between DROP and RENAME). Second, no console session is opened for an identity
+// whose key was revoked or that is disabled: the sign-in refuses first (daemon/console/routes.ts), and
+// a trigger refuses the row whatever path writes it, so /admin/sessions never lists such a session.
+export const IDENTITY_RULES: Migration = {
   version: 38,
-  name: 'lapsing_grants',
+  name: 'identity_rules',
   rebuildsTables: true,
   sql: `
 CREATE TABLE operator_grants_v38 (
@@ -32,5 +35,9 @@ PRAGMA legacy_alter_table = ON;
 ALTER TABLE operator_grants_v38 RENAME TO operator_grants;
 PRAGMA legacy_alter_table = OFF;
 CREATE UNIQUE INDEX operator_grants_key ON operator_grants (operator_id, grant_name, scope, expires_at IS NOT NULL);
+
+CREATE TRIGGER console_sessions_identity_live BEFORE INSERT ON console_sessions
+  WHEN EXISTS (SELECT 1 FROM operators o WHERE o.id = NEW.operator_id AND (o.revoked_at IS NOT NULL OR o.disabled_at IS NOT NULL))
+  BEGIN SELECT RAISE(ABORT, 'console_sessions: the identity was revoked or is disabled'); END;
 `,
 };
