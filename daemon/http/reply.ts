@@ -3,7 +3,7 @@
 // part (daemon/contract/text.ts: well-formed Unicode, no control character but tab and line feed), and
 // the three kinds of answer a handler gives (a body, a full Reply, an Outcome).
 import type { z } from 'zod';
-import type { ErrorCode } from '../contract/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
 import { isOutcome } from '../contract/outcome.js';
 import { findBadText } from '../contract/text.js';
 import type { Reply, RouteDef } from '../contract/route.js';
@@ -26,12 +26,18 @@ export function refuseBadText(def: RouteDef, where: 'params' | 'query' | 'body',
   throw new AppError(code, `${[where, ...bad.path.map(String)].join('.')}: ${message}`);
 }
 
+/** The code a schema's own check names for its issue (params.error_code), when it is a registered one. */
+function ownCode(issue: z.core.$ZodIssue): ErrorCode | undefined {
+  const named = issue.code === 'custom' ? (issue.params as { error_code?: unknown } | undefined)?.error_code : undefined;
+  return typeof named === 'string' && Object.hasOwn(ERROR_CODES, named) ? (named as ErrorCode) : undefined;
+}
+
 export function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, value: unknown, where: 'params' | 'query' | 'body'): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const code: ErrorCode = def.issueCode?.(issue.path, where, issue) ?? 'VALIDATION_FAILED';
+  const code: ErrorCode = def.issueCode?.(issue.path, where, issue) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
   const path = [where, ...issue.path.map(String)].join('.');
   throw new AppError(code, `${path}: ${issue.message}`);
 }
