@@ -11,6 +11,7 @@ import type { Scheduler } from '../sim/scheduler.js';
 import { isMutating, type RouteCtx, type RouteDef } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
 import type { Audit } from '../store/audit.js';
+import { mayHoldBadText } from '../contract/text.js';
 import { AppError } from './errors.js';
 import { authenticate, replayTicket, type AuthDeps, type Principal } from './auth.js';
 import { createMutationRunner, type MutationDeps } from './mutation.js';
@@ -29,7 +30,7 @@ function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId:
   // text first, in every part, whatever the schemas say (daemon/contract/text.ts)
   refuseBadText(def, 'params', req.params);
   refuseBadText(def, 'query', req.query);
-  if (!def.rawBody) refuseBadText(def, 'body', req.body);
+  if (!def.rawBody && mayHoldBadText(req.rawBody)) refuseBadText(def, 'body', req.body);
   return {
     params: parsePart(def, def.params, req.params, 'params'),
     query: parsePart(def, def.query, req.query, 'query'),

@@ -26,6 +26,7 @@ const BAD: Array<[string, string]> = [
   ['a lone low surrogate', '\udc00'],
   ['an escape (C0)', 'red \u001b[31m'],
   ['a carriage return', 'a\rb'],
+  ['a backspace and a form feed (JSON spells them \\b, \\f)', 'a\b\fb'],
   ['DEL', 'a\u007f'],
   ['a C1 control (NEL)', 'a\u0085b'],
 ];
