@@ -36,6 +36,7 @@ ALTER TABLE operator_grants_v38 RENAME TO operator_grants;
 PRAGMA legacy_alter_table = OFF;
 CREATE UNIQUE INDEX operator_grants_key ON operator_grants (operator_id, grant_name, scope, expires_at IS NOT NULL);
 
+DROP TRIGGER IF EXISTS console_sessions_identity_live; -- so the migration can be applied again (test/unit/migrations.test.ts)
 CREATE TRIGGER console_sessions_identity_live BEFORE INSERT ON console_sessions
   WHEN EXISTS (SELECT 1 FROM operators o WHERE o.id = NEW.operator_id AND (o.revoked_at IS NOT NULL OR o.disabled_at IS NOT NULL))
   BEGIN SELECT RAISE(ABORT, 'console_sessions: the identity was revoked or is disabled'); END;
