@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ok, refuse } from '../contract/outcome.js';
 import { STRICT_BASES, type StrictBase } from '../contract/grants.js';
+import { drawableText } from '../contract/font-coverage.js';
 import { adjustableBreak, resolveAdjusted } from '../reconciliation/adjust.js';
 import type { Exec } from './bases/exec.js';
 import { feeScheduleParams, updateFeeSchedule } from './bases/fee-schedule.js';
@@ -25,7 +26,7 @@ const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0
 export const BASE_PARAMS = {
   'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP'), break_id: id.optional() }),
   'broker:create': z.strictObject({
-    name: z.string().trim().min(1).max(120), name_ar: z.string().trim().min(1).max(120), fra_license_no: z.string().trim().min(1).max(40),
+    name: drawableText(z.string().trim().min(1).max(120)), name_ar: drawableText(z.string().trim().min(1).max(120)), fra_license_no: z.string().trim().min(1).max(40),
     contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
   }),
   'fee-schedule:update': feeScheduleParams,

@@ -8,6 +8,7 @@ import { accessRoutes } from './access-routes.js';
 import { idpRoutes } from './idp-routes.js';
 import { ok, refuse } from '../contract/outcome.js';
 import { tenantScopeOf } from '../contract/grants.js';
+import { drawableText } from '../contract/font-coverage.js';
 import { AuditListSchema, AuditVerifySchema, TenantCredentialsSchema } from '../contract/schemas/backoffice.js';
 
 export function backofficeRoutes(deps: Deps): RouteDef[] {
@@ -18,9 +19,9 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'POST', url: '/admin/tenants', auth: { realm: 'admin', grant: 'tenants:create' }, tags: ['backoffice'],
       summary: 'Provision a tenant: returns its api_key and signing_secret (shown once).', status: 201,
-      body: z.strictObject({ name: z.string().trim().min(1).max(100) }),
+      body: z.strictObject({ name: drawableText(z.string().trim().min(1).max(100)) }),
       response: TenantCredentialsSchema,
-      errors: ['TENANT_NAME_TAKEN'],
+      errors: ['TENANT_NAME_TAKEN', 'UNDRAWABLE_TEXT'],
       handler: ({ body }) => provisionTenant(deps, body.name),
     }),
     defineRoute({

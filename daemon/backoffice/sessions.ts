@@ -1,9 +1,11 @@
 // Console sessions (docs/backoffice.md, "Sessions"): a sign-in opens one and answers its token once;
 // only the token's SHA-256 is stored. A session is refused (401 SESSION_INVALID) when its token is
 // unknown, when it was revoked, when its identity's key was revoked, or after 30 minutes without a
-// request; each accepted request moves last_seen_at. A passkey re-authentication marks it stepped up
-// for 5 minutes. All times are wall clock: a session is a person at a browser now, and a frozen or
-// fast sandbox clock must neither keep it alive nor end it. Ids come from the seeded id sequence.
+// request; each accepted request moves last_seen_at. No session is opened for an identity whose key
+// was revoked or that is disabled (sessionBar: the sign-in refuses with KEY_REVOKED or
+// IDENTITY_DISABLED). A passkey re-authentication marks it stepped up for 5 minutes. All times are
+// wall clock: a session is a person at a browser now, and a frozen or fast sandbox clock must neither
+// keep it alive nor end it. Ids come from the seeded id sequence.
 //
 // Every row carries a MAC under a key derived from the KEK (store/row-mac.ts) over its id, identity,
 // token hash, creation, last use, step-up and revocation, written with each change and checked on
@@ -14,7 +16,7 @@ import type { Db } from '../store/db.js';
 import { sha256 } from '../store/crypto.js';
 import { rowMac, rowMacOk } from '../store/row-mac.js';
 import { formatId } from '../sim/ids.js';
-import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const STEP_UP_SESSION_MS = 5 * 60_000;
@@ -88,6 +90,25 @@ function nextId(db: Db, prefix: string): string {
   return formatId(seed, prefix, n);
 }
 
+/**
+ * Why an identity may not hold a console session now (its key was revoked, or it is disabled), or null
+ * when it may. Sign-in asks before it opens one; authenticateSession asks of every session it accepts;
+ * and the database refuses the row itself (migration 038).
+ */
+export function sessionBar(who: { key_revoked_at: string | null; disabled_at: string | null } | undefined): Refusal | null {
+  if (!who) return refuse('UNAUTHENTICATED', 'The identity no longer exists.');
+  if (who.key_revoked_at !== null) return refuse('KEY_REVOKED', `The identity's key was revoked at ${who.key_revoked_at}.`);
+  if (who.disabled_at !== null) return refuse('IDENTITY_DISABLED', `The identity was disabled at ${who.disabled_at}.`);
+  return null;
+}
+
+/** sessionBar of an identity by id, read now. */
+export function identityBar(db: Db, identityId: string): Refusal | null {
+  return sessionBar(db.prepare<[string], { key_revoked_at: string | null; disabled_at: string | null }>(
+    'SELECT revoked_at AS key_revoked_at, disabled_at FROM operators WHERE id = ?',
+  ).get(identityId));
+}
+
 /** Opens a session for an identity: its id and its token (32 random bytes, base64url), answered once. */
 export function openSession(s: SessionStore, identityId: string, wallNowMs: number): { session_id: string; token: string } {
   const { db } = s;
@@ -115,8 +136,8 @@ export function authenticateSession(
   if (!row) return refuse('SESSION_INVALID', 'The session token is not known.');
   if (!sessionRowOk(s.kek, row)) return refuse('SESSION_INVALID', 'The session\'s stored record does not verify; sign in again.');
   if (row.revoked_at !== null) return refuse('SESSION_INVALID', `The session was revoked at ${row.revoked_at}; sign in again.`);
-  if (row.key_revoked_at !== null) return refuse('SESSION_INVALID', 'The identity of this session was revoked.');
-  if (row.disabled_at !== null) return refuse('SESSION_INVALID', 'The identity of this session is disabled.');
+  const bar = sessionBar(row);
+  if (bar) return refuse('SESSION_INVALID', `The session is no longer accepted: ${bar.message ?? bar.code}`);
   if (wallNowMs - Date.parse(row.last_seen_at) > SESSION_IDLE_MS) {
     return refuse('SESSION_INVALID', `The session was idle for more than 30 minutes (last seen ${row.last_seen_at}); sign in again.`);
   }

@@ -20,7 +20,7 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       method: 'PUT', url: '/v1/branding', auth: 'B', tags,
       summary: 'Merge any subset of display_name, primary_color, accent_color, font and footer_text into the branding; answers the whole branding. {} changes nothing. A refused field changes nothing.',
       body: BrandingPatchBody, response: BrandingSchema, issueCode: brandingIssueCode,
-      errors: ['INVALID_COLOR', 'UNSUPPORTED_FONT'],
+      errors: ['INVALID_COLOR', 'UNSUPPORTED_FONT', 'UNDRAWABLE_TEXT'],
       handler: ({ tenantId, body, actor }) => svc.update(tenantId!, body, actor),
     }),
     defineRoute({

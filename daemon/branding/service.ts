@@ -6,7 +6,8 @@
 //  1. Tenant-scoped: every read and write names the caller's tenant; another tenant's branding is
 //     neither seen nor changed.
 //  2. A refused update changes nothing: the wire schema refuses a bad field before the handler runs
-//     (INVALID_COLOR, UNSUPPORTED_FONT, VALIDATION_FAILED), a bad logo is a refusal value
+//     (INVALID_COLOR, UNSUPPORTED_FONT, VALIDATION_FAILED), text the statement fonts cannot draw in the
+//     merged theme's font is a refusal value (UNDRAWABLE_TEXT), a bad logo is a refusal value
 //     (UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE), and the table's constraints check the rules again.
 //  3. The logo is stored only sealed under the tenant's data key (sealed.ts), and opened only to be
 //     served to its tenant or embedded in its reports.
@@ -19,7 +20,7 @@ import type { Reply } from '../contract/route.js';
 import { LOGO_PATH, type Branding, type BrandingForReport, type BrandingLogo, type BrandingPatch } from '../contract/schemas/branding.js';
 import { sha256 } from '../store/crypto.js';
 import { createBrandingRepo, type BrandingRepo, type TenantRow } from './repo.js';
-import { mergeTheme, resolveTheme } from './theme.js';
+import { mergeTheme, resolveTheme, themeDrawable } from './theme.js';
 import { checkLogo } from './validate.js';
 import { openLogo, sealLogo } from './sealed.js';
 
@@ -41,14 +42,16 @@ export function viewBranding(ctx: Pick<BrandingCtx, 'repo'>, tenantId: string): 
 }
 
 /** Merges the fields sent into the theme; {} and values equal to the current ones change nothing. */
-export function updateBranding(ctx: BrandingCtx, tenantId: string, patch: BrandingPatch, actor: string): Branding {
+export function updateBranding(ctx: BrandingCtx, tenantId: string, patch: BrandingPatch, actor: string): Outcome<Branding> {
   const tenant = tenantOf(ctx, tenantId);
   const { next, changed } = mergeTheme(tenant, ctx.repo.row(tenantId), patch);
+  const drawable = themeDrawable(tenant, next, patch);
+  if (!drawable.ok) return drawable;
   if (changed.length > 0) {
     ctx.repo.putTheme(tenantId, next, ctx.nowIso());
     ctx.audit.append({ actor, action: 'branding.updated', subject: tenantId, tenantId, detail: { fields: changed } });
   }
-  return viewBranding(ctx, tenantId);
+  return ok(viewBranding(ctx, tenantId));
 }
 
 /** Replaces the logo: PNG or JPEG by magic bytes, at most 512 KiB, sealed before it is stored. */

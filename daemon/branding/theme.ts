@@ -1,6 +1,8 @@
 // The theme as a tenant sees it: stored fields over the defaults, and a partial update merged into
 // the stored fields (docs/branding.md, "Defaults" and "Updating").
-import { DEFAULT_BRAND_FONT, isBrandFont } from '../contract/brand-fonts.js';
+import { DEFAULT_BRAND_FONT, isBrandFont, type BrandFont } from '../contract/brand-fonts.js';
+import { undrawable } from '../contract/font-coverage.js';
+import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import {
   DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR, DISPLAY_NAME_MAX, LOGO_PATH, type Branding, type BrandingPatch,
 } from '../contract/schemas/branding.js';
@@ -49,4 +51,22 @@ export function mergeTheme(tenant: TenantRow, row: BrandingRow | undefined, patc
     changed.push(field);
   }
   return { next, changed };
+}
+
+/**
+ * Whether the statement fonts draw the theme as it would read after a patch (its display name and
+ * footer in its font, with Amiri): a refusal names the field sent (body.font when only the font
+ * changed and it cannot draw the text already stored) and the character (docs/reports.md, "Fonts").
+ */
+export function themeDrawable(tenant: TenantRow, next: ThemeColumns, patch: BrandingPatch): Outcome<null> {
+  const theme = resolveTheme(tenant, { ...next, logo_content_type: null, logo_sha256: null, logo_bytes: null, updated_at: tenant.created_at });
+  const font = theme.font as BrandFont;
+  for (const field of ['display_name', 'footer_text'] as const) {
+    const bad = undrawable(theme[field], font);
+    if (!bad) continue;
+    const where = patch[field] !== undefined ? `body.${field}` : 'body.font';
+    const what = where === 'body.font' ? `${font} cannot draw ${bad} of the stored ${field}` : `${bad} is drawn by neither ${font} nor Amiri`;
+    return refuse('UNDRAWABLE_TEXT', `${where}: ${what}; statements embed their fonts and would drop it.`);
+  }
+  return ok(null);
 }

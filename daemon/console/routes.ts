@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
-import type { PasskeyStore } from '../backoffice/passkeys.js';
+import type { PasskeyRow, PasskeyStore } from '../backoffice/passkeys.js';
 import { AppError, errorBody } from '../http/errors.js';
 import { assertionOptions, registrationOptions, verifyAssertion, verifyRegistration } from './ceremony.js';
 import { ceremonyFinish, createChallenges, type Challenges } from './challenges.js';
@@ -103,6 +103,30 @@ function enrolRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Cha
   }));
 }
 
+/**
+ * Opens the session of a verified sign-in, or the refusal. The challenge is used up in the transaction
+ * that opens the session (of two finishes, one opens it). An identity that may not hold a session (its
+ * key revoked, or disabled) gets none: the refusal is audited as console.sign_in_refused and answered
+ * with its code, and nothing else is written.
+ */
+function openSignedIn(deps: ConsoleApiDeps, finish: ReturnType<typeof ceremonyFinish>, passkey: PasskeyRow, counter: number) {
+  const wall = deps.wallNow();
+  return deps.db.transaction(() => {
+    if (!finish.take()) return new AppError('PASSKEY_REJECTED');
+    const bar = deps.sessions.identityBar(deps.db, passkey.operator_id);
+    if (bar) {
+      deps.audit.append({ actor: `operator:${passkey.operator_id}`, action: 'console.sign_in_refused', subject: passkey.operator_id, tenantId: null, detail: { credential_id: passkey.credential_id, code: bar.code } });
+      return new AppError(bar.code, bar.message);
+    }
+    deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
+    const s = deps.sessions.openSession(deps, passkey.operator_id, wall);
+    // a sign-in is a fresh passkey assertion: the session starts stepped up
+    deps.sessions.markSteppedUp(deps, s.session_id, wall);
+    deps.audit.append({ actor: `operator:${passkey.operator_id}`, action: 'console.signed_in', subject: s.session_id, tenantId: null, detail: { credential_id: passkey.credential_id } });
+    return s;
+  })();
+}
+
 function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Challenges): void {
   app.post('/console/api/login/options', api(async () => {
     const options = await assertionOptions(null);
@@ -116,19 +140,7 @@ function signInRoutes(app: FastifyInstance, deps: ConsoleApiDeps, challenges: Ch
     const finish = ceremonyFinish(challenges, { kind: 'sign-in' });
     const counter = await verifyAssertion(response, passkey, rpOrigin(req), finish.matches);
     if (counter === null) throw rejected(finish);
-    const wall = deps.wallNow();
-    // the challenge is used up in the transaction that opens the session: of two finishes, one opens it
-    const opened = deps.db.transaction(() => {
-      if (!finish.take()) return new AppError('PASSKEY_REJECTED');
-      const off = deps.db.prepare<[string], { disabled_at: string | null }>('SELECT disabled_at FROM operators WHERE id = ?').get(passkey.operator_id);
-      if (off?.disabled_at) return new AppError('PASSKEY_REJECTED', 'The identity of this passkey is disabled (console-users:disable).');
-      deps.passkeys.recordUse(passkey.credential_id, counter, deps.nowIso());
-      const s = deps.sessions.openSession(deps, passkey.operator_id, wall);
-      // a sign-in is a fresh passkey assertion: the session starts stepped up
-      deps.sessions.markSteppedUp(deps, s.session_id, wall);
-      deps.audit.append({ actor: `operator:${passkey.operator_id}`, action: 'console.signed_in', subject: s.session_id, tenantId: null, detail: { credential_id: passkey.credential_id } });
-      return s;
-    })();
+    const opened = openSignedIn(deps, finish, passkey, counter);
     if (opened instanceof AppError) throw opened;
     reply.header('set-cookie', sessionCookie(opened.token, SESSION_MAX_AGE_S));
     return { signed_in: true, session_id: opened.session_id };

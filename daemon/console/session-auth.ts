@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../store/db.js';
 import type { Operator, OperatorRealm } from '../contract/route.js';
-import type { Outcome } from '../contract/outcome.js';
+import type { Outcome, Refusal } from '../contract/outcome.js';
 import type { PasskeyStore } from '../backoffice/passkeys.js';
 import type { SessionStore } from '../backoffice/sessions.js';
 import { AppError } from '../http/errors.js';
@@ -18,6 +18,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session calls the console needs (daemon/backoffice/sessions.ts implements them). */
 export interface SessionPort {
+  /** Why the identity may not hold a session now (key revoked, disabled), or null. */
+  identityBar(db: Db, identityId: string): Refusal | null;
   openSession(s: SessionStore, identityId: string, wallNowMs: number): { session_id: string; token: string };
   authenticateSession(s: SessionStore, token: string, wallNowMs: number): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }>;
   markSteppedUp(s: SessionStore, sessionId: string, wallNowMs: number): void;

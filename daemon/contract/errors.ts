@@ -125,6 +125,7 @@ export const ERROR_CODES = {
 
   // Branding: the tenant's theme for statements and reports (docs/branding.md)
   INVALID_COLOR: e(422, 'A colour is not a #rrggbb hex colour.', 'primary_color and accent_color are exactly # followed by six hexadecimal digits; short forms (#fff) and names (red) are refused.', 'Send the colour as #rrggbb, e.g. #1F3A5F.'),
+  UNDRAWABLE_TEXT: e(422, 'The text holds a character the statement fonts cannot draw.', 'Statements embed their fonts with no fallback (Noto Sans, Noto Serif, Amiri); a character none of them draws (Tamil, Yi, an emoji ...) would vanish from the PDF, so text that reaches a statement is refused where it is written (the message names the field and the character).', 'Write the text in Latin or Arabic script without emoji, or (branding) choose a font that draws it.'),
   UNSUPPORTED_FONT: e(422, 'font is not one of the embedded fonts.', 'Reports embed their fonts; only the embedded set can be chosen (the message lists it).', 'Send one of the fonts the message lists, spelled exactly.'),
   LOGO_NOT_RENDERABLE: e(422, 'The logo is a PNG or JPEG the statement renderer cannot draw.', 'The file starts like a PNG or JPEG, but its structure is damaged, it uses a feature the renderer does not read (a palette image without its palette, arithmetic coding, a 12-bit or lossless JPEG, animation), or it is larger than 2048 pixels a side or 16 MiB of decoded pixels; the message names which.', 'Export the logo again as an 8-bit PNG or a baseline JPEG, at most 2048 pixels a side.'),
 

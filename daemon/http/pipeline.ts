@@ -11,10 +11,11 @@ import type { Scheduler } from '../sim/scheduler.js';
 import { isMutating, type RouteCtx, type RouteDef } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
 import type { Audit } from '../store/audit.js';
+import { mayHoldBadText } from '../contract/text.js';
 import { AppError } from './errors.js';
 import { authenticate, replayTicket, type AuthDeps, type Principal } from './auth.js';
 import { createMutationRunner, type MutationDeps } from './mutation.js';
-import { errorReply, parsePart, toReply, type Out } from './reply.js';
+import { errorReply, parsePart, refuseBadText, toReply, type Out } from './reply.js';
 import { noteCaller, notePayload } from './inspect.js';
 
 export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal'> {
@@ -26,6 +27,10 @@ export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDe
 
 function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId: string): RouteCtx {
   const { tenantId, operator } = who;
+  // text first, in every part, whatever the schemas say (daemon/contract/text.ts)
+  refuseBadText(def, 'params', req.params);
+  refuseBadText(def, 'query', req.query);
+  if (!def.rawBody && mayHoldBadText(req.rawBody)) refuseBadText(def, 'body', req.body);
   return {
     params: parsePart(def, def.params, req.params, 'params'),
     query: parsePart(def, def.query, req.query, 'query'),

@@ -1,29 +1,39 @@
 // Renders a statement document to PDF bytes with Typst (`@myriaddreamin/typst-ts-node-compiler`, a
 // prebuilt native binary). It runs in the render worker (render-worker.ts), never on the daemon's
 // thread: a 500-trade statement takes about a second of CPU. Deterministic: the fonts are the embedded
-// TTFs only (no font fallback, so a missing glyph is an error rather than a system font), the document
+// TTFs only (no font fallback, so never a system font). Typst would draw a character none of them has
+// as nothing, without an error, so every string of the document is checked against the fonts' cmaps
+// first (daemon/contract/font-coverage.ts) and such a statement is a RenderError (the report fails
+// RENDER_FAILED) rather than a ready PDF with text missing. The document
 // date is the report's ready time, and nothing else varies: the same inputs give the same bytes
 // (docs/reports.md). The compiler is created once per thread and reused (a warm compiler renders far
 // faster), which is why the worker lives as long as the daemon.
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { NodeCompiler as Compiler } from '@myriaddreamin/typst-ts-node-compiler';
+import { DEFAULT_BRAND_FONT, isBrandFont, type BrandFont } from '../contract/brand-fonts.js';
+import { embeddedFontFiles, undrawable } from '../contract/font-coverage.js';
 import { STATEMENT_TEMPLATE } from './template.js';
 import type { StatementDocument } from './document.js';
 
 const require = createRequire(import.meta.url);
 
-/** The embedded TTFs: regular and bold of each brand font, Amiri for Arabic in every statement. */
-function fontPaths(): string[] {
-  const dir = (pkg: string) => dirname(require.resolve(`@expo-google-fonts/${pkg}/package.json`));
-  return [
-    join(dir('amiri'), '400Regular/Amiri_400Regular.ttf'),
-    join(dir('amiri'), '700Bold/Amiri_700Bold.ttf'),
-    join(dir('noto-sans'), '400Regular/NotoSans_400Regular.ttf'),
-    join(dir('noto-sans'), '700Bold/NotoSans_700Bold.ttf'),
-    join(dir('noto-serif'), '400Regular/NotoSerif_400Regular.ttf'),
-    join(dir('noto-serif'), '700Bold/NotoSerif_700Bold.ttf'),
-  ];
+/**
+ * The first string of the document the fonts would not draw (Typst drops such a glyph without an
+ * error, fallback being off), with where it is; null when every character has a glyph.
+ */
+function droppedGlyph(document: StatementDocument): string | null {
+  const font: BrandFont = isBrandFont(document.brand.font) ? document.brand.font : DEFAULT_BRAND_FONT;
+  const stack: Array<[unknown, string]> = [[document, '']];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      const bad = undrawable(v, font);
+      if (bad) return `${at.slice(1)}: ${bad}`;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) stack.push([x, `${at}.${k}`]);
+    }
+  }
+  return null;
 }
 
 let compiler: Compiler | null = null;
@@ -31,7 +41,7 @@ let compiler: Compiler | null = null;
 function getCompiler(): Compiler {
   if (compiler) return compiler;
   const { NodeCompiler } = require('@myriaddreamin/typst-ts-node-compiler') as typeof import('@myriaddreamin/typst-ts-node-compiler');
-  compiler = NodeCompiler.create({ workspace: '/statement', fontArgs: [{ fontPaths: fontPaths() }] });
+  compiler = NodeCompiler.create({ workspace: '/statement', fontArgs: [{ fontPaths: embeddedFontFiles() }] });
   return compiler;
 }
 
@@ -52,6 +62,8 @@ function dateParts(ms: number) {
 
 /** The PDF of one statement; RenderError when Typst reports an error (the report then fails). */
 export function renderStatement(job: RenderJob): Buffer {
+  const dropped = droppedGlyph(job.document);
+  if (dropped) throw new RenderError(`the statement would drop a glyph none of its fonts has (${dropped}); refusing to render it without`);
   const c = getCompiler();
   c.resetShadow();
   let logoPath: string | null = null;

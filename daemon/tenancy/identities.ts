@@ -1,5 +1,7 @@
 // Operator identities' authority and second factor (docs/backoffice.md). Grants live in
-// operator_grants, one row per grant and scope, given by a role of daemon/contract/grants.ts; they are
+// operator_grants, one standing row per grant and scope, given by a role of daemon/contract/grants.ts,
+// and beside it at most one lapsing row (break-glass; migration 038), so a grant that lapses never
+// replaces, and never takes with it, the identity's own grant of the same name and scope. They are
 // read on every operator request (never cached), so a revocation or an expired break-glass grant takes
 // effect at the next request. Step-up: each identity has a TOTP secret (RFC 6238, otpauth), sealed
 // under the key-encryption key; a code is accepted within one 30 s step of the wall clock and once:
@@ -34,11 +36,17 @@ export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
   /** The scopes each grant is held in, now (expired grants left out). */
   function scopesOf(operatorId: string): Map<string, Scope[]> {
     const m = new Map<string, Scope[]>();
-    for (const r of q.grants.all(operatorId, nowIso())) m.set(r.grant_name, [...(m.get(r.grant_name) ?? []), r.scope]);
+    for (const r of q.grants.all(operatorId, nowIso())) {
+      const held = m.get(r.grant_name) ?? [];
+      if (!held.includes(r.scope)) m.set(r.grant_name, [...held, r.scope]);
+    }
     return m;
   }
 
-  /** Gives an identity every grant of a role in one scope; call inside a transaction. */
+  /**
+   * Gives an identity every grant of a role in one scope; call inside a transaction. With `expiresAt`
+   * the rows lapse and sit beside the standing ones (replacing only an earlier lapsing row).
+   */
   function assignRole(operatorId: string, role: RoleName, scope: Scope, opts: { expiresAt?: string; review?: boolean } = {}): void {
     const at = nowIso();
     for (const g of ROLES[role].grants) q.grant.run(operatorId, g, scope, role, at, opts.expiresAt ?? null, opts.review ? 1 : 0);

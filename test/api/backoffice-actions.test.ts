@@ -167,6 +167,22 @@ describe('other bases', () => {
     expect((await t.req('POST', '/admin/actions', { as: 'admin', body: { action: 'break-glass', params: { identity_id: adminId, minutes: 1 }, reason: 'x' } })).status).toBe(403);
   });
 
+  it('break-glass leaves the identity\'s own grants as they were: when it lapses, the approver still approves', async () => {
+    const approverId = (t.deps.db.prepare("SELECT id FROM operators WHERE name = 'approver'").get() as { id: string }).id;
+    const own = t.deps.keys.identities.grantRows(approverId).map((g) => `${g.grant_name}@${g.scope}:${g.role}`).sort();
+    const checker = addOperator(t, 'glass.checker', { realm: 'admin', grants: ['actions:read', 'break-glass:approve'], scope: 'global' });
+    const p = await propose('break-glass', { identity_id: approverId, minutes: 30 });
+    const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'none', headers: { 'x-admin-key': checker, 'x-step-up-code': t.stepUpCodeFor(checker) }, body: {} });
+    expect(a.status).toBe(200);
+    await advance(t, { minutes: 31 });
+    const after = t.deps.keys.identities.grantRows(approverId).map((g) => `${g.grant_name}@${g.scope}:${g.role}`).sort();
+    expect(after).toEqual(own);
+    const inv = await trader(t, 10);
+    const adj = await propose('ledger:adjust', { tenant_id: t.creds.tenant.tenant_id, investor_id: inv, amount_micros: 5 * EGP });
+    expect((await approve(adj.body.action_id)).status).toBe(200);
+    expect((await t.req('GET', '/admin/actions?limit=1', { as: 'approver' })).status).toBe(200);
+  });
+
   it.each(STRICT_BASES.map((b) => [b]))('%s can be proposed with valid params and is listed', async (base) => {
     const valid: Record<string, Record<string, unknown>> = {
       'ledger:adjust': { tenant_id: 'tnt_x00', investor_id: 'inv_x00', amount_micros: 1 },

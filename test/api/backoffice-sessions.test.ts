@@ -28,6 +28,14 @@ describe('console sessions (data layer)', () => {
     expect(openSession(t.deps, idOf('dealer'), T0).token).not.toBe(token);
   });
 
+  it('the database refuses a session row for an identity whose key was revoked or that is disabled, whatever path writes it', () => {
+    t.deps.db.prepare("UPDATE operators SET revoked_at = '2026-11-23T10:00:00Z', revoked_by = ? WHERE id = ?").run(idOf('security'), idOf('dealer'));
+    expect(() => openSession(t.deps, idOf('dealer'), T0)).toThrow(/revoked or is disabled/);
+    t.deps.db.prepare("UPDATE operators SET disabled_at = '2026-11-23T10:00:00Z', disabled_by = ? WHERE id = ?").run(idOf('security'), idOf('auditor'));
+    expect(() => openSession(t.deps, idOf('auditor'), T0)).toThrow(/revoked or is disabled/);
+    expect(t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(0);
+  });
+
   it('the token authenticates its identity and each use moves last_seen_at', () => {
     const s = openSession(t.deps, idOf('dealer'), T0);
     const a = authenticateSession(t.deps, s.token, T0 + 10 * MIN);

@@ -137,6 +137,31 @@ describe('passkey sign-in and the session', () => {
   });
 });
 
+describe('an identity that may not hold a session cannot open one', () => {
+  const openSessionsOf = async (id: string) => (await t.req('GET', '/admin/sessions', { as: 'security' })).body.sessions
+    .filter((s: { identity_id: string; revoked_at: string | null }) => s.identity_id === id && s.revoked_at === null);
+
+  it.each([
+    ['whose key was revoked', 'revoke', 'KEY_REVOKED'],
+    ['that is disabled', 'disable', 'IDENTITY_DISABLED'],
+  ])('a passkey sign-in by an identity %s is 401, opens no session and is audited as refused', async (_what, how, code) => {
+    const key = softPasskey();
+    await enrol(key, await enrolCode('dealer'));
+    const dealer = t.deps.db.prepare("SELECT id FROM operators WHERE name = 'dealer'").pluck().get() as string;
+    if (how === 'revoke') expect((await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: dealer } })).status).toBe(200);
+    else t.deps.db.prepare("UPDATE operators SET disabled_at = '2026-11-22T09:00:00+02:00', disabled_by = (SELECT id FROM operators WHERE name = 'security') WHERE id = ?").run(dealer);
+    const rowsBefore = t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get();
+    const { res } = await signIn(key);
+    expect([res.status, res.body.error.code]).toEqual([401, code]);
+    expect(String(res.headers['set-cookie'] ?? '')).not.toContain('svc_console=');
+    expect(t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(rowsBefore);
+    expect(await openSessionsOf(dealer)).toEqual([]);
+    const audit = t.deps.db.prepare("SELECT action, detail FROM audit_log WHERE action LIKE 'console.sign%' ORDER BY seq").all() as { action: string; detail: string }[];
+    expect(audit.map((a) => a.action)).toEqual(['console.sign_in_refused']);
+    expect(audit[0].detail).toContain(code);
+  });
+});
+
 describe('passkey challenges', () => {
   const loginOptions = async () => (await call('POST', '/console/api/login/options')).body.options.challenge as string;
   const loginVerify = (key: SoftPasskey, challenge: string, origin = c.origin) =>

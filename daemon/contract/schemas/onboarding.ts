@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { calendarDate, timestamp } from './formats.js';
 import type { ErrorCode } from '../errors.js';
+import { drawableText } from '../font-coverage.js';
 import {
   ACCOUNT_STATUSES, DOCUMENT_SIDES, EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, KYC_DECLINE_REASONS, KYC_PATHS, KYC_STATES,
   NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, checkNationalId, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
@@ -18,7 +19,7 @@ const text = (max: number) => z.string().max(max * 4).trim();
 
 export const KycCreateBody = z
   .strictObject({
-    full_name: text(120).refine(isValidFullName, 'letters (any script) with spaces, apostrophes, hyphens or periods between words, 2-120 characters'),
+    full_name: drawableText(text(120).refine(isValidFullName, 'letters (any script) with spaces, apostrophes, hyphens or periods between words, 2-120 characters')),
     national_id: z.string().max(64).superRefine((v, ctx) => {
       const r = checkNationalId(v);
       if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason });
