@@ -42,6 +42,9 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     // `svc sandbox import` pipes a snapshot's bytes here before touching a home (docs/snapshots.md).
     'verify-snapshot': { type: 'boolean', default: false },
+    // The owner vouches for the audit chain as the database holds it (docs/reliability.md, "The audit
+    // chain against a database writer"): `svc sandbox import` passes it for the database it moved in.
+    'adopt-audit-head': { type: 'boolean', default: false },
   },
 });
 
@@ -110,7 +113,12 @@ const deps = createDeps({
   ai: parsed.value.ai,
   version: VERSION,
   home,
+  adoptAuditHead: args['adopt-audit-head'],
 });
+// The audit chain does not reach the checkpoint kept beside the key: the daemon serves, signs nothing,
+// and GET /admin/audit/verify (svc admin audit --verify) reports it.
+const auditProblem = deps.audit.anchorProblem();
+if (auditProblem) process.stderr.write(`svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is signed until it is resolved (docs/reliability.md)\n`);
 
 const credentialsFile = join(home, 'credentials.json');
 if (deps.bootstrap) {
@@ -150,6 +158,7 @@ const app = buildApp(deps, {
   onAnswered: accessLog,
 });
 deps.log = app.log;
+if (auditProblem) app.log.error({ audit: auditProblem }, 'the audit chain does not reach its checkpoint');
 
 const locatorFile = join(home, LOCATOR_FILE);
 try {

@@ -17,7 +17,7 @@ export const SANDBOX_ID = /^sbx_[0-9a-f]{16}$/;
 /** The daemon's exit code when its port is taken (EADDRINUSE is errno 98 on Linux): nothing was kept. */
 export const EXIT_PORT_IN_USE = 98;
 /** Files a first start creates besides the sandbox id; a first start that fails removes them again. */
-export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'credentials.json'];
+export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'audit.checkpoint', 'credentials.json'];
 
 /**
  * Makes `home` private to the user before this process writes in it: it holds every key and the
