@@ -122,7 +122,8 @@ export function createDeps(opts: DepsOptions): Deps {
   const nowIso = () => market.calendar.toIso(clock.now());
   const auditSealKey = auditSealKeyOf(opts.kek);
   const checkpointFile = opts.auditCheckpointFile ?? (opts.dbFile === ':memory:' ? null : join(dirname(opts.dbFile), AUDIT_CHECKPOINT_FILE));
-  const audit = createAudit(db, nowIso, { sealKey: auditSealKey, checkpoints: checkpointFile ? checkpointStore(checkpointFile, auditSealKey) : undefined });
+  const checkpoints = checkpointFile ? checkpointStore(checkpointFile, auditSealKey) : undefined;
+  const audit = createAudit(db, nowIso, { sealKey: auditSealKey, checkpoints });
   audit.anchorAtStart({ fresh, adopt: opts.adoptAuditHead ?? false });
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
@@ -148,6 +149,7 @@ export function createDeps(opts: DepsOptions): Deps {
     events: createEventFeed({ db }),
     reload: () => {},
   };
+  deps.onClose.push(async () => checkpoints?.close());
   deps.onReset.push(() => deps.ledger.invalidate());
   deps.onReset.push(() => deps.investors.forget());
   deps.reload = () => {

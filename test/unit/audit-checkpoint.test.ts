@@ -66,7 +66,7 @@ describe('the checkpoint file', () => {
     const key = auditSealKeyOf(newKey());
     writeCheckpoint(file, key, cp);
     const text = readFileSync(file, 'latin1');
-    writeFileSync(file, text.replace('count 41', 'count 40'));
+    writeFileSync(file, text.replace('count 000000000000041', 'count 000000000000040'));
     expect(readCheckpoint(file, key)).toEqual({ state: 'foreign' });
     writeFileSync(file, text.replace(/head a/, 'head b'));
     expect(readCheckpoint(file, key)).toEqual({ state: 'foreign' });
