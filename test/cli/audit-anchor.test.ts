@@ -52,6 +52,7 @@ describe('svc admin audit --verify against a database writer', () => {
     const res = await verify(sbx.home);
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(new RegExp(`^BROKEN at entry ${older.count + 1}: the chain has ${older.count} entries but the checkpoint kept with the key names \\d+`));
+    expect(res.stdout).toContain(`sandbox start --adopt-audit-head`);
     await advance(sbx.home);
     expect((await verify(sbx.home)).code).toBe(1);
     expect((await runSvc(['admin', 'audit', '--verify', '--json'], { home: sbx.home })).json).toMatchObject({ ok: false });
