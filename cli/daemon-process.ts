@@ -48,6 +48,8 @@ export interface SpawnOptions {
   logLevel?: string;
   /** Stay attached with the daemon's output on this terminal (`sandbox start --foreground`). */
   foreground?: boolean;
+  /** Sign the audit chain as the database holds it (an import; `sandbox start --adopt-audit-head`). */
+  adoptAuditHead?: boolean;
   /** Detach from this process group (a daemon that outlives the CLI). */
   detached: boolean;
 }
@@ -69,6 +71,7 @@ export class DaemonStartFailed extends Error {
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   const args = [daemonEntry(), '--home', opts.home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', opts.clock, '--speed', String(opts.speed ?? 1), '--ai', opts.ai ?? 'none', '--log-level', opts.logLevel ?? 'info'];
   if (opts.start) args.push('--start', opts.start);
+  if (opts.adoptAuditHead) args.push('--adopt-audit-head');
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {

@@ -77,6 +77,7 @@ sandbox
   .option('--speed <x>', 'running clock speed factor', '1')
   .addOption(aiOption('assistant provider').default('none'))
   .addOption(new Option('--log-level <level>', 'daemon log level (debug also logs every quick successful read)').choices(['debug', 'info', 'warn', 'error']).default('info'))
+  .option('--adopt-audit-head', "vouch for the audit chain as svc.db holds it: sign its end and checkpoint it beside kek.key (a home from before checkpoints, or restored by hand; docs/reliability.md)")
   .addHelpText('after', '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60\n  $ svc sandbox start --ai registry')
   .action(lazy(async () => (await import('./commands/sandbox.js')).start));
 sandbox.command('stop').description('stop the running daemon gracefully').addHelpText('after', examples('svc sandbox stop', 'svc sandbox stop --home /tmp/sbx')).action(lazy(async () => (await import('./commands/sandbox.js')).stop));

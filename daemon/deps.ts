@@ -15,6 +15,9 @@ import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './r
 import { createEventFeed, type EventFeed } from './record/events-feed.js';
 import type { AiProvider } from './contract/schemas/assistant.js';
 import { auditSealKeyOf } from './store/kek-file.js';
+import { AUDIT_CHECKPOINT_FILE, checkpointStore } from './store/audit-checkpoint.js';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -40,6 +43,10 @@ export interface DepsOptions {
   home?: string;
   /** Requests the inspector keeps (default $SVC_INSPECTOR_SIZE, else 1,000). */
   inspectorCapacity?: number;
+  /** The audit checkpoint beside the key (default: audit.checkpoint beside the database, i.e. in the home; docs/reliability.md). */
+  auditCheckpointFile?: string;
+  /** Sign the audit chain's end as it is, if every row recomputes (`--adopt-audit-head`, a snapshot import). */
+  adoptAuditHead?: boolean;
 }
 
 export interface Deps {
@@ -102,6 +109,8 @@ function inspectorCapacity(opts: DepsOptions): number {
 
 export function createDeps(opts: DepsOptions): Deps {
   const wallNow = opts.wallNow ?? Date.now;
+  // A database file this start creates: a checkpoint left beside the key belongs to one that is gone.
+  const fresh = opts.dbFile !== ':memory:' && !existsSync(opts.dbFile);
   const db = openDb(opts.dbFile);
   const bootstrapState = bootstrapIfEmpty(db, opts.sandbox, wallNow);
   const state = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
@@ -112,8 +121,10 @@ export function createDeps(opts: DepsOptions): Deps {
   const market = createMarket({ db, clock, seed: state.seed });
   const nowIso = () => market.calendar.toIso(clock.now());
   const auditSealKey = auditSealKeyOf(opts.kek);
-  const audit = createAudit(db, nowIso, auditSealKey);
-  audit.ensureSeal();
+  const checkpointFile = opts.auditCheckpointFile ?? (opts.dbFile === ':memory:' ? null : join(dirname(opts.dbFile), AUDIT_CHECKPOINT_FILE));
+  const checkpoints = checkpointFile ? checkpointStore(checkpointFile, auditSealKey) : undefined;
+  const audit = createAudit(db, nowIso, { sealKey: auditSealKey, checkpoints });
+  audit.anchorAtStart({ fresh, adopt: opts.adoptAuditHead ?? false });
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   const deps: Deps = {
     db, clock, ids, scheduler, audit, keys, market,
@@ -138,6 +149,7 @@ export function createDeps(opts: DepsOptions): Deps {
     events: createEventFeed({ db }),
     reload: () => {},
   };
+  deps.onClose.push(async () => checkpoints?.close());
   deps.onReset.push(() => deps.ledger.invalidate());
   deps.onReset.push(() => deps.investors.forget());
   deps.reload = () => {

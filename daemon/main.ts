@@ -49,6 +49,9 @@ const { values: args } = parseArgs({
     // journal's origin, every entry replayed in-process, one JSON line each on stdout; nothing listens
     // and the process exits (docs/snapshots.md, "Replay").
     replay: { type: 'boolean', default: false },
+    // The owner vouches for the audit chain as the database holds it (docs/reliability.md, "The audit
+    // chain against a database writer"): `svc sandbox import` passes it for the database it moved in.
+    'adopt-audit-head': { type: 'boolean', default: false },
   },
 });
 
@@ -151,7 +154,12 @@ const deps = createDeps({
   ai: parsed.value.ai,
   version: VERSION,
   home,
+  adoptAuditHead: args['adopt-audit-head'],
 });
+// The audit chain does not reach the checkpoint kept beside the key: the daemon serves, signs nothing,
+// and GET /admin/audit/verify (svc admin audit --verify) reports it.
+const auditProblem = deps.audit.anchorProblem();
+if (auditProblem) process.stderr.write(`svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is signed until it is resolved (docs/reliability.md)\n`);
 
 const credentialsFile = join(home, 'credentials.json');
 if (deps.bootstrap) {
@@ -191,6 +199,7 @@ const app = buildApp(deps, {
   onAnswered: accessLog,
 });
 deps.log = app.log;
+if (auditProblem) app.log.error({ audit: auditProblem }, 'the audit chain does not reach its checkpoint');
 
 if (journalToReplay) await rebuildAndExit(journalToReplay);
 

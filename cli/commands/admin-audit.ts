@@ -2,6 +2,7 @@
 // first, times in Cairo; --verify recomputes the chain and checks its signed head (exit 1 when broken).
 import type { AuditEntry, AuditList, AuditVerification } from '../../daemon/contract/schemas/backoffice.js';
 import { CliExit, EXIT, chalk, printJson, table, usage } from '../output.js';
+import { svc } from '../hints.js';
 import { adminConnection, cairo, call, clip, fitLast, terminalWidth, positiveInt, query, type AdminGlobals } from './admin-identity.js';
 
 export interface AuditOptions {
@@ -42,7 +43,13 @@ async function verify(g: AdminGlobals): Promise<void> {
   const v = await call<AuditVerification>(c, 'GET', '/admin/audit/verify');
   if (c.json) printJson(v);
   else if (v.ok) process.stdout.write(`${chalk.green('ok')}: ${v.count} entries, every hash recomputes, the signed head matches\n  head ${v.head}\n`);
-  else process.stdout.write(`${chalk.red('BROKEN')} at entry ${v.first_bad_seq ?? '-'}: ${v.reason}\n`);
+  else {
+    process.stdout.write(`${chalk.red('BROKEN')} at entry ${v.first_bad_seq ?? '-'}: ${v.reason}\n`);
+    // The chain does not reach the checkpoint beside kek.key: only the owner, who knows why, vouches for it again.
+    if (v.reason?.includes('checkpoint kept with the key')) {
+      process.stdout.write(chalk.dim(`  The database no longer holds the chain this daemon wrote (docs/reliability.md). If you restored svc.db yourself: ${svc('sandbox stop')}, then ${svc('sandbox start --adopt-audit-head')}\n`));
+    }
+  }
   if (!v.ok) throw new CliExit(EXIT.apiError);
 }
 

@@ -23,6 +23,8 @@ export interface StartOptions {
   /** none, registry or openai:<base_url> (checked by cli/main.ts). */
   ai: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The owner vouches for the audit chain as the database holds it (docs/reliability.md). */
+  adoptAuditHead?: boolean;
 }
 
 export interface LogsOptions {
@@ -131,7 +133,7 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
   const clockMode = opts.clock ?? (opts.foreground && !process.env.CI ? 'running' : 'frozen');
   const spawnOn = (port: string) => spawnDaemon({
     home, port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
-    foreground: Boolean(opts.foreground), detached: !opts.foreground,
+    foreground: Boolean(opts.foreground), detached: !opts.foreground, adoptAuditHead: opts.adoptAuditHead,
   });
   const port = await choosePort(home, opts.port);
   let spawned: SpawnedDaemon;

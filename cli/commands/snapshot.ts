@@ -23,6 +23,8 @@ import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
 
 const DB_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm'];
+/** The key material of a home: the KEK and the audit checkpoint kept with it (docs/reliability.md). */
+const KEY_FILES = ['kek.key', 'audit.checkpoint'];
 
 export interface ImportOptions {
   port?: string;
@@ -171,16 +173,17 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
     const ai = opts.ai ?? previousAi;
     rmSync(backup, { recursive: true, force: true });
     mkdirSync(backup, { mode: 0o700 });
-    for (const name of [...DB_FILES, 'kek.key', 'credentials.json']) moveIfExists(join(home, name), join(backup, name));
+    for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json']) moveIfExists(join(home, name), join(backup, name));
     for (const name of files.keys()) renameSync(join(staging, name), join(home, name));
     step(json, `starting the imported sandbox (seed ${manifest.seed}, clock ${manifest.clock.timestamp}) ...`);
     let spawned: SpawnedDaemon;
     try {
-      spawned = await spawnDaemon({ home, port, seed: manifest.seed, clock: manifest.clock.mode, speed: manifest.clock.speed, ai, detached: true });
+      // The imported database's audit chain was verified above: its end is signed and checkpointed anew.
+      spawned = await spawnDaemon({ home, port, seed: manifest.seed, clock: manifest.clock.mode, speed: manifest.clock.speed, ai, detached: true, adoptAuditHead: true });
     } catch (err) {
       if (!(err instanceof DaemonStartFailed)) throw err;
       // Put the previous sandbox back as it was.
-      for (const name of [...DB_FILES, 'kek.key', 'credentials.json']) rmSync(join(home, name), { force: true });
+      for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json']) rmSync(join(home, name), { force: true });
       for (const name of readdirSync(backup)) renameSync(join(backup, name), join(home, name));
       rmSync(backup, { recursive: true, force: true });
       let restored = '';

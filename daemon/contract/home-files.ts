@@ -19,7 +19,7 @@ export const EXIT_PORT_IN_USE = 98;
 /** The daemon refused a home whose schema or guards differ from its migrations (docs/reliability.md). */
 export const EXIT_HOME_ALTERED = 2;
 /** Files a first start creates besides the sandbox id; a first start that fails removes them again. */
-export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'credentials.json'];
+export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'audit.checkpoint', 'credentials.json'];
 
 /**
  * Makes `home` private to the user before this process writes in it: it holds every key and the

@@ -22,7 +22,7 @@ export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDe
   db: Db;
   scheduler: Pick<Scheduler, 'catchUp'>;
   journal: RequestJournal;
-  audit: Pick<Audit, 'append' | 'actingFor' | 'openBatch' | 'closeBatch'>;
+  audit: Pick<Audit, 'append' | 'actingFor' | 'openBatch' | 'closeBatch' | 'afterCommit'>;
 }
 
 function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId: string): RouteCtx {
@@ -85,7 +85,7 @@ function send(reply: FastifyReply, out: Out): void {
 export function createPipeline(deps: PipelineDeps) {
   const runMutation = createMutationRunner(deps);
   // the audit chain's signed head is written once per batch, just before its COMMIT (store/audit.ts)
-  const group = createGroupCommit(deps.db, () => deps.reload(), { onOpen: () => deps.audit.openBatch(), beforeCommit: () => deps.audit.closeBatch() });
+  const group = createGroupCommit(deps.db, () => deps.reload(), { onOpen: () => deps.audit.openBatch(), beforeCommit: () => deps.audit.closeBatch(), afterCommit: () => deps.audit.afterCommit() });
 
   function execute(def: RouteDef, req: FastifyRequest): Out | Promise<Out> {
     let requestId = String(req.id);

@@ -21,6 +21,8 @@ export interface BatchHooks {
   onOpen?(): void;
   /** A throw rolls the whole batch back (every request of it is answered with the error). */
   beforeCommit?(): void;
+  /** Right after a COMMIT that succeeded, before anyone of the batch is answered. Must not throw. */
+  afterCommit?(): void;
 }
 
 /** onRollback: a batch failed to commit; caches of what the database holds must be dropped. */
@@ -46,6 +48,7 @@ export function createGroupCommit(db: Db, onRollback: () => void = () => {}, hoo
     } finally {
       for (const r of waitingReads) r();
     }
+    hooks.afterCommit?.();
     for (const w of batch) w.resolve();
   }
 

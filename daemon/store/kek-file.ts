@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { keyedHash } from './crypto.js';
+import { AUDIT_CHECKPOINT_FILE, rekeyCheckpoint } from './audit-checkpoint.js';
 
 export const KEK_FILE = 'kek.key';
 export const KEK_NEXT_FILE = 'kek.next.key';
@@ -19,7 +20,11 @@ export const KEK_NEXT_FILE = 'kek.next.key';
 /** What key_state.kek_check holds for this KEK. */
 export const kekCheck = (kek: Buffer): string => keyedHash(kek, 'svc kek check v1');
 
-/** The audit seal's key (daemon/store/audit.ts), derived from the KEK. */
+/**
+ * The audit seal's key (daemon/store/audit.ts), derived from the KEK: it MACs the signed head in the
+ * database and the checkpoint beside the key (daemon/store/audit-checkpoint.ts). Whatever changes the
+ * KEK goes through this function for both, and re-MACs the checkpoint with `rekeyAuditCheckpoint`.
+ */
 export const auditSealKeyOf = (kek: Buffer): Buffer => Buffer.from(keyedHash(kek, 'svc audit seal v1'), 'hex');
 
 function fsyncDir(dir: string): void {
@@ -42,6 +47,11 @@ function writeDurable(home: string, name: string, bytes: Buffer): void {
     closeSync(fd);
   }
   fsyncDir(home);
+}
+
+/** The KEK of `home` changes from `from` to `to`: the audit checkpoint beside it is MACed again under the new key. */
+export function rekeyAuditCheckpoint(home: string, from: Buffer, to: Buffer): void {
+  rekeyCheckpoint(join(home, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(from), auditSealKeyOf(to));
 }
 
 export function writeNextKek(home: string, kek: Buffer): void {
@@ -79,8 +89,11 @@ export function loadKek(home: string, dbFile = join(home, 'svc.db')): Buffer {
   const file = join(home, KEK_FILE);
   if (hasNextKek(home)) {
     const next = readFileSync(join(home, KEK_NEXT_FILE));
-    if (next.length === 32 && storedCheck(dbFile) === kekCheck(next)) promoteNextKek(home);
-    else dropNextKek(home);
+    if (next.length === 32 && storedCheck(dbFile) === kekCheck(next)) {
+      // A crash after the rotation's COMMIT may have left the checkpoint under the old key.
+      if (existsSync(file)) rekeyAuditCheckpoint(home, readFileSync(file), next);
+      promoteNextKek(home);
+    } else dropNextKek(home);
   }
   if (!existsSync(file)) writeDurable(home, KEK_FILE, randomBytes(32));
   return readFileSync(file);

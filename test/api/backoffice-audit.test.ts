@@ -63,6 +63,10 @@ describe('GET /admin/audit/verify', () => {
     expect(v.reason).toContain('signed head');
     // Rewriting the seal too does not help without the key it is signed with.
     db.prepare("UPDATE audit_seal SET count = ?, head = ? WHERE id = 1").run(n - 2, keep.hash);
-    expect((await t.req('GET', '/admin/audit/verify')).body.reason).toBe('the signed head does not verify');
+    const forged = (await t.req('GET', '/admin/audit/verify')).body;
+    expect(forged.ok).toBe(false);
+    expect(forged.reason).toContain('the signed head does not verify');
+    // and the checkpoint kept beside the key still names the longer chain
+    expect(forged.reason).toContain(`the chain has ${n - 2} entries but the checkpoint kept with the key names ${n}`);
   });
 });

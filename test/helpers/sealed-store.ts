@@ -56,7 +56,7 @@ export function openEverySealed(db: Database.Database, kek: Buffer): SealedRepor
       tryOpen(r.tenant === null ? kek : deks.get(r.tenant), r.sealed, r.aad, `${r.aad} (${r.k})`);
     }
   }
-  const audit = createAudit(db, () => "", auditSealKeyOf(kek)).verify();
+  const audit = createAudit(db, () => "", { sealKey: auditSealKeyOf(kek) }).verify();
   if (!audit.ok) failures.push(`audit: ${JSON.stringify(audit)}`);
   return { opened, failures };
 }
