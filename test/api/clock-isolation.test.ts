@@ -55,6 +55,8 @@ describe('Every date a caller sends is bounded by one validator: 422 with a stab
     expect([cal.status, cal.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
     const ref = await t.req('GET', '/broker/v1/reference/calendar?year=0001');
     expect([ref.status, ref.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
+    const blotter = await t.req('GET', '/broker/v1/blotter?date=0001-01-01');
+    expect([blotter.status, blotter.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
     const eod = await t.req('GET', '/broker/v1/eod?date=0100-01-01');
     expect([eod.status, eod.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
     const div = await t.req('POST', '/admin/sandbox/declare-dividend', { body: { symbol: 'COMI', amount_per_share_micros: 1_000_000, ex_date: '2026-12-01', pay_date: '9999-12-31' } });

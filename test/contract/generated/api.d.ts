@@ -11716,7 +11716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED */
+            /** @description DATE_OUT_OF_RANGE, VALIDATION_FAILED */
             422: {
                 headers: {
                     [name: string]: unknown;
