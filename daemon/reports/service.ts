@@ -15,6 +15,10 @@
 //  5. Rendering never runs on the daemon's thread (render-queue.ts): other requests are answered while
 //     a statement renders.
 //  4. Another tenant's report is 404, like an unknown one.
+//  6. One report cannot stop the clock (docs/reliability.md, "No tenant can stop the clock"): its period
+//     is bounded (validate.ts), a stored one that is not fails with the rule's code when generated, a
+//     start or finish that throws fails the report alone (GENERATION_FAILED), and the purge only
+//     touches a ready report (a render that outlives its expiry is stored purged).
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Reply } from '../contract/route.js';
