@@ -4,7 +4,7 @@ import { openDb, type Db } from './store/db.js';
 import { createAudit, type Audit } from './store/audit.js';
 import { createClock, type Clock } from './sim/clock.js';
 import { createIdGen, type IdGen } from './sim/ids.js';
-import { createScheduler, type Scheduler } from './sim/scheduler.js';
+import { createScheduler, type EventFailure, type Scheduler } from './sim/scheduler.js';
 import { createKeyStore, type KeyStore } from './tenancy/keys.js';
 import { createMarket, type Market } from './market/service.js';
 import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
@@ -107,6 +107,22 @@ function inspectorCapacity(opts: DepsOptions): number {
   return Math.min(Math.max(1, n), 100_000);
 }
 
+/**
+ * A due event (or a source's run) threw and was rolled back alone (daemon/sim/scheduler.ts): log it,
+ * audit it in the instant's transaction, and drop the in-memory caches it may have touched (they
+ * rebuild from the database; not the full reload, which would unpin the clock and forget the ids a
+ * request's unit has counted so far).
+ */
+function eventFailed(deps: Deps, f: EventFailure): void {
+  const message = f.error instanceof Error ? f.error.message : String(f.error);
+  deps.log.error({ err: f.error, kind: f.kind, event_id: f.eventId, at: deps.market.calendar.toIso(f.atMs) }, 'scheduler: a due event failed and was rolled back alone');
+  deps.audit.append({
+    actor: 'system', action: 'scheduler.event_failed', subject: f.eventId === null ? f.kind : `${f.kind}#${f.eventId}`,
+    detail: { kind: f.kind, event_id: f.eventId, error: message.slice(0, 500) },
+  });
+  for (const hook of deps.onReset) hook();
+}
+
 export function createDeps(opts: DepsOptions): Deps {
   const wallNow = opts.wallNow ?? Date.now;
   // A database file this start creates: a checkpoint left beside the key belongs to one that is gone.
@@ -152,6 +168,7 @@ export function createDeps(opts: DepsOptions): Deps {
   deps.onClose.push(async () => checkpoints?.close());
   deps.onReset.push(() => deps.ledger.invalidate());
   deps.onReset.push(() => deps.investors.forget());
+  scheduler.onFailure((f) => eventFailed(deps, f));
   deps.reload = () => {
     const st = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
     clock.reload();

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: e(405, 'This method is not allowed on this path.', 'The path exists with other methods.', 'Check the method against /openapi.json.'),
   INVALID_DATE: e(422, 'A date is not a valid calendar date (YYYY-MM-DD).', 'The date is malformed or does not exist.', 'Send a real date as YYYY-MM-DD.'),
   INVALID_RANGE: e(422, 'The range is invalid.', 'The end is before the start, or the range is too long.', 'Send start <= end within the documented maximum.'),
+  DATE_OUT_OF_RANGE: e(422, 'The date is outside the dates the sandbox handles.', 'A date before 1900-01-01 or after 2199-12-31 was sent; the calendar and every report compute only inside that window.', 'Send a date from 1900-01-01 to 2199-12-31 (YYYY-MM-DD).'),
   DATE_IN_FUTURE: e(422, 'The date is after today on the sandbox clock.', 'A report was asked for a date that has not happened yet in the simulation.', 'Send today or an earlier date (YYYY-MM-DD), or advance the sandbox clock first.'),
   INVALID_TIMESTAMP: e(422, 'A timestamp is not valid RFC 3339.', 'The value could not be parsed as an RFC 3339 timestamp.', 'Send a timestamp such as 2026-11-22T10:00:00+02:00.'),
   RATE_LIMITED: e(429, 'Too many requests.', 'The request rate exceeded the limit.', 'Retry after the delay in Retry-After.'),
@@ -131,6 +132,8 @@ export const ERROR_CODES = {
 
   // Reports
   INVALID_PERIOD: e(422, 'The report period is not valid.', 'period_start is after period_end, or period_end is after today (the sandbox clock).', 'Send period_start <= period_end <= today, as YYYY-MM-DD.'),
+  PERIOD_BEFORE_ACCOUNT: e(422, "The report period starts before the investor's account was opened.", "period_start is before the first day of the month in which the investor's account was opened; there is nothing to report before it.", "Send period_start on or after the first day of the account's opening month (YYYY-MM-DD)."),
+  PERIOD_TOO_LONG: e(422, 'The report period is too long.', 'A statement covers at most 3,660 days (about ten years).', 'Ask for several statements of at most 3,660 days each.'),
   UNSUPPORTED_LOCALE: e(422, 'The report locale is not supported.', 'Statements are written in English (en) or Arabic (ar).', 'Send locale en or ar.'),
   REPORT_NOT_READY: e(409, 'The report is not ready yet.', 'The PDF is generated asynchronously.', 'Poll GET /v1/reports/{id} until state is ready.'),
   REPORT_PURGED: e(410, 'The report has been purged after its retention period.', 'Reports are retained at least 7 years, then purged.', 'Request a new report for the period.'),

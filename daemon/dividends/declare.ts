@@ -3,7 +3,7 @@
 import { DateTime } from 'luxon';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Instrument } from '../market/catalog.js';
-import { epochDay } from '../market/calendar.js';
+import { checkDate } from '../contract/dates.js';
 import { DIVIDEND_PAY_EVENT, DIVIDEND_RECORD_EVENT, type DividendCtx } from './context.js';
 import { payDividend, recordDividend } from './entitlements.js';
 import { dividendView, type Dividend } from './views.js';
@@ -15,22 +15,14 @@ export interface DeclareBody {
   pay_date: string;
 }
 
-function isRealDate(date: string): boolean {
-  try {
-    epochDay(date);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** UNKNOWN_SYMBOL, an equity, real dates, an ex-date not before today, a pay date not before the ex-date. */
+/** UNKNOWN_SYMBOL, an equity, real dates in the sandbox's window (contract/dates.ts), an ex-date not before today, a pay date not before the ex-date. */
 function validate(ctx: DividendCtx, body: DeclareBody, today: string): Outcome<Instrument> {
   const inst = ctx.market.catalog.get(body.symbol);
   if (!inst) return refuse('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);
   if (inst.security_type !== 'equity') return refuse('VALIDATION_FAILED', `${inst.symbol} is a ${inst.security_type}: dividends are declared on equities only.`);
   for (const [field, date] of [['ex_date', body.ex_date], ['pay_date', body.pay_date]] as const) {
-    if (!isRealDate(date)) return refuse('INVALID_DATE', `${field}: ${date} is not a calendar date (YYYY-MM-DD).`);
+    const checked = checkDate(field, date);
+    if (!checked.ok) return checked;
   }
   if (body.ex_date < today) return refuse('DATE_IN_PAST', `ex_date ${body.ex_date} is before the sandbox date ${today}.`);
   if (body.pay_date < body.ex_date) return refuse('INVALID_RANGE', `pay_date ${body.pay_date} is before ex_date ${body.ex_date}.`);

@@ -12,7 +12,7 @@ export function dividendRoutes(dividends: DividendService): RouteDef[] {
       summary: 'Declare a cash dividend: holders at the start of ex_date (settled, reserved and unsettled shares) are paid at the start of pay_date, net of withholding, as ledger postings and DIV and TAX activities.',
       body: DeclareDividendBody, response: DividendSchema,
       issueCode: (path, _where, issue) => (path[0] === 'amount_per_share_micros' && issue.code === 'too_big' ? 'AMOUNT_TOO_LARGE' : (path[0] === 'ex_date' || path[0] === 'pay_date') && issue.code === 'invalid_format' ? 'INVALID_DATE' : undefined),
-      errors: ['VALIDATION_FAILED', 'AMOUNT_TOO_LARGE', 'UNKNOWN_SYMBOL', 'INVALID_DATE', 'DATE_IN_PAST', 'INVALID_RANGE'],
+      errors: ['VALIDATION_FAILED', 'AMOUNT_TOO_LARGE', 'UNKNOWN_SYMBOL', 'INVALID_DATE', 'DATE_OUT_OF_RANGE', 'DATE_IN_PAST', 'INVALID_RANGE'],
       handler: ({ body }) => dividends.declare(body),
     }),
     defineRoute({

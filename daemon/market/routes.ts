@@ -34,7 +34,7 @@ function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/v1/calendar', auth: 'B', tags: ['market'],
       summary: 'Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates, and the named holidays in that range (closed_days).',
-      query: CalendarQuery, response: z.object({ calendar: z.array(CalendarRowSchema), closed_days: z.array(ClosedDaySchema) }), errors: ['INVALID_DATE', 'INVALID_RANGE'],
+      query: CalendarQuery, response: z.object({ calendar: z.array(CalendarRowSchema), closed_days: z.array(ClosedDaySchema) }), errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'INVALID_RANGE'],
       handler: ({ query }) => calendarRange(deps, query.start, query.end),
     }),
     defineRoute({

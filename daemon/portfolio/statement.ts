@@ -4,6 +4,8 @@
 // portfolio read; integer micros throughout (the report's document formats them for people).
 import { DateTime } from 'luxon';
 import { CASH_EGP } from '../ledger/assets.js';
+import { checkDate, daysBetween } from '../contract/dates.js';
+import { MAX_PERIOD_DAYS } from '../contract/schemas/reports.js';
 import type { Movement } from '../ledger/history.js';
 import type { Calendar } from '../market/calendar.js';
 import { positionView, round6, timeWeightedReturn, type PositionKind } from './analytics.js';
@@ -31,8 +33,15 @@ export function periodInstants(cal: Calendar, period: StatementPeriod, nowMs: nu
   return { startMs: dayStartMs(cal, period.start), endMs: Math.min(next, nowMs) };
 }
 
-/** The opening point (the last close before the period) and each trading day's close in it. */
+/**
+ * The opening point (the last close before the period) and each trading day's close in it. The walk
+ * is bounded: a period the request rules would refuse (years outside the sandbox's window, longer
+ * than MAX_PERIOD_DAYS) is an error here, not a walk over centuries on the scheduler's thread.
+ */
 function seriesPoints(cal: Calendar, period: StatementPeriod, startMs: number, endMs: number): SeriesPoint[] {
+  if (checkDate('period_start', period.start).ok !== true || checkDate('period_end', period.end).ok !== true || daysBetween(period.start, period.end) > MAX_PERIOD_DAYS) {
+    throw new RangeError(`statement period ${period.start}..${period.end} is outside what a statement covers`);
+  }
   const before = cal.prevTradingDay(period.start);
   const out: SeriesPoint[] = [{ date: before, atMs: Math.min(cal.session(before)!.closeMs, startMs - 1) }];
   for (let date = cal.isTradingDay(period.start) ? period.start : cal.nextTradingDay(period.start); date <= period.end; date = cal.nextTradingDay(date)) {

@@ -2,15 +2,17 @@
 // the instant its statements stand at (the end of that day in the exchange's zone).
 import { DateTime } from 'luxon';
 import { refuse, ok, type Outcome } from '../contract/outcome.js';
+import { checkDate as checkCalendarDate } from '../contract/dates.js';
 import type { ReconCtx } from './context.js';
 
 export function today(ctx: Pick<ReconCtx, 'market' | 'clock'>): string {
   return ctx.market.calendar.localDate(ctx.clock.now());
 }
 
-/** A business day up to today, or RECONCILIATION_DATE_INVALID. */
+/** A business day up to today, or RECONCILIATION_DATE_INVALID (INVALID_DATE, DATE_OUT_OF_RANGE: the shared validator). */
 export function checkDate(ctx: Pick<ReconCtx, 'market' | 'clock'>, date: string): Outcome<string> {
-  if (!DateTime.fromISO(date, { zone: 'UTC' }).isValid) return refuse('INVALID_DATE', `${date} is not a calendar date.`);
+  const real = checkCalendarDate('date', date);
+  if (!real.ok) return real;
   const now = today(ctx);
   if (date > now) return refuse('RECONCILIATION_DATE_INVALID', `${date} is after today (${now} on the sandbox clock).`);
   if (!ctx.market.calendar.isTradingDay(date)) return refuse('RECONCILIATION_DATE_INVALID', `${date} is not an EGX business day (a weekend or a holiday).`);

@@ -6,6 +6,7 @@ import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { BreakKind } from '../contract/schemas/reconciliation.js';
 import type { ReconCtx } from './context.js';
 import { checkDate, today } from './days.js';
+import { checkDate as checkCalendarDate } from '../contract/dates.js';
 import type { OverrideRow } from './repo.js';
 import { CASH, keyOf } from './sides.js';
 import { snapshotOf } from './snapshot.js';
@@ -36,7 +37,11 @@ function checkRefs(ctx: ReconCtx, i: InjectInput): Outcome<{ tenantId: string; a
   }
   const from = checkDate(ctx, i.date ?? today(ctx));
   if (!from.ok) return from;
-  if (i.through !== undefined && i.through < from.value) return refuse('INVALID_RANGE', `through (${i.through}) is before date (${from.value}).`);
+  if (i.through !== undefined) {
+    const through = checkCalendarDate('through', i.through);
+    if (!through.ok) return through;
+    if (through.value < from.value) return refuse('INVALID_RANGE', `through (${i.through}) is before date (${from.value}).`);
+  }
   return ok({ tenantId: inv.tenant_id, asset: i.symbol ?? CASH, from: from.value });
 }
 

@@ -16,10 +16,11 @@ import { storedLogoProblem } from '../branding/validate.js';
 import type { PortfolioService } from '../portfolio/service.js';
 import type { ReportRepo, ReportRow } from './repo.js';
 import { statementDocument } from './document.js';
+import { checkPeriod } from './validate.js';
 import type { RenderJob } from './render.js';
 import type { RenderQueue } from './render-queue.js';
 
-export type RenderJobsDeps = Pick<Deps, 'db' | 'clock' | 'keys' | 'investors' | 'market'>;
+export type RenderJobsDeps = Pick<Deps, 'db' | 'clock' | 'keys' | 'investors' | 'market' | 'audit'>;
 
 export interface RenderJobsCtx extends RenderJobsDeps {
   repo: ReportRepo;
@@ -36,10 +37,23 @@ interface InFlight {
   generation: number;
   /** The ready minute has come (the finish event ran). */
   due: boolean;
-  /** The worker's answer, once it came: the PDF, or why there is none. */
-  result: { pdf: Buffer } | { failed: string } | null;
+  /** The worker's answer, once it came: the PDF, or why there is none (and the report's reason code). */
+  result: { pdf: Buffer } | Failed | null;
   stored: Promise<void>;
   markStored(): void;
+}
+
+/** No PDF: why (for the log) and the reason code the report gets (RENDER_FAILED unless named). */
+interface Failed {
+  failed: string;
+  code?: string;
+}
+
+/** Marks a pending or generating report failed with `code`, audited; nothing if it is past that. */
+export function reportFailed(ctx: Pick<RenderJobsCtx, 'repo' | 'audit'>, id: string, code: string): void {
+  const r = ctx.repo.byId(id);
+  if (!r || ctx.repo.failed(id, code).changes !== 1) return;
+  ctx.audit.append({ actor: 'system', action: 'report.failed', subject: id, tenantId: r.tenant_id, detail: { reason_code: code } });
 }
 
 /** The PDF's additional data under the tenant key: a sealed PDF opens only as its own report. */
@@ -49,11 +63,18 @@ function generation(db: RenderJobsDeps['db']): number {
   return db.prepare<[], { generation: number }>('SELECT generation FROM sandbox_state WHERE id = 1').get()!.generation;
 }
 
-/** What the worker needs: the document of this moment (figures as of period_end, today's branding) and the logo; or why there is none. */
-function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | { failed: string } {
+/**
+ * What the worker needs: the document of this moment (figures as of period_end, today's branding) and
+ * the logo; or why there is none. The period is checked again by the request's own rules first
+ * (validate.ts): a stored row that breaks them fails with their code instead of being computed.
+ */
+function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | Failed {
   const investor = ctx.investors.lookup(r.tenant_id, r.investor_id);
   if (!investor.ok) return { failed: `investor ${r.investor_id} is gone` };
   const inv = investor.value;
+  const cal = ctx.market.calendar;
+  const bounded = checkPeriod(r.period_start, r.period_end, { today: cal.localDate(ctx.clock.now()), opened: cal.localDate(inv.created_ms) });
+  if (!bounded.ok) return { failed: bounded.message ?? bounded.code, code: bounded.code };
   const broker = ctx.db.prepare<[string], { name: string; name_ar: string; fra_license_no: string }>('SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?').get(inv.broker_id)!;
   const branding = brandingOf(ctx, r.tenant_id);
   const logo = branding.logo ? { bytes: branding.logo.bytes, contentType: branding.logo.contentType } : null;
@@ -82,13 +103,14 @@ function store(s: Jobs, id: string, job: InFlight): void {
   job.markStored();
   const r = ctx.repo.byId(id);
   if (!r || r.state !== 'generating' || generation(ctx.db) !== job.generation || !job.result) return;
-  if ('failed' in job.result) {
-    ctx.repo.failed(id, 'RENDER_FAILED');
-    return;
-  }
+  if ('failed' in job.result) return reportFailed(ctx, id, job.result.code ?? 'RENDER_FAILED');
   const pdf = job.result.pdf;
+  const readyAt = ctx.market.calendar.toIso(job.readyMs);
+  // The render outlived the retention (one advance passed both minutes): its purge found nothing to
+  // delete, so the report is stored as it would be by now, ready and purged, with no ciphertext.
+  if (ctx.clock.now() >= r.expires_ms) return void ctx.repo.readyPurged(id, readyAt, { bytes: pdf.length, sha256: sha256(pdf) }, r.expires_at);
   const sealed = seal(ctx.keys.tenantDek(r.tenant_id), pdf, aad(id));
-  ctx.repo.ready(id, ctx.market.calendar.toIso(job.readyMs), { bytes: pdf.length, sha256: sha256(pdf), sealed });
+  ctx.repo.ready(id, readyAt, { bytes: pdf.length, sha256: sha256(pdf), sealed });
 }
 
 /** The worker answered after the ready minute: store in a transaction of its own, outside any open batch. */
@@ -107,11 +129,11 @@ function answered(s: Jobs, id: string, job: InFlight, result: InFlight['result']
 function begin(s: Jobs, r: ReportRow): InFlight {
   const { ctx } = s;
   const readyMs = ctx.readyMsOf(r);
+  const input = gather(ctx, r, readyMs);
   let markStored = () => {};
   const stored = new Promise<void>((resolve) => (markStored = resolve));
   const job: InFlight = { readyMs, generation: generation(ctx.db), due: false, result: null, stored, markStored };
   s.inFlight.set(r.id, job);
-  const input = gather(ctx, r, readyMs);
   if ('failed' in input) {
     job.result = input;
     return job;
@@ -152,6 +174,12 @@ export function createRenderJobs(ctx: RenderJobsCtx) {
         job.due = job.readyMs <= ctx.clock.now();
         if (job.due && job.result) ctx.db.transaction(() => store(s, r.id, job))();
       }
+    },
+    /** The report failed some other way (its event threw): drop its render; an answer that still comes is ignored. */
+    forget(id: string): void {
+      const job = s.inFlight.get(id);
+      s.inFlight.delete(id);
+      job?.markStored();
     },
     /** Resolves once every render whose ready minute has come is stored. */
     async settled(): Promise<void> {

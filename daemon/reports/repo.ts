@@ -51,7 +51,8 @@ export function createReportRepo(db: Db) {
     generating: db.prepare("UPDATE reports SET state = 'generating' WHERE id = ? AND state = 'pending'"),
     ready: db.prepare("UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, pdf_sealed = ? WHERE id = ? AND state = 'generating'"),
     failed: db.prepare("UPDATE reports SET state = 'failed', reason_code = ? WHERE id = ? AND state IN ('pending', 'generating')"),
-    purge: db.prepare('UPDATE reports SET pdf_sealed = NULL, purged_at = ? WHERE id = ? AND purged_at IS NULL'),
+    readyPurged: db.prepare("UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, purged_at = ? WHERE id = ? AND state = 'generating'"),
+    purge: db.prepare("UPDATE reports SET pdf_sealed = NULL, purged_at = ? WHERE id = ? AND state = 'ready' AND purged_at IS NULL"),
   };
   return {
     insert: (r: NewReport) => q.insert.run({ ...r, sections: JSON.stringify(r.sections) }),
@@ -60,6 +61,8 @@ export function createReportRepo(db: Db) {
     sealedPdf: (id: string): Buffer | null => q.sealed.get(id)?.pdf_sealed ?? null,
     generating: (id: string) => q.generating.run(id),
     ready: (id: string, at: string, pdf: { bytes: number; sha256: string; sealed: Buffer }) => q.ready.run(at, pdf.bytes, pdf.sha256, pdf.sealed, id),
+    /** Ready after its expiry (the render outlived the retention): the size and digest, no ciphertext. */
+    readyPurged: (id: string, at: string, pdf: { bytes: number; sha256: string }, purgedAt: string) => q.readyPurged.run(at, pdf.bytes, pdf.sha256, purgedAt, id),
     failed: (id: string, reason: string) => q.failed.run(reason, id),
     purge: (id: string, at: string) => q.purge.run(at, id),
   };

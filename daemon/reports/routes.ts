@@ -9,7 +9,7 @@ export function reportRoutes(reports: ReportService): RouteDef[] {
       method: 'POST', url: '/v1/reports', auth: 'B', tags: ['portfolio'], status: 201,
       summary: 'Request a client statement (PDF) for a period: pending now, generating at the next simulated minute, ready (or failed) the minute after.',
       body: ReportCreateBody, response: ReportCreated,
-      errors: ['NOT_FOUND', 'INVALID_DATE', 'INVALID_PERIOD', 'UNSUPPORTED_LOCALE'],
+      errors: ['NOT_FOUND', 'INVALID_DATE', 'DATE_OUT_OF_RANGE', 'INVALID_PERIOD', 'PERIOD_BEFORE_ACCOUNT', 'PERIOD_TOO_LONG', 'UNSUPPORTED_LOCALE'],
       handler: ({ body, tenantId }) => reports.create(tenantId!, body),
     }),
     defineRoute({

@@ -15,6 +15,10 @@
 //  5. Rendering never runs on the daemon's thread (render-queue.ts): other requests are answered while
 //     a statement renders.
 //  4. Another tenant's report is 404, like an unknown one.
+//  6. One report cannot stop the clock (docs/reliability.md, "No tenant can stop the clock"): its period
+//     is bounded (validate.ts), a stored one that is not fails with the rule's code when generated, a
+//     start or finish that throws fails the report alone (GENERATION_FAILED), and the purge only
+//     touches a ready report (a render that outlives its expiry is stored purged).
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Reply } from '../contract/route.js';
@@ -22,7 +26,7 @@ import { open } from '../store/crypto.js';
 import type { PortfolioService } from '../portfolio/service.js';
 import { createReportRepo, type ReportRepo, type ReportRow } from './repo.js';
 import { checkReport, type ReportRequest } from './validate.js';
-import { aad, createRenderJobs } from './render-jobs.js';
+import { aad, createRenderJobs, reportFailed } from './render-jobs.js';
 import { createRenderQueue } from './render-queue.js';
 
 export const REPORT_START_EVENT = 'report.start';
@@ -57,7 +61,8 @@ function createReport(ctx: ReportCtx, tenantId: string, body: ReportRequest & { 
   const investor = ctx.investors.lookup(tenantId, body.investor_id);
   if (!investor.ok) return investor;
   const now = ctx.clock.now();
-  const checked = checkReport(body, ctx.market.calendar.localDate(now));
+  const cal = ctx.market.calendar;
+  const checked = checkReport(body, { today: cal.localDate(now), opened: cal.localDate(investor.value.created_ms) });
   if (!checked.ok) return checked;
   const id = ctx.ids.next('rpt');
   const expiresMs = expiry(now);
@@ -91,13 +96,21 @@ const readyMsOf = (r: Pick<ReportRow, 'created_ms'>) => r.created_ms + 2 * STEP_
 export function createReportService(deps: ReportDeps, portfolio: PortfolioService) {
   const ctx: ReportCtx = { ...deps, portfolio, repo: createReportRepo(deps.db) };
   const renders = createRenderJobs({ ...ctx, queue: createRenderQueue(), readyMsOf });
+  // A start or finish that throws (a bug, or a row no request could have made) fails its report alone:
+  // the scheduler rolls the event back and the report becomes failed with GENERATION_FAILED (audited).
+  const failReport = (p: { report_id: string } | null) => {
+    if (!p) return;
+    renders.forget(p.report_id);
+    reportFailed(ctx, p.report_id, 'GENERATION_FAILED');
+  };
   deps.scheduler.on(REPORT_START_EVENT, (p: { report_id: string }) => {
     if (ctx.repo.generating(p.report_id).changes === 1) renders.start(p.report_id);
-  });
-  deps.scheduler.on(REPORT_FINISH_EVENT, (p: { report_id: string }) => renders.finish(p.report_id));
+  }, failReport);
+  deps.scheduler.on(REPORT_FINISH_EVENT, (p: { report_id: string }) => renders.finish(p.report_id), failReport);
   deps.settle.push(() => renders.settled());
   deps.onClose.push(() => renders.close());
   renders.resume();
+  // Only a ready report has a PDF to purge; one still rendering at its expiry is stored purged (render-jobs.ts).
   deps.scheduler.on(REPORT_PURGE_EVENT, (p: { report_id: string }) => void ctx.repo.purge(p.report_id, ctx.nowIso()));
   return {
     create: (tenantId: string, body: ReportRequest & { investor_id: string }) => createReport(ctx, tenantId, body),

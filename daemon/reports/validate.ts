@@ -1,9 +1,14 @@
 // The rules of POST /v1/reports beyond the wire schema (docs/reports.md, "Creating a report"), in the
-// order they are checked: the investor (this tenant's, else 404), the dates (real calendar dates), the
-// period (start <= end <= today on the sandbox clock), the locale (en or ar).
+// order they are checked: the investor (this tenant's, else 404), the dates (real calendar dates in the
+// sandbox's window, contract/dates.ts), the period (start <= end <= today on the sandbox clock, not
+// before the month the account was opened, at most MAX_PERIOD_DAYS long), the locale (en or ar).
+//
+// The period rules are also the statement's guard (checkPeriod): a report row that breaks them (one
+// written before these rules, or by hand) fails with the same code when it is generated, rather than
+// running a computation over centuries on the scheduler that every tenant shares.
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import { isRealDate } from '../contract/kyc.js';
-import { REPORT_LOCALES, REPORT_SECTIONS, type ReportLocale, type ReportSection } from '../contract/schemas/reports.js';
+import { checkDate, daysBetween } from '../contract/dates.js';
+import { MAX_PERIOD_DAYS, REPORT_LOCALES, REPORT_SECTIONS, type ReportLocale, type ReportSection } from '../contract/schemas/reports.js';
 
 export interface ReportRequest {
   period_start: string;
@@ -18,23 +23,39 @@ export interface CheckedReport {
   locale: ReportLocale;
 }
 
-function calendarDate(field: string, value: string): Outcome<string> {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m || !isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return refuse('INVALID_DATE', `${field}: ${JSON.stringify(value)} is not a calendar date (YYYY-MM-DD).`);
-  return ok(value);
+/** What bounds a period: today on the sandbox clock and the day the investor's account was opened. */
+export interface PeriodBounds {
+  today: string;
+  /** YYYY-MM-DD (Cairo) of the account's opening. */
+  opened: string;
 }
 
-export function checkReport(body: ReportRequest, today: string): Outcome<CheckedReport> {
-  const start = calendarDate('period_start', body.period_start);
+/** The first day of the month of a YYYY-MM-DD date. */
+const monthStart = (date: string) => `${date.slice(0, 8)}01`;
+
+export function checkPeriod(startRaw: string, endRaw: string, bounds: PeriodBounds): Outcome<{ start: string; end: string }> {
+  const start = checkDate('period_start', startRaw);
   if (!start.ok) return start;
-  const end = calendarDate('period_end', body.period_end);
+  const end = checkDate('period_end', endRaw);
   if (!end.ok) return end;
   if (start.value > end.value) return refuse('INVALID_PERIOD', `period_start ${start.value} is after period_end ${end.value}.`);
-  if (end.value > today) return refuse('INVALID_PERIOD', `period_end ${end.value} is after today (${today} on the sandbox clock).`);
+  if (end.value > bounds.today) return refuse('INVALID_PERIOD', `period_end ${end.value} is after today (${bounds.today} on the sandbox clock).`);
+  const floor = monthStart(bounds.opened);
+  if (start.value < floor) {
+    return refuse('PERIOD_BEFORE_ACCOUNT', `period_start ${start.value} is before ${floor}, the first day of the month the account was opened (${bounds.opened}).`);
+  }
+  const days = daysBetween(start.value, end.value);
+  if (days > MAX_PERIOD_DAYS) return refuse('PERIOD_TOO_LONG', `${start.value} to ${end.value} is ${days} days; a statement covers at most ${MAX_PERIOD_DAYS}.`);
+  return ok({ start: start.value, end: end.value });
+}
+
+export function checkReport(body: ReportRequest, bounds: PeriodBounds): Outcome<CheckedReport> {
+  const period = checkPeriod(body.period_start, body.period_end, bounds);
+  if (!period.ok) return period;
   if (!(REPORT_LOCALES as readonly string[]).includes(body.locale)) {
     return refuse('UNSUPPORTED_LOCALE', `locale ${JSON.stringify(body.locale)}: statements are written in ${REPORT_LOCALES.join(' or ')}.`);
   }
   // The sections render in one order whatever order they were listed in.
   const chosen = new Set(body.sections ?? REPORT_SECTIONS);
-  return ok({ period: { start: start.value, end: end.value }, sections: REPORT_SECTIONS.filter((s) => chosen.has(s)), locale: body.locale as ReportLocale });
+  return ok({ period: period.value, sections: REPORT_SECTIONS.filter((s) => chosen.has(s)), locale: body.locale as ReportLocale });
 }

@@ -5,6 +5,13 @@
 //    close from the calendar, resting orders from the tape.
 // Advancing runs every due item in time order, each instant in its own transaction with the clock
 // pinned to that instant, so an advance of a year is a few hundred transactions, not a walk per minute.
+//
+// Isolation (docs/reliability.md, "One failing event fails alone"): the scheduler is shared by every
+// tenant, so each stored event and each computed source's run has a savepoint of its own inside the
+// instant. One that throws is rolled back alone, marked done (it is never retried: a poisoned event
+// would otherwise fail every later advance, after a restart too), handed to its kind's `onFailed`
+// (e.g. the report it names becomes `failed` with a code) and to the failure listeners (the daemon
+// logs and audits it, and drops its in-memory caches); the instant, and the advance, go on.
 import type { Db } from '../store/db.js';
 import type { Clock } from './clock.js';
 
@@ -22,8 +29,27 @@ export interface EventSource {
  */
 export type EventHandler<P> = (payload: P, atMs: number) => void;
 
+/** What became of a stored event or a source's run that threw (its writes already rolled back). */
+export interface EventFailure {
+  /** The stored event's kind, or `source:<name>` for a computed source. */
+  kind: string;
+  /** The stored event's row id (null for a source). */
+  eventId: number | null;
+  atMs: number;
+  error: unknown;
+}
+
+/**
+ * Called after a failed event's savepoint rolled back, inside the instant's transaction, with the
+ * payload (null when it was not readable JSON): records the failure on what the event names (a report
+ * marked `failed`). It runs in a savepoint of its own too; if it throws as well, that is logged.
+ */
+export type FailureHandler<P> = (payload: P | null, atMs: number, error: unknown) => void;
+
 export interface Scheduler {
-  on<P>(kind: string, handler: EventHandler<P>): void;
+  on<P>(kind: string, handler: EventHandler<P>, onFailed?: FailureHandler<P>): void;
+  /** Told of every failed event or source run (after its kind's onFailed), inside the instant's transaction. */
+  onFailure(listener: (f: EventFailure) => void): void;
   addSource(source: EventSource): void;
   /** Stores a timed event; call inside the transaction of the change that causes it. */
   schedule(kind: string, dueMs: number, payload: unknown): void;
@@ -55,11 +81,17 @@ function prepare(db: Db) {
   };
 }
 
+interface Registered {
+  handler: EventHandler<unknown>;
+  onFailed?: FailureHandler<unknown>;
+}
+
 interface SchedulerState {
   db: Db;
   clock: Clock;
   st: ReturnType<typeof prepare>;
-  handlers: Map<string, EventHandler<unknown>>;
+  handlers: Map<string, Registered>;
+  listeners: Array<(f: EventFailure) => void>;
   sources: EventSource[];
   /** The next instant with work, when known (undefined: ask the database and the sources again). */
   cachedNext: number | null | undefined;
@@ -80,18 +112,54 @@ function nextDue(s: SchedulerState, after: number): number | null {
   return best;
 }
 
+/** Runs fn in a savepoint of its own: true if it completed, else the error (its writes rolled back). */
+function isolated(s: SchedulerState, fn: () => void): { ok: true } | { ok: false; error: unknown } {
+  try {
+    s.db.transaction(fn)();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** A failed event or source run: its kind's own record of it, then the listeners (log, audit, caches). */
+function failed(s: SchedulerState, f: EventFailure, record: (() => void) | null): void {
+  if (record) {
+    const r = isolated(s, record);
+    if (!r.ok) f = { ...f, error: new AggregateError([f.error, r.error], `${String(f.error)}; recording the failure failed too`) };
+  }
+  for (const listener of s.listeners) listener(f);
+  // a listener may reload in-memory state (which unpins the clock): the rest of the instant still runs at t
+  s.clock.pin(f.atMs);
+}
+
+function runEvent(s: SchedulerState, row: EventRow, t: number): void {
+  s.st.markDone.run(row.id);
+  const entry = s.handlers.get(row.kind);
+  let payload: unknown = null;
+  const r = isolated(s, () => {
+    if (!entry) throw new Error(`no handler for event kind ${row.kind}`);
+    payload = JSON.parse(row.payload);
+    entry.handler(payload, t);
+  });
+  if (r.ok) return;
+  const onFailed = entry?.onFailed;
+  failed(s, { kind: row.kind, eventId: row.id, atMs: t, error: r.error }, onFailed ? () => onFailed(payload, t, r.error) : null);
+}
+
 /** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
 function runInstant(s: SchedulerState, t: number, withSources: boolean): void {
   s.clock.pin(t);
   try {
     s.db.transaction(() => {
-      if (withSources) for (const source of s.sources) if (source.nextDue(t - 1) === t) source.run(t);
-      for (const row of s.st.dueRows.all(t)) {
-        const h = s.handlers.get(row.kind);
-        if (!h) throw new Error(`no handler for event kind ${row.kind}`);
-        s.st.markDone.run(row.id);
-        h(JSON.parse(row.payload), t);
+      if (withSources) {
+        for (const source of s.sources) {
+          if (source.nextDue(t - 1) !== t) continue;
+          const r = isolated(s, () => source.run(t));
+          if (!r.ok) failed(s, { kind: `source:${source.name}`, eventId: null, atMs: t, error: r.error }, null);
+        }
       }
+      for (const row of s.st.dueRows.all(t)) runEvent(s, row, t);
       s.st.setProcessed.run(t);
     })();
   } finally {
@@ -115,11 +183,14 @@ function runUntil(s: SchedulerState, target: number): number {
 }
 
 export function createScheduler(db: Db, clock: Clock): Scheduler {
-  const s: SchedulerState = { db, clock, st: prepare(db), handlers: new Map(), sources: [], cachedNext: undefined };
+  const s: SchedulerState = { db, clock, st: prepare(db), handlers: new Map(), listeners: [], sources: [], cachedNext: undefined };
   return {
-    on<P>(kind: string, handler: EventHandler<P>) {
+    on<P>(kind: string, handler: EventHandler<P>, onFailed?: FailureHandler<P>) {
       // The one cast of a payload: `kind` is this handler's own, so its rows hold what it scheduled.
-      s.handlers.set(kind, handler as EventHandler<unknown>);
+      s.handlers.set(kind, { handler: handler as EventHandler<unknown>, onFailed: onFailed as FailureHandler<unknown> | undefined });
+    },
+    onFailure(listener) {
+      s.listeners.push(listener);
     },
     addSource(source) {
       s.sources.push(source);

@@ -7,6 +7,7 @@ import { DateTime } from 'luxon';
 import type { Deps } from '../deps.js';
 import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { checkDate } from '../contract/dates.js';
 import { FEE_LINE_KEYS, feesOnly, sumFeeLines, totalCharges, type FeeLines } from '../contract/fees.js';
 import { executionView } from './execution-view.js';
 import { createEodRepo, type EodActivityRow, type EodFillRow, type EodRepo, type EodSettlementRow } from './desk-eod-repo.js';
@@ -91,9 +92,8 @@ function obligations(rows: readonly EodSettlementRow[]) {
 function eodDate(deps: EodDeps, date: string | undefined): Outcome<string> {
   const today = deps.market.calendar.localDate(deps.clock.now());
   if (date === undefined) return ok(today);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !DateTime.fromISO(date, { zone: 'UTC' }).isValid) {
-    return refuse('INVALID_DATE', `date: ${date} is not a calendar date (YYYY-MM-DD).`);
-  }
+  const checked = checkDate('date', date);
+  if (!checked.ok) return checked;
   if (date > today) return refuse('DATE_IN_FUTURE', `date: ${date} is after today (${today}) on the sandbox clock.`);
   return ok(date);
 }

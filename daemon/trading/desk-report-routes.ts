@@ -29,7 +29,7 @@ function referenceRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/reference/calendar', auth: ref, tags: ['desk'],
       summary: 'Trading days with session hours and settlement dates: of ?year=, of ?start=&end= (at most two years), or of the current year.',
-      query: ReferenceCalendarQuery, response: ReferenceCalendarSchema, errors: ['INVALID_DATE', 'INVALID_RANGE'],
+      query: ReferenceCalendarQuery, response: ReferenceCalendarSchema, errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'INVALID_RANGE'],
       handler: ({ query }) => calendarReference(deps, query),
     }),
     defineRoute({
@@ -59,7 +59,7 @@ export function deskReportRoutes(deps: Deps): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/eod', auth: grant('eod:read'), tags: ['desk'],
       summary: 'End of day for the dealer\'s broker: the date\'s trades with each fee line, fees by line, the day\'s cash movements, and settlement obligations due that date (per investor and net).',
-      query: EodQuery, response: EodSchema, errors: ['INVALID_DATE', 'DATE_IN_FUTURE'],
+      query: EodQuery, response: EodSchema, errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'DATE_IN_FUTURE'],
       handler: ({ query, operator }) => eod.eod(operator!, query.date),
     }),
     ...referenceRoutes(deps),

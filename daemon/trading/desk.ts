@@ -5,6 +5,7 @@
 // trading only what DeskTrading names; its checks are validate-desk.ts, in documented precedence.
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import { checkDate } from '../contract/dates.js';
 import { MARKET_ID } from '../market/catalog.js';
 import { tickSize, type PriceBand } from '../market/ticks.js';
 import { hash32 } from '../sim/prng.js';
@@ -92,12 +93,14 @@ function reject(d: Desk, op: Dealer, id: string, reasonCode: string): Outcome<De
   return ok(reread(d, op, id));
 }
 
+/** The trade date's executions; the date through the one date validator (contract/dates.ts). */
 function blotter(d: Desk, op: Dealer, f: { date?: string; limit: number }) {
-  const date = f.date ?? d.market.calendar.localDate(d.clock.now());
-  return {
-    date,
-    executions: d.trading.repo.blotter(op.brokerId, date, f.limit).map(executionView),
-  };
+  const date = checkDate('date', f.date ?? d.market.calendar.localDate(d.clock.now()));
+  if (!date.ok) return date;
+  return ok({
+    date: date.value,
+    executions: d.trading.repo.blotter(op.brokerId, date.value, f.limit).map(executionView),
+  });
 }
 
 function exposure(d: Desk, op: Dealer) {

@@ -94,7 +94,7 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
     defineRoute({
       method: 'GET', url: '/broker/v1/blotter', auth: grant('blotter:read'), tags: ['desk'],
       summary: 'Executions of a trade date (default today) for the dealer\'s broker, newest first.',
-      query: BlotterQuery, response: BlotterSchema,
+      query: BlotterQuery, response: BlotterSchema, errors: ['DATE_OUT_OF_RANGE'],
       handler: ({ query, operator }) => desk.blotter(operator!, query),
     }),
     defineRoute({

@@ -50,9 +50,11 @@ describe('svc report create', () => {
     const res = await sbx.svc(['report', 'create', '--from', '2026-03-02', '--to', '2026-03-10', '--locale', 'ar', '--sections', 'holdings,summary', '--json'], { SVC_INVESTOR_ID: inv });
     expect(res.code, res.stderr).toBe(0);
     expect(res.json).toMatchObject({ investor_id: inv, period_start: '2026-03-02', period_end: '2026-03-10', locale: 'ar', sections: ['summary', 'holdings'] });
-    const plain = await sbx.svc(['report', 'create', '--to', '2026-02-20'], { SVC_INVESTOR_ID: inv });
+    // --from defaults to the first of --to's month (the account was opened on 2026-03-15: a statement
+    // starts no earlier than the first of that month, PERIOD_BEFORE_ACCOUNT otherwise)
+    const plain = await sbx.svc(['report', 'create', '--to', '2026-03-14'], { SVC_INVESTOR_ID: inv });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/^rpt_\w+ {2}pending {2}2026-02-01 to 2026-02-20 {2}en\n$/);
+    expect(plain.stdout).toMatch(/^rpt_\w+ {2}pending {2}2026-03-01 to 2026-03-14 {2}en\n$/);
     const none = await sbx.svc(['report', 'create'], { SVC_INVESTOR_ID: '' });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('missing --investor');

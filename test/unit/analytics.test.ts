@@ -9,6 +9,7 @@ import {
   hhi,
   historicalVaR95,
   maxDrawdown,
+  MAX_SERIES_POINTS,
   pairByDate,
   positionView,
   round6,
@@ -297,5 +298,16 @@ describe('round6', () => {
     expect(round6(-0.0000004)).toBe(0);
     expect(Object.is(round6(-0.0000004), 0)).toBe(true);
     expect(() => round6(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('the exact statistics are bounded: a series longer than MAX_SERIES_POINTS is refused, never a stall', () => {
+  it('4,001 points is a RangeError for the time-weighted return and the drawdown', () => {
+    const points = Array.from({ length: MAX_SERIES_POINTS + 1 }, (_, i) => ({
+      date: new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10), valueMicros: 1_000_000_000 + i, netFlowMicros: 0,
+    }));
+    expect(() => timeWeightedReturn(points)).toThrow(RangeError);
+    expect(() => maxDrawdown(points)).toThrow(RangeError);
+    expect(timeWeightedReturn(points.slice(0, MAX_SERIES_POINTS))).toBeTypeOf('number');
   });
 });

@@ -151,3 +151,14 @@ describe('calendar dates are day numbers (dates.ts)', () => {
     }
   });
 });
+
+describe('date arithmetic is exact for every four-digit year (issue 26: Date.UTC read 0001-0099 as 1901-1999)', () => {
+  it('the years 1-99 come before 1899 and step day by day, like any other', () => {
+    expect(epochDay('0001-01-01')).toBeLessThan(epochDay('1899-12-31'));
+    expect(epochDay('0100-01-01') - epochDay('0099-12-31')).toBe(1);
+    expect(addDays('0099-12-31', 1)).toBe('0100-01-01');
+    expect(epochDay('1970-01-01')).toBe(0);
+    expect(epochDay('2000-02-29') - epochDay('2000-02-28')).toBe(1);
+    expect(() => epochDay('1900-02-29')).toThrow(/not a calendar date/);
+  });
+});

@@ -6,6 +6,8 @@ export const REPORT_TYPES = ['client_statement'] as const;
 export const REPORT_SECTIONS = ['summary', 'performance', 'holdings', 'trades'] as const;
 export const REPORT_LOCALES = ['en', 'ar'] as const;
 export const REPORT_STATES = ['pending', 'generating', 'ready', 'failed'] as const;
+/** The longest statement, in days from period_start to period_end (about ten years): PERIOD_TOO_LONG beyond. */
+export const MAX_PERIOD_DAYS = 3_660;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 export type ReportLocale = (typeof REPORT_LOCALES)[number];
 export type ReportState = (typeof REPORT_STATES)[number];

@@ -1,6 +1,9 @@
 // Calendar-date arithmetic on YYYY-MM-DD strings, with no zone involved: a date is a day number since
 // 1970-01-01, so stepping and comparing dates is integer arithmetic.
 
+import { civilDay } from '../../contract/dates.js';
+import { isRealDate } from '../../contract/kyc.js';
+
 const DAY_MS = 86_400_000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -21,12 +24,9 @@ export function epochDay(date: string): number {
 function parseEpochDay(date: string): number {
   const m = DATE_RE.exec(date);
   if (!m) throw new Error(`not a YYYY-MM-DD date: ${date}`);
-  const month = Number(m[2]);
-  const dayOfMonth = Number(m[3]);
-  const at = new Date(Date.UTC(Number(m[1]), month - 1, dayOfMonth));
-  // Date.UTC rolls 2026-02-30 over into March; a date that rolled over does not exist.
-  if (at.getUTCMonth() + 1 !== month || at.getUTCDate() !== dayOfMonth) throw new Error(`not a calendar date: ${date}`);
-  return at.getTime() / DAY_MS;
+  if (!isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw new Error(`not a calendar date: ${date}`);
+  // Pure arithmetic: Date.UTC would read the years 0-99 as 1900-1999 (0001-01-01 came after 1899).
+  return civilDay(date);
 }
 
 export function dateOfEpochDay(day: number): string {
