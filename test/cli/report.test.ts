@@ -61,7 +61,7 @@ describe('svc report create', () => {
   });
 
   it('--idempotency-key makes a retried create answer the same report, although the route requires no key', async () => {
-    const args = ['report', 'create', '--investor', inv, '--to', '2026-02-27', '--idempotency-key', 'cli-statement-feb', '--json'];
+    const args = ['report', 'create', '--investor', inv, '--from', '2026-03-03', '--to', '2026-03-12', '--idempotency-key', 'cli-statement-mar', '--json'];
     const first = await sbx.svc(args);
     const again = await sbx.svc(args);
     expect([first.code, again.code], first.stderr + again.stderr).toEqual([0, 0]);
