@@ -52,7 +52,7 @@ export function switchOverKek(deps: Deps, next: Buffer, afterSeq: number, at: st
   const ring = [Buffer.from(deps.kek), next];
   const counts: Record<string, number> = {};
   for (const col of [...KEK_SEALED.map((c) => ({ c, after: afterSeq })), ...KEK_SMALL.map((c) => ({ c, after: 0 }))]) {
-    Object.assign(counts, resealSlice(deps.db, col.c, [], ring, next, col.after, -1).counts);
+    Object.assign(counts, resealSlice(deps.db, col.c, [], ring, next, { after: col.after, limit: -1, budgetMs: Infinity }).counts);
   }
   deps.db.prepare('UPDATE key_state SET kek_check = ?, kek_next_check = NULL, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1').run(kekCheck(next), at);
   useKek(deps, next);

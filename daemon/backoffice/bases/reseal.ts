@@ -18,6 +18,12 @@ export interface SealedColumn {
   names: [string] | [string, string];
   select: string;
   update: string;
+  /**
+   * The column's last rowid now (a query answering `m`), for a rotation whose writers seal under the new
+   * key from its approval on (a data key's): rows after it need nothing, so the column ends there even
+   * while writes keep appending. Without it (the KEK's journal) the slices follow the column to its end.
+   */
+  upto?: string;
   /** Called with each opened value of the first field (the national id's hash is recomputed from it). */
   onPlain?: (db: Db, k: number, plain: Buffer, to: Buffer) => void;
 }
@@ -50,8 +56,10 @@ export function reopen(ring: readonly Buffer[], sealed: Buffer, aad: string, wha
 }
 
 export interface Slice {
-  /** Rows read (a slice shorter than its limit reached the column's end). */
+  /** Rows re-sealed. */
   rows: number;
+  /** The column has no row after `last` (fewer rows than the limit, and the budget let every one through). */
+  exhausted: boolean;
   /** The last rowid read, where the next slice starts. */
   last: number;
   counts: Record<string, number>;
@@ -61,12 +69,20 @@ function resealField(ring: readonly Buffer[], to: Buffer, sealed: Buffer | null 
   return sealed == null ? null : seal(to, reopen(ring, sealed, aad, what), aad);
 }
 
-/** Re-seals the rows of `col` after rowid `after` (at most `limit`) from any key of `ring` to `to`. */
-export function resealSlice(db: Db, col: SealedColumn, args: unknown[], ring: readonly Buffer[], to: Buffer, after: number, limit: number): Slice {
+/**
+ * Re-seals the rows of `col` after rowid `after` (at most `limit`, and no more once `budgetMs` of the
+ * thread are spent: at least one row) from any key of `ring` to `to`. The budget only moves where a
+ * slice ends, never what is written.
+ */
+export function resealSlice(db: Db, col: SealedColumn, args: unknown[], ring: readonly Buffer[], to: Buffer, at: { after: number; limit: number; budgetMs: number }): Slice {
   const update = db.prepare(col.update);
-  const rows = db.prepare(col.select).all(...args, after, limit) as SealedRow[];
+  const fetched = db.prepare(col.select).all(...args, at.after, at.limit) as SealedRow[];
   const counts: Record<string, number> = Object.fromEntries(col.names.map((n) => [n, 0]));
-  for (const r of rows) {
+  const started = performance.now();
+  let done = 0;
+  for (const r of fetched) {
+    if (done > 0 && performance.now() - started > at.budgetMs) break;
+    done++;
     const what = `${r.aad} (${r.k})`;
     const first = r.sealed == null ? null : reopen(ring, r.sealed, r.aad, what);
     const second = col.names.length === 2 ? resealField(ring, to, r.sealed2, r.aad2 ?? '', `${r.aad2} (${r.k})`) : null;
@@ -80,7 +96,8 @@ export function resealSlice(db: Db, col: SealedColumn, args: unknown[], ring: re
     }
     if (second !== null) counts[col.names[1]!]++;
   }
-  return { rows: rows.length, last: rows.length ? rows[rows.length - 1]!.k : after, counts };
+  const exhausted = done === fetched.length && (at.limit < 0 || fetched.length < at.limit);
+  return { rows: done, exhausted, last: done ? fetched[done - 1]!.k : at.after, counts };
 }
 
 /** Runs fn with resealing raised (inside the caller's transaction); the key_state row is made when there is none. */

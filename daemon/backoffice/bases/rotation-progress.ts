@@ -10,6 +10,7 @@ export interface RotationRow {
   tenant_id: string | null;
   step: number;
   after_rowid: number;
+  upto_rowid: number | null;
   resealed: string;
   slices: number;
   started_at: string;
@@ -41,8 +42,8 @@ export function addCounts(row: RotationRow, counts: Record<string, number>): Rec
   return total;
 }
 
-export function advanceRotation(db: Db, row: RotationRow, at: { step: number; after: number }, resealed: Record<string, number>): void {
-  db.prepare('UPDATE key_rotations SET step = ?, after_rowid = ?, resealed = ?, slices = slices + 1 WHERE seq = ?').run(at.step, at.after, JSON.stringify(resealed), row.seq);
+export function advanceRotation(db: Db, row: RotationRow, at: { step: number; after: number; upto: number | null }, resealed: Record<string, number>): void {
+  db.prepare('UPDATE key_rotations SET step = ?, after_rowid = ?, upto_rowid = ?, resealed = ?, slices = slices + 1 WHERE seq = ?').run(at.step, at.after, at.upto, JSON.stringify(resealed), row.seq);
 }
 
 export function finishRotation(db: Db, row: RotationRow, resealed: Record<string, number>, at: string): void {

@@ -11,8 +11,10 @@ import { addCounts, advanceRotation, blockRotation, finishRotation, runningRotat
 import { dekPair, switchOverDek, TENANT_SEALED } from './dek-plan.js';
 import { afterKekSwitchOver, KEK_SEALED, switchOverKek, useKek } from './kek-plan.js';
 
-/** Rows per slice: about 5-15 ms of the thread for journal entries (docs/reliability.md). */
+/** Rows per slice at most: about 5 ms of the thread for journal entries on a quiet machine (docs/reliability.md). */
 export const SLICE_ROWS = 400;
+/** And no more rows once a slice has held the thread this long (a loaded machine, large values). */
+export const SLICE_BUDGET_MS = 20;
 /** Columns of large values (ID images, logos, statement PDFs) take fewer rows per slice. */
 const LARGE_SLICE_ROWS = 16;
 const LARGE = new Set(['id_images', 'logo', 'statements']);
@@ -71,10 +73,12 @@ function slice(deps: Deps, row: RotationRow, plan: Plan): void {
   const col = plan.columns[row.step]!;
   const limit = sliceRows(col);
   deps.db.transaction(() => withResealing(deps.db, deps.kek, () => {
-    const r = resealSlice(deps.db, col, plan.args, plan.ring, plan.to, row.after_rowid, limit);
+    const upto = row.upto_rowid ?? (col.upto ? (deps.db.prepare<[], { m: number | null }>(col.upto).get()?.m ?? 0) : null);
+    const r = resealSlice(deps.db, col, plan.args, plan.ring, plan.to, { after: row.after_rowid, limit, budgetMs: SLICE_BUDGET_MS });
     const lastColumn = row.step === plan.columns.length - 1;
+    const done = r.exhausted || (upto !== null && r.last >= upto);
     // the last column keeps its position: the KEK switch-over re-seals the journal's rows after it
-    const at = r.rows < limit ? { step: row.step + 1, after: lastColumn ? r.last : 0 } : { step: row.step, after: r.last };
+    const at = done ? { step: row.step + 1, after: lastColumn ? r.last : 0, upto: null } : { step: row.step, after: r.last, upto };
     advanceRotation(deps.db, row, at, addCounts(row, r.counts));
   }))();
 }

@@ -6,7 +6,9 @@ import type { Migration } from './migration.js';
 // before anything is sealed under it: a tenant's next data key in `tenants.dek_next_wrapped` (wrapped
 // by the KEK), a next KEK named by `key_state.kek_next_check` (the key itself is `kek.next.key` in the
 // home). `key_rotations` is each rotation's progress: the sealed column it is at (`step`), the last
-// rowid it re-sealed there (`after_rowid`), what it re-sealed so far, and when it finished; a start
+// rowid it re-sealed there (`after_rowid`), the column's last rowid when the rotation reached it
+// (`upto_rowid`: a data key rotation stops there, since rows written later are sealed under the new
+// key already), what it re-sealed so far, and when it finished; a start
 // resumes the one that has not finished. `blocked` names a stored value that opens under neither key
 // (the rotation stops there and keeps both keys).
 export const KEY_ROTATION_SLICES: Migration = {
@@ -23,6 +25,7 @@ CREATE TABLE key_rotations (
   tenant_id TEXT REFERENCES tenants(id),
   step INTEGER NOT NULL DEFAULT 0 CHECK (step >= 0),
   after_rowid INTEGER NOT NULL DEFAULT 0,
+  upto_rowid INTEGER,
   resealed TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(resealed)),
   slices INTEGER NOT NULL DEFAULT 0,
   started_at TEXT NOT NULL,
