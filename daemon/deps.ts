@@ -18,6 +18,7 @@ import { auditSealKeyOf } from './store/kek-file.js';
 import { AUDIT_CHECKPOINT_FILE, checkpointStore } from './store/audit-checkpoint.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pairKey } from './store/crypto.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -30,6 +31,8 @@ export type { SandboxOptions };
 export interface DepsOptions {
   dbFile: string;
   kek: Buffer;
+  /** The next KEK while a keys:rotate-kek re-seals in slices (kek.next.key; daemon/store/kek-file.ts). */
+  kekNext?: Buffer | null;
   sandbox: SandboxOptions;
   wallNow?: () => number;
   log?: Logger;
@@ -64,6 +67,11 @@ export interface Deps {
   wallNow: () => number;
   /** One buffer shared by every sealer; a KEK rotation overwrites its bytes (daemon/backoffice/bases/rotate-kek.ts). */
   kek: Buffer;
+  /**
+   * The KEK a keys:rotate-kek is re-sealing toward, until its switch-over (paired with `kek`, so values
+   * under either open: daemon/store/crypto.ts pairKey); null when no KEK rotation runs.
+   */
+  kekNext: Buffer | null;
   /** The assistant's provider (--ai); a reset may change it (docs/assistant.md). */
   ai: AiProvider;
   aiTimeoutMs: number;
@@ -142,6 +150,7 @@ export function createDeps(opts: DepsOptions): Deps {
   const audit = createAudit(db, nowIso, { sealKey: auditSealKey, checkpoints });
   audit.anchorAtStart({ fresh, adopt: opts.adoptAuditHead ?? false });
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
+  if (opts.kekNext) pairKey(opts.kek, opts.kekNext);
   const deps: Deps = {
     db, clock, ids, scheduler, audit, keys, market,
     investors: createInvestorRepo(db),
@@ -149,6 +158,7 @@ export function createDeps(opts: DepsOptions): Deps {
     log: opts.log ?? silent,
     wallNow,
     kek: opts.kek,
+    kekNext: opts.kekNext ?? null,
     auditSealKey,
     ai: opts.ai ?? 'none',
     aiTimeoutMs: opts.aiTimeoutMs ?? 5_000,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
-import { loadKek } from './store/kek-file.js';
+import { loadKekRing } from './store/kek-file.js';
 import { LATEST_SCHEMA_VERSION } from './store/db.js';
 import { homeSchemaProblem } from './store/schema-check.js';
 import { EXIT_HOME_ALTERED, EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
@@ -144,12 +144,14 @@ const firstStart = !existsSync(join(home, 'svc.db'));
 const hadSandboxId = readSandboxId(home) !== null;
 const sandboxId = keepSandboxId(home, `sbx_${randomBytes(8).toString('hex')}`);
 
-// kek.key, or kek.next.key when the database says a rotation committed under it (daemon/store/kek-file.ts)
-const kek = loadKek(home);
+// kek.key, or kek.next.key when the database says a rotation committed under it; and kek.next.key
+// beside it while a KEK rotation is still re-sealing in slices (daemon/store/kek-file.ts)
+const { kek, next: kekNext } = loadKekRing(home);
 
 const deps = createDeps({
   dbFile: join(home, 'svc.db'),
   kek,
+  kekNext,
   sandbox: { seed, startMs, clockMode, speedMilli: Math.round(speed * 1000) },
   ai: parsed.value.ai,
   version: VERSION,

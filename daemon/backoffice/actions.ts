@@ -8,6 +8,7 @@ import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { sha256 } from '../store/crypto.js';
 import { BASE_EXEC, BASE_PARAMS, isBase } from './action-bases.js';
+import { rotationView } from './bases/rotation-progress.js';
 
 export const PROPOSAL_TTL_MS = 24 * 3600_000;
 export type ActionState = 'proposed' | 'approved' | 'rejected' | 'expired';
@@ -35,8 +36,16 @@ function view(deps: D, r: ActionRow): ActionView {
     action_id: r.id, action: r.action, params: JSON.parse(r.params), reason: r.reason, payload_sha256: r.payload_sha256,
     state: expired ? 'expired' : r.state, maker: r.maker_name, checker: r.checker_name, created_at: r.created_at,
     expires_at: deps.market.calendar.toIso(r.expires_ms), decided_at: r.decided_at, decision_reason: r.decision_reason,
-    result: r.result ? JSON.parse(r.result) : null,
+    result: withRotation(deps, r),
   };
+}
+
+/** A key rotation's result carries its progress, live: it re-seals in the background (bases/rotation-runner.ts). */
+function withRotation(deps: D, r: ActionRow): Record<string, unknown> | null {
+  const result: Record<string, unknown> | null = r.result ? JSON.parse(r.result) : null;
+  if (!result || (r.action !== 'keys:rotate-kek' && r.action !== 'keys:rotate-dek')) return result;
+  const rotation = rotationView(deps.db, r.id);
+  return rotation ? { ...result, rotation } : result;
 }
 
 const holds = (op: Operator, grant: string) => (op.scopes?.get(grant) ?? []).includes('global');

@@ -8,7 +8,7 @@ import { sha256 } from '../store/crypto.js';
 import type { OnboardingCtx } from './context.js';
 import type { ApplicationRow } from './repo.js';
 import { sandboxReview } from './screening.js';
-import { nationalIdHash, sealDetails, sealDocument, sealNationalId, type SealedDetails } from './sealed.js';
+import { approvedDuplicate, nationalIdHash, sealDetails, sealDocument, sealNationalId, type SealedDetails } from './sealed.js';
 import { applicationView } from './views.js';
 
 /** The tenant's application, or NOT_FOUND (another tenant's is unknown). */
@@ -45,7 +45,7 @@ export function createApplication(ctx: OnboardingCtx, tenantId: string, input: K
   if (refusal) return refusal;
   const dek = ctx.keys.tenantDek(tenantId);
   const hash = nationalIdHash(dek, input.national_id);
-  if (ctx.repo.hasApprovedWithHash(tenantId, hash)) return refuse('DUPLICATE_NATIONAL_ID');
+  if (approvedDuplicate(ctx, tenantId, input.national_id)) return refuse('DUPLICATE_NATIONAL_ID');
   const id = ctx.ids.next('kyc');
   const details: SealedDetails = { date_of_birth: input.date_of_birth, email: input.email, phone: input.phone, address: input.address };
   const broker = ctx.repo.brokerOfRecord();

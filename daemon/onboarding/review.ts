@@ -6,7 +6,7 @@ import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 import type { OnboardingCtx, Reviewer } from './context.js';
 import type { ApplicationRow } from './repo.js';
 import { approve, reject } from './screening.js';
-import { openDocument } from './sealed.js';
+import { approvedDuplicateOf, openDocument } from './sealed.js';
 import { dealerView } from './views.js';
 
 function applicationAtBroker(ctx: Pick<OnboardingCtx, 'repo'>, op: Reviewer, id: string): Outcome<ApplicationRow> {
@@ -38,7 +38,7 @@ export function clear(ctx: OnboardingCtx, op: Reviewer, id: string) {
   const found = referredAtBroker(ctx, op, id);
   if (!found.ok) return found;
   const app = found.value;
-  if (ctx.repo.hasApprovedWithHash(app.tenant_id, app.national_id_hash)) {
+  if (approvedDuplicateOf(ctx, app)) {
     return refuse('DUPLICATE_NATIONAL_ID', 'This person already holds an approved account in the tenant; decline with DUPLICATE_INVESTOR.');
   }
   approve(ctx, app, `operator:${op.name}`);

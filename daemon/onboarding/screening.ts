@@ -4,7 +4,7 @@
 import { MAGIC_REFER_SUFFIX, MAGIC_REJECT_SUFFIX, type KycDeclineReason, type KycState } from '../contract/kyc.js';
 import type { OnboardingCtx } from './context.js';
 import type { ApplicationRow, BrokerRow } from './repo.js';
-import { nationalIdOf } from './sealed.js';
+import { approvedDuplicateOf, nationalIdOf } from './sealed.js';
 
 type DecideCtx = Pick<OnboardingCtx, 'repo' | 'ids' | 'audit' | 'clock' | 'nowIso'>;
 
@@ -63,7 +63,7 @@ export function sandboxReview(ctx: DecideCtx & Pick<OnboardingCtx, 'keys'>, app:
     return 'rejected';
   }
   if (suffix === MAGIC_REFER_SUFFIX) return 'screening_referred';
-  if (ctx.repo.hasApprovedWithHash(app.tenant_id, app.national_id_hash)) {
+  if (approvedDuplicateOf(ctx, app)) {
     reject(ctx, app, 'DUPLICATE_INVESTOR', broker);
     return 'rejected';
   }

@@ -28,11 +28,43 @@ export function seal(key: Buffer, plaintext: Buffer, aad = ''): Buffer {
   return Buffer.concat([iv, cipher.getAuthTag(), ct]);
 }
 
-export function open(key: Buffer, sealed: Buffer, aad = ''): Buffer {
+function openUnder(key: Buffer, sealed: Buffer, aad: string): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
   if (aad) decipher.setAAD(Buffer.from(aad));
   decipher.setAuthTag(sealed.subarray(12, 28));
   return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+}
+
+// A key being rotated has a partner while its values are re-sealed in slices (docs/backoffice.md "Key
+// rotation"): the key a rotation moves values to, or the one it moves them from. A value sealed under
+// either opens, so every reader keeps working whatever slice the rotation is at. Keyed by the Buffer
+// object a key store hands out (a tenant's data key, the daemon's KEK), never by its bytes.
+const partners = new WeakMap<Buffer, Buffer>();
+
+/** While a rotation re-seals: what opens under `key` may be sealed under `partner` instead. */
+export function pairKey(key: Buffer, partner: Buffer): void {
+  partners.set(key, partner);
+}
+
+export function unpairKey(key: Buffer): void {
+  partners.delete(key);
+}
+
+/** The key and its partner (if a rotation is re-sealing): every key a value handed to `open(key)` may be under. */
+export function keyRing(key: Buffer): Buffer[] {
+  const partner = partners.get(key);
+  return partner ? [key, partner] : [key];
+}
+
+/** Opens a sealed value under `key`, or under its partner while a rotation re-seals (pairKey). */
+export function open(key: Buffer, sealed: Buffer, aad = ''): Buffer {
+  const partner = partners.get(key);
+  if (!partner) return openUnder(key, sealed, aad);
+  try {
+    return openUnder(key, sealed, aad);
+  } catch {
+    return openUnder(partner, sealed, aad);
+  }
 }
 
 export function newKey(): Buffer {

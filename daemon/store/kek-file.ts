@@ -71,30 +71,48 @@ export function dropNextKek(home: string): void {
 
 export const hasNextKek = (home: string): boolean => existsSync(join(home, KEK_NEXT_FILE));
 
-/** The database's kek_check, or null (no database, no key_state yet). */
-function storedCheck(dbFile: string): string | null {
-  if (!existsSync(dbFile)) return null;
+/** The database's kek_check and kek_next_check (a rotation re-sealing in slices), or nulls. */
+function storedChecks(dbFile: string): { current: string | null; next: string | null } {
+  if (!existsSync(dbFile)) return { current: null, next: null };
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'key_state'").get();
-    if (!table) return null;
-    return (db.prepare('SELECT kek_check FROM key_state WHERE id = 1').get() as { kek_check: string } | undefined)?.kek_check ?? null;
+    if (!table) return { current: null, next: null };
+    const hasNext = db.prepare("SELECT 1 FROM pragma_table_info('key_state') WHERE name = 'kek_next_check'").get();
+    const row = db.prepare(`SELECT kek_check${hasNext ? ', kek_next_check' : ', NULL AS kek_next_check'} FROM key_state WHERE id = 1`).get() as
+      | { kek_check: string; kek_next_check: string | null }
+      | undefined;
+    return { current: row?.kek_check ?? null, next: row?.kek_next_check ?? null };
   } finally {
     db.close();
   }
 }
 
-/** Settles a rotation a crash cut short, then answers the KEK of the home (made on first start). */
-export function loadKek(home: string, dbFile = join(home, 'svc.db')): Buffer {
+/**
+ * Settles what a crash left of a rotation, then answers the KEK of the home (made on first start) and,
+ * while a KEK rotation is re-sealing in slices (key_state.kek_next_check names kek.next.key), the next
+ * KEK: both are needed until its switch-over commits. kek.next.key is promoted when kek_check names
+ * it (the switch-over committed), kept when kek_next_check does, and deleted otherwise (the approval
+ * never committed).
+ */
+export function loadKekRing(home: string, dbFile = join(home, 'svc.db')): { kek: Buffer; next: Buffer | null } {
   const file = join(home, KEK_FILE);
+  let next: Buffer | null = null;
   if (hasNextKek(home)) {
-    const next = readFileSync(join(home, KEK_NEXT_FILE));
-    if (next.length === 32 && storedCheck(dbFile) === kekCheck(next)) {
-      // A crash after the rotation's COMMIT may have left the checkpoint under the old key.
-      if (existsSync(file)) rekeyAuditCheckpoint(home, readFileSync(file), next);
+    const candidate = readFileSync(join(home, KEK_NEXT_FILE));
+    const checks = storedChecks(dbFile);
+    if (candidate.length === 32 && checks.current === kekCheck(candidate)) {
+      // A crash after the switch-over's COMMIT may have left the audit checkpoint under the old key.
+      if (existsSync(file)) rekeyAuditCheckpoint(home, readFileSync(file), candidate);
       promoteNextKek(home);
-    } else dropNextKek(home);
+    } else if (candidate.length === 32 && checks.next === kekCheck(candidate)) next = candidate;
+    else dropNextKek(home);
   }
   if (!existsSync(file)) writeDurable(home, KEK_FILE, randomBytes(32));
-  return readFileSync(file);
+  return { kek: readFileSync(file), next };
+}
+
+/** The KEK of the home (loadKekRing without a rotation in progress). */
+export function loadKek(home: string, dbFile = join(home, 'svc.db')): Buffer {
+  return loadKekRing(home, dbFile).kek;
 }

@@ -8,7 +8,7 @@
 import type { Db } from '../store/db.js';
 import type { IdGen } from '../sim/ids.js';
 import type { Operator, OperatorRealm } from '../contract/route.js';
-import { newKey, newSecret, open, seal, sha256 } from '../store/crypto.js';
+import { newKey, newSecret, open, pairKey, seal, sha256 } from '../store/crypto.js';
 import { ROLES } from '../contract/grants.js';
 import { createIdentityStore, type IdentityStore } from './identities.js';
 
@@ -52,16 +52,22 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
   const q = {
     key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
     secrets: db.prepare<[string], { secret_enc: Buffer }>('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
-    dek: db.prepare<[string], { dek_wrapped: Buffer }>('SELECT dek_wrapped FROM tenants WHERE id = ?'),
+    dek: db.prepare<[string], { dek_wrapped: Buffer; dek_next_wrapped: Buffer | null }>('SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?'),
     operator: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE key_hash = ?'),
   };
 
+  /**
+   * The key to seal the tenant's values under. While a keys:rotate-dek re-seals them in slices it is
+   * the next data key, paired with the current one (crypto.ts pairKey), so values under either open.
+   */
   function tenantDek(tenantId: string): Buffer {
     let dek = dekCache.get(tenantId);
     if (!dek) {
       const row = q.dek.get(tenantId);
       if (!row) throw new Error(`unknown tenant ${tenantId}`);
-      dek = open(kek, row.dek_wrapped, `dek:${tenantId}`);
+      const current = open(kek, row.dek_wrapped, `dek:${tenantId}`);
+      dek = row.dek_next_wrapped ? open(kek, row.dek_next_wrapped, `dek:${tenantId}`) : current;
+      if (dek !== current) pairKey(dek, current);
       dekCache.set(tenantId, dek);
     }
     return dek;

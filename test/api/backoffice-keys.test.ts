@@ -1,6 +1,6 @@
 // keys:rotate-dek and keys:rotate-kek through the API: approved, the rotation re-seals what the key
-// protects in the approving transaction; afterwards every sealed value opens under the new key and not
-// the old one, and everything built on them (signed requests, step-up codes, the audit seal, KYC
+// protects in slices after the approval (test/api/key-rotation-slices.test.ts shows the slices);
+// once done, every sealed value opens under the new key and not the old one, and everything built on them (signed requests, step-up codes, the audit seal, KYC
 // duplicate detection, the logo) keeps working.
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,22 @@ afterEach(async () => t.close());
 const propose = (action: string, params: Record<string, unknown>) =>
   t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'scheduled key rotation' } });
 const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { as: 'approver', body: {} });
+
+interface Rotation {
+  state: 'running' | 'done' | 'blocked';
+  resealed: Record<string, number>;
+  blocked: string | null;
+}
+
+/** Waits (reading GET /admin/actions) until the approved rotation is no longer running; its progress. */
+async function rotated(actionId: string): Promise<Rotation> {
+  for (;;) {
+    const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{ action_id: string; result: { rotation: Rotation } }>;
+    const r = all.find((a) => a.action_id === actionId)!.result.rotation;
+    if (r.state !== 'running') return r;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 const tenantId = () => t.creds.tenant.tenant_id;
 
 /** An approved application with both ID images, and a logo: something of every sealed kind. */
@@ -44,8 +60,10 @@ describe('keys:rotate-dek', () => {
     const p = await propose('keys:rotate-dek', { tenant_id: tenantId() });
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
-    expect(a.body.result.resealed).toMatchObject({ signing_secrets: 1, national_ids: 1, contact_details: 1, id_images: 2, logo: 1 });
-    expect(a.body.result.resealed.journal_bodies).toBeGreaterThan(3);
+    const r = await rotated(p.body.action_id);
+    expect(r.state).toBe('done');
+    expect(r.resealed).toMatchObject({ signing_secrets: 1, national_ids: 1, contact_details: 1, id_images: 2, logo: 1 });
+    expect(r.resealed.journal_bodies).toBeGreaterThan(3);
     const newDek = t.deps.keys.tenantDek(tenantId());
     expect(newDek.equals(oldDek)).toBe(false);
 
@@ -84,6 +102,36 @@ describe('keys:rotate-dek', () => {
     expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
   });
 
+  it('a value found unreadable while re-sealing blocks the rotation (audited, named): both data keys are kept, everything else opens, and no other rotation starts', async () => {
+    const { id } = await sealedData();
+    t.deps.db.prepare('UPDATE kyc_applications SET details_enc = randomblob(64) WHERE id = ?').run(id);
+    const p = await propose('keys:rotate-dek', { tenant_id: tenantId() });
+    expect((await approve(p.body.action_id)).status).toBe(200); // checked as it is re-sealed, not at the approval
+    const r = await rotated(p.body.action_id);
+    expect(r.state).toBe('blocked');
+    expect(r.blocked).toContain(`kyc:details:${id}`);
+    const audit = t.deps.db.prepare("SELECT subject FROM audit_log WHERE action = 'keys.rotation.blocked'").all();
+    expect(audit).toEqual([{ subject: p.body.action_id }]);
+    expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([`kyc:details:${id} (${id})`]);
+    expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201); // signed, sealed under the next key
+    const again = await approve((await propose('keys:rotate-kek', {})).body.action_id);
+    expect([again.status, again.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
+    expect(again.body.error.message).toContain(p.body.action_id);
+  });
+
+  it('a second rotation approved while one re-seals is 422 ACTION_NOT_EXECUTABLE and stays open; once the first is done it runs', async () => {
+    await sealedData();
+    const first = await propose('keys:rotate-dek', { tenant_id: tenantId() });
+    const second = await propose('keys:rotate-kek', {});
+    expect((await approve(first.body.action_id)).status).toBe(200);
+    const refused = await approve(second.body.action_id);
+    expect([refused.status, refused.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
+    expect((await rotated(first.body.action_id)).state).toBe('done');
+    expect((await approve(second.body.action_id)).status).toBe(200);
+    expect((await rotated(second.body.action_id)).state).toBe('done');
+    expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
+  });
+
   it.each([
     ['tenant_id', {}],
     ['tenant_id', { tenant_id: 42 }],
@@ -103,8 +151,10 @@ describe('keys:rotate-kek', () => {
     const p = await propose('keys:rotate-kek', {});
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
-    expect(a.body.result).toMatchObject({ kek_version: 2, resealed: { data_keys: 1, step_up_secrets: 6 } }); // one per bootstrap identity
-    expect(a.body.result.resealed.journal_bodies).toBeGreaterThan(0);
+    expect(a.body.result).toMatchObject({ kek_version: 2 });
+    const r = await rotated(p.body.action_id);
+    expect(r).toMatchObject({ state: 'done', resealed: { data_keys: 1, step_up_secrets: 6 } }); // one per bootstrap identity
+    expect(r.resealed.journal_bodies).toBeGreaterThan(0);
     expect(t.deps.kek.equals(oldKek)).toBe(false);
 
     const report = openEverySealed(t.deps.db, t.deps.kek);
@@ -117,6 +167,7 @@ describe('keys:rotate-kek', () => {
     expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true });
     const next = await propose('keys:rotate-kek', {});
     expect((await approve(next.body.action_id)).body.result).toMatchObject({ kek_version: 3 });
+    expect((await rotated(next.body.action_id)).state).toBe('done');
     expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
     expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
   });
@@ -138,7 +189,9 @@ describe('keys:rotate-kek', () => {
 
   it('the store reopens under the new KEK', async () => {
     await sealedData();
-    await approve((await propose('keys:rotate-kek', {})).body.action_id);
+    const p = await propose('keys:rotate-kek', {});
+    await approve(p.body.action_id);
+    expect((await rotated(p.body.action_id)).state).toBe('done');
     const kek = Buffer.from(t.deps.kek);
     const { dir, creds } = t;
     await t.close({ keepDir: true });

@@ -1,12 +1,14 @@
-// Crash safety of keys:rotate-kek (docs/backoffice.md "Key rotation"): a real daemon approves a KEK
-// rotation and is SIGKILLed in the middle of it, at chosen and at random moments, then restarted on the
-// same home. The test hook SVC_TEST_KEY_ROTATION_STALL_MS makes the window observable: the rotation
-// holds its transaction that long before committing, and waits that long again after the commit
-// before renaming kek.next.key over kek.key. Whatever the moment, every sealed value of the store opens
-// under one of the home's key files (never neither), and after the restart under kek.key alone, with
-// kek.next.key gone, the audit chain verifying and signed requests working. keys:rotate-dek is one
-// transaction and no file: killed before or at a random moment of it, the tenant's data key is the old
-// one or the new one and everything sealed under it opens.
+// Crash safety of keys:rotate-kek and keys:rotate-dek (docs/backoffice.md "Key rotation"): a real
+// daemon approves a rotation and is SIGKILLed in the middle of it, at chosen and at random moments,
+// then restarted on the same home. The approval answers at once and the re-sealing runs after it in
+// slices; the test hooks make the moments observable: SVC_TEST_KEY_ROTATION_SLICE_ROWS=1 (one row a
+// slice) and SVC_TEST_KEY_ROTATION_STALL_MS (a pause of an eighth of it between slices, and all of it
+// between the KEK switch-over's commit and the rename of kek.next.key over kek.key). Whatever the
+// moment, every sealed value of the store opens under the home's key files (a KEK rotation half done:
+// some under kek.key, some under kek.next.key; a data key rotation half done: some under the tenant's
+// current data key, some under its next one), the restarted daemon resumes the rotation and finishes
+// it, and afterwards everything opens under kek.key alone, kek.next.key is gone, the audit chain
+// verifies and signed requests work.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,31 +43,33 @@ async function admin(path: string, key: string, body?: unknown, stepUp?: string)
   return fetch(`${d.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-const kekVersion = (): number => {
+/** Reads the stopped (or running) daemon's store read-only. */
+function withStore<T>(fn: (db: ReturnType<typeof openStore>) => T): T {
   const db = openStore(home);
   try {
-    return (db.prepare('SELECT kek_version FROM key_state WHERE id = 1').get() as { kek_version: number } | undefined)?.kek_version ?? 1;
-  } finally {
-    db.close();
-  }
-};
-
-/** Every sealed value opens under kek.key, or every one under kek.next.key: the name of the key, or null. */
-function keyThatOpensAll(): string | null {
-  const db = openStore(home);
-  try {
-    for (const name of ['kek.key', 'kek.next.key']) {
-      const kek = keyFile(home, name);
-      if (kek && openEverySealed(db, kek).failures.length === 0) return name;
-    }
-    return null;
+    return fn(db);
   } finally {
     db.close();
   }
 }
 
+const kekVersion = (): number => withStore((db) => (db.prepare('SELECT kek_version FROM key_state WHERE id = 1').get() as { kek_version: number } | undefined)?.kek_version ?? 1);
+const rotationRow = (actionId: string) =>
+  withStore((db) => db.prepare('SELECT slices, finished_at FROM key_rotations WHERE action_id = ?').get(actionId) as { slices: number; finished_at: string | null } | undefined);
+
+/** Every sealed value opens under these key files together (each value under one of them). */
+function opensUnder(names: string[]): boolean {
+  const keks: Buffer[] = [];
+  for (const n of names) {
+    const k = keyFile(home, n);
+    if (k) keks.push(k);
+  }
+  return keks.length === names.length && withStore((db) => openEverySealed(db, keks).failures.length === 0);
+}
+
 beforeAll(async () => {
   process.env.SVC_TEST_KEY_ROTATION_STALL_MS = String(STALL_MS);
+  process.env.SVC_TEST_KEY_ROTATION_SLICE_ROWS = '1';
   home = tempHome('kek-rotation');
   d = await startDaemon(home);
   const api = Api.of(d);
@@ -77,72 +81,82 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.SVC_TEST_KEY_ROTATION_STALL_MS;
+  delete process.env.SVC_TEST_KEY_ROTATION_SLICE_ROWS;
   await stopDaemon(d);
   removeHome(home);
 });
 
-type Moment = 'before-commit' | 'after-commit' | 'random';
-
-/** Proposes and approves a rotation, kills the daemon at `moment`; answers whether the rotation committed. */
-async function rotateAndKill(moment: Moment): Promise<{ committed: boolean; killedAfterMs: number }> {
-  const before = kekVersion();
-  const p = await admin('/admin/actions', d.creds.security_key, { action: 'keys:rotate-kek', params: {}, reason: 'crash test rotation' });
+/** Proposes and approves a rotation; the action id and the approval's status (or 'cut') once it settles. */
+async function approveRotation(action: string, params: Record<string, unknown>): Promise<{ id: string; approval: Promise<number | 'cut'> }> {
+  const p = await admin('/admin/actions', d.creds.security_key, { action, params, reason: 'crash test rotation' });
   expect(p.status).toBe(201);
   const id = ((await p.json()) as { action_id: string }).action_id;
   const code = await freshCode(d.creds.approver_step_up);
-  const t0 = Date.now();
-  const approval = admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then((r) => r.status, () => 'cut');
-  if (moment === 'before-commit') await sleep(STALL_MS / 3);
-  else if (moment === 'after-commit') {
-    expect(await approval).toBe(200); // answered: committed; the rename waits STALL_MS more
-    await sleep(STALL_MS / 4);
-    expect(keyFile(home, 'kek.next.key')).not.toBeNull();
-  } else await sleep(Math.floor(Math.random() * STALL_MS * 2.5));
-  const killedAfterMs = Date.now() - t0;
-  await killDaemon(d);
-  await approval;
-  return { committed: kekVersion() === before + 1, killedAfterMs };
+  return { id, approval: admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then((r) => r.status, () => 'cut' as const) };
 }
 
+/** Waits (reading the store) until `done` holds, for at most 20 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !done(); i++) await sleep(50);
+  expect(done()).toBe(true);
+}
+
+/** After a restart: the daemon resumes the rotation and finishes it; then everything is under kek.key alone. */
+async function restartAndFinish(id: string, approved: boolean): Promise<void> {
+  d = await startDaemon(home);
+  if (approved) await until(() => rotationRow(id)?.finished_at != null);
+  await until(() => keyFile(home, 'kek.next.key') === null);
+  expect(opensUnder(['kek.key'])).toBe(true);
+  expect(await (await admin('/admin/audit/verify', d.creds.admin_key)).json()).toMatchObject({ ok: true });
+  const api = Api.of(d);
+  try {
+    await onboard(api); // signed requests: the signing secret opens under a data key under the KEK
+  } finally {
+    await api.close();
+  }
+}
+
+type KekMoment = 'mid-reseal' | 'after-switch-over' | 'random';
+
 describe('keys:rotate-kek survives SIGKILL at any moment', () => {
-  it.each<[Moment]>([['before-commit'], ['after-commit'], ['random'], ['random']])(
-    'killed %s: every sealed value opens under one key file, and after the restart under kek.key',
+  it.each<[KekMoment]>([['mid-reseal'], ['after-switch-over'], ['random'], ['random']])(
+    'killed %s: every sealed value opens under the key files, and after the restart the rotation finishes under kek.key',
     async (moment) => {
       const oldKek = keyFile(home, 'kek.key')!;
-      const { committed, killedAfterMs } = await rotateAndKill(moment);
+      const before = kekVersion();
+      const { id, approval } = await approveRotation('keys:rotate-kek', {});
+      const t0 = Date.now();
+      if (moment === 'mid-reseal') {
+        expect(await approval).toBe(200); // answered before the re-sealing
+        await until(() => (rotationRow(id)?.slices ?? 0) >= 1);
+      } else if (moment === 'after-switch-over') {
+        expect(await approval).toBe(200);
+        await until(() => kekVersion() === before + 1); // switched over; the rename waits STALL_MS more
+      } else await sleep(Math.floor(Math.random() * STALL_MS * 2));
+      const killedAfterMs = Date.now() - t0;
+      await killDaemon(d);
+      const answered = await approval;
+      const approved = rotationRow(id) !== undefined;
+      const switched = kekVersion() === before + 1;
       const next = keyFile(home, 'kek.next.key');
-      console.log(`kek rotation killed ${moment} after ${killedAfterMs} ms: ${committed ? 'committed' : 'not committed'}, kek.next.key ${next ? 'present' : 'absent'}`);
-      if (moment === 'before-commit') expect(committed).toBe(false);
-      if (moment === 'after-commit') expect(committed).toBe(true);
-      // while dead: the store opens entirely under the key its kek_check names, in one of the files
-      expect(keyThatOpensAll()).toBe(committed ? (next ? 'kek.next.key' : 'kek.key') : 'kek.key');
+      console.log(`kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}, kek.next.key ${next ? 'present' : 'absent'}`);
+      if (moment === 'mid-reseal') expect([approved, switched]).toEqual([true, false]);
+      if (moment === 'after-switch-over') expect(switched).toBe(true);
+      if (answered === 200) expect(approved).toBe(true);
+      // while dead: every value opens under the files (half done: some under each), never neither
+      if (!approved) expect(opensUnder(['kek.key'])).toBe(true);
+      else if (switched) expect(next ? opensUnder(['kek.next.key']) : opensUnder(['kek.key'])).toBe(true);
+      else expect(opensUnder(['kek.key', 'kek.next.key'])).toBe(true);
 
-      d = await startDaemon(home);
-      expect(keyFile(home, 'kek.next.key')).toBeNull();
-      const kek = keyFile(home, 'kek.key')!;
-      expect(kek.equals(oldKek)).toBe(!committed);
-      expect(keyThatOpensAll()).toBe('kek.key');
-      const verify = await admin('/admin/audit/verify', d.creds.admin_key);
-      expect(await verify.json()).toMatchObject({ ok: true });
-      const api = Api.of(d);
-      try {
-        await onboard(api); // signed requests: the signing secret opens under a data key under the KEK
-      } finally {
-        await api.close();
-      }
+      await restartAndFinish(id, approved);
+      expect(keyFile(home, 'kek.key')!.equals(oldKek)).toBe(!approved);
     },
     90_000,
   );
 });
 
-const wrappedDek = (tenantId: string): Buffer => {
-  const db = openStore(home);
-  try {
-    return (db.prepare('SELECT dek_wrapped FROM tenants WHERE id = ?').get(tenantId) as { dek_wrapped: Buffer }).dek_wrapped;
-  } finally {
-    db.close();
-  }
-};
+const dekRing = (tenantId: string) =>
+  withStore((db) => db.prepare('SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?').get(tenantId) as { dek_wrapped: Buffer; dek_next_wrapped: Buffer | null });
 
 describe('keys:rotate-dek survives SIGKILL at any moment', () => {
   // A home of its own: its approver has used no step yet, so the three approvals below take the
@@ -161,34 +175,29 @@ describe('keys:rotate-dek survives SIGKILL at any moment', () => {
     }
   });
 
-  it.each<['before-commit' | 'random']>([['before-commit'], ['random'], ['random']])(
-    'killed %s: the tenant data key is the old or the new one, every sealed value opens, and signed requests work after the restart',
+  it.each<['mid-reseal' | 'random']>([['mid-reseal'], ['random'], ['random']])(
+    'killed %s: the tenant\'s values open under its current or next data key, and after the restart the rotation finishes and signed requests work',
     async (moment) => {
       const tenant = d.creds.tenant_id;
-      const before = wrappedDek(tenant);
-      const p = await admin('/admin/actions', d.creds.security_key, { action: 'keys:rotate-dek', params: { tenant_id: tenant }, reason: 'crash test dek rotation' });
-      expect(p.status).toBe(201);
-      const id = ((await p.json()) as { action_id: string }).action_id;
-      const code = await freshCode(d.creds.approver_step_up);
-      const approval = admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then((r) => r.status, () => 'cut');
-      await sleep(moment === 'before-commit' ? STALL_MS / 3 : Math.floor(Math.random() * STALL_MS * 1.5));
+      const before = dekRing(tenant).dek_wrapped;
+      const { id, approval } = await approveRotation('keys:rotate-dek', { tenant_id: tenant });
+      if (moment === 'mid-reseal') {
+        expect(await approval).toBe(200);
+        await until(() => (rotationRow(id)?.slices ?? 0) >= 2);
+      } else await sleep(Math.floor(Math.random() * STALL_MS * 2));
       await killDaemon(d);
       const answered = await approval;
-      const committed = !wrappedDek(tenant).equals(before);
-      console.log(`dek rotation killed ${moment}: ${committed ? 'committed' : 'not committed'} (approval ${answered})`);
-      if (moment === 'before-commit') expect(committed).toBe(false);
-      if (answered === 200) expect(committed).toBe(true);
-      expect(keyThatOpensAll()).toBe('kek.key');
+      const approved = rotationRow(id) !== undefined;
+      const row = rotationRow(id);
+      console.log(`dek rotation killed ${moment} (approval ${answered}): ${row ? (row.finished_at ? 'finished' : `re-sealing, ${row.slices} slices done`) : 'not approved'}`);
+      if (moment === 'mid-reseal') expect(row?.finished_at).toBeNull();
+      if (answered === 200) expect(approved).toBe(true);
+      expect(dekRing(tenant).dek_next_wrapped !== null).toBe(approved && !row?.finished_at);
+      expect(opensUnder(['kek.key'])).toBe(true); // each value under the current or the next data key
 
-      d = await startDaemon(home);
-      expect(keyThatOpensAll()).toBe('kek.key');
-      expect(await (await admin('/admin/audit/verify', d.creds.admin_key)).json()).toMatchObject({ ok: true });
-      const api = Api.of(d);
-      try {
-        await onboard(api); // the tenant's signing secret opens under its (old or new) data key
-      } finally {
-        await api.close();
-      }
+      await restartAndFinish(id, approved);
+      expect(dekRing(tenant).dek_next_wrapped).toBeNull();
+      expect(dekRing(tenant).dek_wrapped.equals(before)).toBe(!approved);
     },
     90_000,
   );

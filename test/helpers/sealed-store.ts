@@ -28,35 +28,50 @@ const JOURNAL_COLUMNS = [
   "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
 ];
 
-export function openEverySealed(db: Database.Database, kek: Buffer): SealedReport {
+/**
+ * `kek` is the key-encryption key, or the keys a KEK rotation in progress may have sealed under (both:
+ * a value opens under either). A tenant whose data key rotation is in progress has two data keys
+ * (dek_wrapped, dek_next_wrapped): its values open under either.
+ */
+export function openEverySealed(db: Database.Database, kek: Buffer | Buffer[]): SealedReport {
+  const keks = Array.isArray(kek) ? kek : [kek];
   const failures: string[] = [];
   let opened = 0;
-  const tryOpen = (key: Buffer | undefined, sealed: Buffer, aad: string, what: string): Buffer | null => {
-    try {
-      if (!key) throw new Error('no key');
-      const plain = open(key, sealed, aad);
-      opened++;
-      return plain;
-    } catch {
-      failures.push(what);
-      return null;
+  const tryOpen = (ring: Buffer[], sealed: Buffer, aad: string, what: string): Buffer | null => {
+    for (const key of ring) {
+      try {
+        const plain = open(key, sealed, aad);
+        opened++;
+        return plain;
+      } catch {
+        // the next key
+      }
     }
+    failures.push(what);
+    return null;
   };
-  const deks = new Map<string, Buffer>();
-  for (const t of db.prepare('SELECT id, dek_wrapped FROM tenants').all() as Array<{ id: string; dek_wrapped: Buffer }>) {
-    const dek = tryOpen(kek, t.dek_wrapped, `dek:${t.id}`, `data key of ${t.id}`);
-    if (dek) deks.set(t.id, dek);
+  const hasNext = db.prepare("SELECT 1 FROM pragma_table_info('tenants') WHERE name = 'dek_next_wrapped'").get() !== undefined;
+  const deks = new Map<string, Buffer[]>();
+  const tenants = db.prepare(`SELECT id, dek_wrapped${hasNext ? ', dek_next_wrapped' : ''} FROM tenants`).all() as Array<{ id: string; dek_wrapped: Buffer; dek_next_wrapped?: Buffer | null }>;
+  for (const t of tenants) {
+    const ring: Buffer[] = [];
+    for (const [wrapped, name] of [[t.dek_wrapped, 'data key'], [t.dek_next_wrapped, 'next data key']] as const) {
+      if (!wrapped) continue;
+      const dek = tryOpen(keks, wrapped, `dek:${t.id}`, `${name} of ${t.id}`);
+      if (dek) ring.push(dek);
+    }
+    deks.set(t.id, ring);
   }
   for (const s of db.prepare('SELECT operator_id, secret_sealed FROM operator_step_up').all() as Array<{ operator_id: string; secret_sealed: Buffer }>) {
-    tryOpen(kek, s.secret_sealed, `stepup:${s.operator_id}`, `step-up secret of ${s.operator_id}`);
+    tryOpen(keks, s.secret_sealed, `stepup:${s.operator_id}`, `step-up secret of ${s.operator_id}`);
   }
   for (const sql of [...TENANT_COLUMNS, ...JOURNAL_COLUMNS]) {
     for (const r of db.prepare(sql).all() as Row[]) {
       if (r.sealed === null) continue;
-      tryOpen(r.tenant === null ? kek : deks.get(r.tenant), r.sealed, r.aad, `${r.aad} (${r.k})`);
+      tryOpen(r.tenant === null ? keks : deks.get(r.tenant) ?? [], r.sealed, r.aad, `${r.aad} (${r.k})`);
     }
   }
-  const audit = createAudit(db, () => "", { sealKey: auditSealKeyOf(kek) }).verify();
-  if (!audit.ok) failures.push(`audit: ${JSON.stringify(audit)}`);
+  const audits = keks.map((k) => createAudit(db, () => "", { sealKey: auditSealKeyOf(k) }).verify());
+  if (!audits.some((a) => a.ok)) failures.push(`audit: ${JSON.stringify(audits[0])}`);
   return { opened, failures };
 }

@@ -1,116 +1,80 @@
-// keys:rotate-kek (docs/backoffice.md "Key rotation"): a new key-encryption key. In the approving
-// transaction every value sealed directly under the KEK is opened with the old key and sealed with the
-// new one (each tenant's data key, each identity's step-up secret, the request journal's non-tenant
-// bodies and answers), the console's session, passkey and enrolment rows get their MACs under the key
-// derived from the new KEK (store/row-mac.ts: a row that did not verify under the old one still does
-// not), and key_state.kek_check names the new key; the approval's own audit entry re-signs the audit
-// head under the key derived from it.
+// keys:rotate-kek (docs/backoffice.md "Key rotation"): a new key-encryption key. The approval checks
+// that every value re-sealed by the switch-over opens (each tenant's data key, each identity's step-up
+// secret), writes the new key to kek.next.key (fsynced) before anything changes, names it in
+// key_state.kek_next_check and records the rotation, and answers at once. After its commit the
+// journal's non-tenant entries are re-sealed in bounded slices (rotation-runner.ts) and the
+// switch-over (kek-plan.ts switchOverKek) re-wraps the rest, makes kek_check name the new key and
+// re-signs the audit head under the key derived from it, in one transaction; only then is
+// kek.next.key renamed over kek.key.
 //
-// Crash safety: the new key is written to kek.next.key (fsynced) before anything changes, and renamed
-// over kek.key only once the transaction has committed; on start, daemon/store/kek-file.ts keeps
-// whichever file the database's kek_check names. So a crash at any moment leaves every sealed value
-// openable under the old key or the new one, never neither.
-//
-// In memory the KEK is one Buffer shared by every sealer (deps.kek); the rotation overwrites its bytes
-// in the same synchronous turn as the writes, and puts the old bytes back if the writes roll back.
+// Crash safety: daemon/store/kek-file.ts keeps kek.next.key on start while kek_next_check names it
+// (the rotation resumes), promotes it when kek_check does (the switch-over committed), and deletes it
+// otherwise (the approval never committed). So every sealed value opens under one of the two files.
 import type { Deps } from '../../deps.js';
 import { ok, refuse, type Outcome } from '../../contract/outcome.js';
-import { newKey } from '../../store/crypto.js';
-import { auditSealKeyOf, dropNextKek, kekCheck, promoteNextKek, writeNextKek } from '../../store/kek-file.js';
+import { newKey, pairKey, unpairKey } from '../../store/crypto.js';
+import { dropNextKek, kekCheck, writeNextKek } from '../../store/kek-file.js';
 import type { ExecCtx } from './exec.js';
-import { resealColumn, stallForTests, unlessUnreadable, withResealing } from './reseal.js';
-import { remacSessions } from '../sessions.js';
-import { remacPasskeys } from '../passkeys.js';
+import { firstUnreadable } from './reseal.js';
+import { recordRotation, runningRotation } from './rotation-progress.js';
+import { kekFilePending } from './kek-plan.js';
+import { kickRotation, startRotationRunner } from './rotation-runner.js';
 
-interface Pending {
-  old: Buffer;
-  next: Buffer;
+/** Why no rotation can start now (one runs, or a KEK file is still being renamed), or null. */
+export function rotationRefusal(deps: Deps): string | null {
+  const running = runningRotation(deps.db);
+  if (running) return `A key rotation (${running.action_id}) is still re-sealing; approve again once it has finished (GET /admin/actions shows its progress).`;
+  if (kekFilePending(deps)) return 'A key-encryption key rotation is still being finished; approve again in a moment.';
+  return null;
 }
 
-/** A rotation whose transaction has not ended yet, per daemon. */
-const pendingOf = new WeakMap<Deps, Pending>();
-
-export const rotationPending = (deps: Deps): boolean => pendingOf.has(deps);
-
-const storedCheck = (deps: Deps) => deps.db.prepare<[], { kek_check: string }>('SELECT kek_check FROM key_state WHERE id = 1').get()?.kek_check ?? null;
-
-function useKek(deps: Deps, kek: Buffer): void {
-  deps.kek.set(kek);
-  deps.auditSealKey.set(auditSealKeyOf(kek));
-  deps.keys.clearCaches();
-}
-
-/** The writes rolled back: the old key again, in memory and in the home. */
-function undo(deps: Deps, p: Pending): void {
-  useKek(deps, p.old);
-  if (deps.home) dropNextKek(deps.home);
-  pendingOf.delete(deps);
-}
-
-/** Once the approving transaction has ended: keep the new key (committed) or undo. */
-function finishWhenSettled(deps: Deps): void {
-  const p = pendingOf.get(deps);
-  if (!p) return;
-  if (!deps.db.open) return void pendingOf.delete(deps); // closed meanwhile: the next start settles the files
-  if (deps.db.inTransaction) {
-    setImmediate(() => finishWhenSettled(deps));
-    return;
-  }
-  if (storedCheck(deps) !== kekCheck(p.next)) return undo(deps, p);
-  const promote = () => {
-    if (deps.home) promoteNextKek(deps.home);
-    pendingOf.delete(deps);
+/** Once the approving transaction has ended: start the slices (it committed) or undo what lives outside the database. */
+export function startAfterCommit(deps: Deps, actionId: string, undo: () => void): void {
+  const check = () => {
+    if (!deps.db.open) return; // closed meanwhile: the next start settles the files
+    if (deps.db.inTransaction) return void setImmediate(check);
+    if (deps.db.prepare('SELECT 1 FROM key_rotations WHERE action_id = ?').get(actionId)) kickRotation(deps);
+    else undo();
   };
-  const stall = Number(process.env.SVC_TEST_KEY_ROTATION_STALL_MS ?? 0);
-  if (stall > 0) setTimeout(promote, Math.min(stall, 60_000));
-  else promote();
+  setImmediate(check);
 }
 
-/** A rollback the code did not plan (deps.reload runs the onReset hooks): undo a rotation it took back. */
+/** The next KEK leaves memory and the home: its approval rolled back. */
+function dropNext(deps: Deps): void {
+  unpairKey(deps.kek);
+  deps.kekNext = null;
+  if (deps.home) dropNextKek(deps.home);
+}
+
+/** The runner (resuming a rotation a stop cut short); a rollback the code did not plan undoes an approval it took back. */
 export function registerKeyRotation(deps: Deps): void {
   deps.onReset.push(() => {
-    const p = pendingOf.get(deps);
-    if (p && storedCheck(deps) !== kekCheck(p.next)) undo(deps, p);
+    if (deps.kekNext && runningRotation(deps.db)?.kind !== 'kek') dropNext(deps);
     deps.keys.clearCaches();
   });
+  startRotationRunner(deps);
 }
 
-function resealUnderKek(deps: Deps, from: Buffer, to: Buffer): Record<string, number> {
-  const db = deps.db;
-  return {
-    data_keys: resealColumn(db, { select: "SELECT id AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants", update: 'UPDATE tenants SET dek_wrapped = ? WHERE id = ?' }, from, to),
-    step_up_secrets: resealColumn(db, {
-      select: "SELECT operator_id AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up", update: 'UPDATE operator_step_up SET secret_sealed = ? WHERE operator_id = ?',
-    }, from, to),
-    journal_bodies: resealColumn(db, {
-      select: "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad FROM journal WHERE body_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'", update: 'UPDATE journal SET body_sealed = ? WHERE seq = ?',
-    }, from, to),
-    journal_answers: resealColumn(db, {
-      select: "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad FROM journal WHERE response_sealed IS NOT NULL AND principal NOT LIKE 'tenant:%'",
-      update: 'UPDATE journal SET response_sealed = ? WHERE seq = ?',
-    }, from, to),
-    console_rows: remacSessions(db, from, to) + remacPasskeys(db, from, to),
-  };
-}
+const SWITCHED_OVER = [
+  "SELECT id AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants",
+  "SELECT operator_id AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up",
+];
 
-export function rotateKek({ deps }: ExecCtx): Outcome<Record<string, unknown>> {
-  if (pendingOf.has(deps)) return refuse('ACTION_NOT_EXECUTABLE', 'A key rotation is still being finished; approve again in a moment.');
-  const old = Buffer.from(deps.kek);
+export function rotateKek({ deps, actionId }: ExecCtx): Outcome<Record<string, unknown>> {
+  const busy = rotationRefusal(deps);
+  if (busy) return refuse('ACTION_NOT_EXECUTABLE', busy);
+  for (const select of SWITCHED_OVER) {
+    const what = firstUnreadable(deps.db, select, [], deps.kek);
+    if (what) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${what} does not open under the current key-encryption key.`);
+  }
   const next = newKey();
-  if (deps.home) writeNextKek(deps.home, next);
-  pendingOf.set(deps, { old, next });
-  const resealed = unlessUnreadable(() => withResealing(deps.db, old, () => {
-    const counts = resealUnderKek(deps, old, next);
-    deps.db.prepare('UPDATE key_state SET kek_check = ?, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1').run(kekCheck(next), deps.nowIso());
-    stallForTests();
-    return counts;
-  }), () => {
-    if (deps.home) dropNextKek(deps.home);
-    pendingOf.delete(deps);
-  });
-  if (!resealed.ok) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${resealed.what} does not open under the current key-encryption key.`);
-  useKek(deps, next);
-  setImmediate(() => finishWhenSettled(deps));
+  if (deps.home) writeNextKek(deps.home, next); // durable before anything is sealed under it
+  deps.db.prepare('INSERT INTO key_state (id, kek_check) VALUES (1, ?) ON CONFLICT (id) DO NOTHING').run(kekCheck(deps.kek));
+  deps.db.prepare('UPDATE key_state SET kek_next_check = ? WHERE id = 1').run(kekCheck(next));
+  recordRotation(deps.db, { actionId, kind: 'kek', tenantId: null, at: deps.nowIso() });
+  deps.kekNext = next;
+  pairKey(deps.kek, next);
+  startAfterCommit(deps, actionId, () => dropNext(deps));
   const version = deps.db.prepare<[], { kek_version: number }>('SELECT kek_version FROM key_state WHERE id = 1').get()!.kek_version;
-  return ok({ kek_version: version, resealed: resealed.value });
+  return ok({ kek_version: version + 1 });
 }
