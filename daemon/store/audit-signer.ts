@@ -69,14 +69,14 @@ function checkpointer(db: Db, t: Trust, checkpoints: CheckpointStore | undefined
     setImmediate(flushLoose);
   }
 
-  return { checkpoint, scheduleLoose };
+  return { checkpoint, scheduleLoose, flushLoose };
 }
 
 export function createSigner(db: Db, head: { get(): HeadRow | undefined }, sealKey: Buffer | undefined, checkpoints: CheckpointStore | undefined) {
   const writeSeal = sealWriter(db, sealKey);
   // Without a checkpoint (a store opened by a tool, a test without a home) every head is signed as it comes.
   const t: Trust = { anchored: writeSeal !== null && checkpoints !== undefined, trusted: true, problem: null, mine: new Map() };
-  const { checkpoint, scheduleLoose } = checkpointer(db, t, checkpoints);
+  const { checkpoint, scheduleLoose, flushLoose } = checkpointer(db, t, checkpoints);
   let batchOpen = false;
   let owed = false;
   let sealedInBatch: ChainEnd | null = null;
@@ -139,6 +139,15 @@ export function createSigner(db: Db, head: { get(): HeadRow | undefined }, sealK
     distrust,
     /** Why this daemon stopped signing (null while it signs). */
     problem: (): AnchorProblem | null => t.problem,
+    /**
+     * Outside any transaction: checkpoint the committed head now instead of on the next turn. A KEK
+     * switch-over calls it right after its COMMIT, so that no request can read the checkpoint still
+     * MACed under the key that just went away.
+     */
+    checkpointNow(): void {
+      if (db.inTransaction) return;
+      flushLoose();
+    },
   };
 }
 

@@ -168,6 +168,7 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
     openBatch: signer.openBatch, closeBatch: signer.closeBatch, afterCommit: signer.afterCommit,
     /** Why this daemon no longer signs the chain's head (null while it does). */
     anchorProblem: signer.problem,
+    checkpointNow: signer.checkpointNow,
   };
 }
 

@@ -98,6 +98,9 @@ function finish(deps: Deps, row: RotationRow, plan: Plan): void {
     if (!deps.kek.equals(old)) useKek(deps, old); // the switch-over rolled back: the old key again
     throw e;
   }
+  // the audit checkpoint beside the key follows the new KEK at once (a crash before this line is
+  // settled at the next start: store/kek-file.ts re-keys the checkpoint when it promotes the key)
+  deps.audit.checkpointNow();
   plan.after();
 }
 
