@@ -137,3 +137,35 @@ describe('Every URL the API returns resolves', () => {
     }
   });
 });
+
+describe('The generated images answer only for what exists', () => {
+  it('a news image is the same bytes every time, and an id that is not an article is 404 NOT_FOUND with the error body', async () => {
+    const id = (await t.req('GET', '/v1/news')).body.news[0].id;
+    const one = await t.req('GET', `/assets/news/${id}.svg`, { as: 'none' });
+    const two = await t.req('GET', `/assets/news/${id}.svg`, { as: 'none' });
+    expect(one.status).toBe(200);
+    expect(one.text).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/s);
+    expect(two.text).toBe(one.text);
+    const missing = await t.req('GET', '/assets/news/nws_aaaaaaaaaaaa.svg', { as: 'none' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+    for (const bad of ['/assets/news/nws_AAAA.svg', '/assets/news/COMI.svg', `/assets/news/${id}.png`]) {
+      const res = await t.req('GET', bad, { as: 'none' });
+      expect(res.status, bad).toBeGreaterThanOrEqual(400);
+      expect(res.status, bad).toBeLessThan(500);
+      expect(res.body.error.code, bad).toBeTypeOf('string');
+    }
+  });
+
+  it('a fund\'s logo loads like an instrument\'s, and a name that is neither is 404 UNKNOWN_SYMBOL', async () => {
+    const funds = (await t.req('GET', '/v1/funds')).body.funds;
+    for (const f of funds) {
+      const res = await t.req('GET', `/assets/logos/${f.fund_code}.svg`, { as: 'none' });
+      expect(res.status, f.fund_code).toBe(200);
+      expect(res.text).toContain(f.fund_code.slice(0, 4));
+    }
+    const missing = await t.req('GET', '/assets/logos/NOPEX.svg', { as: 'none' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('UNKNOWN_SYMBOL');
+  });
+});
