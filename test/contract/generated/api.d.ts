@@ -2640,8 +2640,9 @@ export interface components {
         LiveQuote: {
             symbol: string;
             price_micros: number;
+            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
             prev_close_micros: number;
-            /** @description fraction: 0.0123 = 1.23% */
+            /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
             /** Format: date-time */
             as_of: string;
@@ -2650,14 +2651,17 @@ export interface components {
         Quote: {
             symbol: string;
             price_micros: number;
+            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
             prev_close_micros: number;
-            /** @description fraction: 0.0123 = 1.23% */
+            /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
             /** Format: date-time */
             as_of: string;
             session_open: boolean;
             market_id: string;
+            /** @description the reference price the band is built on: always equal to prev_close_micros */
             ref_price_micros: number;
+            /** @description +/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's) */
             band: {
                 lower_micros: number;
                 upper_micros: number;
