@@ -12,6 +12,7 @@ import { fundingRoutes } from './funding/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { deskReportRoutes } from './trading/desk-report-routes.js';
 import { createFundService } from './funds/service.js';
+import { loadFunds } from './funds/catalog.js';
 import { fundRoutes } from './funds/routes.js';
 import { createDividendService } from './dividends/service.js';
 import { dividendRoutes } from './dividends/routes.js';
@@ -38,4 +39,9 @@ function holdingsRoutes(deps: Deps): RouteDef[] {
   return [...fundRoutes(funds), ...dividendRoutes(dividends), ...reportRoutes(createReportService(deps, portfolio)), ...portfolioRoutes(portfolio)];
 }
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, holdingsRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];
+/** The market's routes; its logo route draws the funds' logos too (the logo_url of GET /v1/funds). */
+function marketAndLogoRoutes(deps: Deps): RouteDef[] {
+  return marketRoutes(deps, new Set(loadFunds().all.map((f) => f.fund_code)));
+}
+
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketAndLogoRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, holdingsRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];

@@ -43,8 +43,14 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
       ['symbol', 'price', 'change', 'ref', 'band low', 'band high', 'tick', 'session'],
       // Each price at its tick's decimals: three below 2 EGP (0.001 ticks), two above.
       rows.map((q) => [q.symbol, price(q.price_micros), pct(q.change_pct), price(q.ref_price_micros), price(q.band.lower_micros), price(q.band.upper_micros), tick(q.tick_micros), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed']),
-    ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n`,
+    ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n${closedNote(rows)}`,
   );
+}
+
+/** Between sessions a quote is the next session's: say so, or a flat change reads like a flat day. */
+function closedNote(rows: Quote[]): string {
+  if (rows.length === 0 || rows.some((q) => q.session_open)) return '';
+  return '(market closed: next session\'s ref and band; ref = last close, change from it)\n';
 }
 
 type ClosedDay = { date: string; name: string; name_ar: string };

@@ -1,6 +1,7 @@
 // Funds (B), fund orders (POST signed and idempotent) and the sandbox NAV control.
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { firstOf } from '../contract/list-page.js';
+import { baseUrl, onBase } from '../contract/base-url.js';
 import type { FundService } from './service.js';
 import { FundList, FundListQuery, FundOrderCreateBody, FundOrderParams, FundOrderSchema, FundSchema, NavBody } from '../contract/schemas/funds.js';
 
@@ -10,7 +11,12 @@ export function fundRoutes(funds: FundService): RouteDef[] {
       method: 'GET', url: '/v1/funds', auth: 'B', tags: ['funds'],
       summary: 'Money-market funds at the current NAV (after the latest daily sweep), alphabetical by fund_code; shariah=true narrows to compliant funds.',
       query: FundListQuery, response: FundList,
-      handler: ({ query }) => firstOf(funds.list({ shariah: query.shariah === undefined ? undefined : query.shariah === 'true' }), 'funds', query.limit),
+      handler: ({ query, headers }) => {
+        const list = funds.list({ shariah: query.shariah === undefined ? undefined : query.shariah === 'true' });
+        // logo_url on the host the client called, as GET /v1/instruments gives it
+        const base = baseUrl(headers);
+        return firstOf({ ...list, funds: list.funds.map((f) => ({ ...f, logo_url: onBase(base, f.logo_url) })) }, 'funds', query.limit);
+      },
     }),
     defineRoute({
       method: 'POST', url: '/v1/fund-orders', auth: 'S', tags: ['funds'], status: 201,

@@ -31,16 +31,17 @@ export function referenceAt(m: Pick<MarketState, 'calendar' | 'tape'>, symbol: s
 }
 
 /**
- * Before today's open, or on a day without a session, prev_close is the price itself (no change yet).
- * After a split prev_close is divided as the price is, so the change is the day's move, not the split.
+ * One definition at every instant (docs/api.md "Market"): prev_close_micros is the reference price of
+ * the quote's session, the one open or the next to open (the previous close, divided by the splits in
+ * force), the same reference a new order's band is built on; change_pct is the move from it. In the
+ * session that is the day's move; from the close on, the quote is the next session's, whose reference
+ * is today's close, so the price is its reference and the change is 0 until that session opens (or a
+ * quote override moves the price).
  */
 function liveQuoteOf(m: Pick<MarketState, 'calendar' | 'tape'>, inst: Instrument, ms: number) {
   const { calendar, tape } = m;
-  const today = calendar.localDate(ms);
   const price = tape.priceAt(inst.symbol, ms);
-  const prev = calendar.isTradingDay(today) && ms >= (calendar.session(today)?.openMs ?? Infinity)
-    ? tape.prevClose(inst.symbol, today, ms)
-    : price;
+  const prev = tape.referencePriceAt(inst.symbol, ms);
   return {
     symbol: inst.symbol,
     price_micros: price,
@@ -61,6 +62,7 @@ export function liveQuote(m: Pick<MarketState, 'calendar' | 'catalog' | 'tape'>,
 function detailQuoteOf(m: Pick<MarketState, 'calendar' | 'tape' | 'controls'>, inst: Instrument, ms: number) {
   const live = liveQuoteOf(m, inst, ms);
   const ref = referenceAt(m, live.symbol, ms);
+  // ref.refPriceMicros === live.prev_close_micros: the same reference, so the quote cannot contradict itself
   const today = m.calendar.localDate(ms);
   const bar = m.calendar.isTradingDay(today) ? m.tape.barAsOf(live.symbol, today, ms) : null;
   return {

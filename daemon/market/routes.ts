@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { MarketReader } from './service.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
+import { baseUrl } from '../contract/base-url.js';
 import { firstOf } from '../contract/list-page.js';
 import { listLimit } from '../contract/schemas/formats.js';
 import { ClockSchema } from '../contract/schemas/sandbox.js';
@@ -12,14 +13,9 @@ import {
 import { listBonds } from './bond-list.js';
 import { calendarRange, clockView } from './calendar-view.js';
 import { listInstruments, instrumentView } from './listings.js';
-import { instrumentLogo } from './logo.js';
+import { catalogLogo } from './logo.js';
 import { egx30Candles, marketQuote, symbolCandles } from './market-data.js';
 
-/** Logo URLs point at the host the client called. */
-function baseUrl(headers: Record<string, string | string[] | undefined>): string {
-  const host = typeof headers.host === 'string' ? headers.host : 'localhost';
-  return `http://${host}`;
-}
 
 const symbolParams = z.strictObject({ symbol: z.string().min(1).max(16) });
 const marketParams = z.strictObject({ market_id: z.string().min(1).max(16), symbol: z.string().min(1).max(16) });
@@ -59,7 +55,7 @@ function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
 }
 
 /** Market data by market id, the bond listing and the logo images. */
-function pricesAndAssetsRoutes(deps: MarketReader): RouteDef[] {
+function pricesAndAssetsRoutes(deps: MarketReader, otherLogos: ReadonlySet<string>): RouteDef[] {
   return [
     defineRoute({
       method: 'GET', url: '/v1/markets/:market_id/instruments/:symbol/quote', auth: 'B', tags: ['market'],
@@ -87,16 +83,17 @@ function pricesAndAssetsRoutes(deps: MarketReader): RouteDef[] {
       handler: ({ query, headers }) => firstOf(listBonds(deps, query.shariah === 'true', baseUrl(headers)), 'bonds', query.limit),
     }),
     defineRoute({
-      method: 'GET', url: '/assets/logos/:file', auth: 'none', tags: ['assets'], summary: 'Generated logo of an instrument (SVG).',
+      method: 'GET', url: '/assets/logos/:file', auth: 'none', tags: ['assets'], summary: 'Generated logo of an instrument or a fund (SVG): the logo_url of GET /v1/instruments, /v1/bonds and /v1/funds.',
       params: z.strictObject({ file: z.string().regex(/^[A-Z0-9]{2,12}\.svg$/) }), produces: ['image/svg+xml'], errors: ['UNKNOWN_SYMBOL'],
       handler: ({ params }) => {
-        const logo = instrumentLogo(deps, params.file);
+        const logo = catalogLogo(deps, otherLogos, params.file);
         return logo.ok ? { status: 200, raw: logo.value.bytes, contentType: logo.value.contentType } : logo;
       },
     }),
   ];
 }
 
-export function marketRoutes(deps: MarketReader): RouteDef[] {
-  return [...calendarAndCatalogRoutes(deps), ...pricesAndAssetsRoutes(deps)];
+/** otherLogos: the names beside the catalog's symbols that have a logo too (the fund codes). */
+export function marketRoutes(deps: MarketReader, otherLogos: ReadonlySet<string> = new Set()): RouteDef[] {
+  return [...calendarAndCatalogRoutes(deps), ...pricesAndAssetsRoutes(deps, otherLogos)];
 }

@@ -7,15 +7,11 @@ import {
   ReferenceInstrumentsSchema, ReferenceTicksSchema,
 } from '../contract/schemas/desk-reports.js';
 import { createEodDesk } from './desk-eod.js';
+import { baseUrl } from '../contract/base-url.js';
 import { feeScheduleInForce } from './fee-schedule.js';
 import { calendarReference, feesReference, holidaysReference, instrumentsReference, ticksReference } from './desk-reference.js';
 
 const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
-
-/** Logo URLs point at the host the client called (as GET /v1/instruments). */
-function baseUrl(headers: Record<string, string | string[] | undefined>): string {
-  return `http://${typeof headers.host === 'string' ? headers.host : 'localhost'}`;
-}
 
 function referenceRoutes(deps: Deps): RouteDef[] {
   const ref = grant('reference:read');

@@ -24,6 +24,7 @@ afterEach(async () => t.close());
 /** The routes whose success reply is bytes, not JSON, and the content type they answer. */
 const NOT_JSON: Record<string, string> = {
   'GET /assets/logos/{file}': 'image/svg+xml',
+  'GET /assets/news/{file}': 'image/svg+xml',
   'GET /admin/sandbox/export': 'application/vnd.svc.snapshot',
   'GET /broker/v1/kyc/{application_id}/documents/{side}': 'image/png',
   'GET /admin/sandbox/events': 'text/event-stream',
@@ -124,6 +125,7 @@ describe('GET /openapi.json declares a response schema for every route that answ
     await advance(t, { minutes: 2 });
     const replies: Record<string, Res> = {
       'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
+      'GET /assets/news/{file}': await t.req('GET', `/assets/news/${(await t.req('GET', '/v1/news')).body.news[0].id}.svg`, { as: 'none' }),
       'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
       'GET /broker/v1/kyc/{application_id}/documents/{side}': await t.req('GET', `/broker/v1/kyc/${applicationId}/documents/national_id_front`),
       // a stream that does not end: its status and headers only
@@ -278,7 +280,7 @@ describe('the document says what a generated client needs', () => {
     const { doc, ops } = await document();
     expect(doc.servers[0].url).toMatch(/^http:\/\//);
     for (const { route, op } of ops) expect(op.security, route).toBeDefined();
-    for (const route of ['GET /healthz', 'GET /openapi.json', 'GET /assets/logos/{file}']) expect(ops.find((o) => o.route === route)?.op.security, route).toEqual([]);
+    for (const route of ['GET /healthz', 'GET /openapi.json', 'GET /assets/logos/{file}', 'GET /assets/news/{file}']) expect(ops.find((o) => o.route === route)?.op.security, route).toEqual([]);
     const { tenantAuthFor } = await import('../../daemon/contract/routes-auth.js');
     for (const { route, op } of ops) {
       const [method, path] = route.split(' ');

@@ -55,12 +55,14 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
   const w = BOARD_COLUMNS;
   const shown = props.quotes.slice(0, props.rows);
   const hidden = props.quotes.length - shown.length;
+  // between sessions the band is the next session's, the one an order placed now is checked against
+  const limits = props.quotes.length > 0 && props.quotes.every((q) => !q.session_open) ? 'next session limits' : 'limits today';
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
         Quotes <Text dimColor>{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
       </Text>
-      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad('limits today', w.band)}`}</Text>
+      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad(limits, w.band)}`}</Text>
       {shown.map((q) => {
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';

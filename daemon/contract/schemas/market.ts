@@ -39,8 +39,8 @@ export const LiveQuoteSchema = z
   .object({
     symbol: z.string(),
     price_micros: micros,
-    prev_close_micros: micros,
-    change_pct: z.number().describe('fraction: 0.0123 = 1.23%'),
+    prev_close_micros: micros.describe("the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close"),
+    change_pct: z.number().describe('fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price)'),
     as_of: timestamp(),
     session_open: z.boolean(),
   })
@@ -48,8 +48,8 @@ export const LiveQuoteSchema = z
 
 export const DetailQuoteSchema = LiveQuoteSchema.extend({
   market_id: z.string(),
-  ref_price_micros: micros,
-  band: z.object({ lower_micros: micros, upper_micros: micros, pct: z.number() }),
+  ref_price_micros: micros.describe('the reference price the band is built on: always equal to prev_close_micros'),
+  band: z.object({ lower_micros: micros, upper_micros: micros, pct: z.number() }).describe("+/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's)"),
   tick_micros: micros,
   halted: z.boolean(),
   day: z.object({ open_micros: micros, high_micros: micros, low_micros: micros, volume: z.int() }).nullable(),

@@ -232,8 +232,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generated logo of an instrument (SVG)
-         * @description Generated logo of an instrument (SVG).
+         * Generated logo of an instrument or a fund (SVG)
+         * @description Generated logo of an instrument or a fund (SVG): the logo_url of GET /v1/instruments, /v1/bonds and /v1/funds.
          */
         get: operations["getAssetsLogosFile"];
         put?: never;
@@ -276,6 +276,26 @@ export interface paths {
          * @description One article with its tags, and its body when the publisher licence permits redistribution.
          */
         get: operations["getV1NewsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/news/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generated image of a news article (SVG)
+         * @description Generated image of a news article (SVG): the image_url of GET /v1/news and /v1/news/{id}. 404 NOT_FOUND for an id that is not an article.
+         */
+        get: operations["getAssetsNewsFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2576,8 +2596,9 @@ export interface components {
         LiveQuote: {
             symbol: string;
             price_micros: number;
+            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
             prev_close_micros: number;
-            /** @description fraction: 0.0123 = 1.23% */
+            /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
             /** Format: date-time */
             as_of: string;
@@ -2586,14 +2607,17 @@ export interface components {
         Quote: {
             symbol: string;
             price_micros: number;
+            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
             prev_close_micros: number;
-            /** @description fraction: 0.0123 = 1.23% */
+            /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
             /** Format: date-time */
             as_of: string;
             session_open: boolean;
             market_id: string;
+            /** @description the reference price the band is built on: always equal to prev_close_micros */
             ref_price_micros: number;
+            /** @description +/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's) */
             band: {
                 lower_micros: number;
                 upper_micros: number;
@@ -5800,6 +5824,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NewsArticle"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetsNewsFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
                 };
             };
             /** @description NON_CANONICAL_PATH */
