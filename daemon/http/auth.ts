@@ -7,7 +7,8 @@
 // and a passkey step-up instead of the code. Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
-import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
+import type { Operator, OperatorRealm, RouteDef, StepUpUse } from '../contract/route.js';
+import type { Audit } from '../store/audit.js';
 import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contract/request-journal.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
@@ -21,6 +22,8 @@ export interface KeyLookup {
   operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null;
   /** Checks (and uses up) a step-up code of the identity at a wall-clock instant. */
   checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
+  /** Machine keys' step-up windows (daemon/tenancy/step-up-window.ts): open one, or read when it ends (null: none open). */
+  stepUpWindow: { open(operatorId: string, wallMs: number): string | null; freshUntil(operatorId: string, wallMs: number): string | null };
 }
 
 /** A browser console session as an operator (daemon/console/session-auth.ts): null when the request sends none. */
@@ -30,6 +33,8 @@ export interface AuthDeps {
   keys: KeyLookup;
   journal: Pick<RequestJournal, 'takeTicket'>;
   wallNow(): number;
+  /** A step-up (a code accepted, a key's window opened) is audited as it happens. */
+  audit: Pick<Audit, 'append'>;
   /** Console sessions as another way in for operator routes; absent: keys only. */
   consoleSession?: ConsoleSessionLookup;
 }
@@ -46,6 +51,8 @@ export interface Principal {
   operator: Operator | null;
   /** The request's Idempotency-Key (I and S routes), else null. */
   idemKey: string | null;
+  /** How a step-up route's caller stepped up (null on every other route, and in a replay). */
+  stepUp?: StepUpUse | null;
 }
 
 function authenticateTenant(deps: AuthDeps, req: FastifyRequest): string {
@@ -123,22 +130,41 @@ function inScope(op: Operator, grant: string): Operator {
   throw new AppError('FORBIDDEN', `The identity ${op.name} holds ${grant} only in scope ${scopes.join(', ')}; this route needs it globally.`);
 }
 
+const WINDOW_S = 'a code accepted opens a 5-minute step-up window for this key, in which its money and approval actions need no code';
 const STEP_UP_WHY = {
-  missing: 'Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file).',
+  missing: `Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file); ${WINDOW_S}.`,
   wrong: 'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
-  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step.',
+  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no code while your step-up window is open.',
   no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
 } as const;
 
-/** Money and approval routes: a fresh, unused step-up code of the identity, or a session's fresh passkey step-up. */
-function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): void {
-  if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return;
+/**
+ * Money and approval routes: a console session's fresh passkey step-up; or, for a key, an open step-up
+ * window of that key when the request sends no code; or a fresh, unused code, which (re)opens the key's
+ * window for 5 minutes of the wall clock and is audited as a step-up. A code sent is always checked:
+ * a wrong or used one is refused even while the window is open.
+ */
+function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): StepUpUse | null {
+  if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return null;
   if (who.viaSession) {
-    if (who.steppedUp) return;
+    if (who.steppedUp) return { via: 'session' };
     throw new AppError('STEP_UP_REQUIRED', 'Confirm with your passkey: a console session is stepped up for 5 minutes after a passkey assertion.');
   }
-  const r = deps.keys.checkStepUp(who.op.id, header(req, STEP_UP_HEADER), deps.wallNow());
+  const code = header(req, STEP_UP_HEADER);
+  const wall = deps.wallNow();
+  if (code === undefined || code === '') {
+    const until = deps.keys.stepUpWindow.freshUntil(who.op.id, wall);
+    if (until !== null) return { via: 'window', fresh_until: until };
+  }
+  const r = deps.keys.checkStepUp(who.op.id, code, wall);
   if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
+  const until = deps.keys.stepUpWindow.open(who.op.id, wall);
+  if (until === null) throw new AppError('STEP_UP_REQUIRED', 'This identity has no usable key to step up.');
+  deps.audit.append({
+    actor: `operator:${who.op.name}`, action: 'step_up', subject: who.op.id,
+    detail: { identity: who.op.name, route: `${def.method} ${def.url}`, fresh_until: until },
+  });
+  return { via: 'code', fresh_until: until };
 }
 
 /** A journal replay's internal request: the ticket the offline rebuild issued for it in-process, or null. */
@@ -178,6 +204,6 @@ export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest,
   }
   if (auth === 'none') return { tenantId: null, operator: null, idemKey: null };
   const who = authenticateOperator(deps, req, auth.realm, auth.grant);
-  requireStepUp(deps, def, req, who);
-  return { tenantId: null, operator: who.op, idemKey: null };
+  const stepUp = requireStepUp(deps, def, req, who);
+  return { tenantId: null, operator: who.op, idemKey: null, stepUp };
 }

@@ -114,7 +114,12 @@ function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Ro
       action: `${def.method} ${def.url}`,
       subject: t.path,
       tenantId: ctx.tenantId,
-      detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
+      detail: {
+        status: reply.status,
+        ...(t.idemKey ? { idempotency_key: t.idemKey } : {}),
+        // a money or approval action says how it stepped up: a code, the key's open window, a passkey
+        ...(ctx.stepUp ? { step_up: ctx.stepUp } : {}),
+      },
     });
   }
   // The JSON answer goes to the journal too, so a replay compares bodies (docs/snapshots.md).

@@ -36,6 +36,7 @@ function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId:
     requestId,
     headers: req.headers,
     actor: operator ? `operator:${operator.name}` : tenantId ? `tenant:${tenantId}` : 'anonymous',
+    ...(who.stepUp ? { stepUp: who.stepUp } : {}),
   };
 }
 
