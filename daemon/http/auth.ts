@@ -8,7 +8,6 @@
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
 import type { Operator, OperatorRealm, RouteDef, StepUpUse } from '../contract/route.js';
-import type { Audit } from '../store/audit.js';
 import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contract/request-journal.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
@@ -33,8 +32,6 @@ export interface AuthDeps {
   keys: KeyLookup;
   journal: Pick<RequestJournal, 'takeTicket'>;
   wallNow(): number;
-  /** A step-up (a code accepted, a key's window opened) is audited as it happens. */
-  audit: Pick<Audit, 'append'>;
   /** Console sessions as another way in for operator routes; absent: keys only. */
   consoleSession?: ConsoleSessionLookup;
 }
@@ -140,9 +137,10 @@ const STEP_UP_WHY = {
 
 /**
  * Money and approval routes: a console session's fresh passkey step-up; or, for a key, an open step-up
- * window of that key when the request sends no code; or a fresh, unused code, which (re)opens the key's
- * window for 5 minutes of the wall clock and is audited as a step-up. A code sent is always checked:
- * a wrong or used one is refused even while the window is open.
+ * window of that key when the request sends no code; or a fresh, unused code. A code sent is always
+ * checked (a wrong or used one is refused even while the window is open) and used up here; the window
+ * it opens is written with the request's own unit (http/mutation.ts), unless the request is refused as
+ * unauthorised there.
  */
 function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): StepUpUse | null {
   if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return null;
@@ -158,13 +156,7 @@ function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: 
   }
   const r = deps.keys.checkStepUp(who.op.id, code, wall);
   if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
-  const until = deps.keys.stepUpWindow.open(who.op.id, wall);
-  if (until === null) throw new AppError('STEP_UP_REQUIRED', 'This identity has no usable key to step up.');
-  deps.audit.append({
-    actor: `operator:${who.op.name}`, action: 'step_up', subject: who.op.id,
-    detail: { identity: who.op.name, route: `${def.method} ${def.url}`, fresh_until: until },
-  });
-  return { via: 'code', fresh_until: until };
+  return { via: 'code' };
 }
 
 /** A journal replay's internal request: the ticket the offline rebuild issued for it in-process, or null. */

@@ -17,7 +17,7 @@ import { createMutationRunner, type MutationDeps } from './mutation.js';
 import { errorReply, parsePart, toReply, type Out } from './reply.js';
 import { noteCaller, notePayload } from './inspect.js';
 
-export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal'> {
+export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal' | 'keys'> {
   db: Db;
   scheduler: Pick<Scheduler, 'catchUp'>;
   journal: RequestJournal;

@@ -73,6 +73,18 @@ describe('a step-up code opens the key\'s step-up window', () => {
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
   });
 
+  it('a code on an action refused on its merits still opens the window; one refused as unauthorised opens none', async () => {
+    const decided = await proposal();
+    expect((await reject(decided, true)).status).toBe(200);
+    wall += 6 * MIN; // the first window is over
+    const again = await reject(decided, true);
+    expect([again.status, again.body.error.code]).toEqual([409, 'ACTION_ALREADY_DECIDED']);
+    expect((await reject(await proposal(), false)).status).toBe(200);
+    const auditor = await t.req('POST', `/admin/actions/${await proposal()}/reject`, { as: 'auditor', body: { reason: 'x' } });
+    expect([auditor.status, auditor.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await audit('step_up')).map((e) => e.actor)).toEqual(['operator:approver', 'operator:approver']);
+  });
+
   it('a code sent inside the window is still checked: a wrong one is refused', async () => {
     expect((await reject(await proposal(), true)).status).toBe(200);
     const r = await reject(await proposal(), false, 'approver', { 'x-step-up-code': '000000' });
