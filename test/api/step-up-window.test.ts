@@ -4,7 +4,8 @@
 // written into the database without the key-encryption key is no window; every step-up and every
 // action that uses one is audited.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addOperator, makeApp, type TestApp } from '../helpers/app.js';
+import { addOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
+import { order, trader } from '../helpers/trading.js';
 
 const MIN = 60_000;
 let t: TestApp;
@@ -89,6 +90,23 @@ describe('a step-up code opens the key\'s step-up window', () => {
     expect((await reject(await proposal(), true)).status).toBe(200);
     const r = await reject(await proposal(), false, 'approver', { 'x-step-up-code': '000000' });
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
+  });
+});
+
+describe('the dealer desk (scenario 12)', () => {
+  it('the dealer executes an order in three parts and refuses one bad price with one code: one step_up, then the window', async () => {
+    const inv = await trader(t, 50_000);
+    await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } });
+    await advance(t, { until: '2026-11-22T10:05:00+02:00' });
+    const o = (await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 })).body.order_id;
+    const exec = (body: Record<string, unknown>, stepUp: boolean) => t.req('POST', `/broker/v1/queue/${o}/execute`, { stepUp, body });
+    const bad = await exec({ price_micros: 1_000_000_000 }, true); // refused on its merits: the code still opens the window
+    expect([bad.status, bad.body.error.code]).toEqual([422, 'PRICE_BAND_EXCEEDED']);
+    expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 3 });
+    expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 6 });
+    expect((await exec({}, false)).body).toMatchObject({ status: 'filled', filled_qty: 10 });
+    expect((await audit('step_up')).map((e) => [e.actor, e.detail.route])).toEqual([['operator:dealer', 'POST /broker/v1/queue/:id/execute']]);
+    expect((await audit('POST /broker/v1/queue/:id/execute')).map((e) => e.detail.step_up.via)).toEqual(['window', 'window', 'window']);
   });
 });
 
