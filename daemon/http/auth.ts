@@ -1,10 +1,11 @@
 // Who is calling: a tenant by bearer key (B), with an Idempotency-Key (I) and a v1 HMAC signature (S);
 // an operator by X-Admin-Key or X-Console-Key and a grant held in scope (daemon/contract/grants.ts:
 // a global grant must be held globally; a broker or tenant grant globally or for one broker or tenant,
-// and the identity then sees that broker's or tenant's data only), plus a step-up code on the routes
-// that need one; or, for a journal replay's internal request, the recorded principal of a one-time
-// ticket. A browser console session (cookie) is another way in for an operator: the same grant check,
-// and a passkey step-up instead of the code. Every failure is an AppError of this layer.
+// and the identity then sees that broker's or tenant's data only), plus a step-up on the routes that
+// need one (a code, or the key's open step-up window that a code opened); or, for a journal replay's
+// internal request, the recorded principal of a one-time ticket. A browser console session (cookie)
+// is another way in for an operator: the same grant check, and a passkey step-up instead of the code.
+// Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
 import type { Operator, OperatorRealm, RouteDef, StepUpUse } from '../contract/route.js';
