@@ -527,13 +527,13 @@ Bases and their params: docs/backoffice.md. The whole payload is stored and cann
   .action(lazy(async () => (await import('./commands/admin-actions.js')).propose));
 admin
   .command('approve <action_id>')
-  .description('approve a proposal, the checker side (default --as approver): it runs at once; svc sends the step-up code')
+  .description('approve a proposal, the checker side (default --as approver): it runs at once; svc steps up when the daemon asks (one code keeps the key fresh for 5 minutes)')
   .option('--reason <text>', 'an optional note of the decision')
   .addHelpText('after', examples('svc admin approve act_0123456789', 'svc admin approve act_0123456789 --json'))
   .action(lazy(async () => (await import('./commands/admin-actions.js')).approve));
 admin
   .command('reject <action_id>')
-  .description('reject a proposal (default --as approver); svc sends the step-up code')
+  .description('reject a proposal (default --as approver); svc steps up when the daemon asks')
   .option('--reason <text>', 'why (required)')
   .addHelpText('after', examples('svc admin reject act_0123456789 --reason "wrong investor"'))
   .action(lazy(async () => (await import('./commands/admin-actions.js')).reject));

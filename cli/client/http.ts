@@ -166,12 +166,17 @@ function stepUpSecretOf(profile: Profile, headers: Record<string, string>): stri
 }
 
 /**
- * Sends a money or approval request with a step-up code the user never types. Each code is accepted
- * once: when this step's code was used (by an earlier command), the next step's code is tried (the
- * daemon accepts one step ahead), and when both were used the request waits for the next step.
+ * Sends a money or approval request, stepping up only when the daemon asks (docs/backoffice.md,
+ * "Step-up"). A code accepted opens the key's step-up window for 5 minutes, in which the key's money
+ * and approval actions need none: so the request goes first without a code, and only a refusal with
+ * STEP_UP_REQUIRED (no window open) makes svc compute one. Each code is accepted once: when this
+ * step's code was used, the next step's is tried (the daemon accepts one step ahead), and when both
+ * were used the request waits for the next step, which an open window never makes it do.
  */
 async function withStepUp<T>(secret: string, headers: Record<string, string>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
   const refusedStepUp = (r: ApiResponse<T>) => r.status === 401 && refusalOf(r.body)?.error?.code === 'STEP_UP_REQUIRED';
+  const inWindow = await send();
+  if (!refusedStepUp(inWindow)) return inWindow;
   const now = stepOf(Date.now());
   for (const step of [now, now + 1]) {
     headers['x-step-up-code'] = stepUpCode(secret, { step });

@@ -27,7 +27,7 @@ function sessionRoutes(deps: Deps): RouteDef[] {
     }),
     defineRoute({
       method: 'POST', url: '/admin/sessions/revoke', auth: admin('sessions:revoke'), tags,
-      summary: 'End console sessions at once, by id and/or every session of an identity; their next request is 401 SESSION_INVALID.',
+      summary: 'End console sessions at once, by id and/or every session of an identity (with identity_id, its key\'s step-up window too); their next request is 401 SESSION_INVALID.',
       body: z.strictObject({ session_ids: z.array(id).min(1).max(100).optional(), identity_id: id.optional() })
         .refine((b) => b.session_ids !== undefined || b.identity_id !== undefined, { message: 'name session_ids or identity_id' }),
       response: SessionsRevokedSchema,
@@ -35,7 +35,13 @@ function sessionRoutes(deps: Deps): RouteDef[] {
       handler: ({ body, operator }) => {
         const op = operator as Operator;
         const r = revokeSessions(deps, body, op.id, deps.wallNow());
-        if (r.ok) deps.audit.append({ actor: `operator:${op.name}`, action: 'console_session.revoked', subject: body.identity_id ?? 'sessions', detail: { grant: 'sessions:revoke', revoked: r.value.revoked } });
+        if (!r.ok) return r;
+        // an identity's machine key has a session of its own: its step-up window (docs/backoffice.md, "Step-up")
+        const stepUpEnded = body.identity_id !== undefined && deps.keys.stepUpWindow.end(body.identity_id);
+        deps.audit.append({
+          actor: `operator:${op.name}`, action: 'console_session.revoked', subject: body.identity_id ?? 'sessions',
+          detail: { grant: 'sessions:revoke', revoked: r.value.revoked, ...(stepUpEnded ? { step_up_window_ended: true } : {}) },
+        });
         return r;
       },
     }),

@@ -76,9 +76,9 @@ export type Scope = string;
 export const SCOPE_PATTERN = /^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/;
 
 /**
- * Routes whose use needs a fresh second factor (X-Step-Up-Code): the desk's money actions. The
- * maker-checker decision routes need one too; they check it themselves, since their grant depends on
- * the action decided.
+ * Routes whose use needs a fresh second factor: the desk's money actions and the maker-checker
+ * decisions. A key sends X-Step-Up-Code, which opens its 5-minute step-up window (no code needed
+ * inside it); a console session uses its passkey step-up (daemon/http/auth.ts).
  */
 export const STEP_UP_ROUTES: ReadonlySet<string> = new Set([
   'POST /broker/v1/queue/:id/execute',

@@ -20,6 +20,17 @@ export interface Operator {
   scopes?: ReadonlyMap<string, readonly string[]>;
 }
 
+/**
+ * How a money or approval request met its step-up (docs/backoffice.md, "Step-up"): a code it carried
+ * (which opened the key's window until fresh_until), the key's open window, or a console session's
+ * passkey step-up. Recorded in the request's audit entry.
+ */
+export interface StepUpUse {
+  via: 'code' | 'window' | 'session';
+  /** The end of the key's step-up window (code, window). */
+  fresh_until?: string;
+}
+
 /** What a handler receives: params, query and body already parsed with the route's own schemas. */
 export interface RouteCtx<P = unknown, Q = unknown, B = unknown> {
   params: P;
@@ -33,6 +44,8 @@ export interface RouteCtx<P = unknown, Q = unknown, B = unknown> {
   headers: Record<string, string | string[] | undefined>;
   /** Who did it, for the audit log. */
   actor: string;
+  /** How a step-up route's caller stepped up; absent on every other route. */
+  stepUp?: StepUpUse;
 }
 
 /**

@@ -1,13 +1,14 @@
 // Who is calling: a tenant by bearer key (B), with an Idempotency-Key (I) and a v1 HMAC signature (S);
 // an operator by X-Admin-Key or X-Console-Key and a grant held in scope (daemon/contract/grants.ts:
 // a global grant must be held globally; a broker or tenant grant globally or for one broker or tenant,
-// and the identity then sees that broker's or tenant's data only), plus a step-up code on the routes
-// that need one; or, for a journal replay's internal request, the recorded principal of a one-time
-// ticket. A browser console session (cookie) is another way in for an operator: the same grant check,
-// and a passkey step-up instead of the code. Every failure is an AppError of this layer.
+// and the identity then sees that broker's or tenant's data only), plus a step-up on the routes that
+// need one (a code, or the key's open step-up window that a code opened); or, for a journal replay's
+// internal request, the recorded principal of a one-time ticket. A browser console session (cookie)
+// is another way in for an operator: the same grant check, and a passkey step-up instead of the code.
+// Every failure is an AppError of this layer.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_WINDOW_S, splitUrl, stringToSign, verifySignature } from '../contract/signing.js';
-import type { Operator, OperatorRealm, RouteDef } from '../contract/route.js';
+import type { Operator, OperatorRealm, RouteDef, StepUpUse } from '../contract/route.js';
 import { REPLAY_HEADER, type RequestJournal, type ReplayTicket } from '../contract/request-journal.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
@@ -21,6 +22,8 @@ export interface KeyLookup {
   operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null;
   /** Checks (and uses up) a step-up code of the identity at a wall-clock instant. */
   checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
+  /** Machine keys' step-up windows (daemon/tenancy/step-up-window.ts): open one, or read when it ends (null: none open). */
+  stepUpWindow: { open(operatorId: string, wallMs: number): string | null; freshUntil(operatorId: string, wallMs: number): string | null };
 }
 
 /** A browser console session as an operator (daemon/console/session-auth.ts): null when the request sends none. */
@@ -46,6 +49,8 @@ export interface Principal {
   operator: Operator | null;
   /** The request's Idempotency-Key (I and S routes), else null. */
   idemKey: string | null;
+  /** How a step-up route's caller stepped up (null on every other route, and in a replay). */
+  stepUp?: StepUpUse | null;
 }
 
 function authenticateTenant(deps: AuthDeps, req: FastifyRequest): string {
@@ -123,22 +128,36 @@ function inScope(op: Operator, grant: string): Operator {
   throw new AppError('FORBIDDEN', `The identity ${op.name} holds ${grant} only in scope ${scopes.join(', ')}; this route needs it globally.`);
 }
 
+const WINDOW_S = 'a code accepted opens a 5-minute step-up window for this key, in which its money and approval actions need no code';
 const STEP_UP_WHY = {
-  missing: 'Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file).',
+  missing: `Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file); ${WINDOW_S}.`,
   wrong: 'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
-  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step.',
+  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no code while your step-up window is open.',
   no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
 } as const;
 
-/** Money and approval routes: a fresh, unused step-up code of the identity, or a session's fresh passkey step-up. */
-function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): void {
-  if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return;
+/**
+ * Money and approval routes: a console session's fresh passkey step-up; or, for a key, an open step-up
+ * window of that key when the request sends no code; or a fresh, unused code. A code sent is always
+ * checked (a wrong or used one is refused even while the window is open) and used up here; the window
+ * it opens is written with the request's own unit (http/mutation.ts), unless the request is refused as
+ * unauthorised there.
+ */
+function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: OperatorCaller): StepUpUse | null {
+  if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return null;
   if (who.viaSession) {
-    if (who.steppedUp) return;
+    if (who.steppedUp) return { via: 'session' };
     throw new AppError('STEP_UP_REQUIRED', 'Confirm with your passkey: a console session is stepped up for 5 minutes after a passkey assertion.');
   }
-  const r = deps.keys.checkStepUp(who.op.id, header(req, STEP_UP_HEADER), deps.wallNow());
+  const code = header(req, STEP_UP_HEADER);
+  const wall = deps.wallNow();
+  if (code === undefined || code === '') {
+    const until = deps.keys.stepUpWindow.freshUntil(who.op.id, wall);
+    if (until !== null) return { via: 'window', fresh_until: until };
+  }
+  const r = deps.keys.checkStepUp(who.op.id, code, wall);
   if (r !== 'ok') throw new AppError('STEP_UP_REQUIRED', STEP_UP_WHY[r]);
+  return { via: 'code' };
 }
 
 /** A journal replay's internal request: the ticket the offline rebuild issued for it in-process, or null. */
@@ -178,6 +197,6 @@ export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest,
   }
   if (auth === 'none') return { tenantId: null, operator: null, idemKey: null };
   const who = authenticateOperator(deps, req, auth.realm, auth.grant);
-  requireStepUp(deps, def, req, who);
-  return { tenantId: null, operator: who.op, idemKey: null };
+  const stepUp = requireStepUp(deps, def, req, who);
+  return { tenantId: null, operator: who.op, idemKey: null, stepUp };
 }

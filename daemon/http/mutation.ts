@@ -9,8 +9,9 @@ import type { Audit } from '../store/audit.js';
 import type { Clock } from '../sim/clock.js';
 import type { IdGen } from '../sim/ids.js';
 import { SIGNATURE_WINDOW_S, splitUrl } from '../contract/signing.js';
-import type { RouteCtx, RouteDef } from '../contract/route.js';
+import type { RouteCtx, RouteDef, StepUpUse } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
+import type { KeyLookup } from './auth.js';
 import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
 import { errorReply, toReply, type Out } from './reply.js';
@@ -38,6 +39,8 @@ export interface MutationDeps {
   journal: Pick<RequestJournal, 'record'>;
   /** Rebuilds every in-memory view of the database after a rollback no unit saw. */
   reload(): void;
+  /** A step-up code accepted opens its key's step-up window (docs/backoffice.md, "Step-up"). */
+  keys: Pick<KeyLookup, 'stepUpWindow'>;
 }
 
 interface StoredAnswer {
@@ -101,6 +104,22 @@ function runHandler(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Rout
   }
 }
 
+/**
+ * A step-up code the request carried (auth.ts checked and used it up) opens the key's window for 5
+ * minutes, audited as `step_up`: also when the action itself was refused on its merits (the code
+ * proved the person all the same), not when it was refused as unauthorised (401, 403).
+ */
+function recordStepUp(deps: MutationDeps, ctx: RouteCtx, def: RouteDef, reply: Out, wallMs: number): StepUpUse | undefined {
+  if (ctx.stepUp?.via !== 'code' || !ctx.operator || reply.status === 401 || reply.status === 403) return ctx.stepUp;
+  const until = deps.keys.stepUpWindow.open(ctx.operator.id, wallMs);
+  if (until === null) return ctx.stepUp;
+  deps.audit.append({
+    actor: ctx.actor, action: 'step_up', subject: ctx.operator.id,
+    detail: { identity: ctx.operator.name, route: `${def.method} ${def.url}`, fresh_until: until },
+  });
+  return { via: 'code', fresh_until: until };
+}
+
 /** The idempotency record, the audit entry (successes only) and the journal entry (every answer). */
 function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx, t: Target, reply: Out): string | undefined {
   let json: string | undefined;
@@ -114,7 +133,12 @@ function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Ro
       action: `${def.method} ${def.url}`,
       subject: t.path,
       tenantId: ctx.tenantId,
-      detail: t.idemKey ? { status: reply.status, idempotency_key: t.idemKey } : { status: reply.status },
+      detail: {
+        status: reply.status,
+        ...(t.idemKey ? { idempotency_key: t.idemKey } : {}),
+        // a money or approval action says how it stepped up: a code, the key's open window, a passkey
+        ...(ctx.stepUp ? { step_up: ctx.stepUp } : {}),
+      },
     });
   }
   // The JSON answer goes to the journal too, so a replay compares bodies (docs/snapshots.md).
@@ -139,7 +163,8 @@ export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: R
     st.savepoint.run();
     try {
       const reply = runHandler(deps, st, def, ctx);
-      const json = recordAnswer(deps, st, def, ctx, target, reply);
+      const stepUp = recordStepUp(deps, ctx, def, reply, target.wallMs);
+      const json = recordAnswer(deps, st, def, stepUp ? { ...ctx, stepUp } : ctx, target, reply);
       st.release.run();
       return reply.body === undefined || reply.raw ? reply : { ...reply, json };
     } catch (err) {

@@ -18,7 +18,7 @@ import { createMutationRunner, type MutationDeps } from './mutation.js';
 import { errorReply, parsePart, refuseBadText, toReply, type Out } from './reply.js';
 import { noteCaller, notePayload } from './inspect.js';
 
-export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal'> {
+export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal' | 'keys'> {
   db: Db;
   scheduler: Pick<Scheduler, 'catchUp'>;
   journal: RequestJournal;
@@ -41,6 +41,7 @@ function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId:
     requestId,
     headers: req.headers,
     actor: operator ? `operator:${operator.name}` : tenantId ? `tenant:${tenantId}` : 'anonymous',
+    ...(who.stepUp ? { stepUp: who.stepUp } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
  *  with the keys, not made by the simulation), brokers, the audit chain, the request journal (the
  *  reset is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
  *  empties itself below, row by row). Tenant data (investors, orders, reports...) goes. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session', 'operator_grants', 'operator_step_up', 'admin_actions', 'audit_seal', 'console_sessions', 'access_reviews', 'access_review_items', 'fee_schedules', 'key_state', 'console_passkeys', 'key_rotations']);
+const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session', 'operator_grants', 'operator_step_up', 'operator_step_up_windows', 'admin_actions', 'audit_seal', 'console_sessions', 'access_reviews', 'access_review_items', 'fee_schedules', 'key_state', 'console_passkeys', 'key_rotations']);
 /** The counters of the ids kept tables hold (tenants, operators): they keep counting through a reset,
  *  so an id made after it never repeats one that survived it. Every other counter restarts, so a reset
  *  sandbox numbers its new simulation exactly as a fresh sandbox with the same seed would. */

@@ -5,7 +5,8 @@
 // read on every operator request (never cached), so a revocation or an expired break-glass grant takes
 // effect at the next request. Step-up: each identity has a TOTP secret (RFC 6238, otpauth), sealed
 // under the key-encryption key; a code is accepted within one 30 s step of the wall clock and once:
-// the last accepted step is stored, and a code of that step or an earlier one is refused as reused.
+// the last accepted step is stored, and a code of that step or an earlier one is refused as reused. A
+// code accepted opens the key's 5-minute step-up window (step-up-window.ts).
 import { Secret } from 'otpauth';
 import type { Db } from '../store/db.js';
 import { open, seal } from '../store/crypto.js';

@@ -11,6 +11,7 @@ import type { Operator, OperatorRealm } from '../contract/route.js';
 import { newKey, newSecret, open, pairKey, seal, sha256 } from '../store/crypto.js';
 import { ROLES } from '../contract/grants.js';
 import { createIdentityStore, type IdentityStore } from './identities.js';
+import { createStepUpWindows } from './step-up-window.js';
 
 /** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
 export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver, compliance: ROLES.compliance, auditor: ROLES.auditor } as const;
@@ -168,18 +169,23 @@ export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => st
   const deps = { db, ids, kek, nowIso, identities };
   const tenantByName = db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE name = ?');
   const cache = createCredentialCache(db, kek, identities);
+  const stepUpWindow = createStepUpWindows(db, kek);
   return {
     ...cache,
     identities,
-    /** A new key for the identity (null: unknown or revoked); the old one stops working at once. */
+    /** Machine keys' step-up windows (step-up-window.ts). */
+    stepUpWindow,
+    /** A new key for the identity (null: unknown or revoked); the old one stops working at once, and its step-up window with it. */
     rotateOperatorKey: (operatorId: string): string | null => {
       const key = rotateOperatorKey(db, nowIso, operatorId);
+      if (key !== null) stepUpWindow.end(operatorId);
       cache.clearCaches();
       return key;
     },
-    /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request. */
+    /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request, its step-up window ended now. */
     revokeOperatorKey: (operatorId: string, by: string): boolean => {
       const n = db.prepare('UPDATE operators SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), by, operatorId).changes;
+      stepUpWindow.end(operatorId);
       cache.clearCaches();
       return n === 1;
     },

@@ -18,6 +18,7 @@ export function disableConsoleUser({ deps, actionId }: ExecCtx, params: Record<s
   const at = deps.nowIso();
   deps.db.prepare('UPDATE operators SET disabled_at = ?, disabled_by = ? WHERE id = ?').run(at, `action:${actionId}`, id);
   const s = revokeSessions(deps, { identity_id: id }, `action:${actionId}`, deps.wallNow());
+  deps.keys.stepUpWindow.end(id); // enabled again, it steps up again
   deps.keys.clearCaches();
   return ok({ identity_id: id, name: who.value.name, disabled_at: at, sessions_revoked: s.ok ? s.value.revoked : [] });
 }

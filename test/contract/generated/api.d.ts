@@ -618,8 +618,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End console sessions at once, by id and/or every session of an identity
-         * @description End console sessions at once, by id and/or every session of an identity; their next request is 401 SESSION_INVALID.
+         * End console sessions at once, by id and/or every session of an identity (with identity_id, its key's step-up window too)
+         * @description End console sessions at once, by id and/or every session of an identity (with identity_id, its key's step-up window too); their next request is 401 SESSION_INVALID.
          */
         post: operations["postAdminSessionsRevoke"];
         delete?: never;
