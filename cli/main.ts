@@ -2,7 +2,7 @@
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
-import { useHome } from './hints.js';
+import { invokedName, useHome, useProgram } from './hints.js';
 import type { GlobalOptions } from './context.js';
 import { AI_PROVIDER_USAGE, parseAiProvider } from '../daemon/contract/ai-provider.js';
 
@@ -823,6 +823,8 @@ function overrideExits(cmd: Command): void {
 overrideExits(program);
 
 try {
+  // Hints name the program as it was invoked (./bin/svc in a checkout, svc on the PATH).
+  if (process.argv[1]) useProgram(invokedName(process.argv[1], process.env.PATH ?? '', process.cwd()));
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : 2;
