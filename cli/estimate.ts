@@ -78,13 +78,13 @@ export function estimateLines(d: OrderDraft, e: Estimate): string[] {
 function reservationLines(d: OrderDraft, e: Estimate): string[] {
   const r = e.reservation;
   if (r === null) return ['Reservation: too large to hold'];
-  const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
   if (e.fillsAtOnce) {
     const needs = d.side === 'buy'
-      ? `${egp(r.cashMicros)} EGP of settled cash: ${basis}, plus the most the fees can be`
+      ? `${egp(r.cashMicros)} EGP of settled cash`
       : `${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
     return ['Fills at once at the market price: nothing stays reserved', `  (placing it needs ${needs})`];
   }
+  const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
   if (d.side === 'buy') return [`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`];
   return [`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`];
 }

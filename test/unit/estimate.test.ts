@@ -38,7 +38,7 @@ describe('estimateOrder', () => {
     expect(lines.join('\n')).not.toContain('Reserved now');
     expect(lines.slice(-2)).toEqual([
       'Fills at once at the market price: nothing stays reserved',
-      '  (placing it needs 10,226.01 EGP of settled cash: qty x the highest price allowed today, plus the most the fees can be)',
+      '  (placing it needs 10,226.01 EGP of settled cash)',
     ]);
     // a marketable limit fills at once too; a sell says the shares it needs
     const limit = { side: 'buy' as const, qty: 100, limitPriceMicros: 86 * EGP };
