@@ -46,8 +46,8 @@ afterAll(async () => {
   await sbx?.stop();
 });
 
-function panel(snap: Snapshot, width: number): string {
-  const app = render(<AccountPanel investorId={inv} account={snap.account ?? undefined} balances={snap.balances} quotes={snap.quotes} funds={snap.funds} width={width} />);
+function panel(snap: Snapshot, width: number, fit?: { positions: number; funds: number }): string {
+  const app = render(<AccountPanel investorId={inv} account={snap.account ?? undefined} balances={snap.balances} quotes={snap.quotes} funds={snap.funds} width={width} fit={fit} />);
   const frame = app.lastFrame() ?? '';
   app.unmount();
   return frame;
@@ -81,5 +81,11 @@ describe('the dashboard agrees with the portfolio', () => {
       expect(f).toContain(`of which cash ${egp(p.cash_micros)} EGP`);
       expect(f).toContain(`Total ${egp(p.total_value_micros)} EGP`);
     }
+    // a short terminal shows one share row and no fund rows: the totals still count every holding
+    const short = panel(snap, 80, { positions: 1, funds: 0 });
+    expect(short).toContain('more holdings');
+    const shares = p.positions.filter((x: { kind: string }) => x.kind === 'equity').reduce((s: number, x: { value_micros: number }) => s + x.value_micros, 0);
+    expect(short).toMatch(new RegExp(`shares worth\\s+${re(egp(shares))}\\b`));
+    expect(short).toContain(`Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`);
   });
 });
