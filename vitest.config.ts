@@ -1,3 +1,4 @@
+import { delimiter, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -13,6 +14,9 @@ export default defineConfig({
     // Every test uses its own home, port 0 and its own tmux socket, so files do not share state.
     maxWorkers: 2,
     globalSetup: ['./test/helpers/global-setup.ts'],
+    // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
+    // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.
+    env: { PATH: `${resolve('bin')}${delimiter}${process.env.PATH ?? ''}` },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

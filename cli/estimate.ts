@@ -17,6 +17,23 @@ export interface OrderDraft {
 export interface PriceContext {
   price_micros: number;
   band: { lower_micros: number; upper_micros: number };
+  /** The quote's session and halt; unknown (absent) counts as not filling at once. */
+  session_open?: boolean;
+  halted?: boolean;
+}
+
+/** The sandbox's split quantity: 7 fill at once and 6 a minute later (docs/trading.md), so the rest rests. */
+const SPLIT_QTY = 13;
+
+/**
+ * Whether the order fills whole the moment it is placed (docs/trading.md, Fills): in session, not
+ * halted, a market order or a marketable limit, and not the sandbox's split quantity. Its reservation is
+ * then taken and released within the placing: nothing stays reserved.
+ */
+function fillsAtOnce(d: OrderDraft, q: PriceContext): boolean {
+  if (q.session_open !== true || q.halted === true || d.qty === SPLIT_QTY) return false;
+  if (d.limitPriceMicros === null) return true;
+  return d.side === 'buy' ? q.price_micros <= d.limitPriceMicros : q.price_micros >= d.limitPriceMicros;
 }
 
 export interface Estimate {
@@ -29,6 +46,8 @@ export interface Estimate {
   netMicros: number;
   /** What the order holds while it works (null: too large to represent). */
   reservation: Reservation | null;
+  /** It fills whole as it is placed: the reservation is only what placing it needs. */
+  fillsAtOnce: boolean;
 }
 
 export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
@@ -39,7 +58,7 @@ export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
   const feesMicros = feesOnly(fees);
   const charges = feesMicros + fees.stamp_duty_micros;
   const reservation = reservationFor({ side: d.side, qty: d.qty, limitPriceMicros: d.limitPriceMicros }, { lowerMicros: q.band.lower_micros, upperMicros: q.band.upper_micros }, SCHEDULE);
-  return { priceMicros, valueMicros, fees, feesMicros, netMicros: d.side === 'buy' ? valueMicros + charges : valueMicros - charges, reservation };
+  return { priceMicros, valueMicros, fees, feesMicros, netMicros: d.side === 'buy' ? valueMicros + charges : valueMicros - charges, reservation, fillsAtOnce: fillsAtOnce(d, q) };
 }
 
 /** The estimate as lines of text (svc order buy's confirmation, the dashboard's order form). */
@@ -52,12 +71,20 @@ export function estimateLines(d: OrderDraft, e: Estimate): string[] {
     `Stamp duty ${egp(f.stamp_duty_micros)} EGP (withheld)`,
     `${d.side === 'buy' ? 'Net debit' : 'Net credit'} about ${egp(e.netMicros)} EGP`,
   ];
+  return [...lines, ...reservationLines(d, e)];
+}
+
+/** What the order holds: while it rests, or (filling at once) only what placing it needs. */
+function reservationLines(d: OrderDraft, e: Estimate): string[] {
   const r = e.reservation;
-  if (r === null) lines.push('Reservation: too large to hold');
-  else if (d.side === 'buy') {
-    const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
-    lines.push(`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`);
+  if (r === null) return ['Reservation: too large to hold'];
+  if (e.fillsAtOnce) {
+    const needs = d.side === 'buy'
+      ? `${egp(r.cashMicros)} EGP of settled cash`
+      : `${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
+    return ['Fills at once at the market price: nothing stays reserved', `  (placing it needs ${needs})`];
   }
-  else lines.push(`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`);
-  return lines;
+  const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
+  if (d.side === 'buy') return [`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`];
+  return [`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`];
 }

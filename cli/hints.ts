@@ -2,9 +2,39 @@
 // (daemon/contract/errors.ts) speaks to API clients ("List symbols with GET /v1/instruments"); here each
 // code whose remedy names a route says the svc command that does the same. Every command named keeps
 // the --home the user passed, so it can be pasted and run against the same sandbox.
+import { realpathSync } from 'node:fs';
+import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { ERROR_CODES, isErrorCode, type ErrorCode } from '../daemon/contract/errors.js';
 
 let home: string | undefined;
+let program = 'svc';
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The program as the user would type it again: `svc` when `svc` on the PATH is this very program
+ * (npm link, a global install), else the script's path from the working directory (`./bin/svc`, the
+ * README's way in a checkout), else its absolute path. `scriptPath` is process.argv[1].
+ */
+export function invokedName(scriptPath: string, pathEnv: string, cwd: string): string {
+  const self = realOrNull(scriptPath) ?? scriptPath;
+  const onPath = pathEnv.split(delimiter).filter(Boolean).some((dir) => realOrNull(join(dir, 'svc')) === self);
+  if (onPath) return 'svc';
+  const rel = relative(cwd, scriptPath);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return shellWord(`./${rel}`);
+  return shellWord(self);
+}
+
+/** The name this run was invoked by (main.ts sets it once at start; `svc` until then). */
+export function useProgram(name: string): void {
+  program = name;
+}
 
 /** The --home of this run (main.ts sets it before a command runs); undefined: none was given. */
 export function useHome(dir: string | undefined): void {
@@ -16,9 +46,12 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `svc ARGS` as the user should type it: `svc --home DIR ARGS` when this run was given --home. */
+/**
+ * `svc ARGS` as the user should type it: the program as they invoked it (`./bin/svc` in a checkout,
+ * `svc` on the PATH), with `--home DIR` when this run was given --home.
+ */
 export function svc(args: string): string {
-  return home === undefined ? `svc ${args}` : `svc --home ${shellWord(home)} ${args}`;
+  return home === undefined ? `${program} ${args}` : `${program} --home ${shellWord(home)} ${args}`;
 }
 
 /** The codes whose registry remedy names an HTTP route, as svc commands (ARGS in capitals are yours to fill). */

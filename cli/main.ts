@@ -2,7 +2,7 @@
 // imported only when one of its commands runs, so `svc clock show` never loads Ink or inquirer.
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { handleFatal, type CliExit } from './output.js';
-import { useHome } from './hints.js';
+import { invokedName, useHome, useProgram } from './hints.js';
 import type { GlobalOptions } from './context.js';
 import { AI_PROVIDER_USAGE, parseAiProvider } from '../daemon/contract/ai-provider.js';
 
@@ -390,9 +390,9 @@ report
 
 program
   .command('portfolio')
-  .description('positions, exposures and performance with a chart of the value series (Ink with a terminal, plain text otherwise, --json the raw responses)')
+  .description('positions, exposures, performance with a chart of the value series, and risk (Ink with a terminal, plain text otherwise, --json the raw responses)')
   .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
-  .option('--days <n>', 'trading days of the performance series, 1-365', '90')
+  .option('--days <n>', 'trading days of the performance series and daily returns of the risk figures, 1-365', '90')
   .addHelpText('after', '\nDescriptive only: percentages are of the portfolio\'s own history, never a forecast.\nExamples:\n  $ svc portfolio --investor inv_0123456789\n  $ svc portfolio --days 30 --json')
   .action(lazy(async () => (await import('./commands/portfolio.js')).show));
 
@@ -826,6 +826,8 @@ function overrideExits(cmd: Command): void {
 overrideExits(program);
 
 try {
+  // Hints name the program as it was invoked (./bin/svc in a checkout, svc on the PATH).
+  if (process.argv[1]) useProgram(invokedName(process.argv[1], process.env.PATH ?? '', process.cwd()));
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exitCode = err.exitCode === 0 ? 0 : 2;

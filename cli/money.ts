@@ -1,8 +1,8 @@
 // Amounts typed by people: EGP, or fund units, as a decimal string, converted to integer micros
 // exactly with string and BigInt arithmetic (a float would turn 0.29 into 289999.99...); and the checks
 // of a limit price while it is typed (the tick grid of daemon/contract/tick.ts, today's band).
-import { formatMicros, formatPrice } from '../daemon/contract/money.js';
-import { isOnTick, tickNeighbours } from '../daemon/contract/tick.js';
+import { formatPrice, offTickMessage } from '../daemon/contract/money.js';
+import { isOnTick } from '../daemon/contract/tick.js';
 
 const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
 const MICROS_PER_ONE = 1_000_000n;
@@ -55,11 +55,7 @@ export function limitPriceProblem(text: string, band: BandMicros | null): string
     return (err as Error).message;
   }
   if (micros <= 0) return 'a limit above 0';
-  if (!isOnTick(micros)) {
-    const n = tickNeighbours(micros);
-    const nearest = n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
-    return `${text.trim()} is not on the ${formatMicros(n.tickMicros, 0)} tick: use ${nearest}`;
-  }
+  if (!isOnTick(micros)) return offTickMessage(micros);
   if (band && (micros < band.lower_micros || micros > band.upper_micros)) {
     return `${text.trim()} is outside today's band ${formatPrice(band.lower_micros)}-${formatPrice(band.upper_micros)} EGP`;
   }

@@ -29,6 +29,28 @@ export function printJson(data: unknown): void {
   process.stdout.write(JSON.stringify(data, null, 2) + '\n');
 }
 
+/**
+ * Text wrapped between words to fit `width` columns (a word longer than the width stays whole on its
+ * own line): for prose the terminal would otherwise break mid-word.
+ */
+export function wrapWords(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}
+
+/** Columns of the terminal messages go to (stderr), 80 without one; one spare so no line fills it. */
+export function messageWidth(): number {
+  return Math.max(20, (process.stderr.columns || 80) - 1);
+}
+
 export function info(line: string): void {
   process.stderr.write(line + '\n');
 }

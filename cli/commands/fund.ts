@@ -3,7 +3,7 @@
 // signed and idempotent and execute at once at the current NAV.
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
-import { chalk, egp, nav, ok, printJson, table, units, usage } from '../output.js';
+import { chalk, CliExit, egp, EXIT, nav, ok, printJson, table, units, usage } from '../output.js';
 import { parseEgp, parseUnits } from '../money.js';
 import type { FundList, FundOrder } from '../../daemon/contract/schemas/funds.js';
 
@@ -54,6 +54,8 @@ async function place(body: Record<string, unknown>, opts: OrderOptions, g: Globa
   const o = ok(await api<FundOrder>(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }), json);
   if (json) printJson(o);
   else process.stdout.write(renderFundOrder(o));
+  // A business refusal exits 1 after its answer is printed, like a rejected order (docs/cli.md, Exit codes).
+  if (o.state === 'rejected') throw new CliExit(EXIT.apiError);
 }
 
 export async function subscribe(opts: OrderOptions, g: GlobalOptions, args: string[]): Promise<void> {

@@ -3,7 +3,7 @@
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { canPrompt, loadPrompts, requireFlags } from '../interactive.js';
-import { chalk, info, ok, printJson, usage } from '../output.js';
+import { chalk, info, messageWidth, ok, printJson, usage, wrapWords } from '../output.js';
 import { svc } from '../hints.js';
 import { cashLine } from './balances.js';
 import {
@@ -111,7 +111,7 @@ async function wizard(partial: Partial<Questionnaire>, ackGiven: boolean | undef
       })),
     shariah_only: partial.shariah_only ?? (await confirm({ message: 'Invest in shariah-compliant instruments only?', default: false })),
   };
-  if (ackGiven === undefined) info(`\n${DISCLOSURE}\n`);
+  if (ackGiven === undefined) info(`\n${wrapWords(DISCLOSURE, messageWidth())}\n`);
   const ack = ackGiven ?? (await confirm({ message: 'I have read and accept the risk disclosure above', default: false }));
   return { questionnaire, ack };
 }

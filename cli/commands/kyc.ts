@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { canPrompt, loadPrompts, requireFlags } from '../interactive.js';
-import { chalk, info, ok, printJson, usage } from '../output.js';
+import { chalk, CliExit, EXIT, info, ok, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import {
   DOCUMENT_SIDES, MAX_DOCUMENT_BYTES, checkNationalId, imageTypeOf, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
@@ -201,6 +201,8 @@ export async function apply(opts: ApplyOptions, g: GlobalOptions): Promise<void>
   const app = await onboard(resolveProfile(g), input.details, input.docs, json);
   if (json) printJson(app);
   else printOutcome(app);
+  // A business refusal exits 1 after its answer is printed, like a rejected order (docs/cli.md, Exit codes).
+  if (app.state === 'rejected') throw new CliExit(EXIT.apiError);
 }
 
 export async function status(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {

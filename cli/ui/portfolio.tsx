@@ -2,7 +2,7 @@
 // aligned tables, gains in green and losses in red, and the value series as a small chart. Loaded
 // only on that path (cli/commands/portfolio.ts imports it lazily), so scripted runs never load React.
 import { Box, Text, render } from 'ink';
-import { chartRows, concentration, exposureRows, headline, performanceLines, positionRows, type PortfolioData, type TableRows } from './portfolio-model.js';
+import { chartRows, concentration, DEFAULT_WIDTH, exposureRows, headline, performanceLines, positionRows, riskLines, type PortfolioData, type TableRows } from './portfolio-model.js';
 
 const NUMERIC = /^[-+]?[\d,.]+%?$|^-$/;
 
@@ -33,7 +33,8 @@ export function Table({ table, signed = [] }: { table: TableRows; signed?: strin
   );
 }
 
-export function PortfolioScreen({ data, chartWidth = 60 }: { data: PortfolioData; chartWidth?: number }) {
+/** The screen laid out for `width` columns: no row is wider, so the terminal never wraps one. */
+export function PortfolioScreen({ data, width = DEFAULT_WIDTH }: { data: PortfolioData; width?: number }) {
   const exposures = exposureRows(data.exposures);
   const twr = data.performance.twr_pct;
   return (
@@ -44,22 +45,32 @@ export function PortfolioScreen({ data, chartWidth = 60 }: { data: PortfolioData
         </Text>
       ))}
       <Box marginTop={1}>
-        <Table table={positionRows(data.portfolio)} signed={['unrealized EGP', 'unrealized']} />
+        <Table table={positionRows(data.portfolio, width)} signed={['P/L EGP', 'P/L']} />
       </Box>
       <Box marginTop={1} flexDirection="column">
         <Text bold>Exposures</Text>
         {exposures.rows.length ? <Table table={exposures} /> : <Text>No holdings: everything is cash.</Text>}
-        <Text dimColor>{concentration(data.exposures)}</Text>
+        {concentration(data.exposures, width).map((line, i) => (
+          <Text key={i} dimColor>
+            {line}
+          </Text>
+        ))}
       </Box>
       <Box marginTop={1} flexDirection="column">
         <Text bold>Performance</Text>
-        {performanceLines(data.performance).map((line, i) => (
+        {performanceLines(data.performance, width).map((line, i) => (
           <Text key={i}>{line}</Text>
         ))}
-        {chartRows(data.performance, chartWidth).map((row, i) => (
+        {chartRows(data.performance, Math.min(60, width - 2)).map((row, i) => (
           <Text key={i} color={twr === null ? undefined : twr < 0 ? 'red' : 'green'}>
             {`  ${row}`}
           </Text>
+        ))}
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        <Text bold>Risk</Text>
+        {riskLines(data.risk, width).map((line, i) => (
+          <Text key={i}>{line}</Text>
         ))}
       </Box>
     </Box>
@@ -68,8 +79,8 @@ export function PortfolioScreen({ data, chartWidth = 60 }: { data: PortfolioData
 
 /** Draws the screen once and returns (the data is a snapshot; nothing updates it). */
 export async function renderPortfolio(data: PortfolioData): Promise<void> {
-  const width = Math.max(20, Math.min(100, (process.stdout.columns ?? 80) - 4));
-  const app = render(<PortfolioScreen data={data} chartWidth={width} />);
+  const width = Math.max(40, (process.stdout.columns || DEFAULT_WIDTH) - 1);
+  const app = render(<PortfolioScreen data={data} width={width} />);
   app.unmount();
   await app.waitUntilExit();
 }

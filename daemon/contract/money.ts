@@ -11,7 +11,7 @@
 //   8,571.81 EGP" of a need of 8,571.8025, never "needs 8,571.80" beside "8,571.80 is available"),
 //   then the exact micros: "8,571.81 EGP (8571802500 micros)".
 // The API itself never formats: it keeps integer micros.
-import { TICK_HIGH_MICROS, tickSize } from './tick.js';
+import { TICK_HIGH_MICROS, tickNeighbours, tickSize } from './tick.js';
 
 const MICROS_PER_ONE = 1_000_000n;
 
@@ -79,6 +79,17 @@ export function priceDecimals(priceMicros: number): number {
 /** A price per share at its tick's decimals ("85.64", "1.235"); an average off the grid is rounded. */
 export function formatPrice(micros: number): string {
   return formatRounded(micros, priceDecimals(micros));
+}
+
+/**
+ * Why a price off the tick grid cannot be placed, the one sentence the daemon's refusal (TICK_VIOLATION,
+ * PRICE_OFF_TICK), the order wizard and the dashboard's form all say: the price and the tick in EGP, then
+ * the nearest prices on the grid ("85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP").
+ */
+export function offTickMessage(priceMicros: number): string {
+  const n = tickNeighbours(priceMicros);
+  const nearest = n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
+  return `${formatMicros(priceMicros, 0)} EGP is not on the ${formatMicros(n.tickMicros, 0)} EGP tick: use ${nearest} EGP`;
 }
 
 /** Fund units (unit-micros) with all six decimals: "1,234.567891". */

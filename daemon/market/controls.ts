@@ -4,7 +4,8 @@
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { findInstrument, liveQuote, referenceAt, type LiveQuote } from './quotes.js';
 import type { MarketState } from './state.js';
-import { isOnTick, tickSize } from './ticks.js';
+import { isOnTick } from './ticks.js';
+import { offTickMessage } from '../contract/money.js';
 
 function announce(m: Pick<MarketState, 'listeners'>, symbol: string): void {
   for (const l of m.listeners) l(symbol);
@@ -12,7 +13,7 @@ function announce(m: Pick<MarketState, 'listeners'>, symbol: string): void {
 
 /** An override must be a legal limit price now: on the tick grid and inside today's band. */
 function checkOverridePrice(m: Pick<MarketState, 'calendar' | 'tape'>, symbol: string, priceMicros: number, now: number): Outcome<void> {
-  if (!isOnTick(priceMicros)) return refuse('PRICE_OFF_TICK', `${priceMicros} is not a multiple of the tick ${tickSize(priceMicros)}.`);
+  if (!isOnTick(priceMicros)) return refuse('PRICE_OFF_TICK', offTickMessage(priceMicros));
   const ref = referenceAt(m, symbol, now);
   if (priceMicros < ref.band.lowerMicros || priceMicros > ref.band.upperMicros) {
     return refuse('PRICE_BAND_EXCEEDED', `The band is ${ref.band.lowerMicros}-${ref.band.upperMicros} around the reference ${ref.refPriceMicros}.`);

@@ -3,12 +3,13 @@
 // when the rule holds, else its refusal, so a validator is its rules in precedence order. Where the
 // two word a refusal differently on the wire, the caller words it (`says`), only when it refuses.
 import { refuse, type Refusal } from '../contract/outcome.js';
-import { isOnTick, tickSize } from '../contract/tick.js';
+import { offTickMessage } from '../contract/money.js';
+import { isOnTick } from '../contract/tick.js';
 import type { PriceBand } from '../market/ticks.js';
 
 /** TICK_VIOLATION: a price off the tick grid (0.01 EGP at 2 EGP and above, 0.001 below). */
 export function tickRule(priceMicros: number): Refusal | null {
-  return isOnTick(priceMicros) ? null : refuse('TICK_VIOLATION', `${priceMicros} is not a multiple of the tick ${tickSize(priceMicros)} micros.`);
+  return isOnTick(priceMicros) ? null : refuse('TICK_VIOLATION', offTickMessage(priceMicros));
 }
 
 /** PRICE_BAND_EXCEEDED: a price outside the band in force. */

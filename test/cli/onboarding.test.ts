@@ -105,6 +105,19 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
     expect(declined.json).toMatchObject({ state: 'rejected', reason_code: 'IDENTITY_NOT_VERIFIED' });
   });
 
+  it('a rejected application exits 1 like a rejected order (one rule for business refusals); reading it back exits 0', async () => {
+    const rejected = await svc(['kyc', 'apply', ...applyFlags('0000'), '--sample-documents', '--json']);
+    expect(rejected.code, rejected.stderr).toBe(1);
+    // the answer is still printed whole: with --json the application on stdout
+    expect(rejected.json).toMatchObject({ state: 'rejected', reason_code: 'SCREENING_MATCH' });
+    const plain = await svc(['kyc', 'apply', ...applyFlags('0000'), '--sample-documents']);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain('rejected');
+    expect(plain.stdout).toContain('reason_code  SCREENING_MATCH');
+    const status = await svc(['kyc', 'status', rejected.json.application_id]);
+    expect(status.code).toBe(0);
+  });
+
   it('a missing flag without a TTY exits 2, names the flag, prompts nothing and creates nothing', async () => {
     const before = (await svc(['desk', 'kyc', 'list', '--state', 'all', '--limit', '200', '--json'])).json.applications.length;
     const flags = applyFlags();

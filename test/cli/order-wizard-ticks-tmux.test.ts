@@ -42,7 +42,7 @@ describe('svc order buy asks for a limit on the tick and a time in force the ses
     await term.waitFor('Limit price (EGP)');
     term.type('85.125');
     term.keys('Enter');
-    await term.waitFor('85.125 is not on the 0.01 tick: use 85.12 or 85.13');
+    await term.waitFor('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP');
     expect(term.screen()).not.toContain('Time in force');
     term.keys('BSpace');
     term.keys('Enter');

@@ -66,6 +66,8 @@ describe('svc order', () => {
     const tick = await sbx.svc(['order', 'buy', 'COMI', '1', '--limit', '80.005', '--investor', inv]);
     expect(tick.code).toBe(1);
     expect(tick.stderr).toContain('TICK_VIOLATION');
+    // the same words as the order wizard and the dashboard's form: in EGP, naming the nearest valid prices
+    expect(tick.stderr).toContain('80.005 EGP is not on the 0.01 EGP tick: use 80.00 or 80.01 EGP');
     expect(tick.stderr).toContain('hint:');
     for (const args of [['COMI', '1', '--limit', 'abc'], ['COMI', '1', '--limit', '1.1234567'], ['COMI', '0'], ['COMI', '1.5'], ['COMI', '1', '--tif', 'gtd']]) {
       const res = await sbx.svc(['order', 'buy', ...args, '--investor', inv]);

@@ -55,13 +55,17 @@ describe('svc portfolio', () => {
     await sbx.svc(['clock', 'advance', '--days', '2']);
     const json = await sbx.svc(['portfolio', '--investor', inv, '--days', '5', '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(Object.keys(json.json)).toEqual(['portfolio', 'exposures', 'performance']);
+    expect(Object.keys(json.json)).toEqual(['portfolio', 'exposures', 'performance', 'risk']);
+    expect(json.json.risk).toMatchObject({ investor_id: inv, benchmark: 'EGX30', days: 5 });
     expect(json.json.portfolio.positions.map((p: any) => p.asset)).toEqual(['fund:UBRKH', 'cash:EGP']);
     expect(json.json.performance.series).toHaveLength(5);
     const plain = await sbx.svc(['portfolio'], { SVC_INVESTOR_ID: inv });
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain(`Portfolio of ${inv} as of`);
-    expect(plain.stdout).toMatch(/fund\s+UBRKH\s+20\.000000\s+341\.\d+/);
+    // laid out for 80 columns without a terminal: no line wider, each position one row
+    for (const line of plain.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(plain.stdout).toMatch(/^UBRKH\s+20\.000000\s+341\.\d+/m);
+    expect(plain.stdout).toMatch(/^Risk over \d+ daily returns/m);
     expect(plain.stdout).toContain('Money market funds');
     expect(plain.stdout).toMatch(/Time-weighted return [+-]?\d+\.\d\d% over 90 trading days/);
     expect(plain.stdout).toMatch(/[▁▂▃▄▅▆▇█]/);

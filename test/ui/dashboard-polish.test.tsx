@@ -162,7 +162,7 @@ describe('at 80x24', () => {
     const { app, frame } = mountSized(80, 24);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b', 'COMI\r10\r');
-    await vi.waitFor(() => expect(frame()).toContain('Reserved now:'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('Fills at once at the market price: nothing stays reserved'), WAIT);
     const lines = frame().split('\n');
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(lines[1]).toMatch(/^Omar Farouk inv_aaaaaaaaaa · active · settled cash 48,831\.91 EGP/);

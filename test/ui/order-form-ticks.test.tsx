@@ -32,7 +32,10 @@ describe('the dashboard order form checks prices and times in force as you type'
     await press(app, 'b');
     await vi.waitFor(() => expect(frame()).toContain('Buy for Omar Farouk (inv_aaaaaaaaaa)'), WAIT);
     await press(app, 'COMI\r', '10\r', RIGHT, '\r', '85.125');
-    await vi.waitFor(() => expect(frame()).toContain('85.125 is not on the 0.01 tick: use 85.12 or 85.13'), WAIT);
+    await vi.waitFor(() => expect(frame()).toContain('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'), WAIT);
+    // the estimate says why it is missing: the symbol and the shares are set, the price is what is wrong
+    await vi.waitFor(() => expect(frame()).toContain('No estimate: 85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'), WAIT);
+    expect(frame()).not.toContain('once the symbol and the shares are set');
     await press(app, '\r', '\r', '\r');
     expect(frame()).not.toContain('Place buy');
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);

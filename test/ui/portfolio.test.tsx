@@ -40,6 +40,10 @@ const data: PortfolioData = {
       { date: '2026-11-25', value_micros: 50_457_895_000, net_flow_micros: 0, return_pct: 0.003139 },
     ],
   },
+  risk: {
+    start_date: '2026-11-19', end_date: '2026-11-25', observations: 4, annualized_volatility_pct: 0.031234, max_drawdown_pct: 0.0002,
+    var95_pct: 0.0002, var95_micros: 10_091_579, beta: 0.412345, beta_observations: 4,
+  },
 };
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
@@ -47,7 +51,7 @@ const plain = (s: string | undefined) => (s ?? '').replace(ANSI, '');
 
 describe('svc portfolio renders positions, exposures and performance as tables with a small chart of the value series', () => {
   it('the Ink screen shows every position with price, value, cost, unrealized and weight, right-aligned', () => {
-    const { lastFrame, unmount } = render(<PortfolioScreen data={data} chartWidth={20} />);
+    const { lastFrame, unmount } = render(<PortfolioScreen data={data} width={120} />);
     const frame = plain(lastFrame());
     unmount();
     expect(frame.split('\n').slice(0, 8)).toEqual([
@@ -55,19 +59,21 @@ describe('svc portfolio renders positions, exposures and performance as tables w
       // money with two decimals, rounded; the fund's price is its NAV with the six decimals funds state
       'Total 50,457.90 EGP, of which cash 39,165.81 EGP',
       '',
-      'kind    symbol         qty  price EGP  value EGP   cost EGP  unrealized EGP  unrealized  weight',
-      'equity  COMI            60      88.00   5,280.00   5,113.01          167.00      +3.27%  10.46%',
-      'fund    BMYBY   600.000000  10.020150   6,012.09   6,000.00           12.09      +0.20%  11.92%',
-      'cash    EGP              -          -  39,165.81  39,165.81            0.00       0.00%  77.62%',
+      'kind    symbol         qty  price EGP  value EGP   cost EGP  P/L EGP     P/L  weight',
+      'equity  COMI            60      88.00   5,280.00   5,113.01   167.00  +3.27%  10.46%',
+      'fund    BMYBY   600.000000  10.020150   6,012.09   6,000.00    12.09  +0.20%  11.92%',
+      'cash    EGP              -          -  39,165.81  39,165.81     0.00   0.00%  77.62%',
       '',
     ]);
     expect(frame).toContain(['Exposures', 'sector              value EGP  weight', 'Banks                5,280.00  10.46%', 'Money market funds   6,012.09  11.92%'].join('\n'));
     expect(frame).toContain('HHI 0.5021  top holding BMYBY 11.92%  (cash 77.62%, equity 10.46%, fund 11.92%)');
     expect(frame).toContain('Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, net deposits 50,000.00 EGP');
     // the chart starts on the first day with a value: 4 columns, 5 rows, rising to a full block
-    const chart = frame.split('\n').slice(-5);
-    expect(chart).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 20, 5).map((r) => `  ${r}`.trimEnd()));
-    expect(chart[0]).toContain('█');
+    const lines = frame.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Value 0.00'));
+    const bars = valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5);
+    expect(lines.slice(at + 1, at + 6).map((l) => l.slice(0, 6))).toEqual(bars.map((r) => `  ${r}`));
+    expect(lines[at + 1]).toContain('█');
   });
 
   it('gains are green and losses red; an all-cash portfolio says so', () => {
@@ -95,9 +101,37 @@ describe('svc portfolio renders positions, exposures and performance as tables w
   it('without a terminal the same tables and chart are plain text', () => {
     const text = portfolioText(data);
     expect(text).not.toMatch(ANSI);
-    expect(text).toContain('equity  COMI            60      88.00   5,280.00   5,113.01          167.00      +3.27%  10.46%');
+    expect(text).toContain('COMI            60      88.00   5,280.00   5,113.01   167.00  +3.27%  10.46%');
     expect(text).toContain('Banks                5,280.00  10.46%');
-    expect(text.trimEnd().split('\n').slice(-5)).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5).map((r) => `  ${r}`));
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Value 0.00'));
+    expect(lines.slice(at + 1, at + 6).map((l) => l.slice(0, 6))).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5).map((r) => `  ${r}`));
+  });
+
+  it('at 80 columns no line of the screen or of the text is wider: no row wraps', () => {
+    const { lastFrame, unmount } = render(<PortfolioScreen data={data} width={80} />);
+    const frame = plain(lastFrame());
+    unmount();
+    for (const out of [frame, portfolioText(data, 80)]) {
+      for (const line of out.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+      // every position is one row, its weight at the end
+      expect(out).toMatch(/^COMI\s+60\s+88\.00\s+5,280\.00\s+5,113\.01\s+167\.00\s+\+3\.27%\s+10\.46%$/m);
+      expect(out).toMatch(/^EGP\s+-\s+-\s+39,165\.81\s+39,165\.81\s+0\.00\s+0\.00%\s+77\.62%$/m);
+    }
+  });
+
+  it('the value chart of a 1 % rise labels its axis with the lowest and highest values and the dates, not drawn as a rise from zero', () => {
+    const text = portfolioText(data, 80);
+    expect(text).toMatch(/^ {2}[^\d\n]+█ 50,457\.90 EGP$/m);
+    expect(text).toMatch(/^ {2}[^\d\n]+█ 49,990\.00 EGP$/m);
+    expect(text).toMatch(/^ {2}2026-11-22 +2026-11-25$/m);
+  });
+
+  it('shows the risk figures: volatility, max drawdown, VaR(95) in percent and EGP, beta vs EGX30', () => {
+    for (const out of [portfolioText(data, 80), plain(render(<PortfolioScreen data={data} width={80} />).lastFrame())]) {
+      expect(out).toContain('Risk over 4 daily returns, 2026-11-19 to 2026-11-25');
+      expect(out.replace(/\s+/g, ' ')).toContain('Volatility 3.12% a year, max drawdown 0.02%, 1-day VaR(95) 0.02% (10.09 EGP), beta vs EGX30 0.41 (4 days)');
+    }
   });
 });
 

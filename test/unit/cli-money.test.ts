@@ -2,7 +2,7 @@
 // their tick's decimals (averages rounded), NAVs and units with six; a limit off the tick refused with
 // the nearest prices on it; ioc and fok not offered while closed; hints as svc commands with --home.
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatMoney, formatNav, formatPrice, formatUnits } from '../../daemon/contract/money.js';
+import { formatMoney, formatNav, formatPrice, formatUnits, offTickMessage } from '../../daemon/contract/money.js';
 import { isOnTick, roundToTick, tickNeighbours, tickSize } from '../../daemon/contract/tick.js';
 import * as marketTicks from '../../daemon/market/ticks.js';
 import { limitPriceProblem } from '../../cli/money.js';
@@ -56,16 +56,23 @@ describe('the tick grid lives in daemon/contract/tick.ts and the daemon uses the
 
 describe('a limit price typed in the order wizard or the dashboard form', () => {
   it('off the tick: refused naming the nearest valid prices', () => {
-    expect(limitPriceProblem('85.125', band)).toBe('85.125 is not on the 0.01 tick: use 85.12 or 85.13');
-    expect(limitPriceProblem('1.2345', null)).toBe('1.2345 is not on the 0.001 tick: use 1.234 or 1.235');
-    expect(limitPriceProblem('0.0005', null)).toBe('0.0005 is not on the 0.001 tick: use 0.001');
+    expect(limitPriceProblem('85.125', band)).toBe('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP');
+    expect(limitPriceProblem('1.2345', null)).toBe('1.2345 EGP is not on the 0.001 EGP tick: use 1.234 or 1.235 EGP');
+    expect(limitPriceProblem('0.0005', null)).toBe('0.0005 EGP is not on the 0.001 EGP tick: use 0.001 EGP');
     // the wizard's validate answers the same text, and true for a good price
-    expect(limitCheck('85.125', { band })).toBe('85.125 is not on the 0.01 tick: use 85.12 or 85.13');
+    expect(limitCheck('85.125', { band })).toBe('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP');
     expect(limitCheck('85.12', { band })).toBe(true);
   });
 
+  it('one off-tick message in EGP naming the nearest valid prices: the daemon\'s refusal and the forms\' check say the same words', () => {
+    expect(offTickMessage(85_125_000)).toBe('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP');
+    expect(limitPriceProblem('85.125', band)).toBe(offTickMessage(85_125_000));
+    expect(limitPriceProblem(' 1200.005', null)).toBe(offTickMessage(1_200_005_000));
+    expect(offTickMessage(1_200_005_000)).toBe('1,200.005 EGP is not on the 0.01 EGP tick: use 1,200.00 or 1,200.01 EGP');
+  });
+
   it('checks the tick before the band, as the daemon does; outside the band names it; not a price says why', () => {
-    expect(limitPriceProblem('200.005', band)).toMatch(/not on the 0\.01 tick: use 200\.00 or 200\.01/);
+    expect(limitPriceProblem('200.005', band)).toMatch(/not on the 0\.01 EGP tick: use 200\.00 or 200\.01 EGP/);
     expect(limitPriceProblem('200', band)).toBe("200 is outside today's band 68.51-102.75 EGP");
     expect(limitPriceProblem('0', band)).toBe('a limit above 0');
     expect(limitPriceProblem('abc', band)).toMatch(/not an amount in EGP/);

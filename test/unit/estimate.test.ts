@@ -31,6 +31,29 @@ describe('estimateOrder', () => {
     ]);
   });
 
+  it('a market buy in session fills at once and holds nothing after: the estimate says so, not "Reserved now"', () => {
+    const open = { ...quote(85 * EGP, 68 * EGP, 102 * EGP), session_open: true, halted: false };
+    const d = { side: 'buy' as const, qty: 100, limitPriceMicros: null };
+    const lines = estimateLines(d, estimateOrder(d, open)!);
+    expect(lines.join('\n')).not.toContain('Reserved now');
+    expect(lines.slice(-2)).toEqual([
+      'Fills at once at the market price: nothing stays reserved',
+      '  (placing it needs 10,226.01 EGP of settled cash)',
+    ]);
+    // a marketable limit fills at once too; a sell says the shares it needs
+    const limit = { side: 'buy' as const, qty: 100, limitPriceMicros: 86 * EGP };
+    expect(estimateLines(limit, estimateOrder(limit, open)!).at(-2)).toBe('Fills at once at the market price: nothing stays reserved');
+    const sell = { side: 'sell' as const, qty: 100, limitPriceMicros: null };
+    expect(estimateLines(sell, estimateOrder(sell, open)!).slice(-2)).toEqual(['Fills at once at the market price: nothing stays reserved', '  (placing it needs 100 settled shares)']);
+    // what rests still reserves: a limit below the tape, a closed market, a halt, the sandbox's split quantity 13
+    for (const [dd, q] of [
+      [{ side: 'buy' as const, qty: 100, limitPriceMicros: 80 * EGP }, open],
+      [d, { ...open, session_open: false }],
+      [d, { ...open, halted: true }],
+      [{ ...d, qty: 13 }, open],
+    ] as const) expect(estimateLines(dd, estimateOrder(dd, q)!).join('\n')).toContain('Reserved now:');
+  });
+
   it('holds what the daemon holds, for buys and sells, market and limit', () => {
     const band = { lowerMicros: 680_000, upperMicros: 1_020_000 };
     for (const d of [

@@ -177,6 +177,16 @@ function quoteLine(quote: Quote): string {
 }
 
 /** The lines below the fields: what is available, and whether the order is more than that. */
+/** Why there is no estimate yet: the first field it waits for, or what is wrong with the one that is set. */
+function noEstimate(s: FormState, problems: Record<FieldName, string | null>, quote: Quote | null): string {
+  if (problems.symbol !== null) return 'The estimate shows once the symbol is set.';
+  if (problems.qty !== null) return 'The estimate shows once the shares are set.';
+  if (s.type === 'limit' && s.limit.trim() === '') return 'The estimate shows once the limit is set.';
+  if (s.type === 'limit' && problems.limit !== null) return `No estimate: ${problems.limit}`;
+  if (quote === null) return `Reading the quote of ${s.symbol}…`;
+  return 'No estimate: the order is too large to value.';
+}
+
 function availability(props: OrderFormProps, s: FormState, known: Instrument | undefined, reservation: { cashMicros: number } | null | undefined): { line: string | null; short: string | null } {
   const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
   const held = props.balances?.securities.find((x) => (x.symbol ?? x.asset) === s.symbol);
@@ -254,7 +264,7 @@ export function OrderForm(props: OrderFormProps) {
       {s.type === 'limit' ? <Field label="limit" value={s.limit} active={editing && current === 'limit'} note="EGP a share" invalid={problemOf('limit')} /> : null}
       <Field label="validity" value={s.tif} choices={tifs} active={editing && current === 'tif'} note={tifNote} invalid={problemOf('tif')} />
       {quote ? <Text dimColor wrap="truncate">{quoteLine(quote)}</Text> : null}
-      {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i} wrap="truncate">{l}</Text>) : <Text dimColor>The estimate shows once the symbol and the shares are set.</Text>}
+      {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i} wrap="truncate">{l}</Text>) : <Text dimColor>{noEstimate(s, problems, quote)}</Text>}
       {line ? <Text dimColor>{line}</Text> : null}
       {short ? <Text color="yellow">{short}</Text> : null}
       {s.step === 'confirming' ? (

@@ -84,10 +84,10 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
 
 /**
  * The account panel's lines for this many share positions and fund holdings: border, title, cash,
- * headings, share rows, their total, then (with any fund) the fund headings and rows.
+ * the total, headings, share rows, their worth, then (with any fund) the fund headings and rows.
  */
 export function accountLines(positions: number, funds: number, hidden = 0): number {
-  return 5 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0) + (hidden > 0 ? 1 : 0);
+  return 6 + Math.max(1, positions) + (positions > 0 ? 1 : 0) + (funds > 0 ? 1 + funds : 0) + (hidden > 0 ? 1 : 0);
 }
 
 /** Rows of holdings shown. */
@@ -106,6 +106,36 @@ export function fitHoldings(positions: number, funds: number, budget: number): H
   while (lines() > budget && fit.funds > 0) fit.funds--;
   while (lines() > budget && fit.positions > 1) fit.positions--;
   return fit;
+}
+
+/** Shares owned: settled, unsettled (bought, before T+2) and reserved (held for an open sell) alike. */
+export function ownedShares(s: SharePosition): number {
+  return s.settled + s.unsettled + s.reserved;
+}
+
+/**
+ * What the investor owns, valued as the portfolio read values it (docs/portfolio.md): every bucket of
+ * shares at the quote's price, fund units (reserved ones too) at the NAV floored to the micro, cash in
+ * all its buckets. Null where a price or a NAV is not known yet.
+ */
+export function accountWorth(b: Balances, quotes: Quote[], funds: Fund[]): { shares: number; total: number | null; cash: number } {
+  const price = new Map(quotes.map((q) => [q.symbol, q.price_micros]));
+  const nav = new Map(funds.map((f) => [f.fund_code, f.nav_micros]));
+  const cash = b.cash.filter((c) => c.asset === 'cash:EGP').reduce((sum, c) => sum + c.settled + c.reserved + c.unsettled, 0);
+  let shares = 0;
+  let known = true;
+  for (const s of heldPositions(b)) {
+    const p = price.get(s.symbol ?? s.asset);
+    if (p === undefined) known = false;
+    else shares += ownedShares(s) * p;
+  }
+  let fundsWorth = 0;
+  for (const f of heldFunds(b)) {
+    const n = nav.get(f.fund_code ?? f.asset.slice('fund:'.length));
+    if (n === undefined) known = false;
+    else fundsWorth += fundValueMicros(f.settled + f.unsettled + f.reserved, n);
+  }
+  return { shares, cash, total: known ? cash + shares + fundsWorth : null };
 }
 
 export function heldPositions(b: Balances | null): SharePosition[] {
@@ -136,8 +166,7 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
   const funds = allFunds.slice(0, props.fit?.funds ?? allFunds.length);
   const hidden = allPositions.length - positions.length + allFunds.length - funds.length;
   const nav = new Map(props.funds.map((f) => [f.fund_code, f.nav_micros]));
-  const priceOf = (s: SharePosition) => price.get(s.symbol ?? s.asset)?.price_micros;
-  const valueMicros = allPositions.reduce((sum, s) => sum + (s.settled + s.unsettled) * (priceOf(s) ?? 0), 0);
+  const worth = b ? accountWorth(b, props.quotes, props.funds) : null;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
@@ -150,12 +179,13 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
       ) : (
         <Text dimColor>loading balances…</Text>
       )}
+      <Text wrap="truncate">{worth ? `Total ${worth.total === null ? '-' : egp(worth.total)} EGP, of which cash ${egp(worth.cash)} EGP` : ' '}</Text>
       <Text dimColor wrap="truncate">{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
       {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
       {positions.map((s) => {
         const symbol = s.symbol ?? s.asset;
         const q = price.get(symbol);
-        const shares = s.settled + s.unsettled;
+        const shares = ownedShares(s);
         const value = q ? shares * q.price_micros : null;
         return (
           <Text key={symbol} wrap="truncate">
@@ -163,7 +193,7 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
           </Text>
         );
       })}
-      {positions.length > 0 ? <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(valueMicros), 13, true)}`}</Text> : null}
+      {positions.length > 0 ? <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(worth?.shares ?? 0), 13, true)}`}</Text> : null}
       {funds.length > 0 ? <Text dimColor wrap="truncate">{`${pad('fund', 8)} ${pad('units', 19, true)} ${pad('NAV', 13, true)} ${pad('value EGP', 19, true)}`}</Text> : null}
       {funds.map((f) => {
         const code = f.fund_code ?? f.asset.slice('fund:'.length);
