@@ -215,7 +215,9 @@ describe('starting never leaves a broken home', () => {
   it('a failed start leaves no locator, no credentials and no database', async () => {
     const home = newHome();
     const r = await svcAt(home, ['sandbox', 'start', '--port', '0', '--start', 'not-a-time']);
-    expect(r.code).toBe(1);
+    // a value the daemon cannot take is a usage error: exit 2, as for a home it refuses to start
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--start not-a-time is not an RFC 3339 timestamp');
     for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'kek.key', 'sandbox-id', 'profiles.json']) expect(existsSync(join(home, name)), name).toBe(false);
   });
 
