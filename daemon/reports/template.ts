@@ -91,9 +91,10 @@ export const STATEMENT_TEMPLATE = String.raw`
 #let trades(s) = {
   heading-bar(l.trades)
   if s.rows.len() == 0 { text(fill: luma(80), l.no_trades) } else {
-    data-table((auto, auto, auto, auto, auto, auto, auto, auto, auto), 3,
-      (l.date, l.symbol, l.side, l.qty, l.price, l.value, l.fees_short, l.net, l.settlement), s.rows)
-    align(end, text(size: 8pt, [#l.trades_total: #ltr-unit(s.total_fees)]))
+    // the charges under the Summary's own labels: fees and commissions, then taxes (stamp duty)
+    data-table((auto, auto, auto, auto, auto, auto, auto, auto, auto, auto), 3,
+      (l.date, l.symbol, l.side, l.qty, l.price, l.value, l.fees, l.taxes, l.net, l.settlement), s.rows)
+    align(end, text(size: 8pt, [#l.trades_total: #l.fees #ltr-unit(s.total_fees) #h(1.2em) #l.taxes #ltr-unit(s.total_taxes)]))
   }
 }
 
