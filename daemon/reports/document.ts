@@ -2,7 +2,7 @@
 // thousands separators from integer micros, never a float), every label in the report's language, and
 // the chart's points in page units. The template (template.ts) only lays this out: data reaches it as
 // JSON, never spliced into markup.
-import { formatMoney, formatPrice, formatUnits } from '../contract/money.js';
+import { formatMoney, formatNav, formatPrice, formatUnits } from '../contract/money.js';
 import { DISCLOSURES, licenceLine } from '../contract/disclosures.js';
 import type { ReportLocale, ReportSection } from '../contract/schemas/reports.js';
 import type { StatementFigures } from '../portfolio/statement.js';
@@ -84,21 +84,32 @@ function summary(f: StatementFigures, l: Labels) {
   ];
 }
 
+/** A fund's units and NAV with all six decimals, as the funds state them and svc prints them; a share's price at its tick. */
 function holdings(f: StatementFigures, locale: ReportLocale) {
   return f.holdings.map((h) => [
-    h.symbol, locale === 'ar' ? h.name_ar : h.name, h.isin ?? '', h.kind === 'fund' ? formatUnits(h.qty) : String(h.qty), formatPrice(h.price_micros),
+    h.symbol, locale === 'ar' ? h.name_ar : h.name, h.isin ?? '',
+    h.kind === 'fund' ? formatUnits(h.qty) : String(h.qty), h.kind === 'fund' ? formatNav(h.price_micros) : formatPrice(h.price_micros),
     formatMoney(h.value_micros), formatMoney(h.cost_micros), formatMoney(h.unrealized_micros),
   ]);
 }
 
+/**
+ * Each fill's charges split as the Summary splits them, under the same labels: fees and commissions
+ * (brokerage, EGX, MCDR, IPF, FRA) and taxes (stamp duty); the totals line sums each column.
+ */
 function trades(f: StatementFigures, l: Labels) {
   let totalFees = 0;
+  let totalTaxes = 0;
   const rows = f.trades.map((t) => {
-    const fees = t.commission_micros + t.egx_micros + t.mcdr_micros + t.ipf_micros + t.fra_micros + t.stamp_duty_micros;
+    const fees = t.commission_micros + t.egx_micros + t.mcdr_micros + t.ipf_micros + t.fra_micros;
     totalFees += fees;
-    return [t.trade_date, t.symbol, t.side === 'buy' ? l.buy : l.sell, String(t.qty), formatPrice(t.price_micros), formatMoney(t.value_micros), formatMoney(fees), formatMoney(t.net_micros), t.settlement_date];
+    totalTaxes += t.stamp_duty_micros;
+    return [
+      t.trade_date, t.symbol, t.side === 'buy' ? l.buy : l.sell, String(t.qty), formatPrice(t.price_micros), formatMoney(t.value_micros),
+      formatMoney(fees), formatMoney(t.stamp_duty_micros), formatMoney(t.net_micros), t.settlement_date,
+    ];
   });
-  return { rows, total_fees: formatMoney(totalFees) };
+  return { rows, total_fees: formatMoney(totalFees), total_taxes: formatMoney(totalTaxes) };
 }
 
 function section(kind: ReportSection, input: StatementInput, l: Labels) {

@@ -2,7 +2,7 @@
 // the JSON input `data` (statementDocument's output plus the render's own fields), so no value is
 // ever spliced into markup: a name full of # or ] renders as written. Layout: the tenant's logo,
 // name and colours in the header of every page, its footer text and "page X of Y" in the footer,
-// the investor block, the chosen sections in order, the disclosures last. `locale: ar` sets the whole
+// the investor block, the chosen sections in order, the disclosures last, kept together on one page. `locale: ar` sets the whole
 // page right to left; table columns, numbers, ISINs and symbols keep their reading order (Unicode
 // bidi), and the value chart runs left to right in both.
 export const STATEMENT_TEMPLATE = String.raw`
@@ -91,9 +91,10 @@ export const STATEMENT_TEMPLATE = String.raw`
 #let trades(s) = {
   heading-bar(l.trades)
   if s.rows.len() == 0 { text(fill: luma(80), l.no_trades) } else {
-    data-table((auto, auto, auto, auto, auto, auto, auto, auto, auto), 3,
-      (l.date, l.symbol, l.side, l.qty, l.price, l.value, l.fees_short, l.net, l.settlement), s.rows)
-    align(end, text(size: 8pt, [#l.trades_total: #ltr-unit(s.total_fees)]))
+    // the charges under the Summary's own labels: fees and commissions, then taxes (stamp duty)
+    data-table((auto, auto, auto, auto, auto, auto, auto, auto, auto, auto), 3,
+      (l.date, l.symbol, l.side, l.qty, l.price, l.value, l.fees, l.taxes, l.net, l.settlement), s.rows)
+    align(end, text(size: 8pt, [#l.trades_total: #l.fees #ltr-unit(s.total_fees) #h(1.2em) #l.taxes #ltr-unit(s.total_taxes)]))
   }
 }
 
@@ -104,6 +105,10 @@ export const STATEMENT_TEMPLATE = String.raw`
   else if s.kind == "trades" { trades(s) }
 }
 
-#heading-bar(l.disclosures)
-#for t in d.disclosures { par(text(size: 8pt, t)); v(2pt) }
+// One unbreakable block: when the disclosures do not fit under the last section they move to the next
+// page whole, heading included, so a page never holds only a line or two of them.
+#block(breakable: false, width: 100%, {
+  heading-bar(l.disclosures)
+  for t in d.disclosures { par(text(size: 8pt, t)); v(2pt) }
+})
 `;

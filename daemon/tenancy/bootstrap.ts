@@ -16,6 +16,12 @@ export interface SandboxOptions {
   speedMilli: number;
 }
 
+/**
+ * The first tenant's name: a name a person can read, because it is also what the tenant's branding
+ * and statements show until the tenant sets a display name (docs/branding.md, "Fields and defaults").
+ */
+export const BOOTSTRAP_TENANT_NAME = 'Sandbox Fintech';
+
 /** What provisioning the first tenant and the operators needs, once the container exists. */
 export interface ProvisionDeps {
   keys: Pick<KeyStore, 'createTenant' | 'createOperator'>;
@@ -52,7 +58,7 @@ export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => nu
         const ins = db.prepare('INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)');
         for (const b of brokers) ins.run(b.id, b.name, b.name_ar, b.fra_license_no, b.contact_email, b.contact_phone);
         const brokerId = brokers[0].id;
-        const tenant = deps.keys.createTenant('default');
+        const tenant = deps.keys.createTenant(BOOTSTRAP_TENANT_NAME);
         const admin = deps.keys.createOperator('admin', 'admin', null);
         const dealer = deps.keys.createOperator('dealer', 'dealer', brokerId);
         const security = deps.keys.createOperator('security', 'security', null);

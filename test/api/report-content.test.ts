@@ -10,7 +10,7 @@ import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { onboardInvestor } from '../helpers/onboarding.js';
 import { creditCash, EGP, order, trader } from '../helpers/trading.js';
 import { imagePages, makePng, pdfOf, pdfPages, pdfText, readyReport, squash, today } from '../helpers/reports.js';
-import { formatMoney, formatPrice, formatUnits } from '../../daemon/contract/money.js';
+import { formatMoney, formatNav, formatPrice, formatUnits } from '../../daemon/contract/money.js';
 import { DISCLOSURES, licenceLine } from '../../daemon/contract/disclosures.js';
 
 interface World {
@@ -83,6 +83,16 @@ describe('First page: the investor\'s name, id and account number; the broker of
   });
 });
 
+describe('Every page: the tenant\'s display name in the header; without branding, the tenant\'s name', () => {
+  it('a sandbox that never set its branding heads every page with its tenant\'s name in words, never "default"', async () => {
+    const branding = (await w.t.req('GET', '/v1/branding')).body;
+    expect(branding.display_name).toBe('Sandbox Fintech');
+    const pages = en.text.split('\f').filter((p) => p.trim() !== '');
+    for (const p of pages) expect(p.split('\n')[0]).toMatch(/^\s*Sandbox Fintech\s+Client statement\s*$/);
+    expect(en.text).not.toMatch(/\bdefault\b/);
+  });
+});
+
 describe('Holdings: every position as of period_end with quantity, price and value, money with thousands separators from integer micros', () => {
   it("each position of GET /v1/investors/{id}/portfolio appears with its symbol, quantity and value as formatMoney prints it", async () => {
     const portfolio = (await w.t.req('GET', `/v1/investors/${w.inv}/portfolio`)).body;
@@ -93,25 +103,50 @@ describe('Holdings: every position as of period_end with quantity, price and val
       expect(line, p.symbol).toBeDefined();
       expect(line).toContain(` ${formatMoney(p.value_micros)} `);
       const qty = p.kind === 'fund' ? formatUnits(p.qty) : String(p.qty);
-      expect(line).toMatch(new RegExp(`\\s${qty}\\s+${formatPrice(p.price_micros)}\\s`));
+      const price = p.kind === 'fund' ? formatNav(p.price_micros) : formatPrice(p.price_micros);
+      expect(line).toMatch(new RegExp(`\\s${qty}\\s+${price}\\s`));
     }
     expect(en.text).toContain(formatMoney(portfolio.total_value_micros));
     expect(formatMoney(portfolio.total_value_micros)).toMatch(/^\d{1,3}(,\d{3})+\.\d\d$/);
   });
 });
 
+describe('A fund\'s price in Holdings is its NAV as the funds state it, six decimals, as svc shows it', () => {
+  it('UBRKH is priced at its NAV with six decimals, never rounded to the cent, in English and Arabic', async () => {
+    const portfolio = (await w.t.req('GET', `/v1/investors/${w.inv}/portfolio`)).body;
+    const fund = portfolio.positions.find((p: any) => p.symbol === 'UBRKH');
+    expect(formatNav(fund.price_micros)).toMatch(/^\d+\.\d{6}$/);
+    const line = en.text.split('\n').find((l) => l.trimStart().startsWith('UBRKH '));
+    expect(line).toMatch(new RegExp(`\\s${formatUnits(fund.qty)}\\s+${formatNav(fund.price_micros)}\\s`));
+    expect(ar.text).toContain(formatNav(fund.price_micros));
+  });
+});
+
 describe('Trades: every fill in the period with its price, gross, each fee line and its settlement date', () => {
-  it('each fill is a row: trade date, symbol, side, quantity, price, value, fees, net and settlement date; the fees add up to the total shown', () => {
+  it('each fill is a row: trade date, symbol, side, quantity, price, value, fees and commissions, taxes, net and settlement date; each adds up to the total shown', () => {
     const fills = w.t.deps.db.prepare('SELECT * FROM fills WHERE investor_id = ? ORDER BY seq').all(w.inv) as any[];
     expect(fills.map((f) => `${f.side} ${f.symbol}`)).toEqual(['buy COMI', 'buy ETEL', 'buy HRHO', 'sell ETEL', 'buy TMGH']);
-    let total = 0;
+    let totalFees = 0;
+    let totalTaxes = 0;
     for (const f of fills) {
-      const fees = f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros + f.stamp_duty_micros;
-      total += fees;
-      const cells = [f.trade_date, f.symbol, f.side === 'buy' ? 'Buy' : 'Sell', f.qty, formatPrice(f.price_micros), formatMoney(f.value_micros), formatMoney(fees), formatMoney(f.net_micros), f.settlement_date];
+      const fees = f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros;
+      totalFees += fees;
+      totalTaxes += f.stamp_duty_micros;
+      const cells = [f.trade_date, f.symbol, f.side === 'buy' ? 'Buy' : 'Sell', f.qty, formatPrice(f.price_micros), formatMoney(f.value_micros), formatMoney(fees), formatMoney(f.stamp_duty_micros), formatMoney(f.net_micros), f.settlement_date];
       expect(en.text).toMatch(new RegExp(cells.map(String).join('\\s+')));
     }
-    expect(en.text).toContain(`Total fees on these trades: ${formatMoney(total)}`);
+    expect(squash(en.text)).toContain(`Totals on these trades: Fees and commissions ${formatMoney(totalFees)} Taxes ${formatMoney(totalTaxes)}`);
+  });
+
+  it('the same money has the same name everywhere: the Trades columns and their totals say "Fees and commissions" and "Taxes" like the Summary, and with only trades in the period they match it', () => {
+    const flat = squash(en.text);
+    const trades = flat.slice(flat.indexOf('Trades Trade date'));
+    expect(trades).toMatch(/^Trades Trade date Symbol Side Quantity Price Value Fees and commissions Taxes Net Settles /);
+    expect(flat).not.toMatch(/Total fees/);
+    const summaryFees = /Fees and commissions ([\d,.]+) Taxes ([\d,.]+)/.exec(flat.slice(flat.indexOf('Summary')))!;
+    const totals = /Totals on these trades: Fees and commissions ([\d,.]+) Taxes ([\d,.]+)/.exec(trades)!;
+    // no fee or tax outside the trades but the dividend's withholding: the fees agree to the cent
+    expect(totals[1]).toBe(summaryFees[1]);
   });
 
   it("the summary's fees and commissions are every fill's charges, a sell's included (taken out of its proceeds); its taxes the stamp duty and the dividend's withholding", async () => {
@@ -216,7 +251,7 @@ describe('A statement of 500 trades still renders, and a table that breaks acros
       const pdf = await pdfOf(t, report.report_id);
       const pages = pdfText(pdf).split('\f').filter((p) => p.trim() !== '');
       expect(pages.length).toBeGreaterThan(5);
-      const header = /Trade date\s+Symbol\s+Side\s+Quantity\s+Price\s+Value\s+Fees\s+Net\s+Settles/;
+      const header = /Trade date\s+Symbol\s+Side\s+Quantity\s+Price\s+Value\s+Fees and commissions\s+Taxes\s+Net\s+Settles/;
       const withRows = pages.filter((p) => /\d{4}-\d\d-\d\d\s+(COMI|ETEL)\s+Buy/.test(p));
       expect(withRows.length).toBeGreaterThan(5);
       for (const p of withRows) expect(p).toMatch(header);

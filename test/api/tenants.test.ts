@@ -31,7 +31,7 @@ describe('POST /admin/tenants {name} returns {tenant_id, api_key, signing_secret
   });
 
   it('a duplicate name is 409 TENANT_NAME_TAKEN; a bad body is 422; without the grant 403', async () => {
-    expect((await t.req('POST', '/admin/tenants', { body: { name: 'default' } })).body.error.code).toBe('TENANT_NAME_TAKEN');
+    expect((await t.req('POST', '/admin/tenants', { body: { name: t.creds.tenant.name } })).body.error.code).toBe('TENANT_NAME_TAKEN');
     expect((await t.req('POST', '/admin/tenants', { body: { name: '' } })).status).toBe(422);
     expect((await t.req('POST', '/admin/tenants', { body: { name: 'x', extra: 1 } })).status).toBe(422);
     expect((await t.req('POST', '/admin/tenants', { body: { name: 'y' }, as: 'approver' })).status).toBe(403);
