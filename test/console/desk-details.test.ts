@@ -6,7 +6,7 @@
 // English and Arabic at 1280x800 and 820x1180 go to test/console/screenshots/ (details-*.png).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { enrolLink, launch, pageWithAuthenticator, shot, signedIn } from './browser.js';
+import { enrolLink, fitsWidth, launch, pageWithAuthenticator, shot, signedIn, tablesScrollingSideways } from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
 
 const SIZES = [{ width: 1280, height: 800 }, { width: 820, height: 1180 }];
@@ -39,17 +39,23 @@ async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {
   await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe(lang);
 }
 
-/** Screenshots of the screen now open at both sizes in both languages; back to English on a laptop after. */
+/** Screenshots of the screen now open at both sizes in both languages, each checked to fit the width (no
+ *  sideways scrolling, of the page or of a table); back to English on a laptop after. */
 async function shotsEverywhere(page: Page, name: string): Promise<void> {
+  const problems: string[] = [];
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const lang of ['en', 'ar'] as const) {
       await inLanguage(page, lang);
+      const at = `${lang} ${size.width}x${size.height}`;
+      if (!(await fitsWidth(page))) problems.push(`${at}: the page scrolls sideways`);
+      for (const i of await tablesScrollingSideways(page)) problems.push(`${at}: table ${i} scrolls sideways`);
       await shot(page, `details-${name}-${lang}-${size.width}x${size.height}`);
     }
   }
   await page.setViewportSize(SIZES[0]);
   await inLanguage(page, 'en');
+  expect(problems).toEqual([]);
 }
 
 describe('the console on an IP address', () => {
@@ -114,7 +120,10 @@ describe('the order queue', () => {
       await row.waitFor();
       const text = (await row.textContent()) ?? '';
       expect(text).toContain(q.order_id);
-      expect(text).toContain(q.created_at.slice(0, 16).replace('T', ' '));
+      // placed: the date and the minute, as the API wrote them (the exchange's time, Cairo)
+      const placed = row.locator('[data-placed]');
+      expect(await placed.getAttribute('data-placed')).toBe(q.created_at);
+      expect(await placed.textContent()).toBe(`${q.created_at.slice(0, 10)} ${q.created_at.slice(11, 16)}${{ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]}`);
       expect(await row.locator('[data-tif]').getAttribute('data-tif')).toBe(q.time_in_force);
       expect(await row.locator('[data-tif]').textContent()).toBe({ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]);
     }

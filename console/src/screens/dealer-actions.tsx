@@ -38,9 +38,9 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
   };
   return (
     <tr data-order={o.order_id}>
-      <td>{o.symbol}<br /><span className="muted small anywhere"><bdi dir="ltr">{o.order_id}</bdi></span></td>
-      <td><bdi dir="ltr" className="nowrap" title={o.created_at}>{o.created_at.slice(0, 16).replace('T', ' ')}</bdi><br /><span className="muted" data-tif={o.time_in_force}>{labelIn(lang, o.time_in_force)}</span></td>
-      <td className={o.side}>{valueIn(lang, o.side)}</td><td className="num">{o.qty - o.filled_qty}</td>
+      <td><strong>{o.symbol}</strong><br /><span className="muted small anywhere"><bdi dir="ltr">{o.order_id}</bdi></span>
+        <div className="small" title={o.created_at} data-placed={o.created_at}><bdi dir="ltr" className="nowrap">{o.created_at.slice(0, 10)}</bdi> <bdi dir="ltr">{o.created_at.slice(11, 16)}</bdi><br /><span className="muted" data-tif={o.time_in_force}>{labelIn(lang, o.time_in_force)}</span></div></td>
+      <td className="num"><span className={o.side} data-side={o.side}>{valueIn(lang, o.side)}</span><br />{o.qty - o.filled_qty}</td>
       <td className="num">{egp(o.limit_price_micros)}</td>
       <td className="num">{egp(o.market.price_micros)}<br /><span className="muted" data-testid="band">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</span></td>
       <td>{o.investor_name}<br /><span className="muted nowrap">{o.account_number}</span></td>
@@ -64,7 +64,7 @@ export function Queue() {
       {q.data?.orders.length === 0 && <Empty />}
       {q.data && q.data.orders.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('symbol')} · {t('order')}</th><th>{t('placed')} · {t('tif')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
+          <thead><tr><th>{t('order')}</th><th>{t('side')} · {t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
           <tbody>{q.data.orders.map((o) => <QueueRow key={o.order_id} o={o} act={act} />)}</tbody>
         </table></div>
       )}
