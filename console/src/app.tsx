@@ -8,6 +8,7 @@ import { applyLang, DICTS, initialLang, LangContext, useT, valueIn, type Key, ty
 import { toApiError } from './hooks';
 import { ErrorBox } from './ui';
 import { SCREENS } from './screens/registry';
+import { ipHost, UseAName } from './host';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash.replace(/^#\/?/, ''));
@@ -86,6 +87,7 @@ export function App() {
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const code = new URLSearchParams(location.search).get('code');
   const enrolling = location.pathname.endsWith('/enroll') && code !== null;
+  const ip = ipHost(location.hostname);
   useEffect(() => applyLang(lang), [lang]);
   useEffect(() => {
     if (!enrolling) whoAmI().then(setMe, () => setMe(null));
@@ -98,7 +100,8 @@ export function App() {
         <span className="brand">{t('title')}</span>
         <button className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>{t('language')}</button>
       </header>
-      {me ? <Shell me={me} onSignedOut={() => setMe(null)} />
+      {ip && !me ? <UseAName host={ip} />
+        : me ? <Shell me={me} onSignedOut={() => setMe(null)} />
         : enrolling && me === undefined ? <Enrol code={code!} onSignedIn={setMe} />
         : me === null ? <SignIn onSignedIn={setMe} /> : <p className="muted pad">{t('loading')}</p>}
     </LangContext.Provider>

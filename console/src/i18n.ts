@@ -27,6 +27,10 @@ const EN = {
   note: 'Note (optional)', noteRequired: 'Note (required)', result: 'Result', entries: 'entries',
   tenant: 'Tenant', seq: 'seq', egp: 'EGP', itemsOpen: '{open} of {total} items open', openedBy: 'opened by {who}',
   screensLabel: 'Screens', comma: ', ', category: 'Category', channel: 'Channel', rule: 'Rule', evidence: 'Evidence', orderIds: 'Orders',
+  ipTitle: 'Open the console on localhost', ipIntro: 'This page is open on {host}, an IP address. Passkeys need a name for the site, so they cannot be registered or used here. Open the same page on localhost:',
+  ipOther: 'Open it on a host name that points to this daemon (localhost on this machine).',
+  order: 'Order', placed: 'Placed', tif: 'Time in force', totals: 'Totals by type',
+  pendingFills: 'Fills pending', broker: 'Broker (net)', perInvestor: 'Per investor', buys: 'Buys', sells: 'Sells',
 };
 
 const AR: typeof EN = {
@@ -52,6 +56,10 @@ const AR: typeof EN = {
   note: 'ملاحظة (اختيارية)', noteRequired: 'ملاحظة (مطلوبة)', result: 'النتيجة', entries: 'قيود',
   tenant: 'المستأجر', seq: 'رقم القيد', egp: 'ج.م', itemsOpen: '{open} من {total} بندًا مفتوحًا', openedBy: 'فتحها {who}',
   screensLabel: 'الشاشات', comma: '، ', category: 'الفئة', channel: 'القناة', rule: 'القاعدة', evidence: 'الأدلة', orderIds: 'الأوامر',
+  ipTitle: 'افتح الوحدة على localhost', ipIntro: 'هذه الصفحة مفتوحة على {host}، وهو عنوان IP. تحتاج مفاتيح المرور إلى اسم للموقع، فلا يمكن تسجيلها أو استخدامها هنا. افتح الصفحة نفسها على localhost:',
+  ipOther: 'افتحها على اسم مضيف يشير إلى هذا الخادم (localhost على هذا الجهاز).',
+  order: 'الأمر', placed: 'وقت الإدخال', tif: 'مدة السريان', totals: 'الإجماليات حسب النوع',
+  pendingFills: 'تنفيذات معلقة', broker: 'الوسيط (الصافي)', perInvestor: 'لكل مستثمر', buys: 'المشتريات', sells: 'المبيعات',
 };
 
 export type Key = keyof typeof EN;
@@ -93,7 +101,16 @@ const VALUES_AR: Record<string, string> = {
   email: 'بريد إلكتروني', phone: 'هاتف', branch: 'فرع', app: 'التطبيق', letter: 'خطاب',
   commission: 'العمولة', egx: 'رسوم البورصة', mcdr: 'رسوم مصر للمقاصة', ipf: 'صندوق حماية المستثمر', fra: 'رسوم الرقابة المالية',
   stamp_duty: 'ضريبة الدمغة', total: 'الإجمالي', system: 'النظام', global: 'عام',
+  day: 'يوم', gtc: 'حتى الإلغاء', ioc: 'فوري أو إلغاء', fok: 'تنفيذ كامل أو إلغاء',
   CSD: 'إيداع نقدي', CSW: 'سحب نقدي', FILL: 'قيمة الصفقات', FEE: 'الرسوم', TAX: 'الضرائب', DIV: 'توزيعات', INT: 'فوائد', JNLC: 'قيد نقدي', JNLS: 'قيد أسهم', SUB: 'اكتتاب في صندوق', RED: 'استرداد من صندوق',
+};
+
+/** The English names of the values the API answers as keys (fee lines, times in force, cash activity types); Arabic is in VALUES_AR. */
+const VALUES_EN: Record<string, string> = {
+  commission: 'Commission', egx: 'EGX fee', mcdr: 'MCDR fee', ipf: 'Investor Protection Fund', fra: 'FRA fee', stamp_duty: 'Stamp duty',
+  fees: 'Fees', total: 'Total', day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill',
+  CSD: 'Cash deposit', CSW: 'Cash withdrawal', FILL: 'Trade consideration', FEE: 'Fees', TAX: 'Taxes', DIV: 'Dividend', INT: 'Interest',
+  JNLC: 'Cash journal', JNLS: 'Share journal', SUB: 'Fund subscription', RED: 'Fund redemption',
 };
 
 /** A state as the reader's language names it. */
@@ -101,6 +118,9 @@ export const stateIn = (lang: Lang, state: string): string => (lang === 'ar' ? S
 
 /** Another value of the API (a role, side, kind, rule, category...) as the reader's language names it. */
 export const valueIn = (lang: Lang, value: string): string => (lang === 'ar' ? VALUES_AR[value] ?? STATES_AR[value] ?? value : value);
+
+/** A key the API answers (a fee line, a time in force, a cash activity type) as a label in the reader's language; unknown keys as they are. */
+export const labelIn = (lang: Lang, key: string): string => (lang === 'ar' ? VALUES_AR[key] : VALUES_EN[key]) ?? key;
 
 /** A message with {name} placeholders filled in. */
 export const fill = (text: string, values: Record<string, string | number>): string => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));

@@ -5,11 +5,11 @@
 import { useState } from 'react';
 import { blobUrl, call } from '../api';
 import { useAction, usePoll } from '../hooks';
-import { stateIn, useT, valueIn } from '../i18n';
+import { labelIn, stateIn, useT, valueIn } from '../i18n';
 import { egp, Empty, ErrorBox, Section, toMicros } from '../ui';
 
 interface QueueItem {
-  order_id: string; symbol: string; side: string; qty: number; filled_qty: number; limit_price_micros: number | null;
+  order_id: string; symbol: string; side: string; qty: number; filled_qty: number; limit_price_micros: number | null; time_in_force: string; created_at: string;
   investor_name: string; account_number: string; market: { price_micros: number; band: { lower_micros: number; upper_micros: number }; session_open: boolean };
 }
 
@@ -38,7 +38,9 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
   };
   return (
     <tr data-order={o.order_id}>
-      <td>{o.symbol}</td><td className={o.side}>{valueIn(lang, o.side)}</td><td className="num">{o.qty - o.filled_qty}</td>
+      <td><strong>{o.symbol}</strong><br /><span className="muted small anywhere"><bdi dir="ltr">{o.order_id}</bdi></span>
+        <div className="small" title={o.created_at} data-placed={o.created_at}><bdi dir="ltr" className="nowrap">{o.created_at.slice(0, 10)}</bdi> <bdi dir="ltr">{o.created_at.slice(11, 16)}</bdi><br /><span className="muted" data-tif={o.time_in_force}>{labelIn(lang, o.time_in_force)}</span></div></td>
+      <td className="num"><span className={o.side} data-side={o.side}>{valueIn(lang, o.side)}</span><br />{o.qty - o.filled_qty}</td>
       <td className="num">{egp(o.limit_price_micros)}</td>
       <td className="num">{egp(o.market.price_micros)}<br /><span className="muted" data-testid="band">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</span></td>
       <td>{o.investor_name}<br /><span className="muted nowrap">{o.account_number}</span></td>
@@ -62,7 +64,7 @@ export function Queue() {
       {q.data?.orders.length === 0 && <Empty />}
       {q.data && q.data.orders.length > 0 && (
         <div className="table-wrap"><table>
-          <thead><tr><th>{t('symbol')}</th><th>{t('side')}</th><th>{t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
+          <thead><tr><th>{t('order')}</th><th>{t('side')} · {t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
           <tbody>{q.data.orders.map((o) => <QueueRow key={o.order_id} o={o} act={act} />)}</tbody>
         </table></div>
       )}

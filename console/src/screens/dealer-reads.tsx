@@ -1,13 +1,14 @@
-// The dealer's reads: the blotter of a trade date, the order book of a symbol, end of day. Each polls.
+// The dealer's reads: the blotter of a trade date and the order book of a symbol (end of day is in
+// dealer-eod.tsx). Each polls.
 import { useState } from 'react';
 import { call } from '../api';
 import { usePoll } from '../hooks';
 import { useT, valueIn } from '../i18n';
 import { egp, Empty, ErrorBox, Section } from '../ui';
 
-interface Execution { fill_id: string; order_id: string; symbol: string; side: string; qty: number; price_micros: number; net_micros: number; account_number: string; executed_at: string; fees_micros?: number }
+export interface Execution { fill_id: string; order_id: string; symbol: string; side: string; qty: number; price_micros: number; net_micros: number; account_number: string; executed_at: string; fees_micros?: number }
 
-function Executions({ rows }: { rows: Execution[] }) {
+export function Executions({ rows }: { rows: Execution[] }) {
   const { t, lang } = useT();
   if (rows.length === 0) return <Empty />;
   return (
@@ -64,37 +65,6 @@ export function Book() {
         <>
           <p className="muted">{q.data.symbol} · {t('tape')} {egp(q.data.last_price_micros)} · {t('band')} <bdi dir="ltr">{egp(q.data.band.lower_micros)} – {egp(q.data.band.upper_micros)}</bdi> · <bdi dir="ltr">{q.data.as_of}</bdi></p>
           <div className="split"><Levels title={t('bids')} levels={q.data.bids} side="buy" /><Levels title={t('asks')} levels={q.data.asks} side="sell" /></div>
-        </>
-      )}
-    </Section>
-  );
-}
-
-interface Eod {
-  as_of: string; date?: string; trades?: Execution[];
-  fees_by_line: Record<string, number>;
-  cash: { totals: Array<{ activity_type: string; count: number; in_micros: number; out_micros: number; net_micros: number }> };
-  settlements_due: { broker: { buy: { fills: number; net_micros: number }; sell: { fills: number; net_micros: number }; net_cash_micros: number } };
-}
-
-export function Eod() {
-  const { t, lang } = useT();
-  const q = usePoll(() => call<Eod>('GET', '/broker/v1/eod'));
-  const d = q.data;
-  return (
-    <Section title={t('eod')} updated={d !== null}>
-      <ErrorBox error={q.error} />
-      {d && (
-        <>
-          <p className="muted"><bdi dir="ltr">{d.date ?? ''}</bdi> · <bdi dir="ltr">{d.as_of}</bdi></p>
-          <h2>{t('trades')}</h2>
-          <Executions rows={d.trades ?? []} />
-          <h2>{t('fees')}</h2>
-          <dl className="grid">{Object.entries(d.fees_by_line).map(([k, v]) => <div key={k}><dt>{valueIn(lang, k.replace(/_micros$/, ''))}</dt><dd className="num">{egp(v)}</dd></div>)}</dl>
-          <h2>{t('cash')}</h2>
-          <dl className="grid">{d.cash.totals.map((c) => <div key={c.activity_type}><dt>{valueIn(lang, c.activity_type)} ({c.count})</dt><dd className="num">{egp(c.net_micros)}</dd></div>)}</dl>
-          <h2>{t('obligations')}</h2>
-          <p className="num">{egp(d.settlements_due.broker.net_cash_micros)}</p>
         </>
       )}
     </Section>

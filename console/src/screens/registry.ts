@@ -1,7 +1,8 @@
 // The screens of the console, each with the grant it needs to be shown. The dealer persona's screens
 // are here; the ops persona adds its own entries (each one a grant and a component).
 import type { ComponentType } from 'react';
-import { Blotter, Book, Eod } from './dealer-reads';
+import { Blotter, Book } from './dealer-reads';
+import { Eod } from './dealer-eod';
 import { Funding, Kyc, Queue } from './dealer-actions';
 import { Actions } from './ops-actions';
 import { Audit } from './ops-audit';
