@@ -297,15 +297,17 @@ const PARAM_VARIABLES: Record<string, string> = { application_id: 'kyc_applicati
 const COLLECTION_VARIABLES: Record<string, string> = { applications: 'kyc_application_id', news: 'news_id', queue: 'order_id', funding: 'transfer_id', accounts: 'investor_id' };
 
 function pathVariable(path: string, param: string): string {
-  if (param !== 'id') return PARAM_VARIABLES[param] ?? param;
   const before = path.slice(0, path.indexOf(`{${param}}`)).split('/').filter(Boolean).pop() ?? 'resource';
+  // a news image's file is named after its article, not a symbol like a logo's
+  if (param === 'file' && before === 'news') return 'news_image';
+  if (param !== 'id') return PARAM_VARIABLES[param] ?? param;
   return COLLECTION_VARIABLES[before] ?? `${before.replace(/-/g, '_').replace(/s$/, '')}_id`;
 }
 
 const VAR_EXAMPLES: Record<string, string> = {
   investor_id: 'inv_...', order_id: 'ord_...', kyc_application_id: 'kyc_...', application_id: 'kyc_...', transfer_id: 'trf_...',
   fund_order_id: 'fo_...', account_id: 'inv_...', tenant_id: 'tnt_...', symbol: 'COMI', market_id: 'XCAI', m: 'XCAI', s: 'COMI',
-  side: 'national_id_front', file: 'COMI.svg', request_id: 'req_...', news_id: 'nws_...', dividend_id: 'div_...', funding_id: 'trf_...', queue_id: 'ord_...',
+  side: 'national_id_front', file: 'COMI.svg', news_image: 'nws_000000000000.svg', request_id: 'req_...', news_id: 'nws_...', dividend_id: 'div_...', funding_id: 'trf_...', queue_id: 'ord_...',
 };
 
 function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[] {
