@@ -27,10 +27,11 @@ export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDe
 
 function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId: string): RouteCtx {
   const { tenantId, operator } = who;
-  // text first, in every part, whatever the schemas say (daemon/contract/text.ts)
-  refuseBadText(def, 'params', req.params);
-  refuseBadText(def, 'query', req.query);
-  if (!def.rawBody && mayHoldBadText(req.rawBody)) refuseBadText(def, 'body', req.body);
+  // text first, in every part the route reads, before its schema (daemon/contract/text.ts); a part the
+  // route has no schema for is never read, so nothing in it is refused (its documented codes hold)
+  if (def.params) refuseBadText(def, 'params', req.params);
+  if (def.query) refuseBadText(def, 'query', req.query);
+  if (def.body && !def.rawBody && mayHoldBadText(req.rawBody)) refuseBadText(def, 'body', req.body);
   return {
     params: parsePart(def, def.params, req.params, 'params'),
     query: parsePart(def, def.query, req.query, 'query'),
