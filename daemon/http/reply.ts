@@ -22,8 +22,13 @@ export function refuseBadText(def: RouteDef, where: 'params' | 'query' | 'body',
   if (!bad) return;
   const message = `${bad.inKey ? 'a key holds ' : ''}${bad.what} is not allowed: text is well-formed Unicode with no control character but tab and line feed`;
   const issue = { code: 'custom', path: bad.path, message, input: undefined } as z.core.$ZodIssue;
-  const code: ErrorCode = def.issueCode?.(bad.path, where, issue) ?? 'VALIDATION_FAILED';
+  const code: ErrorCode = registered(def.issueCode?.(bad.path, where, issue)) ?? 'VALIDATION_FAILED';
   throw new AppError(code, `${[where, ...bad.path.map(String)].join('.')}: ${message}`);
+}
+
+/** A route's code for an issue, only when it is a registered code (a field named like an Object property is not). */
+function registered(code: unknown): ErrorCode | undefined {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) ? (code as ErrorCode) : undefined;
 }
 
 /** The code a schema's own check names for its issue (params.error_code), when it is a registered one. */
@@ -37,7 +42,7 @@ export function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, va
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const code: ErrorCode = def.issueCode?.(issue.path, where, issue) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
+  const code: ErrorCode = registered(def.issueCode?.(issue.path, where, issue)) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
   const path = [where, ...issue.path.map(String)].join('.');
   throw new AppError(code, `${path}: ${issue.message}`);
 }

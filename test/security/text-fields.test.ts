@@ -132,6 +132,17 @@ describe('every text field of every route refuses invalid Unicode and control ch
     expect(res.body.error.message).toMatch(/^body\.params: a key/);
   });
 
+  it.each([
+    ['POST', '/v1/kyc/applications'],
+    ['PUT', '/v1/branding'],
+  ])('%s %s: an unknown field named like an Object property (constructor, toString, __proto__) carrying bad text is 422 VALIDATION_FAILED, never a 500', async (method, url) => {
+    for (const field of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const raw = JSON.stringify({ [field]: 'bad\u0001' }); // an own key, __proto__ included
+      const res = await t.req(method, url, { raw, contentType: 'application/json' });
+      expect([res.status, res.body.error.code], `${field}: ${res.text}`).toEqual([422, 'VALIDATION_FAILED']);
+    }
+  });
+
   it('tab and line feed stay allowed in text (a multi-line reason), and so do Arabic, emoji and joiners', async () => {
     const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', params: {}, reason: 'سطر أول\n\tsecond line 👩‍👩‍👧 \u200d' } });
     expect(res.status).toBe(422);

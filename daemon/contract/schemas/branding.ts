@@ -74,7 +74,8 @@ const PATCH_CODES: Record<string, ErrorCode> = { primary_color: 'INVALID_COLOR',
 
 /** A bad colour is INVALID_COLOR, a font outside the set UNSUPPORTED_FONT; anything else VALIDATION_FAILED. */
 export function brandingIssueCode(path: readonly PropertyKey[], where: string): ErrorCode | undefined {
-  return where === 'body' ? PATCH_CODES[String(path[0])] : undefined;
+  const field = String(path[0]);
+  return where === 'body' && Object.hasOwn(PATCH_CODES, field) ? PATCH_CODES[field] : undefined;
 }
 
 export const BrandingSchema = z

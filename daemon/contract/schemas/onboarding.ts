@@ -42,7 +42,8 @@ const CREATE_FIELD_CODES: Record<string, ErrorCode> = {
 };
 
 export function kycCreateIssueCode(path: readonly PropertyKey[], where: string): ErrorCode | undefined {
-  return where === 'body' ? CREATE_FIELD_CODES[String(path[0])] : undefined;
+  const field = String(path[0]);
+  return where === 'body' && Object.hasOwn(CREATE_FIELD_CODES, field) ? CREATE_FIELD_CODES[field] : undefined;
 }
 
 export function documentIssueCode(path: readonly PropertyKey[], where: string): ErrorCode | undefined {
