@@ -72,11 +72,22 @@ export const sessionRowOk = (kek: Buffer, r: StoredSession): boolean => rowMacOk
 
 const STORED = 'id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by, mac';
 
-/** Writes the row's changed fields with its new MAC (the caller checked the old one). */
-function rewrite(s: SessionStore, row: StoredSession, change: Partial<Omit<StoredSession, 'id' | 'mac'>>): void {
+/** Writes the row's changed fields with its new MAC, only over the row as it was read (its MAC unchanged); true when written. */
+function writeOver(s: SessionStore, row: StoredSession, change: Partial<Omit<StoredSession, 'id' | 'mac'>>): boolean {
   const next = { ...row, ...change };
-  s.db.prepare('UPDATE console_sessions SET last_seen_at = ?, stepped_up_until = ?, revoked_at = ?, revoked_by = ?, mac = ? WHERE id = ?')
-    .run(next.last_seen_at, next.stepped_up_until, next.revoked_at, next.revoked_by, macOf(s.kek, next), row.id);
+  return s.db.prepare('UPDATE console_sessions SET last_seen_at = ?, stepped_up_until = ?, revoked_at = ?, revoked_by = ?, mac = ? WHERE id = ? AND mac IS ?')
+    .run(next.last_seen_at, next.stepped_up_until, next.revoked_at, next.revoked_by, macOf(s.kek, next), row.id, row.mac).changes > 0;
+}
+
+/**
+ * Writes the row's changed fields with its new MAC (the caller checked the old one). A row rewritten
+ * since it was read (the whole row goes with each write, so an older read would undo that change) is
+ * read again and the change applied to it as it is now, if it still verifies.
+ */
+function rewrite(s: SessionStore, row: StoredSession, change: Partial<Omit<StoredSession, 'id' | 'mac'>>): void {
+  if (writeOver(s, row, change)) return;
+  const now = s.db.prepare<[string], StoredSession>(`SELECT ${STORED} FROM console_sessions WHERE id = ?`).get(row.id);
+  if (now && sessionRowOk(s.kek, now)) writeOver(s, now, change);
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -57,11 +57,15 @@ export function lapseStepUps(sbx: CliSandbox): void {
   const kek = readFileSync(join(sbx.home, 'kek.key'));
   try {
     type Row = Parameters<typeof sessionMac>[1];
-    const open = db.prepare<[], Row>('SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL').all();
-    for (const r of open) {
-      const lapsed = { ...r, stepped_up_until: '2000-01-01T00:00:00.000Z' };
-      db.prepare('UPDATE console_sessions SET stepped_up_until = ?, mac = ? WHERE id = ?').run(lapsed.stepped_up_until, sessionMac(kek, lapsed), r.id);
-    }
+    // read and write in one write transaction, so that a request the daemon answers meanwhile (which
+    // moves last_seen_at) cannot come between them and leave a row whose MAC covers the older read
+    db.transaction(() => {
+      const open = db.prepare<[], Row>('SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL').all();
+      for (const r of open) {
+        const lapsed = { ...r, stepped_up_until: '2000-01-01T00:00:00.000Z' };
+        db.prepare('UPDATE console_sessions SET stepped_up_until = ?, mac = ? WHERE id = ?').run(lapsed.stepped_up_until, sessionMac(kek, lapsed), r.id);
+      }
+    }).immediate();
   } finally {
     db.close();
   }
