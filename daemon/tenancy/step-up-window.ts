@@ -8,9 +8,8 @@
 // - a row is worth nothing without the key-encryption key: each row carries an HMAC of its fields under
 //   a key derived from the KEK (which the database never holds), so a row inserted into svc.db by hand,
 //   or a fresh_until pushed later, is no window. A KEK rotation therefore ends every window.
-import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../store/db.js';
-import { keyedHash } from '../store/crypto.js';
+import { rowMac, rowMacOk } from '../store/row-mac.js';
 
 /** How long a step-up keeps a key fresh: the console's 5 minutes (daemon/backoffice/sessions.ts). */
 export const STEP_UP_WINDOW_MS = 5 * 60_000;
@@ -38,9 +37,10 @@ export function createStepUpWindows(db: Db, kek: Buffer) {
     ),
     end: db.prepare<[string]>('DELETE FROM operator_step_up_windows WHERE operator_id = ?'),
   };
-  // derived at each use: a KEK rotation overwrites the shared KEK buffer in place
-  const macOf = (r: Pick<WindowRow, 'operator_id' | 'key_hash' | 'stepped_up_at' | 'fresh_until'>): string =>
-    keyedHash(Buffer.from(keyedHash(kek, 'svc step-up window v1'), 'hex'), [r.operator_id, r.key_hash, r.stepped_up_at, r.fresh_until].join('\n'));
+  // the rows' MAC as every row that grants access carries one (store/row-mac.ts); derived at each use,
+  // since a KEK rotation overwrites the shared KEK buffer in place
+  const fields = (r: Pick<WindowRow, 'operator_id' | 'key_hash' | 'stepped_up_at' | 'fresh_until'>) => [r.operator_id, r.key_hash, r.stepped_up_at, r.fresh_until];
+  const macOf = (r: Parameters<typeof fields>[0]): string => rowMac(kek, 'operator_step_up_windows', fields(r));
 
   /** Opens (or renews) the window of the identity's current key at a wall-clock instant; its end, or null (no usable key). */
   function open(operatorId: string, wallMs: number): string | null {
@@ -55,9 +55,7 @@ export function createStepUpWindows(db: Db, kek: Buffer) {
   function freshUntil(operatorId: string, wallMs: number): string | null {
     const r = q.get.get(operatorId);
     if (!r || r.revoked_at !== null || r.disabled_at !== null || r.key_hash !== r.current_key) return null;
-    const want = Buffer.from(macOf(r));
-    const got = Buffer.from(r.mac);
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return null;
+    if (!rowMacOk(kek, 'operator_step_up_windows', fields(r), r.mac)) return null;
     const from = Date.parse(r.stepped_up_at);
     const until = Date.parse(r.fresh_until);
     if (!(until - from <= STEP_UP_WINDOW_MS && from <= wallMs && wallMs < until)) return null;
