@@ -16,8 +16,19 @@ const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 
 /** The environment variables that name a connection; all ignored when --home is given. */
 export const CONNECTION_VARS = [
-  'SVC_PROFILE', 'SVC_BASE_URL', 'SVC_CONSOLE_URL', 'SVC_SANDBOX_ID', 'SVC_TENANT_ID', 'SVC_API_KEY', 'SVC_SIGNING_SECRET',
-  'SVC_ADMIN_KEY', 'SVC_DEALER_KEY', 'SVC_SECURITY_KEY', 'SVC_APPROVER_KEY', 'SVC_COMPLIANCE_KEY', 'SVC_AUDITOR_KEY',
+  'SVC_PROFILE',
+  'SVC_BASE_URL',
+  'SVC_CONSOLE_URL',
+  'SVC_SANDBOX_ID',
+  'SVC_TENANT_ID',
+  'SVC_API_KEY',
+  'SVC_SIGNING_SECRET',
+  'SVC_ADMIN_KEY',
+  'SVC_DEALER_KEY',
+  'SVC_SECURITY_KEY',
+  'SVC_APPROVER_KEY',
+  'SVC_COMPLIANCE_KEY',
+  'SVC_AUDITOR_KEY',
 ] as const;
 type ConnectionVar = (typeof CONNECTION_VARS)[number];
 
@@ -151,9 +162,16 @@ export function resolveProfile(opts: GlobalOptions): Profile & { home: string; s
   const homeId = readSandboxId(home);
   const named = homeId !== null || env.SVC_SANDBOX_ID !== undefined || locator !== null;
   // SVC_BASE_URL with no sandbox named anywhere is taken as it is, like --base-url.
-  const expect: Expected | undefined = opts.baseUrl || (env.SVC_BASE_URL && !named)
-    ? undefined
-    : { home, sandbox_id: homeId, env_sandbox_id: env.SVC_SANDBOX_ID, locator, url_from: env.SVC_BASE_URL ? 'env' : 'home' };
+  const expect: Expected | undefined =
+    opts.baseUrl || (env.SVC_BASE_URL && !named)
+      ? undefined
+      : {
+          home,
+          sandbox_id: homeId,
+          env_sandbox_id: env.SVC_SANDBOX_ID,
+          locator,
+          url_from: env.SVC_BASE_URL ? 'env' : 'home',
+        };
   return {
     ...base,
     base_url: opts.baseUrl ?? env.SVC_BASE_URL ?? base.base_url,

@@ -62,14 +62,33 @@ export interface SpawnedDaemon {
 
 /** The daemon did not become healthy; the message carries the exit code and the tail of its log. */
 export class DaemonStartFailed extends Error {
-  constructor(message: string, readonly exitCode: number | null = null) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null = null,
+  ) {
     super(message);
   }
 }
 
 /** Spawns dist/daemon/main.js for `home` and resolves once its locator names it and /healthz answers. */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
-  const args = [daemonEntry(), '--home', opts.home, '--port', String(opts.port), '--seed', String(opts.seed), '--clock', opts.clock, '--speed', String(opts.speed ?? 1), '--ai', opts.ai ?? 'none', '--log-level', opts.logLevel ?? 'info'];
+  const args = [
+    daemonEntry(),
+    '--home',
+    opts.home,
+    '--port',
+    String(opts.port),
+    '--seed',
+    String(opts.seed),
+    '--clock',
+    opts.clock,
+    '--speed',
+    String(opts.speed ?? 1),
+    '--ai',
+    opts.ai ?? 'none',
+    '--log-level',
+    opts.logLevel ?? 'info',
+  ];
   if (opts.start) args.push('--start', opts.start);
   if (opts.adoptAuditHead) args.push('--adopt-audit-head');
   const logFile = join(opts.home, 'daemon.out');
@@ -87,7 +106,10 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   if (ready.ok) return { child, locator: ready.locator, logFile };
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   if (exited === null) child.kill('SIGTERM');
-  throw new DaemonStartFailed(`the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`, exited);
+  throw new DaemonStartFailed(
+    `the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`,
+    exited,
+  );
 }
 
 /** Stops a daemon this process spawned: SIGTERM (graceful close), SIGKILL after `graceMs`. */
@@ -134,7 +156,8 @@ export async function portHolder(port: number, host = '127.0.0.1'): Promise<Port
 /** "the svc sandbox of home H (pid N)", "another process (pid N: COMMAND)", or "another process". */
 export function describeHolder(h: PortHolder): string {
   if (h.home) return `the svc sandbox of home ${h.home}${h.pid ? ` (pid ${h.pid})` : ''}`;
-  if (h.pid) return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? h.command.slice(0, 77) + '...' : h.command}` : ''})`;
+  if (h.pid)
+    return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? h.command.slice(0, 77) + '...' : h.command}` : ''})`;
   return 'another process';
 }
 

@@ -1,7 +1,16 @@
 // What an order would cost before it is placed: the daemon's own fee and reservation rules
 // (daemon/contract/fees.ts) on the schedule of fixtures/fees.json, bundled into the CLI.
 import feesFixture from '../fixtures/fees.json' with { type: 'json' };
-import { feeScheduleOf, feesOnly, notional, orderFees, reservationFor, type FeeLines, type FeesFixture, type Reservation } from '../daemon/contract/fees.js';
+import {
+  feeScheduleOf,
+  feesOnly,
+  notional,
+  orderFees,
+  reservationFor,
+  type FeeLines,
+  type FeesFixture,
+  type Reservation,
+} from '../daemon/contract/fees.js';
 import { egp, price } from './output.js';
 
 const SCHEDULE = feeScheduleOf(feesFixture as FeesFixture);
@@ -57,13 +66,28 @@ export function estimateOrder(d: OrderDraft, q: PriceContext): Estimate | null {
   const fees = orderFees(valueMicros, SCHEDULE);
   const feesMicros = feesOnly(fees);
   const charges = feesMicros + fees.stamp_duty_micros;
-  const reservation = reservationFor({ side: d.side, qty: d.qty, limitPriceMicros: d.limitPriceMicros }, { lowerMicros: q.band.lower_micros, upperMicros: q.band.upper_micros }, SCHEDULE);
-  return { priceMicros, valueMicros, fees, feesMicros, netMicros: d.side === 'buy' ? valueMicros + charges : valueMicros - charges, reservation, fillsAtOnce: fillsAtOnce(d, q) };
+  const reservation = reservationFor(
+    { side: d.side, qty: d.qty, limitPriceMicros: d.limitPriceMicros },
+    { lowerMicros: q.band.lower_micros, upperMicros: q.band.upper_micros },
+    SCHEDULE,
+  );
+  return {
+    priceMicros,
+    valueMicros,
+    fees,
+    feesMicros,
+    netMicros: d.side === 'buy' ? valueMicros + charges : valueMicros - charges,
+    reservation,
+    fillsAtOnce: fillsAtOnce(d, q),
+  };
 }
 
 /** The estimate as lines of text (svc order buy's confirmation, the dashboard's order form). */
 export function estimateLines(d: OrderDraft, e: Estimate): string[] {
-  const at = d.limitPriceMicros === null ? `at the market price now ${price(e.priceMicros)}` : `at the limit ${price(e.priceMicros)}`;
+  const at =
+    d.limitPriceMicros === null
+      ? `at the market price now ${price(e.priceMicros)}`
+      : `at the limit ${price(e.priceMicros)}`;
   const f = e.fees;
   const lines = [
     `Value ${at}: ${egp(e.valueMicros)} EGP`,
@@ -79,12 +103,16 @@ function reservationLines(d: OrderDraft, e: Estimate): string[] {
   const r = e.reservation;
   if (r === null) return ['Reservation: too large to hold'];
   if (e.fillsAtOnce) {
-    const needs = d.side === 'buy'
-      ? `${egp(r.cashMicros)} EGP of settled cash`
-      : `${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
+    const needs =
+      d.side === 'buy'
+        ? `${egp(r.cashMicros)} EGP of settled cash`
+        : `${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
     return ['Fills at once at the market price: nothing stays reserved', `  (placing it needs ${needs})`];
   }
   const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
-  if (d.side === 'buy') return [`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`];
-  return [`Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`];
+  if (d.side === 'buy')
+    return [`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`];
+  return [
+    `Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`,
+  ];
 }

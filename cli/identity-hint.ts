@@ -48,13 +48,21 @@ export function commandAs(who: string, argv: readonly string[] = process.argv.sl
  * --as security propose ...", or, when no identity of the credentials holds it, what gives it.
  * `prefer` (the command's own identity) is suggested when it holds the grant, else the first holder.
  */
-export function grantHint(identity: string, grant: string, identities: readonly string[], o: { prefer?: string; why?: string } = {}): string {
+export function grantHint(
+  identity: string,
+  grant: string,
+  identities: readonly string[],
+  o: { prefer?: string; why?: string } = {},
+): string {
   const others = holdersOf(grant, identities).filter((n) => n !== identity);
   const head = `${identity}${o.why ?? ''} does not hold the grant ${grant}`;
   if (others.length === 0) {
     return `${head}, and no identity of this sandbox's credentials holds it by its role; a break-glass action gives it for a time: ${svc('admin propose break-glass --param identity_id=ID --param minutes:=30 --reason TEXT')}`;
   }
-  const who = others.length === 1 ? `${others[0]} holds it (by its role)` : `${others.slice(0, -1).join(', ')} and ${others.at(-1)} hold it (by their roles)`;
+  const who =
+    others.length === 1
+      ? `${others[0]} holds it (by its role)`
+      : `${others.slice(0, -1).join(', ')} and ${others.at(-1)} hold it (by their roles)`;
   const pick = o.prefer && others.includes(o.prefer) ? o.prefer : others[0];
   return `${head}; ${who}: ${commandAs(pick)}`;
 }
@@ -67,9 +75,9 @@ interface RouteInfo {
 
 /** The grant and key kind of METHOD PATH, read from the daemon's /openapi.json (undefined: not found). */
 export async function routeInfo(profile: Profile, method: string, path: string): Promise<RouteInfo | undefined> {
-  const res = await api<{ paths?: Record<string, Record<string, { 'x-grant'?: string; security?: Array<Record<string, unknown>> }>> }>(
-    profile, 'GET', '/openapi.json', { identity: 'none', timeoutMs: 5_000 },
-  ).catch(() => undefined);
+  const res = await api<{
+    paths?: Record<string, Record<string, { 'x-grant'?: string; security?: Array<Record<string, unknown>> }>>;
+  }>(profile, 'GET', '/openapi.json', { identity: 'none', timeoutMs: 5_000 }).catch(() => undefined);
   const bare = path.split('?')[0];
   for (const [template, ops] of Object.entries(res?.body?.paths ?? {})) {
     const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
@@ -86,7 +94,10 @@ export async function routeInfo(profile: Profile, method: string, path: string):
  * back-office keys. undefined otherwise: the registry's hint stands.
  */
 export async function identityHint(
-  profile: Profile, who: { identity: string; prefer?: string; identities: readonly string[] }, req: { method: string; path: string }, res: ApiResponse,
+  profile: Profile,
+  who: { identity: string; prefer?: string; identities: readonly string[] },
+  req: { method: string; path: string },
+  res: ApiResponse,
 ): Promise<string | undefined> {
   const { identity, identities, prefer } = who;
   const err = refusalOf(res.body)?.error;

@@ -13,8 +13,50 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import { MAGIC_REFER_SUFFIX, MAGIC_REJECT_SUFFIX, imageTypeOf } from '../daemon/contract/kyc.js';
 
-const GIVEN = ['Amal', 'Badr', 'Dalia', 'Emad', 'Farida', 'Gamal', 'Hala', 'Ihab', 'Jana', 'Kamal', 'Laila', 'Maged', 'Nour', 'Omar', 'Rana', 'Samir', 'Tamer', 'Yara', 'Zeina', 'Wael'];
-const FAMILY = ['Adel', 'Bakr', 'Darwish', 'Fahmy', 'Ghali', 'Hamdy', 'Ismail', 'Kamel', 'Lotfy', 'Mansour', 'Naguib', 'Osman', 'Radwan', 'Saleh', 'Taha', 'Wahba', 'Yousef', 'Zaki', 'Sabry', 'Helmy'];
+const GIVEN = [
+  'Amal',
+  'Badr',
+  'Dalia',
+  'Emad',
+  'Farida',
+  'Gamal',
+  'Hala',
+  'Ihab',
+  'Jana',
+  'Kamal',
+  'Laila',
+  'Maged',
+  'Nour',
+  'Omar',
+  'Rana',
+  'Samir',
+  'Tamer',
+  'Yara',
+  'Zeina',
+  'Wael',
+];
+const FAMILY = [
+  'Adel',
+  'Bakr',
+  'Darwish',
+  'Fahmy',
+  'Ghali',
+  'Hamdy',
+  'Ismail',
+  'Kamel',
+  'Lotfy',
+  'Mansour',
+  'Naguib',
+  'Osman',
+  'Radwan',
+  'Saleh',
+  'Taha',
+  'Wahba',
+  'Yousef',
+  'Zaki',
+  'Sabry',
+  'Helmy',
+];
 
 const MAGIC = new Set([MAGIC_REJECT_SUFFIX, MAGIC_REFER_SUFFIX]);
 
@@ -87,8 +129,8 @@ function fakePng(n: number): Buffer {
 // A 1x1 grey baseline JPEG (after its SOI marker); a comment segment numbers each fake.
 const JPEG_BODY = Buffer.from(
   'ffdb004300080606070605080707070909080a0c140d0c0b0b0c1912130f141d1a1f1e1d1a1c1c20242e2720222c231c1c2837292c30313434341f27393d38323c2e333432' +
-  'ffc0000b080001000101011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9fa' +
-  'ffda0008010100003f002bffd9',
+    'ffc0000b080001000101011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9fa' +
+    'ffda0008010100003f002bffd9',
   'hex',
 );
 

@@ -8,7 +8,15 @@
 // rules read it), ids, amounts, times, and everything that is not personal data.
 import { createHash } from 'node:crypto';
 import type { JournalEntry } from '../daemon/contract/journal.js';
-import { fakeAddress, fakeEmail, fakeImage, fakeName, fakePhone, maskNationalId, nationalIdCandidates } from './journal-fakes.js';
+import {
+  fakeAddress,
+  fakeEmail,
+  fakeImage,
+  fakeName,
+  fakePhone,
+  maskNationalId,
+  nationalIdCandidates,
+} from './journal-fakes.js';
 
 type Kind = 'name' | 'national_id' | 'email' | 'phone' | 'address';
 
@@ -38,17 +46,39 @@ export interface RedactionCounts {
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function sameLengthDigits(original: string, n: number): string {
-  return String(n + 1).padStart(original.length, '0').slice(-original.length);
+  return String(n + 1)
+    .padStart(original.length, '0')
+    .slice(-original.length);
 }
 
 /** One fake per value and kind, never one for two values; `known` maps every original (and derived form) to its fake. */
 function createFakeBook(known: Map<string, string>) {
-  const fakes: Record<Kind, Map<string, string>> = { name: new Map(), national_id: new Map(), email: new Map(), phone: new Map(), address: new Map() };
-  const used: Record<Kind, Set<string>> = { name: new Set(), national_id: new Set(), email: new Set(), phone: new Set(), address: new Set() };
+  const fakes: Record<Kind, Map<string, string>> = {
+    name: new Map(),
+    national_id: new Map(),
+    email: new Map(),
+    phone: new Map(),
+    address: new Map(),
+  };
+  const used: Record<Kind, Set<string>> = {
+    name: new Set(),
+    national_id: new Set(),
+    email: new Set(),
+    phone: new Set(),
+    address: new Set(),
+  };
 
   function candidates(kind: Kind, original: string, n: number): Iterable<string> {
-    if (kind === 'national_id') return original.length === 14 ? nationalIdCandidates(original, n) : [sameLengthDigits(original, n)];
-    const one = kind === 'name' ? fakeName(n) : kind === 'email' ? fakeEmail(n) : kind === 'phone' ? fakePhone(original, n) : fakeAddress(n);
+    if (kind === 'national_id')
+      return original.length === 14 ? nationalIdCandidates(original, n) : [sameLengthDigits(original, n)];
+    const one =
+      kind === 'name'
+        ? fakeName(n)
+        : kind === 'email'
+          ? fakeEmail(n)
+          : kind === 'phone'
+            ? fakePhone(original, n)
+            : fakeAddress(n);
     return [one];
   }
 
@@ -111,7 +141,8 @@ export function createRedactor() {
     if (v === null || typeof v !== 'object') return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = walk(x, k);
-    if (typeof out.sha256 === 'string' && typeof out.size_bytes === 'number' && sizes.has(out.sha256)) out.size_bytes = sizes.get(out.sha256);
+    if (typeof out.sha256 === 'string' && typeof out.size_bytes === 'number' && sizes.has(out.sha256))
+      out.size_bytes = sizes.get(out.sha256);
     return out;
   }
 
@@ -137,8 +168,12 @@ export function createRedactor() {
     },
     counts(): RedactionCounts {
       return {
-        names: book.count('name'), national_ids: book.count('national_id'), emails: book.count('email'),
-        phones: book.count('phone'), addresses: book.count('address'), images: images.count(),
+        names: book.count('name'),
+        national_ids: book.count('national_id'),
+        emails: book.count('email'),
+        phones: book.count('phone'),
+        addresses: book.count('address'),
+        images: images.count(),
       };
     },
   };

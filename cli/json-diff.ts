@@ -20,7 +20,12 @@ function key(path: string, k: string): string {
 }
 
 /** The first place, depth first in the recorded value's key order, where the two differ; null when equal. */
-export function firstDifference(recorded: unknown, replayed: unknown, path = 'body', wildcard?: string): JsonDifference | null {
+export function firstDifference(
+  recorded: unknown,
+  replayed: unknown,
+  path = 'body',
+  wildcard?: string,
+): JsonDifference | null {
   if (wildcard !== undefined && recorded === wildcard) return null;
   const k = kind(recorded);
   if (k !== kind(replayed)) return { path, recorded, replayed };
@@ -42,7 +47,8 @@ export function firstDifference(recorded: unknown, replayed: unknown, path = 'bo
       const d = firstDifference(a[name], b[name], key(path, name), wildcard);
       if (d) return d;
     }
-    for (const name of Object.keys(b)) if (!(name in a)) return { path: key(path, name), recorded: undefined, replayed: b[name] };
+    for (const name of Object.keys(b))
+      if (!(name in a)) return { path: key(path, name), recorded: undefined, replayed: b[name] };
     return null;
   }
   return Object.is(recorded, replayed) ? null : { path, recorded, replayed };

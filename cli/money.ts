@@ -16,9 +16,11 @@ function parseMicros(text: string, unit: string, example: string): number {
     throw new Error(`${text} is not an amount in ${unit} (digits with an optional decimal point, e.g. ${example})`);
   }
   const [, whole, frac = ''] = m;
-  if (frac.length > 6) throw new Error(`${text} has more than 6 decimals; 0.000001 ${unit} (one micro) is the smallest unit`);
+  if (frac.length > 6)
+    throw new Error(`${text} has more than 6 decimals; 0.000001 ${unit} (one micro) is the smallest unit`);
   const micros = BigInt(whole) * MICROS_PER_ONE + BigInt(frac.padEnd(6, '0'));
-  if (micros > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${text} ${unit} is too large to represent exactly in micros`);
+  if (micros > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new Error(`${text} ${unit} is too large to represent exactly in micros`);
   return Number(micros);
 }
 

@@ -20,7 +20,10 @@ export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3, interrupted:
 
 /** A failure already explained to the user; main() turns it into the exit code. */
 export class CliExit extends Error {
-  constructor(readonly code: number, message = '') {
+  constructor(
+    readonly code: number,
+    message = '',
+  ) {
     super(message);
   }
 }
@@ -148,7 +151,13 @@ export function pct(fraction: number): string {
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map(String));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const numeric = headers.map((_h, i) => cells.length > 0 && cells.every((r) => /^[-+]?[\d,.]+%?$|^-$/.test(r[i] ?? '')));
-  const fmt = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const numeric = headers.map(
+    (_h, i) => cells.length > 0 && cells.every((r) => /^[-+]?[\d,.]+%?$|^-$/.test(r[i] ?? '')),
+  );
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [chalk.bold(fmt(headers)), ...cells.map(fmt)].join('\n');
 }

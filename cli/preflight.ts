@@ -7,7 +7,8 @@ import { resolveProfile, type GlobalOptions } from './context.js';
 import { canPrompt } from './interactive.js';
 
 /** Commands that do not talk to the running sandbox of the home through its profile. */
-const OWN_CONNECTION = /^(sandbox (start|stop|status|logs|env|list|export|import|journal|replay)|scenario|completion)\b/;
+const OWN_CONNECTION =
+  /^(sandbox (start|stop|status|logs|env|list|export|import|journal|replay)|scenario|completion)\b/;
 
 function pathOf(cmd: Command): string {
   const names: string[] = [];

@@ -23,7 +23,8 @@ export async function withProgress<T>(label: string, work: () => Promise<T>, opt
   let timer: NodeJS.Timeout;
   if (stream.isTTY) {
     let frame = 0;
-    const draw = () => stream.write(`\r${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(Date.now() - started)}\x1b[K`);
+    const draw = () =>
+      stream.write(`\r${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(Date.now() - started)}\x1b[K`);
     draw();
     timer = setInterval(draw, opts.frameMs ?? 80);
   } else {

@@ -32,15 +32,39 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
     deps.events.closeAll();
     Promise.all(deps.onClose.map((hook) => hook())).then(() => done(), done);
   });
-  app.get('/healthz', async (): Promise<Health> => ({ status: 'ok', version: deps.version, sim_time: deps.nowIso(), sandbox_id: sandboxId }));
+  app.get(
+    '/healthz',
+    async (): Promise<Health> => ({
+      status: 'ok',
+      version: deps.version,
+      sim_time: deps.nowIso(),
+      sandbox_id: sandboxId,
+    }),
+  );
 
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
   // The browser console (docs/console.md): its page, its passkey and session calls, and its session
   // cookie as another way in for operator routes (the pipeline's deps see the live Deps underneath).
   const passkeys = createPasskeyStore(deps.db, deps.kek);
-  const sessionOf = createSessionAuth({ db: deps.db, kek: deps.kek, wallNow: () => deps.wallNow(), passkeys, scopesOf: (id) => deps.keys.identities.scopesOf(id), sessions });
+  const sessionOf = createSessionAuth({
+    db: deps.db,
+    kek: deps.kek,
+    wallNow: () => deps.wallNow(),
+    passkeys,
+    scopesOf: (id) => deps.keys.identities.scopesOf(id),
+    sessions,
+  });
   registerConsoleStatic(app, findConsoleDir());
-  registerConsoleApi(app, { db: deps.db, kek: deps.kek, wallNow: () => deps.wallNow(), nowIso: () => deps.nowIso(), audit: deps.audit, passkeys, sessions, sessionOf });
+  registerConsoleApi(app, {
+    db: deps.db,
+    kek: deps.kek,
+    wallNow: () => deps.wallNow(),
+    nowIso: () => deps.nowIso(),
+    audit: deps.audit,
+    passkeys,
+    sessions,
+    sessionOf,
+  });
   const handle = createPipeline(Object.assign(Object.create(deps) as Deps, { consoleSession: sessionOf }));
   for (const def of routes) {
     app.route({
@@ -55,6 +79,8 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   }
   // Built on first request: converting every schema costs tens of milliseconds of start-up otherwise.
   let openapi: string | undefined;
-  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send((openapi ??= buildOpenApi(routes, deps.version))));
+  app.get('/openapi.json', async (_req, reply) =>
+    reply.type('application/json; charset=utf-8').send((openapi ??= buildOpenApi(routes, deps.version))),
+  );
   return app;
 }

@@ -123,9 +123,14 @@ function inspectorCapacity(opts: DepsOptions): number {
  */
 function eventFailed(deps: Deps, f: EventFailure): void {
   const message = f.error instanceof Error ? f.error.message : String(f.error);
-  deps.log.error({ err: f.error, kind: f.kind, event_id: f.eventId, at: deps.market.calendar.toIso(f.atMs) }, 'scheduler: a due event failed and was rolled back alone');
+  deps.log.error(
+    { err: f.error, kind: f.kind, event_id: f.eventId, at: deps.market.calendar.toIso(f.atMs) },
+    'scheduler: a due event failed and was rolled back alone',
+  );
   deps.audit.append({
-    actor: 'system', action: 'scheduler.event_failed', subject: f.eventId === null ? f.kind : `${f.kind}#${f.eventId}`,
+    actor: 'system',
+    action: 'scheduler.event_failed',
+    subject: f.eventId === null ? f.kind : `${f.kind}#${f.eventId}`,
     detail: { kind: f.kind, event_id: f.eventId, error: message.slice(0, 500) },
   });
   for (const hook of deps.onReset) hook();
@@ -137,7 +142,9 @@ export function createDeps(opts: DepsOptions): Deps {
   const fresh = opts.dbFile !== ':memory:' && !existsSync(opts.dbFile);
   const db = openDb(opts.dbFile);
   const bootstrapState = bootstrapIfEmpty(db, opts.sandbox, wallNow);
-  const state = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
+  const state = db
+    .prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1')
+    .get()!;
   db.prepare('UPDATE sandbox_state SET boot_count = boot_count + 1 WHERE id = 1').run();
   const clock = createClock(db, wallNow);
   const ids = createIdGen(db, state.seed, state.generation);
@@ -145,14 +152,21 @@ export function createDeps(opts: DepsOptions): Deps {
   const market = createMarket({ db, clock, seed: state.seed });
   const nowIso = () => market.calendar.toIso(clock.now());
   const auditSealKey = auditSealKeyOf(opts.kek);
-  const checkpointFile = opts.auditCheckpointFile ?? (opts.dbFile === ':memory:' ? null : join(dirname(opts.dbFile), AUDIT_CHECKPOINT_FILE));
+  const checkpointFile =
+    opts.auditCheckpointFile ?? (opts.dbFile === ':memory:' ? null : join(dirname(opts.dbFile), AUDIT_CHECKPOINT_FILE));
   const checkpoints = checkpointFile ? checkpointStore(checkpointFile, auditSealKey) : undefined;
   const audit = createAudit(db, nowIso, { sealKey: auditSealKey, checkpoints });
   audit.anchorAtStart({ fresh, adopt: opts.adoptAuditHead ?? false });
   const keys = createKeyStore(db, ids, opts.kek, nowIso);
   if (opts.kekNext) pairKey(opts.kek, opts.kekNext);
   const deps: Deps = {
-    db, clock, ids, scheduler, audit, keys, market,
+    db,
+    clock,
+    ids,
+    scheduler,
+    audit,
+    keys,
+    market,
     investors: createInvestorRepo(db),
     ledger: createLedger({ db, ids, clock, nowIso }),
     log: opts.log ?? silent,
@@ -169,9 +183,19 @@ export function createDeps(opts: DepsOptions): Deps {
     onReset: [],
     settle: [],
     onClose: [],
-    journal: createJournal({ db, kek: opts.kek, tenantDek: (id) => keys.tenantDek(id), toIso: (ms) => market.calendar.toIso(ms), version: opts.version ?? '0.1.0' }),
+    journal: createJournal({
+      db,
+      kek: opts.kek,
+      tenantDek: (id) => keys.tenantDek(id),
+      toIso: (ms) => market.calendar.toIso(ms),
+      version: opts.version ?? '0.1.0',
+    }),
     home: opts.home ?? null,
-    inspector: createInspector({ capacity: inspectorCapacity(opts), simNow: () => clock.now(), toIso: (ms) => market.calendar.toIso(ms) }),
+    inspector: createInspector({
+      capacity: inspectorCapacity(opts),
+      simNow: () => clock.now(),
+      toIso: (ms) => market.calendar.toIso(ms),
+    }),
     events: createEventFeed({ db }),
     reload: () => {},
   };
@@ -180,7 +204,9 @@ export function createDeps(opts: DepsOptions): Deps {
   deps.onReset.push(() => deps.investors.forget());
   scheduler.onFailure((f) => eventFailed(deps, f));
   deps.reload = () => {
-    const st = db.prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1').get()!;
+    const st = db
+      .prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1')
+      .get()!;
     clock.reload();
     ids.invalidate();
     ids.setSeed(st.seed, st.generation);

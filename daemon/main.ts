@@ -12,7 +12,17 @@ import { buildApp } from './app.js';
 import { loadKekRing } from './store/kek-file.js';
 import { LATEST_SCHEMA_VERSION } from './store/db.js';
 import { homeSchemaProblem } from './store/schema-check.js';
-import { EXIT_HOME_ALTERED, EXIT_PORT_IN_USE, FIRST_START_FILES, keepSandboxId, LOCATOR_FILE, privateHome, readSandboxId, registerHome, SANDBOX_ID_FILE } from './contract/home-files.js';
+import {
+  EXIT_HOME_ALTERED,
+  EXIT_PORT_IN_USE,
+  FIRST_START_FILES,
+  keepSandboxId,
+  LOCATOR_FILE,
+  privateHome,
+  readSandboxId,
+  registerHome,
+  SANDBOX_ID_FILE,
+} from './contract/home-files.js';
 import type { ClockMode } from './sim/clock.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAiProvider, type AiProvider } from './contract/schemas/assistant.js';
@@ -64,13 +74,17 @@ async function verifySnapshotOnStdin(): Promise<never> {
   for await (const chunk of process.stdin) {
     bytes += (chunk as Buffer).length;
     if (bytes > MAX_SNAPSHOT_FILE_BYTES) {
-      process.stdout.write(JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes` }) + '\n');
+      process.stdout.write(
+        JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes` }) + '\n',
+      );
       process.exit(2);
     }
     chunks.push(chunk as Buffer);
   }
   const verdict = verifySnapshot(Buffer.concat(chunks));
-  process.stdout.write(JSON.stringify(verdict.ok ? { ok: true } : verdict) + '\n', () => process.exit(verdict.ok ? 0 : 2));
+  process.stdout.write(JSON.stringify(verdict.ok ? { ok: true } : verdict) + '\n', () =>
+    process.exit(verdict.ok ? 0 : 2),
+  );
   return new Promise<never>(() => {});
 }
 
@@ -82,7 +96,8 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   const port = Number(a.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return refuse(`--port ${a.port} is not a port number`);
   const seed = a.seed === undefined ? 42 : Number(a.seed);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) return refuse(`--seed ${a.seed} must be an integer 0..4294967295`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
+    return refuse(`--seed ${a.seed} must be an integer 0..4294967295`);
   const start = DateTime.fromISO(a.start ?? DEFAULT_START, { setZone: true });
   if (!start.isValid) return refuse(`--start ${a.start} is not an RFC 3339 timestamp`);
   const clockMode = (a.clock ?? 'frozen') as ClockMode;
@@ -110,7 +125,11 @@ async function replayJournalOnStdin(): Promise<Extract<ParsedJournal, { ok: true
     await replayLine({ refused: { line, message } });
     process.exit(2);
   };
-  if (existsSync(join(home, 'svc.db'))) return refused(null, `${home} already holds a sandbox: a journal is replayed only into a new home, which the replay creates`);
+  if (existsSync(join(home, 'svc.db')))
+    return refused(
+      null,
+      `${home} already holds a sandbox: a journal is replayed only into a new home, which the replay creates`,
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const parsedJournal = parseJournalText(Buffer.concat(chunks).toString('utf8'));
@@ -135,7 +154,9 @@ const { port, seed, startMs, clockMode, speed, logLevel } = parsed.value;
 // (docs/reliability.md, "A home whose guards were altered does not start").
 const altered = homeSchemaProblem(join(home, 'svc.db'), LATEST_SCHEMA_VERSION);
 if (altered) {
-  process.stderr.write(`svc daemon: refusing to start: ${altered}. The database's guards were altered; restore svc.db from a backup or import a snapshot.\n`);
+  process.stderr.write(
+    `svc daemon: refusing to start: ${altered}. The database's guards were altered; restore svc.db from a backup or import a snapshot.\n`,
+  );
   process.exit(EXIT_HOME_ALTERED);
 }
 
@@ -161,18 +182,38 @@ const deps = createDeps({
 // The audit chain does not reach the checkpoint kept beside the key: the daemon serves, signs nothing,
 // and GET /admin/audit/verify (svc admin audit --verify) reports it.
 const auditProblem = deps.audit.anchorProblem();
-if (auditProblem) process.stderr.write(`svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is signed until it is resolved (docs/reliability.md)\n`);
+if (auditProblem)
+  process.stderr.write(
+    `svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is signed until it is resolved (docs/reliability.md)\n`,
+  );
 
 const credentialsFile = join(home, 'credentials.json');
 if (deps.bootstrap) {
   const b = deps.bootstrap;
   writeFileSync(
     credentialsFile,
-    JSON.stringify({
-      tenant_id: b.tenant.tenant_id, api_key: b.tenant.api_key, signing_secret: b.tenant.signing_secret, broker_id: b.broker_id,
-      admin_key: b.operators.admin_key, dealer_key: b.operators.dealer_key, security_key: b.operators.security_key, approver_key: b.operators.approver_key, compliance_key: b.operators.compliance_key, auditor_key: b.operators.auditor_key,
-      admin_step_up: b.step_up.admin, dealer_step_up: b.step_up.dealer, security_step_up: b.step_up.security, approver_step_up: b.step_up.approver, compliance_step_up: b.step_up.compliance, auditor_step_up: b.step_up.auditor,
-    }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        tenant_id: b.tenant.tenant_id,
+        api_key: b.tenant.api_key,
+        signing_secret: b.tenant.signing_secret,
+        broker_id: b.broker_id,
+        admin_key: b.operators.admin_key,
+        dealer_key: b.operators.dealer_key,
+        security_key: b.operators.security_key,
+        approver_key: b.operators.approver_key,
+        compliance_key: b.operators.compliance_key,
+        auditor_key: b.operators.auditor_key,
+        admin_step_up: b.step_up.admin,
+        dealer_step_up: b.step_up.dealer,
+        security_step_up: b.step_up.security,
+        approver_step_up: b.step_up.approver,
+        compliance_step_up: b.step_up.compliance,
+        auditor_step_up: b.step_up.auditor,
+      },
+      null,
+      2,
+    ) + '\n',
     { mode: 0o600 },
   );
   chmodSync(credentialsFile, 0o600);
@@ -189,7 +230,13 @@ function accessLog(req: FastifyRequest, reply: FastifyReply): void {
   const quietRead = req.method === 'GET' && reply.statusCode < 400 && ms < SLOW_MS;
   if (!quietRead || logReads) {
     // the root logger with the request id first: the bytes of req.log's line, without making req.log
-    const line = { reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(ms * 100) / 100 };
+    const line = {
+      reqId: req.id,
+      method: req.method,
+      url: req.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(ms * 100) / 100,
+    };
     if (quietRead) app.log.debug(line, 'request');
     else app.log.info(line, 'request');
   }
@@ -197,7 +244,16 @@ function accessLog(req: FastifyRequest, reply: FastifyReply): void {
 
 const app = buildApp(deps, {
   sandboxId,
-  logger: { level: logLevel, file: join(home, 'daemon.log'), redact: ['req.headers.authorization', 'req.headers["x-admin-key"]', 'req.headers["x-console-key"]', 'req.headers["x-svc-signature"]'] },
+  logger: {
+    level: logLevel,
+    file: join(home, 'daemon.log'),
+    redact: [
+      'req.headers.authorization',
+      'req.headers["x-admin-key"]',
+      'req.headers["x-console-key"]',
+      'req.headers["x-svc-signature"]',
+    ],
+  },
   onAnswered: accessLog,
 });
 deps.log = app.log;
@@ -210,7 +266,13 @@ async function rebuildAndExit(j: Extract<ParsedJournal, { ok: true }>): Promise<
   const { rebuildFromJournal } = await import('./sandbox/replay-offline.js');
   await app.ready();
   const pending: Array<Promise<void>> = [];
-  const code = await rebuildFromJournal(deps, (o) => app.inject(o), j.header, j.entries, (l) => pending.push(replayLine(l)));
+  const code = await rebuildFromJournal(
+    deps,
+    (o) => app.inject(o),
+    j.header,
+    j.entries,
+    (l) => pending.push(replayLine(l)),
+  );
   await Promise.all(pending);
   await app.close();
   deps.db.close();
@@ -230,10 +292,24 @@ const address = app.server.address();
 const boundPort = typeof address === 'object' && address ? address.port : port;
 const baseUrl = `http://${args.host}:${boundPort}`;
 // The console's passkeys need a secure context and a relying-party name: localhost, not an IP address.
-const consoleOrigin = args.host === '127.0.0.1' || args.host === 'localhost' ? `http://localhost:${boundPort}` : baseUrl;
+const consoleOrigin =
+  args.host === '127.0.0.1' || args.host === 'localhost' ? `http://localhost:${boundPort}` : baseUrl;
 writeFileSync(
   locatorFile,
-  JSON.stringify({ pid: process.pid, port: boundPort, base_url: baseUrl, console_url: `${consoleOrigin}/console`, version: VERSION, home, sandbox_id: sandboxId, started_at: new Date().toISOString() }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      pid: process.pid,
+      port: boundPort,
+      base_url: baseUrl,
+      console_url: `${consoleOrigin}/console`,
+      version: VERSION,
+      home,
+      sandbox_id: sandboxId,
+      started_at: new Date().toISOString(),
+    },
+    null,
+    2,
+  ) + '\n',
   { mode: 0o600 },
 );
 chmodSync(locatorFile, 0o600);
@@ -247,7 +323,9 @@ app.log.info({ baseUrl, seed }, 'svc daemon listening');
  */
 async function failedStart(err: NodeJS.ErrnoException): Promise<never> {
   const inUse = err.code === 'EADDRINUSE';
-  process.stderr.write(`svc daemon: ${inUse ? `port ${port} on ${args.host} is already in use` : `cannot listen on ${args.host}:${port}: ${err.message}`}\n`);
+  process.stderr.write(
+    `svc daemon: ${inUse ? `port ${port} on ${args.host} is already in use` : `cannot listen on ${args.host}:${port}: ${err.message}`}\n`,
+  );
   deps.db.close();
   if (firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
   if (!hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });

@@ -36,7 +36,12 @@ function holdingsRoutes(deps: Deps): RouteDef[] {
   const funds = createFundService(deps);
   const dividends = createDividendService(deps);
   const portfolio = createPortfolioService(deps, funds);
-  return [...fundRoutes(funds), ...dividendRoutes(dividends), ...reportRoutes(createReportService(deps, portfolio)), ...portfolioRoutes(portfolio)];
+  return [
+    ...fundRoutes(funds),
+    ...dividendRoutes(dividends),
+    ...reportRoutes(createReportService(deps, portfolio)),
+    ...portfolioRoutes(portfolio),
+  ];
 }
 
 /** The market's routes; its logo route draws the funds' logos too (the logo_url of GET /v1/funds). */
@@ -44,4 +49,22 @@ function marketAndLogoRoutes(deps: Deps): RouteDef[] {
   return marketRoutes(deps, new Set(loadFunds().all.map((f) => f.fund_code)));
 }
 
-export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [marketAndLogoRoutes, newsRoutes, sandboxRoutes, inspectorRoutes, backofficeRoutes, onboardingRoutes, ledgerRoutes, fundingRoutes, tradingRoutes, deskReportRoutes, holdingsRoutes, brandingRoutes, reconciliationRoutes, assistantRoutes, surveillanceRoutes, complaintsRoutes, consoleRoutes];
+export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [
+  marketAndLogoRoutes,
+  newsRoutes,
+  sandboxRoutes,
+  inspectorRoutes,
+  backofficeRoutes,
+  onboardingRoutes,
+  ledgerRoutes,
+  fundingRoutes,
+  tradingRoutes,
+  deskReportRoutes,
+  holdingsRoutes,
+  brandingRoutes,
+  reconciliationRoutes,
+  assistantRoutes,
+  surveillanceRoutes,
+  complaintsRoutes,
+  consoleRoutes,
+];

@@ -22,11 +22,17 @@ await build({
   // The daemon is server.js; main.js is its small entry (daemon/start.ts), which loads server.js only
   // after it has done what must come first. The statement render worker is its own file next to them
   // (daemon/reports/render-queue.ts starts it).
-  entryPoints: { 'daemon/server': 'daemon/main.ts', 'daemon/main': 'daemon/start.ts', 'daemon/render-worker': 'daemon/reports/render-worker.ts' },
+  entryPoints: {
+    'daemon/server': 'daemon/main.ts',
+    'daemon/main': 'daemon/start.ts',
+    'daemon/render-worker': 'daemon/reports/render-worker.ts',
+  },
   outdir: 'dist',
   external: ['better-sqlite3'],
   // CommonJS dependencies inside an ESM bundle still call require().
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
+  },
 });
 await build({
   ...common,
@@ -46,5 +52,11 @@ await viteBuild({
   logLevel: 'warn',
   mode: 'production',
   plugins: [react()],
-  build: { outDir: '../dist/console', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 400 },
+  build: {
+    outDir: '../dist/console',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    chunkSizeWarningLimit: 400,
+  },
 });

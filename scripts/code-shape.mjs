@@ -19,8 +19,15 @@ function sourceFiles(dir, out = []) {
 }
 
 function isFunction(n) {
-  return ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n)
-    || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
+  return (
+    ts.isFunctionDeclaration(n) ||
+    ts.isFunctionExpression(n) ||
+    ts.isArrowFunction(n) ||
+    ts.isMethodDeclaration(n) ||
+    ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessor(n) ||
+    ts.isSetAccessor(n)
+  );
 }
 
 /** Offenders of one file: { file, line, kind: 'long' | 'any', lines?, name? }. */
@@ -32,7 +39,8 @@ export function inspectFile(file, text = readFileSync(file, 'utf8')) {
   const visit = (n) => {
     if (isFunction(n)) {
       const lines = lineOf(n.getEnd()) - lineOf(n.getStart()) + 1;
-      if (lines > MAX_FUNCTION_LINES) found.push({ file, line: lineOf(n.getStart()), kind: 'long', lines, name: n.name?.getText?.() ?? '' });
+      if (lines > MAX_FUNCTION_LINES)
+        found.push({ file, line: lineOf(n.getStart()), kind: 'long', lines, name: n.name?.getText?.() ?? '' });
     }
     if (n.kind === ts.SyntaxKind.AnyKeyword) found.push({ file, line: lineOf(n.getStart()), kind: 'any' });
     ts.forEachChild(n, visit);
@@ -44,15 +52,27 @@ export function inspectFile(file, text = readFileSync(file, 'utf8')) {
 export function inspectTree(root = process.cwd()) {
   const files = [];
   for (const d of ROOTS) {
-    try { sourceFiles(join(root, d), files); } catch { /* a root that does not exist yet */ }
+    try {
+      sourceFiles(join(root, d), files);
+    } catch {
+      /* a root that does not exist yet */
+    }
   }
-  return { files: files.length, offenders: files.flatMap((f) => inspectFile(f)).map((o) => ({ ...o, file: o.file.slice(root.length + 1) })) };
+  return {
+    files: files.length,
+    offenders: files.flatMap((f) => inspectFile(f)).map((o) => ({ ...o, file: o.file.slice(root.length + 1) })),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { files, offenders } = inspectTree();
-  for (const o of offenders) console.log(o.kind === 'long' ? `long  ${o.file}:${o.line} ${o.lines} lines ${o.name}` : `any   ${o.file}:${o.line}`);
+  for (const o of offenders)
+    console.log(
+      o.kind === 'long' ? `long  ${o.file}:${o.line} ${o.lines} lines ${o.name}` : `any   ${o.file}:${o.line}`,
+    );
   const long = offenders.filter((o) => o.kind === 'long').length;
-  console.log(`shape: ${files} files, ${long} functions over ${MAX_FUNCTION_LINES} lines, ${offenders.length - long} explicit any`);
+  console.log(
+    `shape: ${files} files, ${long} functions over ${MAX_FUNCTION_LINES} lines, ${offenders.length - long} explicit any`,
+  );
   process.exit(offenders.length === 0 ? 0 : 1);
 }

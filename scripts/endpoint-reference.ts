@@ -30,7 +30,12 @@ export function openApiDocument(): OpenApiDoc {
       sandbox: { seed: 42, startMs: Date.parse('2026-11-22T09:00:00+02:00'), clockMode: 'frozen', speedMilli: 1000 },
     });
     try {
-      return JSON.parse(buildOpenApi(ROUTE_MODULES.flatMap((m) => m(deps)), 'reference')) as OpenApiDoc;
+      return JSON.parse(
+        buildOpenApi(
+          ROUTE_MODULES.flatMap((m) => m(deps)),
+          'reference',
+        ),
+      ) as OpenApiDoc;
     } finally {
       deps.db.close();
     }
@@ -50,16 +55,22 @@ export interface Operation {
 /** Every operation, grouped by its first tag in the document's tag order, in path order within a tag. */
 export function operations(doc: OpenApiDoc): Array<{ tag: string; description: string; ops: Operation[] }> {
   const all: Operation[] = [];
-  for (const [path, methods] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(methods)) all.push({ method: method.toUpperCase(), path, op });
+  for (const [path, methods] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(methods)) all.push({ method: method.toUpperCase(), path, op });
   return doc.tags
-    .map((t) => ({ tag: t.name, description: t.description, ops: all.filter((o) => ((o.op.tags as string[] | undefined) ?? [])[0] === t.name) }))
+    .map((t) => ({
+      tag: t.name,
+      description: t.description,
+      ops: all.filter((o) => ((o.op.tags as string[] | undefined) ?? [])[0] === t.name),
+    }))
     .filter((g) => g.ops.length > 0);
 }
 
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
 function deref(doc: OpenApiDoc, s: Json | undefined): Obj {
-  if (s && typeof s === 'object' && !Array.isArray(s) && typeof s.$ref === 'string') return deref(doc, doc.components.schemas[refName(s.$ref)] ?? {});
+  if (s && typeof s === 'object' && !Array.isArray(s) && typeof s.$ref === 'string')
+    return deref(doc, doc.components.schemas[refName(s.$ref)] ?? {});
   return (s && typeof s === 'object' && !Array.isArray(s) ? s : {}) as Obj;
 }
 
@@ -95,12 +106,18 @@ export function typeText(doc: OpenApiDoc, s: Json | undefined): string {
   if (min !== undefined && max !== undefined) bits.push(`${min}..${max}`);
   else if (min !== undefined) bits.push(`>= ${min}`);
   else if (max !== undefined) bits.push(`<= ${max}`);
-  if (typeof s.minLength === 'number' || typeof s.maxLength === 'number') bits.push(`${s.minLength ?? 0}..${s.maxLength ?? '∞'} chars`);
+  if (typeof s.minLength === 'number' || typeof s.maxLength === 'number')
+    bits.push(`${s.minLength ?? 0}..${s.maxLength ?? '∞'} chars`);
   if (typeof s.pattern === 'string') bits.push(`\`/${s.pattern}/\``);
   return bits.join(' ');
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\s*\n\s*/g, ' ');
+const cell = (text: string) =>
+  text
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\s*\n\s*/g, ' ');
 /** A type cell: typeText already escapes the bars it writes between alternatives. */
 const typeCell = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
@@ -119,9 +136,16 @@ function fieldRows(doc: OpenApiDoc, schema: Obj, prefix = ''): string[] {
   const props = (schema.properties ?? {}) as Record<string, Obj>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(props).flatMap(([name, p]) => {
-    const description = typeof p.description === 'string' ? p.description : typeof deref(doc, p).description === 'string' ? String(deref(doc, p).description) : '';
+    const description =
+      typeof p.description === 'string'
+        ? p.description
+        : typeof deref(doc, p).description === 'string'
+          ? String(deref(doc, p).description)
+          : '';
     const inline = inlineObject(p);
-    const type = inline ? (inline.suffix === '.' ? 'object' : 'object[]') + (p.anyOf ? ' \\| `null`' : '') : typeText(doc, p);
+    const type = inline
+      ? (inline.suffix === '.' ? 'object' : 'object[]') + (p.anyOf ? ' \\| `null`' : '')
+      : typeText(doc, p);
     const row = `| \`${prefix}${name}\` | ${typeCell(type)} | ${required.has(name) ? 'yes' : ''} | ${cell(description)} |`;
     return inline ? [row, ...fieldRows(doc, inline.obj, `${prefix}${name}${inline.suffix}`)] : [row];
   });
@@ -129,7 +153,12 @@ function fieldRows(doc: OpenApiDoc, schema: Obj, prefix = ''): string[] {
 
 /** Every named schema the document uses: its fields (or its variants, or its type). */
 function schemaSections(doc: OpenApiDoc): string[] {
-  const lines = ['## Schemas', '', 'The named schemas of the bodies above, as `components.schemas` of `/openapi.json` declares them.', ''];
+  const lines = [
+    '## Schemas',
+    '',
+    'The named schemas of the bodies above, as `components.schemas` of `/openapi.json` declares them.',
+    '',
+  ];
   for (const name of Object.keys(doc.components.schemas).sort()) {
     const s = doc.components.schemas[name];
     lines.push(`### Schema \`${name}\``, '');
@@ -147,7 +176,9 @@ function bodyTables(doc: OpenApiDoc, schema: Json): string[] {
   if (Array.isArray(variants) && variants.length > 1 && variants.every((v) => deref(doc, v).type === 'object')) {
     return variants.flatMap((v) => {
       const o = deref(doc, v);
-      const tagField = Object.entries((o.properties ?? {}) as Record<string, Obj>).find(([, p]) => p.const !== undefined);
+      const tagField = Object.entries((o.properties ?? {}) as Record<string, Obj>).find(
+        ([, p]) => p.const !== undefined,
+      );
       const label = tagField ? `\`${tagField[0]}: ${String(tagField[1].const)}\`` : 'a variant';
       return ['', `One of these shapes; ${label}:`, '', ...head, ...fieldRows(doc, o)];
     });
@@ -160,9 +191,13 @@ function parameterRows(doc: OpenApiDoc, op: Obj): string[] {
   const rows: string[] = [];
   for (const raw of (op.parameters as Obj[] | undefined) ?? []) {
     const p = typeof raw.$ref === 'string' ? doc.components.parameters[refName(raw.$ref)] : raw;
-    rows.push(`| \`${String(p.name)}\` | ${String(p.in)} | ${typeCell(typeText(doc, p.schema))} | ${p.required ? 'yes' : ''} | ${cell(String(p.description ?? ''))} |`);
+    rows.push(
+      `| \`${String(p.name)}\` | ${String(p.in)} | ${typeCell(typeText(doc, p.schema))} | ${p.required ? 'yes' : ''} | ${cell(String(p.description ?? ''))} |`,
+    );
   }
-  return rows.length === 0 ? [] : ['', '| parameter | in | type | required | description |', '|---|---|---|---|---|', ...rows];
+  return rows.length === 0
+    ? []
+    : ['', '| parameter | in | type | required | description |', '|---|---|---|---|---|', ...rows];
 }
 
 /** Success statuses with what they carry, then each error status with its codes. */
@@ -178,12 +213,19 @@ function responseLines(doc: OpenApiDoc, op: Obj): string[] {
     const content = (r.content ?? {}) as Record<string, Obj>;
     const what = Object.entries(content).map(([type, c]) => {
       const s = deref(doc, c.schema);
-      const fields = s.type === 'object' && s.properties ? ` (${Object.keys(s.properties).map((f) => `\`${f}\``).join(', ')})` : '';
+      const fields =
+        s.type === 'object' && s.properties
+          ? ` (${Object.keys(s.properties)
+              .map((f) => `\`${f}\``)
+              .join(', ')})`
+          : '';
       return `${type} ${typeText(doc, c.schema)}${type === 'application/json' ? fields : ''}`;
     });
     out.push(`- **${status}**${what.length > 0 ? `: ${what.join('; or ')}` : ': no body'}`);
   }
-  out.push('- any status: a transport refusal before a route is chosen (`ROUTE_NOT_FOUND`, `BAD_REQUEST`, `HEADERS_TOO_LARGE`...)');
+  out.push(
+    '- any status: a transport refusal before a route is chosen (`ROUTE_NOT_FOUND`, `BAD_REQUEST`, `HEADERS_TOO_LARGE`...)',
+  );
   return out;
 }
 
@@ -197,7 +239,13 @@ const AUTH_WORDS: Record<string, string> = {
 function operationSection(doc: OpenApiDoc, o: Operation): string[] {
   const auth = authOf(o.op);
   const body = o.op.requestBody as Obj | undefined;
-  const lines = [`### \`${o.method} ${o.path}\``, '', String(o.op.description ?? o.op.summary ?? ''), '', `Auth: ${AUTH_WORDS[auth] ?? `operator key, realm ${auth.replace(': ', ', grant `')}\``}. Operation id: \`${String(o.op.operationId)}\`.`];
+  const lines = [
+    `### \`${o.method} ${o.path}\``,
+    '',
+    String(o.op.description ?? o.op.summary ?? ''),
+    '',
+    `Auth: ${AUTH_WORDS[auth] ?? `operator key, realm ${auth.replace(': ', ', grant `')}\``}. Operation id: \`${String(o.op.operationId)}\`.`,
+  ];
   lines.push(...parameterRows(doc, o.op));
   if (body) {
     const content = (body.content ?? {}) as Record<string, Obj>;
@@ -205,13 +253,23 @@ function operationSection(doc: OpenApiDoc, o: Operation): string[] {
     if (json) {
       lines.push('', `Body (application/json): ${typeText(doc, json.schema)}`);
       lines.push(...bodyTables(doc, json.schema));
-    } else lines.push('', `Body: the raw bytes, as ${Object.keys(content).map((t) => `\`${t}\``).join(' or ')} (at most ${String(deref(doc, Object.values(content)[0]?.schema).maxLength ?? '?')} bytes).`);
+    } else
+      lines.push(
+        '',
+        `Body: the raw bytes, as ${Object.keys(content)
+          .map((t) => `\`${t}\``)
+          .join(' or ')} (at most ${String(deref(doc, Object.values(content)[0]?.schema).maxLength ?? '?')} bytes).`,
+      );
   }
   lines.push('', 'Responses:', '', ...responseLines(doc, o.op), '');
   return lines;
 }
 
-const anchor = (o: Operation) => `${o.method} ${o.path}`.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+const anchor = (o: Operation) =>
+  `${o.method} ${o.path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 
 export function renderEndpoints(doc: OpenApiDoc): string {
   const groups = operations(doc);
@@ -230,11 +288,11 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     '| auth | headers |',
     '|---|---|',
     '| none | nothing: a public route |',
-    '| B | `Authorization: Bearer <api_key>`, the tenant\'s key |',
+    "| B | `Authorization: Bearer <api_key>`, the tenant's key |",
     '| I | B, plus `Idempotency-Key` (a retry with the same key and body answers the first response; [api.md](api.md#idempotency)) |',
-    '| S | I, plus `X-Svc-Timestamp` and `X-Svc-Signature`, an HMAC of the request with the tenant\'s signing secret ([api.md](api.md#signing-money-endpoints)) |',
-    '| operator key, realm admin, grant G | `X-Admin-Key` of a back-office operator holding grant G (the sandbox\'s admin key has the sandbox and back-office grants; the security and approver keys have `audit:read`, `backoffice:read` and the actions grants) |',
-    '| operator key, realm console, grant G | `X-Console-Key` of a dealer-desk operator holding grant G (the sandbox\'s dealer key) |',
+    "| S | I, plus `X-Svc-Timestamp` and `X-Svc-Signature`, an HMAC of the request with the tenant's signing secret ([api.md](api.md#signing-money-endpoints)) |",
+    "| operator key, realm admin, grant G | `X-Admin-Key` of a back-office operator holding grant G (the sandbox's admin key has the sandbox and back-office grants; the security and approver keys have `audit:read`, `backoffice:read` and the actions grants) |",
+    "| operator key, realm console, grant G | `X-Console-Key` of a dealer-desk operator holding grant G (the sandbox's dealer key) |",
     '',
     'Money is integer micros (1 EGP = 1,000,000). A **required** parameter or field must be sent; the others',
     'may be left out. Every error answer is `{ "error": { "code", "message" }, "request_id" }`; the codes',
@@ -244,7 +302,12 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     '',
     '| method | path | auth | summary |',
     '|---|---|---|---|',
-    ...groups.flatMap((g) => g.ops.map((o) => `| ${o.method} | [\`${o.path}\`](#${anchor(o)}) | ${authOf(o.op)} | ${cell(String(o.op.summary ?? ''))} |`)),
+    ...groups.flatMap((g) =>
+      g.ops.map(
+        (o) =>
+          `| ${o.method} | [\`${o.path}\`](#${anchor(o)}) | ${authOf(o.op)} | ${cell(String(o.op.summary ?? ''))} |`,
+      ),
+    ),
     '',
   ];
   for (const g of groups) {
@@ -252,16 +315,34 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     for (const o of g.ops) lines.push(...operationSection(doc, o));
   }
   lines.push(...schemaSections(doc));
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 // ---- the .http file ---------------------------------------------------------------------------------
 
 /** Values that pass the daemon's checks for fields the schemas do not give an example of. */
 const FIELD_EXAMPLES: Record<string, Json> = {
-  full_name: 'Mona Hassan', national_id: '29001010112345', date_of_birth: '1990-01-01', email: 'mona.hassan@example.com',
-  phone: '01012345678', address: '12 Tahrir Street, Cairo', symbol: 'COMI', fund_code: 'UBRKH', amount_micros: 5000000000,
-  request_id: 'req_0000000001', reason_code: 'DEALER_REJECTED', price_micros: 85000000, limit_price_micros: 85000000, qty: 10, seed: 42, start: '2026-11-22T09:00:00+02:00',
+  full_name: 'Mona Hassan',
+  national_id: '29001010112345',
+  date_of_birth: '1990-01-01',
+  email: 'mona.hassan@example.com',
+  phone: '01012345678',
+  address: '12 Tahrir Street, Cairo',
+  symbol: 'COMI',
+  fund_code: 'UBRKH',
+  amount_micros: 5000000000,
+  request_id: 'req_0000000001',
+  reason_code: 'DEALER_REJECTED',
+  price_micros: 85000000,
+  limit_price_micros: 85000000,
+  qty: 10,
+  seed: 42,
+  start: '2026-11-22T09:00:00+02:00',
 };
 
 /** A placeholder value for a schema: its example, default or first enum value, a known field's example, else one that fits the type; objects get their required fields. */
@@ -274,16 +355,19 @@ export function placeholder(doc: OpenApiDoc, schema: Json | undefined, name = ''
   if (Array.isArray(s.enum)) return s.enum[0];
   if (FIELD_EXAMPLES[name] !== undefined && s.type !== 'object' && s.type !== 'array') return FIELD_EXAMPLES[name];
   const alternatives = (s.oneOf ?? s.anyOf) as Json[] | undefined;
-  if (Array.isArray(alternatives)) return placeholder(doc, alternatives.find((a) => deref(doc, a).type !== 'null') ?? alternatives[0], name);
+  if (Array.isArray(alternatives))
+    return placeholder(doc, alternatives.find((a) => deref(doc, a).type !== 'null') ?? alternatives[0], name);
   if (s.type === 'object') {
     const out: Obj = {};
     const props = (s.properties ?? {}) as Record<string, Json>;
     const required = (s.required as string[] | undefined) ?? [];
     // nothing required: the first field, so the request does something (clock-advance takes one of four)
-    for (const f of required.length > 0 ? required : Object.keys(props).slice(0, 1)) out[f] = placeholder(doc, props[f], f);
+    for (const f of required.length > 0 ? required : Object.keys(props).slice(0, 1))
+      out[f] = placeholder(doc, props[f], f);
     return out;
   }
-  if (s.type === 'array') return typeof s.minItems === 'number' && s.minItems > 0 ? [placeholder(doc, s.items, name)] : [];
+  if (s.type === 'array')
+    return typeof s.minItems === 'number' && s.minItems > 0 ? [placeholder(doc, s.items, name)] : [];
   if (s.type === 'integer' || s.type === 'number') return typeof s.minimum === 'number' ? s.minimum : 1;
   if (s.type === 'boolean') return false;
   if (s.format === 'date-time') return '2026-11-22T10:00:00+02:00';
@@ -294,10 +378,21 @@ export function placeholder(doc: OpenApiDoc, schema: Json | undefined, name = ''
 
 /** The variables a path needs: `/v1/orders/{id}` -> `{{order_id}}` style names, from the parameter and the collection before it. */
 const PARAM_VARIABLES: Record<string, string> = { application_id: 'kyc_application_id', m: 'market_id', s: 'symbol' };
-const COLLECTION_VARIABLES: Record<string, string> = { applications: 'kyc_application_id', news: 'news_id', queue: 'order_id', funding: 'transfer_id', accounts: 'investor_id' };
+const COLLECTION_VARIABLES: Record<string, string> = {
+  applications: 'kyc_application_id',
+  news: 'news_id',
+  queue: 'order_id',
+  funding: 'transfer_id',
+  accounts: 'investor_id',
+};
 
 function pathVariable(path: string, param: string): string {
-  const before = path.slice(0, path.indexOf(`{${param}}`)).split('/').filter(Boolean).pop() ?? 'resource';
+  const before =
+    path
+      .slice(0, path.indexOf(`{${param}}`))
+      .split('/')
+      .filter(Boolean)
+      .pop() ?? 'resource';
   // a news image's file is named after its article, not a symbol like a logo's
   if (param === 'file' && before === 'news') return 'news_image';
   if (param !== 'id') return PARAM_VARIABLES[param] ?? param;
@@ -305,9 +400,26 @@ function pathVariable(path: string, param: string): string {
 }
 
 const VAR_EXAMPLES: Record<string, string> = {
-  investor_id: 'inv_...', order_id: 'ord_...', kyc_application_id: 'kyc_...', application_id: 'kyc_...', transfer_id: 'trf_...',
-  fund_order_id: 'fo_...', account_id: 'inv_...', tenant_id: 'tnt_...', symbol: 'COMI', market_id: 'XCAI', m: 'XCAI', s: 'COMI',
-  side: 'national_id_front', file: 'COMI.svg', news_image: 'nws_000000000000.svg', request_id: 'req_...', news_id: 'nws_...', dividend_id: 'div_...', funding_id: 'trf_...', queue_id: 'ord_...',
+  investor_id: 'inv_...',
+  order_id: 'ord_...',
+  kyc_application_id: 'kyc_...',
+  application_id: 'kyc_...',
+  transfer_id: 'trf_...',
+  fund_order_id: 'fo_...',
+  account_id: 'inv_...',
+  tenant_id: 'tnt_...',
+  symbol: 'COMI',
+  market_id: 'XCAI',
+  m: 'XCAI',
+  s: 'COMI',
+  side: 'national_id_front',
+  file: 'COMI.svg',
+  news_image: 'nws_000000000000.svg',
+  request_id: 'req_...',
+  news_id: 'nws_...',
+  dividend_id: 'div_...',
+  funding_id: 'trf_...',
+  queue_id: 'ord_...',
 };
 
 function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[] {
@@ -320,15 +432,22 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
     path = path.replace(`{${String(p.name)}}`, `{{${v}}}`);
   }
   const query = params.filter((q) => q.in === 'query');
-  const required = query.filter((q) => q.required).map((q) => `${String(q.name)}=${String(placeholder(doc, q.schema, String(q.name)))}`);
+  const required = query
+    .filter((q) => q.required)
+    .map((q) => `${String(q.name)}=${String(placeholder(doc, q.schema, String(q.name)))}`);
   const lines = [`### ${o.method} ${o.path}: ${String(o.op.summary ?? '')} (auth ${auth})`];
   const optional = query.filter((q) => !q.required).map((q) => String(q.name));
   if (optional.length > 0) lines.push(`# optional query: ${optional.join(', ')}`);
   if (auth === 'S') {
     lines.push(
       '# Signed (S): X-Svc-Signature is an HMAC-SHA256 of this exact request (timestamp, method, path, query,',
-      '# Idempotency-Key and the body\'s bytes) with the signing secret, valid 300 s. An .http file cannot compute',
-      '# it: send this request with `svc api ' + o.method + ' ' + o.path.replace(/\{(\w+)\}/g, '<$1>') + (o.op.requestBody ? " -d '<json>'" : '') + '` (svc signs and keys it), or compute',
+      "# Idempotency-Key and the body's bytes) with the signing secret, valid 300 s. An .http file cannot compute",
+      '# it: send this request with `svc api ' +
+        o.method +
+        ' ' +
+        o.path.replace(/\{(\w+)\}/g, '<$1>') +
+        (o.op.requestBody ? " -d '<json>'" : '') +
+        '` (svc signs and keys it), or compute',
       '# the two headers as docs/api.md ("Signing") shows and paste them into @svcTimestamp and @svcSignature.',
     );
   }
@@ -336,14 +455,21 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
   if (auth === 'B' || auth === 'I' || auth === 'S') lines.push('Authorization: Bearer {{apiKey}}');
   // The admin key, or the security key for the identity routes only security holds (sessions, keys, reviews).
   const grant = String(o.op['x-grant'] ?? '');
-  if (auth.startsWith('admin')) lines.push(`X-Admin-Key: {{${(ROLES.admin.grants as readonly string[]).includes(grant) || !(ROLES.security.grants as readonly string[]).includes(grant) ? 'adminKey' : 'securityKey'}}}`);
+  if (auth.startsWith('admin'))
+    lines.push(
+      `X-Admin-Key: {{${(ROLES.admin.grants as readonly string[]).includes(grant) || !(ROLES.security.grants as readonly string[]).includes(grant) ? 'adminKey' : 'securityKey'}}}`,
+    );
   if (auth.startsWith('console')) lines.push('X-Console-Key: {{dealerKey}}');
   if (auth === 'I' || auth === 'S') lines.push(`Idempotency-Key: {{keyPrefix}}-${String(o.op.operationId)}-1`);
   if (auth === 'S') lines.push('X-Svc-Timestamp: {{svcTimestamp}}', 'X-Svc-Signature: {{svcSignature}}');
   const body = o.op.requestBody as Obj | undefined;
   const content = (body?.content ?? {}) as Record<string, Obj>;
   if (content['application/json']) {
-    lines.push('Content-Type: application/json', '', JSON.stringify(placeholder(doc, content['application/json'].schema), null, 2));
+    lines.push(
+      'Content-Type: application/json',
+      '',
+      JSON.stringify(placeholder(doc, content['application/json'].schema), null, 2),
+    );
   } else if (content['image/png']) {
     lines.push('Content-Type: image/png', '', '< ../fixtures/documents/national_id_front.png');
   }
@@ -352,14 +478,18 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
 
 export function renderHttp(doc: OpenApiDoc): string {
   const vars = new Set<string>();
-  const requests = operations(doc).flatMap((g) => [`# ---- ${g.tag}: ${g.description}`, '', ...g.ops.flatMap((o) => httpRequest(doc, o, vars))]);
+  const requests = operations(doc).flatMap((g) => [
+    `# ---- ${g.tag}: ${g.description}`,
+    '',
+    ...g.ops.flatMap((o) => httpRequest(doc, o, vars)),
+  ]);
   const header = [
     '# svc: one request per operation of the API, for the VS Code REST Client and the JetBrains HTTP client.',
     '# Generated by `npm run docs` (scripts/endpoint-reference.ts) from the route definitions that /openapi.json',
     '# is built from; docs/endpoints.md describes each one. Do not edit by hand: copy it and edit the copy.',
     '#',
     '# Fill in the variables below from `svc sandbox env` (SVC_BASE_URL, SVC_API_KEY, SVC_ADMIN_KEY,',
-    '# SVC_SECURITY_KEY, SVC_DEALER_KEY). Auth (the letter after each request\'s title): none = public; B = bearer key;',
+    "# SVC_SECURITY_KEY, SVC_DEALER_KEY). Auth (the letter after each request's title): none = public; B = bearer key;",
     '# I = bearer key + Idempotency-Key (change the key for a new request, keep it to see a retry replayed);',
     '# S = I + a signature this file cannot compute (see the note on each signed request);',
     '# admin/console = the X-Admin-Key / X-Console-Key operator keys with the grant named.',
@@ -371,14 +501,19 @@ export function renderHttp(doc: OpenApiDoc): string {
     '@securityKey = paste SVC_SECURITY_KEY',
     '@dealerKey = paste SVC_DEALER_KEY',
     '@keyPrefix = http-file',
-    '@svcTimestamp = paste a signed request\'s X-Svc-Timestamp',
+    "@svcTimestamp = paste a signed request's X-Svc-Timestamp",
     '@svcSignature = paste its X-Svc-Signature (v1=...)',
   ];
   // every {{variable}} the requests use (path parameters, ids in bodies) gets a line to fill in
   const declared = new Set(header.filter((l) => l.startsWith('@')).map((l) => l.slice(1, l.indexOf(' '))));
   for (const m of requests.join('\n').matchAll(/\{\{(\w+)\}\}/g)) if (!declared.has(m[1])) vars.add(m[1]);
   const varLines = [...vars].sort().map((v) => `@${v} = ${VAR_EXAMPLES[v] ?? '...'}`);
-  return [...header, ...varLines, '', '', ...requests].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    [...header, ...varLines, '', '', ...requests]
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

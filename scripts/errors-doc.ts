@@ -25,13 +25,15 @@ export function renderErrorsDoc(): string {
     'The reject-code registry (`fixtures/reject-codes.json`): every reason an order can be refused, rejected,',
     'cancelled or left unexecuted, with a neutral cause and remedy; the order explainer reads it. `validation`:',
     '`POST /v1/orders` answered 422 (404 for `UNKNOWN_SYMBOL`) with this code and created no order. `execution`:',
-    'the simulated exchange set it as the order\'s `reason_code`. `client`: the client\'s own cancel. `desk`: a',
-    'dealer\'s rejection. A dealer rejecting a desk order (`POST /broker/v1/queue/{id}/reject`) sends one of',
+    "the simulated exchange set it as the order's `reason_code`. `client`: the client's own cancel. `desk`: a",
+    "dealer's rejection. A dealer rejecting a desk order (`POST /broker/v1/queue/{id}/reject`) sends one of",
     'the codes marked "dealer".',
     '',
     '| code | origin | dealer | cause | remedy |',
     '|---|---|---|---|---|',
-    ...rejectCodes().map((c) => `| \`${c.code}\` | ${c.origin} | ${c.dealer_reason ? 'yes' : ''} | ${esc(c.cause)} | ${esc(c.remedy)} |`),
+    ...rejectCodes().map(
+      (c) => `| \`${c.code}\` | ${c.origin} | ${c.dealer_reason ? 'yes' : ''} | ${esc(c.cause)} | ${esc(c.remedy)} |`,
+    ),
     '',
   ];
   return lines.join('\n');

@@ -52,7 +52,8 @@ const border = (x, y) => x < 4 || y < 4 || x >= W - 4 || y >= H - 4;
 const front = png((x, y) => {
   if (border(x, y)) return band;
   if (y < 34) return band;
-  if (inside(x, y, 16, 50, 78, 100)) return inside(x, y, 36, 64, 38, 40) || inside(x, y, 26, 108, 58, 42) ? [150, 160, 175] : [205, 210, 218];
+  if (inside(x, y, 16, 50, 78, 100))
+    return inside(x, y, 36, 64, 38, 40) || inside(x, y, 26, 108, 58, 42) ? [150, 160, 175] : [205, 210, 218];
   for (let i = 0; i < 5; i++) if (inside(x, y, 112, 56 + i * 20, 180 - i * 22, 7)) return ink;
   if (inside(x, y, 112, 166, 190, 10)) return ((x >> 2) & 1) === 0 ? ink : card;
   return card;
@@ -60,7 +61,7 @@ const front = png((x, y) => {
 
 const back = png((x, y) => {
   if (border(x, y)) return band;
-  if (inside(x, y, 16, 24, 288, 56)) return ((x * 7 + (x >> 3) * 3) % 5 < 2) ? ink : card;
+  if (inside(x, y, 16, 24, 288, 56)) return (x * 7 + (x >> 3) * 3) % 5 < 2 ? ink : card;
   for (let i = 0; i < 4; i++) if (inside(x, y, 16, 100 + i * 20, 240 - i * 30, 7)) return ink;
   if (inside(x, y, 250, 120, 54, 54)) return (((x >> 3) + (y >> 3)) & 1) === 0 ? ink : card;
   return card;

@@ -37,5 +37,8 @@ export function renderSchemaDigests(digests: Record<number, string>): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  writeFileSync(new URL('../daemon/store/schema-digests.ts', import.meta.url), renderSchemaDigests(computeSchemaDigests()));
+  writeFileSync(
+    new URL('../daemon/store/schema-digests.ts', import.meta.url),
+    renderSchemaDigests(computeSchemaDigests()),
+  );
 }

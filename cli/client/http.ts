@@ -38,8 +38,13 @@ export interface RequestOptions {
 export type Identity = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
 
 export class DaemonUnreachable extends Error {
-  constructor(readonly baseUrl: string, cause: unknown) {
-    super(`No sandbox answers at ${baseUrl} (${(cause as Error)?.message ?? cause}). Start one with: svc sandbox start`);
+  constructor(
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    super(
+      `No sandbox answers at ${baseUrl} (${(cause as Error)?.message ?? cause}). Start one with: svc sandbox start`,
+    );
   }
 }
 
@@ -81,20 +86,44 @@ const shellWord = (s: string) => (/^[\w./~-]+$/.test(s) ? s : `'${s.replace(/'/g
 async function identify(baseUrl: string, e: Expected): Promise<void> {
   const start = 'Start it with: svc sandbox start';
   if (e.env_sandbox_id && e.sandbox_id && e.env_sandbox_id !== e.sandbox_id) {
-    throw new SandboxNotRunning(baseUrl, `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${shellWord(e.home)} sandbox env)", or pass --home.`);
+    throw new SandboxNotRunning(
+      baseUrl,
+      `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${shellWord(e.home)} sandbox env)", or pass --home.`,
+    );
   }
   const expected = e.sandbox_id ?? e.env_sandbox_id ?? e.locator?.sandbox_id ?? null;
-  if (expected === null && !e.locator) throw new SandboxNotRunning(baseUrl, `No sandbox has been started in home ${e.home}; nothing was sent. ${start}`);
-  if (!e.locator && e.url_from === 'home') throw new SandboxNotRunning(baseUrl, `The sandbox of home ${e.home} is not running (no daemon.json); nothing was sent. ${start}`);
+  if (expected === null && !e.locator)
+    throw new SandboxNotRunning(baseUrl, `No sandbox has been started in home ${e.home}; nothing was sent. ${start}`);
+  if (!e.locator && e.url_from === 'home')
+    throw new SandboxNotRunning(
+      baseUrl,
+      `The sandbox of home ${e.home} is not running (no daemon.json); nothing was sent. ${start}`,
+    );
   const h = await probeHealth(baseUrl);
-  if (!h) throw new SandboxNotRunning(baseUrl, `The sandbox of home ${e.home} is not running: nothing answers at ${baseUrl}, and nothing was sent. ${start}`);
+  if (!h)
+    throw new SandboxNotRunning(
+      baseUrl,
+      `The sandbox of home ${e.home} is not running: nothing answers at ${baseUrl}, and nothing was sent. ${start}`,
+    );
   if (expected === null || h.sandbox_id === expected) return;
   const other = h.sandbox_id ? registeredHomes().find((r) => r.sandbox_id === h.sandbox_id) : undefined;
-  const who = other ? `the sandbox of home ${other.home} (${h.sandbox_id})` : h.sandbox_id ? `another sandbox (${h.sandbox_id})` : 'another daemon';
-  throw new SandboxNotRunning(baseUrl, `${baseUrl} is ${who}, not the sandbox of home ${e.home} (${expected}); nothing was sent. The sandbox of ${e.home} is not running there. ${start}`);
+  const who = other
+    ? `the sandbox of home ${other.home} (${h.sandbox_id})`
+    : h.sandbox_id
+      ? `another sandbox (${h.sandbox_id})`
+      : 'another daemon';
+  throw new SandboxNotRunning(
+    baseUrl,
+    `${baseUrl} is ${who}, not the sandbox of home ${e.home} (${expected}); nothing was sent. The sandbox of ${e.home} is not running there. ${start}`,
+  );
 }
 
-export async function api<T = unknown>(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function api<T = unknown>(
+  profile: Profile,
+  method: string,
+  pathAndQuery: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   await verifySandbox(profile);
   const { path, rawQuery } = splitUrl(pathAndQuery);
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -117,11 +146,24 @@ export async function api<T = unknown>(profile: Profile, method: string, pathAnd
       if (auth === 'S' && profile.signing_secret) {
         const timestamp = String(Math.floor(Date.now() / 1000));
         headers['x-svc-timestamp'] = timestamp;
-        headers['x-svc-signature'] = sign(profile.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: key, body: payload ?? '' });
+        headers['x-svc-signature'] = sign(profile.signing_secret, {
+          timestamp,
+          method,
+          path,
+          rawQuery,
+          idempotencyKey: key,
+          body: payload ?? '',
+        });
       }
     }
   } else if (realm === 'admin') {
-    const key = opts.adminKey ?? (opts.identity === 'security' ? profile.security_key : opts.identity === 'approver' ? profile.approver_key : profile.admin_key);
+    const key =
+      opts.adminKey ??
+      (opts.identity === 'security'
+        ? profile.security_key
+        : opts.identity === 'approver'
+          ? profile.approver_key
+          : profile.admin_key);
     if (key) headers['x-admin-key'] = key;
   } else if (realm === 'console') {
     if (profile.dealer_key) headers['x-console-key'] = profile.dealer_key;
@@ -131,11 +173,19 @@ export async function api<T = unknown>(profile: Profile, method: string, pathAnd
     else headers[name.toLowerCase()] = value;
   }
   const send = () => sendOnce<T>(profile, method, pathAndQuery, headers, payload, opts.timeoutMs);
-  const secret = needsStepUp(method, path) && headers['x-step-up-code'] === undefined ? stepUpSecretOf(profile, headers) : undefined;
+  const secret =
+    needsStepUp(method, path) && headers['x-step-up-code'] === undefined ? stepUpSecretOf(profile, headers) : undefined;
   return secret ? withStepUp(secret, headers, send) : send();
 }
 
-async function sendOnce<T>(profile: Profile, method: string, pathAndQuery: string, headers: Record<string, string>, payload: string | Buffer | undefined, timeoutMs?: number): Promise<ApiResponse<T>> {
+async function sendOnce<T>(
+  profile: Profile,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  payload: string | Buffer | undefined,
+  timeoutMs?: number,
+): Promise<ApiResponse<T>> {
   let res;
   try {
     res = await request(profile.base_url + pathAndQuery, {
@@ -150,7 +200,8 @@ async function sendOnce<T>(profile: Profile, method: string, pathAndQuery: strin
   }
   const raw = Buffer.from(await res.body.arrayBuffer());
   const type = String(res.headers['content-type'] ?? '');
-  const body: unknown = type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
+  const body: unknown =
+    type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
   // The caller names the type it expects: the schema /openapi.json documents for the route.
   return { status: res.statusCode, body: body as T, headers: res.headers, raw };
 }
@@ -159,8 +210,10 @@ async function sendOnce<T>(profile: Profile, method: string, pathAndQuery: strin
 function stepUpSecretOf(profile: Profile, headers: Record<string, string>): string | undefined {
   const key = headers['x-admin-key'] ?? headers['x-console-key'];
   const pairs: Array<[string | undefined, string | undefined]> = [
-    [profile.admin_key, profile.admin_step_up], [profile.dealer_key, profile.dealer_step_up],
-    [profile.security_key, profile.security_step_up], [profile.approver_key, profile.approver_step_up],
+    [profile.admin_key, profile.admin_step_up],
+    [profile.dealer_key, profile.dealer_step_up],
+    [profile.security_key, profile.security_step_up],
+    [profile.approver_key, profile.approver_step_up],
   ];
   return key ? pairs.find(([k]) => k === key)?.[1] : undefined;
 }
@@ -173,8 +226,13 @@ function stepUpSecretOf(profile: Profile, headers: Record<string, string>): stri
  * step's code was used, the next step's is tried (the daemon accepts one step ahead), and when both
  * were used the request waits for the next step, which an open window never makes it do.
  */
-async function withStepUp<T>(secret: string, headers: Record<string, string>, send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
-  const refusedStepUp = (r: ApiResponse<T>) => r.status === 401 && refusalOf(r.body)?.error?.code === 'STEP_UP_REQUIRED';
+async function withStepUp<T>(
+  secret: string,
+  headers: Record<string, string>,
+  send: () => Promise<ApiResponse<T>>,
+): Promise<ApiResponse<T>> {
+  const refusedStepUp = (r: ApiResponse<T>) =>
+    r.status === 401 && refusalOf(r.body)?.error?.code === 'STEP_UP_REQUIRED';
   const inWindow = await send();
   if (!refusedStepUp(inWindow)) return inWindow;
   const now = stepOf(Date.now());

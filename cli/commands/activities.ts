@@ -32,8 +32,15 @@ export function activitiesText(feed: ActivityFeed): string {
     table(
       ['at', 'type', 'cash EGP', 'symbol', 'side', 'qty', 'price EGP', 'description', 'ref'],
       feed.activities.map((a) => [
-        a.at, a.activity_type, signedEgp(a.net_amount_micros), a.symbol ?? '-', a.side ?? '-', a.qty ?? '-',
-        priceOf(a), a.description, a.ref_id ?? '-',
+        a.at,
+        a.activity_type,
+        signedEgp(a.net_amount_micros),
+        a.symbol ?? '-',
+        a.side ?? '-',
+        a.qty ?? '-',
+        priceOf(a),
+        a.description,
+        a.ref_id ?? '-',
       ]),
     ) + '\n'
   );
@@ -44,16 +51,25 @@ export async function list(opts: ActivitiesOptions, g: GlobalOptions): Promise<v
   const investorId = investorOf(opts);
   const params = new URLSearchParams();
   if (opts.limit !== undefined) {
-    if (!/^\d{1,3}$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > 200) usage(`--limit ${opts.limit} must be a whole number from 1 to 200`);
+    if (!/^\d{1,3}$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > 200)
+      usage(`--limit ${opts.limit} must be a whole number from 1 to 200`);
     params.set('limit', opts.limit);
   }
   if (opts.before !== undefined) params.set('before', opts.before);
   const qs = params.size ? `?${params}` : '';
-  const feed = ok(await api<ActivityFeed>(resolveProfile(g), 'GET', `/v1/investors/${encodeURIComponent(investorId)}/activities${qs}`), json);
+  const feed = ok(
+    await api<ActivityFeed>(
+      resolveProfile(g),
+      'GET',
+      `/v1/investors/${encodeURIComponent(investorId)}/activities${qs}`,
+    ),
+    json,
+  );
   if (json) {
     printJson(feed);
     return;
   }
   process.stdout.write(activitiesText(feed));
-  if (feed.next_before) info(`Older activity: ${svc(`activities --investor ${investorId} --before ${feed.next_before}`)}`);
+  if (feed.next_before)
+    info(`Older activity: ${svc(`activities --investor ${investorId} --before ${feed.next_before}`)}`);
 }

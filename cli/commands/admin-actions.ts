@@ -4,7 +4,17 @@
 // amounts in EGP and times in Cairo; --json is the API's body.
 import { chalk, egp, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { adminConnection, cairo, call, fittedTable, oneOf, positiveInt, query, required, type AdminGlobals } from './admin-identity.js';
+import {
+  adminConnection,
+  cairo,
+  call,
+  fittedTable,
+  oneOf,
+  positiveInt,
+  query,
+  required,
+  type AdminGlobals,
+} from './admin-identity.js';
 
 /** A proposal as GET /admin/actions answers it. */
 export interface AdminAction {
@@ -83,21 +93,42 @@ function paramText(key: string, v: unknown): string {
 }
 
 const STATE_COLOUR: Record<AdminAction['state'], (s: string) => string> = {
-  proposed: chalk.yellow, approved: chalk.green, rejected: chalk.red, expired: chalk.dim,
+  proposed: chalk.yellow,
+  approved: chalk.green,
+  rejected: chalk.red,
+  expired: chalk.dim,
 };
 
 /** One proposal, every field, for people. */
 export function renderAction(a: AdminAction): string {
   const rows: Array<[string, string]> = [
-    ['base', a.action], ['state', STATE_COLOUR[a.state](a.state)], ['reason', a.reason],
-    ['maker', `${a.maker}, ${cairo(a.created_at)}`], ['expires', cairo(a.expires_at)],
+    ['base', a.action],
+    ['state', STATE_COLOUR[a.state](a.state)],
+    ['reason', a.reason],
+    ['maker', `${a.maker}, ${cairo(a.created_at)}`],
+    ['expires', cairo(a.expires_at)],
   ];
-  if (a.checker) rows.push(['checker', `${a.checker}, ${cairo(a.decided_at)}${a.decision_reason ? `: ${a.decision_reason}` : ''}`]);
-  const width = Math.max(...rows.map(([k]) => k.length), ...[...Object.keys(a.params), ...Object.keys(a.result ?? {})].map((k) => k.length + 2));
+  if (a.checker)
+    rows.push(['checker', `${a.checker}, ${cairo(a.decided_at)}${a.decision_reason ? `: ${a.decision_reason}` : ''}`]);
+  const width = Math.max(
+    ...rows.map(([k]) => k.length),
+    ...[...Object.keys(a.params), ...Object.keys(a.result ?? {})].map((k) => k.length + 2),
+  );
   const line = (k: string, v: string) => `  ${k.padEnd(width)}  ${v}\n`;
   let out = `${chalk.bold(a.action_id)}\n` + rows.map(([k, v]) => line(k, v)).join('');
-  out += `  params\n` + (Object.keys(a.params).length === 0 ? '    (none)\n' : Object.entries(a.params).map(([k, v]) => line(`  ${k}`, paramText(k, v))).join(''));
-  if (a.result) out += `  result\n` + Object.entries(a.result).map(([k, v]) => line(`  ${k}`, paramText(k, v))).join('');
+  out +=
+    `  params\n` +
+    (Object.keys(a.params).length === 0
+      ? '    (none)\n'
+      : Object.entries(a.params)
+          .map(([k, v]) => line(`  ${k}`, paramText(k, v)))
+          .join(''));
+  if (a.result)
+    out +=
+      `  result\n` +
+      Object.entries(a.result)
+        .map(([k, v]) => line(`  ${k}`, paramText(k, v)))
+        .join('');
   out += chalk.dim(`  payload sha256 ${a.payload_sha256}\n`);
   return out;
 }
@@ -105,14 +136,26 @@ export function renderAction(a: AdminAction): string {
 export async function actions(opts: ActionsOptions, g: AdminGlobals): Promise<void> {
   const c = adminConnection(g, 'admin');
   const state = oneOf('--state', opts.state, ACTION_STATES);
-  const res = await call<{ actions: AdminAction[] }>(c, 'GET', `/admin/actions${query({ state, limit: positiveInt('--limit', opts.limit) })}`);
+  const res = await call<{ actions: AdminAction[] }>(
+    c,
+    'GET',
+    `/admin/actions${query({ state, limit: positiveInt('--limit', opts.limit) })}`,
+  );
   if (c.json) return printJson(res);
   if (res.actions.length === 0) {
     process.stdout.write(state ? `No ${state} proposals.\n` : 'No proposals yet.\n');
     return;
   }
   const headers = ['action', 'base', 'state', 'maker', 'proposed (Cairo)', 'checker', 'reason'];
-  const rows = res.actions.map((a) => [a.action_id, a.action, a.state, a.maker, cairo(a.created_at), a.checker ?? '-', a.reason]);
+  const rows = res.actions.map((a) => [
+    a.action_id,
+    a.action,
+    a.state,
+    a.maker,
+    cairo(a.created_at),
+    a.checker ?? '-',
+    a.reason,
+  ]);
   process.stdout.write(fittedTable(headers, rows, ['checker', 'maker'], 16) + '\n');
 }
 
@@ -122,7 +165,10 @@ export async function propose(opts: ProposeOptions, g: AdminGlobals, args: strin
   const params = parseParams(opts.param ?? []);
   const a = await call<AdminAction>(c, 'POST', '/admin/actions', { body: { action: args[0], params, reason } });
   if (c.json) return printJson(a);
-  process.stdout.write(renderAction(a) + `\nProposed by ${c.identity}. Another identity approves it: ${svc(`admin approve ${a.action_id}`)}\n`);
+  process.stdout.write(
+    renderAction(a) +
+      `\nProposed by ${c.identity}. Another identity approves it: ${svc(`admin approve ${a.action_id}`)}\n`,
+  );
 }
 
 async function decide(verb: 'approve' | 'reject', opts: DecideOptions, g: AdminGlobals, id: string): Promise<void> {

@@ -2,10 +2,25 @@
 // is received, investigated, then resolved or rejected (with a note), one step at a time; the response
 // is due 15 EGX business days after receipt. Acts as admin by default (--as compliance too).
 import type { z } from 'zod';
-import { COMPLAINT_CATEGORIES, COMPLAINT_CHANNELS, COMPLAINT_STATES, type ComplaintSchema } from '../../daemon/contract/schemas/complaints.js';
+import {
+  COMPLAINT_CATEGORIES,
+  COMPLAINT_CHANNELS,
+  COMPLAINT_STATES,
+  type ComplaintSchema,
+} from '../../daemon/contract/schemas/complaints.js';
 import { chalk, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { adminConnection, cairo, call, fittedTable, oneOf, positiveInt, query, required, type AdminGlobals } from './admin-identity.js';
+import {
+  adminConnection,
+  cairo,
+  call,
+  fittedTable,
+  oneOf,
+  positiveInt,
+  query,
+  required,
+  type AdminGlobals,
+} from './admin-identity.js';
 
 type Complaint = z.infer<typeof ComplaintSchema>;
 
@@ -30,15 +45,23 @@ export interface MoveOptions {
 }
 
 /** The states a complaint can move to next (docs/complaints.md). */
-const NEXT: Record<string, string[]> = { received: ['investigating'], investigating: ['resolved', 'rejected'], resolved: [], rejected: [] };
+const NEXT: Record<string, string[]> = {
+  received: ['investigating'],
+  investigating: ['resolved', 'rejected'],
+  resolved: [],
+  rejected: [],
+};
 
 const due = (c: Complaint) => (c.overdue ? chalk.red(`${c.due_date} OVERDUE`) : c.due_date);
 
 export async function list(opts: ListOptions, g: AdminGlobals): Promise<void> {
   const c = adminConnection(g, 'admin');
   const qs = query({
-    state: oneOf('--state', opts.state, COMPLAINT_STATES), investor_id: opts.investor, tenant_id: opts.tenant,
-    overdue: opts.overdue ? 'true' : undefined, limit: positiveInt('--limit', opts.limit),
+    state: oneOf('--state', opts.state, COMPLAINT_STATES),
+    investor_id: opts.investor,
+    tenant_id: opts.tenant,
+    overdue: opts.overdue ? 'true' : undefined,
+    limit: positiveInt('--limit', opts.limit),
   });
   const res = await call<{ complaints: Complaint[] }>(c, 'GET', `/admin/complaints${qs}`);
   if (c.json) return printJson(res);
@@ -47,7 +70,15 @@ export async function list(opts: ListOptions, g: AdminGlobals): Promise<void> {
     return;
   }
   const headers = ['complaint', 'investor', 'category', 'state', 'received (Cairo)', 'due', 'summary'];
-  const rows = res.complaints.map((x) => [x.complaint_id, x.investor_id, x.category, x.state, cairo(x.received_at), x.overdue ? `${x.due_date} OVERDUE` : x.due_date, x.summary]);
+  const rows = res.complaints.map((x) => [
+    x.complaint_id,
+    x.investor_id,
+    x.category,
+    x.state,
+    cairo(x.received_at),
+    x.overdue ? `${x.due_date} OVERDUE` : x.due_date,
+    x.summary,
+  ]);
   process.stdout.write(fittedTable(headers, rows, ['received (Cairo)', 'category'], 16) + '\n');
   const overdue = res.complaints.filter((x) => x.overdue).length;
   if (overdue > 0) process.stdout.write(chalk.red(`${overdue} overdue: past the 15-business-day response date\n`));
@@ -56,13 +87,21 @@ export async function list(opts: ListOptions, g: AdminGlobals): Promise<void> {
 /** One complaint and its history, for people. */
 export function renderComplaint(x: Complaint): string {
   const next = NEXT[x.state] ?? [];
-  return `${chalk.bold(x.complaint_id)}  ${x.category} complaint of ${x.investor_id} (${x.channel}): ${x.state}\n` +
+  return (
+    `${chalk.bold(x.complaint_id)}  ${x.category} complaint of ${x.investor_id} (${x.channel}): ${x.state}\n` +
     `  received ${cairo(x.received_at)} (Cairo); response due ${due(x)}\n` +
     `  summary  ${x.summary}\n` +
     (x.resolution_note ? `  outcome  ${x.resolution_note} (${cairo(x.closed_at)})\n` : '') +
     `  history\n` +
-    x.history.map((h) => `    ${cairo(h.at)}  ${h.from ?? 'new'} -> ${h.to}  by ${h.actor}${h.note ? `: ${h.note}` : ''}\n`).join('') +
-    (next.length ? chalk.dim(`  next:\n${next.map((s) => `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${s === 'investigating' ? '' : ' --note TEXT'}`)}\n`).join('')}`) : '');
+    x.history
+      .map((h) => `    ${cairo(h.at)}  ${h.from ?? 'new'} -> ${h.to}  by ${h.actor}${h.note ? `: ${h.note}` : ''}\n`)
+      .join('') +
+    (next.length
+      ? chalk.dim(
+          `  next:\n${next.map((s) => `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${s === 'investigating' ? '' : ' --note TEXT'}`)}\n`).join('')}`,
+        )
+      : '')
+  );
 }
 
 export async function create(opts: NewOptions, g: AdminGlobals): Promise<void> {
@@ -72,7 +111,14 @@ export async function create(opts: NewOptions, g: AdminGlobals): Promise<void> {
   oneOf('--category', opts.category, COMPLAINT_CATEGORIES);
   oneOf('--channel', opts.channel, COMPLAINT_CHANNELS);
   const summary = required('--summary', opts.summary);
-  const x = await call<Complaint>(c, 'POST', '/admin/complaints', { body: { investor_id: opts.investor, category: opts.category, ...(opts.channel ? { channel: opts.channel } : {}), summary } });
+  const x = await call<Complaint>(c, 'POST', '/admin/complaints', {
+    body: {
+      investor_id: opts.investor,
+      category: opts.category,
+      ...(opts.channel ? { channel: opts.channel } : {}),
+      summary,
+    },
+  });
   if (c.json) return printJson(x);
   process.stdout.write(renderComplaint(x));
 }

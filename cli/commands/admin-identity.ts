@@ -34,22 +34,32 @@ type Creds = Record<string, string | undefined>;
  */
 export function adminConnection(g: AdminGlobals, fallback: AdminIdentity): AdminConnection {
   const identity = (g.as ?? fallback) as AdminIdentity;
-  if (!(ADMIN_IDENTITIES as readonly string[]).includes(identity)) usage(`--as must be one of ${ADMIN_IDENTITIES.join(', ')}`);
+  if (!(ADMIN_IDENTITIES as readonly string[]).includes(identity))
+    usage(`--as must be one of ${ADMIN_IDENTITIES.join(', ')}`);
   const profile = resolveProfile(g);
   const fromProfile = profile as unknown as Creds;
   const fromHome = readJson<Creds>(join(profile.home, 'credentials.json')) ?? {};
   const key = fromProfile[`${identity}_key`] ?? fromHome[`${identity}_key`];
   const stepUp = fromProfile[`${identity}_step_up`] ?? fromHome[`${identity}_step_up`];
-  if (!key) usage(`this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) hold no ${identity}_key`);
+  if (!key)
+    usage(
+      `this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) hold no ${identity}_key`,
+    );
   // The client sends admin_key as X-Admin-Key (the dealer's key as X-Console-Key, its realm) and
   // computes X-Step-Up-Code from the secret paired with the key it sends: pairing them here makes every
   // request act as the chosen identity.
-  const acting = identity === 'dealer' ? { dealer_key: key, dealer_step_up: stepUp } : { admin_key: key, admin_step_up: stepUp };
+  const acting =
+    identity === 'dealer' ? { dealer_key: key, dealer_step_up: stepUp } : { admin_key: key, admin_step_up: stepUp };
   return { profile: { ...profile, ...acting }, identity, defaultIdentity: fallback, json: Boolean(g.json) };
 }
 
 /** Sends one request as the connection's identity. */
-export function send<T>(c: AdminConnection, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+export function send<T>(
+  c: AdminConnection,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const as: RequestOptions = c.identity === 'dealer' ? { identity: 'dealer' } : { adminKey: c.profile.admin_key };
   return api<T>(c.profile, method, path, { ...opts, ...as });
 }
@@ -61,7 +71,14 @@ export function send<T>(c: AdminConnection, method: string, path: string, opts: 
 export async function call<T>(c: AdminConnection, method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await send<T>(c, method, path, opts);
   if (res.status >= 200 && res.status < 300) return res.body;
-  const hint = c.json ? undefined : await identityHint(c.profile, { identity: c.identity, prefer: c.defaultIdentity, identities: ADMIN_IDENTITIES }, { method, path }, res);
+  const hint = c.json
+    ? undefined
+    : await identityHint(
+        c.profile,
+        { identity: c.identity, prefer: c.defaultIdentity, identities: ADMIN_IDENTITIES },
+        { method, path },
+        res,
+      );
   apiError(res, c.json, hint);
 }
 
@@ -73,7 +90,13 @@ export function query(params: Record<string, string | number | undefined>): stri
 }
 
 const CAIRO = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Africa/Cairo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  timeZone: 'Africa/Cairo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
 });
 
 /** An instant as Cairo's wall clock, "2026-11-24 10:05"; null shows "-". */
@@ -103,7 +126,8 @@ export function positiveInt(name: string, value: string | undefined): number | u
 
 /** Checks an option against its allowed values; usage error otherwise. */
 export function oneOf(name: string, value: string | undefined, allowed: readonly string[]): string | undefined {
-  if (value !== undefined && !allowed.includes(value)) usage(`${name} must be one of ${allowed.join(', ')} (got ${value})`);
+  if (value !== undefined && !allowed.includes(value))
+    usage(`${name} must be one of ${allowed.join(', ')} (got ${value})`);
   return value;
 }
 
@@ -114,7 +138,8 @@ export function required(name: string, value: string | undefined): string {
 }
 
 /** The terminal's columns; 100 when stdout is not a terminal. */
-export const terminalWidth = (): number => (process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100);
+export const terminalWidth = (): number =>
+  process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
 
 /** Cuts text to `max` characters, ending with "…" when cut. */
 export function clip(text: string, max: number): string {
@@ -128,7 +153,9 @@ export function clip(text: string, max: number): string {
 export function fitLast(headers: string[], rows: string[][]): string[][] {
   const width = terminalWidth();
   const last = headers.length - 1;
-  const others = headers.slice(0, last).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i].length)) + 2, 0);
+  const others = headers
+    .slice(0, last)
+    .reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((r) => r[i].length)) + 2, 0);
   const room = Math.max(12, width - others);
   return rows.map((r) => [...r.slice(0, last), clip(r[last], room)]);
 }
@@ -152,5 +179,8 @@ export function fittedTable(headers: string[], rows: string[][], optional: strin
   }
   const room = Math.max(clipLast ?? 0, width - span(fixed()) - 2);
   const cut = rows.map((r) => keep.map((i) => (clipLast !== undefined && i === lastIndex ? clip(r[i], room) : r[i])));
-  return table(keep.map((i) => headers[i]), cut);
+  return table(
+    keep.map((i) => headers[i]),
+    cut,
+  );
 }

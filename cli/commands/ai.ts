@@ -73,17 +73,33 @@ async function ask(g: GlobalOptions, opts: AiOptions, method: 'GET' | 'POST', pa
 export async function explain(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const a = await ask(g, opts, 'POST', `/v1/ai/explain/order/${encodeURIComponent(args[0])}`);
   if (!a) return;
-  const head = [a.order_id, a.symbol, a.state === 'rejected' ? `rejected (${a.reason_code})` : ''].filter(Boolean).join('  ');
+  const head = [a.order_id, a.symbol, a.state === 'rejected' ? `rejected (${a.reason_code})` : '']
+    .filter(Boolean)
+    .join('  ');
   process.stdout.write(`${head}\n${field(a, 'cause')}${field(a, 'remedy')}`);
 }
 
 export async function glossary(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const term = args[0];
   if (term !== undefined && term.trim() === '') usage('TERM must not be empty: svc ai glossary lists the terms');
-  const a = await ask(g, opts, 'GET', term === undefined ? '/v1/ai/glossary' : `/v1/ai/glossary/${encodeURIComponent(term)}`);
+  const a = await ask(
+    g,
+    opts,
+    'GET',
+    term === undefined ? '/v1/ai/glossary' : `/v1/ai/glossary/${encodeURIComponent(term)}`,
+  );
   if (!a) return;
-  if (a.article) process.stdout.write(`${chalk.bold(a.article.title)}  ${chalk.dim(a.article.slug)}\n${wrap(a.article.body, width())}\n`);
-  else process.stdout.write(table(['term', a.language === 'ar' ? 'title (ar)' : 'title'], (a.articles ?? []).map((x) => [x.slug, x.title])) + '\n');
+  if (a.article)
+    process.stdout.write(
+      `${chalk.bold(a.article.title)}  ${chalk.dim(a.article.slug)}\n${wrap(a.article.body, width())}\n`,
+    );
+  else
+    process.stdout.write(
+      table(
+        ['term', a.language === 'ar' ? 'title (ar)' : 'title'],
+        (a.articles ?? []).map((x) => [x.slug, x.title]),
+      ) + '\n',
+    );
 }
 
 export async function disclosure(opts: AiOptions, g: GlobalOptions): Promise<void> {
@@ -95,7 +111,9 @@ export async function disclosure(opts: AiOptions, g: GlobalOptions): Promise<voi
 export async function error(opts: AiOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const a = await ask(g, opts, 'GET', `/v1/ai/dev/explain-error/${encodeURIComponent(args[0])}`);
   if (!a) return;
-  process.stdout.write(`${a.code}${a.http_status ? ` (HTTP ${a.http_status})` : ''}\n${field(a, 'cause')}${field(a, 'remedy')}`);
+  process.stdout.write(
+    `${a.code}${a.http_status ? ` (HTTP ${a.http_status})` : ''}\n${field(a, 'cause')}${field(a, 'remedy')}`,
+  );
 }
 
 /**
@@ -103,15 +121,26 @@ export async function error(opts: AiOptions, g: GlobalOptions, args: string[]): 
  * code); null when the assistant does not answer (501 under
  * provider none, an older daemon's 404, a refusal, anything unexpected): the rejection then stands alone.
  */
-export async function rejectionRemedy(profile: Profile, about: { orderId: string } | { code: string }, lang: 'en' | 'ar' = 'en'): Promise<string | null> {
-  const path = 'orderId' in about ? `/v1/ai/explain/order/${encodeURIComponent(about.orderId)}` : `/v1/ai/dev/explain-error/${encodeURIComponent(about.code)}`;
+export async function rejectionRemedy(
+  profile: Profile,
+  about: { orderId: string } | { code: string },
+  lang: 'en' | 'ar' = 'en',
+): Promise<string | null> {
+  const path =
+    'orderId' in about
+      ? `/v1/ai/explain/order/${encodeURIComponent(about.orderId)}`
+      : `/v1/ai/dev/explain-error/${encodeURIComponent(about.code)}`;
   let res: ApiResponse<AiAnswer>;
   try {
-    res = await api<AiAnswer>(profile, 'orderId' in about ? 'POST' : 'GET', path, { headers: { 'accept-language': lang }, timeoutMs: 10_000 });
+    res = await api<AiAnswer>(profile, 'orderId' in about ? 'POST' : 'GET', path, {
+      headers: { 'accept-language': lang },
+      timeoutMs: 10_000,
+    });
   } catch {
     return null;
   }
-  if (res.status !== 200 || refusalOf(res.body)?.error || res.body?.outcome !== 'answered' || !res.body.remedy) return null;
+  if (res.status !== 200 || refusalOf(res.body)?.error || res.body?.outcome !== 'answered' || !res.body.remedy)
+    return null;
   return res.body.remedy;
 }
 

@@ -25,9 +25,17 @@ export async function api(opts: ApiOptions, g: GlobalOptions, args: string[]): P
     }
   }
   const profile = resolveProfile(g);
-  const keyFor: Record<string, string | undefined> = { admin: profile.admin_key, security: profile.security_key, approver: profile.approver_key };
+  const keyFor: Record<string, string | undefined> = {
+    admin: profile.admin_key,
+    security: profile.security_key,
+    approver: profile.approver_key,
+  };
   if (opts.as && !(opts.as in keyFor)) usage('--as must be admin, security or approver');
-  const res = await send(profile, method, path, { body, idempotencyKey: opts.idempotencyKey, adminKey: opts.as ? keyFor[opts.as] : undefined });
+  const res = await send(profile, method, path, {
+    body,
+    idempotencyKey: opts.idempotencyKey,
+    adminKey: opts.as ? keyFor[opts.as] : undefined,
+  });
   if (res.status >= 400) {
     // The body is the output either way; people also get the code, request id and hint on stderr.
     printJson(res.body);

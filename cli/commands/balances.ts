@@ -25,16 +25,41 @@ export function cashLine(b: Balances): string {
 }
 
 export function balancesText(b: Balances): string {
-  const lines = [`Balances of ${b.investor_id} as of ${b.as_of}`, '', table(['cash', 'settled EGP', 'reserved EGP', 'unsettled EGP'], b.cash.map((c) => [c.asset, egp(c.settled), egp(c.reserved), egp(c.unsettled)]))];
-  lines.push('', b.securities.length === 0 ? 'No shares.' : table(['shares', 'settled', 'reserved', 'unsettled'], b.securities.map((s) => [s.symbol, s.settled, s.reserved, s.unsettled])));
-  if (b.funds.length > 0) lines.push('', table(['fund', 'settled units', 'reserved units', 'unsettled units'], b.funds.map((f) => [f.fund_code, units(f.settled), units(f.reserved), units(f.unsettled)])));
+  const lines = [
+    `Balances of ${b.investor_id} as of ${b.as_of}`,
+    '',
+    table(
+      ['cash', 'settled EGP', 'reserved EGP', 'unsettled EGP'],
+      b.cash.map((c) => [c.asset, egp(c.settled), egp(c.reserved), egp(c.unsettled)]),
+    ),
+  ];
+  lines.push(
+    '',
+    b.securities.length === 0
+      ? 'No shares.'
+      : table(
+          ['shares', 'settled', 'reserved', 'unsettled'],
+          b.securities.map((s) => [s.symbol, s.settled, s.reserved, s.unsettled]),
+        ),
+  );
+  if (b.funds.length > 0)
+    lines.push(
+      '',
+      table(
+        ['fund', 'settled units', 'reserved units', 'unsettled units'],
+        b.funds.map((f) => [f.fund_code, units(f.settled), units(f.reserved), units(f.unsettled)]),
+      ),
+    );
   return lines.join('\n') + '\n';
 }
 
 export async function show(opts: BalancesOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
   const investorId = investorOf(opts);
-  const b = ok(await api<Balances>(resolveProfile(g), 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`), json);
+  const b = ok(
+    await api<Balances>(resolveProfile(g), 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`),
+    json,
+  );
   if (json) printJson(b);
   else process.stdout.write(balancesText(b));
 }

@@ -34,7 +34,9 @@ export function renderBranding(b: Branding): string {
     ['updated', b.updated_at],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n') + '\n';
+  return (
+    rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n') + '\n'
+  );
 }
 
 function print(b: Branding, json: boolean): void {
@@ -55,8 +57,17 @@ export async function set(opts: SetOptions, g: GlobalOptions): Promise<void> {
   if (opts.accentColor !== undefined) body.accent_color = opts.accentColor;
   if (opts.font !== undefined) body.font = opts.font;
   if (opts.footerText !== undefined) body.footer_text = opts.footerText;
-  if (Object.keys(body).length === 0) usage('nothing to set: give at least one of --display-name, --primary-color, --accent-color, --font, --footer-text');
-  print(ok(await api<Branding>(resolveProfile(g), 'PUT', '/v1/branding', { body, idempotencyKey: opts.idempotencyKey }), json), json);
+  if (Object.keys(body).length === 0)
+    usage(
+      'nothing to set: give at least one of --display-name, --primary-color, --accent-color, --font, --footer-text',
+    );
+  print(
+    ok(
+      await api<Branding>(resolveProfile(g), 'PUT', '/v1/branding', { body, idempotencyKey: opts.idempotencyKey }),
+      json,
+    ),
+    json,
+  );
 }
 
 export async function logo(opts: LogoOptions, g: GlobalOptions, args: string[]): Promise<void> {
@@ -66,7 +77,14 @@ export async function logo(opts: LogoOptions, g: GlobalOptions, args: string[]):
   const raw = readFileSync(file);
   // The Content-Type is a courtesy: the daemon judges the bytes themselves.
   const contentType = imageTypeOf(raw) ?? 'application/octet-stream';
-  const up = ok(await api<BrandingLogo>(resolveProfile(g), 'PUT', '/v1/branding/logo', { rawBody: raw, contentType, idempotencyKey: opts.idempotencyKey }), json);
+  const up = ok(
+    await api<BrandingLogo>(resolveProfile(g), 'PUT', '/v1/branding/logo', {
+      rawBody: raw,
+      contentType,
+      idempotencyKey: opts.idempotencyKey,
+    }),
+    json,
+  );
   if (json) printJson(up);
   else {
     process.stdout.write(`logo uploaded: ${up.content_type}, ${up.bytes} bytes, sha256 ${up.sha256}\n`);

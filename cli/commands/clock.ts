@@ -35,7 +35,9 @@ export async function advance(opts: AdvanceOptions, g: GlobalOptions): Promise<v
   const [[unit, value]] = Object.entries(body);
   const what = unit === 'until' ? `to ${value}` : `${value} ${Number(value) === 1 ? unit.slice(0, -1) : unit}`;
   // Days of simulated time can take a while: every due fill, expiry and settlement runs in order.
-  const res = await withProgress(`advancing the clock ${what}`, () => api<ClockAdvanceResponse>(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }));
+  const res = await withProgress(`advancing the clock ${what}`, () =>
+    api<ClockAdvanceResponse>(resolveProfile(g), 'POST', '/admin/sandbox/clock-advance', { body }),
+  );
   const c = ok(res, Boolean(g.json));
   if (g.json) printJson(c);
   else process.stdout.write(render(c));

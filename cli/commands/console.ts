@@ -20,10 +20,14 @@ export function consoleOrigin(consoleUrl: string | undefined, baseUrl: string): 
 
 export async function enroll(opts: EnrollOptions, g: GlobalOptions): Promise<void> {
   const role = opts.as ?? 'dealer';
-  if (!(CONSOLE_ENROL_ROLES as readonly string[]).includes(role)) usage(`--as must be one of ${CONSOLE_ENROL_ROLES.join(', ')}`);
+  if (!(CONSOLE_ENROL_ROLES as readonly string[]).includes(role))
+    usage(`--as must be one of ${CONSOLE_ENROL_ROLES.join(', ')}`);
   const profile = resolveProfile(g);
   const json = Boolean(g.json);
-  const res = ok(await api<Enrolment>(profile, 'POST', '/admin/console/enrolments', { body: { role }, adminKey: profile.admin_key }), json);
+  const res = ok(
+    await api<Enrolment>(profile, 'POST', '/admin/console/enrolments', { body: { role }, adminKey: profile.admin_key }),
+    json,
+  );
   const link = `${consoleOrigin(profile.console_url, profile.base_url)}/console/enroll?code=${encodeURIComponent(res.enrolment_token)}`;
   if (json) {
     printJson({ ...res, link });

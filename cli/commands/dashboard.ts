@@ -20,14 +20,18 @@ export function needsTerminal(): string {
 
 export function symbolsOf(text: string | undefined): string[] {
   if (text === undefined) return DEFAULT_BOARD;
-  const list = text.split(/[\s,]+/).filter(Boolean).map((s) => s.toUpperCase());
+  const list = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((s) => s.toUpperCase());
   if (list.length === 0) usage('--symbols needs at least one symbol, e.g. --symbols COMI,TMGH');
   return list;
 }
 
 export function intervalOf(text: string | undefined): number {
   const s = Number(text ?? '1');
-  if (!Number.isFinite(s) || s < 0.2 || s > 3600) usage(`--interval ${text} must be a number of seconds from 0.2 to 3600`);
+  if (!Number.isFinite(s) || s < 0.2 || s > 3600)
+    usage(`--interval ${text} must be a number of seconds from 0.2 to 3600`);
   return Math.round(s * 1000);
 }
 
@@ -37,5 +41,9 @@ export async function dashboard(opts: DashboardCommandOptions, g: GlobalOptions)
   const intervalMs = intervalOf(opts.interval);
   const profile = resolveProfile(g);
   const { renderDashboard } = await import('../ui/dashboard/render.js');
-  await renderDashboard(apiSource(profile), { investorId: opts.investor ?? process.env.SVC_INVESTOR_ID ?? null, symbols, intervalMs });
+  await renderDashboard(apiSource(profile), {
+    investorId: opts.investor ?? process.env.SVC_INVESTOR_ID ?? null,
+    symbols,
+    intervalMs,
+  });
 }

@@ -23,8 +23,17 @@ function trades(r: DeskEod): string {
     table(
       ['time', 'order', 'account', 'side', 'symbol', 'qty', 'price', 'gross', 'fees', 'stamp', 'net'],
       r.trades.map((x) => [
-        timeOf(x.executed_at), x.order_id, x.account_number, x.side, x.symbol, x.qty, price(x.price_micros), egp(x.gross_micros),
-        egp(x.fees_micros), egp(x.fees.stamp_duty_micros), egp(x.net_micros),
+        timeOf(x.executed_at),
+        x.order_id,
+        x.account_number,
+        x.side,
+        x.symbol,
+        x.qty,
+        price(x.price_micros),
+        egp(x.gross_micros),
+        egp(x.fees_micros),
+        egp(x.fees.stamp_duty_micros),
+        egp(x.net_micros),
       ]),
     ) +
     `\nAll settle ${[...new Set(r.trades.map((x) => x.settlement_date))].join(', ')}.\n`
@@ -35,15 +44,37 @@ function fees(r: DeskEod): string {
   if (r.trades.length === 0) return section('Fees by line') + 'No charges on this date.\n';
   const f = r.fees_by_line;
   const rows: Array<[string, number]> = [
-    ['Commission', f.commission_micros], ['EGX', f.egx_micros], ['MCDR', f.mcdr_micros], ['IPF', f.ipf_micros], ['FRA', f.fra_micros],
-    ['Fees', f.fees_micros], ['Stamp duty (withheld)', f.stamp_duty_micros], ['Total charges', f.total_micros],
+    ['Commission', f.commission_micros],
+    ['EGX', f.egx_micros],
+    ['MCDR', f.mcdr_micros],
+    ['IPF', f.ipf_micros],
+    ['FRA', f.fra_micros],
+    ['Fees', f.fees_micros],
+    ['Stamp duty (withheld)', f.stamp_duty_micros],
+    ['Total charges', f.total_micros],
   ];
-  return section('Fees by line') + table(['line', 'EGP'], rows.map(([k, v]) => [k, egp(v)])) + '\n';
+  return (
+    section('Fees by line') +
+    table(
+      ['line', 'EGP'],
+      rows.map(([k, v]) => [k, egp(v)]),
+    ) +
+    '\n'
+  );
 }
 
 const TYPE_NAMES: Record<string, string> = {
-  CSD: 'deposits', CSW: 'withdrawals', FILL: 'trade consideration', FEE: 'fees', TAX: 'taxes withheld', DIV: 'dividends',
-  INT: 'interest', JNLC: 'cash journals', JNLS: 'security journals', SUB: 'fund subscriptions', RED: 'fund redemptions',
+  CSD: 'deposits',
+  CSW: 'withdrawals',
+  FILL: 'trade consideration',
+  FEE: 'fees',
+  TAX: 'taxes withheld',
+  DIV: 'dividends',
+  INT: 'interest',
+  JNLC: 'cash journals',
+  JNLS: 'security journals',
+  SUB: 'fund subscriptions',
+  RED: 'fund redemptions',
 };
 
 function cash(r: DeskEod): string {
@@ -52,7 +83,14 @@ function cash(r: DeskEod): string {
     section(`Cash movements (${r.cash.movements.length})`) +
     table(
       ['type', 'what', 'count', 'in EGP', 'out EGP', 'net EGP'],
-      r.cash.totals.map((x) => [x.activity_type, TYPE_NAMES[x.activity_type] ?? '', x.count, egp(x.in_micros), egp(x.out_micros), egp(x.net_micros)]),
+      r.cash.totals.map((x) => [
+        x.activity_type,
+        TYPE_NAMES[x.activity_type] ?? '',
+        x.count,
+        egp(x.in_micros),
+        egp(x.out_micros),
+        egp(x.net_micros),
+      ]),
     ) +
     '\n'
   );
@@ -67,8 +105,22 @@ function settlements(r: DeskEod): string {
     table(
       ['account', 'buys', 'investor pays EGP', 'sells', 'investor receives EGP', 'net EGP'],
       [
-        ...s.investors.map((i) => [i.account_number, i.buy.fills, egp(i.buy.net_micros), i.sell.fills, egp(i.sell.net_micros), egp(i.net_cash_micros)]),
-        ['broker net', b.buy.fills, egp(b.buy.net_micros), b.sell.fills, egp(b.sell.net_micros), egp(b.net_cash_micros)],
+        ...s.investors.map((i) => [
+          i.account_number,
+          i.buy.fills,
+          egp(i.buy.net_micros),
+          i.sell.fills,
+          egp(i.sell.net_micros),
+          egp(i.net_cash_micros),
+        ]),
+        [
+          'broker net',
+          b.buy.fills,
+          egp(b.buy.net_micros),
+          b.sell.fills,
+          egp(b.sell.net_micros),
+          egp(b.net_cash_micros),
+        ],
       ],
     ) +
     `\nnet: what the investor receives less what they pay (negative: they pay the broker).\n` +
@@ -84,7 +136,8 @@ export function renderEod(r: DeskEod): string {
 
 export async function eod(opts: EodOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
-  if (opts.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(opts.date)) usage(`--date ${opts.date} must be YYYY-MM-DD`);
+  if (opts.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(opts.date))
+    usage(`--date ${opts.date} must be YYYY-MM-DD`);
   const qs = opts.date !== undefined ? `?date=${encodeURIComponent(opts.date)}` : '';
   const res = ok(await api<DeskEod>(resolveProfile(g), 'GET', `/broker/v1/eod${qs}`), json);
   if (json) printJson(res);

@@ -34,10 +34,35 @@ export async function queue(opts: QueueOptions, g: GlobalOptions): Promise<void>
   }
   process.stdout.write(
     table(
-      ['order', 'account', 'name', 'side', 'qty', 'filled', 'symbol', 'type', 'limit EGP', 'tif', 'tape EGP', 'band EGP', 'created'],
+      [
+        'order',
+        'account',
+        'name',
+        'side',
+        'qty',
+        'filled',
+        'symbol',
+        'type',
+        'limit EGP',
+        'tif',
+        'tape EGP',
+        'band EGP',
+        'created',
+      ],
       res.orders.map((o) => [
-        o.order_id, o.account_number, o.investor_name, o.side, o.qty, o.filled_qty, o.symbol, o.type, price(o.limit_price_micros), o.time_in_force,
-        price(o.market.price_micros), `${price(o.market.band.lower_micros)}-${price(o.market.band.upper_micros)}`, o.created_at,
+        o.order_id,
+        o.account_number,
+        o.investor_name,
+        o.side,
+        o.qty,
+        o.filled_qty,
+        o.symbol,
+        o.type,
+        price(o.limit_price_micros),
+        o.time_in_force,
+        price(o.market.price_micros),
+        `${price(o.market.band.lower_micros)}-${price(o.market.band.upper_micros)}`,
+        o.created_at,
       ]),
     ) + '\n',
   );
@@ -57,15 +82,28 @@ export async function execute(opts: ExecuteOptions, g: GlobalOptions, args: stri
     if (!/^[1-9]\d{0,9}$/.test(opts.qty)) usage(`--qty ${opts.qty} must be a whole number of shares greater than 0`);
     body.qty = Number(opts.qty);
   }
-  const o = ok(await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/execute`, { body }), json);
+  const o = ok(
+    await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/execute`, {
+      body,
+    }),
+    json,
+  );
   if (json) printJson(o);
   else process.stdout.write(renderOrder(o));
 }
 
 export async function reject(opts: RejectOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
-  if (opts.reason === undefined) usage('missing --reason CODE (DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER)');
-  const o = ok(await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/reject`, { body: { reason_code: opts.reason } }), json);
+  if (opts.reason === undefined)
+    usage(
+      'missing --reason CODE (DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER)',
+    );
+  const o = ok(
+    await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/reject`, {
+      body: { reason_code: opts.reason },
+    }),
+    json,
+  );
   if (json) printJson(o);
   else process.stdout.write(renderOrder(o));
 }

@@ -4,7 +4,11 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions } from '../context.js';
 import { egp, ok, price, printJson, table, tick, usage } from '../output.js';
 import type {
-  ReferenceCalendar, ReferenceFees, ReferenceHolidays, ReferenceInstruments, ReferenceTicks,
+  ReferenceCalendar,
+  ReferenceFees,
+  ReferenceHolidays,
+  ReferenceInstruments,
+  ReferenceTicks,
 } from '../../daemon/contract/schemas/desk-reports.js';
 
 export const REFERENCE_KINDS = ['instruments', 'calendar', 'fees', 'ticks', 'holidays'] as const;
@@ -36,34 +40,62 @@ function wrap(text: string, width = 96): string {
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
 function instruments(r: ReferenceInstruments): string {
-  return table(
-    ['symbol', 'name', 'type', 'sector', 'ref price', 'shariah'],
-    r.instruments.map((i) => [i.symbol, cut(i.name, 34), i.security_type, cut(i.sector, 20), price(i.ref_price_micros), i.shariah_compliant ? 'yes' : 'no']),
-  ) + '\n';
+  return (
+    table(
+      ['symbol', 'name', 'type', 'sector', 'ref price', 'shariah'],
+      r.instruments.map((i) => [
+        i.symbol,
+        cut(i.name, 34),
+        i.security_type,
+        cut(i.sector, 20),
+        price(i.ref_price_micros),
+        i.shariah_compliant ? 'yes' : 'no',
+      ]),
+    ) + '\n'
+  );
 }
 
 function calendar(r: ReferenceCalendar): string {
-  return `${r.calendar.length} trading days ${r.start_date} to ${r.end_date} (${r.zone})\n` +
-    table(['date', 'open', 'close', 'settles'], r.calendar.map((d) => [d.date, d.open, d.close, d.settlement_date])) + '\n';
+  return (
+    `${r.calendar.length} trading days ${r.start_date} to ${r.end_date} (${r.zone})\n` +
+    table(
+      ['date', 'open', 'close', 'settles'],
+      r.calendar.map((d) => [d.date, d.open, d.close, d.settlement_date]),
+    ) +
+    '\n'
+  );
 }
 
 function fees(r: ReferenceFees): string {
-  return table(
-    ['line', 'kind', 'rate', 'min EGP', 'max EGP', 'what'],
-    r.lines.map((l) => [l.line, l.kind, bps(l.rate_bps_x10), egp(l.min_micros), egp(l.max_micros), l.description]),
-  ) + `\n${wrap(r.note)}\n`;
+  return (
+    table(
+      ['line', 'kind', 'rate', 'min EGP', 'max EGP', 'what'],
+      r.lines.map((l) => [l.line, l.kind, bps(l.rate_bps_x10), egp(l.min_micros), egp(l.max_micros), l.description]),
+    ) + `\n${wrap(r.note)}\n`
+  );
 }
 
 function ticks(r: ReferenceTicks): string {
-  return table(
-    ['from EGP', 'below EGP', 'tick EGP'],
-    r.ticks.map((x) => [price(x.from_micros), x.below_micros === null ? '-' : price(x.below_micros), tick(x.tick_micros)]),
-  ) + `\nDaily price band: +/-${r.band_bps / 100}% around the reference price.\n${wrap(r.note)}\n`;
+  return (
+    table(
+      ['from EGP', 'below EGP', 'tick EGP'],
+      r.ticks.map((x) => [
+        price(x.from_micros),
+        x.below_micros === null ? '-' : price(x.below_micros),
+        tick(x.tick_micros),
+      ]),
+    ) + `\nDaily price band: +/-${r.band_bps / 100}% around the reference price.\n${wrap(r.note)}\n`
+  );
 }
 
 function holidays(r: ReferenceHolidays): string {
   if (r.holidays.length === 0) return 'No exchange holidays listed.\n';
-  return table(['date', 'holiday', 'status'], r.holidays.map((h) => [h.date, cut(h.name, 70), h.status])) + '\n';
+  return (
+    table(
+      ['date', 'holiday', 'status'],
+      r.holidays.map((h) => [h.date, cut(h.name, 70), h.status]),
+    ) + '\n'
+  );
 }
 
 function query(kind: Kind, o: ReferenceOptions): string {
@@ -87,7 +119,10 @@ export async function reference(opts: ReferenceOptions, g: GlobalOptions, args: 
   const json = Boolean(g.json);
   const kind = args[0] as Kind;
   if (!REFERENCE_KINDS.includes(kind)) usage(`KIND must be one of ${REFERENCE_KINDS.join(', ')}`);
-  const res = ok(await api<unknown>(resolveProfile(g), 'GET', `/broker/v1/reference/${kind}${query(kind, opts)}`), json);
+  const res = ok(
+    await api<unknown>(resolveProfile(g), 'GET', `/broker/v1/reference/${kind}${query(kind, opts)}`),
+    json,
+  );
   if (json) return printJson(res);
   const render: Record<Kind, (r: never) => string> = { instruments, calendar, fees, ticks, holidays };
   process.stdout.write(render[kind](res as never));

@@ -29,8 +29,10 @@ function checkTypes(types: string | undefined): void {
 /** What changed, in a few words. */
 export function summary(e: SandboxEvent): string {
   const d = e.data as Record<string, string | number | null>;
-  if (e.type.startsWith('order.')) return `${d.side} ${d.filled_qty}/${d.qty} ${d.symbol}${d.reason_code ? ` (${d.reason_code})` : ''}`;
-  if (e.type.startsWith('transfer.')) return `${d.direction} ${egp(Number(d.amount_micros))} EGP${d.reason_code ? ` (${d.reason_code})` : ''}`;
+  if (e.type.startsWith('order.'))
+    return `${d.side} ${d.filled_qty}/${d.qty} ${d.symbol}${d.reason_code ? ` (${d.reason_code})` : ''}`;
+  if (e.type.startsWith('transfer.'))
+    return `${d.direction} ${egp(Number(d.amount_micros))} EGP${d.reason_code ? ` (${d.reason_code})` : ''}`;
   if (e.type.startsWith('fund_order.')) return `${d.side} ${d.fund_code}${d.reason_code ? ` (${d.reason_code})` : ''}`;
   if (e.type.startsWith('kyc.')) return `${d.investor_id ?? ''}${d.reason_code ? ` (${d.reason_code})` : ''}`;
   return '';
@@ -62,7 +64,12 @@ export function parseFrames(buf: string): { events: SandboxEvent[]; rest: string
   const events: SandboxEvent[] = [];
   let i: number;
   while ((i = buf.indexOf('\n\n')) >= 0) {
-    const data = buf.slice(0, i).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+    const data = buf
+      .slice(0, i)
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => l.slice(6))
+      .join('\n');
     buf = buf.slice(i + 2);
     if (data) events.push(JSON.parse(data) as SandboxEvent);
   }
@@ -70,13 +77,24 @@ export function parseFrames(buf: string): { events: SandboxEvent[]; rest: string
 }
 
 /** One connection: delivers events until the stream ends; returns the last event id seen. */
-async function stream(profile: Profile, opts: TailOptions, last: number | null, onOpen: () => void, deliver: (e: SandboxEvent) => Promise<void>): Promise<number | null> {
+async function stream(
+  profile: Profile,
+  opts: TailOptions,
+  last: number | null,
+  onOpen: () => void,
+  deliver: (e: SandboxEvent) => Promise<void>,
+): Promise<number | null> {
   const q = new URLSearchParams();
   if (opts.types) q.set('types', opts.types);
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (profile.admin_key) headers['x-admin-key'] = profile.admin_key;
   if (last !== null) headers['last-event-id'] = String(last);
-  const res = await request(`${profile.base_url}/admin/sandbox/events${q.size ? `?${q}` : ''}`, { method: 'GET', headers, headersTimeout: 30_000, bodyTimeout: 0 });
+  const res = await request(`${profile.base_url}/admin/sandbox/events${q.size ? `?${q}` : ''}`, {
+    method: 'GET',
+    headers,
+    headersTimeout: 30_000,
+    bodyTimeout: 0,
+  });
   if (res.statusCode !== 200) {
     const text = await res.body.text();
     throw Object.assign(new Error(`HTTP ${res.statusCode}: ${text}`), { refused: true });
@@ -96,7 +114,8 @@ async function stream(profile: Profile, opts: TailOptions, last: number | null, 
 
 export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
   checkTypes(opts.types);
-  if (opts.forward && !/^https?:\/\//.test(opts.forward)) usage(`--forward ${opts.forward}: give an http:// or https:// URL`);
+  if (opts.forward && !/^https?:\/\//.test(opts.forward))
+    usage(`--forward ${opts.forward}: give an http:// or https:// URL`);
   if (opts.after !== undefined && !/^\d+$/.test(opts.after)) usage(`--after ${opts.after} must be an event id`);
   const profile = resolveProfile(g);
   await verifySandbox(profile);
@@ -104,12 +123,24 @@ export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
   const deliver = async (e: SandboxEvent) => {
     if (opts.forward) {
       const status = await forward(opts.forward, e);
-      process.stdout.write(json ? JSON.stringify({ id: e.id, type: e.type, subject: e.subject, forwarded_to: opts.forward, status: status.replace(/\x1b\[[0-9;]*m/g, '') }) + '\n' : `${eventLine(e)}  -> ${status}\n`);
+      process.stdout.write(
+        json
+          ? JSON.stringify({
+              id: e.id,
+              type: e.type,
+              subject: e.subject,
+              forwarded_to: opts.forward,
+              status: status.replace(/\x1b\[[0-9;]*m/g, ''),
+            }) + '\n'
+          : `${eventLine(e)}  -> ${status}\n`,
+      );
     } else process.stdout.write((json ? JSON.stringify(e) : eventLine(e)) + '\n');
   };
   let last: number | null = opts.after !== undefined ? Number(opts.after) : null;
   let connected = false;
-  info(`listening for ${opts.types ?? 'all'} events at ${profile.base_url}${opts.forward ? `, forwarding to ${opts.forward}` : ''} (Ctrl-C stops)`);
+  info(
+    `listening for ${opts.types ?? 'all'} events at ${profile.base_url}${opts.forward ? `, forwarding to ${opts.forward}` : ''} (Ctrl-C stops)`,
+  );
   for (;;) {
     try {
       last = await stream(profile, opts, last, () => (connected = true), deliver);

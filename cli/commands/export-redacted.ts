@@ -19,10 +19,20 @@ import { failed, newHome, printMismatches, rebuild } from './replay.js';
 /** The rebuilt home's sandbox, started on a free port just long enough to export it. */
 async function exportRebuilt(home: string, header: JournalHeader, json: boolean): Promise<Buffer> {
   const o = header.origin;
-  const spawned = await spawnDaemon({ home, port: 0, seed: o.seed, start: o.start, clock: o.clock, speed: o.speed, detached: false });
+  const spawned = await spawnDaemon({
+    home,
+    port: 0,
+    seed: o.seed,
+    start: o.start,
+    clock: o.clock,
+    speed: o.speed,
+    detached: false,
+  });
   try {
     const creds = readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
-    const res = await api({ ...creds, base_url: spawned.locator.base_url }, 'GET', '/admin/sandbox/export', { timeoutMs: 600_000 });
+    const res = await api({ ...creds, base_url: spawned.locator.base_url }, 'GET', '/admin/sandbox/export', {
+      timeoutMs: 600_000,
+    });
     if (res.status !== 200) ok(res, json);
     return res.raw;
   } finally {
@@ -37,7 +47,9 @@ export async function exportRedactedCmd(_opts: unknown, g: GlobalOptions, args: 
   const redactor = createRedactor();
   const { header, entries } = await readJournal(source, json, redactor, true);
   if (!header.complete) {
-    info(`${chalk.red('error')} this sandbox's journal starts after the sandbox was created (a database older than its journal), so a replay cannot rebuild it; nothing was written.`);
+    info(
+      `${chalk.red('error')} this sandbox's journal starts after the sandbox was created (a database older than its journal), so a replay cannot rebuild it; nothing was written.`,
+    );
     throw new CliExit(EXIT.apiError);
   }
   const numbered = entries.map((entry, i) => ({ line: i + 2, entry }));
@@ -62,8 +74,14 @@ export async function exportRedactedCmd(_opts: unknown, g: GlobalOptions, args: 
       printJson({ file, bytes: raw.length, manifest, redacted, replayed_entries: numbered.length });
       return;
     }
-    info(`wrote ${file}: the sandbox rebuilt from ${numbered.length} redacted journal entries (seed ${manifest.seed}, clock ${manifest.clock.timestamp}); every entry answered as recorded.`);
-    info(chalk.dim('  It holds no personal data and none of this sandbox\'s keys: the rebuilt sandbox has keys of its own, which the file holds.'));
+    info(
+      `wrote ${file}: the sandbox rebuilt from ${numbered.length} redacted journal entries (seed ${manifest.seed}, clock ${manifest.clock.timestamp}); every entry answered as recorded.`,
+    );
+    info(
+      chalk.dim(
+        "  It holds no personal data and none of this sandbox's keys: the rebuilt sandbox has keys of its own, which the file holds.",
+      ),
+    );
     info(chalk.dim(`  Restore it with: svc sandbox import ${basename(file)} [--home DIR]`));
   } finally {
     discard();

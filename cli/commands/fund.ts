@@ -42,8 +42,14 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     table(
       ['fund', 'name', 'NAV EGP', 'NAV date', 'yield', 'min first EGP', 'shariah', 'cut-off'],
       res.funds.map((f) => [
-        f.fund_code, f.name, nav(f.nav_micros), f.nav_date, `${(f.indicative_yield_bps / 100).toFixed(2)}%`, egp(f.min_subscription_micros),
-        f.shariah_compliant ? 'yes' : 'no', f.cutoff_local,
+        f.fund_code,
+        f.name,
+        nav(f.nav_micros),
+        f.nav_date,
+        `${(f.indicative_yield_bps / 100).toFixed(2)}%`,
+        egp(f.min_subscription_micros),
+        f.shariah_compliant ? 'yes' : 'no',
+        f.cutoff_local,
       ]),
     ) + '\n',
   );
@@ -51,7 +57,10 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
 
 async function place(body: Record<string, unknown>, opts: OrderOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
-  const o = ok(await api<FundOrder>(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }), json);
+  const o = ok(
+    await api<FundOrder>(resolveProfile(g), 'POST', '/v1/fund-orders', { body, idempotencyKey: opts.idempotencyKey }),
+    json,
+  );
   if (json) printJson(o);
   else process.stdout.write(renderFundOrder(o));
   // A business refusal exits 1 after its answer is printed, like a rejected order (docs/cli.md, Exit codes).
@@ -67,7 +76,11 @@ export async function subscribe(opts: OrderOptions, g: GlobalOptions, args: stri
     usage(`AMOUNT_EGP: ${(err as Error).message}`);
   }
   if (amount === 0) usage('AMOUNT_EGP must be greater than 0');
-  await place({ investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'subscribe', amount_micros: amount }, opts, g);
+  await place(
+    { investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'subscribe', amount_micros: amount },
+    opts,
+    g,
+  );
 }
 
 export async function redeem(opts: OrderOptions, g: GlobalOptions, args: string[]): Promise<void> {
@@ -79,5 +92,9 @@ export async function redeem(opts: OrderOptions, g: GlobalOptions, args: string[
     usage(`UNITS: ${(err as Error).message}`);
   }
   if (units === 0) usage('UNITS must be greater than 0');
-  await place({ investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'redeem', units_micros: units }, opts, g);
+  await place(
+    { investor_id: investorOf(opts), fund_code: code.toUpperCase(), side: 'redeem', units_micros: units },
+    opts,
+    g,
+  );
 }

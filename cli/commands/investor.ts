@@ -7,7 +7,14 @@ import { chalk, info, messageWidth, ok, printJson, usage, wrapWords } from '../o
 import { svc } from '../hints.js';
 import { cashLine } from './balances.js';
 import {
-  EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, TIER_NAMES, type Questionnaire,
+  EXPERIENCE_LEVELS,
+  HORIZON_BANDS,
+  INCOME_BANDS,
+  NET_WORTH_BANDS,
+  OBJECTIVES,
+  RISK_TOLERANCES,
+  TIER_NAMES,
+  type Questionnaire,
 } from '../../daemon/contract/kyc.js';
 import type { Balances } from '../../daemon/contract/schemas/ledger.js';
 import type { Account, Investor, SuitabilityRecorded } from '../../daemon/contract/schemas/onboarding.js';
@@ -54,26 +61,35 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
       line('status', inv.status),
       line('account', `${inv.broker_account_ref} (${account.currency})`),
       line('cash', cash),
-      line('suitability', inv.suitability_recorded ? `tier ${tier} (${TIER_NAMES[tier]})` : chalk.yellow('not recorded')),
+      line(
+        'suitability',
+        inv.suitability_recorded ? `tier ${tier} (${TIER_NAMES[tier]})` : chalk.yellow('not recorded'),
+      ),
       line('risk acknowledged', yes(inv.risk_acknowledged)),
       line('shariah only', inv.shariah_only ? 'yes' : 'no'),
       line('broker', `${inv.broker.name}, FRA licence ${inv.broker.fra_license_no}`),
       line('', `${inv.broker.contact_email} · ${inv.broker.contact_phone}`),
       line('opened', account.created_at),
-      ...(inv.suitability_recorded && inv.risk_acknowledged ? [] : [chalk.dim(`  Equity trading needs both gates: ${svc(`investor suitability ${inv.investor_id}`)}`)]),
+      ...(inv.suitability_recorded && inv.risk_acknowledged
+        ? []
+        : [chalk.dim(`  Equity trading needs both gates: ${svc(`investor suitability ${inv.investor_id}`)}`)]),
     ].join('\n') + '\n',
   );
 }
 
 function pick<T extends string>(value: string | undefined, choices: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(value)) usage(`${flag} must be one of ${choices.join(', ')} (got ${value})`);
+  if (!(choices as readonly string[]).includes(value))
+    usage(`${flag} must be one of ${choices.join(', ')} (got ${value})`);
   return value as T;
 }
 
 function objectivesOf(value: string | undefined): Questionnaire['objectives'] | undefined {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) usage(`--objectives needs at least one of ${OBJECTIVES.join(', ')}`);
   return list.map((o) => pick(o, OBJECTIVES, '--objectives')!);
 }
@@ -82,25 +98,46 @@ const DISCLOSURE =
   'Investing in equities carries risk: prices go down as well as up, you may get back less than you invested, ' +
   'past performance is no guide to the future, and settled cash only is available to trade (T+2).';
 
-async function wizard(partial: Partial<Questionnaire>, ackGiven: boolean | undefined): Promise<{ questionnaire: Questionnaire; ack: boolean }> {
+async function wizard(
+  partial: Partial<Questionnaire>,
+  ackGiven: boolean | undefined,
+): Promise<{ questionnaire: Questionnaire; ack: boolean }> {
   const { select, checkbox, confirm } = await loadPrompts();
-  const choose = async <T extends string>(given: T | undefined, message: string, choices: readonly T[], labels: Record<T, string>): Promise<T> =>
-    given ?? (await select({ message, choices: choices.map((c) => ({ name: labels[c], value: c })) }));
+  const choose = async <T extends string>(
+    given: T | undefined,
+    message: string,
+    choices: readonly T[],
+    labels: Record<T, string>,
+  ): Promise<T> => given ?? (await select({ message, choices: choices.map((c) => ({ name: labels[c], value: c })) }));
   const questionnaire: Questionnaire = {
     investment_experience: await choose(partial.investment_experience, 'Investment experience', EXPERIENCE_LEVELS, {
-      none: 'None', limited: 'Limited (a few trades)', moderate: 'Moderate (trade regularly)', extensive: 'Extensive (professional or many years)',
+      none: 'None',
+      limited: 'Limited (a few trades)',
+      moderate: 'Moderate (trade regularly)',
+      extensive: 'Extensive (professional or many years)',
     }),
     horizon: await choose(partial.horizon, 'Investment horizon', HORIZON_BANDS, {
-      under_1y: 'Under 1 year', '1_3y': '1 to 3 years', '3_5y': '3 to 5 years', over_5y: 'Over 5 years',
+      under_1y: 'Under 1 year',
+      '1_3y': '1 to 3 years',
+      '3_5y': '3 to 5 years',
+      over_5y: 'Over 5 years',
     }),
     risk_tolerance: await choose(partial.risk_tolerance, 'Risk tolerance', RISK_TOLERANCES, {
-      low: 'Low: avoid losses', medium: 'Medium: accept some swings', high: 'High: accept large swings',
+      low: 'Low: avoid losses',
+      medium: 'Medium: accept some swings',
+      high: 'High: accept large swings',
     }),
     annual_income_band: await choose(partial.annual_income_band, 'Annual income (EGP)', INCOME_BANDS, {
-      under_120k: 'Under 120,000', '120k_300k': '120,000 to 300,000', '300k_1m': '300,000 to 1,000,000', over_1m: 'Over 1,000,000',
+      under_120k: 'Under 120,000',
+      '120k_300k': '120,000 to 300,000',
+      '300k_1m': '300,000 to 1,000,000',
+      over_1m: 'Over 1,000,000',
     }),
     net_worth_band: await choose(partial.net_worth_band, 'Net worth (EGP)', NET_WORTH_BANDS, {
-      under_250k: 'Under 250,000', '250k_1m': '250,000 to 1,000,000', '1m_5m': '1,000,000 to 5,000,000', over_5m: 'Over 5,000,000',
+      under_250k: 'Under 250,000',
+      '250k_1m': '250,000 to 1,000,000',
+      '1m_5m': '1,000,000 to 5,000,000',
+      over_5m: 'Over 5,000,000',
     }),
     objectives:
       partial.objectives ??
@@ -109,10 +146,13 @@ async function wizard(partial: Partial<Questionnaire>, ackGiven: boolean | undef
         choices: OBJECTIVES.map((o) => ({ name: o.replace('_', ' '), value: o })),
         validate: (items) => items.length > 0 || 'choose at least one',
       })),
-    shariah_only: partial.shariah_only ?? (await confirm({ message: 'Invest in shariah-compliant instruments only?', default: false })),
+    shariah_only:
+      partial.shariah_only ??
+      (await confirm({ message: 'Invest in shariah-compliant instruments only?', default: false })),
   };
   if (ackGiven === undefined) info(`\n${wrapWords(DISCLOSURE, messageWidth())}\n`);
-  const ack = ackGiven ?? (await confirm({ message: 'I have read and accept the risk disclosure above', default: false }));
+  const ack =
+    ackGiven ?? (await confirm({ message: 'I have read and accept the risk disclosure above', default: false }));
   return { questionnaire, ack };
 }
 
@@ -134,13 +174,25 @@ export async function suitability(opts: SuitabilityOptions, g: GlobalOptions, ar
     ({ questionnaire, ack } = await wizard(partial, opts.ackRisk === undefined ? undefined : Boolean(opts.ackRisk)));
   } else {
     requireFlags(
-      { '--experience': opts.experience, '--horizon': opts.horizon, '--risk': opts.risk, '--income': opts.income, '--net-worth': opts.netWorth, '--objectives': opts.objectives },
+      {
+        '--experience': opts.experience,
+        '--horizon': opts.horizon,
+        '--risk': opts.risk,
+        '--income': opts.income,
+        '--net-worth': opts.netWorth,
+        '--objectives': opts.objectives,
+      },
       (missing) => usage(`missing ${missing.join(', ')} (no terminal to ask in; pass every answer as a flag)`),
     );
     questionnaire = { ...(partial as Questionnaire), shariah_only: partial.shariah_only ?? false };
     ack = Boolean(opts.ackRisk);
   }
-  const res = ok(await api<SuitabilityRecorded>(resolveProfile(g), 'PUT', `/v1/investors/${encodeURIComponent(id)}/suitability`, { body: { questionnaire, risk_acknowledged: ack } }), json);
+  const res = ok(
+    await api<SuitabilityRecorded>(resolveProfile(g), 'PUT', `/v1/investors/${encodeURIComponent(id)}/suitability`, {
+      body: { questionnaire, risk_acknowledged: ack },
+    }),
+    json,
+  );
   if (json) {
     printJson(res);
     return;

@@ -10,10 +10,23 @@ import { canPrompt, loadPrompts, requireFlags } from '../interactive.js';
 import { chalk, CliExit, EXIT, info, ok, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import {
-  DOCUMENT_SIDES, MAX_DOCUMENT_BYTES, checkNationalId, imageTypeOf, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
+  DOCUMENT_SIDES,
+  MAX_DOCUMENT_BYTES,
+  checkNationalId,
+  imageTypeOf,
+  isValidAddress,
+  isValidEmail,
+  isValidFullName,
+  isValidPhone,
+  parseIsoDate,
   type DocumentSide,
 } from '../../daemon/contract/kyc.js';
-import type { KycApplication, KycApplicationCreated, KycDocumentUploaded, KycSubmitted } from '../../daemon/contract/schemas/onboarding.js';
+import type {
+  KycApplication,
+  KycApplicationCreated,
+  KycDocumentUploaded,
+  KycSubmitted,
+} from '../../daemon/contract/schemas/onboarding.js';
 
 interface Details {
   full_name: string;
@@ -50,7 +63,14 @@ const FLAG_OF: Record<keyof Details, string> = {
 };
 
 /** The option (ApplyOptions) that gives each detail. */
-const OPTION_OF = { full_name: 'fullName', national_id: 'nationalId', date_of_birth: 'dob', email: 'email', phone: 'phone', address: 'address' } as const satisfies Record<keyof Details, keyof ApplyOptions>;
+const OPTION_OF = {
+  full_name: 'fullName',
+  national_id: 'nationalId',
+  date_of_birth: 'dob',
+  email: 'email',
+  phone: 'phone',
+  address: 'address',
+} as const satisfies Record<keyof Details, keyof ApplyOptions>;
 
 /** The bundled sample images (fixtures/documents), found from the source tree or from dist/. */
 export function sampleDocumentsDir(): string {
@@ -79,7 +99,10 @@ function documentFiles(docs: Documents): Array<[DocumentSide, string]> {
     const dir = sampleDocumentsDir();
     return DOCUMENT_SIDES.map((side) => [side, join(dir, `${side}.png`)]);
   }
-  return [['national_id_front', docs.front], ['national_id_back', docs.back]];
+  return [
+    ['national_id_front', docs.front],
+    ['national_id_back', docs.back],
+  ];
 }
 
 function fromFlags(opts: ApplyOptions): { details: Details; docs: Documents } {
@@ -92,7 +115,9 @@ function fromFlags(opts: ApplyOptions): { details: Details; docs: Documents } {
     address: opts.address,
   };
   const flags = Object.fromEntries(Object.entries(given).map(([k, v]) => [FLAG_OF[k as keyof Details], v]));
-  requireFlags(flags, (missing) => usage(`missing ${missing.join(', ')} (no terminal to ask in; pass every field as a flag)`));
+  requireFlags(flags, (missing) =>
+    usage(`missing ${missing.join(', ')} (no terminal to ask in; pass every field as a flag)`),
+  );
   return { details: given as Details, docs: documentsFromFlags(opts, true)! };
 }
 
@@ -102,7 +127,8 @@ function documentsFromFlags(opts: ApplyOptions, required: boolean): Documents | 
   const chosen = [files, Boolean(opts.sampleDocuments), opts.documents === false].filter(Boolean).length;
   if (chosen > 1) usage('choose one of --front/--back, --sample-documents, --no-documents');
   if (files) {
-    if (opts.front === undefined || opts.back === undefined) usage('pass both --front FILE and --back FILE (one side alone cannot be submitted)');
+    if (opts.front === undefined || opts.back === undefined)
+      usage('pass both --front FILE and --back FILE (one side alone cannot be submitted)');
     for (const f of [opts.front, opts.back]) {
       const problem = imageProblem(resolve(f));
       if (problem) usage(problem);
@@ -135,24 +161,42 @@ async function askDocuments(): Promise<Documents> {
 async function wizard(opts: ApplyOptions): Promise<{ details: Details; docs: Documents } | null> {
   const { input, confirm } = await loadPrompts();
   info(chalk.bold('KYC application') + chalk.dim(' (details as on the national id card)'));
-  const ask = async (key: keyof Details, message: string, validate: (v: string) => true | string, fallback?: string): Promise<string> => {
+  const ask = async (
+    key: keyof Details,
+    message: string,
+    validate: (v: string) => true | string,
+    fallback?: string,
+  ): Promise<string> => {
     const given = opts[OPTION_OF[key]];
     if (given !== undefined && validate(given) === true) return given;
     return (await input({ message, default: given ?? fallback, validate: (v) => validate(v.trim()) })).trim();
   };
-  const full_name = await ask('full_name', 'Full name', (v) => isValidFullName(v) || 'letters (Arabic or Latin) with spaces, 2-120 characters');
+  const full_name = await ask(
+    'full_name',
+    'Full name',
+    (v) => isValidFullName(v) || 'letters (Arabic or Latin) with spaces, 2-120 characters',
+  );
   const national_id = await ask('national_id', 'National id (14 digits)', (v) => {
     const r = checkNationalId(v);
     return r.ok || r.reason;
   });
   const nid = checkNationalId(national_id);
   const birth = nid.ok ? nid.birthDate : undefined;
-  const date_of_birth = await ask('date_of_birth', 'Date of birth (YYYY-MM-DD)', (v) => {
-    if (!parseIsoDate(v)) return 'a real date as YYYY-MM-DD';
-    return v === birth || `the national id says ${birth}`;
-  }, birth);
+  const date_of_birth = await ask(
+    'date_of_birth',
+    'Date of birth (YYYY-MM-DD)',
+    (v) => {
+      if (!parseIsoDate(v)) return 'a real date as YYYY-MM-DD';
+      return v === birth || `the national id says ${birth}`;
+    },
+    birth,
+  );
   const email = await ask('email', 'Email', (v) => isValidEmail(v) || 'an email address such as name@example.com');
-  const phone = await ask('phone', 'Mobile (01XXXXXXXXX or +201XXXXXXXXX)', (v) => isValidPhone(v) || 'an Egyptian mobile: 010, 011, 012 or 015 and 8 digits');
+  const phone = await ask(
+    'phone',
+    'Mobile (01XXXXXXXXX or +201XXXXXXXXX)',
+    (v) => isValidPhone(v) || 'an Egyptian mobile: 010, 011, 012 or 015 and 8 digits',
+  );
   const address = await ask('address', 'Address', (v) => isValidAddress(v) || '5-300 characters');
   const docs = documentsFromFlags(opts, false) ?? (await askDocuments());
   if (!(await confirm({ message: 'Submit the application now?', default: true }))) return null;
@@ -160,12 +204,21 @@ async function wizard(opts: ApplyOptions): Promise<{ details: Details; docs: Doc
 }
 
 async function onboard(profile: Profile, details: Details, docs: Documents, json: boolean): Promise<KycApplication> {
-  const created = ok(await api<KycApplicationCreated>(profile, 'POST', '/v1/kyc/applications', { body: details }), json);
+  const created = ok(
+    await api<KycApplicationCreated>(profile, 'POST', '/v1/kyc/applications', { body: details }),
+    json,
+  );
   const id = created.application_id;
   if (!json) info(`created ${id} (${created.state})`);
   for (const [side, file] of documentFiles(docs)) {
     const raw = readFileSync(file);
-    const up = ok(await api<KycDocumentUploaded>(profile, 'PUT', `/v1/kyc/applications/${id}/documents/${side}`, { rawBody: raw, contentType: imageTypeOf(raw) ?? 'application/octet-stream' }), json);
+    const up = ok(
+      await api<KycDocumentUploaded>(profile, 'PUT', `/v1/kyc/applications/${id}/documents/${side}`, {
+        rawBody: raw,
+        contentType: imageTypeOf(raw) ?? 'application/octet-stream',
+      }),
+      json,
+    );
     if (!json) info(`uploaded ${side} (${up.size_bytes} bytes, sha256 ${up.sha256.slice(0, 12)}…)`);
   }
   const submitted = ok(await api<KycSubmitted>(profile, 'POST', `/v1/kyc/applications/${id}/submit`), json);
@@ -174,13 +227,27 @@ async function onboard(profile: Profile, details: Details, docs: Documents, json
 }
 
 function printOutcome(app: KycApplication): void {
-  const lines = [`Application ${chalk.bold(app.application_id)}: ${stateLabel(app.state)} (${app.path ?? 'not submitted'} path)`];
+  const lines = [
+    `Application ${chalk.bold(app.application_id)}: ${stateLabel(app.state)} (${app.path ?? 'not submitted'} path)`,
+  ];
   if (app.state === 'approved') {
-    lines.push(`  investor_id  ${app.investor_id}`, '', `  export SVC_INVESTOR_ID=${app.investor_id}`, chalk.dim(`  Next: ${svc('investor suitability')} · ${svc('investor show')}`));
+    lines.push(
+      `  investor_id  ${app.investor_id}`,
+      '',
+      `  export SVC_INVESTOR_ID=${app.investor_id}`,
+      chalk.dim(`  Next: ${svc('investor suitability')} · ${svc('investor show')}`),
+    );
   } else if (app.state === 'rejected') {
-    lines.push(`  reason_code  ${app.reason_code}`, chalk.dim(`  A rejected application is final; apply again with corrected details: ${svc('kyc apply')}`));
+    lines.push(
+      `  reason_code  ${app.reason_code}`,
+      chalk.dim(`  A rejected application is final; apply again with corrected details: ${svc('kyc apply')}`),
+    );
   } else if (app.state === 'screening_referred') {
-    lines.push(chalk.dim(`  Waiting for the broker's review. A dealer decides with: ${svc(`desk kyc clear ${app.application_id}`)}`));
+    lines.push(
+      chalk.dim(
+        `  Waiting for the broker's review. A dealer decides with: ${svc(`desk kyc clear ${app.application_id}`)}`,
+      ),
+    );
   }
   process.stdout.write(lines.join('\n') + '\n');
 }
@@ -208,12 +275,17 @@ export async function apply(opts: ApplyOptions, g: GlobalOptions): Promise<void>
 export async function status(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
   const [id] = args;
-  const app = ok(await api<KycApplication>(resolveProfile(g), 'GET', `/v1/kyc/applications/${encodeURIComponent(id)}`), json);
+  const app = ok(
+    await api<KycApplication>(resolveProfile(g), 'GET', `/v1/kyc/applications/${encodeURIComponent(id)}`),
+    json,
+  );
   if (json) {
     printJson(app);
     return;
   }
   printOutcome(app);
   const docs = app.documents.map((d) => `${d.side} ${d.size_bytes} bytes`).join(', ');
-  process.stdout.write(`  documents    ${docs || 'none'}\n  created      ${app.created_at}\n  updated      ${app.updated_at}\n`);
+  process.stdout.write(
+    `  documents    ${docs || 'none'}\n  created      ${app.created_at}\n  updated      ${app.updated_at}\n`,
+  );
 }

@@ -7,7 +7,11 @@ import { api } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { chalk, ok, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import type { InspectedRequest, InspectedRequestList, InspectedRequestSummary } from '../../daemon/contract/inspector.js';
+import type {
+  InspectedRequest,
+  InspectedRequestList,
+  InspectedRequestSummary,
+} from '../../daemon/contract/inspector.js';
 
 export interface TailOptions {
   follow?: boolean;
@@ -41,17 +45,24 @@ function clockTime(iso: string): string {
 
 /** One request on one line: wall time, method, path, status, code, latency, request id. */
 export function line(r: InspectedRequestSummary): string {
-  const status = r.status >= 500 ? chalk.red(String(r.status)) : r.status >= 400 ? chalk.yellow(String(r.status)) : chalk.green(String(r.status));
+  const status =
+    r.status >= 500
+      ? chalk.red(String(r.status))
+      : r.status >= 400
+        ? chalk.yellow(String(r.status))
+        : chalk.green(String(r.status));
   const path = r.query ? `${r.path}?${r.query}` : r.path;
   return `${clockTime(r.wall_at)}  ${r.method.padEnd(6)} ${path.padEnd(40)} ${status} ${(r.error_code ?? '-').padEnd(24)} ${`${r.latency_ms.toFixed(1)}ms`.padStart(9)}  ${chalk.dim(r.request_id)}`;
 }
 
 function validate(opts: TailOptions): { limit: number; intervalMs: number } {
-  if (opts.status && !/^([1-5]xx|[1-5]\d\d)$/i.test(opts.status)) usage(`--status ${opts.status}: give a status (404) or a class (4xx)`);
+  if (opts.status && !/^([1-5]xx|[1-5]\d\d)$/i.test(opts.status))
+    usage(`--status ${opts.status}: give a status (404) or a class (4xx)`);
   const limit = Number(opts.lines ?? '20');
   if (!Number.isInteger(limit) || limit < 1) usage(`--lines ${opts.lines} must be a positive integer`);
   const interval = Number(opts.interval ?? '1');
-  if (!Number.isFinite(interval) || interval <= 0) usage(`--interval ${opts.interval} must be a positive number of seconds`);
+  if (!Number.isFinite(interval) || interval <= 0)
+    usage(`--interval ${opts.interval} must be a positive number of seconds`);
   return { limit, intervalMs: Math.round(interval * 1000) };
 }
 
@@ -83,7 +94,10 @@ export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
 }
 
 function indent(text: string, by = '  '): string {
-  return text.split('\n').map((l) => by + l).join('\n');
+  return text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 }
 
 function bodyText(b: InspectedRequest['request']): string {
@@ -91,11 +105,21 @@ function bodyText(b: InspectedRequest['request']): string {
   return indent(typeof b.body === 'string' ? b.body : JSON.stringify(b.body, null, 2));
 }
 
-const CANONICAL_LINES = ['version', 'X-Svc-Timestamp', 'method', 'path', 'raw query', 'Idempotency-Key', 'hex(sha256(body))'];
+const CANONICAL_LINES = [
+  'version',
+  'X-Svc-Timestamp',
+  'method',
+  'path',
+  'raw query',
+  'Idempotency-Key',
+  'hex(sha256(body))',
+];
 
 function signatureText(sig: NonNullable<InspectedRequest['signature']>, requestId: string): string {
   const lines = sig.canonical_string.split('\n');
-  const labelled = lines.map((l, i) => `  ${(CANONICAL_LINES[i] ?? '').padEnd(18)} ${l === '' ? chalk.dim('(empty)') : l}`);
+  const labelled = lines.map(
+    (l, i) => `  ${(CANONICAL_LINES[i] ?? '').padEnd(18)} ${l === '' ? chalk.dim('(empty)') : l}`,
+  );
   return [
     chalk.bold('Signature refused: the daemon signed this string (lines joined by \\n, no trailing newline)'),
     ...labelled,
@@ -107,7 +131,10 @@ function signatureText(sig: NonNullable<InspectedRequest['signature']>, requestI
 export async function show(opts: ShowOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const [requestId] = args;
   const json = Boolean(g.json);
-  const r = ok(await api<InspectedRequest>(resolveProfile(g), 'GET', `/admin/sandbox/requests/${encodeURIComponent(requestId)}`), json);
+  const r = ok(
+    await api<InspectedRequest>(resolveProfile(g), 'GET', `/admin/sandbox/requests/${encodeURIComponent(requestId)}`),
+    json,
+  );
   if (opts.canonical) {
     if (!r.signature) usage(`${requestId} is not a refused signature: it has no canonical string`);
     process.stdout.write(r.signature.canonical_string);
@@ -119,9 +146,13 @@ export async function show(opts: ShowOptions, g: GlobalOptions, args: string[]):
     `  at ${r.at} (simulated), ${r.wall_at} (wall)   principal ${r.principal ?? '-'}`,
     chalk.bold('Request headers'),
     ...Object.entries(r.request_headers).map(([k, v]) => `  ${k}: ${v}`),
-    chalk.bold(`Request body${r.request.content_type ? ` (${r.request.content_type}, ${r.request.size_bytes} bytes)` : ''}`),
+    chalk.bold(
+      `Request body${r.request.content_type ? ` (${r.request.content_type}, ${r.request.size_bytes} bytes)` : ''}`,
+    ),
     bodyText(r.request),
-    chalk.bold(`Response body${r.response.content_type ? ` (${r.response.content_type}, ${r.response.size_bytes} bytes)` : ''}`),
+    chalk.bold(
+      `Response body${r.response.content_type ? ` (${r.response.content_type}, ${r.response.size_bytes} bytes)` : ''}`,
+    ),
     bodyText(r.response),
   ];
   if (r.signature) out.push(signatureText(r.signature, r.request_id));

@@ -21,7 +21,8 @@ export interface WatchOptions {
 /** Each symbol's quote; an API error (say UNKNOWN_SYMBOL) is reported and exits 1. */
 async function fetchQuotes(profile: Profile, symbols: string[], json: boolean): Promise<Quote[]> {
   const rows: Quote[] = [];
-  for (const s of symbols) rows.push(ok(await api<Quote>(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
+  for (const s of symbols)
+    rows.push(ok(await api<Quote>(profile, 'GET', `/v1/instruments/${encodeURIComponent(s)}/quote`), json));
   return rows;
 }
 
@@ -30,7 +31,10 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
   const json = Boolean(g.json);
   let list = symbols.map((s) => s.toUpperCase());
   if (list.length === 0) {
-    const inst = ok(await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'), json);
+    const inst = ok(
+      await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'),
+      json,
+    );
     list = inst.instruments.map((i) => i.symbol);
   }
   const rows = await fetchQuotes(profile, list, json);
@@ -42,7 +46,16 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
     table(
       ['symbol', 'price', 'change', 'ref', 'band low', 'band high', 'tick', 'session'],
       // Each price at its tick's decimals: three below 2 EGP (0.001 ticks), two above.
-      rows.map((q) => [q.symbol, price(q.price_micros), pct(q.change_pct), price(q.ref_price_micros), price(q.band.lower_micros), price(q.band.upper_micros), tick(q.tick_micros), q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed']),
+      rows.map((q) => [
+        q.symbol,
+        price(q.price_micros),
+        pct(q.change_pct),
+        price(q.ref_price_micros),
+        price(q.band.lower_micros),
+        price(q.band.upper_micros),
+        tick(q.tick_micros),
+        q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed',
+      ]),
     ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n${closedNote(rows)}`,
   );
 }
@@ -50,7 +63,7 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
 /** Between sessions a quote is the next session's: say so, or a flat change reads like a flat day. */
 function closedNote(rows: Quote[]): string {
   if (rows.length === 0 || rows.some((q) => q.session_open)) return '';
-  return '(market closed: next session\'s ref and band; ref = last close, change from it)\n';
+  return "(market closed: next session's ref and band; ref = last close, change from it)\n";
 }
 
 type ClosedDay = { date: string; name: string; name_ar: string };
@@ -69,7 +82,10 @@ export async function calendar(opts: CalendarOptions, g: GlobalOptions): Promise
   if (opts.start) params.set('start', opts.start);
   if (opts.end) params.set('end', opts.end);
   const qs = params.size ? `?${params}` : '';
-  const res = ok(await api<{ calendar: CalendarDay[]; closed_days: ClosedDay[] }>(resolveProfile(g), 'GET', `/v1/calendar${qs}`), Boolean(g.json));
+  const res = ok(
+    await api<{ calendar: CalendarDay[]; closed_days: ClosedDay[] }>(resolveProfile(g), 'GET', `/v1/calendar${qs}`),
+    Boolean(g.json),
+  );
   if (g.json) {
     printJson(res);
     return;
@@ -91,7 +107,8 @@ export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: strin
   const intervalMs = intervalOf(opts.interval);
   let count: number | null = null;
   if (opts.count !== undefined) {
-    if (!/^[1-9]\d{0,8}$/.test(opts.count)) usage(`--count ${opts.count} must be a whole number of refreshes, at least 1`);
+    if (!/^[1-9]\d{0,8}$/.test(opts.count))
+      usage(`--count ${opts.count} must be a whole number of refreshes, at least 1`);
     count = Number(opts.count);
   }
   const profile = resolveProfile(g);
@@ -104,7 +121,10 @@ export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: strin
   for (let n = 1; ; n++) {
     const quotes = n === 1 ? first : await fetchQuotes(profile, list, json);
     if (json) process.stdout.write(JSON.stringify({ as_of: quotes[0].as_of, quotes }) + '\n');
-    else process.stdout.write(`${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`);
+    else
+      process.stdout.write(
+        `${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`,
+      );
     if (count !== null && n >= count) return;
     await sleep(intervalMs);
   }

@@ -52,7 +52,10 @@ async function accountCheck(profile: Profile, id: string): Promise<true | string
  *  without asking. A full investor id typed in is offered too (for an account past the newest 200). */
 async function chooseInvestor(profile: Profile): Promise<string> {
   const { search } = await loadPrompts();
-  const listed = ok(await api<{ accounts: Account[] }>(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`), false).accounts;
+  const listed = ok(
+    await api<{ accounts: Account[] }>(profile, 'GET', `/v1/accounts?limit=${ACCOUNTS_LISTED}`),
+    false,
+  ).accounts;
   const accounts = listed.filter((a) => a.status !== 'closed');
   if (accounts.length === 0) usage(`no open account yet: open one with ${svc('kyc apply')}, then pass --investor`);
   if (accounts.length === 1) {
@@ -67,7 +70,8 @@ async function chooseInvestor(profile: Profile): Promise<string> {
         .filter((a) => [a.id, a.name, a.account_number].some((field) => field.toLowerCase().includes(t)))
         .map((a) => ({ value: a.id, name: `${a.id}  ${a.name}`, description: `${a.account_number} · ${a.status}` }));
       // Named exactly as typed: search shows a failed validation only for a choice named like the term.
-      if (INVESTOR_ID.test(t) && !accounts.some((a) => a.id === t)) choices.push({ value: t, name: term, description: 'the id as typed: not among the accounts listed' });
+      if (INVESTOR_ID.test(t) && !accounts.some((a) => a.id === t))
+        choices.push({ value: t, name: term, description: 'the id as typed: not among the accounts listed' });
       return choices;
     },
     validate: (id) => accounts.some((a) => a.id === id) || accountCheck(profile, id),
@@ -76,7 +80,10 @@ async function chooseInvestor(profile: Profile): Promise<string> {
 
 async function chooseSymbol(profile: Profile): Promise<string> {
   const { search } = await loadPrompts();
-  const instruments = ok(await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'), false).instruments;
+  const instruments = ok(
+    await api<{ instruments: Instrument[] }>(profile, 'GET', '/v1/instruments?security_type=equity'),
+    false,
+  ).instruments;
   return search({
     message: 'Symbol (type to filter)',
     source: (term) => {
@@ -94,13 +101,23 @@ export function limitCheck(text: string, q: { band: BandMicros }): true | string
 }
 
 /** The order body, or null when the user declined to place it. */
-export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Given): Promise<Record<string, unknown> | null> {
+export async function askOrder(
+  side: 'buy' | 'sell',
+  profile: Profile,
+  given: Given,
+): Promise<Record<string, unknown> | null> {
   const { input, select, confirm } = await loadPrompts();
-  info(chalk.bold(`${side === 'buy' ? 'Buy' : 'Sell'} an equity on XCAI`) + chalk.dim(' (Ctrl-C to stop; nothing is sent before you confirm)'));
+  info(
+    chalk.bold(`${side === 'buy' ? 'Buy' : 'Sell'} an equity on XCAI`) +
+      chalk.dim(' (Ctrl-C to stop; nothing is sent before you confirm)'),
+  );
   const investorId = given.investor ?? (await chooseInvestor(profile));
   const symbol = (given.symbol ?? (await chooseSymbol(profile))).toUpperCase();
   const quote = ok(await api<Quote>(profile, 'GET', `/v1/instruments/${encodeURIComponent(symbol)}/quote`), false);
-  const balances = ok(await api<Balances>(profile, 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`), false);
+  const balances = ok(
+    await api<Balances>(profile, 'GET', `/v1/investors/${encodeURIComponent(investorId)}/balances`),
+    false,
+  );
   const cash = balances.cash.find((c) => c.asset === 'cash:EGP');
   const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
   info(
@@ -110,18 +127,42 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
         (side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`),
     ),
   );
-  const qtyText = given.qty ?? (await input({ message: 'Quantity (whole shares)', validate: (v) => /^[1-9]\d{0,9}$/.test(v.trim()) || 'a whole number of shares, at least 1' })).trim();
+  const qtyText =
+    given.qty ??
+    (
+      await input({
+        message: 'Quantity (whole shares)',
+        validate: (v) => /^[1-9]\d{0,9}$/.test(v.trim()) || 'a whole number of shares, at least 1',
+      })
+    ).trim();
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
   let limitText = given.limit;
   if (limitText === undefined) {
-    const type = given.type ?? (await select({
-      message: 'Order type',
-      choices: [
-        { value: 'market', name: 'market', description: `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price allowed today` },
-        { value: 'limit', name: 'limit', description: 'never worse than your price; waits until the market reaches it' },
-      ],
-    }));
-    if (type === 'limit') limitText = (await input({ message: 'Limit price (EGP)', default: price(quote.price_micros), validate: (v) => limitCheck(v.trim(), quote) })).trim();
+    const type =
+      given.type ??
+      (await select({
+        message: 'Order type',
+        choices: [
+          {
+            value: 'market',
+            name: 'market',
+            description: `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price allowed today`,
+          },
+          {
+            value: 'limit',
+            name: 'limit',
+            description: 'never worse than your price; waits until the market reaches it',
+          },
+        ],
+      }));
+    if (type === 'limit')
+      limitText = (
+        await input({
+          message: 'Limit price (EGP)',
+          default: price(quote.price_micros),
+          validate: (v) => limitCheck(v.trim(), quote),
+        })
+      ).trim();
   }
   let limitMicros: number | null = null;
   if (limitText !== undefined) {
@@ -129,18 +170,50 @@ export async function askOrder(side: 'buy' | 'sell', profile: Profile, given: Gi
     if (problem !== null) usage(`--limit: ${problem}`);
     limitMicros = parseEgp(limitText);
   }
-  const tif = given.tif ?? (await select({ message: quote.session_open ? 'Time in force' : 'Time in force (ioc and fok need an open market)', choices: tifChoices(quote.session_open), default: 'day' }));
+  const tif =
+    given.tif ??
+    (await select({
+      message: quote.session_open ? 'Time in force' : 'Time in force (ioc and fok need an open market)',
+      choices: tifChoices(quote.session_open),
+      default: 'day',
+    }));
 
   const draft = { side, qty: Number(qtyText), limitPriceMicros: limitMicros };
   const estimate = estimateOrder(draft, quote);
   info('');
-  info(chalk.bold(`${side} ${qtyText} ${symbol} ${limitMicros === null ? 'market' : `limit ${limitText}`} ${tif} for ${investorId}`));
+  info(
+    chalk.bold(
+      `${side} ${qtyText} ${symbol} ${limitMicros === null ? 'market' : `limit ${limitText}`} ${tif} for ${investorId}`,
+    ),
+  );
   if (estimate) for (const line of estimateLines(draft, estimate)) info(`  ${line}`);
-  if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled) info(chalk.yellow(`  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with INSUFFICIENT_SETTLED_CASH.`));
-  if (!quote.session_open && (tif === 'ioc' || tif === 'fok')) info(chalk.yellow(`  The market is closed: the daemon will refuse ${tif} with MARKET_CLOSED (day and gtc queue for the open).`));
-  if (side === 'sell' && shares < draft.qty) info(chalk.yellow(`  More than the settled shares (${shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`));
+  if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled)
+    info(
+      chalk.yellow(
+        `  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with INSUFFICIENT_SETTLED_CASH.`,
+      ),
+    );
+  if (!quote.session_open && (tif === 'ioc' || tif === 'fok'))
+    info(
+      chalk.yellow(
+        `  The market is closed: the daemon will refuse ${tif} with MARKET_CLOSED (day and gtc queue for the open).`,
+      ),
+    );
+  if (side === 'sell' && shares < draft.qty)
+    info(
+      chalk.yellow(
+        `  More than the settled shares (${shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`,
+      ),
+    );
   if (!(await confirm({ message: 'Place this order?', default: true }))) return null;
-  const body: Record<string, unknown> = { investor_id: investorId, symbol, side, type: limitMicros === null ? 'market' : 'limit', qty: draft.qty, time_in_force: tif };
+  const body: Record<string, unknown> = {
+    investor_id: investorId,
+    symbol,
+    side,
+    type: limitMicros === null ? 'market' : 'limit',
+    qty: draft.qty,
+    time_in_force: tif,
+  };
   if (limitMicros !== null) body.limit_price_micros = limitMicros;
   return body;
 }

@@ -74,9 +74,12 @@ async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null>
 
 function frozenHint(o: Order): string {
   if (o.status === 'accepted') return svc('clock advance --until next_open');
-  if (o.status === 'pending_new') return `the dealer desk holds it: ${svc(`desk execute ${o.order_id}`)} (or ${svc(`desk reject ${o.order_id} --reason CODE`)})`;
+  if (o.status === 'pending_new')
+    return `the dealer desk holds it: ${svc(`desk execute ${o.order_id}`)} (or ${svc(`desk reject ${o.order_id} --reason CODE`)})`;
   if (o.status === 'pending_cancel' || o.status === 'partially_filled') return svc('clock advance --minutes 1');
-  return o.time_in_force === 'day' ? `${svc('clock advance --minutes N')} (it expires at the close: --until next_close)` : `${svc('clock advance --minutes N')} or --days N`;
+  return o.time_in_force === 'day'
+    ? `${svc('clock advance --minutes N')} (it expires at the close: --until next_close)`
+    : `${svc('clock advance --minutes N')} or --days N`;
 }
 
 async function follow(profile: Profile, first: Order, timeoutS: number, json: boolean): Promise<Order> {
@@ -95,7 +98,8 @@ async function follow(profile: Profile, first: Order, timeoutS: number, json: bo
     }
     await sleep(POLL_MS);
     const next = ok(await api<Order>(profile, 'GET', `/v1/orders/${encodeURIComponent(o.order_id)}`), json);
-    if (!json && (next.status !== o.status || next.filled_qty !== o.filled_qty)) info(`  ${o.status} -> ${next.status}${next.filled_qty ? ` (${next.filled_qty}/${next.qty} filled)` : ''}`);
+    if (!json && (next.status !== o.status || next.filled_qty !== o.filled_qty))
+      info(`  ${o.status} -> ${next.status}${next.filled_qty ? ` (${next.filled_qty}/${next.qty} filled)` : ''}`);
     o = next;
   }
   return o;
@@ -113,14 +117,32 @@ async function place(side: 'buy' | 'sell', opts: PlaceOptions, g: GlobalOptions,
   const timeoutS = timeoutOf(opts);
   const investorId = investorOf(opts);
   if (symbol === undefined || qtyText === undefined) {
-    const missing = [symbol === undefined ? 'SYMBOL' : null, qtyText === undefined ? 'QTY' : null].filter(Boolean).join(' and ');
-    if (!canPrompt(json)) usage(`missing ${missing} (no terminal to ask in): ${svc(`order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`)}`);
-    await askAndSend(side, resolveProfile(g), { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: investorId }, opts, timeoutS, json);
+    const missing = [symbol === undefined ? 'SYMBOL' : null, qtyText === undefined ? 'QTY' : null]
+      .filter(Boolean)
+      .join(' and ');
+    if (!canPrompt(json))
+      usage(
+        `missing ${missing} (no terminal to ask in): ${svc(`order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`)}`,
+      );
+    await askAndSend(
+      side,
+      resolveProfile(g),
+      { symbol, qty: qtyText, limit: opts.limit, tif: opts.tif, investor: investorId },
+      opts,
+      timeoutS,
+      json,
+    );
     return;
   }
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
   if (investorId === undefined && !canPrompt(json)) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
-  const body: Record<string, unknown> = { investor_id: investorId, symbol: symbol.toUpperCase(), side, type: 'market', qty: Number(qtyText) };
+  const body: Record<string, unknown> = {
+    investor_id: investorId,
+    symbol: symbol.toUpperCase(),
+    side,
+    type: 'market',
+    qty: Number(qtyText),
+  };
   if (opts.limit !== undefined) {
     try {
       body.limit_price_micros = parseEgp(opts.limit);
@@ -134,14 +156,27 @@ async function place(side: 'buy' | 'sell', opts: PlaceOptions, g: GlobalOptions,
   if (investorId === undefined) {
     // Only the investor is missing: the order stands as typed (market unless --limit, day unless --tif);
     // the investor is asked for and the estimate shown before confirming, as when more is missing.
-    const given: Given = { symbol, qty: qtyText, type: opts.limit === undefined ? 'market' : 'limit', limit: opts.limit, tif: opts.tif ?? 'day' };
+    const given: Given = {
+      symbol,
+      qty: qtyText,
+      type: opts.limit === undefined ? 'market' : 'limit',
+      limit: opts.limit,
+      tif: opts.tif ?? 'day',
+    };
     await askAndSend(side, resolveProfile(g), given, opts, timeoutS, json);
     return;
   }
   await send(resolveProfile(g), body, opts, timeoutS, json);
 }
 
-async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
+async function askAndSend(
+  side: 'buy' | 'sell',
+  profile: Profile,
+  given: Given,
+  opts: PlaceOptions,
+  timeoutS: number,
+  json: boolean,
+): Promise<void> {
   const { askOrder } = await import('./order-wizard.js');
   const asked = await askOrder(side, profile, given);
   if (!asked) {
@@ -157,21 +192,33 @@ async function askAndSend(side: 'buy' | 'sell', profile: Profile, given: Given, 
  * otherwise. Under a refused request the hint already gives the remedy in svc commands, so the
  * assistant adds a line only in Arabic (the hint's language is English).
  */
-async function explainRejection(profile: Profile, about: { orderId: string } | { code: string }, stream: NodeJS.WriteStream, lang: 'en' | 'ar' = 'en'): Promise<void> {
+async function explainRejection(
+  profile: Profile,
+  about: { orderId: string } | { code: string },
+  stream: NodeJS.WriteStream,
+  lang: 'en' | 'ar' = 'en',
+): Promise<void> {
   if ('code' in about && lang === 'en') return;
   const { rejectionRemedy, remedyLine } = await import('./ai.js');
   const remedy = await rejectionRemedy(profile, about, lang);
   if (remedy) stream.write(remedyLine(remedy) + '\n');
 }
 
-async function send(profile: Profile, body: Record<string, unknown>, opts: PlaceOptions, timeoutS: number, json: boolean): Promise<void> {
+async function send(
+  profile: Profile,
+  body: Record<string, unknown>,
+  opts: PlaceOptions,
+  timeoutS: number,
+  json: boolean,
+): Promise<void> {
   const res = await api<Order>(profile, 'POST', '/v1/orders', { body, idempotencyKey: opts.idempotencyKey });
   let o: Order;
   try {
     o = ok(res, json);
   } catch (err) {
     const code = refusalOf(res.body)?.error?.code;
-    if (!json && res.status < 500 && typeof code === 'string') await explainRejection(profile, { code }, process.stderr, opts.lang);
+    if (!json && res.status < 500 && typeof code === 'string')
+      await explainRejection(profile, { code }, process.stderr, opts.lang);
     throw err;
   }
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
@@ -193,7 +240,12 @@ export async function cancel(opts: CancelOptions, g: GlobalOptions, args: string
   const json = Boolean(g.json);
   const timeoutS = timeoutOf(opts);
   const profile = resolveProfile(g);
-  let o: Order = ok(await api<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(args[0])}`, { idempotencyKey: opts.idempotencyKey }), json);
+  let o: Order = ok(
+    await api<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(args[0])}`, {
+      idempotencyKey: opts.idempotencyKey,
+    }),
+    json,
+  );
   if (opts.wait) o = await follow(profile, o, timeoutS, json);
   print(o, json);
 }
@@ -217,10 +269,35 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   }
   process.stdout.write(
     table(
-      ['order', 'investor', 'side', 'qty', 'symbol', 'type', 'limit EGP', 'tif', 'status', 'filled', 'avg EGP', 'reason', 'created'],
+      [
+        'order',
+        'investor',
+        'side',
+        'qty',
+        'symbol',
+        'type',
+        'limit EGP',
+        'tif',
+        'status',
+        'filled',
+        'avg EGP',
+        'reason',
+        'created',
+      ],
       res.orders.map((o) => [
-        o.order_id, o.investor_id, o.side, o.qty, o.symbol, o.type, price(o.limit_price_micros), o.time_in_force, o.status,
-        o.filled_qty, price(o.avg_price_micros), o.reason_code ?? '-', o.created_at,
+        o.order_id,
+        o.investor_id,
+        o.side,
+        o.qty,
+        o.symbol,
+        o.type,
+        price(o.limit_price_micros),
+        o.time_in_force,
+        o.status,
+        o.filled_qty,
+        price(o.avg_price_micros),
+        o.reason_code ?? '-',
+        o.created_at,
       ]),
     ) + '\n',
   );
@@ -234,19 +311,33 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     return;
   }
   const rows: Array<[string, string]> = [
-    ['order', o.order_id], ['client_order_id', o.client_order_id ?? '-'], ['investor', o.investor_id],
-    ['instrument', `${o.symbol} (XCAI)`], ['side', o.side], ['type', o.type], ['limit', o.limit_price_micros === null ? '-' : `${price(o.limit_price_micros)} EGP`],
-    ['time in force', o.time_in_force], ['quantity', String(o.qty)], ['status', `${statusText(o)} (state ${o.state})`],
+    ['order', o.order_id],
+    ['client_order_id', o.client_order_id ?? '-'],
+    ['investor', o.investor_id],
+    ['instrument', `${o.symbol} (XCAI)`],
+    ['side', o.side],
+    ['type', o.type],
+    ['limit', o.limit_price_micros === null ? '-' : `${price(o.limit_price_micros)} EGP`],
+    ['time in force', o.time_in_force],
+    ['quantity', String(o.qty)],
+    ['status', `${statusText(o)} (state ${o.state})`],
     ['filled', `${o.filled_qty}${o.avg_price_micros === null ? '' : ` @ ${price(o.avg_price_micros)} EGP average`}`],
-    ['reason', o.reason_code ?? '-'], ['created', o.created_at], ['submitted', o.submitted_at ?? '-'], ['filled at', o.filled_at ?? '-'],
-    ['canceled at', o.canceled_at ?? '-'], ['expired at', o.expired_at ?? '-'],
+    ['reason', o.reason_code ?? '-'],
+    ['created', o.created_at],
+    ['submitted', o.submitted_at ?? '-'],
+    ['filled at', o.filled_at ?? '-'],
+    ['canceled at', o.canceled_at ?? '-'],
+    ['expired at', o.expired_at ?? '-'],
   ];
   process.stdout.write(rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n');
 }
 
 export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const json = Boolean(g.json);
-  const n = ok(await api<ContractNote>(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}/contract-note`), json);
+  const n = ok(
+    await api<ContractNote>(resolveProfile(g), 'GET', `/v1/orders/${encodeURIComponent(args[0])}/contract-note`),
+    json,
+  );
   if (json) {
     printJson(n);
     return;
@@ -259,7 +350,16 @@ export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     '',
     table(
       ['executed', 'qty', 'price EGP', 'gross EGP', 'fees EGP', 'stamp duty EGP', 'net EGP', 'settles'],
-      n.fills.map((x) => [x.executed_at, x.qty, price(x.price_micros), egp(x.gross_micros), egp(x.fees.total_micros), egp(x.withholding.stamp_duty_micros), egp(x.net_micros), x.settlement_date]),
+      n.fills.map((x) => [
+        x.executed_at,
+        x.qty,
+        price(x.price_micros),
+        egp(x.gross_micros),
+        egp(x.fees.total_micros),
+        egp(x.withholding.stamp_duty_micros),
+        egp(x.net_micros),
+        x.settlement_date,
+      ]),
     ),
     '',
     `Gross consideration          ${egp(n.gross_consideration_micros)} EGP  (average ${price(n.avg_price_micros)})`,

@@ -18,7 +18,8 @@ export async function show(opts: PortfolioOptions, g: GlobalOptions): Promise<vo
   const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
   if (!investorId) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
   const days = opts.days ?? '90';
-  if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) usage(`--days ${days} must be a whole number of trading days from 1 to 365`);
+  if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365)
+    usage(`--days ${days} must be a whole number of trading days from 1 to 365`);
   const profile = resolveProfile(g);
   const base = `/v1/investors/${encodeURIComponent(investorId)}/portfolio`;
   const [portfolio, exposures, performance, risk] = await Promise.all([
@@ -27,7 +28,12 @@ export async function show(opts: PortfolioOptions, g: GlobalOptions): Promise<vo
     api<Performance>(profile, 'GET', `${base}/performance?days=${days}`),
     api<Risk>(profile, 'GET', `${base}/risk?days=${days}`),
   ]);
-  const data: PortfolioData = { portfolio: ok(portfolio, json), exposures: ok(exposures, json), performance: ok(performance, json), risk: ok(risk, json) };
+  const data: PortfolioData = {
+    portfolio: ok(portfolio, json),
+    exposures: ok(exposures, json),
+    performance: ok(performance, json),
+    risk: ok(risk, json),
+  };
   if (json) printJson(data);
   else if (process.stdout.isTTY) await (await import('../ui/portfolio.js')).renderPortfolio(data);
   else process.stdout.write(portfolioText(data));

@@ -15,7 +15,14 @@ import { refusalOf } from '../client/http.js';
 import { privateHome, type GlobalOptions } from '../context.js';
 import { DaemonStartFailed, daemonEntry, spawnDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
-import { JOURNAL_SECRET, parseJournalText, type JournalEntry, type JournalHeader, type ReplayLine, type ReplayResult } from '../../daemon/contract/journal.js';
+import {
+  JOURNAL_SECRET,
+  parseJournalText,
+  type JournalEntry,
+  type JournalHeader,
+  type ReplayLine,
+  type ReplayResult,
+} from '../../daemon/contract/journal.js';
 import { firstDifference, showValue, type JsonDifference } from '../json-diff.js';
 import { banner } from './sandbox.js';
 import { step } from './snapshot.js';
@@ -65,7 +72,15 @@ function compareAnswer(line: number, entry: JournalEntry, r: ReplayResult): Mism
     field = firstDifference(recorded, r.body, 'body', JOURNAL_SECRET);
   }
   if (r.status === entry.status && !field) return null;
-  return { line, seq: entry.seq, route: entry.route, recorded_status: entry.status, replayed_status: r.status, replayed_error: refusalOf(r.body)?.error?.code ?? null, field };
+  return {
+    line,
+    seq: entry.seq,
+    route: entry.route,
+    recorded_status: entry.status,
+    replayed_status: r.status,
+    replayed_error: refusalOf(r.body)?.error?.code ?? null,
+    field,
+  };
 }
 
 export type RebuildOutcome =
@@ -79,7 +94,9 @@ export type RebuildOutcome =
  * every answer as it comes. Ctrl-C kills it (the caller removes what it created).
  */
 export async function rebuild(home: string, text: string, entries: Numbered, json: boolean): Promise<RebuildOutcome> {
-  const child = spawn(process.execPath, [daemonEntry(), '--home', home, '--replay'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [daemonEntry(), '--home', home, '--replay'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const onSignal = () => child.kill('SIGKILL');
   process.once('SIGINT', onSignal);
   child.stdin.on('error', () => {}); // the daemon refuses a home before reading the journal
@@ -101,7 +118,10 @@ export async function rebuild(home: string, text: string, entries: Numbered, jso
       if (differs) mismatches.push(differs);
       if (Date.now() - lastReport > 1000 || l.result.seq % 1000 === 0) {
         lastReport = Date.now();
-        step(json, `replay: ${l.result.seq}/${entries.length} entries (${Math.round((l.result.seq / entries.length) * 100)}%)`);
+        step(
+          json,
+          `replay: ${l.result.seq}/${entries.length} entries (${Math.round((l.result.seq / entries.length) * 100)}%)`,
+        );
       }
     }
   }
@@ -109,7 +129,9 @@ export async function rebuild(home: string, text: string, entries: Numbered, jso
   process.off('SIGINT', onSignal);
   if (child.signalCode === 'SIGKILL') throw new CliExit(EXIT.interrupted);
   if (!outcome) {
-    info(`${chalk.red('error')} the replay ended without an answer (exit code ${code}).\n${stderr.split('\n').slice(-15).join('\n')}`);
+    info(
+      `${chalk.red('error')} the replay ended without an answer (exit code ${code}).\n${stderr.split('\n').slice(-15).join('\n')}`,
+    );
     throw new CliExit(EXIT.apiError);
   }
   return outcome;
@@ -117,15 +139,20 @@ export async function rebuild(home: string, text: string, entries: Numbered, jso
 
 export function printMismatches(file: string, total: number, bodies: number, mismatches: Mismatch[]): void {
   if (mismatches.length === 0) {
-    info(`${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`);
+    info(
+      `${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`,
+    );
     return;
   }
   info(`${chalk.red('differs')} ${mismatches.length} of ${total} entries answered differently:`);
   for (const m of mismatches.slice(0, 20)) {
-    const status = m.recorded_status === m.replayed_status
-      ? `status ${m.recorded_status}`
-      : `recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`;
-    const field = m.field ? `; ${m.field.path}: recorded ${showValue(m.field.recorded)}, replayed ${showValue(m.field.replayed)}` : '';
+    const status =
+      m.recorded_status === m.replayed_status
+        ? `status ${m.recorded_status}`
+        : `recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`;
+    const field = m.field
+      ? `; ${m.field.path}: recorded ${showValue(m.field.recorded)}, replayed ${showValue(m.field.replayed)}`
+      : '';
     info(`  ${file}:${m.line} seq ${m.seq} ${m.route}: ${status}${field}`);
   }
 }
@@ -134,7 +161,9 @@ export function printMismatches(file: string, total: number, bodies: number, mis
 export function failed(file: string, entries: Numbered, o: Exclude<RebuildOutcome, { ok: true }>): never {
   if ('refused' in o) invalid(o.refused.line === null ? file : `${file}:${o.refused.line}`, o.refused.message);
   const e = entries[o.stopped.seq - 1]?.entry;
-  info(`${chalk.red('error')} ${file}:${e ? entries[o.stopped.seq - 1].line : '?'} (seq ${o.stopped.seq}${e ? `, ${e.method} ${e.path}` : ''}): the replay stopped: ${o.stopped.code}: ${o.stopped.message}`);
+  info(
+    `${chalk.red('error')} ${file}:${e ? entries[o.stopped.seq - 1].line : '?'} (seq ${o.stopped.seq}${e ? `, ${e.method} ${e.path}` : ''}): the replay stopped: ${o.stopped.code}: ${o.stopped.message}`,
+  );
   throw new CliExit(EXIT.apiError);
 }
 
@@ -152,10 +181,18 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
   const file = resolve(args[0]);
   if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
   const { text, header, entries } = loadJournal(file);
-  if (!header.complete) info(chalk.yellow('warning: this journal starts after its sandbox was created (a database older than the journal); the replay may differ.'));
+  if (!header.complete)
+    info(
+      chalk.yellow(
+        'warning: this journal starts after its sandbox was created (a database older than the journal); the replay may differ.',
+      ),
+    );
   const { home, discard } = newHome(g);
   const origin = header.origin;
-  step(json, `rebuilding the sandbox offline (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`);
+  step(
+    json,
+    `rebuilding the sandbox offline (seed ${origin.seed}, start ${origin.start}, clock ${origin.clock}) in ${home} ...`,
+  );
   const started = Date.now();
   let outcome: RebuildOutcome;
   try {
@@ -170,7 +207,14 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
   }
   const mismatches = outcome.mismatches;
   const bodies = entries.filter(({ entry }) => typeof entry.response === 'string').length;
-  const summary = { file, entries: entries.length, matched: entries.length - mismatches.length, bodies_compared: bodies, mismatched: mismatches, seconds: Math.round((Date.now() - started) / 100) / 10 };
+  const summary = {
+    file,
+    entries: entries.length,
+    matched: entries.length - mismatches.length,
+    bodies_compared: bodies,
+    mismatched: mismatches,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
   if (g.home) await startRebuilt(home, opts, header, json, summary, discard);
   else {
     discard();
@@ -181,10 +225,25 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
 }
 
 /** --home: the rebuilt sandbox starts like any other (detached), and its banner is printed. */
-async function startRebuilt(home: string, opts: ReplayOptions, header: JournalHeader, json: boolean, summary: Record<string, unknown>, discard: () => void): Promise<void> {
+async function startRebuilt(
+  home: string,
+  opts: ReplayOptions,
+  header: JournalHeader,
+  json: boolean,
+  summary: Record<string, unknown>,
+  discard: () => void,
+): Promise<void> {
   const o = header.origin;
   try {
-    const spawned = await spawnDaemon({ home, port: opts.port ?? 0, seed: o.seed, start: o.start, clock: o.clock, speed: o.speed, detached: true });
+    const spawned = await spawnDaemon({
+      home,
+      port: opts.port ?? 0,
+      seed: o.seed,
+      start: o.start,
+      clock: o.clock,
+      speed: o.speed,
+      detached: true,
+    });
     spawned.child.unref();
     await banner(home, spawned.locator, json, `replayed ${basename(String(summary.file))}`, { replay: summary });
   } catch (err) {

@@ -89,10 +89,19 @@ export function renderReport(r: Report, now?: string): string {
 
 /** What to do next, on stderr. */
 function nextStep(r: Report, purged = false): void {
-  if (purged) info(`The retention has passed; a new statement of the period: ${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`);
+  if (purged)
+    info(
+      `The retention has passed; a new statement of the period: ${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`,
+    );
   else if (r.state === 'ready') info(chalk.dim(`Next: ${svc(`report download ${r.report_id}`)}`));
-  else if (r.state === 'failed') info(`${r.report_id} failed (${r.reason_code}): ask for it again with ${svc('report create')}`);
-  else info(chalk.dim(`Ready two simulated minutes after it was asked for; ask again: ${svc(`report status ${r.report_id}`)}`));
+  else if (r.state === 'failed')
+    info(`${r.report_id} failed (${r.reason_code}): ask for it again with ${svc('report create')}`);
+  else
+    info(
+      chalk.dim(
+        `Ready two simulated minutes after it was asked for; ask again: ${svc(`report status ${r.report_id}`)}`,
+      ),
+    );
 }
 
 /** After --wait on a frozen clock: the statement moves only when the clock does. */
@@ -126,8 +135,12 @@ async function periodOf(profile: Profile, opts: CreateOptions, json: boolean): P
 
 function sectionsOf(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
-  const list = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (list.length === 0) usage('--sections: give one or more of summary, performance, holdings, trades, comma-separated');
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (list.length === 0)
+    usage('--sections: give one or more of summary, performance, holdings, trades, comma-separated');
   return list;
 }
 
@@ -157,14 +170,23 @@ export async function create(opts: CreateOptions, g: GlobalOptions): Promise<voi
   const investorId = (opts.investor ?? process.env.SVC_INVESTOR_ID) || undefined;
   if (investorId === undefined) usage('missing --investor INV (or set SVC_INVESTOR_ID)');
   const timeoutS = Number(opts.timeout ?? '300');
-  if (!Number.isInteger(timeoutS) || timeoutS <= 0) usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
+  if (!Number.isInteger(timeoutS) || timeoutS <= 0)
+    usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
   const sections = sectionsOf(opts.sections);
   const profile = resolveProfile(g);
   const { from, to } = await periodOf(profile, opts, json);
-  const body: Record<string, unknown> = { investor_id: investorId, type: 'client_statement', period_start: from, period_end: to };
+  const body: Record<string, unknown> = {
+    investor_id: investorId,
+    type: 'client_statement',
+    period_start: from,
+    period_end: to,
+  };
   if (sections !== undefined) body.sections = sections;
   if (opts.locale !== undefined) body.locale = opts.locale;
-  const created = ok(await api<Created>(profile, 'POST', '/v1/reports', { body, idempotencyKey: opts.idempotencyKey }), json);
+  const created = ok(
+    await api<Created>(profile, 'POST', '/v1/reports', { body, idempotencyKey: opts.idempotencyKey }),
+    json,
+  );
   let r = await getReport(profile, created.report_id, json);
   const waited = opts.wait ? await waitFor(profile, r, timeoutS, json) : r;
   r = waited ?? r;
@@ -204,7 +226,8 @@ function targetOf(opts: DownloadOptions, suggested: string): string {
 }
 
 function refuseExisting(file: string, opts: DownloadOptions): void {
-  if (!opts.force && existsSync(file)) usage(`${file} already exists; nothing was written (--force replaces it, -o FILE writes elsewhere)`);
+  if (!opts.force && existsSync(file))
+    usage(`${file} already exists; nothing was written (--force replaces it, -o FILE writes elsewhere)`);
   if (existsSync(file) && statSync(file).isDirectory()) usage(`${file} is a directory`);
 }
 
@@ -250,21 +273,38 @@ export async function download(opts: DownloadOptions, g: GlobalOptions, args: st
   const id = args[0];
   if (opts.output !== undefined) refuseExisting(targetOf(opts, `${id}.pdf`), opts);
   const profile = resolveProfile(g);
-  const res = await api(profile, 'GET', `/v1/reports/${encodeURIComponent(id)}/download`, { headers: { accept: 'application/pdf, application/json' } });
+  const res = await api(profile, 'GET', `/v1/reports/${encodeURIComponent(id)}/download`, {
+    headers: { accept: 'application/pdf, application/json' },
+  });
   if (res.status !== 200) apiError(res, json);
   const file = targetOf(opts, dispositionName(res.headers['content-disposition']) ?? `${id}.pdf`);
   refuseExisting(file, opts);
   const sha256 = createHash('sha256').update(res.raw).digest('hex');
   const report = await getReport(profile, id, json);
   if (report.sha256 !== null && report.sha256 !== sha256) {
-    info(`${chalk.red('error')} the PDF received (sha256 ${sha256}) is not the report's (${report.sha256}); nothing was written`);
+    info(
+      `${chalk.red('error')} the PDF received (sha256 ${sha256}) is not the report's (${report.sha256}); nothing was written`,
+    );
     throw new CliExit(EXIT.apiError);
   }
   writePrivate(file, res.raw, Boolean(opts.force));
   const opened = opts.open ? openFile(file) : false;
-  if (json) printJson({ report_id: id, path: file, bytes: res.raw.length, sha256, content_type: String(res.headers['content-type'] ?? ''), opened });
+  if (json)
+    printJson({
+      report_id: id,
+      path: file,
+      bytes: res.raw.length,
+      sha256,
+      content_type: String(res.headers['content-type'] ?? ''),
+      opened,
+    });
   else {
     process.stdout.write(`${file}\n  ${kib(res.raw.length)}\n  sha256 ${sha256} (the report's)\n`);
   }
-  if (opts.open) info(opened ? `opening ${file}` : `Nothing on this machine opens files (no ${process.platform === 'darwin' ? 'open' : 'xdg-open'} on PATH): the statement is at ${file}`);
+  if (opts.open)
+    info(
+      opened
+        ? `opening ${file}`
+        : `Nothing on this machine opens files (no ${process.platform === 'darwin' ? 'open' : 'xdg-open'} on PATH): the statement is at ${file}`,
+    );
 }

@@ -3,10 +3,35 @@ import { existsSync, readFileSync, rmSync, statSync, watch, writeFileSync } from
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
-import { alive, commandOf, DaemonStartFailed, describeHolder, portHolder, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
+import {
+  alive,
+  commandOf,
+  DaemonStartFailed,
+  describeHolder,
+  portHolder,
+  spawnDaemon,
+  type SpawnedDaemon,
+} from '../daemon-process.js';
 import { answersAs, probeHealth } from '../healthz.js';
-import { DEFAULT_PORT, privateHome, readJson, readLocator, resolveHome, resolveProfile, saveProfile, type GlobalOptions, type Locator, type Profile } from '../context.js';
-import { EXIT_HOME_ALTERED, EXIT_PORT_IN_USE, LOCATOR_FILE, readSandboxId, registeredHomes } from '../../daemon/contract/home-files.js';
+import {
+  DEFAULT_PORT,
+  privateHome,
+  readJson,
+  readLocator,
+  resolveHome,
+  resolveProfile,
+  saveProfile,
+  type GlobalOptions,
+  type Locator,
+  type Profile,
+} from '../context.js';
+import {
+  EXIT_HOME_ALTERED,
+  EXIT_PORT_IN_USE,
+  LOCATOR_FILE,
+  readSandboxId,
+  registeredHomes,
+} from '../../daemon/contract/home-files.js';
 import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
@@ -88,14 +113,33 @@ function credentialsOf(home: string): Omit<Profile, 'base_url'> {
 }
 
 /** Saves the default profile of `home` and prints its connection, keys, clock and a few quotes. */
-export async function banner(home: string, loc: Locator, json: boolean, note?: string, extra: Record<string, unknown> = {}): Promise<void> {
+export async function banner(
+  home: string,
+  loc: Locator,
+  json: boolean,
+  note?: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const creds = credentialsOf(home);
   const profile: Profile = { ...creds, base_url: loc.base_url, console_url: loc.console_url };
   await saveProfile(home, 'default', profile);
   const state = ok(await api<SandboxState>(profile, 'GET', '/admin/sandbox/state'), json);
-  const quotes = await Promise.all(['COMI', 'TMGH', 'FWRY'].map(async (s) => (await api<LiveQuote>(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body));
+  const quotes = await Promise.all(
+    ['COMI', 'TMGH', 'FWRY'].map(
+      async (s) => (await api<LiveQuote>(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body,
+    ),
+  );
   if (json) {
-    printJson({ ...profile, home, pid: loc.pid, version: loc.version, seed: state.seed, clock: state.clock, note, ...extra });
+    printJson({
+      ...profile,
+      home,
+      pid: loc.pid,
+      version: loc.version,
+      seed: state.seed,
+      clock: state.clock,
+      note,
+      ...extra,
+    });
     return;
   }
   const line = (k: string, v: string | undefined) => `  ${k.padEnd(15)} ${v ?? '-'}`;
@@ -116,7 +160,9 @@ export async function banner(home: string, loc: Locator, json: boolean, note?: s
     `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
     ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
     '',
-    chalk.dim(`  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ${svc('sandbox env')} · svc --help`),
+    chalk.dim(
+      `  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ${svc('sandbox env')} · svc --help`,
+    ),
   ];
   process.stdout.write(out.join('\n') + '\n');
 }
@@ -131,10 +177,20 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
   }
   await dropStaleLocator(home);
   const clockMode = opts.clock ?? (opts.foreground && !process.env.CI ? 'running' : 'frozen');
-  const spawnOn = (port: string) => spawnDaemon({
-    home, port, seed: opts.seed, start: opts.start, clock: clockMode, speed: opts.speed, ai: opts.ai, logLevel: opts.logLevel,
-    foreground: Boolean(opts.foreground), detached: !opts.foreground, adoptAuditHead: opts.adoptAuditHead,
-  });
+  const spawnOn = (port: string) =>
+    spawnDaemon({
+      home,
+      port,
+      seed: opts.seed,
+      start: opts.start,
+      clock: clockMode,
+      speed: opts.speed,
+      ai: opts.ai,
+      logLevel: opts.logLevel,
+      foreground: Boolean(opts.foreground),
+      detached: !opts.foreground,
+      adoptAuditHead: opts.adoptAuditHead,
+    });
   const port = await choosePort(home, opts.port);
   let spawned: SpawnedDaemon;
   try {
@@ -152,7 +208,8 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
     // A home whose guards were altered: the daemon's own exit code (2), so a script can tell it apart.
     throw new CliExit(err.exitCode === EXIT_HOME_ALTERED ? EXIT_HOME_ALTERED : EXIT.apiError);
   }
-  if (opts.port !== undefined) writeFileSync(join(home, START_FILE), JSON.stringify({ port: opts.port }) + '\n', { mode: 0o600 });
+  if (opts.port !== undefined)
+    writeFileSync(join(home, START_FILE), JSON.stringify({ port: opts.port }) + '\n', { mode: 0o600 });
   const { child, locator: loc } = spawned;
   await banner(home, loc, Boolean(g.json));
   if (!opts.foreground) {
@@ -223,7 +280,10 @@ function formatLogLine(line: string): string | null {
   if (!line.trim()) return null;
   try {
     const r = JSON.parse(line);
-    const level = ({ 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' } as Record<number, string>)[r.level] ?? String(r.level);
+    const level =
+      ({ 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' } as Record<number, string>)[
+        r.level
+      ] ?? String(r.level);
     const { time, msg, method, url, status, ms, reqId } = r;
     const detail = method ? `${method} ${url} ${status} ${ms}ms ${reqId ?? ''}` : '';
     return `${new Date(time).toISOString()} ${level.padEnd(5)} ${msg}${detail ? ' ' + detail : ''}`;
@@ -278,7 +338,11 @@ export async function env(_opts: unknown, g: GlobalOptions): Promise<void> {
     printJson(vars);
     return;
   }
-  for (const [k, v] of Object.entries(vars)) if (v !== undefined) process.stdout.write(`export ${k}=${JSON.stringify(v).slice(1, -1).includes("'") ? JSON.stringify(v) : `'${v}'`}\n`);
+  for (const [k, v] of Object.entries(vars))
+    if (v !== undefined)
+      process.stdout.write(
+        `export ${k}=${JSON.stringify(v).slice(1, -1).includes("'") ? JSON.stringify(v) : `'${v}'`}\n`,
+      );
 }
 
 export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void> {
@@ -291,9 +355,15 @@ export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void>
   if (opts.start) body.start = opts.start;
   if (opts.clock) body.clock = opts.clock;
   if (opts.ai) body.ai = opts.ai;
-  const state = ok(await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }), Boolean(g.json));
+  const state = ok(
+    await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }),
+    Boolean(g.json),
+  );
   if (g.json) printJson(state);
-  else process.stdout.write(`sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode}), assistant ${state.ai}\n`);
+  else
+    process.stdout.write(
+      `sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode}), assistant ${state.ai}\n`,
+    );
 }
 
 /** One row of `svc sandbox list`. */
@@ -311,14 +381,30 @@ interface ListedSandbox {
 
 /** Probes a registered home: up when its locator's daemon answers /healthz with the home's sandbox id. */
 async function probeHome(home: string, sandboxId: string): Promise<ListedSandbox> {
-  const row: ListedSandbox = { home, sandbox_id: sandboxId, status: 'down', port: null, pid: null, base_url: null, clock: null, clock_mode: null, seed: null };
+  const row: ListedSandbox = {
+    home,
+    sandbox_id: sandboxId,
+    status: 'down',
+    port: null,
+    pid: null,
+    base_url: null,
+    clock: null,
+    clock_mode: null,
+    seed: null,
+  };
   const loc = readLocator(home);
   if (!loc || !alive(loc.pid)) return row;
   const h = await probeHealth(loc.base_url);
   if (!h || h.sandbox_id !== sandboxId) return row;
   Object.assign(row, { status: 'up', port: loc.port, pid: loc.pid, base_url: loc.base_url, clock: h.sim_time });
-  const res = await api<SandboxState>({ ...credentialsOf(home), base_url: loc.base_url }, 'GET', '/admin/sandbox/state', { timeoutMs: 5_000 }).catch(() => null);
-  if (res && res.status === 200) Object.assign(row, { clock: res.body.clock.timestamp, clock_mode: res.body.clock.mode, seed: res.body.seed });
+  const res = await api<SandboxState>(
+    { ...credentialsOf(home), base_url: loc.base_url },
+    'GET',
+    '/admin/sandbox/state',
+    { timeoutMs: 5_000 },
+  ).catch(() => null);
+  if (res && res.status === 200)
+    Object.assign(row, { clock: res.body.clock.timestamp, clock_mode: res.body.clock.mode, seed: res.body.seed });
   return row;
 }
 
@@ -338,9 +424,21 @@ export async function list(_opts: unknown, g: GlobalOptions): Promise<void> {
     return;
   }
   const table = [['STATUS', 'PORT', 'PID', 'CLOCK', 'SEED', 'HOME']].concat(
-    rows.map((r) => [r.status === 'up' ? 'up' : 'down', String(r.port ?? '-'), String(r.pid ?? '-'), r.clock ? `${r.clock}${r.clock_mode ? ` (${r.clock_mode})` : ''}` : '-', String(r.seed ?? '-'), r.home]),
+    rows.map((r) => [
+      r.status === 'up' ? 'up' : 'down',
+      String(r.port ?? '-'),
+      String(r.pid ?? '-'),
+      r.clock ? `${r.clock}${r.clock_mode ? ` (${r.clock_mode})` : ''}` : '-',
+      String(r.seed ?? '-'),
+      r.home,
+    ]),
   );
   const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
-  const text = table.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  const text = table.map((line) =>
+    line
+      .map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
   process.stdout.write(text.join('\n') + '\n');
 }

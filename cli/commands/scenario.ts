@@ -11,17 +11,45 @@ import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
-import { jsonReport, junitReport, scenarioFooter, scenarioHeader, skippedLine, stepLine, summaryLine, totals, type RunReport } from '../scenario/report.js';
-import { againstTarget, isolatedTarget, killIsolated, runScenario, stepLabel, type ScenarioReport, type Target } from '../scenario/runner.js';
+import {
+  jsonReport,
+  junitReport,
+  scenarioFooter,
+  scenarioHeader,
+  skippedLine,
+  stepLine,
+  summaryLine,
+  totals,
+  type RunReport,
+} from '../scenario/report.js';
+import {
+  againstTarget,
+  isolatedTarget,
+  killIsolated,
+  runScenario,
+  stepLabel,
+  type ScenarioReport,
+  type Target,
+} from '../scenario/runner.js';
 
 const SCENARIO_EXT = /\.ya?ml$/i;
 
 /** A pattern with * or ? in its last part (for shells that do not expand globs, and npm scripts on Windows). */
 function globBasename(pattern: string): string[] {
   const dir = dirname(pattern);
-  const re = new RegExp('^' + basename(pattern).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]') + '$');
+  const re = new RegExp(
+    '^' +
+      basename(pattern)
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]') +
+      '$',
+  );
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  return readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => (dir === '.' ? f : join(dir, f)));
+  return readdirSync(dir)
+    .filter((f) => re.test(f))
+    .sort()
+    .map((f) => (dir === '.' ? f : join(dir, f)));
 }
 
 /** FILE arguments: files, directories (their *.yaml and *.yml, sorted) and basename globs. */
@@ -29,7 +57,10 @@ export function expandArgs(args: string[]): string[] {
   const out: string[] = [];
   for (const a of args) {
     if (existsSync(a) && statSync(a).isDirectory()) {
-      const found = readdirSync(a).filter((f) => SCENARIO_EXT.test(f)).sort().map((f) => join(a, f));
+      const found = readdirSync(a)
+        .filter((f) => SCENARIO_EXT.test(f))
+        .sort()
+        .map((f) => join(a, f));
       if (found.length === 0) usage(`no *.yaml scenario files in ${a}`);
       out.push(...found);
     } else if (existsSync(a)) out.push(a);
@@ -68,7 +99,8 @@ export interface ScenarioRunOptions {
 
 /** --against as a base URL without a trailing slash; undefined for isolated runs. */
 function againstOf(opts: ScenarioRunOptions): string | undefined {
-  if (opts.reset && !opts.against) usage('--reset resets the sandbox named by --against; an isolated run always starts fresh');
+  if (opts.reset && !opts.against)
+    usage('--reset resets the sandbox named by --against; an isolated run always starts fresh');
   if (!opts.against) return undefined;
   try {
     const u = new URL(opts.against);
@@ -80,7 +112,12 @@ function againstOf(opts: ScenarioRunOptions): string | undefined {
 }
 
 /** Every file, validated before anything runs: one invalid file and nothing runs (exit 2). */
-function loadAll(files: string[], envOverrides: Record<string, string>, opts: ScenarioRunOptions, json: boolean): Scenario[] {
+function loadAll(
+  files: string[],
+  envOverrides: Record<string, string>,
+  opts: ScenarioRunOptions,
+  json: boolean,
+): Scenario[] {
   const scenarios: Scenario[] = [];
   const issues: ScenarioIssue[] = [];
   for (const f of files) {
@@ -94,11 +131,17 @@ function loadAll(files: string[], envOverrides: Record<string, string>, opts: Sc
   if (issues.length === 0) return scenarios;
   for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
   const bad = new Set(issues.map((i) => i.scenario ?? i.file)).size;
-  info(`no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`);
+  info(
+    `no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`,
+  );
   const report = emptyReport(issues);
   if (json) printJson(jsonReport(report, false));
   // CI counts every file: the valid ones are suites whose steps were all skipped
-  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...report, notRun: notRun('another scenario file is invalid', scenarios) }));
+  if (opts.junit)
+    writeFileSync(
+      opts.junit,
+      junitReport({ ...report, notRun: notRun('another scenario file is invalid', scenarios) }),
+    );
   throw new CliExit(EXIT.usage);
 }
 
@@ -108,12 +151,25 @@ function notRun(reason: string, scenarios: Scenario[]): RunReport['notRun'] {
 }
 
 /** The --against sandbox must answer before anything is sent to it (exit 3). */
-async function requireAnswer(against: string, opts: ScenarioRunOptions, json: boolean, scenarios: Scenario[]): Promise<void> {
+async function requireAnswer(
+  against: string,
+  opts: ScenarioRunOptions,
+  json: boolean,
+  scenarios: Scenario[],
+): Promise<void> {
   if (await healthy(against)) return;
   const message = `no sandbox answers at ${against} (GET /healthz); start one with ${svc('sandbox start')}, or drop --against to run an isolated one`;
   info(`${chalk.red('error')} ${message}`);
   if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
-  if (opts.junit) writeFileSync(opts.junit, junitReport({ ...emptyReport([]), unreachable: { url: against, message }, notRun: notRun('the sandbox does not answer', scenarios) }));
+  if (opts.junit)
+    writeFileSync(
+      opts.junit,
+      junitReport({
+        ...emptyReport([]),
+        unreachable: { url: against, message },
+        notRun: notRun('the sandbox does not answer', scenarios),
+      }),
+    );
   throw new CliExit(EXIT.unreachable);
 }
 
@@ -128,11 +184,21 @@ interface FileRun {
 /** A scenario that could not run at all (`message`: why, an error) or did not run (no message): every step skipped. */
 function unrunReport(sc: Scenario, message: string | undefined, startedMs: number): ScenarioReport {
   return {
-    file: sc.file, name: sc.header.name, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock,
+    file: sc.file,
+    name: sc.header.name,
+    seed: sc.header.seed,
+    start: sc.header.start,
+    clock: sc.header.clock,
     ...(message === undefined ? { outcome: 'skipped' as const } : { outcome: 'error' as const, error: message }),
     counts: { passed: 0, failed: 0, error: 0, skipped: sc.steps.length },
     steps: sc.steps.map((ls) => ({
-      index: ls.index, ...(ls.step.name ? { name: ls.step.name } : {}), kind: ls.step.kind, ...(ls.file ? { file: ls.file } : {}), line: ls.line, outcome: 'skipped' as const, label: stepLabel(ls),
+      index: ls.index,
+      ...(ls.step.name ? { name: ls.step.name } : {}),
+      kind: ls.step.kind,
+      ...(ls.file ? { file: ls.file } : {}),
+      line: ls.line,
+      outcome: 'skipped' as const,
+      label: stepLabel(ls),
     })),
     duration_ms: Math.round(performance.now() - startedMs),
   };
@@ -146,7 +212,13 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
   let report: ScenarioReport;
   try {
     target = run.against
-      ? await againstTarget(run.against, sc.header, Boolean(run.opts.reset), run.runId, `${run.runId}-${randomBytes(8).toString('hex')}`)
+      ? await againstTarget(
+          run.against,
+          sc.header,
+          Boolean(run.opts.reset),
+          run.runId,
+          `${run.runId}-${randomBytes(8).toString('hex')}`,
+        )
       : await isolatedTarget(sc.header);
     report = await runScenario(sc, target, {
       keepGoing: Boolean(run.opts.keepGoing),
@@ -156,7 +228,12 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
             else process.stdout.write(stepLine(st, sc.file) + '\n');
           }
         : undefined,
-      onWait: process.stderr.isTTY ? (ls, n, max) => process.stderr.write(chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : '')) : undefined,
+      onWait: process.stderr.isTTY
+        ? (ls, n, max) =>
+            process.stderr.write(
+              chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : ''),
+            )
+        : undefined,
     });
   } catch (err) {
     report = unrunReport(sc, (err as Error).message, started);
@@ -178,7 +255,8 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   const scenarios = loadAll(files, envOverrides, opts, json);
   const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
   if (against) await requireAnswer(against, opts, json, scenarios);
-  if (against && !opts.reset) info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
+  if (against && !opts.reset)
+    info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
 
   const onSignal = (sig: NodeJS.Signals) => {
     killIsolated();
@@ -194,15 +272,26 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   const reports: ScenarioReport[] = [];
   for (const [i, sc] of scenarios.entries()) {
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
-    if (human) process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
+    if (human)
+      process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
     reports.push(await runFile(sc, fileRun));
   }
 
-  const report: RunReport = { ok: reports.every((r) => r.outcome === 'passed'), totals: totals(reports), scenarios: reports, duration_ms: Math.round(performance.now() - t0) };
+  const report: RunReport = {
+    ok: reports.every((r) => r.outcome === 'passed'),
+    totals: totals(reports),
+    scenarios: reports,
+    duration_ms: Math.round(performance.now() - t0),
+  };
   if (json) printJson(jsonReport(report, Boolean(opts.timings)));
   else process.stdout.write('\n' + summaryLine(report, report.duration_ms) + '\n');
   if (opts.junit) writeFileSync(opts.junit, junitReport(report));
-  if (progress) info(chalk.dim(`done: ${report.totals.passed}/${report.totals.scenarios} scenarios passed in ${((report.duration_ms ?? 0) / 1000).toFixed(1)}s`));
+  if (progress)
+    info(
+      chalk.dim(
+        `done: ${report.totals.passed}/${report.totals.scenarios} scenarios passed in ${((report.duration_ms ?? 0) / 1000).toFixed(1)}s`,
+      ),
+    );
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);
   if (!report.ok) throw new CliExit(EXIT.apiError);

@@ -10,14 +10,31 @@
 //  - journal: pages GET /admin/sandbox/journal into an NDJSON file.
 //  - replay: cli/commands/replay.ts (an offline rebuild in a process of its own).
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { api } from '../client/http.js';
 import { privateHome, resolveHome, resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { DaemonStartFailed, daemonEntry, spawnDaemon, type SpawnedDaemon } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, ok, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
-import { MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_FILE_BYTES, SnapshotError, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
+import {
+  MAX_SNAPSHOT_BYTES,
+  MAX_SNAPSHOT_FILE_BYTES,
+  SnapshotError,
+  unpackSnapshot,
+  type SnapshotManifest,
+} from '../../daemon/contract/snapshot.js';
 import type { JournalEntry, JournalHeader, JournalPage } from '../../daemon/contract/journal.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { banner, running, stopDaemon } from './sandbox.js';
@@ -38,7 +55,9 @@ export interface JournalOptions {
 }
 
 function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** A step of a long operation, on stderr (stdout stays for results and --json). */
@@ -82,8 +101,14 @@ export async function exportCmd(_opts: unknown, g: GlobalOptions, args: string[]
     printJson({ file, bytes: res.raw.length, manifest });
     return;
   }
-  info(`wrote ${file} (${mb(res.raw.length)}): seed ${manifest.seed}, clock ${manifest.clock.timestamp} (${manifest.clock.mode}), ${manifest.journal_entries} journal entries, sha256 ${manifest.payload.sha256.slice(0, 16)}...`);
-  info(chalk.yellow('  The snapshot holds the key-encryption key and the credentials (api key, signing secret, operator keys): keep it as secret as they are.'));
+  info(
+    `wrote ${file} (${mb(res.raw.length)}): seed ${manifest.seed}, clock ${manifest.clock.timestamp} (${manifest.clock.mode}), ${manifest.journal_entries} journal entries, sha256 ${manifest.payload.sha256.slice(0, 16)}...`,
+  );
+  info(
+    chalk.yellow(
+      '  The snapshot holds the key-encryption key and the credentials (api key, signing secret, operator keys): keep it as secret as they are.',
+    ),
+  );
   info(chalk.dim(`  Restore it with: svc sandbox import ${basename(file)} [--home DIR]`));
 }
 
@@ -137,7 +162,8 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
   const file = resolve(args[0]);
   if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
   const home = resolveHome(g);
-  if (statSync(file).size > MAX_SNAPSHOT_FILE_BYTES) invalid(file, `the file is larger than a snapshot may be (${mb(MAX_SNAPSHOT_BYTES)} decompressed)`);
+  if (statSync(file).size > MAX_SNAPSHOT_FILE_BYTES)
+    invalid(file, `the file is larger than a snapshot may be (${mb(MAX_SNAPSHOT_BYTES)} decompressed)`);
   const buf = readFileSync(file);
   step(json, `checking ${basename(file)} (${mb(buf.length)}) ...`);
   let manifest: SnapshotManifest;
@@ -173,13 +199,23 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
     const ai = opts.ai ?? previousAi;
     rmSync(backup, { recursive: true, force: true });
     mkdirSync(backup, { mode: 0o700 });
-    for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json']) moveIfExists(join(home, name), join(backup, name));
+    for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json'])
+      moveIfExists(join(home, name), join(backup, name));
     for (const name of files.keys()) renameSync(join(staging, name), join(home, name));
     step(json, `starting the imported sandbox (seed ${manifest.seed}, clock ${manifest.clock.timestamp}) ...`);
     let spawned: SpawnedDaemon;
     try {
       // The imported database's audit chain was verified above: its end is signed and checkpointed anew.
-      spawned = await spawnDaemon({ home, port, seed: manifest.seed, clock: manifest.clock.mode, speed: manifest.clock.speed, ai, detached: true, adoptAuditHead: true });
+      spawned = await spawnDaemon({
+        home,
+        port,
+        seed: manifest.seed,
+        clock: manifest.clock.mode,
+        speed: manifest.clock.speed,
+        ai,
+        detached: true,
+        adoptAuditHead: true,
+      });
     } catch (err) {
       if (!(err instanceof DaemonStartFailed)) throw err;
       // Put the previous sandbox back as it was.
@@ -189,7 +225,14 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
       let restored = '';
       if (previous) {
         try {
-          const again = await spawnDaemon({ home, port: previous.port, seed: manifest.seed, clock: 'frozen', ai: previousAi, detached: true });
+          const again = await spawnDaemon({
+            home,
+            port: previous.port,
+            seed: manifest.seed,
+            clock: 'frozen',
+            ai: previousAi,
+            detached: true,
+          });
           again.child.unref();
           restored = ` The previous sandbox is running again (pid ${again.locator.pid}).`;
         } catch {
@@ -201,7 +244,12 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
     }
     spawned.child.unref();
     rmSync(backup, { recursive: true, force: true });
-    if (!files.has('credentials.json')) info(chalk.yellow('warning: the snapshot carries no credentials.json; use the original keys to talk to this sandbox.'));
+    if (!files.has('credentials.json'))
+      info(
+        chalk.yellow(
+          'warning: the snapshot carries no credentials.json; use the original keys to talk to this sandbox.',
+        ),
+      );
     await banner(home, spawned.locator, json, `imported ${basename(file)}`, { imported: manifest });
   } finally {
     rmSync(staging, { recursive: true, force: true });
@@ -210,10 +258,16 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
 
 // ---- journal ---------------------------------------------------------------------------------------
 
-type Redactor = ReturnType<(typeof import('../journal-redact.js'))['createRedactor']>;
+type Redactor = ReturnType<typeof import('../journal-redact.js')['createRedactor']>;
 
 /** Every entry of the sandbox's journal, paged in order (each redacted when a redactor is given). */
-export async function readJournal(profile: Profile, json: boolean, redactor: Redactor | null, progress: boolean, from = 0): Promise<{ header: JournalHeader; entries: JournalEntry[] }> {
+export async function readJournal(
+  profile: Profile,
+  json: boolean,
+  redactor: Redactor | null,
+  progress: boolean,
+  from = 0,
+): Promise<{ header: JournalHeader; entries: JournalEntry[] }> {
   let after = from;
   let header: JournalHeader | null = null;
   const entries: JournalEntry[] = [];
@@ -247,7 +301,15 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
   const redacted = redactor?.counts();
   if (json) printJson({ file, entries: count, header, ...(redacted ? { redacted } : {}) });
   else if (redacted) {
-    const what = Object.entries(redacted).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${(n === 1 ? k.replace(/(ss)es$|s$/, '$1') : k).replace('_', ' ')}`).join(', ');
-    info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}), redacted: ${what || 'nothing personal found'}. Dates of birth, ids, amounts and times are kept; it replays to the same answers.`);
-  } else info(`wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private, or write it with --redact.`);
+    const what = Object.entries(redacted)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${(n === 1 ? k.replace(/(ss)es$|s$/, '$1') : k).replace('_', ' ')}`)
+      .join(', ');
+    info(
+      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}), redacted: ${what || 'nothing personal found'}. Dates of birth, ids, amounts and times are kept; it replays to the same answers.`,
+    );
+  } else
+    info(
+      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private, or write it with --redact.`,
+    );
 }

@@ -66,9 +66,12 @@ async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null>
 
 async function waitFor(profile: Profile, first: Transfer, timeoutS: number, json: boolean): Promise<Transfer> {
   let t = first;
-  if (t.approval === 'pending') info(`${t.transfer_id} waits for a dealer: ${svc(`desk funding approve ${t.transfer_id}`)}`);
+  if (t.approval === 'pending')
+    info(`${t.transfer_id} waits for a dealer: ${svc(`desk funding approve ${t.transfer_id}`)}`);
   if ((await clockMode(profile)) === 'frozen') {
-    info(`The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: ${svc('clock advance --minutes 3')}`);
+    info(
+      `The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: ${svc('clock advance --minutes 3')}`,
+    );
     return t;
   }
   const deadline = Date.now() + timeoutS * 1000;
@@ -80,13 +83,19 @@ async function waitFor(profile: Profile, first: Transfer, timeoutS: number, json
     }
     await sleep(POLL_MS);
     const next = ok(await api<Transfer>(profile, 'GET', `/v1/transfers/${encodeURIComponent(t.transfer_id)}`), json);
-    if (!json && next.state !== t.state) info(`  ${t.state} -> ${next.state}${next.rail_ref ? ` (rail ${next.rail_ref})` : ''}`);
+    if (!json && next.state !== t.state)
+      info(`  ${t.state} -> ${next.state}${next.rail_ref ? ` (rail ${next.rail_ref})` : ''}`);
     t = next;
   }
   return t;
 }
 
-async function create(direction: 'deposit' | 'withdrawal', opts: CreateOptions, g: GlobalOptions, amountArg: string): Promise<void> {
+async function create(
+  direction: 'deposit' | 'withdrawal',
+  opts: CreateOptions,
+  g: GlobalOptions,
+  amountArg: string,
+): Promise<void> {
   const json = Boolean(g.json);
   const investorId = investorOf(opts);
   let amountMicros: number;
@@ -97,10 +106,14 @@ async function create(direction: 'deposit' | 'withdrawal', opts: CreateOptions, 
   }
   if (amountMicros === 0) usage('AMOUNT_EGP must be greater than 0');
   const timeoutS = Number(opts.timeout);
-  if (!Number.isInteger(timeoutS) || timeoutS <= 0) usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
+  if (!Number.isInteger(timeoutS) || timeoutS <= 0)
+    usage(`--timeout ${opts.timeout} must be a positive whole number of seconds`);
   const profile = resolveProfile(g);
   const body = { investor_id: investorId, direction, amount_micros: amountMicros };
-  let t = ok(await api<Transfer>(profile, 'POST', '/v1/transfers', { body, idempotencyKey: opts.idempotencyKey }), json);
+  let t = ok(
+    await api<Transfer>(profile, 'POST', '/v1/transfers', { body, idempotencyKey: opts.idempotencyKey }),
+    json,
+  );
   if (opts.wait) t = await waitFor(profile, t, timeoutS, json);
   print(t, json);
   if (t.state === 'failed') {
@@ -123,7 +136,8 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   const investorId = opts.investor ?? process.env.SVC_INVESTOR_ID;
   if (investorId) params.set('investor_id', investorId);
   if (opts.state !== undefined) {
-    if (!(TRANSFER_STATES as readonly string[]).includes(opts.state)) usage(`--state must be one of ${TRANSFER_STATES.join(', ')}`);
+    if (!(TRANSFER_STATES as readonly string[]).includes(opts.state))
+      usage(`--state must be one of ${TRANSFER_STATES.join(', ')}`);
     params.set('state', opts.state);
   }
   if (opts.limit !== undefined) params.set('limit', String(opts.limit));
@@ -140,7 +154,17 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     table(
       ['transfer', 'investor', 'direction', 'EGP', 'state', 'approval', 'rail_ref', 'reason', 'created'],
-      res.transfers.map((t) => [t.transfer_id, t.investor_id, t.direction, egp(t.amount_micros), t.state, t.approval, t.rail_ref ?? '-', t.reason_code ?? '-', t.created_at]),
+      res.transfers.map((t) => [
+        t.transfer_id,
+        t.investor_id,
+        t.direction,
+        egp(t.amount_micros),
+        t.state,
+        t.approval,
+        t.rail_ref ?? '-',
+        t.reason_code ?? '-',
+        t.created_at,
+      ]),
     ) + '\n',
   );
 }

@@ -22,7 +22,12 @@ function body<T>(res: ApiResponse<T>): T {
 }
 
 /** `api` on `profile`, following the home's locator after a connection failure (profile is updated in place). */
-async function send<T>(profile: Profile, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+async function send<T>(
+  profile: Profile,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   try {
     return await api<T>(profile, method, path, opts);
   } catch (err) {
@@ -53,11 +58,14 @@ export function apiSource(profile: Profile): LiveSource {
     },
     accounts: async () => (await get<{ accounts: Account[] }>('/v1/accounts')).accounts,
     account: (investorId) => get<Account>(`/v1/accounts/${encodeURIComponent(investorId)}`),
-    orders: async (investorId, limit) => (await get<OrderList>(`/v1/orders?investor_id=${encodeURIComponent(investorId)}&limit=${limit}`)).orders,
+    orders: async (investorId, limit) =>
+      (await get<OrderList>(`/v1/orders?investor_id=${encodeURIComponent(investorId)}&limit=${limit}`)).orders,
     balances: (investorId) => get<Balances>(`/v1/investors/${encodeURIComponent(investorId)}/balances`),
     funds: async () => (await get<FundList>('/v1/funds')).funds,
-    advance: async (step) => body(await send<ClockAdvanceResponse>(profile, 'POST', '/admin/sandbox/clock-advance', { body: step })),
+    advance: async (step) =>
+      body(await send<ClockAdvanceResponse>(profile, 'POST', '/admin/sandbox/clock-advance', { body: step })),
     placeOrder: async (request) => body(await send<Order>(profile, 'POST', '/v1/orders', { body: request })),
-    cancelOrder: async (orderId) => body(await send<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(orderId)}`)),
+    cancelOrder: async (orderId) =>
+      body(await send<Order>(profile, 'DELETE', `/v1/orders/${encodeURIComponent(orderId)}`)),
   };
 }

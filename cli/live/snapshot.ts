@@ -1,7 +1,16 @@
 // One refresh of the dashboard: the clock, the quote board, and the selected investor's account (its
 // status and suitability gate the order form), orders and balances, read together. The quote board shows the chosen symbols, then any the investor holds or
 // has open orders in; the fund NAVs are read only while the investor holds fund units.
-import { isOpen, type Account, type Balances, type Clock, type Fund, type LiveSource, type Order, type Quote } from './source.js';
+import {
+  isOpen,
+  type Account,
+  type Balances,
+  type Clock,
+  type Fund,
+  type LiveSource,
+  type Order,
+  type Quote,
+} from './source.js';
 
 /** The board when no --symbols are given: large, liquid names of the catalog. */
 export const DEFAULT_BOARD = ['COMI', 'TMGH', 'FWRY', 'EAST', 'HRHO', 'ETEL', 'SWDY', 'ABUK', 'EFIH', 'ORAS'];
@@ -23,12 +32,17 @@ export interface Snapshot {
 
 /** Board symbols: the chosen ones first, then the investor's positions and open orders, no repeats. */
 export function boardSymbols(chosen: string[], orders: Order[] | null, balances: Balances | null): string[] {
-  const held = (balances?.securities ?? []).filter((s) => s.settled + s.unsettled + s.reserved > 0).map((s) => s.symbol ?? s.asset);
+  const held = (balances?.securities ?? [])
+    .filter((s) => s.settled + s.unsettled + s.reserved > 0)
+    .map((s) => s.symbol ?? s.asset);
   const working = (orders ?? []).filter(isOpen).map((o) => o.symbol);
   return [...new Set([...chosen, ...held, ...working])];
 }
 
-export async function loadSnapshot(source: LiveSource, opts: { investorId: string | null; symbols: string[] }): Promise<Snapshot> {
+export async function loadSnapshot(
+  source: LiveSource,
+  opts: { investorId: string | null; symbols: string[] },
+): Promise<Snapshot> {
   const [clock, account, orders, balances] = await Promise.all([
     source.clock(),
     opts.investorId ? source.account(opts.investorId) : null,

@@ -18,7 +18,8 @@ export type Clock = WireClock & Partial<Pick<ClockMode, 'mode' | 'speed'>>;
 export type Quote = Omit<WireQuote, 'market_id'>;
 
 /** An equity of the catalog; `shariah_compliant` (when read) lets the form stop a shariah-only investor's buy as it is typed. */
-export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'> & Partial<Pick<WireInstrument, 'shariah_compliant'>>;
+export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'> &
+  Partial<Pick<WireInstrument, 'shariah_compliant'>>;
 
 /** An account with what gates its orders: its status, the suitability on file, the shariah-only election. */
 export type Account = Pick<WireAccount, 'id' | 'account_number' | 'status' | 'name' | 'suitability' | 'shariah_only'>;
@@ -36,10 +37,16 @@ export type FundHolding = Balances['funds'][number];
 export type Fund = Pick<WireFund, 'fund_code' | 'name' | 'nav_micros' | 'nav_date'>;
 
 /** What POST /v1/orders is sent from the screens. */
-export type OrderRequest = Pick<WireOrder, 'investor_id' | 'symbol' | 'side' | 'type' | 'qty' | 'time_in_force'> & { limit_price_micros?: number };
+export type OrderRequest = Pick<WireOrder, 'investor_id' | 'symbol' | 'side' | 'type' | 'qty' | 'time_in_force'> & {
+  limit_price_micros?: number;
+};
 
 /** One clock advance, as POST /admin/sandbox/clock-advance takes it. */
-export type AdvanceStep = { minutes: number } | { hours: number } | { days: number } | { until: 'next_open' | 'next_close' };
+export type AdvanceStep =
+  | { minutes: number }
+  | { hours: number }
+  | { days: number }
+  | { until: 'next_open' | 'next_close' };
 
 export type AdvanceResult = Clock & Pick<ClockAdvanceResponse, 'instants_processed'>;
 

@@ -24,7 +24,14 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every(
+        (k) =>
+          Object.prototype.hasOwnProperty.call(b, k) &&
+          deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+      )
+    );
   }
   return false;
 }
@@ -57,7 +64,8 @@ export function describeMatcher(m: Matcher): string {
   if (m.exists !== undefined) parts.push(m.exists ? 'present (not null)' : 'absent or null');
   if (m.matches !== undefined) parts.push(`matches /${m.matches}/`);
   if (m.one_of !== undefined) parts.push(`one of ${show(m.one_of)}`);
-  if (m.length !== undefined) parts.push(`length ${typeof m.length === 'number' ? m.length : describeMatcher(m.length)}`);
+  if (m.length !== undefined)
+    parts.push(`length ${typeof m.length === 'number' ? m.length : describeMatcher(m.length)}`);
   return parts.join(' and ');
 }
 
@@ -66,7 +74,12 @@ export function matches(actual: unknown, m: Matcher): boolean {
   if (!isOperatorMatcher(m)) return deepEqual(actual, m);
   if ('eq' in m && !deepEqual(actual, m.eq)) return false;
   if ('ne' in m && deepEqual(actual, m.ne)) return false;
-  for (const [op, ok] of [['gt', (d: number) => d > 0], ['gte', (d: number) => d >= 0], ['lt', (d: number) => d < 0], ['lte', (d: number) => d <= 0]] as const) {
+  for (const [op, ok] of [
+    ['gt', (d: number) => d > 0],
+    ['gte', (d: number) => d >= 0],
+    ['lt', (d: number) => d < 0],
+    ['lte', (d: number) => d <= 0],
+  ] as const) {
     const bound = m[op];
     if (bound === undefined) continue;
     const d = compare(actual, bound);
@@ -79,7 +92,12 @@ export function matches(actual: unknown, m: Matcher): boolean {
   }
   if (m.one_of !== undefined && !m.one_of.some((v) => deepEqual(actual, v))) return false;
   if (m.length !== undefined) {
-    const len = typeof actual === 'string' || Array.isArray(actual) ? actual.length : actual !== null && typeof actual === 'object' ? Object.keys(actual).length : undefined;
+    const len =
+      typeof actual === 'string' || Array.isArray(actual)
+        ? actual.length
+        : actual !== null && typeof actual === 'object'
+          ? Object.keys(actual).length
+          : undefined;
     if (len === undefined) return false;
     if (!matches(len, m.length)) return false;
   }
@@ -99,14 +117,16 @@ export interface Difference {
   actual: unknown;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Where two JSON values first differ: depth first, the expected keys in their order, then keys only the actual value has; undefined when equal. */
 export function firstDifference(expected: unknown, actual: unknown, path: Segment[] = []): Difference | undefined {
   if (deepEqual(expected, actual)) return undefined;
   if (isPlainObject(expected) && isPlainObject(actual)) {
     for (const [k, v] of Object.entries(expected)) {
-      if (!Object.prototype.hasOwnProperty.call(actual, k)) return { path: [...path, k], expected: v, actual: undefined };
+      if (!Object.prototype.hasOwnProperty.call(actual, k))
+        return { path: [...path, k], expected: v, actual: undefined };
       const d = firstDifference(v, actual[k], [...path, k]);
       if (d) return d;
     }
@@ -135,8 +155,12 @@ function joinCheck(prefix: string, path: Segment[]): string {
  */
 function mismatch(check: string, m: Matcher, actual: unknown): Failure {
   const eq = equalityTarget(m);
-  const d = eq && (typeof eq.value === 'object' && eq.value !== null) && (typeof actual === 'object' && actual !== null) ? firstDifference(eq.value, actual) : undefined;
-  if (d && d.path.length > 0) return { check: joinCheck(check, d.path), expected: show(d.expected), actual: show(d.actual) };
+  const d =
+    eq && typeof eq.value === 'object' && eq.value !== null && typeof actual === 'object' && actual !== null
+      ? firstDifference(eq.value, actual)
+      : undefined;
+  if (d && d.path.length > 0)
+    return { check: joinCheck(check, d.path), expected: show(d.expected), actual: show(d.actual) };
   return { check, expected: describeMatcher(m), actual: show(actual) };
 }
 
@@ -168,12 +192,25 @@ export function check(res: Observed, expect: Expect | undefined): Failure[] {
   const errorCode = (res.body as { error?: { code?: unknown } } | null)?.error?.code;
   if (expect?.status !== undefined) {
     const allowed = Array.isArray(expect.status) ? expect.status : [expect.status];
-    if (!allowed.includes(res.status)) out.push({ check: 'status', expected: allowed.join(' or '), actual: String(res.status) + (errorCode ? ` ${String(errorCode)}` : '') });
+    if (!allowed.includes(res.status))
+      out.push({
+        check: 'status',
+        expected: allowed.join(' or '),
+        actual: String(res.status) + (errorCode ? ` ${String(errorCode)}` : ''),
+      });
   } else if (expect?.error === undefined && (res.status < 200 || res.status > 299)) {
-    out.push({ check: 'status', expected: '2xx', actual: String(res.status) + (errorCode ? ` ${String(errorCode)}` : '') });
+    out.push({
+      check: 'status',
+      expected: '2xx',
+      actual: String(res.status) + (errorCode ? ` ${String(errorCode)}` : ''),
+    });
   }
   if (expect?.error !== undefined && errorCode !== expect.error) {
-    out.push({ check: 'error', expected: expect.error, actual: errorCode === undefined ? `(no error; HTTP ${res.status})` : String(errorCode) });
+    out.push({
+      check: 'error',
+      expected: expect.error,
+      actual: errorCode === undefined ? `(no error; HTTP ${res.status})` : String(errorCode),
+    });
   }
   // a wrong status means a body of another shape: its field checks would only repeat the news
   if (out.length > 0) return out;
@@ -184,7 +221,8 @@ export function check(res: Observed, expect: Expect | undefined): Failure[] {
   if (expect?.headers) {
     for (const [name, m] of Object.entries(expect.headers)) {
       const actual = headerValue(res.headers, name);
-      if (!matches(actual, m)) out.push({ check: `headers.${name.toLowerCase()}`, expected: describeMatcher(m), actual: show(actual) });
+      if (!matches(actual, m))
+        out.push({ check: `headers.${name.toLowerCase()}`, expected: describeMatcher(m), actual: show(actual) });
     }
   }
   return out;

@@ -77,14 +77,26 @@ export function lookup(root: unknown, path: Segment[]): Lookup {
         continue;
       }
       const idx = typeof seg === 'number' ? seg : NaN;
-      if (!(idx >= 0 && idx < cur.length)) return { found: false, value: undefined, missingAt: path.slice(0, i + 1), available: [`a list of ${cur.length}`] };
+      if (!(idx >= 0 && idx < cur.length))
+        return {
+          found: false,
+          value: undefined,
+          missingAt: path.slice(0, i + 1),
+          available: [`a list of ${cur.length}`],
+        };
       cur = cur[idx];
     } else if (cur !== null && typeof cur === 'object') {
       const key = String(seg);
-      if (!Object.prototype.hasOwnProperty.call(cur, key)) return { found: false, value: undefined, missingAt: path.slice(0, i + 1), available: Object.keys(cur) };
+      if (!Object.prototype.hasOwnProperty.call(cur, key))
+        return { found: false, value: undefined, missingAt: path.slice(0, i + 1), available: Object.keys(cur) };
       cur = (cur as Record<string, unknown>)[key];
     } else {
-      return { found: false, value: undefined, missingAt: path.slice(0, i + 1), available: [cur === null ? 'null' : `a ${typeof cur}`] };
+      return {
+        found: false,
+        value: undefined,
+        missingAt: path.slice(0, i + 1),
+        available: [cur === null ? 'null' : `a ${typeof cur}`],
+      };
     }
   }
   return { found: true, value: cur };

@@ -9,7 +9,16 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { z } from 'zod';
 import { ExprSyntaxError, findRefs, parsePath, type Segment } from './expr.js';
 import { uniqueRefProblem } from './unique.js';
-import { COMMON_STEP_KEYS, HeaderSchema, INCLUDE_KEY, STEP_KINDS, STEP_SCHEMAS, type Header, type Step, type StepKind } from './schema.js';
+import {
+  COMMON_STEP_KEYS,
+  HeaderSchema,
+  INCLUDE_KEY,
+  STEP_KINDS,
+  STEP_SCHEMAS,
+  type Header,
+  type Step,
+  type StepKind,
+} from './schema.js';
 
 export interface ScenarioIssue {
   /** The file the problem is in: the scenario, or a file it includes. */
@@ -70,7 +79,9 @@ export function packageRoot(): string {
 }
 
 export function resolveBodyFile(ref: string, scenarioFile: string): string | null {
-  const candidates = isAbsolute(ref) ? [ref] : [resolve(dirname(scenarioFile), ref), resolve(process.cwd(), ref), resolve(packageRoot(), ref)];
+  const candidates = isAbsolute(ref)
+    ? [ref]
+    : [resolve(dirname(scenarioFile), ref), resolve(process.cwd(), ref), resolve(packageRoot(), ref)];
   for (const c of candidates) if (existsSync(c) && statSync(c).isFile()) return c;
   return null;
 }
@@ -107,11 +118,15 @@ interface FlatIssue {
  */
 function flatten(issues: readonly z.core.$ZodIssue[]): FlatIssue[] {
   const all = flattenAll(issues);
-  const within = (inner: Segment[], outer: Segment[]) => inner.length > outer.length && outer.every((s, i) => inner[i] === s);
+  const within = (inner: Segment[], outer: Segment[]) =>
+    inner.length > outer.length && outer.every((s, i) => inner[i] === s);
   return all.filter((f) => !(f.custom && all.some((o) => o !== f && within(o.path, f.path))));
 }
 
-function flattenAll(issues: readonly z.core.$ZodIssue[], prefix: Segment[] = []): Array<FlatIssue & { custom?: boolean }> {
+function flattenAll(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: Segment[] = [],
+): Array<FlatIssue & { custom?: boolean }> {
   const out: Array<FlatIssue & { custom?: boolean }> = [];
   for (const issue of issues) {
     const path = [...prefix, ...(issue.path as Segment[])];
@@ -138,7 +153,8 @@ function kindOf(raw: Record<string, unknown>): { kind?: StepKind; message?: stri
   const keys = Object.keys(raw);
   const kinds = keys.filter((k) => (STEP_KINDS as readonly string[]).includes(k)) as StepKind[];
   if (kinds.length === 1) return { kind: kinds[0] };
-  if (kinds.length > 1) return { message: `a step has exactly one kind; this one has ${kinds.join(' and ')}`, key: kinds[1] };
+  if (kinds.length > 1)
+    return { message: `a step has exactly one kind; this one has ${kinds.join(' and ')}`, key: kinds[1] };
   const unknown = keys.filter((k) => !(COMMON_STEP_KEYS as readonly string[]).includes(k));
   if (unknown.length > 0) {
     return { message: `unknown step kind "${unknown[0]}"; a step is one of ${STEP_KINDS.join(', ')}`, key: unknown[0] };
@@ -151,7 +167,8 @@ function* strings(value: unknown, path: Segment[]): Generator<[string, Segment[]
   if (typeof value === 'string') yield [value, path];
   else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], [...path, i]);
   else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (!(path.length === 0 && k === 'name')) yield* strings(v, [...path, k]);
+    for (const [k, v] of Object.entries(value))
+      if (!(path.length === 0 && k === 'name')) yield* strings(v, [...path, k]);
   }
 }
 
@@ -161,14 +178,21 @@ function parseYaml(file: string, included = false): { doc: Document; lc: LineCou
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ScenarioInvalid([{ file, message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
+    throw new ScenarioInvalid([
+      { file, message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` },
+    ]);
   }
   const lc = new LineCounter();
   // merge: `<<: *anchor` reuses a mapping with some keys changed (order bodies that differ in one field)
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true, merge: true });
   if (doc.errors.length > 0) {
     throw new ScenarioInvalid(
-      doc.errors.map((e) => ({ file, line: e.linePos?.[0].line, col: e.linePos?.[0].col, message: `malformed YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}` })),
+      doc.errors.map((e) => ({
+        file,
+        line: e.linePos?.[0].line,
+        col: e.linePos?.[0].col,
+        message: `malformed YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
+      })),
     );
   }
   let raw: unknown;
@@ -179,7 +203,14 @@ function parseYaml(file: string, included = false): { doc: Document; lc: LineCou
     throw new ScenarioInvalid([{ file, message: `malformed YAML: ${(err as Error).message}` }]);
   }
   if (!included && !isMapping(raw)) {
-    throw new ScenarioInvalid([{ file, line: 1, col: 1, message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)' }]);
+    throw new ScenarioInvalid([
+      {
+        file,
+        line: 1,
+        col: 1,
+        message: 'a scenario file is a YAML mapping with name, seed, start, steps (see docs/scenarios.md)',
+      },
+    ]);
   }
   return { doc, lc, raw };
 }
@@ -200,7 +231,12 @@ interface StepCheck {
 }
 
 /** References in a step: ${env.X} must be defined; ${step...} must name an earlier step. */
-function checkReferences(c: StepCheck, obj: Record<string, unknown>, base: Segment[], stepRef: { index: number; name?: string }): void {
+function checkReferences(
+  c: StepCheck,
+  obj: Record<string, unknown>,
+  base: Segment[],
+  stepRef: { index: number; name?: string },
+): void {
   const { file, at, issues } = c;
   for (const [text, path] of strings(obj, [])) {
     let refs;
@@ -216,23 +252,53 @@ function checkReferences(c: StepCheck, obj: Record<string, unknown>, base: Segme
       try {
         segs = parsePath(r.expr);
       } catch (err) {
-        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${(err as Error).message}` });
+        issues.push({
+          file,
+          ...at([...base, ...path]),
+          step: stepRef,
+          message: `${describePath(path)}: \${${r.expr}}: ${(err as Error).message}`,
+        });
         continue;
       }
       const root = String(segs[0]);
       if (root === 'unique') {
         const problem = uniqueRefProblem(segs.slice(1));
-        if (problem) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${problem}` });
+        if (problem)
+          issues.push({
+            file,
+            ...at([...base, ...path]),
+            step: stepRef,
+            message: `${describePath(path)}: \${${r.expr}}: ${problem}`,
+          });
       } else if (root === 'env') {
         const v = segs.length === 2 ? String(segs[1]) : undefined;
-        if (v === undefined) issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}` });
+        if (v === undefined)
+          issues.push({
+            file,
+            ...at([...base, ...path]),
+            step: stepRef,
+            message: `${describePath(path)}: \${${r.expr}}: write \${env.NAME}`,
+          });
         else if (!(v in c.env) && c.processEnv[v] === undefined) {
-          issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment` });
+          issues.push({
+            file,
+            ...at([...base, ...path]),
+            step: stepRef,
+            message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment`,
+          });
         }
       } else if (!c.names.has(root)) {
         const later = c.laterNames.get(root);
-        const why = later !== undefined && later >= stepRef.index ? `step "${root}" is step ${later}, which has not run yet here` : `no earlier step is named "${root}"`;
-        issues.push({ file, ...at([...base, ...path]), step: stepRef, message: `${describePath(path)}: \${${r.expr}}: ${why}` });
+        const why =
+          later !== undefined && later >= stepRef.index
+            ? `step "${root}" is step ${later}, which has not run yet here`
+            : `no earlier step is named "${root}"`;
+        issues.push({
+          file,
+          ...at([...base, ...path]),
+          step: stepRef,
+          message: `${describePath(path)}: \${${r.expr}}: ${why}`,
+        });
       }
     }
   }
@@ -261,29 +327,56 @@ function checkStep(c: StepCheck, rawStep: unknown, index: number, base: Segment[
   }
   const parsed = STEP_SCHEMAS[kind].safeParse(obj);
   if (!parsed.success) {
-    for (const f of flatten(parsed.error.issues)) issues.push({ file, ...at([...base, ...f.path]), step: stepRef, message: `${describePath(f.path)}: ${f.message}` });
+    for (const f of flatten(parsed.error.issues))
+      issues.push({
+        file,
+        ...at([...base, ...f.path]),
+        step: stepRef,
+        message: `${describePath(f.path)}: ${f.message}`,
+      });
     register();
     return undefined;
   }
   if (stepName !== undefined && names.has(stepName)) {
-    issues.push({ file, ...at([...base, 'name']), step: stepRef, message: `the name "${stepName}" is already used by step ${names.get(stepName)}` });
+    issues.push({
+      file,
+      ...at([...base, 'name']),
+      step: stepRef,
+      message: `the name "${stepName}" is already used by step ${names.get(stepName)}`,
+    });
     return undefined;
   }
   checkReferences(c, obj, base, stepRef);
   let bodyFile: string | undefined;
-  const req = kind === 'request' ? (parsed.data as { request: { body_file?: string } }).request : kind === 'wait_until' ? (parsed.data as { wait_until: { request: { body_file?: string } } }).wait_until.request : undefined;
+  const req =
+    kind === 'request'
+      ? (parsed.data as { request: { body_file?: string } }).request
+      : kind === 'wait_until'
+        ? (parsed.data as { wait_until: { request: { body_file?: string } } }).wait_until.request
+        : undefined;
   if (req?.body_file !== undefined) {
     const found = resolveBodyFile(req.body_file, file);
     if (!found) {
       const p = kind === 'request' ? ['request', 'body_file'] : ['wait_until', 'request', 'body_file'];
-      issues.push({ file, ...at([...base, ...p]), step: stepRef, message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout` });
+      issues.push({
+        file,
+        ...at([...base, ...p]),
+        step: stepRef,
+        message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout`,
+      });
       register();
-    return undefined;
+      return undefined;
     }
     bodyFile = found;
   }
   register();
-  return { index, line: loc.line, step: { kind, ...(parsed.data as object) } as Step, bodyFile, ...(c.included ? { file } : {}) };
+  return {
+    index,
+    line: loc.line,
+    step: { kind, ...(parsed.data as object) } as Step,
+    bodyFile,
+    ...(c.included ? { file } : {}),
+  };
 }
 
 export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
@@ -301,7 +394,10 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
     if (!Array.isArray(raw.steps)) throw new ScenarioInvalid(issues);
   }
 
-  const env: Record<string, string | number | boolean> = { ...(header.success ? header.data.env : undefined), ...opts.envOverrides };
+  const env: Record<string, string | number | boolean> = {
+    ...(header.success ? header.data.env : undefined),
+    ...opts.envOverrides,
+  };
   const expanded: Expansion = { issues, out: [] };
   expandSteps({ file, at }, raw.steps as unknown[], ['steps'], [{ abs: resolve(file), file }], expanded);
   const laterNames = new Map<string, number>();
@@ -309,7 +405,15 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
     const n = isMapping(s.raw) ? s.raw.name : undefined;
     if (typeof n === 'string' && !laterNames.has(n)) laterNames.set(n, i + 1);
   });
-  const check: StepCheck = { file, at, env, processEnv: opts.processEnv ?? process.env, names: new Map(), laterNames, issues };
+  const check: StepCheck = {
+    file,
+    at,
+    env,
+    processEnv: opts.processEnv ?? process.env,
+    names: new Map(),
+    laterNames,
+    issues,
+  };
   const loaded: LoadedStep[] = [];
   expanded.out.forEach((rs, i) => {
     const step = checkStep({ ...check, file: rs.file, at: rs.at, included: rs.file !== file }, rs.raw, i + 1, rs.base);
@@ -388,27 +492,40 @@ function includedSteps(file: string, x: Expansion): { src: Source; steps: unknow
   }
   const steps = Array.isArray(raw) ? raw : isMapping(raw) ? raw.steps : undefined;
   if (!Array.isArray(steps) || steps.length === 0) {
-    x.issues.push({ file, ...src.at(isMapping(raw) && 'steps' in raw ? ['steps'] : []), message: `no steps: ${shape}` });
+    x.issues.push({
+      file,
+      ...src.at(isMapping(raw) && 'steps' in raw ? ['steps'] : []),
+      message: `no steps: ${shape}`,
+    });
     return undefined;
   }
   return { src, steps, base: Array.isArray(raw) ? [] : ['steps'] };
 }
 
 /** `- include: shared/onboard.yaml`: the path is relative to the including file; a file that includes itself, directly or not, is an error. */
-function includeSteps(src: Source, raw: Record<string, unknown>, path: Segment[], stack: IncludeStack, x: Expansion): void {
+function includeSteps(
+  src: Source,
+  raw: Record<string, unknown>,
+  path: Segment[],
+  stack: IncludeStack,
+  x: Expansion,
+): void {
   const problem = (p: Segment[], message: string): void => {
     x.issues.push({ file: src.file, ...src.at(p), message });
   };
   const extra = Object.keys(raw).find((k) => k !== INCLUDE_KEY);
-  if (extra !== undefined) return problem([...path, extra], `an include step names only the file to include; "${extra}" cannot go with it`);
+  if (extra !== undefined)
+    return problem([...path, extra], `an include step names only the file to include; "${extra}" cannot go with it`);
   const ref = raw[INCLUDE_KEY];
-  if (typeof ref !== 'string' || ref.trim() === '') return problem([...path, INCLUDE_KEY], 'include: names a YAML file of steps, relative to this file');
+  if (typeof ref !== 'string' || ref.trim() === '')
+    return problem([...path, INCLUDE_KEY], 'include: names a YAML file of steps, relative to this file');
   const file = isAbsolute(ref) ? ref : join(dirname(src.file), ref);
   const abs = resolve(file);
   if (stack.some((s) => s.abs === abs)) {
     return problem([...path, INCLUDE_KEY], `include cycle: ${[...stack.map((s) => s.file), file].join(' -> ')}`);
   }
-  if (!existsSync(abs) || !statSync(abs).isFile()) return problem([...path, INCLUDE_KEY], `include ${ref}: no such file (${file})`);
+  if (!existsSync(abs) || !statSync(abs).isFile())
+    return problem([...path, INCLUDE_KEY], `include ${ref}: no such file (${file})`);
   const inc = includedSteps(file, x);
   if (inc) expandSteps(inc.src, inc.steps, inc.base, [...stack, { abs, file }], x);
 }

@@ -30,7 +30,21 @@ export function totals(scenarios: ScenarioReport[]): RunReport['totals'] {
   };
 }
 
-const STEP_KEYS = ['index', 'name', 'kind', 'file', 'line', 'method', 'path', 'status', 'tries', 'outcome', 'failures', 'error', 'response'] as const;
+const STEP_KEYS = [
+  'index',
+  'name',
+  'kind',
+  'file',
+  'line',
+  'method',
+  'path',
+  'status',
+  'tries',
+  'outcome',
+  'failures',
+  'error',
+  'response',
+] as const;
 
 /** The JSON report: the same input gives the same bytes (durations only with timings). */
 export function jsonReport(report: RunReport, timings: boolean): unknown {
@@ -65,23 +79,33 @@ function color(outcome: Outcome, text: string): string {
   return chalk.red(text);
 }
 
-export function scenarioHeader(s: { file: string; name: string; seed: number; start: string; clock: string }, against?: string): string {
+export function scenarioHeader(
+  s: { file: string; name: string; seed: number; start: string; clock: string },
+  against?: string,
+): string {
   const where = against ? `against ${against}` : `seed ${s.seed}, start ${s.start}, clock ${s.clock}`;
   return `${chalk.bold(s.name)} ${chalk.dim(`(${s.file}; ${where})`)}`;
 }
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((l) => by + l).join('\n');
+  return text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 }
 
 function bodyText(body: unknown, maxLines = 40): string {
   const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2);
   const lines = (text ?? '').split('\n');
-  return lines.length > maxLines ? [...lines.slice(0, maxLines), `... (${lines.length - maxLines} more lines)`].join('\n') : lines.join('\n');
+  return lines.length > maxLines
+    ? [...lines.slice(0, maxLines), `... (${lines.length - maxLines} more lines)`].join('\n')
+    : lines.join('\n');
 }
 
 export function stepLine(st: StepReport, file: string): string {
-  const parts = [`  ${color(st.outcome, MARK[st.outcome])} ${String(st.index).padStart(2)}${st.name ? ` ${chalk.bold(st.name)}` : ''}`];
+  const parts = [
+    `  ${color(st.outcome, MARK[st.outcome])} ${String(st.index).padStart(2)}${st.name ? ` ${chalk.bold(st.name)}` : ''}`,
+  ];
   if (st.outcome === 'skipped') return chalk.dim(`${parts[0]}  ${st.kind}  skipped`);
   if (st.kind === 'advance') parts.push(`advance ${st.detail ?? ''}`);
   else if (st.kind === 'control') parts.push(`control ${st.detail ?? ''}`);
@@ -93,9 +117,14 @@ export function stepLine(st: StepReport, file: string): string {
   if (st.outcome === 'failed' || st.outcome === 'error') {
     const lines: string[] = [chalk.dim(`at ${st.file ?? file}:${st.line}`)];
     if (st.error) lines.push(`${chalk.red('error')} ${st.error}`);
-    for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${chalk.green(f.expected)}, got ${chalk.red(f.actual)}`);
+    for (const f of st.failures ?? [])
+      lines.push(`${f.check}: expected ${chalk.green(f.expected)}, got ${chalk.red(f.actual)}`);
     if (st.kind === 'wait_until' && st.detail) lines.push(chalk.dim(st.detail));
-    if (st.response !== undefined) lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, indent(bodyText(st.response), '  '));
+    if (st.response !== undefined)
+      lines.push(
+        `response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`,
+        indent(bodyText(st.response), '  '),
+      );
     out += '\n' + indent(lines.join('\n'), '       ');
   }
   return out;
@@ -110,7 +139,9 @@ export function skippedLine(indexes: number[]): string {
     ranges.push(i === j ? String(indexes[i]) : `${indexes[i]}-${indexes[j]}`);
     i = j;
   }
-  return chalk.dim(`  - step${indexes.length === 1 ? '' : 's'} ${ranges.join(', ')} skipped (a failed step stops the scenario; --keep-going runs on)`);
+  return chalk.dim(
+    `  - step${indexes.length === 1 ? '' : 's'} ${ranges.join(', ')} skipped (a failed step stops the scenario; --keep-going runs on)`,
+  );
 }
 
 export function scenarioFooter(s: ScenarioReport): string {
@@ -156,7 +187,8 @@ function failureText(st: StepReport, file: string): string {
   const lines = [`at ${st.file ?? file}:${st.line}`];
   if (st.error) lines.push(st.error);
   for (const f of st.failures ?? []) lines.push(`${f.check}: expected ${f.expected}, got ${f.actual}`);
-  if (st.response !== undefined) lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, bodyText(st.response, 200));
+  if (st.response !== undefined)
+    lines.push(`response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`, bodyText(st.response, 200));
   return lines.join('\n');
 }
 
@@ -170,11 +202,17 @@ interface Suite {
   body: string[];
 }
 
-const suiteOpen = (s: Suite) => `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${secs(s.time)}">`;
+const suiteOpen = (s: Suite) =>
+  `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${secs(s.time)}">`;
 
 /** An invalid file: one testcase with one error listing every problem of the file (and of the files it includes). */
 function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
-  const text = issues.map((i) => `${i.file}${i.line ? `:${i.line}:${i.col ?? 1}` : ''}: ${i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : ''}${i.message}`).join('\n');
+  const text = issues
+    .map(
+      (i) =>
+        `${i.file}${i.line ? `:${i.line}:${i.col ?? 1}` : ''}: ${i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : ''}${i.message}`,
+    )
+    .join('\n');
   const body = [
     `    <testcase name="validate" classname="${xml(file)}" file="${xml(file)}" time="0.000">`,
     `      <error type="InvalidScenario" message="${xml(issues[0].message)}${issues.length > 1 ? xml(` (and ${issues.length - 1} more)`) : ''}">${xml(text)}</error>`,
@@ -197,7 +235,8 @@ function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): strin
   const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
   if (st.outcome === 'passed') return [`${open}/>`];
   if (st.outcome === 'skipped') return [`${open}><skipped message="${xml(skipMessage)}"/></testcase>`];
-  const first = st.error ?? (st.failures ?? []).map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ');
+  const first =
+    st.error ?? (st.failures ?? []).map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ');
   const tag = st.outcome === 'failed' ? 'failure' : 'error';
   return [
     `${open}>`,
@@ -208,7 +247,9 @@ function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): strin
 
 /** A scenario that ran (or could not start, or did not run because another file is invalid): a testcase per step. */
 function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
-  const body = [`    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`];
+  const body = [
+    `    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`,
+  ];
   if (s.error) {
     body.push(`    <testcase name="setup" classname="${xml(s.name)}" file="${xml(s.file)}" time="0.000">`);
     body.push(`      <error type="SetupFailed" message="${xml(s.error.split('\n')[0])}">${xml(s.error)}</error>`);
@@ -244,7 +285,9 @@ export function junitReport(r: RunReport): string {
   ];
   const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`);
+  out.push(
+    `<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`,
+  );
   for (const s of suites) out.push(suiteOpen(s), ...s.body, '  </testsuite>');
   out.push('</testsuites>');
   return out.join('\n') + '\n';

@@ -83,7 +83,13 @@ interface Captured {
   body: unknown;
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.json': 'application/json', '.txt': 'text/plain' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+};
 
 // ---- targets ---------------------------------------------------------------------------------------
 
@@ -102,7 +108,16 @@ export async function isolatedTarget(h: Header): Promise<Target> {
   live.add(cleanup);
   let spawned;
   try {
-    spawned = await spawnDaemon({ home, port: 0, seed: h.seed, start: h.start, clock: h.clock, speed: h.speed ?? 1, ai: h.ai, detached: false });
+    spawned = await spawnDaemon({
+      home,
+      port: 0,
+      seed: h.seed,
+      start: h.start,
+      clock: h.clock,
+      speed: h.speed ?? 1,
+      ai: h.ai,
+      detached: false,
+    });
   } catch (err) {
     live.delete(cleanup);
     cleanup.kill();
@@ -131,12 +146,22 @@ export async function isolatedTarget(h: Header): Promise<Target> {
 }
 
 /** An already running sandbox; with reset, reset to the file's seed, start and clock first. `nonce`: random, one per file and run. */
-export async function againstTarget(profile: Profile, h: Header, reset: boolean, runId: string, nonce: string): Promise<Target> {
+export async function againstTarget(
+  profile: Profile,
+  h: Header,
+  reset: boolean,
+  runId: string,
+  nonce: string,
+): Promise<Target> {
   if (reset) {
-    const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', { body: { seed: h.seed, start: h.start, clock: h.clock, ...(h.ai ? { ai: h.ai } : {}) } });
+    const res = await api<SandboxState>(profile, 'POST', '/admin/sandbox/reset', {
+      body: { seed: h.seed, start: h.start, clock: h.clock, ...(h.ai ? { ai: h.ai } : {}) },
+    });
     if (res.status !== 200) {
       const err = refusalOf(res.body)?.error;
-      throw new Error(`the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
+      throw new Error(
+        `the reset of ${profile.base_url} failed: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`,
+      );
     }
   }
   return { profile, keyPrefix: `scn-${runId}`, nonce, close: async () => {} };
@@ -148,15 +173,23 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
   const started = performance.now();
   const captures = new Map<string, Captured>();
   const report: ScenarioReport = {
-    file: sc.file, name: sc.header.name, description: sc.header.description, seed: sc.header.seed, start: sc.header.start, clock: sc.header.clock,
-    outcome: 'passed', counts: { passed: 0, failed: 0, error: 0, skipped: 0 }, steps: [],
+    file: sc.file,
+    name: sc.header.name,
+    description: sc.header.description,
+    seed: sc.header.seed,
+    start: sc.header.start,
+    clock: sc.header.clock,
+    outcome: 'passed',
+    counts: { passed: 0, failed: 0, error: 0, skipped: 0 },
+    steps: [],
   };
   if (report.description === undefined) delete report.description;
 
   const resolve = (expr: string): unknown => {
     const segs = parsePath(expr);
     const root = String(segs[0]);
-    if (root === 'unique') return uniqueValue(target.nonce, segs[1] as UniqueKind, segs[2] === undefined ? '' : String(segs[2]));
+    if (root === 'unique')
+      return uniqueValue(target.nonce, segs[1] as UniqueKind, segs[2] === undefined ? '' : String(segs[2]));
     if (root === 'env') {
       const name = String(segs[1]);
       if (name in sc.env) return sc.env[name];
@@ -170,22 +203,35 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
     if (rest.length === 1 && rest[0] === 'status') return cap.status;
     if (rest[0] === 'headers' && rest.length === 2) {
       const v = cap.headers[String(rest[1]).toLowerCase()];
-      if (v === undefined) throw new StepError(`\${${expr}}: the response of step "${root}" has no header ${String(rest[1])}`);
+      if (v === undefined)
+        throw new StepError(`\${${expr}}: the response of step "${root}" has no header ${String(rest[1])}`);
       return Array.isArray(v) ? v.join(', ') : v;
     }
     if (rest[0] === 'body') rest = rest.slice(1);
     if (rest.length === 0) return cap.body;
     const found = lookup(cap.body, rest);
     if (!found.found) {
-      const avail = found.available && found.available.length > 0 ? `; there: ${found.available.slice(0, 12).join(', ')}${found.available.length > 12 ? ', ...' : ''}` : '';
-      throw new StepError(`\${${expr}}: the response of step "${root}" (HTTP ${cap.status}) has no field ${formatPath(found.missingAt ?? rest)}${avail}`);
+      const avail =
+        found.available && found.available.length > 0
+          ? `; there: ${found.available.slice(0, 12).join(', ')}${found.available.length > 12 ? ', ...' : ''}`
+          : '';
+      throw new StepError(
+        `\${${expr}}: the response of step "${root}" (HTTP ${cap.status}) has no field ${formatPath(found.missingAt ?? rest)}${avail}`,
+      );
     }
     return found.value;
   };
 
   let stop = false;
   for (const ls of sc.steps) {
-    const base: StepReport = { index: ls.index, kind: ls.step.kind, ...(ls.file ? { file: ls.file } : {}), line: ls.line, outcome: 'skipped', label: stepLabel(ls) };
+    const base: StepReport = {
+      index: ls.index,
+      kind: ls.step.kind,
+      ...(ls.file ? { file: ls.file } : {}),
+      line: ls.line,
+      outcome: 'skipped',
+      label: stepLabel(ls),
+    };
     if (ls.step.name) base.name = ls.step.name;
     if (stop) {
       report.steps.push(base);
@@ -233,7 +279,9 @@ function prepareRequest(spec: RequestSpec, bodyFile: string | undefined, resolve
   }
   if (spec.headers) {
     const h = interpolate(spec.headers, resolve) as Record<string, unknown>;
-    p.headers = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]));
+    p.headers = Object.fromEntries(
+      Object.entries(h).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   }
   if (spec.idempotency_key !== undefined) p.idempotencyKey = String(interpolate(String(spec.idempotency_key), resolve));
   return p;
@@ -242,7 +290,11 @@ function prepareRequest(spec: RequestSpec, bodyFile: string | undefined, resolve
 /** Sends a step's request; T is what the route answers (unknown for a request step: any route). */
 async function send<T = unknown>(target: Target, p: Prepared, defaultKey: string): Promise<ApiResponse<T>> {
   return api<T>(target.profile, p.method, p.path, {
-    body: p.body, rawBody: p.rawBody, contentType: p.contentType, identity: p.identity, headers: p.headers,
+    body: p.body,
+    rawBody: p.rawBody,
+    contentType: p.contentType,
+    identity: p.identity,
+    headers: p.headers,
     idempotencyKey: p.idempotencyKey ?? defaultKey,
   });
 }
@@ -261,7 +313,10 @@ function interpolateMatcher(m: Matcher, resolve: (e: string) => unknown): Matche
   return v;
 }
 
-function interpolateMatchers(ms: Record<string, Matcher> | undefined, resolve: (e: string) => unknown): Record<string, Matcher> | undefined {
+function interpolateMatchers(
+  ms: Record<string, Matcher> | undefined,
+  resolve: (e: string) => unknown,
+): Record<string, Matcher> | undefined {
   return ms && Object.fromEntries(Object.entries(ms).map(([k, m]) => [k, interpolateMatcher(m, resolve)]));
 }
 
@@ -284,18 +339,26 @@ export function stepLabel(ls: LoadedStep): string {
 }
 
 function describeAdvance(spec: AdvanceSpec): string {
-  return Object.entries(spec).map(([k, v]) => `${k} ${v}`).join(' ');
+  return Object.entries(spec)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' ');
 }
 
 async function runStep(
-  ls: LoadedStep, target: Target, resolve: (e: string) => unknown, captures: Map<string, Captured>, base: StepReport, opts: RunOptions,
+  ls: LoadedStep,
+  target: Target,
+  resolve: (e: string) => unknown,
+  captures: Map<string, Captured>,
+  base: StepReport,
+  opts: RunOptions,
 ): Promise<StepReport> {
   const r: StepReport = { ...base };
   const step = ls.step;
   const key = `${target.keyPrefix}-${ls.index}`;
   let res: ApiResponse | undefined;
   try {
-    const spec = step.kind === 'request' ? step.request : step.kind === 'wait_until' ? step.wait_until.request : undefined;
+    const spec =
+      step.kind === 'request' ? step.request : step.kind === 'wait_until' ? step.wait_until.request : undefined;
     if (spec) {
       // as written, until the references are resolved (a failed capture then still shows where)
       r.method = spec.method;
@@ -309,7 +372,12 @@ async function runStep(
     } else if (step.kind === 'control') {
       const [name, body] = Object.entries(step.control)[0];
       const control = name.replace(/_/g, '-');
-      prepared = { method: 'POST', path: `/admin/sandbox/${control}`, identity: 'admin', body: interpolate(body ?? {}, resolve) };
+      prepared = {
+        method: 'POST',
+        path: `/admin/sandbox/${control}`,
+        identity: 'admin',
+        body: interpolate(body ?? {}, resolve),
+      };
       r.detail = `${control} ${JSON.stringify(prepared.body)}`;
     } else prepared = prepareRequest(step.wait_until.request, ls.bodyFile, resolve);
     r.method = prepared.method;
@@ -319,7 +387,8 @@ async function runStep(
     else {
       res = await send(target, prepared, key);
       r.status = res.status;
-      if (step.kind === 'advance' && res.status === 200) r.detail = `${r.detail} -> ${(res.body as ClockAdvanceResponse).timestamp}`;
+      if (step.kind === 'advance' && res.status === 200)
+        r.detail = `${r.detail} -> ${(res.body as ClockAdvanceResponse).timestamp}`;
     }
     if (step.name) captures.set(step.name, { status: res!.status, headers: res!.headers, body: res!.body });
     const expectation = step.expect ? interpolateExpect(step.expect, resolve) : undefined;
@@ -364,15 +433,22 @@ async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiRespons
     res = await send(target, p.prepared, `${p.key}-${tries}`);
     lastFailures = [];
     if (w.status !== undefined ? res.status !== w.status : res.status < 200 || res.status > 299) {
-      lastFailures.push({ check: 'wait_until.status', expected: w.status !== undefined ? String(w.status) : '2xx', actual: String(res.status) });
+      lastFailures.push({
+        check: 'wait_until.status',
+        expected: w.status !== undefined ? String(w.status) : '2xx',
+        actual: String(res.status),
+      });
     }
-    if (w.fields) lastFailures.push(...checkFields(res.body, interpolateMatchers(w.fields, p.resolve)!, 'wait_until.fields'));
+    if (w.fields)
+      lastFailures.push(...checkFields(res.body, interpolateMatchers(w.fields, p.resolve)!, 'wait_until.fields'));
     if (lastFailures.length === 0 || tries >= w.max_tries) break;
     if (w.advance) {
       const adv = await send<ClockAdvanceResponse>(target, advanceRequest(w.advance, p.resolve), '');
       if (adv.status !== 200) {
         const err = refusalOf(adv.body)?.error;
-        throw new StepError(`advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`);
+        throw new StepError(
+          `advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`,
+        );
       }
       r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
     } else {
@@ -381,13 +457,16 @@ async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiRespons
         r.status = res.status;
         r.response = res.body;
         const unmet = lastFailures.map((f) => `${f.check} ${f.actual} (expected ${f.expected})`).join('; ');
-        throw new StepError(`the sandbox clock is frozen, so waiting cannot change the answer (${unmet}); add advance: to wait_until (e.g. advance: { minutes: 1 }) to move the clock between polls`);
+        throw new StepError(
+          `the sandbox clock is frozen, so waiting cannot change the answer (${unmet}); add advance: to wait_until (e.g. advance: { minutes: 1 }) to move the clock between polls`,
+        );
       }
       await sleep(w.interval_ms ?? 250);
     }
   }
   r.tries = tries;
   r.status = res.status;
-  if (lastFailures.length > 0) r.failures = lastFailures.map((f) => ({ ...f, expected: `${f.expected} within ${w.max_tries} tries` }));
+  if (lastFailures.length > 0)
+    r.failures = lastFailures.map((f) => ({ ...f, expected: `${f.expected} within ${w.max_tries} tries` }));
   return res;
 }

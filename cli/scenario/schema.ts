@@ -16,7 +16,16 @@ export const COMMON_STEP_KEYS = ['name', 'expect'] as const;
 
 /** The sandbox controls a `control:` step may name: POST /admin/sandbox/<name>. `auto_fill` is accepted for `auto-fill`. */
 export const CONTROLS = [
-  'quote', 'halt', 'auto-fill', 'manual-funding', 'clock', 'clock-advance', 'reset', 'nav', 'declare-dividend', 'inject-break',
+  'quote',
+  'halt',
+  'auto-fill',
+  'manual-funding',
+  'clock',
+  'clock-advance',
+  'reset',
+  'nav',
+  'declare-dividend',
+  'inject-break',
 ] as const;
 
 export const IDENTITIES = ['tenant', 'admin', 'dealer', 'security', 'approver', 'none'] as const;
@@ -28,7 +37,10 @@ const RFC3339_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:
 
 export const StepName = z
   .string()
-  .regex(NAME_RE, 'a step name is letters, digits, _ and - (starting with a letter or _), so that ${name.field} can refer to it')
+  .regex(
+    NAME_RE,
+    'a step name is letters, digits, _ and - (starting with a letter or _), so that ${name.field} can refer to it',
+  )
   .refine((n) => n !== 'env', '"env" is reserved for ${env.VAR}')
   .refine((n) => n !== 'unique', '"unique" is reserved for ${unique.KIND}');
 
@@ -80,11 +92,19 @@ export const OperatorMatcherSchema: z.ZodType<OperatorMatcher> = z.lazy(() =>
       one_of: z.array(z.unknown()).min(1).optional(),
       length: z.union([z.int().min(0), OperatorMatcherSchema]).optional(),
     })
-    .refine((m) => Object.keys(m).length > 0, `a matcher mapping needs at least one of ${OPERATORS.join(', ')} (compare a whole object with eq:)`),
+    .refine(
+      (m) => Object.keys(m).length > 0,
+      `a matcher mapping needs at least one of ${OPERATORS.join(', ')} (compare a whole object with eq:)`,
+    ),
 );
 
 export const MatcherSchema: z.ZodType<Matcher> = z.union([
-  z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), OperatorMatcherSchema,
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.unknown()),
+  OperatorMatcherSchema,
 ]);
 
 export const ExpectSchema = z.strictObject({
@@ -105,7 +125,7 @@ export const RequestSchema = z
       .string()
       .transform((m) => m.toUpperCase())
       .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
-    path: z.string().startsWith('/', 'must start with / (the base URL is the sandbox\'s)'),
+    path: z.string().startsWith('/', "must start with / (the base URL is the sandbox's)"),
     body: z.unknown().optional(),
     body_file: z.string().min(1).optional(),
     content_type: z.string().min(1).optional(),
@@ -120,10 +140,24 @@ export type RequestSpec = z.infer<typeof RequestSchema>;
 const Ref = z.string().regex(/^\$\{[^}]+\}$/, 'a number, or one ${...} reference');
 const positive = z.union([z.number().positive().finite(), Ref]);
 const AdvanceObject = z
-  .strictObject({ minutes: positive.optional(), hours: positive.optional(), days: positive.optional(), until: z.string().min(1).optional() })
-  .refine((a) => [a.minutes, a.hours, a.days, a.until].filter((v) => v !== undefined).length === 1, 'advance takes exactly one of minutes, hours, days, until');
+  .strictObject({
+    minutes: positive.optional(),
+    hours: positive.optional(),
+    days: positive.optional(),
+    until: z.string().min(1).optional(),
+  })
+  .refine(
+    (a) => [a.minutes, a.hours, a.days, a.until].filter((v) => v !== undefined).length === 1,
+    'advance takes exactly one of minutes, hours, days, until',
+  );
 /** `advance: next_open` is short for `advance: { until: next_open }`. */
-export const AdvanceSchema = z.union([z.string().min(1).transform((until) => ({ until })), AdvanceObject]);
+export const AdvanceSchema = z.union([
+  z
+    .string()
+    .min(1)
+    .transform((until) => ({ until })),
+  AdvanceObject,
+]);
 export type AdvanceSpec = z.infer<typeof AdvanceObject>;
 
 export const ControlSchema = z
@@ -132,7 +166,11 @@ export const ControlSchema = z
   .superRefine((c, ctx) => {
     for (const key of Object.keys(c)) {
       if (!(CONTROLS as readonly string[]).includes(key.replace(/_/g, '-'))) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `unknown sandbox control "${key}"; one of ${CONTROLS.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `unknown sandbox control "${key}"; one of ${CONTROLS.join(', ')}`,
+        });
       }
     }
   });
@@ -146,7 +184,10 @@ export const WaitUntilSchema = z
     max_tries: z.int().min(1).max(10_000).default(10),
     interval_ms: z.int().min(0).max(60_000).optional(),
   })
-  .refine((w) => w.status !== undefined || (w.fields !== undefined && Object.keys(w.fields).length > 0), 'wait_until needs fields (or a status) to wait for');
+  .refine(
+    (w) => w.status !== undefined || (w.fields !== undefined && Object.keys(w.fields).length > 0),
+    'wait_until needs fields (or a status) to wait for',
+  );
 
 const common = { name: StepName.optional(), expect: ExpectSchema.optional() };
 
@@ -173,15 +214,29 @@ export type Step =
 export const HeaderSchema = z.strictObject({
   name: z.string().trim().min(1),
   description: z.string().trim().optional(),
-  seed: z.int().min(0).max(2 ** 32 - 1),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1),
   start: z
     .string()
-    .regex(RFC3339_RE, { error: 'must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:00:00+02:00', abort: true })
+    .regex(RFC3339_RE, {
+      error: 'must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:00:00+02:00',
+      abort: true,
+    })
     .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a real instant'),
   clock: z.enum(['frozen', 'running'], { error: 'must be frozen or running' }).default('frozen'),
   speed: z.number().positive().max(10_000).optional(),
-  ai: z.string().refine((v) => parseAiProvider(v) !== null, { error: `must be ${AI_PROVIDER_USAGE}` }).optional(),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is letters, digits and _'), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  ai: z
+    .string()
+    .refine((v) => parseAiProvider(v) !== null, { error: `must be ${AI_PROVIDER_USAGE}` })
+    .optional(),
+  env: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an env name is letters, digits and _'),
+      z.union([z.string(), z.number(), z.boolean()]),
+    )
+    .optional(),
   steps: z.array(z.unknown()).min(1, 'a scenario needs at least one step'),
 });
 export type Header = z.infer<typeof HeaderSchema>;

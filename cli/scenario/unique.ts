@@ -15,9 +15,12 @@ const LABEL_RE = /^[A-Za-z0-9_-]+$/;
 /** Why `${unique...}` with these path segments (after `unique`) is not a unique reference, or undefined when it is one. */
 export function uniqueRefProblem(rest: ReadonlyArray<string | number>): string | undefined {
   const kinds = UNIQUE_KINDS.join(', ');
-  if (rest.length === 0 || rest.length > 2) return `write \${unique.KIND} or \${unique.KIND.LABEL}, KIND one of ${kinds}`;
-  if (!(UNIQUE_KINDS as readonly string[]).includes(String(rest[0]))) return `unknown kind "${String(rest[0])}"; one of ${kinds}`;
-  if (rest.length === 2 && !LABEL_RE.test(String(rest[1]))) return `the label "${String(rest[1])}" is letters, digits, _ and -`;
+  if (rest.length === 0 || rest.length > 2)
+    return `write \${unique.KIND} or \${unique.KIND.LABEL}, KIND one of ${kinds}`;
+  if (!(UNIQUE_KINDS as readonly string[]).includes(String(rest[0])))
+    return `unknown kind "${String(rest[0])}"; one of ${kinds}`;
+  if (rest.length === 2 && !LABEL_RE.test(String(rest[1])))
+    return `the label "${String(rest[1])}" is letters, digits, _ and -`;
   return undefined;
 }
 

@@ -19,7 +19,11 @@ export interface Polled<T> {
  * investor) starts over at once; the last value stays on screen until the new one arrives.
  */
 export function usePolling<T>(load: () => Promise<T>, intervalMs: number, key: string): Polled<T> {
-  const [state, setState] = useState<{ value: T | null; error: Error | null; refreshes: number }>({ value: null, error: null, refreshes: 0 });
+  const [state, setState] = useState<{ value: T | null; error: Error | null; refreshes: number }>({
+    value: null,
+    error: null,
+    refreshes: 0,
+  });
   const [nonce, setNonce] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -56,7 +60,8 @@ export function nextMoves(before: Map<string, number>, moves: Map<string, Move>,
   const out = new Map<string, Move>();
   for (const q of quotes) {
     const prev = before.get(q.symbol);
-    if (prev !== undefined && prev !== q.price_micros) out.set(q.symbol, { direction: q.price_micros > prev ? 'up' : 'down', fresh: true });
+    if (prev !== undefined && prev !== q.price_micros)
+      out.set(q.symbol, { direction: q.price_micros > prev ? 'up' : 'down', fresh: true });
     else {
       const kept = moves.get(q.symbol);
       if (kept) out.set(q.symbol, { ...kept, fresh: false });
@@ -66,10 +71,18 @@ export function nextMoves(before: Map<string, number>, moves: Map<string, Move>,
 }
 
 export function useMoves(quotes: Quote[] | undefined): Map<string, Move> {
-  const ref = useRef<{ seen: Quote[] | undefined; prices: Map<string, number>; moves: Map<string, Move> }>({ seen: undefined, prices: new Map(), moves: new Map() });
+  const ref = useRef<{ seen: Quote[] | undefined; prices: Map<string, number>; moves: Map<string, Move> }>({
+    seen: undefined,
+    prices: new Map(),
+    moves: new Map(),
+  });
   if (quotes && quotes !== ref.current.seen) {
     const moves = nextMoves(ref.current.prices, ref.current.moves, quotes);
-    ref.current = { seen: quotes, prices: new Map([...ref.current.prices, ...quotes.map((q) => [q.symbol, q.price_micros] as const)]), moves };
+    ref.current = {
+      seen: quotes,
+      prices: new Map([...ref.current.prices, ...quotes.map((q) => [q.symbol, q.price_micros] as const)]),
+      moves,
+    };
   }
   return ref.current.moves;
 }

@@ -26,7 +26,13 @@ export interface MenuItem {
 }
 
 /** A bordered menu: arrows (or j/k) choose, Enter or a digit 1-9 selects, Esc goes back. */
-export function SelectList(props: { title: string; items: MenuItem[]; initial?: number; onSelect(index: number): void; onCancel(): void }) {
+export function SelectList(props: {
+  title: string;
+  items: MenuItem[];
+  initial?: number;
+  onSelect(index: number): void;
+  onCancel(): void;
+}) {
   const { items } = props;
   const [index, setIndex] = useState(Math.min(props.initial ?? 0, Math.max(0, items.length - 1)));
   // Keys arriving together (↓↓Enter) must each see the index the previous one left.
@@ -44,7 +50,9 @@ export function SelectList(props: { title: string; items: MenuItem[]; initial?: 
   });
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold color="cyan">{props.title}</Text>
+      <Text bold color="cyan">
+        {props.title}
+      </Text>
       {items.length === 0 ? <Text dimColor>(nothing to choose)</Text> : null}
       {items.map((it, i) => (
         <Text key={i} inverse={i === index}>
@@ -58,16 +66,30 @@ export function SelectList(props: { title: string; items: MenuItem[]; initial?: 
 }
 
 /** A labelled field; the active one shows a cursor. Choice fields show their options with ←→. */
-export function Field(props: { label: string; value: string; active: boolean; choices?: readonly string[]; note?: string; invalid?: string | null }) {
+export function Field(props: {
+  label: string;
+  value: string;
+  active: boolean;
+  choices?: readonly string[];
+  note?: string;
+  invalid?: string | null;
+}) {
   const body = props.choices
     ? props.choices.map((c) => (c === props.value ? `[${c}]` : ` ${c} `)).join(' ')
     : `${props.value}${props.active ? '█' : ''}`;
   return (
     <Text>
-      <Text color={props.active ? 'cyan' : undefined} bold={props.active}>{`${props.active ? '›' : ' '} ${props.label.padEnd(9)}`}</Text>
+      <Text
+        color={props.active ? 'cyan' : undefined}
+        bold={props.active}
+      >{`${props.active ? '›' : ' '} ${props.label.padEnd(9)}`}</Text>
       <Text>{body}</Text>
-      {props.choices && props.active ? <Text dimColor>  ←→ change</Text> : null}
-      {props.invalid ? <Text color="red">{`  ${props.invalid}`}</Text> : props.note ? <Text dimColor>{`  ${props.note}`}</Text> : null}
+      {props.choices && props.active ? <Text dimColor> ←→ change</Text> : null}
+      {props.invalid ? (
+        <Text color="red">{`  ${props.invalid}`}</Text>
+      ) : props.note ? (
+        <Text dimColor>{`  ${props.note}`}</Text>
+      ) : null}
     </Text>
   );
 }

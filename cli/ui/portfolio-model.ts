@@ -1,12 +1,20 @@
 // What `svc portfolio` shows, as plain rows of text: the positions, exposures and performance tables
 // and the value chart. The plain-text output and the Ink screen lay out the same rows.
-import type { Exposures as WireExposures, Performance as WirePerformance, Portfolio as WirePortfolio, Risk as WireRisk } from '../../daemon/contract/schemas/portfolio.js';
+import type {
+  Exposures as WireExposures,
+  Performance as WirePerformance,
+  Portfolio as WirePortfolio,
+  Risk as WireRisk,
+} from '../../daemon/contract/schemas/portfolio.js';
 import { egp, nav, price, wrapWords } from '../output.js';
 import { unitsText } from './format.js';
 import { valueChart } from './value-chart.js';
 
 /** The portfolio read (GET /v1/investors/{id}/portfolio), as far as the screen shows it. */
-export type Portfolio = Pick<WirePortfolio, 'investor_id' | 'as_of' | 'total_value_micros' | 'cash_micros' | 'positions'>;
+export type Portfolio = Pick<
+  WirePortfolio,
+  'investor_id' | 'as_of' | 'total_value_micros' | 'cash_micros' | 'positions'
+>;
 
 /** GET .../portfolio/exposures, as far as the screen shows it. */
 export type Exposures = Pick<WireExposures, 'sectors' | 'asset_classes' | 'hhi' | 'top_holding_pct'> & {
@@ -16,13 +24,28 @@ export type Exposures = Pick<WireExposures, 'sectors' | 'asset_classes' | 'hhi' 
 /** GET .../portfolio/performance, as far as the screen shows it. */
 export type Performance = Pick<
   WirePerformance,
-  'days' | 'start_date' | 'end_date' | 'start_value_micros' | 'end_value_micros' | 'net_flow_micros' | 'twr_pct' | 'series'
+  | 'days'
+  | 'start_date'
+  | 'end_date'
+  | 'start_value_micros'
+  | 'end_value_micros'
+  | 'net_flow_micros'
+  | 'twr_pct'
+  | 'series'
 >;
 
 /** GET .../portfolio/risk, as far as the screen shows it. */
 export type Risk = Pick<
   WireRisk,
-  'start_date' | 'end_date' | 'observations' | 'annualized_volatility_pct' | 'max_drawdown_pct' | 'var95_pct' | 'var95_micros' | 'beta' | 'beta_observations'
+  | 'start_date'
+  | 'end_date'
+  | 'observations'
+  | 'annualized_volatility_pct'
+  | 'max_drawdown_pct'
+  | 'var95_pct'
+  | 'var95_micros'
+  | 'beta'
+  | 'beta_observations'
 >;
 
 export interface PortfolioData {
@@ -53,7 +76,10 @@ export function percent(fraction: number | null, signed = false): string {
 }
 
 export function headline(p: Portfolio): string[] {
-  return [`Portfolio of ${p.investor_id} as of ${p.as_of}`, `Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`];
+  return [
+    `Portfolio of ${p.investor_id} as of ${p.as_of}`,
+    `Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`,
+  ];
 }
 
 /** Columns of the positions table that give way, in this order, when the table is wider than the width. */
@@ -86,9 +112,15 @@ function allPositionRows(p: Portfolio): TableRows {
   return {
     headers: ['kind', 'symbol', 'qty', 'price EGP', 'value EGP', 'cost EGP', 'P/L EGP', 'P/L', 'weight'],
     rows: p.positions.map((x) => [
-      x.kind, x.symbol, x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? unitsText(x.qty) : '-',
-      x.kind === 'cash' ? '-' : x.kind === 'fund' ? nav(x.price_micros) : price(x.price_micros), egp(x.value_micros), egp(x.cost_micros), egp(x.unrealized_micros),
-      percent(x.unrealized_pct, true), percent(x.weight_pct),
+      x.kind,
+      x.symbol,
+      x.kind === 'equity' ? String(x.qty) : x.kind === 'fund' ? unitsText(x.qty) : '-',
+      x.kind === 'cash' ? '-' : x.kind === 'fund' ? nav(x.price_micros) : price(x.price_micros),
+      egp(x.value_micros),
+      egp(x.cost_micros),
+      egp(x.unrealized_micros),
+      percent(x.unrealized_pct, true),
+      percent(x.weight_pct),
     ]),
   };
 }
@@ -137,7 +169,9 @@ export function chartRows(perf: Performance, width = 60, height = 5): string[] {
   const lo = `${egp(Math.min(...shown))} EGP`;
   const label = Math.max(hi.length, lo.length);
   const bars = valueChart(shown, Math.max(8, width - label - 1), height);
-  const rows = bars.map((b, i) => `${b} ${i === 0 ? hi.padStart(label) : i === bars.length - 1 ? lo.padStart(label) : ''}`.trimEnd());
+  const rows = bars.map((b, i) =>
+    `${b} ${i === 0 ? hi.padStart(label) : i === bars.length - 1 ? lo.padStart(label) : ''}`.trimEnd(),
+  );
   const dates = `${perf.series[first].date}${' '.repeat(Math.max(1, bars[0].length - 20))}${perf.series[perf.series.length - 1].date}`;
   return [...rows, dates];
 }

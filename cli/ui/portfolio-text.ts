@@ -1,7 +1,17 @@
 // `svc portfolio` without a terminal: the same tables and chart as the Ink screen, as plain text, laid
 // out for `width` columns (80 unless the caller knows better): no line is wider.
 import { table } from '../output.js';
-import { chartRows, concentration, DEFAULT_WIDTH, exposureRows, headline, performanceLines, positionRows, riskLines, type PortfolioData } from './portfolio-model.js';
+import {
+  chartRows,
+  concentration,
+  DEFAULT_WIDTH,
+  exposureRows,
+  headline,
+  performanceLines,
+  positionRows,
+  riskLines,
+  type PortfolioData,
+} from './portfolio-model.js';
 
 export function portfolioText(d: PortfolioData, width = DEFAULT_WIDTH): string {
   const pos = positionRows(d.portfolio, width);

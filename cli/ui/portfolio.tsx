@@ -2,7 +2,18 @@
 // aligned tables, gains in green and losses in red, and the value series as a small chart. Loaded
 // only on that path (cli/commands/portfolio.ts imports it lazily), so scripted runs never load React.
 import { Box, Text, render } from 'ink';
-import { chartRows, concentration, DEFAULT_WIDTH, exposureRows, headline, performanceLines, positionRows, riskLines, type PortfolioData, type TableRows } from './portfolio-model.js';
+import {
+  chartRows,
+  concentration,
+  DEFAULT_WIDTH,
+  exposureRows,
+  headline,
+  performanceLines,
+  positionRows,
+  riskLines,
+  type PortfolioData,
+  type TableRows,
+} from './portfolio-model.js';
 
 const NUMERIC = /^[-+]?[\d,.]+%?$|^-$/;
 

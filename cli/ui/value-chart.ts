@@ -19,6 +19,7 @@ export function valueChart(values: readonly number[], width = 60, height = 5): s
   // Each column's level in eighths of a row, 1..height*8 (the lowest point still shows).
   const levels = points.map((v) => Number(max === min ? steps / 2n : 1n + ((v - min) * (steps - 1n)) / (max - min)));
   const rows: string[] = [];
-  for (let r = height - 1; r >= 0; r--) rows.push(levels.map((l) => EIGHTHS[Math.max(0, Math.min(8, l - r * 8))]).join(''));
+  for (let r = height - 1; r >= 0; r--)
+    rows.push(levels.map((l) => EIGHTHS[Math.max(0, Math.min(8, l - r * 8))]).join(''));
   return rows;
 }

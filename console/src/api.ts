@@ -2,7 +2,11 @@
 // it), and on state changes the session's CSRF token. A refusal is thrown as ApiError with the
 // spec's error body (code and message), which the screens show as they are.
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -33,7 +37,12 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
     headers['x-csrf-token'] = csrfToken;
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+  });
   return parse<T>(res);
 }
 

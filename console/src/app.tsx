@@ -21,7 +21,14 @@ function useHash(): string {
 }
 
 /** A card with one passkey ceremony: `run` (enrol then sign in, or sign in) and the signed-in identity, or the error. */
-function PasskeyCard(props: { title: Key; intro: Key; label: Key; testId: string; run: () => Promise<Me>; onSignedIn: (me: Me) => void }) {
+function PasskeyCard(props: {
+  title: Key;
+  intro: Key;
+  label: Key;
+  testId: string;
+  run: () => Promise<Me>;
+  onSignedIn: (me: Me) => void;
+}) {
   const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -39,8 +46,23 @@ function PasskeyCard(props: { title: Key; intro: Key; label: Key; testId: string
   return (
     <div className="card narrow">
       <h1>{t(props.title)}</h1>
-      <p>{t(props.intro).split('{command}').flatMap((part, i) => (i === 0 ? [part] : [<code key={i} dir="ltr" className="nowrap">svc console enroll --as ROLE</code>, part]))}</p>
-      <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>{busy ? t('working') : t(props.label)}</button>
+      <p>
+        {t(props.intro)
+          .split('{command}')
+          .flatMap((part, i) =>
+            i === 0
+              ? [part]
+              : [
+                  <code key={i} dir="ltr" className="nowrap">
+                    svc console enroll --as ROLE
+                  </code>,
+                  part,
+                ],
+          )}
+      </p>
+      <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>
+        {busy ? t('working') : t(props.label)}
+      </button>
       <ErrorBox error={error} />
     </div>
   );
@@ -53,11 +75,29 @@ const enrolThenSignIn = async (code: string): Promise<Me> => {
 };
 
 function Enrol({ code, onSignedIn }: { code: string; onSignedIn: (me: Me) => void }) {
-  return <PasskeyCard title="enrolTitle" intro="enrolIntro" label="enrol" testId="enrol" run={() => enrolThenSignIn(code)} onSignedIn={onSignedIn} />;
+  return (
+    <PasskeyCard
+      title="enrolTitle"
+      intro="enrolIntro"
+      label="enrol"
+      testId="enrol"
+      run={() => enrolThenSignIn(code)}
+      onSignedIn={onSignedIn}
+    />
+  );
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
-  return <PasskeyCard title="title" intro="signInIntro" label="signIn" testId="sign-in" run={signIn} onSignedIn={onSignedIn} />;
+  return (
+    <PasskeyCard
+      title="title"
+      intro="signInIntro"
+      label="signIn"
+      testId="sign-in"
+      run={signIn}
+      onSignedIn={onSignedIn}
+    />
+  );
 }
 
 function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
@@ -70,14 +110,21 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
     <div className="shell">
       <nav className="nav" aria-label={t('screensLabel')}>
         {screens.map((s) => (
-          <a key={s.id} href={`#/${s.id}`} className={s === current ? 'active' : ''} data-screen={s.id}>{t(s.label as Key)}</a>
+          <a key={s.id} href={`#/${s.id}`} className={s === current ? 'active' : ''} data-screen={s.id}>
+            {t(s.label as Key)}
+          </a>
         ))}
         <div className="who">
-          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong> <span className="muted">({valueIn(lang, me.identity.role)})</span>
-          <button className="link" onClick={() => signOut().finally(onSignedOut)}>{t('signOut')}</button>
+          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong>{' '}
+          <span className="muted">({valueIn(lang, me.identity.role)})</span>
+          <button className="link" onClick={() => signOut().finally(onSignedOut)}>
+            {t('signOut')}
+          </button>
         </div>
       </nav>
-      <main className="main">{current ? <current.Component key={current.id} /> : <p className="muted">{t('noScreens')}</p>}</main>
+      <main className="main">
+        {current ? <current.Component key={current.id} /> : <p className="muted">{t('noScreens')}</p>}
+      </main>
     </div>
   );
 }
@@ -98,12 +145,21 @@ export function App() {
     <LangContext.Provider value={ctx}>
       <header className="top">
         <span className="brand">{t('title')}</span>
-        <button className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>{t('language')}</button>
+        <button className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>
+          {t('language')}
+        </button>
       </header>
-      {ip && !me ? <UseAName host={ip} />
-        : me ? <Shell me={me} onSignedOut={() => setMe(null)} />
-        : enrolling && me === undefined ? <Enrol code={code!} onSignedIn={setMe} />
-        : me === null ? <SignIn onSignedIn={setMe} /> : <p className="muted pad">{t('loading')}</p>}
+      {ip && !me ? (
+        <UseAName host={ip} />
+      ) : me ? (
+        <Shell me={me} onSignedOut={() => setMe(null)} />
+      ) : enrolling && me === undefined ? (
+        <Enrol code={code!} onSignedIn={setMe} />
+      ) : me === null ? (
+        <SignIn onSignedIn={setMe} />
+      ) : (
+        <p className="muted pad">{t('loading')}</p>
+      )}
     </LangContext.Provider>
   );
 }

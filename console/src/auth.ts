@@ -18,20 +18,30 @@ export async function whoAmI(): Promise<Me> {
 }
 
 export async function enrol(code: string): Promise<void> {
-  const { options } = await call<{ options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>('POST', '/console/api/enroll/options', { code });
+  const { options } = await call<{ options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>(
+    'POST',
+    '/console/api/enroll/options',
+    { code },
+  );
   const response = await startRegistration({ optionsJSON: options });
   await call('POST', '/console/api/enroll/verify', { code, response });
 }
 
 export async function signIn(): Promise<Me> {
-  const { options } = await call<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('POST', '/console/api/login/options');
+  const { options } = await call<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>(
+    'POST',
+    '/console/api/login/options',
+  );
   const response = await startAuthentication({ optionsJSON: options });
   await call('POST', '/console/api/login/verify', { response });
   return whoAmI();
 }
 
 export async function stepUp(): Promise<void> {
-  const { options } = await call<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('POST', '/console/api/step-up/options');
+  const { options } = await call<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>(
+    'POST',
+    '/console/api/step-up/options',
+  );
   const response = await startAuthentication({ optionsJSON: options });
   await call('POST', '/console/api/step-up/verify', { response });
 }

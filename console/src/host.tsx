@@ -28,7 +28,15 @@ export function UseAName({ host }: { host: string }) {
     <div className="card narrow" data-testid="ip-host">
       <h1>{t('ipTitle')}</h1>
       <p>{t('ipIntro').replace('{host}', host)}</p>
-      {there ? <p><a className="go" href={there} data-testid="use-localhost" dir="ltr">{there}</a></p> : <p>{t('ipOther')}</p>}
+      {there ? (
+        <p>
+          <a className="go" href={there} data-testid="use-localhost" dir="ltr">
+            {there}
+          </a>
+        </p>
+      ) : (
+        <p>{t('ipOther')}</p>
+      )}
     </div>
   );
 }

@@ -62,8 +62,18 @@ export function createOrderReader(db: Db) {
     const v = orderView(row);
     const fills = repo.fills(row.id);
     return {
-      order_id: v.order_id, state: v.state, status: v.status, symbol: v.symbol, side: v.side, type: v.type, time_in_force: v.time_in_force,
-      qty: v.qty, filled_qty: v.filled_qty, avg_price_micros: v.avg_price_micros, reason_code: v.reason_code, fills: fills.length,
+      order_id: v.order_id,
+      state: v.state,
+      status: v.status,
+      symbol: v.symbol,
+      side: v.side,
+      type: v.type,
+      time_in_force: v.time_in_force,
+      qty: v.qty,
+      filled_qty: v.filled_qty,
+      avg_price_micros: v.avg_price_micros,
+      reason_code: v.reason_code,
+      fills: fills.length,
       settlement_date: fills.length ? fills[fills.length - 1].settlement_date : null,
       at: v.filled_at ?? v.canceled_at ?? v.expired_at ?? v.updated_at,
     };

@@ -15,23 +15,110 @@ const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u061C\u180E\u200E\u200F\u20
 const DIGIT = /\p{Nd}/u;
 
 const LETTER_FOLD: Record<string, string> = {
-  'أ': 'ا', 'إ': 'ا', 'آ': 'ا', 'ٱ': 'ا', 'ٲ': 'ا', 'ٳ': 'ا',
-  'ى': 'ي', 'ی': 'ي', 'ې': 'ي', 'ئ': 'ي',
-  'ة': 'ه', 'ۀ': 'ه', 'ە': 'ه', 'ؤ': 'و', 'ک': 'ك', 'ڪ': 'ك',
+  أ: 'ا',
+  إ: 'ا',
+  آ: 'ا',
+  ٱ: 'ا',
+  ٲ: 'ا',
+  ٳ: 'ا',
+  ى: 'ي',
+  ی: 'ي',
+  ې: 'ي',
+  ئ: 'ي',
+  ة: 'ه',
+  ۀ: 'ه',
+  ە: 'ه',
+  ؤ: 'و',
+  ک: 'ك',
+  ڪ: 'ك',
 };
 
 /** Cyrillic, Greek and other look-alikes of Latin letters (after lower-casing). */
 const HOMOGLYPHS: Record<string, string> = {
-  'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x',
-  'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'һ': 'h', 'ɡ': 'g', 'ı': 'i', 'ɩ': 'i',
-  'α': 'a', 'β': 'b', 'ε': 'e', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'ω': 'w',
-  'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n', 'ց': 'g', 'զ': 'q', 'ժ': 'd', 'ɑ': 'a', 'ʋ': 'u',
-  'ʏ': 'y', 'ꜱ': 's', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k', 'ʟ': 'l',
-  'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ᴢ': 'z',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ү: 'y',
+  һ: 'h',
+  ɡ: 'g',
+  ı: 'i',
+  ɩ: 'i',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  օ: 'o',
+  ս: 'u',
+  հ: 'h',
+  ո: 'n',
+  ց: 'g',
+  զ: 'q',
+  ժ: 'd',
+  ɑ: 'a',
+  ʋ: 'u',
+  ʏ: 'y',
+  ꜱ: 's',
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ʀ: 'r',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ᴢ: 'z',
 };
 
 /** Digits and signs that stand for letters inside a Latin word. */
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', '$': 's' };
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '@': 'a',
+  $: 's',
+};
 
 /** A decimal digit's value: Unicode encodes each script's digits 0-9 in contiguous runs. */
 function digitValue(cp: number): string {
@@ -64,5 +151,8 @@ export function normalise(text: string): string {
 
 /** Whether a text mixes Latin and Arabic (or look-alike) letters inside one word: a disguise, not a term. */
 export function mixedScript(text: string): boolean {
-  return text.normalize('NFKC').split(/\s+/).some((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}]/u.test(w));
+  return text
+    .normalize('NFKC')
+    .split(/\s+/)
+    .some((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}]/u.test(w));
 }

@@ -11,7 +11,16 @@
 // as a whole. Anything else (an HTTP error, a timeout, garbage) is null too, and the caller answers
 // the neutral refusal. Never throws.
 import type { OrderFacts } from './grounding.js';
-import { applicable, factSheet, MAX_CHOICES, renderChoices, type FactSheet, type Narration, type Part, type Template } from './narration.js';
+import {
+  applicable,
+  factSheet,
+  MAX_CHOICES,
+  renderChoices,
+  type FactSheet,
+  type Narration,
+  type Part,
+  type Template,
+} from './narration.js';
 
 export interface ChatEndpoint {
   /** The base URL after `openai:`; the request goes to <base_url>/chat/completions. */
@@ -25,7 +34,7 @@ const MAX_BODY_CHARS = 64_000;
 
 const SYSTEM = [
   'You choose how the status of one brokerage order is told to the investor who placed it. You do not write the text: the service renders it in English and Arabic from its own templates.',
-  'The user message holds the order\'s facts and, for each part (cause: what happened; remedy: what happens next), the templates that hold for this order, each with its slots and its English text.',
+  "The user message holds the order's facts and, for each part (cause: what happened; remedy: what happens next), the templates that hold for this order, each with its slots and its English text.",
   `Answer with exactly one JSON object and nothing else: {"cause": [{"template": "<id>", "slots": {...}}], "remedy": [{"template": "<id>", "slots": {...}}]}, 1 to ${MAX_CHOICES} distinct templates per part, each with its slots copied exactly as offered.`,
 ].join(' ');
 
@@ -43,21 +52,39 @@ function slotValues(t: Template, f: OrderFacts, sheet: FactSheet): Obj {
 /** What the model is offered for each part: the templates that hold, their slots and English text. */
 export function offered(f: OrderFacts): Record<Part, Array<{ template: string; slots: Obj; en: string }>> {
   const sheet = factSheet(f);
-  const of = (part: Part) => applicable(part, f).map((t) => ({ template: t.id, slots: slotValues(t, f, sheet), en: t.text(f).en }));
+  const of = (part: Part) =>
+    applicable(part, f).map((t) => ({ template: t.id, slots: slotValues(t, f, sheet), en: t.text(f).en }));
   return { cause: of('cause'), remedy: of('remedy') };
 }
 
 /** A JSON schema that admits exactly the accepted answers (servers with structured outputs decode within it). */
 export function responseFormat(o: ReturnType<typeof offered>): Obj {
   const choice = (c: { template: string; slots: Obj }) => ({
-    type: 'object', additionalProperties: false, required: ['template', 'slots'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['template', 'slots'],
     properties: {
       template: { type: 'string', enum: [c.template] },
-      slots: { type: 'object', additionalProperties: false, required: Object.keys(c.slots), properties: Object.fromEntries(Object.entries(c.slots).map(([k, v]) => [k, { enum: [v] }])) },
+      slots: {
+        type: 'object',
+        additionalProperties: false,
+        required: Object.keys(c.slots),
+        properties: Object.fromEntries(Object.entries(c.slots).map(([k, v]) => [k, { enum: [v] }])),
+      },
     },
   });
-  const part = (cs: Array<{ template: string; slots: Obj }>) => ({ type: 'array', minItems: 1, maxItems: MAX_CHOICES, items: { anyOf: cs.map(choice) } });
-  const schema = { type: 'object', additionalProperties: false, required: ['cause', 'remedy'], properties: { cause: part(o.cause), remedy: part(o.remedy) } };
+  const part = (cs: Array<{ template: string; slots: Obj }>) => ({
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_CHOICES,
+    items: { anyOf: cs.map(choice) },
+  });
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['cause', 'remedy'],
+    properties: { cause: part(o.cause), remedy: part(o.remedy) },
+  };
   return { type: 'json_schema', json_schema: { name: 'order_narration', strict: true, schema } };
 }
 
@@ -66,7 +93,8 @@ function chosen(value: unknown, part: Part, f: OrderFacts, sheet: FactSheet): Te
   if (!Array.isArray(value) || value.length < 1 || value.length > MAX_CHOICES) return null;
   const out: Template[] = [];
   for (const c of value) {
-    if (!isObject(c) || !keysAre(c, ['template', 'slots']) || typeof c.template !== 'string' || !isObject(c.slots)) return null;
+    if (!isObject(c) || !keysAre(c, ['template', 'slots']) || typeof c.template !== 'string' || !isObject(c.slots))
+      return null;
     const t = applicable(part, f).find((x) => x.id === c.template);
     if (!t || out.includes(t)) return null;
     const slots = t.slots(f);
@@ -89,7 +117,8 @@ export function acceptChoices(value: unknown, f: OrderFacts): Narration | null {
 /** The message content of a chat completion, parsed: the whole content is one JSON value, or one inside a Markdown fence. */
 export function contentValue(body: string): unknown {
   const outer: unknown = JSON.parse(body);
-  const message = isObject(outer) && Array.isArray(outer.choices) && isObject(outer.choices[0]) ? outer.choices[0].message : null;
+  const message =
+    isObject(outer) && Array.isArray(outer.choices) && isObject(outer.choices[0]) ? outer.choices[0].message : null;
   if (!isObject(message) || typeof message.content !== 'string') return null;
   if (typeof message.refusal === 'string' && message.refusal !== '') return null;
   const text = message.content.trim();
@@ -105,8 +134,15 @@ export async function phraseWithChat(endpoint: ChatEndpoint, f: OrderFacts): Pro
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
-        model: endpoint.model, temperature: 0, max_tokens: 800, stream: false, response_format: responseFormat(templates),
-        messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify({ facts: factSheet(f), templates }) }],
+        model: endpoint.model,
+        temperature: 0,
+        max_tokens: 800,
+        stream: false,
+        response_format: responseFormat(templates),
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: JSON.stringify({ facts: factSheet(f), templates }) },
+        ],
       }),
       signal: AbortSignal.timeout(endpoint.timeoutMs),
       redirect: 'error',

@@ -17,7 +17,7 @@ export function allows(provider: AiProvider, surface: Surface): boolean {
 
 /** The language of the answer: the Accept-Language entry with the highest weight among ar and en. */
 export function languageOf(header: string | string[] | undefined): Lang {
-  const value = Array.isArray(header) ? header.join(',') : header ?? '';
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   let best: { lang: Lang; q: number } = { lang: 'en', q: 0 };
   for (const part of value.slice(0, 512).split(',')) {
     const [tag, ...params] = part.trim().toLowerCase().split(';');

@@ -21,7 +21,14 @@
 import type { Deps } from '../deps.js';
 import { isOutcome, refuse, type Outcome } from '../contract/outcome.js';
 import { checkOutput, textsOf } from './firewall.js';
-import { createOrderReader, disclosureTexts, explainCode, glossaryEntry, glossaryList, type OrderFacts } from './grounding.js';
+import {
+  createOrderReader,
+  disclosureTexts,
+  explainCode,
+  glossaryEntry,
+  glossaryList,
+  type OrderFacts,
+} from './grounding.js';
 import { orderIntent, termIntent } from './intent.js';
 import { allows, type Lang } from './policy.js';
 import { createProvider } from './provider.js';
@@ -41,7 +48,8 @@ export function guarded(lang: Lang, extra: Body, run: () => Body | Outcome<Body>
     const out = run();
     if (isOutcome(out) && !out.ok) return out;
     const body = (isOutcome(out) && out.ok ? out.value : out) as Body;
-    if (body.outcome === 'answered' && !textsOf(body).every((t) => checkOutput(t).ok)) return neutral('refused', NEUTRAL.refused, lang, extra);
+    if (body.outcome === 'answered' && !textsOf(body).every((t) => checkOutput(t).ok))
+      return neutral('refused', NEUTRAL.refused, lang, extra);
     return body;
   } catch {
     return neutral('refused', NEUTRAL.refused, lang, extra);
@@ -49,7 +57,11 @@ export function guarded(lang: Lang, extra: Body, run: () => Body | Outcome<Body>
 }
 
 /** guarded() for a chain that waits (the openai: provider's call); a rejection is a throw. */
-export async function guardedAsync(lang: Lang, extra: Body, run: () => Promise<Body | Outcome<Body>>): Promise<Body | Outcome<Body>> {
+export async function guardedAsync(
+  lang: Lang,
+  extra: Body,
+  run: () => Promise<Body | Outcome<Body>>,
+): Promise<Body | Outcome<Body>> {
   try {
     const out = await run();
     return guarded(lang, extra, () => out);
@@ -71,7 +83,9 @@ export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | '
     const intent = termIntent(text);
     if (intent.kind === 'advice') return neutral('refused', NEUTRAL.refused, lang);
     const e = intent.kind === 'lookup' ? glossaryEntry(intent.key) : null;
-    return e ? { outcome: 'answered', language: lang, article: article(e, lang) } : neutral('abstained', NEUTRAL.abstainedTerm, lang);
+    return e
+      ? { outcome: 'answered', language: lang, article: article(e, lang) }
+      : neutral('abstained', NEUTRAL.abstainedTerm, lang);
   }
 
   function explainRejected(f: OrderFacts, lang: Lang): Body {
@@ -79,15 +93,33 @@ export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | '
     const e = f.reason_code ? explainCode(f.reason_code) : null;
     if (!e) return neutral('refused', NEUTRAL.unknownReject, lang, base);
     const t = renderExplained(e);
-    return { outcome: 'answered', language: lang, ...base, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+    return {
+      outcome: 'answered',
+      language: lang,
+      ...base,
+      ...twin('cause', t.cause, lang),
+      ...twin('remedy', t.remedy, lang),
+    };
   }
 
   return {
     glossary: (lang: Lang, text?: string) =>
-      guarded(lang, {}, () => (text === undefined ? { outcome: 'answered', language: lang, articles: glossaryList().map((e) => ({ slug: e.slug, ...twin('title', e.title, lang) })) } : term(text, lang))),
+      guarded(lang, {}, () =>
+        text === undefined
+          ? {
+              outcome: 'answered',
+              language: lang,
+              articles: glossaryList().map((e) => ({ slug: e.slug, ...twin('title', e.title, lang) })),
+            }
+          : term(text, lang),
+      ),
     glossaryTerm: (text: string, lang: Lang) => guarded(lang, {}, () => term(text, lang)),
     disclosure: (lang: Lang) =>
-      guarded(lang, {}, () => ({ outcome: 'answered', language: lang, disclosures: disclosureTexts().map((d) => ({ key: d.key, ...twin('text', d.text, lang) })) })),
+      guarded(lang, {}, () => ({
+        outcome: 'answered',
+        language: lang,
+        disclosures: disclosureTexts().map((d) => ({ key: d.key, ...twin('text', d.text, lang) })),
+      })),
     explainError(code: string, lang: Lang) {
       return guarded(lang, { code }, () => {
         const intent = termIntent(code);
@@ -95,7 +127,14 @@ export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | '
         const e = intent.kind === 'lookup' ? explainCode(intent.key) : null;
         if (!e) return neutral('abstained', NEUTRAL.abstainedCode, lang, { code });
         const t = renderExplained(e);
-        return { outcome: 'answered', language: lang, code, http_status: e.status, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+        return {
+          outcome: 'answered',
+          language: lang,
+          code,
+          http_status: e.status,
+          ...twin('cause', t.cause, lang),
+          ...twin('remedy', t.remedy, lang),
+        };
       });
     },
     explainOrder(tenantId: string, orderId: string, lang: Lang): Promise<Body | Outcome<Body>> {
@@ -107,7 +146,15 @@ export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | '
         if (!allows(p.name, 'order_narration')) return refuse('NOT_AVAILABLE');
         const t = await p.narrate(f);
         if (!t) return neutral('refused', NEUTRAL.refused, lang, { order_id: f.order_id });
-        return { outcome: 'answered', language: lang, order_id: f.order_id, state: f.state, symbol: f.symbol, ...twin('cause', t.cause, lang), ...twin('remedy', t.remedy, lang) };
+        return {
+          outcome: 'answered',
+          language: lang,
+          order_id: f.order_id,
+          state: f.state,
+          symbol: f.symbol,
+          ...twin('cause', t.cause, lang),
+          ...twin('remedy', t.remedy, lang),
+        };
       });
     },
   };

@@ -21,13 +21,25 @@ import { unlockParams, unlockPasskeys } from './bases/passkey-unlock.js';
 import { idpParams, updateIdpConfig } from './bases/idp-config.js';
 
 const id = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
-const micros = z.number().int().refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
+const micros = z
+  .number()
+  .int()
+  .refine((n) => Number.isSafeInteger(n) && n !== 0, 'a non-zero safe integer');
 
 export const BASE_PARAMS = {
-  'ledger:adjust': z.strictObject({ tenant_id: id, investor_id: id, amount_micros: micros, asset: z.literal('cash:EGP').default('cash:EGP'), break_id: id.optional() }),
+  'ledger:adjust': z.strictObject({
+    tenant_id: id,
+    investor_id: id,
+    amount_micros: micros,
+    asset: z.literal('cash:EGP').default('cash:EGP'),
+    break_id: id.optional(),
+  }),
   'broker:create': z.strictObject({
-    name: drawableText(z.string().trim().min(1).max(120)), name_ar: drawableText(z.string().trim().min(1).max(120)), fra_license_no: z.string().trim().min(1).max(40),
-    contact_email: z.email().max(200), contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
+    name: drawableText(z.string().trim().min(1).max(120)),
+    name_ar: drawableText(z.string().trim().min(1).max(120)),
+    fra_license_no: z.string().trim().min(1).max(40),
+    contact_email: z.email().max(200),
+    contact_phone: z.string().regex(/^\+?[0-9]{6,20}$/),
   }),
   'fee-schedule:update': feeScheduleParams,
   'binding:update': z.strictObject({ tenant_id: id, investor_id: id, broker_id: id }),
@@ -48,44 +60,83 @@ export const isBase = (s: string): s is StrictBase => (STRICT_BASES as readonly 
 export type { ExecCtx } from './bases/exec.js';
 
 const investorOf = (deps: Deps, tenantId: string, investorId: string) =>
-  deps.db.prepare<[string, string], { id: string; broker_id: string }>('SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?').get(investorId, tenantId);
+  deps.db
+    .prepare<[string, string], { id: string; broker_id: string }>(
+      'SELECT id, broker_id FROM investors WHERE id = ? AND tenant_id = ?',
+    )
+    .get(investorId, tenantId);
 
 /**
  * A balanced cash adjustment between the tenant's adjustments account and the investor, in the feed as
  * JNLC. With `break_id`, the reconciliation break it fixes is resolved `adjusted` in the same unit.
  */
 const ledgerAdjust: Exec = ({ deps, actionId, reason }, p) => {
-  const { tenant_id: tenantId, investor_id: investorId, amount_micros: amount, asset, break_id: breakId } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
-  if (!investorOf(deps, tenantId, investorId)) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
+  const {
+    tenant_id: tenantId,
+    investor_id: investorId,
+    amount_micros: amount,
+    asset,
+    break_id: breakId,
+  } = p as z.infer<(typeof BASE_PARAMS)['ledger:adjust']>;
+  if (!investorOf(deps, tenantId, investorId))
+    return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
   if (breakId !== undefined) {
     const b = adjustableBreak(deps, breakId, { tenantId, investorId, asset });
     if (!b.ok) return b;
   }
   const investor = { investorId, asset, bucket: 'settled' as const };
   const system = { system: 'adjustments' as const, asset };
-  const posted = deps.ledger.unit(() => deps.ledger.transfer({
-    tenantId, debit: amount > 0 ? system : investor, credit: amount > 0 ? investor : system, amount: Math.abs(amount), kind: 'adjustment', ref: actionId,
-  }));
+  const posted = deps.ledger.unit(() =>
+    deps.ledger.transfer({
+      tenantId,
+      debit: amount > 0 ? system : investor,
+      credit: amount > 0 ? investor : system,
+      amount: Math.abs(amount),
+      kind: 'adjustment',
+      ref: actionId,
+    }),
+  );
   if (!posted.ok) return refuse('ACTION_NOT_EXECUTABLE', `The ledger refused the adjustment: ${posted.code}.`);
-  const activity = deps.ledger.recordActivity({ tenantId, investorId, type: 'JNLC', netAmountMicros: amount, description: `Adjustment: ${reason}`, ref: { type: 'journal', id: actionId } });
-  if (breakId !== undefined && !resolveAdjusted(deps, breakId, actionId, deps.nowIso(), reason)) return refuse('BREAK_STATE_CONFLICT', `Break ${breakId} was resolved meanwhile.`);
-  return ok({ posting_id: posted.value, activity_id: activity.id, ...(breakId !== undefined ? { break_id: breakId, break_resolution: 'adjusted' } : {}) });
+  const activity = deps.ledger.recordActivity({
+    tenantId,
+    investorId,
+    type: 'JNLC',
+    netAmountMicros: amount,
+    description: `Adjustment: ${reason}`,
+    ref: { type: 'journal', id: actionId },
+  });
+  if (breakId !== undefined && !resolveAdjusted(deps, breakId, actionId, deps.nowIso(), reason))
+    return refuse('BREAK_STATE_CONFLICT', `Break ${breakId} was resolved meanwhile.`);
+  return ok({
+    posting_id: posted.value,
+    activity_id: activity.id,
+    ...(breakId !== undefined ? { break_id: breakId, break_resolution: 'adjusted' } : {}),
+  });
 };
 
 const bindingUpdate: Exec = ({ deps }, p) => {
-  const { tenant_id: tenantId, investor_id: investorId, broker_id: brokerId } = p as z.infer<(typeof BASE_PARAMS)['binding:update']>;
+  const {
+    tenant_id: tenantId,
+    investor_id: investorId,
+    broker_id: brokerId,
+  } = p as z.infer<(typeof BASE_PARAMS)['binding:update']>;
   const inv = investorOf(deps, tenantId, investorId);
   if (!inv) return refuse('ACTION_NOT_EXECUTABLE', `No investor ${investorId} in tenant ${tenantId}.`);
-  if (!deps.db.prepare('SELECT 1 FROM brokers WHERE id = ?').get(brokerId)) return refuse('ACTION_NOT_EXECUTABLE', `No broker ${brokerId}.`);
+  if (!deps.db.prepare('SELECT 1 FROM brokers WHERE id = ?').get(brokerId))
+    return refuse('ACTION_NOT_EXECUTABLE', `No broker ${brokerId}.`);
   deps.db.prepare('UPDATE investors SET broker_id = ? WHERE id = ?').run(brokerId, investorId);
   return ok({ investor_id: investorId, previous_broker_id: inv.broker_id, broker_id: brokerId });
 };
 
 const brokerCreate: Exec = ({ deps }, p) => {
   const b = p as z.infer<(typeof BASE_PARAMS)['broker:create']>;
-  if (deps.db.prepare('SELECT 1 FROM brokers WHERE fra_license_no = ?').get(b.fra_license_no)) return refuse('ACTION_NOT_EXECUTABLE', `A broker with licence ${b.fra_license_no} exists.`);
+  if (deps.db.prepare('SELECT 1 FROM brokers WHERE fra_license_no = ?').get(b.fra_license_no))
+    return refuse('ACTION_NOT_EXECUTABLE', `A broker with licence ${b.fra_license_no} exists.`);
   const brokerId = deps.ids.next('brk');
-  deps.db.prepare('INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)')
+  deps.db
+    .prepare(
+      'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)',
+    )
     .run(brokerId, b.name, b.name_ar, b.fra_license_no, b.contact_email, b.contact_phone);
   return ok({ broker_id: brokerId });
 };

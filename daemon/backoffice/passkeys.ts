@@ -44,8 +44,16 @@ interface EnrolmentRow {
 }
 
 const keyDigest = (publicKey: Uint8Array): string => createHash('sha256').update(publicKey).digest('hex');
-const passkeyFields = (p: Pick<PasskeyRow, 'credential_id' | 'operator_id' | 'public_key' | 'created_at'>): MacField[] => [p.credential_id, p.operator_id, keyDigest(p.public_key), p.created_at];
-const enrolmentFields = (e: Omit<EnrolmentRow, 'mac'>): MacField[] => [e.code_hash, e.operator_id, e.created_at, e.expires_at_ms, e.used_at];
+const passkeyFields = (
+  p: Pick<PasskeyRow, 'credential_id' | 'operator_id' | 'public_key' | 'created_at'>,
+): MacField[] => [p.credential_id, p.operator_id, keyDigest(p.public_key), p.created_at];
+const enrolmentFields = (e: Omit<EnrolmentRow, 'mac'>): MacField[] => [
+  e.code_hash,
+  e.operator_id,
+  e.created_at,
+  e.expires_at_ms,
+  e.used_at,
+];
 
 /** A KEK rotation: the MAC of every passkey and enrolment row that verifies under `from`, now under `to`. */
 export function remacPasskeys(db: Db, from: Buffer, to: Buffer): number {
@@ -68,15 +76,25 @@ export function remacPasskeys(db: Db, from: Buffer, to: Buffer): number {
 /** The passkey store; `kek` is the live key-encryption key (the buffer a rotation rewrites). */
 export function createPasskeyStore(db: Db, kek: Buffer) {
   const q = {
-    identityByRole: db.prepare<[string], IdentityRow>('SELECT id, name, role, realm, broker_id FROM operators WHERE role = ? ORDER BY created_at, id LIMIT 1'),
+    identityByRole: db.prepare<[string], IdentityRow>(
+      'SELECT id, name, role, realm, broker_id FROM operators WHERE role = ? ORDER BY created_at, id LIMIT 1',
+    ),
     identity: db.prepare<[string], IdentityRow>('SELECT id, name, role, realm, broker_id FROM operators WHERE id = ?'),
-    putCode: db.prepare('INSERT INTO console_enrolments (code_hash, operator_id, created_at, expires_at_ms, mac) VALUES (?, ?, ?, ?, ?)'),
+    putCode: db.prepare(
+      'INSERT INTO console_enrolments (code_hash, operator_id, created_at, expires_at_ms, mac) VALUES (?, ?, ?, ?, ?)',
+    ),
     code: db.prepare<[string], EnrolmentRow>('SELECT * FROM console_enrolments WHERE code_hash = ?'),
-    useCode: db.prepare<[string, string, string]>('UPDATE console_enrolments SET used_at = ?, mac = ? WHERE code_hash = ? AND used_at IS NULL'),
-    put: db.prepare('INSERT INTO console_passkeys (credential_id, operator_id, public_key, counter, transports, created_at, mac) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    useCode: db.prepare<[string, string, string]>(
+      'UPDATE console_enrolments SET used_at = ?, mac = ? WHERE code_hash = ? AND used_at IS NULL',
+    ),
+    put: db.prepare(
+      'INSERT INTO console_passkeys (credential_id, operator_id, public_key, counter, transports, created_at, mac) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
     get: db.prepare<[string], PasskeyRow>('SELECT * FROM console_passkeys WHERE credential_id = ?'),
     of: db.prepare<[string], PasskeyRow>('SELECT * FROM console_passkeys WHERE operator_id = ? ORDER BY created_at'),
-    touch: db.prepare<[number, string, string]>('UPDATE console_passkeys SET counter = ?, last_used_at = ? WHERE credential_id = ?'),
+    touch: db.prepare<[number, string, string]>(
+      'UPDATE console_passkeys SET counter = ?, last_used_at = ? WHERE credential_id = ?',
+    ),
   };
 
   /** The enrolment row of a code, when the daemon wrote it (its MAC verifies). */
@@ -92,7 +110,8 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
     return q.identity.get(row.operator_id) ?? null;
   }
 
-  const genuine = (p: PasskeyRow | undefined): p is PasskeyRow => p !== undefined && rowMacOk(kek, 'console_passkeys', passkeyFields(p), p.mac);
+  const genuine = (p: PasskeyRow | undefined): p is PasskeyRow =>
+    p !== undefined && rowMacOk(kek, 'console_passkeys', passkeyFields(p), p.mac);
 
   return {
     identityByRole: (role: string): IdentityRow | null => q.identityByRole.get(role) ?? null,
@@ -102,8 +121,20 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
     createEnrolment(operatorId: string, wallMs: number, at: string): { code: string; expiresAtMs: number } {
       const code = newSecret('enr_', 18);
       const expiresAtMs = wallMs + ENROLMENT_TTL_MS;
-      const row = { code_hash: sha256(code), operator_id: operatorId, created_at: at, expires_at_ms: expiresAtMs, used_at: null };
-      q.putCode.run(row.code_hash, operatorId, at, expiresAtMs, rowMac(kek, 'console_enrolments', enrolmentFields(row)));
+      const row = {
+        code_hash: sha256(code),
+        operator_id: operatorId,
+        created_at: at,
+        expires_at_ms: expiresAtMs,
+        used_at: null,
+      };
+      q.putCode.run(
+        row.code_hash,
+        operatorId,
+        at,
+        expiresAtMs,
+        rowMac(kek, 'console_enrolments', enrolmentFields(row)),
+      );
       return { code, expiresAtMs };
     },
 
@@ -113,12 +144,39 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
     useEnrolment(code: string, wallMs: number, at: string): boolean {
       if (!enrolmentIdentity(code, wallMs)) return false;
       const row = enrolment(code)!;
-      return q.useCode.run(at, rowMac(kek, 'console_enrolments', enrolmentFields({ ...row, used_at: at })), row.code_hash).changes === 1;
+      return (
+        q.useCode.run(at, rowMac(kek, 'console_enrolments', enrolmentFields({ ...row, used_at: at })), row.code_hash)
+          .changes === 1
+      );
     },
 
-    addPasskey(p: { credentialId: string; operatorId: string; publicKey: Uint8Array; counter: number; transports: string[]; at: string }): void {
-      const mac = rowMac(kek, 'console_passkeys', passkeyFields({ credential_id: p.credentialId, operator_id: p.operatorId, public_key: Buffer.from(p.publicKey), created_at: p.at }));
-      q.put.run(p.credentialId, p.operatorId, Buffer.from(p.publicKey), p.counter, JSON.stringify(p.transports), p.at, mac);
+    addPasskey(p: {
+      credentialId: string;
+      operatorId: string;
+      publicKey: Uint8Array;
+      counter: number;
+      transports: string[];
+      at: string;
+    }): void {
+      const mac = rowMac(
+        kek,
+        'console_passkeys',
+        passkeyFields({
+          credential_id: p.credentialId,
+          operator_id: p.operatorId,
+          public_key: Buffer.from(p.publicKey),
+          created_at: p.at,
+        }),
+      );
+      q.put.run(
+        p.credentialId,
+        p.operatorId,
+        Buffer.from(p.publicKey),
+        p.counter,
+        JSON.stringify(p.transports),
+        p.at,
+        mac,
+      );
     },
 
     /** A passkey the daemon enrolled (its MAC verifies), else null: an inserted or edited row is no passkey. */

@@ -17,7 +17,8 @@ export const MAX_LOGO_DECODED_BYTES = 16 * 1024 * 1024;
  */
 export function sizeProblem(width: number, height: number, bytesPerChannel: 1 | 2): string | null {
   if (width === 0 || height === 0) return 'it has no pixels';
-  if (width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) return `it is ${width} x ${height} pixels; at most ${MAX_LOGO_SIDE} a side`;
+  if (width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE)
+    return `it is ${width} x ${height} pixels; at most ${MAX_LOGO_SIDE} a side`;
   const decoded = width * height * 4 * bytesPerChannel;
   if (decoded > MAX_LOGO_DECODED_BYTES) {
     const mib = Math.round(decoded / (1024 * 1024)); // whole MiB, for the message only

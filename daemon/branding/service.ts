@@ -17,7 +17,13 @@ import type { Deps } from '../deps.js';
 import type { Db } from '../store/db.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { Reply } from '../contract/route.js';
-import { LOGO_PATH, type Branding, type BrandingForReport, type BrandingLogo, type BrandingPatch } from '../contract/schemas/branding.js';
+import {
+  LOGO_PATH,
+  type Branding,
+  type BrandingForReport,
+  type BrandingLogo,
+  type BrandingPatch,
+} from '../contract/schemas/branding.js';
 import { sha256 } from '../store/crypto.js';
 import { createBrandingRepo, type BrandingRepo, type TenantRow } from './repo.js';
 import { mergeTheme, resolveTheme, themeDrawable } from './theme.js';
@@ -42,7 +48,12 @@ export function viewBranding(ctx: Pick<BrandingCtx, 'repo'>, tenantId: string): 
 }
 
 /** Merges the fields sent into the theme; {} and values equal to the current ones change nothing. */
-export function updateBranding(ctx: BrandingCtx, tenantId: string, patch: BrandingPatch, actor: string): Outcome<Branding> {
+export function updateBranding(
+  ctx: BrandingCtx,
+  tenantId: string,
+  patch: BrandingPatch,
+  actor: string,
+): Outcome<Branding> {
   const tenant = tenantOf(ctx, tenantId);
   const { next, changed } = mergeTheme(tenant, ctx.repo.row(tenantId), patch);
   const drawable = themeDrawable(tenant, next, patch);
@@ -60,9 +71,24 @@ export function putLogo(ctx: BrandingCtx, tenantId: string, bytes: Buffer, actor
   if (!checked.ok) return checked;
   tenantOf(ctx, tenantId);
   const logo = { logo_content_type: checked.value, logo_sha256: sha256(bytes), logo_bytes: bytes.length };
-  ctx.repo.putLogo(tenantId, { ...logo, logo_sealed: sealLogo(ctx.keys.tenantDek(tenantId), tenantId, bytes) }, ctx.nowIso());
-  const answer = { logo_url: LOGO_PATH, content_type: logo.logo_content_type, bytes: logo.logo_bytes, sha256: logo.logo_sha256 };
-  ctx.audit.append({ actor, action: 'branding.logo_uploaded', subject: tenantId, tenantId, detail: { content_type: answer.content_type, bytes: answer.bytes, sha256: answer.sha256 } });
+  ctx.repo.putLogo(
+    tenantId,
+    { ...logo, logo_sealed: sealLogo(ctx.keys.tenantDek(tenantId), tenantId, bytes) },
+    ctx.nowIso(),
+  );
+  const answer = {
+    logo_url: LOGO_PATH,
+    content_type: logo.logo_content_type,
+    bytes: logo.logo_bytes,
+    sha256: logo.logo_sha256,
+  };
+  ctx.audit.append({
+    actor,
+    action: 'branding.logo_uploaded',
+    subject: tenantId,
+    tenantId,
+    detail: { content_type: answer.content_type, bytes: answer.bytes, sha256: answer.sha256 },
+  });
   return ok(answer);
 }
 
@@ -71,14 +97,23 @@ function openedLogo(ctx: Pick<BrandingCtx, 'repo' | 'keys'>, tenantId: string): 
   const row = ctx.repo.row(tenantId);
   const sealed = ctx.repo.logoSealed(tenantId);
   if (!row?.logo_content_type || !row.logo_sha256 || !sealed) return null;
-  return { bytes: openLogo(ctx.keys.tenantDek(tenantId), tenantId, sealed), contentType: row.logo_content_type, sha256: row.logo_sha256 };
+  return {
+    bytes: openLogo(ctx.keys.tenantDek(tenantId), tenantId, sealed),
+    contentType: row.logo_content_type,
+    sha256: row.logo_sha256,
+  };
 }
 
 /** GET logo_url: the bytes with their type (ETag: the digest), or NOT_FOUND before any upload. */
 export function serveLogo(ctx: Pick<BrandingCtx, 'repo' | 'keys'>, tenantId: string): Outcome<Reply> {
   const logo = openedLogo(ctx, tenantId);
   if (!logo) return refuse('NOT_FOUND', 'No logo has been uploaded: PUT /v1/branding/logo first.');
-  return ok({ status: 200, raw: logo.bytes, contentType: logo.contentType, headers: { etag: `"${logo.sha256}"`, 'cache-control': 'private, no-cache' } });
+  return ok({
+    status: 200,
+    raw: logo.bytes,
+    contentType: logo.contentType,
+    headers: { etag: `"${logo.sha256}"`, 'cache-control': 'private, no-cache' },
+  });
 }
 
 export function createBrandingService(deps: BrandingDeps) {

@@ -4,7 +4,12 @@ import { DEFAULT_BRAND_FONT, isBrandFont, type BrandFont } from '../contract/bra
 import { undrawable } from '../contract/font-coverage.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import {
-  DEFAULT_ACCENT_COLOR, DEFAULT_PRIMARY_COLOR, DISPLAY_NAME_MAX, LOGO_PATH, type Branding, type BrandingPatch,
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_PRIMARY_COLOR,
+  DISPLAY_NAME_MAX,
+  LOGO_PATH,
+  type Branding,
+  type BrandingPatch,
 } from '../contract/schemas/branding.js';
 import type { BrandingRow, TenantRow, ThemeColumns } from './repo.js';
 
@@ -34,7 +39,11 @@ export function resolveTheme(tenant: TenantRow, row: BrandingRow | undefined): B
  * The stored theme after a partial update, and the fields whose value it changes (as the tenant sees
  * them: setting a field to the value it already shows is no change).
  */
-export function mergeTheme(tenant: TenantRow, row: BrandingRow | undefined, patch: BrandingPatch): { next: ThemeColumns; changed: string[] } {
+export function mergeTheme(
+  tenant: TenantRow,
+  row: BrandingRow | undefined,
+  patch: BrandingPatch,
+): { next: ThemeColumns; changed: string[] } {
   const shown = resolveTheme(tenant, row);
   const next: ThemeColumns = {
     display_name: row?.display_name ?? null,
@@ -59,13 +68,22 @@ export function mergeTheme(tenant: TenantRow, row: BrandingRow | undefined, patc
  * changed and it cannot draw the text already stored) and the character (docs/reports.md, "Fonts").
  */
 export function themeDrawable(tenant: TenantRow, next: ThemeColumns, patch: BrandingPatch): Outcome<null> {
-  const theme = resolveTheme(tenant, { ...next, logo_content_type: null, logo_sha256: null, logo_bytes: null, updated_at: tenant.created_at });
+  const theme = resolveTheme(tenant, {
+    ...next,
+    logo_content_type: null,
+    logo_sha256: null,
+    logo_bytes: null,
+    updated_at: tenant.created_at,
+  });
   const font = theme.font as BrandFont;
   for (const field of ['display_name', 'footer_text'] as const) {
     const bad = undrawable(theme[field], font);
     if (!bad) continue;
     const where = patch[field] !== undefined ? `body.${field}` : 'body.font';
-    const what = where === 'body.font' ? `${font} cannot draw ${bad} of the stored ${field}` : `${bad} is drawn by neither ${font} nor Amiri`;
+    const what =
+      where === 'body.font'
+        ? `${font} cannot draw ${bad} of the stored ${field}`
+        : `${bad} is drawn by neither ${font} nor Amiri`;
     return refuse('UNDRAWABLE_TEXT', `${where}: ${what}; statements embed their fonts and would drop it.`);
   }
   return ok(null);

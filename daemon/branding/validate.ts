@@ -13,21 +13,39 @@ import { sha256 } from '../store/crypto.js';
 
 /** An SVG (or any XML) document: text starting, after an optional BOM and white space, with '<'. */
 function looksLikeMarkup(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const head = bytes
+    .subarray(0, 512)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return head.startsWith('<');
 }
 
 export function checkLogo(bytes: Buffer): Outcome<LogoType> {
-  if (bytes.length > MAX_LOGO_BYTES) return refuse('PAYLOAD_TOO_LARGE', `A logo is at most ${MAX_LOGO_BYTES} bytes (512 KiB); this one is ${bytes.length}.`);
-  if (bytes.length === 0) return refuse('UNSUPPORTED_MEDIA_TYPE', 'The body is empty: send the raw bytes of a PNG or JPEG file.');
+  if (bytes.length > MAX_LOGO_BYTES)
+    return refuse(
+      'PAYLOAD_TOO_LARGE',
+      `A logo is at most ${MAX_LOGO_BYTES} bytes (512 KiB); this one is ${bytes.length}.`,
+    );
+  if (bytes.length === 0)
+    return refuse('UNSUPPORTED_MEDIA_TYPE', 'The body is empty: send the raw bytes of a PNG or JPEG file.');
   const type = imageTypeOf(bytes);
   if (type) {
     const problem = type === 'image/png' ? pngProblem(bytes) : jpegProblem(bytes);
     const name = type === 'image/png' ? 'PNG' : 'JPEG';
-    return problem === null ? ok(type) : refuse('LOGO_NOT_RENDERABLE', `The logo starts like a ${name} but the statement renderer could not draw it: ${problem}.`);
+    return problem === null
+      ? ok(type)
+      : refuse(
+          'LOGO_NOT_RENDERABLE',
+          `The logo starts like a ${name} but the statement renderer could not draw it: ${problem}.`,
+        );
   }
-  if (looksLikeMarkup(bytes)) return refuse('UNSUPPORTED_MEDIA_TYPE', 'SVG (or other markup) is not accepted as a logo: send a PNG or JPEG.');
-  return refuse('UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG or JPEG image (judged by its first bytes, whatever the Content-Type says).');
+  if (looksLikeMarkup(bytes))
+    return refuse('UNSUPPORTED_MEDIA_TYPE', 'SVG (or other markup) is not accepted as a logo: send a PNG or JPEG.');
+  return refuse(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'The logo must be a PNG or JPEG image (judged by its first bytes, whatever the Content-Type says).',
+  );
 }
 
 /** Verdicts on stored logos by the digest of their bytes: a tenant renders many statements with one logo. */
@@ -46,7 +64,9 @@ export function storedLogoProblem(bytes: Buffer, contentType: LogoType): string 
   if (verdict === undefined) {
     const checked = checkLogo(bytes);
     if (!checked.ok) verdict = checked.message ?? checked.code;
-    else verdict = checked.value === contentType ? null : `the logo's bytes are a ${checked.value}, its row says ${contentType}`;
+    else
+      verdict =
+        checked.value === contentType ? null : `the logo's bytes are a ${checked.value}, its row says ${contentType}`;
     if (verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value ?? '');
     verdicts.set(key, verdict);
   }

@@ -6,7 +6,13 @@
 // every move is in the complaint's history and in the audit chain.
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import { createComplaintRepo, type ComplaintFilter, type ComplaintRepo, type ComplaintRow, type ComplaintState } from './repo.js';
+import {
+  createComplaintRepo,
+  type ComplaintFilter,
+  type ComplaintRepo,
+  type ComplaintRow,
+  type ComplaintState,
+} from './repo.js';
 
 export type ComplaintsDeps = Pick<Deps, 'db' | 'ids' | 'audit' | 'market' | 'clock' | 'nowIso'>;
 
@@ -48,14 +54,19 @@ function view(ctx: Ctx, r: ComplaintRow) {
     resolution_note: r.resolution_note,
     closed_at: r.closed_at,
     updated_at: r.updated_at,
-    history: ctx.repo.events(r.id).map((e) => ({ from: e.from_state, to: e.to_state, actor: e.actor, note: e.note, at: e.at })),
+    history: ctx.repo
+      .events(r.id)
+      .map((e) => ({ from: e.from_state, to: e.to_state, actor: e.actor, note: e.note, at: e.at })),
   };
 }
 
 export type ComplaintView = ReturnType<typeof view>;
 
 /** The date a response is due: 15 business days after the receipt date, on the EGX calendar. */
-export function responseDueDate(calendar: Pick<Deps['market']['calendar'], 'addTradingDays' | 'isTradingDay' | 'nextTradingDay'>, receivedDate: string): string {
+export function responseDueDate(
+  calendar: Pick<Deps['market']['calendar'], 'addTradingDays' | 'isTradingDay' | 'nextTradingDay'>,
+  receivedDate: string,
+): string {
   const start = calendar.isTradingDay(receivedDate) ? receivedDate : calendar.nextTradingDay(receivedDate);
   return calendar.addTradingDays(start, RESPONSE_BUSINESS_DAYS);
 }
@@ -67,15 +78,39 @@ function create(ctx: Ctx, input: ComplaintInput, actor: string): Outcome<Complai
   const receivedDate = today(ctx);
   const id = deps.ids.next('cmp');
   const row = {
-    id, tenant_id: tenantId, investor_id: input.investor_id, category: input.category, channel: input.channel, summary: input.summary,
-    received_at: deps.nowIso(), received_date: receivedDate, due_date: responseDueDate(deps.market.calendar, receivedDate),
+    id,
+    tenant_id: tenantId,
+    investor_id: input.investor_id,
+    category: input.category,
+    channel: input.channel,
+    summary: input.summary,
+    received_at: deps.nowIso(),
+    received_date: receivedDate,
+    due_date: responseDueDate(deps.market.calendar, receivedDate),
   };
   repo.insert(row, actor);
-  deps.audit.append({ actor, action: 'complaint.received', subject: id, tenantId, detail: { investor_id: input.investor_id, category: input.category, channel: input.channel, due_date: row.due_date } });
+  deps.audit.append({
+    actor,
+    action: 'complaint.received',
+    subject: id,
+    tenantId,
+    detail: {
+      investor_id: input.investor_id,
+      category: input.category,
+      channel: input.channel,
+      due_date: row.due_date,
+    },
+  });
   return ok(view(ctx, repo.byId(id)!));
 }
 
-function transition(ctx: Ctx, id: string, to: ComplaintState, note: string | undefined, actor: string): Outcome<ComplaintView> {
+function transition(
+  ctx: Ctx,
+  id: string,
+  to: ComplaintState,
+  note: string | undefined,
+  actor: string,
+): Outcome<ComplaintView> {
   const c = ctx.repo.byId(id);
   if (!c) return refuse('NOT_FOUND', `No complaint ${id}.`);
   const allowed = NEXT[c.state];
@@ -87,7 +122,13 @@ function transition(ctx: Ctx, id: string, to: ComplaintState, note: string | und
   if ((to === 'resolved' || to === 'rejected') && text === null) return refuse('COMPLAINT_NOTE_REQUIRED');
   const at = ctx.deps.nowIso();
   ctx.repo.move(id, c.state, to, text, actor, at);
-  ctx.deps.audit.append({ actor, action: 'complaint.transitioned', subject: id, tenantId: c.tenant_id, detail: { from: c.state, to, note: text } });
+  ctx.deps.audit.append({
+    actor,
+    action: 'complaint.transitioned',
+    subject: id,
+    tenantId: c.tenant_id,
+    detail: { from: c.state, to, note: text },
+  });
   return ok(view(ctx, ctx.repo.byId(id)!));
 }
 
@@ -95,7 +136,8 @@ export function createComplaintsService(deps: ComplaintsDeps) {
   const ctx: Ctx = { deps, repo: createComplaintRepo(deps.db) };
   return {
     create: (input: ComplaintInput, actor: string) => create(ctx, input, actor),
-    transition: (id: string, to: ComplaintState, note: string | undefined, actor: string) => transition(ctx, id, to, note, actor),
+    transition: (id: string, to: ComplaintState, note: string | undefined, actor: string) =>
+      transition(ctx, id, to, note, actor),
     get(id: string): Outcome<ComplaintView> {
       const c = ctx.repo.byId(id);
       return c ? ok(view(ctx, c)) : refuse('NOT_FOUND', `No complaint ${id}.`);
@@ -103,7 +145,10 @@ export function createComplaintsService(deps: ComplaintsDeps) {
     list(f: Omit<ComplaintFilter, 'overdueBefore' | 'notOverdueBefore'> & { overdue?: 'true' | 'false' }) {
       const { overdue, ...rest } = f;
       const d = today(ctx);
-      const filter: ComplaintFilter = { ...rest, ...(overdue === 'true' ? { overdueBefore: d } : overdue === 'false' ? { notOverdueBefore: d } : {}) };
+      const filter: ComplaintFilter = {
+        ...rest,
+        ...(overdue === 'true' ? { overdueBefore: d } : overdue === 'false' ? { notOverdueBefore: d } : {}),
+      };
       return { complaints: ctx.repo.list(filter).map((r) => view(ctx, r)) };
     },
   };

@@ -7,21 +7,36 @@
 // must grow.
 import { randomBytes } from 'node:crypto';
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, type AuthenticatorTransport, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON, type RegistrationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type AuthenticatorTransport,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { IdentityRow, PasskeyRow } from '../backoffice/passkeys.js';
 
 export const RP_ID = 'localhost';
 const RP_NAME = 'svc sandbox console';
 
-const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] => JSON.parse(row.transports) as AuthenticatorTransport[];
+const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] =>
+  JSON.parse(row.transports) as AuthenticatorTransport[];
 
-export async function registrationOptions(who: IdentityRow, existing: PasskeyRow[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function registrationOptions(
+  who: IdentityRow,
+  existing: PasskeyRow[],
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   return generateRegistrationOptions({
-    rpName: RP_NAME, rpID: RP_ID, userName: who.name, userDisplayName: `${who.name} (${who.role})`,
-    userID: new TextEncoder().encode(who.id), challenge: randomBytes(32), attestationType: 'none',
+    rpName: RP_NAME,
+    rpID: RP_ID,
+    userName: who.name,
+    userDisplayName: `${who.name} (${who.role})`,
+    userID: new TextEncoder().encode(who.id),
+    challenge: randomBytes(32),
+    attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
@@ -36,13 +51,26 @@ export interface VerifiedPasskey {
 
 /** A registration's new passkey, or null when it does not verify. */
 export async function verifyRegistration(
-  response: RegistrationResponseJSON, origin: string, challengeOk: (c: string) => boolean,
+  response: RegistrationResponseJSON,
+  origin: string,
+  challengeOk: (c: string) => boolean,
 ): Promise<VerifiedPasskey | null> {
   try {
-    const r = await verifyRegistrationResponse({ response, expectedChallenge: challengeOk, expectedOrigin: origin, expectedRPID: RP_ID, requireUserVerification: true });
+    const r = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challengeOk,
+      expectedOrigin: origin,
+      expectedRPID: RP_ID,
+      requireUserVerification: true,
+    });
     if (!r.verified) return null;
     const c = r.registrationInfo.credential;
-    return { credentialId: c.id, publicKey: c.publicKey, counter: c.counter, transports: c.transports ?? response.response.transports ?? [] };
+    return {
+      credentialId: c.id,
+      publicKey: c.publicKey,
+      counter: c.counter,
+      transports: c.transports ?? response.response.transports ?? [],
+    };
   } catch {
     return null; // a malformed or mismatched response is a refusal, not a fault
   }
@@ -50,19 +78,33 @@ export async function verifyRegistration(
 
 export async function assertionOptions(passkeys: PasskeyRow[] | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return generateAuthenticationOptions({
-    rpID: RP_ID, challenge: randomBytes(32), userVerification: 'required',
+    rpID: RP_ID,
+    challenge: randomBytes(32),
+    userVerification: 'required',
     allowCredentials: passkeys?.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
   });
 }
 
 /** The assertion's new counter, or null when it does not verify against the stored passkey. */
 export async function verifyAssertion(
-  response: AuthenticationResponseJSON, passkey: PasskeyRow, origin: string, challengeOk: (c: string) => boolean,
+  response: AuthenticationResponseJSON,
+  passkey: PasskeyRow,
+  origin: string,
+  challengeOk: (c: string) => boolean,
 ): Promise<number | null> {
   try {
     const r = await verifyAuthenticationResponse({
-      response, expectedChallenge: challengeOk, expectedOrigin: origin, expectedRPID: RP_ID, requireUserVerification: true,
-      credential: { id: passkey.credential_id, publicKey: new Uint8Array(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
+      response,
+      expectedChallenge: challengeOk,
+      expectedOrigin: origin,
+      expectedRPID: RP_ID,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: passkey.counter,
+        transports: transportsOf(passkey),
+      },
     });
     return r.verified ? r.authenticationInfo.newCounter : null;
   } catch {

@@ -10,7 +10,10 @@ import { sha256 } from '../store/crypto.js';
 
 export const CHALLENGE_TTL_MS = 2 * 60_000;
 
-export type Purpose = { kind: 'enrol'; operatorId: string } | { kind: 'sign-in' } | { kind: 'step-up'; sessionId: string };
+export type Purpose =
+  | { kind: 'enrol'; operatorId: string }
+  | { kind: 'sign-in' }
+  | { kind: 'step-up'; sessionId: string };
 
 type Key = [string, string, string | null, string | null, number];
 
@@ -28,7 +31,11 @@ export function createChallenges(db: Db, wallNow: () => number) {
     ),
   };
   const key = (challenge: string, p: Purpose, now: number): Key => [
-    sha256(challenge), p.kind, p.kind === 'enrol' ? p.operatorId : null, p.kind === 'step-up' ? p.sessionId : null, now,
+    sha256(challenge),
+    p.kind,
+    p.kind === 'enrol' ? p.operatorId : null,
+    p.kind === 'step-up' ? p.sessionId : null,
+    now,
   ];
   const sane = (challenge: string) => typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 200;
 

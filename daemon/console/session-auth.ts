@@ -21,9 +21,18 @@ export interface SessionPort {
   /** Why the identity may not hold a session now (key revoked, disabled), or null. */
   identityBar(db: Db, identityId: string): Refusal | null;
   openSession(s: SessionStore, identityId: string, wallNowMs: number): { session_id: string; token: string };
-  authenticateSession(s: SessionStore, token: string, wallNowMs: number): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }>;
+  authenticateSession(
+    s: SessionStore,
+    token: string,
+    wallNowMs: number,
+  ): Outcome<{ session_id: string; identity_id: string; stepped_up: boolean }>;
   markSteppedUp(s: SessionStore, sessionId: string, wallNowMs: number): void;
-  revokeSessions(s: SessionStore, which: { session_ids?: string[]; identity_id?: string }, actor: string, wallNowMs?: number): unknown;
+  revokeSessions(
+    s: SessionStore,
+    which: { session_ids?: string[]; identity_id?: string },
+    actor: string,
+    wallNowMs?: number,
+  ): unknown;
 }
 
 export interface ConsoleSession {
@@ -68,10 +77,12 @@ export function consoleOrigins(req: FastifyRequest): string[] {
 /** Origin and CSRF token of a state-changing call made with a session cookie. */
 export function checkCsrf(req: FastifyRequest, token: string): void {
   const origin = header(req, 'origin');
-  if (!origin || !consoleOrigins(req).includes(origin)) throw new AppError('CSRF_REFUSED', 'The call did not come from the console page (Origin).');
+  if (!origin || !consoleOrigins(req).includes(origin))
+    throw new AppError('CSRF_REFUSED', 'The call did not come from the console page (Origin).');
   const sent = Buffer.from(header(req, CSRF_HEADER) ?? '');
   const want = Buffer.from(csrfTokenOf(token));
-  if (sent.length !== want.length || !timingSafeEqual(sent, want)) throw new AppError('CSRF_REFUSED', 'Send X-CSRF-Token: the token of GET /console/api/me.');
+  if (sent.length !== want.length || !timingSafeEqual(sent, want))
+    throw new AppError('CSRF_REFUSED', 'Send X-CSRF-Token: the token of GET /console/api/me.');
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -87,7 +98,15 @@ export function createSessionAuth(deps: SessionAuthDeps) {
     const who = deps.passkeys.identity(s.value.identity_id);
     if (!who) throw new AppError('UNAUTHENTICATED', 'The session names an identity that no longer exists.');
     const scopes = deps.scopesOf(who.id);
-    const operator = { id: who.id, name: who.name, role: who.role, realm: who.realm, brokerId: who.broker_id, scopes, grants: new Set(scopes.keys()) };
+    const operator = {
+      id: who.id,
+      name: who.name,
+      role: who.role,
+      realm: who.realm,
+      brokerId: who.broker_id,
+      scopes,
+      grants: new Set(scopes.keys()),
+    };
     return { sessionId: s.value.session_id, operator, steppedUp: s.value.stepped_up, csrfToken: csrfTokenOf(token) };
   };
 }

@@ -20,7 +20,8 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-const CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Where the built console is: next to the daemon's bundle (dist/daemon -> dist/console) or, from source, in dist/. */
 export function findConsoleDir(): string | null {
@@ -34,7 +35,11 @@ function sendFile(reply: FastifyReply, file: string, immutable: boolean): Fastif
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   reply.header('x-content-type-options', 'nosniff');
-  if (type.startsWith('text/html')) reply.header('content-security-policy', CSP).header('x-frame-options', 'DENY').header('referrer-policy', 'no-referrer');
+  if (type.startsWith('text/html'))
+    reply
+      .header('content-security-policy', CSP)
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer');
   return reply.type(type).send(readFileSync(file));
 }
 
@@ -53,9 +58,14 @@ function fileFor(dir: string, rest: string): string | null {
 
 export function registerConsoleStatic(app: FastifyInstance, dir: string | null): void {
   const notBuilt = (reply: FastifyReply, id: string) =>
-    reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody('NOT_FOUND', 'The console is not built: run npm run build.', id)));
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(errorBody('NOT_FOUND', 'The console is not built: run npm run build.', id)));
   // /console itself is the page (a trailing slash is not a canonical path here: daemon/http/canonical-path.ts)
-  app.get('/console', (req, reply) => (dir ? sendFile(reply, join(dir, 'index.html'), false) : notBuilt(reply, String(req.id))));
+  app.get('/console', (req, reply) =>
+    dir ? sendFile(reply, join(dir, 'index.html'), false) : notBuilt(reply, String(req.id)),
+  );
   app.get('/console/*', (req, reply) => {
     if (!dir) return notBuilt(reply, String(req.id));
     const rest = (req.params as { '*': string })['*'];
@@ -63,7 +73,10 @@ export function registerConsoleStatic(app: FastifyInstance, dir: string | null):
     if (file) return sendFile(reply, file, rest.startsWith('assets/'));
     // An asset that is not there is a 404; any other path is a page of the app.
     if (rest.startsWith('assets/') || extname(rest) !== '') {
-      return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody('NOT_FOUND', 'No such console file.', String(req.id))));
+      return reply
+        .code(404)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(errorBody('NOT_FOUND', 'No such console file.', String(req.id))));
     }
     return sendFile(reply, join(dir, 'index.html'), false);
   });

@@ -47,7 +47,10 @@ export function checkDate(field: string, value: string): Outcome<string> {
     return refuse('INVALID_DATE', `${field}: ${JSON.stringify(value)} is not a calendar date (YYYY-MM-DD).`);
   }
   if (value < DATE_MIN || value > DATE_MAX) {
-    return refuse('DATE_OUT_OF_RANGE', `${field}: ${value} is outside the dates the sandbox handles (${DATE_MIN} to ${DATE_MAX}).`);
+    return refuse(
+      'DATE_OUT_OF_RANGE',
+      `${field}: ${value} is outside the dates the sandbox handles (${DATE_MIN} to ${DATE_MAX}).`,
+    );
   }
   return ok(value);
 }
@@ -61,9 +64,18 @@ export function checkOptionalDate(field: string, value: string | undefined): Out
  * Two checked dates as an inclusive range: end not before start and at most maxDays apart, else
  * INVALID_RANGE (the names are the caller's fields).
  */
-export function checkRange(names: { start: string; end: string }, start: string, end: string, maxDays: number): Outcome<{ start: string; end: string }> {
+export function checkRange(
+  names: { start: string; end: string },
+  start: string,
+  end: string,
+  maxDays: number,
+): Outcome<{ start: string; end: string }> {
   const days = daysBetween(start, end);
   if (days < 0) return refuse('INVALID_RANGE', `${names.end} ${end} is before ${names.start} ${start}.`);
-  if (days > maxDays) return refuse('INVALID_RANGE', `${names.start} to ${names.end}: at most ${maxDays} days per request (${start} to ${end} is ${days}).`);
+  if (days > maxDays)
+    return refuse(
+      'INVALID_RANGE',
+      `${names.start} to ${names.end}: at most ${maxDays} days per request (${start} to ${end} is ${days}).`,
+    );
   return ok({ start, end });
 }

@@ -17,7 +17,10 @@ export const DISCLOSURES = {
 } as const;
 
 /** The broker-of-record line: its name and its Financial Regulatory Authority licence. */
-export function licenceLine(locale: 'en' | 'ar', broker: { name: string; name_ar: string; fra_license_no: string }): string {
+export function licenceLine(
+  locale: 'en' | 'ar',
+  broker: { name: string; name_ar: string; fra_license_no: string },
+): string {
   return locale === 'ar'
     ? `${broker.name_ar} مرخص من الهيئة العامة للرقابة المالية، ترخيص رقم ${broker.fra_license_no}.`
     : `${broker.name} is licensed by the Financial Regulatory Authority (FRA), licence no. ${broker.fra_license_no}.`;

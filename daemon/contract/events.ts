@@ -40,7 +40,13 @@ export const EventsQuery = z.strictObject({
     .regex(/^[a-z_]+(\.[a-z_*]+)?(,[a-z_]+(\.[a-z_*]+)?)*$/)
     .optional()
     .describe('comma-separated event types; `order.*` takes a family (default: every type)'),
-  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('resume after this event id (as the Last-Event-ID header does)'),
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('resume after this event id (as the Last-Event-ID header does)'),
 });
 export type EventsQuery = z.infer<typeof EventsQuery>;
 

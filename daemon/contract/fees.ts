@@ -44,7 +44,14 @@ export interface FeeLines {
   stamp_duty_micros: number;
 }
 
-export const FEE_LINE_KEYS = ['commission_micros', 'egx_micros', 'mcdr_micros', 'ipf_micros', 'fra_micros', 'stamp_duty_micros'] as const;
+export const FEE_LINE_KEYS = [
+  'commission_micros',
+  'egx_micros',
+  'mcdr_micros',
+  'ipf_micros',
+  'fra_micros',
+  'stamp_duty_micros',
+] as const;
 
 /** Tenths of a basis point per unit: rate_bps_x10 / 100,000. */
 const BPS_X10_DEN = 100_000n;
@@ -62,7 +69,8 @@ export function feeScheduleOf(f: FeesFixture): FeeSchedule {
 }
 
 function checkValue(valueMicros: number): bigint {
-  if (!Number.isSafeInteger(valueMicros) || valueMicros < 0) throw new Error(`trade value must be a non-negative safe integer of micros, got ${valueMicros}`);
+  if (!Number.isSafeInteger(valueMicros) || valueMicros < 0)
+    throw new Error(`trade value must be a non-negative safe integer of micros, got ${valueMicros}`);
   return BigInt(valueMicros);
 }
 
@@ -80,7 +88,8 @@ function toSafe(v: bigint): number {
 /** The order-level charges on a cumulative executed value (nothing executed: nothing charged). */
 export function orderFees(valueMicros: number, s: FeeSchedule): FeeLines {
   const v = checkValue(valueMicros);
-  if (v === 0n) return { commission_micros: 0, egx_micros: 0, mcdr_micros: 0, ipf_micros: 0, fra_micros: 0, stamp_duty_micros: 0 };
+  if (v === 0n)
+    return { commission_micros: 0, egx_micros: 0, mcdr_micros: 0, ipf_micros: 0, fra_micros: 0, stamp_duty_micros: 0 };
   const commission = rate(v, s.commission.rateBpsX10);
   const minimum = BigInt(s.commission.minMicros);
   const egx = rate(v, s.egx.rateBpsX10);
@@ -111,7 +120,14 @@ export function fillFees(priorValueMicros: number, fillValueMicros: number, s: F
 
 /** Several charges added line by line (an order's fills into its contract note's totals). */
 export function sumFeeLines(rows: readonly FeeLines[]): FeeLines {
-  const sum: FeeLines = { commission_micros: 0, egx_micros: 0, mcdr_micros: 0, ipf_micros: 0, fra_micros: 0, stamp_duty_micros: 0 };
+  const sum: FeeLines = {
+    commission_micros: 0,
+    egx_micros: 0,
+    mcdr_micros: 0,
+    ipf_micros: 0,
+    fra_micros: 0,
+    stamp_duty_micros: 0,
+  };
   for (const row of rows) for (const k of FEE_LINE_KEYS) sum[k] += row[k];
   return sum;
 }

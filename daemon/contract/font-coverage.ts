@@ -66,7 +66,8 @@ export function cmapOf(file: string): Set<number> {
   const b = readFileSync(file);
   const tables = b.readUInt16BE(4);
   let cmap = -1;
-  for (let i = 0; i < tables; i++) if (b.toString('latin1', 12 + i * 16, 16 + i * 16) === 'cmap') cmap = b.readUInt32BE(20 + i * 16);
+  for (let i = 0; i < tables; i++)
+    if (b.toString('latin1', 12 + i * 16, 16 + i * 16) === 'cmap') cmap = b.readUInt32BE(20 + i * 16);
   if (cmap < 0) throw new Error(`${file}: no cmap table`);
   const out = new Set<number>();
   const subtables = b.readUInt16BE(cmap + 2);
@@ -102,8 +103,16 @@ function drawnBy(font: BrandFont): Set<number> {
  * joiners, variation selectors), which the shaper hides.
  */
 function needsNoGlyph(c: number): boolean {
-  return c === 0x0a || c === 0x09 || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069)
-    || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff || c === 0x00ad;
+  return (
+    c === 0x0a ||
+    c === 0x09 ||
+    (c >= 0x200b && c <= 0x200f) ||
+    (c >= 0x202a && c <= 0x202e) ||
+    (c >= 0x2060 && c <= 0x2069) ||
+    (c >= 0xfe00 && c <= 0xfe0f) ||
+    c === 0xfeff ||
+    c === 0x00ad
+  );
 }
 
 /** Whether a statement set in `font` (with Amiri, as the template sets every statement) draws c. */
@@ -120,7 +129,8 @@ export function undrawable(text: string, font?: BrandFont): string | null {
   const fonts = font ? [font] : BRAND_FONTS;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    if (!fonts.every((f) => drawable(c, f))) return `U+${c.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`;
+    if (!fonts.every((f) => drawable(c, f)))
+      return `U+${c.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`;
   }
   return null;
 }
@@ -133,6 +143,11 @@ export function undrawable(text: string, font?: BrandFont): string | null {
 export function drawableText<T extends z.ZodType<string>>(schema: T) {
   return schema.superRefine((s, ctx) => {
     const bad = undrawable(s);
-    if (bad) ctx.addIssue({ code: 'custom', message: `${bad} is drawn by none of the statement fonts (${BRAND_FONTS.join(', ')})`, params: { error_code: 'UNDRAWABLE_TEXT' } });
+    if (bad)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad} is drawn by none of the statement fonts (${BRAND_FONTS.join(', ')})`,
+        params: { error_code: 'UNDRAWABLE_TEXT' },
+      });
   });
 }

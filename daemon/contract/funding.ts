@@ -5,7 +5,13 @@ export const TRANSFER_FINAL_STATES = ['completed', 'failed'] as const;
 export const TRANSFER_APPROVALS = ['automatic', 'pending', 'approved', 'rejected'] as const;
 
 /** Reasons a dealer may give for rejecting a transfer (the failed transfer's reason_code). */
-export const FUNDING_REJECT_REASONS = ['SOURCE_OF_FUNDS_UNVERIFIED', 'NAME_MISMATCH', 'AML_REVIEW', 'LIMIT_POLICY', 'DEALER_REJECTED'] as const;
+export const FUNDING_REJECT_REASONS = [
+  'SOURCE_OF_FUNDS_UNVERIFIED',
+  'NAME_MISMATCH',
+  'AML_REVIEW',
+  'LIMIT_POLICY',
+  'DEALER_REJECTED',
+] as const;
 
 export const TRANSFER_LIMIT_MICROS = 70_000_000_000;
 export const DAILY_TRANSFER_LIMIT_MICROS = 200_000_000_000;

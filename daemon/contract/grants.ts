@@ -8,9 +8,20 @@ import type { OperatorRealm } from './route.js';
 
 /** Bases under maker-checker: `<base>:propose` is the maker's grant, `<base>:approve` the checker's. */
 export const STRICT_BASES = [
-  'ledger:adjust', 'broker:create', 'fee-schedule:update', 'binding:update', 'keys:rotate-kek', 'keys:rotate-dek',
-  'console-users:manage', 'console-users:disable', 'console-roles:assign', 'passkey:unlock', 'break-glass',
-  'idp-config:update', 'corp-action:process', 'marketdata:replay',
+  'ledger:adjust',
+  'broker:create',
+  'fee-schedule:update',
+  'binding:update',
+  'keys:rotate-kek',
+  'keys:rotate-dek',
+  'console-users:manage',
+  'console-users:disable',
+  'console-roles:assign',
+  'passkey:unlock',
+  'break-glass',
+  'idp-config:update',
+  'corp-action:process',
+  'marketdata:replay',
 ] as const;
 export type StrictBase = (typeof STRICT_BASES)[number];
 
@@ -22,14 +33,36 @@ export type StrictBase = (typeof STRICT_BASES)[number];
 export type ScopeKind = 'global' | 'broker' | 'tenant';
 
 const DESK_GRANTS = [
-  'queue:read', 'orders:execute', 'funding:read', 'funding:approve', 'blotter:read', 'exposure:read',
-  'eod:read', 'reference:read', 'orderbook:read', 'kyc:read', 'kyc:decide', 'accounts:status',
+  'queue:read',
+  'orders:execute',
+  'funding:read',
+  'funding:approve',
+  'blotter:read',
+  'exposure:read',
+  'eod:read',
+  'reference:read',
+  'orderbook:read',
+  'kyc:read',
+  'kyc:decide',
+  'accounts:status',
 ] as const;
 
 const GLOBAL_GRANTS = [
-  'sandbox:control', 'tenants:create', 'actions:read', 'access-review:read', 'access-review:open',
-  'access-review:decide', 'sessions:read', 'sessions:revoke', 'operator-keys:rotate', 'operator-keys:revoke', 'surveillance:read', 'surveillance:manage', 'complaints:manage',
-  'reconciliation:read', 'reconciliation:manage',
+  'sandbox:control',
+  'tenants:create',
+  'actions:read',
+  'access-review:read',
+  'access-review:open',
+  'access-review:decide',
+  'sessions:read',
+  'sessions:revoke',
+  'operator-keys:rotate',
+  'operator-keys:revoke',
+  'surveillance:read',
+  'surveillance:manage',
+  'complaints:manage',
+  'reconciliation:read',
+  'reconciliation:manage',
   ...STRICT_BASES.flatMap((b) => [`${b}:propose`, `${b}:approve`]),
 ] as const;
 
@@ -59,13 +92,47 @@ const REVIEW_GRANTS = ['access-review:read', 'access-review:open', 'access-revie
 
 /** The bootstrap roles. */
 export const ROLES = {
-  admin: { realm: 'admin', grants: ['sandbox:control', 'tenants:create', 'audit:read', 'backoffice:read', 'accounts:status', 'actions:read', 'access-review:read', 'sessions:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', 'reconciliation:read', 'reconciliation:manage'] },
+  admin: {
+    realm: 'admin',
+    grants: [
+      'sandbox:control',
+      'tenants:create',
+      'audit:read',
+      'backoffice:read',
+      'accounts:status',
+      'actions:read',
+      'access-review:read',
+      'sessions:read',
+      'surveillance:read',
+      'surveillance:manage',
+      'complaints:manage',
+      'reconciliation:read',
+      'reconciliation:manage',
+    ],
+  },
   dealer: { realm: 'console', grants: [...DESK_GRANTS] },
-  security: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', ...propose, ...IAM_GRANTS, ...REVIEW_GRANTS] },
+  security: {
+    realm: 'admin',
+    grants: ['audit:read', 'backoffice:read', 'actions:read', ...propose, ...IAM_GRANTS, ...REVIEW_GRANTS],
+  },
   approver: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', ...approve] },
   auditor: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'actions:read', 'access-review:read'] },
-  compliance: { realm: 'admin', grants: ['audit:read', 'backoffice:read', 'surveillance:read', 'surveillance:manage', 'complaints:manage', ...REVIEW_GRANTS] },
-  superuser: { realm: 'admin', superuser: true, grants: [...GRANTS.keys()].filter((g) => GRANTS.get(g) !== 'broker' || g === 'accounts:status') },
+  compliance: {
+    realm: 'admin',
+    grants: [
+      'audit:read',
+      'backoffice:read',
+      'surveillance:read',
+      'surveillance:manage',
+      'complaints:manage',
+      ...REVIEW_GRANTS,
+    ],
+  },
+  superuser: {
+    realm: 'admin',
+    superuser: true,
+    grants: [...GRANTS.keys()].filter((g) => GRANTS.get(g) !== 'broker' || g === 'accounts:status'),
+  },
 } as const satisfies Record<string, RoleDef>;
 
 export type RoleName = keyof typeof ROLES;

@@ -7,7 +7,17 @@
 // reproducible. It survives stop, reset and snapshot import (a snapshot never carries it), and the
 // daemon copies it into its locator (daemon.json) and echoes it on /healthz, so a client can tell
 // whether the daemon answering at a port is the one of the home it means.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -19,7 +29,14 @@ export const EXIT_PORT_IN_USE = 98;
 /** The daemon refused a home whose schema or guards differ from its migrations (docs/reliability.md). */
 export const EXIT_HOME_ALTERED = 2;
 /** Files a first start creates besides the sandbox id; a first start that fails removes them again. */
-export const FIRST_START_FILES = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'kek.key', 'audit.checkpoint', 'credentials.json'];
+export const FIRST_START_FILES = [
+  'svc.db',
+  'svc.db-wal',
+  'svc.db-shm',
+  'kek.key',
+  'audit.checkpoint',
+  'credentials.json',
+];
 
 /**
  * Makes `home` private to the user before this process writes in it: it holds every key and the
@@ -80,7 +97,9 @@ export function registerHome(home: string, sandboxId: string, now: string): void
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `${sandboxId}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ sandbox_id: sandboxId, home: resolve(home), registered_at: now }) + '\n', { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ sandbox_id: sandboxId, home: resolve(home), registered_at: now }) + '\n', {
+      mode: 0o600,
+    });
     renameSync(tmp, file);
   } catch {
     // The registry only feeds `svc sandbox list` and names the holder of a busy port.

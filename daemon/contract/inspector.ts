@@ -33,10 +33,20 @@ export const InspectorQuery = z.strictObject({
     .regex(/^([1-5]xx|[1-5]\d\d)$/)
     .optional()
     .describe('a status (404) or a class (4xx)'),
-  path: z.string().max(2000).optional().describe('only paths starting with this (/v1/orders also matches /v1/orders/ord_...)'),
+  path: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe('only paths starting with this (/v1/orders also matches /v1/orders/ord_...)'),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   code: z.string().max(64).optional().describe('only refusals with this error code'),
-  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('only requests recorded after this seq (for following)'),
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('only requests recorded after this seq (for following)'),
   limit: z.coerce.number().int().min(1).max(100_000).default(50).describe('the newest this many matches (default 50)'),
 });
 export type InspectorQuery = z.infer<typeof InspectorQuery>;
@@ -77,9 +87,7 @@ export const InspectedRequest = InspectedRequestSummary.extend({
   request: InspectedBody,
   response: InspectedBody,
   /** Present for a refused signature: what the daemon signed, to diff against the client's own string to sign. */
-  signature: z
-    .object({ canonical_string: z.string(), hint: z.string() })
-    .nullable(),
+  signature: z.object({ canonical_string: z.string(), hint: z.string() }).nullable(),
 }).meta({ id: 'InspectedRequest' });
 export type InspectedRequest = z.infer<typeof InspectedRequest>;
 

@@ -11,7 +11,10 @@ export const JOURNAL_SECRET = '[secret]';
 
 export const JournalOrigin = z
   .strictObject({
-    seed: z.int().min(0).max(2 ** 32 - 1),
+    seed: z
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1),
     /** RFC 3339 (Africa/Cairo) simulated start of the sandbox when it was created. */
     start: z.string().min(1).max(64).meta({ format: 'date-time' }),
     clock: z.enum(['frozen', 'running']),
@@ -51,18 +54,32 @@ export const JournalEntry = z
     idempotency_key: z.string().min(1).max(255).nullable(),
     content_type: z.string().max(200).nullable(),
     /** The exact body text (JSON routes) ... */
-    body: z.string().max(1024 * 1024).nullable(),
+    body: z
+      .string()
+      .max(1024 * 1024)
+      .nullable(),
     /** ... or the exact bytes, base64 (raw uploads). At most one of body and body_base64. */
-    body_base64: z.string().max(800 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/).nullable(),
+    body_base64: z
+      .string()
+      .max(800 * 1024)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+      .nullable(),
     status: z.int().min(100).max(599),
     /**
      * The answer's JSON text as recorded (a secret shown once, such as a provisioned tenant's keys,
      * reads "[secret]"); null for a raw answer; absent in journals written before answers were kept.
      * A replay compares the replayed body with it. replay-entry ignores it.
      */
-    response: z.string().max(8 * 1024 * 1024).nullable().optional(),
+    response: z
+      .string()
+      .max(8 * 1024 * 1024)
+      .nullable()
+      .optional(),
   })
-  .refine((e) => e.body === null || e.body_base64 === null, { message: 'send at most one of body and body_base64', path: ['body_base64'] })
+  .refine((e) => e.body === null || e.body_base64 === null, {
+    message: 'send at most one of body and body_base64',
+    path: ['body_base64'],
+  })
   .meta({ id: 'JournalEntry' });
 
 export type JournalOrigin = z.infer<typeof JournalOrigin>;
@@ -127,7 +144,12 @@ function parseHeader(row: string): { ok: true; header: JournalHeader } | { ok: f
   const h = JournalHeader.safeParse(raw.value);
   if (h.success) return { ok: true, header: h.data };
   const v = raw.value;
-  if (!v || typeof v !== 'object' || !('svc_journal' in v)) return { ok: false, message: 'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc sandbox journal FILE' };
+  if (!v || typeof v !== 'object' || !('svc_journal' in v))
+    return {
+      ok: false,
+      message:
+        'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc sandbox journal FILE',
+    };
   return { ok: false, message: firstIssue(h.error) };
 }
 
@@ -147,12 +169,19 @@ export function parseJournalText(text: string): ParsedJournal {
     const r = JournalEntry.safeParse(raw.value);
     if (!r.success) return bad(firstIssue(r.error));
     if (r.data.seq !== i) {
-      return bad(i === 1
-        ? `the journal starts at seq ${r.data.seq}, not 1: a replay needs the whole journal (svc sandbox journal FILE, without --after)`
-        : `seq ${r.data.seq} follows ${i - 1}: an entry is missing or out of order`);
+      return bad(
+        i === 1
+          ? `the journal starts at seq ${r.data.seq}, not 1: a replay needs the whole journal (svc sandbox journal FILE, without --after)`
+          : `seq ${r.data.seq} follows ${i - 1}: an entry is missing or out of order`,
+      );
     }
     entries.push({ line: i + 1, entry: r.data });
   }
-  if (entries.length < h.header.entries) return { ok: false, line: null, message: `the file holds ${entries.length} of the journal's ${h.header.entries} entries: it is truncated` };
+  if (entries.length < h.header.entries)
+    return {
+      ok: false,
+      line: null,
+      message: `the file holds ${entries.length} of the journal's ${h.header.entries} entries: it is truncated`,
+    };
   return { ok: true, header: h.header, entries };
 }

@@ -42,17 +42,39 @@ export const FULL_NAME_RE = /^[\p{L}\p{M}]+(?:[ '’.-]+[\p{L}\p{M}]+)*\.?$/u;
 /** Egyptian mobile numbers (docs/onboarding.md, "Identifiers"). */
 export const PHONE_RE = /^(?:\+20|0)(10|11|12|15)\d{8}$/;
 /** A pragmatic address check: one @, a dot in the domain, no spaces. */
-export const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+export const EMAIL_RE =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Governorate codes of the national id (docs/onboarding.md, "Identifiers"). */
 export const GOVERNORATES: Readonly<Record<string, string>> = {
-  '01': 'Cairo', '02': 'Alexandria', '03': 'Port Said', '04': 'Suez',
-  '11': 'Damietta', '12': 'Dakahlia', '13': 'Sharqia', '14': 'Qalyubia', '15': 'Kafr El Sheikh',
-  '16': 'Gharbia', '17': 'Monufia', '18': 'Beheira', '19': 'Ismailia',
-  '21': 'Giza', '22': 'Beni Suef', '23': 'Fayoum', '24': 'Minya', '25': 'Asyut', '26': 'Sohag',
-  '27': 'Qena', '28': 'Aswan', '29': 'Luxor',
-  '31': 'Red Sea', '32': 'New Valley', '33': 'Matrouh', '34': 'North Sinai', '35': 'South Sinai',
+  '01': 'Cairo',
+  '02': 'Alexandria',
+  '03': 'Port Said',
+  '04': 'Suez',
+  '11': 'Damietta',
+  '12': 'Dakahlia',
+  '13': 'Sharqia',
+  '14': 'Qalyubia',
+  '15': 'Kafr El Sheikh',
+  '16': 'Gharbia',
+  '17': 'Monufia',
+  '18': 'Beheira',
+  '19': 'Ismailia',
+  '21': 'Giza',
+  '22': 'Beni Suef',
+  '23': 'Fayoum',
+  '24': 'Minya',
+  '25': 'Asyut',
+  '26': 'Sohag',
+  '27': 'Qena',
+  '28': 'Aswan',
+  '29': 'Luxor',
+  '31': 'Red Sea',
+  '32': 'New Valley',
+  '33': 'Matrouh',
+  '34': 'North Sinai',
+  '35': 'South Sinai',
   '88': 'Born abroad',
 };
 
@@ -81,13 +103,15 @@ export type NationalIdCheck = { ok: true; birthDate: string; governorate: string
 export function checkNationalId(id: string): NationalIdCheck {
   if (!/^\d{14}$/.test(id)) return { ok: false, reason: 'must be exactly 14 digits 0-9' };
   const century = id[0];
-  if (century !== '2' && century !== '3') return { ok: false, reason: 'the first digit (century) must be 2 (born 1900-1999) or 3 (born 2000-2099)' };
+  if (century !== '2' && century !== '3')
+    return { ok: false, reason: 'the first digit (century) must be 2 (born 1900-1999) or 3 (born 2000-2099)' };
   const year = (century === '2' ? 1900 : 2000) + Number(id.slice(1, 3));
   const month = Number(id.slice(3, 5));
   const day = Number(id.slice(5, 7));
   if (!isRealDate(year, month, day)) return { ok: false, reason: 'digits 2-7 (YYMMDD) are not a real birth date' };
   const gov = id.slice(7, 9);
-  if (!(gov in GOVERNORATES)) return { ok: false, reason: `digits 8-9 are not a governorate code (${Object.keys(GOVERNORATES).join(', ')})` };
+  if (!(gov in GOVERNORATES))
+    return { ok: false, reason: `digits 8-9 are not a governorate code (${Object.keys(GOVERNORATES).join(', ')})` };
   const pad = (n: number) => String(n).padStart(2, '0');
   return { ok: true, birthDate: `${year}-${pad(month)}-${pad(day)}`, governorate: GOVERNORATES[gov] };
 }

@@ -88,7 +88,8 @@ export function formatPrice(micros: number): string {
  */
 export function offTickMessage(priceMicros: number): string {
   const n = tickNeighbours(priceMicros);
-  const nearest = n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
+  const nearest =
+    n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
   return `${formatMicros(priceMicros, 0)} EGP is not on the ${formatMicros(n.tickMicros, 0)} EGP tick: use ${nearest} EGP`;
 }
 

@@ -77,7 +77,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Upload routes: accept raw bytes up to this size instead of JSON. */
   rawBody?: { maxBytes: number };
   /** Maps a validation issue to a more specific code than VALIDATION_FAILED (e.g. INVALID_QTY). */
-  issueCode?: (path: readonly PropertyKey[], where: 'params' | 'query' | 'body', issue: z.core.$ZodIssue) => ErrorCode | undefined;
+  issueCode?: (
+    path: readonly PropertyKey[],
+    where: 'params' | 'query' | 'body',
+    issue: z.core.$ZodIssue,
+  ) => ErrorCode | undefined;
   /** Error codes the route documents (OpenAPI). */
   errors?: ErrorCode[];
   /**

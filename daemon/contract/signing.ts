@@ -23,7 +23,15 @@ export function sha256Hex(data: string | Buffer): string {
 }
 
 export function stringToSign(input: SignInput): string {
-  return ['v1', input.timestamp, input.method.toUpperCase(), input.path, input.rawQuery, input.idempotencyKey, input.bodySha256 ?? sha256Hex(input.body)].join('\n');
+  return [
+    'v1',
+    input.timestamp,
+    input.method.toUpperCase(),
+    input.path,
+    input.rawQuery,
+    input.idempotencyKey,
+    input.bodySha256 ?? sha256Hex(input.body),
+  ].join('\n');
 }
 
 export function sign(secret: string, input: SignInput): string {

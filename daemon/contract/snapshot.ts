@@ -24,7 +24,11 @@ export const MAX_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
 /** The largest snapshot file: gzip never grows its input by more than a fraction, plus the manifest. */
 export const MAX_SNAPSHOT_FILE_BYTES = MAX_SNAPSHOT_BYTES + 16 * 1024 * 1024;
 /** Files a snapshot may hold, each with its largest size (kek.key is exactly 32 bytes). */
-export const SNAPSHOT_FILE_LIMITS: ReadonlyMap<string, number> = new Map([['svc.db', MAX_SNAPSHOT_BYTES], ['kek.key', 32], ['credentials.json', 64 * 1024]]);
+export const SNAPSHOT_FILE_LIMITS: ReadonlyMap<string, number> = new Map([
+  ['svc.db', MAX_SNAPSHOT_BYTES],
+  ['kek.key', 32],
+  ['credentials.json', 64 * 1024],
+]);
 
 export interface SnapshotFile {
   name: string;
@@ -58,7 +62,10 @@ export function sha256Hex(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-export function packSnapshot(info: ManifestInfo, files: Array<{ name: string; data: Buffer }>): { container: Buffer; manifest: SnapshotManifest } {
+export function packSnapshot(
+  info: ManifestInfo,
+  files: Array<{ name: string; data: Buffer }>,
+): { container: Buffer; manifest: SnapshotManifest } {
   const payload = gzipSync(Buffer.concat(files.map((f) => f.data)), { level: 6 });
   const manifest: SnapshotManifest = {
     format: SNAPSHOT_FORMAT,
@@ -67,7 +74,11 @@ export function packSnapshot(info: ManifestInfo, files: Array<{ name: string; da
     files: files.map((f) => ({ name: f.name, bytes: f.data.length, sha256: sha256Hex(f.data) })),
     payload: { encoding: 'gzip', bytes: payload.length, sha256: sha256Hex(payload) },
   };
-  const container = Buffer.concat([Buffer.from(SNAPSHOT_MAGIC, 'utf8'), Buffer.from(JSON.stringify(manifest) + '\n', 'utf8'), payload]);
+  const container = Buffer.concat([
+    Buffer.from(SNAPSHOT_MAGIC, 'utf8'),
+    Buffer.from(JSON.stringify(manifest) + '\n', 'utf8'),
+    payload,
+  ]);
   return { container, manifest };
 }
 
@@ -83,7 +94,8 @@ export function readManifest(buf: Buffer): { manifest: SnapshotManifest; payload
     throw new SnapshotError('not an svc snapshot (the file does not start with SVCSNAP1)');
   }
   const nl = buf.indexOf(0x0a, magic.length);
-  if (nl < 0 || nl - magic.length > MAX_MANIFEST_BYTES) throw new SnapshotError('the manifest is truncated (no end of line after it)');
+  if (nl < 0 || nl - magic.length > MAX_MANIFEST_BYTES)
+    throw new SnapshotError('the manifest is truncated (no end of line after it)');
   let m: unknown;
   try {
     m = JSON.parse(buf.subarray(magic.length, nl).toString('utf8'));
@@ -98,20 +110,44 @@ export function readManifest(buf: Buffer): { manifest: SnapshotManifest; payload
   if (o.format !== SNAPSHOT_FORMAT) bad(`format is ${JSON.stringify(o.format)}, expected "${SNAPSHOT_FORMAT}"`);
   if (typeof o.format_version !== 'number') bad('format_version is missing');
   if ((o.format_version as number) > SNAPSHOT_FORMAT_VERSION) {
-    throw new SnapshotError(`format_version ${o.format_version} is newer than this svc understands (${SNAPSHOT_FORMAT_VERSION}); upgrade svc`);
+    throw new SnapshotError(
+      `format_version ${o.format_version} is newer than this svc understands (${SNAPSHOT_FORMAT_VERSION}); upgrade svc`,
+    );
   }
   if (o.format_version !== SNAPSHOT_FORMAT_VERSION) bad(`format_version ${o.format_version} is not supported`);
   for (const k of ['svc_version', 'created_at', 'start'] as const) if (typeof o[k] !== 'string') bad(`${k} is missing`);
-  for (const k of ['schema_version', 'seed', 'generation', 'journal_entries'] as const) if (!Number.isInteger(o[k])) bad(`${k} is missing`);
-  if (!isObject(o.clock) || typeof o.clock.timestamp !== 'string' || (o.clock.mode !== 'frozen' && o.clock.mode !== 'running') || typeof o.clock.speed !== 'number') bad('clock is missing or malformed');
+  for (const k of ['schema_version', 'seed', 'generation', 'journal_entries'] as const)
+    if (!Number.isInteger(o[k])) bad(`${k} is missing`);
+  if (
+    !isObject(o.clock) ||
+    typeof o.clock.timestamp !== 'string' ||
+    (o.clock.mode !== 'frozen' && o.clock.mode !== 'running') ||
+    typeof o.clock.speed !== 'number'
+  )
+    bad('clock is missing or malformed');
   if (!Array.isArray(o.files) || o.files.length === 0) bad('files is missing');
   for (const [i, f] of (o.files as unknown[]).entries()) {
-    if (!isObject(f) || typeof f.name !== 'string' || !/^[a-z0-9._-]{1,64}$/.test(f.name) || !Number.isInteger(f.bytes) || (f.bytes as number) < 0 || typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256)) {
+    if (
+      !isObject(f) ||
+      typeof f.name !== 'string' ||
+      !/^[a-z0-9._-]{1,64}$/.test(f.name) ||
+      !Number.isInteger(f.bytes) ||
+      (f.bytes as number) < 0 ||
+      typeof f.sha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(f.sha256)
+    ) {
       bad(`files[${i}] is malformed`);
     }
   }
   const p = o.payload;
-  if (!isObject(p) || p.encoding !== 'gzip' || !Number.isInteger(p.bytes) || typeof p.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.sha256)) bad('payload is missing or malformed');
+  if (
+    !isObject(p) ||
+    p.encoding !== 'gzip' ||
+    !Number.isInteger(p.bytes) ||
+    typeof p.sha256 !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(p.sha256)
+  )
+    bad('payload is missing or malformed');
   return { manifest: o as unknown as SnapshotManifest, payloadOffset: nl + 1 };
 }
 
@@ -124,10 +160,12 @@ function checkDeclaredSizes(files: SnapshotFile[]): number {
     if (limit === undefined) throw new SnapshotError(`the snapshot holds an unexpected file ${f.name}`);
     if (seen.has(f.name)) throw new SnapshotError(`the manifest lists ${f.name} twice`);
     seen.add(f.name);
-    if (f.bytes > limit) throw new SnapshotError(`the manifest declares ${f.name} as ${f.bytes} bytes, over the limit of ${limit}`);
+    if (f.bytes > limit)
+      throw new SnapshotError(`the manifest declares ${f.name} as ${f.bytes} bytes, over the limit of ${limit}`);
     total += f.bytes;
   }
-  if (total > MAX_SNAPSHOT_BYTES) throw new SnapshotError(`the manifest declares ${total} bytes in all, over the limit of ${MAX_SNAPSHOT_BYTES}`);
+  if (total > MAX_SNAPSHOT_BYTES)
+    throw new SnapshotError(`the manifest declares ${total} bytes in all, over the limit of ${MAX_SNAPSHOT_BYTES}`);
   return total;
 }
 
@@ -150,18 +188,25 @@ export function unpackSnapshot(buf: Buffer): { manifest: SnapshotManifest; files
   const { manifest, payloadOffset } = readManifest(buf);
   const payload = buf.subarray(payloadOffset);
   if (payload.length < manifest.payload.bytes) {
-    throw new SnapshotError(`the snapshot is truncated: the payload has ${payload.length} of its ${manifest.payload.bytes} bytes`);
+    throw new SnapshotError(
+      `the snapshot is truncated: the payload has ${payload.length} of its ${manifest.payload.bytes} bytes`,
+    );
   }
   if (payload.length > manifest.payload.bytes) {
-    throw new SnapshotError(`the snapshot has ${payload.length - manifest.payload.bytes} unexpected bytes after its payload`);
+    throw new SnapshotError(
+      `the snapshot has ${payload.length - manifest.payload.bytes} unexpected bytes after its payload`,
+    );
   }
   const digest = sha256Hex(payload);
   if (digest !== manifest.payload.sha256) {
-    throw new SnapshotError(`the payload checksum does not match (sha256 ${digest.slice(0, 12)}..., manifest says ${manifest.payload.sha256.slice(0, 12)}...): the file is corrupt`);
+    throw new SnapshotError(
+      `the payload checksum does not match (sha256 ${digest.slice(0, 12)}..., manifest says ${manifest.payload.sha256.slice(0, 12)}...): the file is corrupt`,
+    );
   }
   const total = checkDeclaredSizes(manifest.files);
   const raw = gunzipBounded(payload, total);
-  if (raw.length !== total) throw new SnapshotError(`the payload holds ${raw.length} bytes, the manifest lists ${total}`);
+  if (raw.length !== total)
+    throw new SnapshotError(`the payload holds ${raw.length} bytes, the manifest lists ${total}`);
   const files = new Map<string, Buffer>();
   let at = 0;
   for (const f of manifest.files) {

@@ -12,7 +12,8 @@ export const MIN_PRICE_MICROS = TICK_LOW_MICROS;
 export type TickRounding = 'down' | 'up' | 'nearest';
 
 export function assertPrice(priceMicros: number): void {
-  if (!Number.isSafeInteger(priceMicros) || priceMicros < 0) throw new Error(`price must be a non-negative integer of micros, got ${priceMicros}`);
+  if (!Number.isSafeInteger(priceMicros) || priceMicros < 0)
+    throw new Error(`price must be a non-negative integer of micros, got ${priceMicros}`);
 }
 
 export function tickSize(priceMicros: number): number {
@@ -36,5 +37,9 @@ export function roundToTick(priceMicros: number, mode: TickRounding): number {
 
 /** The grid prices either side of an off-tick price (below may be 0 under the lowest tick). */
 export function tickNeighbours(priceMicros: number): { tickMicros: number; belowMicros: number; aboveMicros: number } {
-  return { tickMicros: tickSize(priceMicros), belowMicros: roundToTick(priceMicros, 'down'), aboveMicros: roundToTick(priceMicros, 'up') };
+  return {
+    tickMicros: tickSize(priceMicros),
+    belowMicros: roundToTick(priceMicros, 'down'),
+    aboveMicros: roundToTick(priceMicros, 'up'),
+  };
 }

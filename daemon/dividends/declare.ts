@@ -19,13 +19,22 @@ export interface DeclareBody {
 function validate(ctx: DividendCtx, body: DeclareBody, today: string): Outcome<Instrument> {
   const inst = ctx.market.catalog.get(body.symbol);
   if (!inst) return refuse('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);
-  if (inst.security_type !== 'equity') return refuse('VALIDATION_FAILED', `${inst.symbol} is a ${inst.security_type}: dividends are declared on equities only.`);
-  for (const [field, date] of [['ex_date', body.ex_date], ['pay_date', body.pay_date]] as const) {
+  if (inst.security_type !== 'equity')
+    return refuse(
+      'VALIDATION_FAILED',
+      `${inst.symbol} is a ${inst.security_type}: dividends are declared on equities only.`,
+    );
+  for (const [field, date] of [
+    ['ex_date', body.ex_date],
+    ['pay_date', body.pay_date],
+  ] as const) {
     const checked = checkDate(field, date);
     if (!checked.ok) return checked;
   }
-  if (body.ex_date < today) return refuse('DATE_IN_PAST', `ex_date ${body.ex_date} is before the sandbox date ${today}.`);
-  if (body.pay_date < body.ex_date) return refuse('INVALID_RANGE', `pay_date ${body.pay_date} is before ex_date ${body.ex_date}.`);
+  if (body.ex_date < today)
+    return refuse('DATE_IN_PAST', `ex_date ${body.ex_date} is before the sandbox date ${today}.`);
+  if (body.pay_date < body.ex_date)
+    return refuse('INVALID_RANGE', `pay_date ${body.pay_date} is before ex_date ${body.ex_date}.`);
   return ok(inst);
 }
 
@@ -42,8 +51,15 @@ export function declareDividend(ctx: DividendCtx, body: DeclareBody): Outcome<Di
   const recordMs = startOf(ctx, body.ex_date);
   const payMs = startOf(ctx, body.pay_date);
   ctx.repo.insert({
-    id, symbol: valid.value.symbol, amount_per_share_micros: body.amount_per_share_micros, ex_date: body.ex_date, pay_date: body.pay_date,
-    withholding_bps: ctx.withholdingBps, record_ms: recordMs, pay_ms: payMs, declared_at: ctx.nowIso(),
+    id,
+    symbol: valid.value.symbol,
+    amount_per_share_micros: body.amount_per_share_micros,
+    ex_date: body.ex_date,
+    pay_date: body.pay_date,
+    withholding_bps: ctx.withholdingBps,
+    record_ms: recordMs,
+    pay_ms: payMs,
+    declared_at: ctx.nowIso(),
   });
   if (recordMs <= now) recordDividend(ctx, ctx.repo.byId(id)!);
   else ctx.scheduler.schedule(DIVIDEND_RECORD_EVENT, recordMs, { dividend_id: id });

@@ -14,11 +14,25 @@ export function recordDividend(ctx: DividendCtx, d: DividendRow): void {
     const base = { dividend_id: d.id, tenant_id: h.tenantId, investor_id: h.investorId, shares: h.qty };
     if (gross > MAX) {
       // Never a rounded amount: the entitlement fails and moves nothing.
-      ctx.repo.insertEntitlement({ ...base, gross_micros: null, tax_micros: null, net_micros: null, state: 'failed', reason_code: 'AMOUNT_TOO_LARGE' });
+      ctx.repo.insertEntitlement({
+        ...base,
+        gross_micros: null,
+        tax_micros: null,
+        net_micros: null,
+        state: 'failed',
+        reason_code: 'AMOUNT_TOO_LARGE',
+      });
       continue;
     }
     const tax = (2n * gross * BigInt(d.withholding_bps) + 10_000n) / 20_000n;
-    ctx.repo.insertEntitlement({ ...base, gross_micros: Number(gross), tax_micros: Number(tax), net_micros: Number(gross - tax), state: 'pending', reason_code: null });
+    ctx.repo.insertEntitlement({
+      ...base,
+      gross_micros: Number(gross),
+      tax_micros: Number(tax),
+      net_micros: Number(gross - tax),
+      state: 'pending',
+      reason_code: null,
+    });
   }
   ctx.repo.recorded(d.id, ctx.nowIso());
 }
@@ -28,24 +42,49 @@ function payEntitlement(ctx: DividendCtx, d: DividendRow, e: EntitlementRow, at:
   const { ledger } = ctx;
   const gross = e.gross_micros!;
   const cash = { investorId: e.investor_id, asset: CASH_EGP, bucket: 'settled' as const };
-  const posted = ledger.transfer({ tenantId: e.tenant_id, debit: { system: 'corporate_actions', asset: CASH_EGP }, credit: cash, amount: gross, kind: 'dividend', ref: d.id });
+  const posted = ledger.transfer({
+    tenantId: e.tenant_id,
+    debit: { system: 'corporate_actions', asset: CASH_EGP },
+    credit: cash,
+    amount: gross,
+    kind: 'dividend',
+    ref: d.id,
+  });
   if (!posted.ok) {
     ctx.repo.entitlementFailed(e.seq, posted.code);
     return;
   }
   const ref = { type: 'dividend' as const, id: d.id };
   ledger.recordActivity({
-    tenantId: e.tenant_id, investorId: e.investor_id, type: 'DIV', netAmountMicros: gross,
-    description: `${d.symbol} dividend of ${formatEgp(d.amount_per_share_micros)} EGP per share on ${e.shares} shares`, ref, symbol: d.symbol,
-    qty: e.shares, priceMicros: d.amount_per_share_micros,
+    tenantId: e.tenant_id,
+    investorId: e.investor_id,
+    type: 'DIV',
+    netAmountMicros: gross,
+    description: `${d.symbol} dividend of ${formatEgp(d.amount_per_share_micros)} EGP per share on ${e.shares} shares`,
+    ref,
+    symbol: d.symbol,
+    qty: e.shares,
+    priceMicros: d.amount_per_share_micros,
   });
   if (e.tax_micros! > 0) {
-    const taxed = ledger.transfer({ tenantId: e.tenant_id, debit: cash, credit: { system: 'tax', asset: CASH_EGP }, amount: e.tax_micros!, kind: 'tax', ref: d.id });
+    const taxed = ledger.transfer({
+      tenantId: e.tenant_id,
+      debit: cash,
+      credit: { system: 'tax', asset: CASH_EGP },
+      amount: e.tax_micros!,
+      kind: 'tax',
+      ref: d.id,
+    });
     // The gross was just credited and the tax is less than it: a refusal here is a bug.
     if (!taxed.ok) throw new Error(`dividends: withholding of ${d.id} refused: ${taxed.code}`);
     ledger.recordActivity({
-      tenantId: e.tenant_id, investorId: e.investor_id, type: 'TAX', netAmountMicros: -e.tax_micros!,
-      description: `Withholding tax (${d.withholding_bps / 100}%) on the ${d.symbol} dividend`, ref, symbol: d.symbol,
+      tenantId: e.tenant_id,
+      investorId: e.investor_id,
+      type: 'TAX',
+      netAmountMicros: -e.tax_micros!,
+      description: `Withholding tax (${d.withholding_bps / 100}%) on the ${d.symbol} dividend`,
+      ref,
+      symbol: d.symbol,
     });
   }
   ctx.repo.entitlementPaid(e.seq, at);

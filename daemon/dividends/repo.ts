@@ -46,7 +46,9 @@ export function createDividendRepo(db: Db) {
       `INSERT INTO dividend_entitlements (dividend_id, tenant_id, investor_id, shares, gross_micros, tax_micros, net_micros, state, reason_code)
        VALUES (@dividend_id, @tenant_id, @investor_id, @shares, @gross_micros, @tax_micros, @net_micros, @state, @reason_code)`,
     ),
-    entitlements: db.prepare<[string], EntitlementRow>('SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY seq'),
+    entitlements: db.prepare<[string], EntitlementRow>(
+      'SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY seq',
+    ),
     entitlementPaid: db.prepare("UPDATE dividend_entitlements SET state = 'paid', paid_at = ? WHERE seq = ?"),
     entitlementFailed: db.prepare("UPDATE dividend_entitlements SET state = 'failed', reason_code = ? WHERE seq = ?"),
   };

@@ -20,7 +20,8 @@ function entitlementView(e: EntitlementRow) {
 export function dividendView(ctx: Pick<DividendCtx, 'repo' | 'market'>, d: DividendRow) {
   const cal = ctx.market.calendar;
   const ents = ctx.repo.entitlements(d.id);
-  const sum = (k: 'gross_micros' | 'tax_micros' | 'net_micros') => ents.reduce((a, e) => a + (e.state === 'failed' ? 0 : e[k] ?? 0), 0);
+  const sum = (k: 'gross_micros' | 'tax_micros' | 'net_micros') =>
+    ents.reduce((a, e) => a + (e.state === 'failed' ? 0 : (e[k] ?? 0)), 0);
   return {
     dividend_id: d.id,
     symbol: d.symbol,

@@ -3,7 +3,10 @@
 import type { Deps } from '../deps.js';
 import type { TransferRepo } from './repo.js';
 
-export type FundingDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'scheduler' | 'market'>;
+export type FundingDeps = Pick<
+  Deps,
+  'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'scheduler' | 'market'
+>;
 
 export interface FundingCtx extends FundingDeps {
   repo: TransferRepo;

@@ -15,7 +15,12 @@ export interface DeskFilter {
 }
 
 export function deskList(ctx: FundingCtx, op: Operator, f: DeskFilter): { funding: DeskTransfer[] } {
-  const rows = ctx.repo.deskList({ brokerId: op.brokerId, approval: f.approval === 'any' ? undefined : f.approval, state: f.state, limit: f.limit });
+  const rows = ctx.repo.deskList({
+    brokerId: op.brokerId,
+    approval: f.approval === 'any' ? undefined : f.approval,
+    state: f.state,
+    limit: f.limit,
+  });
   return { funding: rows.map(deskView) };
 }
 
@@ -26,7 +31,13 @@ function deskTransfer(ctx: FundingCtx, op: Operator, id: string): Outcome<DeskRo
 }
 
 /** Approves (reasonCode absent) or rejects a transfer waiting for a funding decision. */
-export function decide(ctx: FundingCtx, op: Operator, id: string, decision: 'approved' | 'rejected', reasonCode?: string): Outcome<DeskTransfer> {
+export function decide(
+  ctx: FundingCtx,
+  op: Operator,
+  id: string,
+  decision: 'approved' | 'rejected',
+  reasonCode?: string,
+): Outcome<DeskTransfer> {
   const found = deskTransfer(ctx, op, id);
   if (!found.ok) return found;
   const r = found.value;

@@ -11,7 +11,11 @@ export const TRANSFER_STEP_EVENT = 'transfer.step';
 export type Decision = Pick<TransferChange, 'approval' | 'decided_by' | 'decided_at'>;
 
 /** Writes a transfer's new state (the database refuses a transition migration 005 does not allow). */
-export function change(ctx: Pick<FundingCtx, 'repo' | 'nowIso'>, r: TransferRow, next: Partial<TransferChange>): TransferRow {
+export function change(
+  ctx: Pick<FundingCtx, 'repo' | 'nowIso'>,
+  r: TransferRow,
+  next: Partial<TransferChange>,
+): TransferRow {
   const merged: TransferRow = { ...r, ...next, updated_at: ctx.nowIso() };
   ctx.repo.update(r.id, merged);
   return merged;
@@ -33,7 +37,14 @@ function complete(ctx: FundingCtx, r: TransferRow): void {
   const rail = { system: 'rail' as const, asset: CASH_EGP };
   const deposit = r.direction === 'deposit';
   const posted = deposit
-    ? ctx.ledger.transfer({ tenantId: r.tenant_id, debit: rail, credit: cash, amount: r.amount_micros, kind: 'deposit', ref: r.id })
+    ? ctx.ledger.transfer({
+        tenantId: r.tenant_id,
+        debit: rail,
+        credit: cash,
+        amount: r.amount_micros,
+        kind: 'deposit',
+        ref: r.id,
+      })
     : ctx.ledger.postHold(r.hold_id!, r.amount_micros, rail, 'withdrawal', r.id);
   if (!posted.ok) {
     // A refusal here (a balance that would pass 2^53 - 1) fails the transfer: it is an event, not a request.
@@ -46,7 +57,9 @@ function complete(ctx: FundingCtx, r: TransferRow): void {
     investorId: r.investor_id,
     type: deposit ? 'CSD' : 'CSW',
     netAmountMicros: deposit ? r.amount_micros : -r.amount_micros,
-    description: deposit ? `Cash deposit via payment rail ${r.rail_ref}` : `Cash withdrawal via payment rail ${r.rail_ref}`,
+    description: deposit
+      ? `Cash deposit via payment rail ${r.rail_ref}`
+      : `Cash withdrawal via payment rail ${r.rail_ref}`,
     ref: { type: 'transfer', id: r.id },
   });
 }

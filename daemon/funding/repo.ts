@@ -32,7 +32,10 @@ export interface DeskRow extends TransferRow {
   broker_id: string;
 }
 
-export type TransferChange = Pick<TransferRow, 'state' | 'approval' | 'rail_ref' | 'reason_code' | 'decided_by' | 'decided_at' | 'updated_at'>;
+export type TransferChange = Pick<
+  TransferRow,
+  'state' | 'approval' | 'rail_ref' | 'reason_code' | 'decided_by' | 'decided_at' | 'updated_at'
+>;
 
 const DESK_SELECT = `SELECT t.*, i.account_number, i.full_name, i.broker_id FROM transfers t JOIN investors i ON i.id = t.investor_id`;
 
@@ -44,7 +47,10 @@ export function createTransferRepo(db: Db) {
     ),
     byId: db.prepare<[string], TransferRow>('SELECT * FROM transfers WHERE id = ?'),
     byTenant: db.prepare<[string, string], TransferRow>('SELECT * FROM transfers WHERE id = ? AND tenant_id = ?'),
-    list: db.prepare<{ tenant: string; investor: string | null; state: string | null; before: number; limit: number }, TransferRow>(
+    list: db.prepare<
+      { tenant: string; investor: string | null; state: string | null; before: number; limit: number },
+      TransferRow
+    >(
       `SELECT * FROM transfers
         WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor) AND (@state IS NULL OR state = @state) AND seq < @before
         ORDER BY seq DESC LIMIT @limit`,
@@ -56,18 +62,37 @@ export function createTransferRepo(db: Db) {
       `UPDATE transfers SET state = @state, approval = @approval, rail_ref = @rail_ref, reason_code = @reason_code,
               decided_by = @decided_by, decided_at = @decided_at, updated_at = @updated_at WHERE id = @id`,
     ),
-    deskList: db.prepare<{ broker: string | null; approval: string | null; state: string | null; limit: number }, DeskRow>(
+    deskList: db.prepare<
+      { broker: string | null; approval: string | null; state: string | null; limit: number },
+      DeskRow
+    >(
       `${DESK_SELECT}
         WHERE (@broker IS NULL OR i.broker_id = @broker) AND (@approval IS NULL OR t.approval = @approval) AND (@state IS NULL OR t.state = @state)
         ORDER BY t.seq DESC LIMIT @limit`,
     ),
-    deskById: db.prepare<{ broker: string | null; id: string }, DeskRow>(`${DESK_SELECT} WHERE t.id = @id AND (@broker IS NULL OR i.broker_id = @broker)`),
+    deskById: db.prepare<{ broker: string | null; id: string }, DeskRow>(
+      `${DESK_SELECT} WHERE t.id = @id AND (@broker IS NULL OR i.broker_id = @broker)`,
+    ),
     manual: db.prepare<[], { manual_funding: number }>('SELECT manual_funding FROM sandbox_state WHERE id = 1'),
     setManual: db.prepare('UPDATE sandbox_state SET manual_funding = ? WHERE id = 1'),
   };
 
   return {
-    insert(row: Pick<TransferRow, 'id' | 'tenant_id' | 'investor_id' | 'direction' | 'amount_micros' | 'approval' | 'hold_id' | 'local_date' | 'created_ms' | 'created_at'>): void {
+    insert(
+      row: Pick<
+        TransferRow,
+        | 'id'
+        | 'tenant_id'
+        | 'investor_id'
+        | 'direction'
+        | 'amount_micros'
+        | 'approval'
+        | 'hold_id'
+        | 'local_date'
+        | 'created_ms'
+        | 'created_at'
+      >,
+    ): void {
       q.insert.run(row);
     },
     byId(id: string): TransferRow | undefined {
@@ -76,8 +101,17 @@ export function createTransferRepo(db: Db) {
     forTenant(tenantId: string, id: string): TransferRow | undefined {
       return q.byTenant.get(id, tenantId);
     },
-    list(tenantId: string, f: { investorId?: string; state?: TransferState; beforeSeq?: number; limit: number }): TransferRow[] {
-      return q.list.all({ tenant: tenantId, investor: f.investorId ?? null, state: f.state ?? null, before: f.beforeSeq ?? Number.MAX_SAFE_INTEGER, limit: f.limit });
+    list(
+      tenantId: string,
+      f: { investorId?: string; state?: TransferState; beforeSeq?: number; limit: number },
+    ): TransferRow[] {
+      return q.list.all({
+        tenant: tenantId,
+        investor: f.investorId ?? null,
+        state: f.state ?? null,
+        before: f.beforeSeq ?? Number.MAX_SAFE_INTEGER,
+        limit: f.limit,
+      });
     },
     /** Amount of the investor's transfers created on a Cairo day, failed ones excluded. */
     dailyTotal(tenantId: string, investorId: string, localDate: string): number {
@@ -85,12 +119,28 @@ export function createTransferRepo(db: Db) {
     },
     update(id: string, c: TransferChange): void {
       q.update.run({
-        id, state: c.state, approval: c.approval, rail_ref: c.rail_ref, reason_code: c.reason_code,
-        decided_by: c.decided_by, decided_at: c.decided_at, updated_at: c.updated_at,
+        id,
+        state: c.state,
+        approval: c.approval,
+        rail_ref: c.rail_ref,
+        reason_code: c.reason_code,
+        decided_by: c.decided_by,
+        decided_at: c.decided_at,
+        updated_at: c.updated_at,
       });
     },
-    deskList(f: { brokerId: string | null; approval?: TransferApproval; state?: TransferState; limit: number }): DeskRow[] {
-      return q.deskList.all({ broker: f.brokerId, approval: f.approval ?? null, state: f.state ?? null, limit: f.limit });
+    deskList(f: {
+      brokerId: string | null;
+      approval?: TransferApproval;
+      state?: TransferState;
+      limit: number;
+    }): DeskRow[] {
+      return q.deskList.all({
+        broker: f.brokerId,
+        approval: f.approval ?? null,
+        state: f.state ?? null,
+        limit: f.limit,
+      });
     },
     deskById(brokerId: string | null, id: string): DeskRow | undefined {
       return q.deskById.get({ broker: brokerId, id });

@@ -23,9 +23,18 @@ export interface TransferFilter {
 }
 
 /** Per-transfer and daily limits; the Cairo day is the simulated clock's (docs/funding.md "The daily limit"). */
-function checkLimits(ctx: FundingCtx, tenantId: string, investorId: string, amount: number, localDate: string): Outcome<void> {
+function checkLimits(
+  ctx: FundingCtx,
+  tenantId: string,
+  investorId: string,
+  amount: number,
+  localDate: string,
+): Outcome<void> {
   if (amount > TRANSFER_LIMIT_MICROS) {
-    return refuse('TRANSFER_LIMIT_EXCEEDED', `amount_micros ${amount} is above the per-transfer limit of ${TRANSFER_LIMIT_MICROS} (70,000 EGP).`);
+    return refuse(
+      'TRANSFER_LIMIT_EXCEEDED',
+      `amount_micros ${amount} is above the per-transfer limit of ${TRANSFER_LIMIT_MICROS} (70,000 EGP).`,
+    );
   }
   const used = ctx.repo.dailyTotal(tenantId, investorId, localDate);
   if (used + amount > DAILY_TRANSFER_LIMIT_MICROS) {
@@ -38,7 +47,13 @@ function checkLimits(ctx: FundingCtx, tenantId: string, investorId: string, amou
 }
 
 /** A withdrawal's cash is held at creation, so it cannot also be spent while on the rail. */
-function holdWithdrawal(ctx: FundingCtx, tenantId: string, investorId: string, amount: number, transferId: string): Outcome<string> {
+function holdWithdrawal(
+  ctx: FundingCtx,
+  tenantId: string,
+  investorId: string,
+  amount: number,
+  transferId: string,
+): Outcome<string> {
   const held = ctx.ledger.hold({ tenantId, investorId, asset: CASH_EGP, amount, ref: transferId });
   if (held.ok) return held;
   const settled = ctx.ledger.balance(tenantId, { investorId, asset: CASH_EGP, bucket: 'settled' });
@@ -67,8 +82,16 @@ export function createTransfer(ctx: FundingCtx, tenantId: string, input: Transfe
   }
   const approval: TransferApproval = ctx.repo.manualFunding() ? 'pending' : 'automatic';
   ctx.repo.insert({
-    id, tenant_id: tenantId, investor_id: investor.id, direction: input.direction, amount_micros: amount, approval, hold_id: holdId,
-    local_date: localDate, created_ms: now, created_at: ctx.nowIso(),
+    id,
+    tenant_id: tenantId,
+    investor_id: investor.id,
+    direction: input.direction,
+    amount_micros: amount,
+    approval,
+    hold_id: holdId,
+    local_date: localDate,
+    created_ms: now,
+    created_at: ctx.nowIso(),
   });
   const row = ctx.repo.byId(id)!;
   if (approval === 'automatic') scheduleStep(ctx, row);
@@ -80,7 +103,11 @@ export function getTransfer(ctx: FundingCtx, tenantId: string, id: string): Outc
   return r ? ok(transferView(r)) : refuse('NOT_FOUND', `No transfer ${id}.`);
 }
 
-export function listTransfers(ctx: FundingCtx, tenantId: string, f: TransferFilter): Outcome<{ transfers: Transfer[]; next_before: string | null }> {
+export function listTransfers(
+  ctx: FundingCtx,
+  tenantId: string,
+  f: TransferFilter,
+): Outcome<{ transfers: Transfer[]; next_before: string | null }> {
   let investorId: string | undefined;
   if (f.investor_id !== undefined) {
     const found = ctx.investors.lookup(tenantId, f.investor_id);
@@ -97,5 +124,8 @@ export function listTransfers(ctx: FundingCtx, tenantId: string, f: TransferFilt
   }
   const rows = ctx.repo.list(tenantId, { investorId, state: f.state, beforeSeq, limit: f.limit + 1 });
   const page = rows.slice(0, f.limit);
-  return ok({ transfers: page.map(transferView), next_before: rows.length > f.limit ? page[page.length - 1].id : null });
+  return ok({
+    transfers: page.map(transferView),
+    next_before: rows.length > f.limit ? page[page.length - 1].id : null,
+  });
 }

@@ -68,7 +68,12 @@ function loadOverrides(s: NavBookState): Map<string, Base[]> {
   const byFund = new Map<string, Base[]>();
   for (const r of s.q.overrides.all()) {
     const list = byFund.get(r.fund_code) ?? [];
-    list.push({ key: `o${r.id}:${r.nav_micros}:${r.sweep_date}`, navMicros: r.nav_micros, sweepDate: r.sweep_date, atMs: r.at_ms });
+    list.push({
+      key: `o${r.id}:${r.nav_micros}:${r.sweep_date}`,
+      navMicros: r.nav_micros,
+      sweepDate: r.sweep_date,
+      atMs: r.at_ms,
+    });
     byFund.set(r.fund_code, list);
   }
   s.overrides = byFund;
@@ -120,8 +125,12 @@ export function createNavBook(deps: Pick<Deps, 'db' | 'market' | 'onReset'>) {
     cal: deps.market.calendar,
     q: {
       start: deps.db.prepare<[], { start_ms: number }>('SELECT start_ms FROM sandbox_state WHERE id = 1'),
-      overrides: deps.db.prepare<[], OverrideRow>('SELECT id, fund_code, sweep_date, nav_micros, at_ms FROM fund_nav_overrides ORDER BY at_ms, id'),
-      insert: deps.db.prepare<[string, string, number, number]>('INSERT INTO fund_nav_overrides (fund_code, sweep_date, nav_micros, at_ms) VALUES (?, ?, ?, ?)'),
+      overrides: deps.db.prepare<[], OverrideRow>(
+        'SELECT id, fund_code, sweep_date, nav_micros, at_ms FROM fund_nav_overrides ORDER BY at_ms, id',
+      ),
+      insert: deps.db.prepare<[string, string, number, number]>(
+        'INSERT INTO fund_nav_overrides (fund_code, sweep_date, nav_micros, at_ms) VALUES (?, ?, ?, ?)',
+      ),
     },
     startMs: null,
     overrides: null,

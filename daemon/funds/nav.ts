@@ -25,7 +25,8 @@ const BPS = 10_000n;
 const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,9})?)?$/;
 
 function int(name: string, value: number, min: number): bigint {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
   return BigInt(value);
 }
 
@@ -39,7 +40,12 @@ function safe(name: string, value: bigint): number {
  * rounded half up to the micro, so the result compounds daily and stays within one micro per sweep of
  * the closed form nav x (1 + y/dayCount)^days.
  */
-export function navAfterDays(navMicros: number, yieldBps: number, days: number, dayCount: number = YIELD_DAY_COUNT): number {
+export function navAfterDays(
+  navMicros: number,
+  yieldBps: number,
+  days: number,
+  dayCount: number = YIELD_DAY_COUNT,
+): number {
   let nav = int('navMicros', navMicros, 1);
   const y = int('yieldBps', yieldBps, 0);
   int('days', days, 0);
@@ -53,7 +59,12 @@ export function navAfterDays(navMicros: number, yieldBps: number, days: number, 
  * fixture NAV at the sandbox start, or a `nav` control). The NAV is a function of the date, not a
  * stored running total: one sweep per calendar day between the two.
  */
-export function navOnSweepDate(baseNavMicros: number, baseSweepDate: string, sweepDate: string, yieldBps: number): number {
+export function navOnSweepDate(
+  baseNavMicros: number,
+  baseSweepDate: string,
+  sweepDate: string,
+  yieldBps: number,
+): number {
   const days = epochDay(sweepDate) - epochDay(baseSweepDate);
   if (days < 0) throw new RangeError(`sweep date ${sweepDate} is before the base ${baseSweepDate}`);
   return navAfterDays(baseNavMicros, yieldBps, days);

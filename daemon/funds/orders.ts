@@ -20,7 +20,8 @@ function validationEnv(ctx: FundsCtx, tenantId: string, nowMs: number): FundVali
       const p = ledger.position(tenantId, investorId, fundAsset(fund.fund_code));
       return p.settled + p.reserved + p.unsettled;
     },
-    settledUnits: (investorId, fund) => ledger.balance(tenantId, { investorId, asset: fundAsset(fund.fund_code), bucket: 'settled' }),
+    settledUnits: (investorId, fund) =>
+      ledger.balance(tenantId, { investorId, asset: fundAsset(fund.fund_code), bucket: 'settled' }),
   };
 }
 
@@ -49,17 +50,27 @@ function postingsOf(tenantId: string, ref: string, side: FundOrderBody['side'], 
 }
 
 /** Books the order's postings and its SUB / RED activity; a posting the ledger refuses refuses the order. */
-function book(ctx: FundsCtx, tenantId: string, id: string, side: FundOrderBody['side'], o: ValidFundOrder): Outcome<void> {
+function book(
+  ctx: FundsCtx,
+  tenantId: string,
+  id: string,
+  side: FundOrderBody['side'],
+  o: ValidFundOrder,
+): Outcome<void> {
   for (const p of postingsOf(tenantId, id, side, o)) {
     const posted = ctx.ledger.transfer(p);
     if (!posted.ok) return posted;
   }
   const subscribe = side === 'subscribe';
   ctx.ledger.recordActivity({
-    tenantId, investorId: o.investor.id, type: subscribe ? 'SUB' : 'RED',
+    tenantId,
+    investorId: o.investor.id,
+    type: subscribe ? 'SUB' : 'RED',
     netAmountMicros: subscribe ? -o.amountMicros : o.amountMicros,
     description: `${subscribe ? 'Subscribed' : 'Redeemed'} ${formatMicros(o.unitsMicros, 6)} units of ${o.fund.fund_code} at NAV ${formatMicros(o.navMicros, 6)} EGP`,
-    ref: { type: 'fund_order', id }, symbol: o.fund.fund_code, priceMicros: o.navMicros,
+    ref: { type: 'fund_order', id },
+    symbol: o.fund.fund_code,
+    priceMicros: o.navMicros,
   });
   return ok(undefined);
 }
@@ -73,20 +84,37 @@ export function placeFundOrder(ctx: FundsCtx, tenantId: string, body: FundOrderB
   const iso = ctx.market.calendar.toIso(now);
   const id = ctx.ids.next('fo');
   ctx.repo.insert({
-    id, tenant_id: tenantId, investor_id: o.investor.id, fund_code: o.fund.fund_code, side: body.side,
-    amount_micros: body.side === 'subscribe' ? body.amount_micros : null, units_micros: body.side === 'redeem' ? body.units_micros : null,
-    created_ms: now, created_at: iso,
+    id,
+    tenant_id: tenantId,
+    investor_id: o.investor.id,
+    fund_code: o.fund.fund_code,
+    side: body.side,
+    amount_micros: body.side === 'subscribe' ? body.amount_micros : null,
+    units_micros: body.side === 'redeem' ? body.units_micros : null,
+    created_ms: now,
+    created_at: iso,
   });
   ctx.repo.validated(id, iso);
   const booked = book(ctx, tenantId, id, body.side, o);
   if (!booked.ok) return booked;
   const navDate = ctx.navBook.sweepDateAt(o.fund, now);
-  ctx.repo.processed(id, { nav_micros: o.navMicros, nav_date: navDate, result_units_micros: o.unitsMicros, result_amount_micros: o.amountMicros }, iso);
+  ctx.repo.processed(
+    id,
+    {
+      nav_micros: o.navMicros,
+      nav_date: navDate,
+      result_units_micros: o.unitsMicros,
+      result_amount_micros: o.amountMicros,
+    },
+    iso,
+  );
   ctx.repo.settled(id, iso);
   return ok(orderView(ctx.funds, ctx.repo.byId(id)!, iso));
 }
 
 export function getFundOrder(ctx: FundsCtx, tenantId: string, id: string): Outcome<FundOrder> {
   const r = ctx.repo.find(tenantId, id);
-  return r ? ok(orderView(ctx.funds, r, ctx.market.calendar.toIso(r.created_ms))) : refuse('NOT_FOUND', `No fund order ${id}.`);
+  return r
+    ? ok(orderView(ctx.funds, r, ctx.market.calendar.toIso(r.created_ms)))
+    : refuse('NOT_FOUND', `No fund order ${id}.`);
 }

@@ -26,7 +26,18 @@ export interface FundOrderRow {
   updated_at: string;
 }
 
-export type NewFundOrder = Pick<FundOrderRow, 'id' | 'tenant_id' | 'investor_id' | 'fund_code' | 'side' | 'amount_micros' | 'units_micros' | 'created_ms' | 'created_at'>;
+export type NewFundOrder = Pick<
+  FundOrderRow,
+  | 'id'
+  | 'tenant_id'
+  | 'investor_id'
+  | 'fund_code'
+  | 'side'
+  | 'amount_micros'
+  | 'units_micros'
+  | 'created_ms'
+  | 'created_at'
+>;
 
 export interface Processed {
   nav_micros: number;

@@ -29,7 +29,11 @@ export type { FundsDeps } from './context.js';
 function listFunds(ctx: FundsCtx, filter: { shariah?: boolean }) {
   const now = ctx.clock.now();
   const rows = ctx.funds.all.filter((f) => filter.shariah === undefined || f.shariah_compliant === filter.shariah);
-  return { funds: rows.map((f) => fundView(f, ctx.navBook.navAt(f, now))), ordering: 'alphabetical' as const, as_of: ctx.nowIso() };
+  return {
+    funds: rows.map((f) => fundView(f, ctx.navBook.navAt(f, now))),
+    ordering: 'alphabetical' as const,
+    as_of: ctx.nowIso(),
+  };
 }
 
 /** Sandbox control: the NAV after the current sweep, from now on. */

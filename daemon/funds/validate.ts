@@ -54,28 +54,57 @@ export function validateFundOrder(body: FundOrderBody, env: FundValidationEnv): 
 
   if (body.side === 'subscribe') {
     if (investor.status === 'restricted') return refuse('INVESTOR_RESTRICTED');
-    if (investor.shariah_only === 1 && !fund.shariah_compliant) return refuse('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
+    if (investor.shariah_only === 1 && !fund.shariah_compliant)
+      return refuse('SHARIAH_RESTRICTED', `${fund.fund_code} is not shariah-compliant.`);
     const amount = body.amount_micros;
     if (env.unitsHeld(investor.id, fund) === 0 && amount < fund.min_subscription_micros) {
-      return refuse('BELOW_MINIMUM_SUBSCRIPTION', `The first subscription to ${fund.fund_code} is at least ${egpNeeded(fund.min_subscription_micros)}.`);
+      return refuse(
+        'BELOW_MINIMUM_SUBSCRIPTION',
+        `The first subscription to ${fund.fund_code} is at least ${egpNeeded(fund.min_subscription_micros)}.`,
+      );
     }
-    if (BigInt(amount) * BigInt(UNIT_MICROS) / BigInt(navMicros) > BigInt(Number.MAX_SAFE_INTEGER)) {
-      return refuse('AMOUNT_TOO_LARGE', `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`);
+    if ((BigInt(amount) * BigInt(UNIT_MICROS)) / BigInt(navMicros) > BigInt(Number.MAX_SAFE_INTEGER)) {
+      return refuse(
+        'AMOUNT_TOO_LARGE',
+        `${amount} micros buys more unit-micros than can be represented exactly at NAV ${navMicros}.`,
+      );
     }
     const fill = subscriptionAtNav(amount, navMicros);
-    if (fill.unitsMicros === 0) return refuse('FUND_ORDER_TOO_SMALL', `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
+    if (fill.unitsMicros === 0)
+      return refuse(
+        'FUND_ORDER_TOO_SMALL',
+        `${amount} micros buys no unit-micro at NAV ${formatMicros(navMicros, 6)} EGP.`,
+      );
     const cash = env.settledCashMicros(investor.id);
-    if (amount > cash) return refuse('INSUFFICIENT_SETTLED_CASH', `The subscription needs ${egpNeeded(amount)} of settled cash; ${egpHeld(cash)} is available.`);
-    return { ok: true, value: { fund, investor, navMicros, unitsMicros: fill.unitsMicros, amountMicros: fill.amountMicros } };
+    if (amount > cash)
+      return refuse(
+        'INSUFFICIENT_SETTLED_CASH',
+        `The subscription needs ${egpNeeded(amount)} of settled cash; ${egpHeld(cash)} is available.`,
+      );
+    return {
+      ok: true,
+      value: { fund, investor, navMicros, unitsMicros: fill.unitsMicros, amountMicros: fill.amountMicros },
+    };
   }
 
   const units = body.units_micros;
-  if (BigInt(units) * BigInt(navMicros) / BigInt(UNIT_MICROS) > BigInt(Number.MAX_SAFE_INTEGER)) {
-    return refuse('AMOUNT_TOO_LARGE', `${units} unit-micros are worth more micros than can be represented exactly at NAV ${navMicros}.`);
+  if ((BigInt(units) * BigInt(navMicros)) / BigInt(UNIT_MICROS) > BigInt(Number.MAX_SAFE_INTEGER)) {
+    return refuse(
+      'AMOUNT_TOO_LARGE',
+      `${units} unit-micros are worth more micros than can be represented exactly at NAV ${navMicros}.`,
+    );
   }
   const paid = amountForUnits(units, navMicros);
-  if (paid === 0) return refuse('FUND_ORDER_TOO_SMALL', `${units} unit-micros pay less than one micro at NAV ${formatMicros(navMicros, 6)} EGP.`);
+  if (paid === 0)
+    return refuse(
+      'FUND_ORDER_TOO_SMALL',
+      `${units} unit-micros pay less than one micro at NAV ${formatMicros(navMicros, 6)} EGP.`,
+    );
   const held = env.settledUnits(investor.id, fund);
-  if (units > held) return refuse('INSUFFICIENT_SETTLED_SECURITIES', `The redemption needs ${units} settled unit-micros of ${fund.fund_code}; ${held} are held.`);
+  if (units > held)
+    return refuse(
+      'INSUFFICIENT_SETTLED_SECURITIES',
+      `The redemption needs ${units} settled unit-micros of ${fund.fund_code}; ${held} are held.`,
+    );
   return { ok: true, value: { fund, investor, navMicros, unitsMicros: units, amountMicros: paid } };
 }

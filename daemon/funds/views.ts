@@ -44,7 +44,9 @@ export function orderView(funds: FundCatalog, r: FundOrderRow, createdIso: strin
     result_amount_micros: r.result_amount_micros,
     reason_code: r.reason_code,
     first_accrual_date:
-      r.side === 'subscribe' && r.state === 'settled' ? firstAccrualDate(createdIso.slice(0, 10), createdIso.slice(11, 19), fund.cutoff_local) : null,
+      r.side === 'subscribe' && r.state === 'settled'
+        ? firstAccrualDate(createdIso.slice(0, 10), createdIso.slice(11, 19), fund.cutoff_local)
+        : null,
     created_at: r.created_at,
     processed_at: r.processed_at,
     settled_at: r.settled_at,

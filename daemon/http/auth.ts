@@ -21,13 +21,22 @@ export interface KeyLookup {
   signingSecrets(tenantId: string): string[];
   operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null;
   /** Checks (and uses up) a step-up code of the identity at a wall-clock instant. */
-  checkStepUp(operatorId: string, code: string | undefined, wallMs: number): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
+  checkStepUp(
+    operatorId: string,
+    code: string | undefined,
+    wallMs: number,
+  ): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
   /** Machine keys' step-up windows (daemon/tenancy/step-up-window.ts): open one, or read when it ends (null: none open). */
-  stepUpWindow: { open(operatorId: string, wallMs: number): string | null; freshUntil(operatorId: string, wallMs: number): string | null };
+  stepUpWindow: {
+    open(operatorId: string, wallMs: number): string | null;
+    freshUntil(operatorId: string, wallMs: number): string | null;
+  };
 }
 
 /** A browser console session as an operator (daemon/console/session-auth.ts): null when the request sends none. */
-export type ConsoleSessionLookup = (req: FastifyRequest) => { operator: Operator & { realm: OperatorRealm }; steppedUp: boolean } | null;
+export type ConsoleSessionLookup = (
+  req: FastifyRequest,
+) => { operator: Operator & { realm: OperatorRealm }; steppedUp: boolean } | null;
 
 export interface AuthDeps {
   keys: KeyLookup;
@@ -57,7 +66,11 @@ function authenticateTenant(deps: AuthDeps, req: FastifyRequest): string {
   const auth = header(req, 'authorization');
   const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
   const tenant = m ? deps.keys.tenantForKey(m[1]) : null;
-  if (!tenant) throw new AppError('UNAUTHENTICATED', auth ? 'The bearer key is not known.' : 'Send Authorization: Bearer <api_key>.');
+  if (!tenant)
+    throw new AppError(
+      'UNAUTHENTICATED',
+      auth ? 'The bearer key is not known.' : 'Send Authorization: Bearer <api_key>.',
+    );
   return tenant;
 }
 
@@ -85,32 +98,54 @@ function tenantIdempotencyKey(def: RouteDef, req: FastifyRequest): string | null
 function verifyRequestSignature(deps: AuthDeps, req: FastifyRequest, tenantId: string, key: string): void {
   const ts = header(req, 'x-svc-timestamp');
   const sig = header(req, 'x-svc-signature');
-  if (!ts || !sig) throw new AppError('SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature on money endpoints.');
+  if (!ts || !sig)
+    throw new AppError('SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature on money endpoints.');
   if (!/^\d{1,12}$/.test(ts)) throw new AppError('SIGNATURE_INVALID', 'X-Svc-Timestamp must be integer Unix seconds.');
   const serverS = Math.floor(deps.wallNow() / 1000);
   if (Math.abs(serverS - Number(ts)) > SIGNATURE_WINDOW_S) {
-    throw new AppError('SIGNATURE_EXPIRED', `X-Svc-Timestamp ${ts} is more than ${SIGNATURE_WINDOW_S} s from server time ${serverS}.`);
+    throw new AppError(
+      'SIGNATURE_EXPIRED',
+      `X-Svc-Timestamp ${ts} is more than ${SIGNATURE_WINDOW_S} s from server time ${serverS}.`,
+    );
   }
   const { path, rawQuery } = splitUrl(req.url);
   const body = req.rawBody ?? '';
-  const fields = { timestamp: ts, method: req.method, path, rawQuery, idempotencyKey: key, body, bodySha256: bodySha256(req) };
+  const fields = {
+    timestamp: ts,
+    method: req.method,
+    path,
+    rawQuery,
+    idempotencyKey: key,
+    body,
+    bodySha256: bodySha256(req),
+  };
   if (!verifySignature(sig, deps.keys.signingSecrets(tenantId), fields)) {
     noteSignatureRefused(req, stringToSign(fields), `tenant:${tenantId}`); // for the request inspector only
     throw new AppError('SIGNATURE_INVALID', 'The signature does not match the request.');
   }
 }
 
-function authenticateOperator(deps: AuthDeps, req: FastifyRequest, realm: OperatorRealm, grant: string): OperatorCaller {
+function authenticateOperator(
+  deps: AuthDeps,
+  req: FastifyRequest,
+  realm: OperatorRealm,
+  grant: string,
+): OperatorCaller {
   const name = realm === 'admin' ? 'x-admin-key' : 'x-console-key';
   const key = header(req, name);
   // No key: a console session cookie is the other way in, to the same grant check.
   const session = key === undefined && deps.consoleSession ? deps.consoleSession(req) : null;
   if (session) {
-    if (session.operator.realm !== realm) throw new AppError('UNAUTHENTICATED', `This route is for ${realm} identities; the session's identity ${session.operator.name} is a ${session.operator.realm} identity.`);
+    if (session.operator.realm !== realm)
+      throw new AppError(
+        'UNAUTHENTICATED',
+        `This route is for ${realm} identities; the session's identity ${session.operator.name} is a ${session.operator.realm} identity.`,
+      );
     return { op: inScope(session.operator, grant), viaSession: true, steppedUp: session.steppedUp };
   }
   const op = key ? deps.keys.operatorForKey(key) : null;
-  if (!op || op.realm !== realm) throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
+  if (!op || op.realm !== realm)
+    throw new AppError('UNAUTHENTICATED', `Send a valid ${name === 'x-admin-key' ? 'X-Admin-Key' : 'X-Console-Key'}.`);
   if (op.revoked) throw new AppError('KEY_REVOKED', `The key of ${op.name} was revoked.`);
   if (op.disabled) throw new AppError('IDENTITY_DISABLED', `The identity ${op.name} is disabled.`);
   return { op: inScope(op, grant), viaSession: false, steppedUp: false };
@@ -125,14 +160,20 @@ function inScope(op: Operator, grant: string): Operator {
   const broker = scopes.find((s) => s.startsWith('broker:'));
   if (kind === 'broker' && broker) return { ...op, brokerId: broker.slice('broker:'.length) };
   if (kind === 'tenant' && scopes.some((s) => s.startsWith('tenant:'))) return op;
-  throw new AppError('FORBIDDEN', `The identity ${op.name} holds ${grant} only in scope ${scopes.join(', ')}; this route needs it globally.`);
+  throw new AppError(
+    'FORBIDDEN',
+    `The identity ${op.name} holds ${grant} only in scope ${scopes.join(', ')}; this route needs it globally.`,
+  );
 }
 
-const WINDOW_S = 'a code accepted opens a 5-minute step-up window for this key, in which its money and approval actions need no code';
+const WINDOW_S =
+  'a code accepted opens a 5-minute step-up window for this key, in which its money and approval actions need no code';
 const STEP_UP_WHY = {
   missing: `Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file); ${WINDOW_S}.`,
-  wrong: 'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
-  reused: 'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no code while your step-up window is open.',
+  wrong:
+    'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
+  reused:
+    'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no code while your step-up window is open.',
   no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
 } as const;
 
@@ -147,7 +188,10 @@ function requireStepUp(deps: AuthDeps, def: RouteDef, req: FastifyRequest, who: 
   if (!STEP_UP_ROUTES.has(`${def.method} ${def.url}`)) return null;
   if (who.viaSession) {
     if (who.steppedUp) return { via: 'session' };
-    throw new AppError('STEP_UP_REQUIRED', 'Confirm with your passkey: a console session is stepped up for 5 minutes after a passkey assertion.');
+    throw new AppError(
+      'STEP_UP_REQUIRED',
+      'Confirm with your passkey: a console session is stepped up for 5 minutes after a passkey assertion.',
+    );
   }
   const code = header(req, STEP_UP_HEADER);
   const wall = deps.wallNow();
@@ -165,7 +209,11 @@ export function replayTicket(deps: AuthDeps, req: FastifyRequest): ReplayTicket 
   const token = header(req, REPLAY_HEADER);
   if (token === undefined) return null;
   const ticket = deps.journal.takeTicket(token);
-  if (!ticket) throw new AppError('UNAUTHENTICATED', 'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, once each).');
+  if (!ticket)
+    throw new AppError(
+      'UNAUTHENTICATED',
+      'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, once each).',
+    );
   return ticket;
 }
 
@@ -174,20 +222,37 @@ function replayPrincipal(def: RouteDef, ticket: ReplayTicket): { tenantId: strin
   const p = ticket.principal;
   const auth = def.auth;
   if (auth === 'B' || auth === 'I' || auth === 'S') {
-    if (p.kind !== 'tenant') throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs a tenant.`);
+    if (p.kind !== 'tenant')
+      throw new AppError(
+        'UNAUTHENTICATED',
+        `The recorded principal cannot call ${def.method} ${def.url}: it needs a tenant.`,
+      );
     return { tenantId: p.tenantId, operator: null };
   }
   if (auth === 'none') return { tenantId: null, operator: null };
-  if (p.kind !== 'operator' || p.operator.realm !== auth.realm) throw new AppError('UNAUTHENTICATED', `The recorded principal cannot call ${def.method} ${def.url}: it needs an ${auth.realm} operator.`);
+  if (p.kind !== 'operator' || p.operator.realm !== auth.realm)
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `The recorded principal cannot call ${def.method} ${def.url}: it needs an ${auth.realm} operator.`,
+    );
   return { tenantId: null, operator: inScope(p.operator, auth.grant) };
 }
 
 /** The caller of def, by the route's auth mode (or by the replay ticket the request carries). */
-export function authenticate(deps: AuthDeps, def: RouteDef, req: FastifyRequest, ticket: ReplayTicket | null): Principal {
+export function authenticate(
+  deps: AuthDeps,
+  def: RouteDef,
+  req: FastifyRequest,
+  ticket: ReplayTicket | null,
+): Principal {
   const auth = def.auth;
   if (ticket) {
     const { tenantId, operator } = replayPrincipal(def, ticket);
-    return { tenantId, operator, idemKey: auth === 'B' || auth === 'I' || auth === 'S' ? tenantIdempotencyKey(def, req) : null };
+    return {
+      tenantId,
+      operator,
+      idemKey: auth === 'B' || auth === 'I' || auth === 'S' ? tenantIdempotencyKey(def, req) : null,
+    };
   }
   if (auth === 'B' || auth === 'I' || auth === 'S') {
     const tenantId = authenticateTenant(deps, req);

@@ -40,9 +40,17 @@ function principalOf(prefix: 'tenant:' | 'operator:', name: string): string {
 }
 
 /** The authenticated caller (as `tenant:...`, `operator:...`, `anonymous`) and the request id it runs under. */
-export function noteCaller(req: FastifyRequest, who: { tenantId: string | null; operator: { name: string } | null }, requestId: string): void {
+export function noteCaller(
+  req: FastifyRequest,
+  who: { tenantId: string | null; operator: { name: string } | null },
+  requestId: string,
+): void {
   const n = noteOf(req);
-  n.principal = who.operator ? principalOf('operator:', who.operator.name) : who.tenantId ? principalOf('tenant:', who.tenantId) : 'anonymous';
+  n.principal = who.operator
+    ? principalOf('operator:', who.operator.name)
+    : who.tenantId
+      ? principalOf('tenant:', who.tenantId)
+      : 'anonymous';
   n.requestId = requestId;
 }
 
@@ -75,20 +83,37 @@ const noteSent: onSendHookHandler = (req, _reply, payload, done) => {
  * afterRecord: more work on every answered request (main.ts's access log), in the same onResponse
  * hook, after the recording (one hook instead of two per request).
  */
-export function addRequestRecorder(app: FastifyInstance, recorder: RequestRecorder, wallNow: () => number, afterRecord?: (req: FastifyRequest, reply: FastifyReply) => void): void {
+export function addRequestRecorder(
+  app: FastifyInstance,
+  recorder: RequestRecorder,
+  wallNow: () => number,
+  afterRecord?: (req: FastifyRequest, reply: FastifyReply) => void,
+): void {
   // Call before any route is added: routes that do not note their payload get the onSend hook, first
   // (where a global hook would run: before the route's own, e.g. the one that empties a HEAD answer).
   app.addHook('onRoute', (opts) => {
     if ((opts.config as Record<string, unknown> | undefined)?.[NOTES_PAYLOAD] === true) return;
-    opts.onSend = opts.onSend === undefined ? [noteSent] : [noteSent, ...(Array.isArray(opts.onSend) ? opts.onSend : [opts.onSend])];
+    opts.onSend =
+      opts.onSend === undefined
+        ? [noteSent]
+        : [noteSent, ...(Array.isArray(opts.onSend) ? opts.onSend : [opts.onSend])];
   });
   // A callback hook, not an async one: fastify runs it without a promise per request.
   app.addHook('onResponse', (req, reply, done) => {
     const n = noteOf(req);
     recorder.record({
-      requestId: n.requestId ?? String(req.id), method: req.method, url: req.url, status: reply.statusCode,
-      latencyMs: reply.elapsedTime, principal: n.principal ?? null, headers: req.headers, requestBody: req.rawBody,
-      responseBody: n.payload, responseType: headerText(reply, 'content-type'), canonicalString: n.canonical ?? null, wallMs: wallNow(),
+      requestId: n.requestId ?? String(req.id),
+      method: req.method,
+      url: req.url,
+      status: reply.statusCode,
+      latencyMs: reply.elapsedTime,
+      principal: n.principal ?? null,
+      headers: req.headers,
+      requestBody: req.rawBody,
+      responseBody: n.payload,
+      responseType: headerText(reply, 'content-type'),
+      canonicalString: n.canonical ?? null,
+      wallMs: wallNow(),
     });
     afterRecord?.(req, reply);
     done();

@@ -64,6 +64,10 @@ class LazyChildLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's childLoggerFactory: the child pino would make, made on first use. */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger, bindings, options);
 }

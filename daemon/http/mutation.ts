@@ -109,23 +109,48 @@ function runHandler(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Rout
  * minutes, audited as `step_up`: also when the action itself was refused on its merits (the code
  * proved the person all the same), not when it was refused as unauthorised (401, 403).
  */
-function recordStepUp(deps: MutationDeps, ctx: RouteCtx, def: RouteDef, reply: Out, wallMs: number): StepUpUse | undefined {
+function recordStepUp(
+  deps: MutationDeps,
+  ctx: RouteCtx,
+  def: RouteDef,
+  reply: Out,
+  wallMs: number,
+): StepUpUse | undefined {
   if (ctx.stepUp?.via !== 'code' || !ctx.operator || reply.status === 401 || reply.status === 403) return ctx.stepUp;
   const until = deps.keys.stepUpWindow.open(ctx.operator.id, wallMs);
   if (until === null) return ctx.stepUp;
   deps.audit.append({
-    actor: ctx.actor, action: 'step_up', subject: ctx.operator.id,
+    actor: ctx.actor,
+    action: 'step_up',
+    subject: ctx.operator.id,
     detail: { identity: ctx.operator.name, route: `${def.method} ${def.url}`, fresh_until: until },
   });
   return { via: 'code', fresh_until: until };
 }
 
 /** The idempotency record, the audit entry (successes only) and the journal entry (every answer). */
-function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx, t: Target, reply: Out): string | undefined {
+function recordAnswer(
+  deps: MutationDeps,
+  st: Statements,
+  def: RouteDef,
+  ctx: RouteCtx,
+  t: Target,
+  reply: Out,
+): string | undefined {
   let json: string | undefined;
   if (t.idemKey !== null) {
     json = JSON.stringify(reply.body ?? null);
-    st.idemPut.run(ctx.tenantId!, t.req.method, t.path, t.idemKey, bodySha256(t.req), reply.status, json, deps.clock.now(), t.wallMs);
+    st.idemPut.run(
+      ctx.tenantId!,
+      t.req.method,
+      t.path,
+      t.idemKey,
+      bodySha256(t.req),
+      reply.status,
+      json,
+      deps.clock.now(),
+      t.wallMs,
+    );
   }
   if (reply.status < 400) {
     deps.audit.append({
@@ -146,14 +171,26 @@ function recordAnswer(deps: MutationDeps, st: Statements, def: RouteDef, ctx: Ro
   // The journal: every request that reached its handler, refusals included (a business refusal
   // stores its idempotency answer, so a replay must re-run it). Never credentials or signatures.
   deps.journal.record({
-    requestId: ctx.requestId, simMs: t.simMs, method: t.req.method, route: `${def.method} ${def.url}`, path: t.path, query: t.rawQuery,
-    principal: ctx.actor, tenantId: ctx.tenantId, idempotencyKey: t.idemKey, contentType: header(t.req, 'content-type') ?? null,
-    body: t.req.rawBody, status: reply.status, response,
+    requestId: ctx.requestId,
+    simMs: t.simMs,
+    method: t.req.method,
+    route: `${def.method} ${def.url}`,
+    path: t.path,
+    query: t.rawQuery,
+    principal: ctx.actor,
+    tenantId: ctx.tenantId,
+    idempotencyKey: t.idemKey,
+    contentType: header(t.req, 'content-type') ?? null,
+    body: t.req.rawBody,
+    status: reply.status,
+    response,
   });
   return json ?? response;
 }
 
-export function createMutationRunner(deps: MutationDeps): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {
+export function createMutationRunner(
+  deps: MutationDeps,
+): (def: RouteDef, ctx: RouteCtx, req: FastifyRequest, idemKey: string | null) => Out {
   const st = prepare(deps.db);
   return function runMutation(def, ctx, req, idemKey) {
     const { path, rawQuery } = splitUrl(req.url);

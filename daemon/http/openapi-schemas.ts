@@ -33,7 +33,10 @@ function registryOf(routes: RouteDef[], operationIdOf: (def: RouteDef) => string
     const op = operationIdOf(def);
     const name = op[0].toUpperCase() + op.slice(1);
     const parts: Array<[string, Schema | undefined]> = [
-      ['Params', def.params], ['Query', def.query], ['Body', def.body && documentationOf(def.body)], ['Response', def.response],
+      ['Params', def.params],
+      ['Query', def.query],
+      ['Body', def.body && documentationOf(def.body)],
+      ['Response', def.response],
     ];
     for (const [part, s] of parts) {
       if (!s || idOf.has(s)) continue;
@@ -44,8 +47,17 @@ function registryOf(routes: RouteDef[], operationIdOf: (def: RouteDef) => string
   return { registry, idOf };
 }
 
-function convert(registry: z.core.$ZodRegistry<{ id: string }>, io: Io, nameOf: (id: string) => string): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', target: 'draft-2020-12', uri: (id) => REF + nameOf(id) });
+function convert(
+  registry: z.core.$ZodRegistry<{ id: string }>,
+  io: Io,
+  nameOf: (id: string) => string,
+): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (id) => REF + nameOf(id),
+  });
   const out: Record<string, Json> = {};
   for (const [id, js] of Object.entries(schemas)) {
     // Every schema zod extracts is named in the registry; an unnamed shared one would need a home.
@@ -90,7 +102,11 @@ function reachable(all: Record<string, Json>, from: Json): Record<string, Json> 
     out[name] = all[name];
     queue.push(...refsOf(all[name]));
   }
-  return Object.fromEntries(Object.keys(all).filter((n) => n in out).map((n) => [n, out[n]]));
+  return Object.fromEntries(
+    Object.keys(all)
+      .filter((n) => n in out)
+      .map((n) => [n, out[n]]),
+  );
 }
 
 export function buildSchemas(routes: RouteDef[], operationIdOf: (def: RouteDef) => string): Schemas {

@@ -23,7 +23,8 @@ const TAGS: Record<string, string> = {
   backoffice: 'Tenants and the audit log (X-Admin-Key with grants)',
   sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
   service: 'Health and this document',
-  assistant: 'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, grounded in the registries; never advice (bearer key)',
+  assistant:
+    'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, grounded in the registries; never advice (bearer key)',
 };
 
 /** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */
@@ -31,7 +32,8 @@ function layerCodes(def: RouteDef): ErrorCode[] {
   // UNAUTHENTICATED on every route: a replay ticket header (docs/snapshots.md) that is not known is
   // refused before the route's own auth mode is looked at, public routes included.
   const codes: ErrorCode[] = ['INTERNAL', 'NON_CANONICAL_PATH', 'UNAUTHENTICATED'];
-  if (def.auth === 'I' || def.auth === 'S') codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
+  if (def.auth === 'I' || def.auth === 'S')
+    codes.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'B' && def.method !== 'GET') codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED');
   if (def.auth === 'S') codes.push('SIGNATURE_INVALID', 'SIGNATURE_EXPIRED');
   if (typeof def.auth === 'object') codes.push('FORBIDDEN', 'KEY_REVOKED');
@@ -65,7 +67,10 @@ function errorResponses(def: RouteDef): JsonObject {
       content: { 'application/json': { schema: { $ref: `${REF}Error` } } },
     };
   }
-  out.default = { description: 'A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...)', content: { 'application/json': { schema: { $ref: `${REF}Error` } } } };
+  out.default = {
+    description: 'A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...)',
+    content: { 'application/json': { schema: { $ref: `${REF}Error` } } },
+  };
   return out;
 }
 
@@ -75,28 +80,41 @@ function successResponse(def: RouteDef, schemas: Schemas): JsonObject {
   const content: JsonObject = {};
   if (def.response) content['application/json'] = { schema: schemas.ref(def.response, 'output') };
   for (const type of def.produces ?? []) {
-    content[type] = { schema: type === 'application/x-ndjson' ? { type: 'string', description: 'one JSON document a line' } : BYTES };
+    content[type] = {
+      schema: type === 'application/x-ndjson' ? { type: 'string', description: 'one JSON document a line' } : BYTES,
+    };
   }
   const status = String(def.status ?? 200);
-  return { [status]: Object.keys(content).length > 0 ? { description: 'Success', content } : { description: 'Success' } };
+  return {
+    [status]: Object.keys(content).length > 0 ? { description: 'Success', content } : { description: 'Success' },
+  };
 }
 
 /** Path and query parameters from the route's schemas, then the headers its auth mode needs. */
 function parametersOf(def: RouteDef, schemas: Schemas): Json[] {
   const out: Json[] = [];
-  for (const [where, s] of [['path', def.params], ['query', def.query]] as const) {
+  for (const [where, s] of [
+    ['path', def.params],
+    ['query', def.query],
+  ] as const) {
     if (!s) continue;
     const js = schemas.inline(s, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(js.properties ?? {})) {
       const { description, ...rest } = (schema ?? {}) as JsonObject;
-      const p: JsonObject = { name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: rest };
+      const p: JsonObject = {
+        name,
+        in: where,
+        required: where === 'path' || (js.required ?? []).includes(name),
+        schema: rest,
+      };
       if (typeof description === 'string') p.description = description;
       out.push(p);
     }
   }
   if (def.auth === 'I' || def.auth === 'S') out.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (def.auth === 'B' && def.method !== 'GET') out.push({ $ref: '#/components/parameters/OptionalIdempotencyKey' });
-  if (def.auth === 'S') out.push({ $ref: '#/components/parameters/SvcTimestamp' }, { $ref: '#/components/parameters/SvcSignature' });
+  if (def.auth === 'S')
+    out.push({ $ref: '#/components/parameters/SvcTimestamp' }, { $ref: '#/components/parameters/SvcSignature' });
   return out;
 }
 
@@ -120,9 +138,23 @@ function securityOf(def: RouteDef): JsonObject {
 function requestBodyOf(def: RouteDef, schemas: Schemas): JsonObject {
   if (def.rawBody) {
     const maxLength = def.rawBody.maxBytes;
-    return { requestBody: { required: true, content: { 'image/jpeg': { schema: { ...(BYTES as JsonObject), maxLength } }, 'image/png': { schema: { ...(BYTES as JsonObject), maxLength } } } } };
+    return {
+      requestBody: {
+        required: true,
+        content: {
+          'image/jpeg': { schema: { ...(BYTES as JsonObject), maxLength } },
+          'image/png': { schema: { ...(BYTES as JsonObject), maxLength } },
+        },
+      },
+    };
   }
-  if (def.body) return { requestBody: { required: true, content: { 'application/json': { schema: schemas.ref(def.body, 'input', true) } } } };
+  if (def.body)
+    return {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: schemas.ref(def.body, 'input', true) } },
+      },
+    };
   return {};
 }
 
@@ -156,18 +188,34 @@ function operationOf(def: RouteDef, schemas: Schemas): JsonObject {
 function servicePaths(): Record<string, JsonObject> {
   const plain = (summary: string, description: string, schema: Json) => ({
     get: {
-      operationId: summary === 'Health' ? 'getHealthz' : 'getOpenapiJson', summary, description, tags: ['service'], security: [],
+      operationId: summary === 'Health' ? 'getHealthz' : 'getOpenapiJson',
+      summary,
+      description,
+      tags: ['service'],
+      security: [],
       responses: {
         '200': { description: 'Success', content: { 'application/json': { schema } } },
         // a path in another spelling is refused before routing, here as on every route
-        '400': { description: 'NON_CANONICAL_PATH', 'x-error-codes': ['NON_CANONICAL_PATH'], content: { 'application/json': { schema: { $ref: `${REF}Error` } } } },
+        '400': {
+          description: 'NON_CANONICAL_PATH',
+          'x-error-codes': ['NON_CANONICAL_PATH'],
+          content: { 'application/json': { schema: { $ref: `${REF}Error` } } },
+        },
       },
       'x-error-codes': ['NON_CANONICAL_PATH'],
     },
   });
   return {
-    '/healthz': plain('Health', 'Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check the id before sending anything, so a command never acts on another sandbox that owns the port).', { $ref: `${REF}Health` }),
-    '/openapi.json': plain('This document', 'The OpenAPI 3.1 document of this API, generated from the route definitions.', { type: 'object', additionalProperties: true }),
+    '/healthz': plain(
+      'Health',
+      'Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check the id before sending anything, so a command never acts on another sandbox that owns the port).',
+      { $ref: `${REF}Health` },
+    ),
+    '/openapi.json': plain(
+      'This document',
+      'The OpenAPI 3.1 document of this API, generated from the route definitions.',
+      { type: 'object', additionalProperties: true },
+    ),
   };
 }
 
@@ -179,7 +227,10 @@ const SERVICE_SCHEMAS: Record<string, Json> = {
       status: { type: 'string', const: 'ok' },
       version: { type: 'string' },
       sim_time: { type: 'string', format: 'date-time' },
-      sandbox_id: { type: ['string', 'null'], description: "The home's sandbox id (sbx_ and 16 hex digits); null for an app built without a home." },
+      sandbox_id: {
+        type: ['string', 'null'],
+        description: "The home's sandbox id (sbx_ and 16 hex digits); null for an app built without a home.",
+      },
     },
     additionalProperties: false,
   },
@@ -199,45 +250,93 @@ const SERVICE_SCHEMAS: Record<string, Json> = {
 
 const HEADER_PARAMETERS: Record<string, Json> = {
   IdempotencyKey: {
-    name: 'Idempotency-Key', in: 'header', required: true,
-    description: 'One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency").',
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: true,
+    description:
+      'One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency").',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   OptionalIdempotencyKey: {
-    name: 'Idempotency-Key', in: 'header', required: false,
-    description: 'Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency").',
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency").',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   SvcTimestamp: {
-    name: 'X-Svc-Timestamp', in: 'header', required: true,
+    name: 'X-Svc-Timestamp',
+    in: 'header',
+    required: true,
     description: 'Integer Unix seconds of the wall clock, within 300 s of the server (docs/api.md, "Signing").',
     schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
   },
   SvcSignature: {
-    name: 'X-Svc-Signature', in: 'header', required: true,
-    description: 'v1=<hex HMAC-SHA256(signing_secret, "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)))>; several comma-separated while a secret rotates.',
+    name: 'X-Svc-Signature',
+    in: 'header',
+    required: true,
+    description:
+      'v1=<hex HMAC-SHA256(signing_secret, "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)))>; several comma-separated while a secret rotates.',
     schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}' },
   },
 };
 
-function documentOf(paths: Record<string, JsonObject>, components: Record<string, Json>, version: string, tags: string[]): JsonObject {
+function documentOf(
+  paths: Record<string, JsonObject>,
+  components: Record<string, Json>,
+  version: string,
+  tags: string[],
+): JsonObject {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'svc brokerage sandbox API', version,
+      title: 'svc brokerage sandbox API',
+      version,
       description: 'Local sandbox of the embedded brokerage service on the Egyptian Exchange. Money is integer micros.',
     },
-    servers: [{ url: 'http://{host}:{port}', description: 'The local daemon (svc sandbox start; its address is in $SVC_HOME/daemon.json).', variables: { host: { default: '127.0.0.1' }, port: { default: '4710' } } }],
+    servers: [
+      {
+        url: 'http://{host}:{port}',
+        description: 'The local daemon (svc sandbox start; its address is in $SVC_HOME/daemon.json).',
+        variables: { host: { default: '127.0.0.1' }, port: { default: '4710' } },
+      },
+    ],
     tags: tags.map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: "The tenant's API key." },
-        idempotencyKey: { type: 'apiKey', in: 'header', name: 'Idempotency-Key', description: 'See the IdempotencyKey parameter.' },
-        signature: { type: 'apiKey', in: 'header', name: 'X-Svc-Signature', description: 'See the SvcSignature parameter.' },
-        timestamp: { type: 'apiKey', in: 'header', name: 'X-Svc-Timestamp', description: 'See the SvcTimestamp parameter.' },
-        adminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'A back-office operator key; each route needs a grant (x-grant).' },
-        consoleKey: { type: 'apiKey', in: 'header', name: 'X-Console-Key', description: 'A dealer-desk operator key; each route needs a grant (x-grant).' },
+        idempotencyKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Idempotency-Key',
+          description: 'See the IdempotencyKey parameter.',
+        },
+        signature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Svc-Signature',
+          description: 'See the SvcSignature parameter.',
+        },
+        timestamp: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Svc-Timestamp',
+          description: 'See the SvcTimestamp parameter.',
+        },
+        adminKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Admin-Key',
+          description: 'A back-office operator key; each route needs a grant (x-grant).',
+        },
+        consoleKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Console-Key',
+          description: 'A dealer-desk operator key; each route needs a grant (x-grant).',
+        },
       },
       parameters: HEADER_PARAMETERS,
       schemas: components,

@@ -50,10 +50,12 @@ function buildCtx(def: RouteDef, req: FastifyRequest, who: Principal, requestId:
 function runOutsideBatch(def: RouteDef, ctx: RouteCtx): Out | Promise<Out> {
   const out = def.handler(ctx);
   if (!(out instanceof Promise)) return toReply(def, out);
-  return out.then((v) => toReply(def, v)).catch((err: unknown) => {
-    if (err instanceof AppError) return errorReply(err, ctx.requestId);
-    throw err;
-  });
+  return out
+    .then((v) => toReply(def, v))
+    .catch((err: unknown) => {
+      if (err instanceof AppError) return errorReply(err, ctx.requestId);
+      throw err;
+    });
 }
 
 /** The answer; its payload is noted for the request inspector (its routes have no onSend hook: http/inspect.ts). */
@@ -87,7 +89,11 @@ function send(reply: FastifyReply, out: Out): void {
 export function createPipeline(deps: PipelineDeps) {
   const runMutation = createMutationRunner(deps);
   // the audit chain's signed head is written once per batch, just before its COMMIT (store/audit.ts)
-  const group = createGroupCommit(deps.db, () => deps.reload(), { onOpen: () => deps.audit.openBatch(), beforeCommit: () => deps.audit.closeBatch(), afterCommit: () => deps.audit.afterCommit() });
+  const group = createGroupCommit(deps.db, () => deps.reload(), {
+    onOpen: () => deps.audit.openBatch(),
+    beforeCommit: () => deps.audit.closeBatch(),
+    afterCommit: () => deps.audit.afterCommit(),
+  });
 
   function execute(def: RouteDef, req: FastifyRequest): Out | Promise<Out> {
     let requestId = String(req.id);

@@ -33,16 +33,23 @@ function registered(code: unknown): ErrorCode | undefined {
 
 /** The code a schema's own check names for its issue (params.error_code), when it is a registered one. */
 function ownCode(issue: z.core.$ZodIssue): ErrorCode | undefined {
-  const named = issue.code === 'custom' ? (issue.params as { error_code?: unknown } | undefined)?.error_code : undefined;
+  const named =
+    issue.code === 'custom' ? (issue.params as { error_code?: unknown } | undefined)?.error_code : undefined;
   return typeof named === 'string' && Object.hasOwn(ERROR_CODES, named) ? (named as ErrorCode) : undefined;
 }
 
-export function parsePart<T>(def: RouteDef, schema: z.ZodType<T> | undefined, value: unknown, where: 'params' | 'query' | 'body'): T {
+export function parsePart<T>(
+  def: RouteDef,
+  schema: z.ZodType<T> | undefined,
+  value: unknown,
+  where: 'params' | 'query' | 'body',
+): T {
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  const code: ErrorCode = registered(def.issueCode?.(issue.path, where, issue)) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
+  const code: ErrorCode =
+    registered(def.issueCode?.(issue.path, where, issue)) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
   const path = [where, ...issue.path.map(String)].join('.');
   throw new AppError(code, `${path}: ${issue.message}`);
 }
@@ -53,7 +60,8 @@ export function toReply(def: RouteDef, out: unknown): Reply {
     if (!out.ok) throw new AppError(out.code, out.message, out.headers);
     return toReply(def, out.value);
   }
-  if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out || 'stream' in out)) return out as Reply;
+  if (out && typeof out === 'object' && 'status' in out && ('body' in out || 'raw' in out || 'stream' in out))
+    return out as Reply;
   return { status: def.status ?? 200, body: out };
 }
 

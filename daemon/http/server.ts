@@ -3,7 +3,13 @@
 // body for everything refused before a route runs (the HTTP parser, the router, the body parsers) or
 // thrown out of one (500 INTERNAL).
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ERROR_CODES } from '../contract/errors.js';
 import type { IdGen } from '../sim/ids.js';
 import { AppError, errorBody } from './errors.js';
@@ -37,7 +43,8 @@ function mapFastifyError(err: { code?: string; statusCode?: number; message: str
       return new AppError('MALFORMED_JSON');
   }
   if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE');
-  if (err.statusCode === 415) return new AppError('UNSUPPORTED_CONTENT_TYPE', err.code === 'UNSUPPORTED_CHARSET' ? err.message : undefined);
+  if (err.statusCode === 415)
+    return new AppError('UNSUPPORTED_CONTENT_TYPE', err.code === 'UNSUPPORTED_CHARSET' ? err.message : undefined);
   if (err.statusCode === 400) return new AppError('MALFORMED_JSON', err.message);
   return new AppError('INTERNAL');
 }
@@ -66,9 +73,15 @@ function answerClientError(deps: ServerDeps, err: NodeJS.ErrnoException, socket:
  * path segment over 100 characters) get the spec's error body too, not fastify's own.
  */
 function answerFrameworkError(err: { code?: string }, req: FastifyRequest, reply: FastifyReply): void {
-  const appErr = err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-    ? new AppError('VALIDATION_FAILED', err.code === 'FST_ERR_BAD_URL' ? 'path: not valid percent-encoding.' : 'path: a path segment is longer than 100 characters.')
-    : new AppError('INTERNAL');
+  const appErr =
+    err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError(
+          'VALIDATION_FAILED',
+          err.code === 'FST_ERR_BAD_URL'
+            ? 'path: not valid percent-encoding.'
+            : 'path: a path segment is longer than 100 characters.',
+        )
+      : new AppError('INTERNAL');
   sendError(reply, appErr, String(req.id));
 }
 
@@ -91,7 +104,10 @@ function parseJson(req: FastifyRequest, bytes: Buffer, done: (err: Error | null,
   // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused rather than misread
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return done(Object.assign(new Error(`Send JSON as UTF-8, not ${charset}.`), { code: 'UNSUPPORTED_CHARSET', statusCode: 415 }), undefined);
+    return done(
+      Object.assign(new Error(`Send JSON as UTF-8, not ${charset}.`), { code: 'UNSUPPORTED_CHARSET', statusCode: 415 }),
+      undefined,
+    );
   }
   let text: string;
   try {
@@ -114,7 +130,9 @@ function parseJson(req: FastifyRequest, bytes: Buffer, done: (err: Error | null,
  */
 function addContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => parseJson(req, body as Buffer, done));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) =>
+    parseJson(req, body as Buffer, done),
+  );
   // Upload routes check magic bytes; JSON routes answer 415 (the pipeline checks).
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
     req.rawBody = body as Buffer;
@@ -129,7 +147,11 @@ function refuseNonCanonicalPaths(app: FastifyInstance): void {
     const path = q < 0 ? req.url : req.url.slice(0, q);
     const canonical = nonCanonical(path);
     if (canonical === null) return done();
-    sendError(reply, new AppError('NON_CANONICAL_PATH', `The path ${JSON.stringify(path)} is not canonical: send ${canonical}.`), String(req.id));
+    sendError(
+      reply,
+      new AppError('NON_CANONICAL_PATH', `The path ${JSON.stringify(path)} is not canonical: send ${canonical}.`),
+      String(req.id),
+    );
   });
 }
 
@@ -140,7 +162,9 @@ function addErrorHandlers(app: FastifyInstance, deps: ServerDeps): void {
     sendError(reply, appErr, String(req.id));
   });
   app.setNotFoundHandler((req, reply) => {
-    const payload = JSON.stringify(errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id)));
+    const payload = JSON.stringify(
+      errorBody('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}.`, String(req.id)),
+    );
     notePayload(req, payload);
     reply.code(404).type(JSON_TYPE).send(payload);
   });
@@ -156,7 +180,8 @@ export function createServer(deps: ServerDeps, opts: ServerOptions = {}): Fastif
     // req.log is made when a request first logs, not for every request (http/lazy-logger.ts)
     ...(opts.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => answerClientError(deps, err, socket),
-    frameworkErrors: (err, req, reply) => answerFrameworkError(err, req as FastifyRequest, reply as unknown as FastifyReply),
+    frameworkErrors: (err, req, reply) =>
+      answerFrameworkError(err, req as FastifyRequest, reply as unknown as FastifyReply),
   });
   // A client that half-closes its side after sending (shutdown(SHUT_WR), `nc -N`, some proxies) still
   // gets its answer: Node's HTTP server otherwise aborts a request whose client ended before the

@@ -97,7 +97,8 @@ export function createInvestorRepo(db: Db) {
   function lookupForMoney(tenantId: string, investorId: string): Outcome<InvestorRow> {
     const row = find(tenantId, investorId);
     if (!row) {
-      if (pendingApplication.get(investorId, tenantId)) return refuse('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
+      if (pendingApplication.get(investorId, tenantId))
+        return refuse('INVESTOR_NOT_APPROVED', `Application ${investorId} has no approved investor yet.`);
       return refuse('NOT_FOUND', `No investor ${investorId}.`);
     }
     if (row.status === 'closed') return refuse('INVESTOR_CLOSED');

@@ -38,7 +38,9 @@ export function createAccountStore(db: Db): AccountStore {
       account: db.prepare<[string, string, string, string], AccountRow>(
         'SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND asset = ? AND bucket = ?',
       ),
-      open: db.prepare<[string, string, string, string]>('INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, ?, ?)'),
+      open: db.prepare<[string, string, string, string]>(
+        'INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, ?, ?)',
+      ),
       balance: db.prepare<[number], number>('SELECT balance FROM ledger_accounts WHERE id = ?').pluck(),
     },
     known: new Map(),

@@ -45,20 +45,48 @@ export interface ActivityPage {
   next_before: string | null;
 }
 
-const COLUMNS = 'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
+const COLUMNS =
+  'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
 
-const INSERT = 'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES ';
+const INSERT =
+  'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES ';
 const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /** The stored row of an activity, with its id and instant; its values appended to `values` in the columns' order. */
 function activityRow(deps: LedgerDeps, a: ActivityInput, at: string, atMs: number, values: unknown[]): Activity {
-  if (!Number.isSafeInteger(a.netAmountMicros)) throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
+  if (!Number.isSafeInteger(a.netAmountMicros))
+    throw new Error(`activity: net amount ${a.netAmountMicros} is not a safe integer`);
   const row: Activity = {
-    id: deps.ids.next('act'), activity_type: a.type, investor_id: a.investorId, at, net_amount_micros: a.netAmountMicros,
-    description: a.description, status: 'executed', ref_type: a.ref?.type ?? null, ref_id: a.ref?.id ?? null,
-    symbol: a.symbol ?? null, side: a.side ?? null, qty: a.qty ?? null, price_micros: a.priceMicros ?? null,
+    id: deps.ids.next('act'),
+    activity_type: a.type,
+    investor_id: a.investorId,
+    at,
+    net_amount_micros: a.netAmountMicros,
+    description: a.description,
+    status: 'executed',
+    ref_type: a.ref?.type ?? null,
+    ref_id: a.ref?.id ?? null,
+    symbol: a.symbol ?? null,
+    side: a.side ?? null,
+    qty: a.qty ?? null,
+    price_micros: a.priceMicros ?? null,
   };
-  values.push(row.id, a.tenantId, row.investor_id, row.activity_type, row.net_amount_micros, row.description, row.ref_type, row.ref_id, row.symbol, row.side, row.qty, row.price_micros, at, atMs);
+  values.push(
+    row.id,
+    a.tenantId,
+    row.investor_id,
+    row.activity_type,
+    row.net_amount_micros,
+    row.description,
+    row.ref_type,
+    row.ref_id,
+    row.symbol,
+    row.side,
+    row.qty,
+    row.price_micros,
+    at,
+    atMs,
+  );
   return row;
 }
 
@@ -66,7 +94,9 @@ export function createActivityLog(deps: LedgerDeps) {
   const { db } = deps;
   // n activities in one statement (a fill's FILL, FEE and TAX)
   const insert = rowsInsert(db, (tuples) => INSERT + tuples, ROW);
-  const cursor = db.prepare<[string, string, string], { seq: number }>('SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?');
+  const cursor = db.prepare<[string, string, string], { seq: number }>(
+    'SELECT seq FROM activities WHERE id = ? AND tenant_id = ? AND investor_id = ?',
+  );
   const page = db.prepare<[string, string, number, number], Activity>(
     `SELECT ${COLUMNS} FROM activities WHERE tenant_id = ? AND investor_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
   );
@@ -90,7 +120,8 @@ export function createActivityLog(deps: LedgerDeps) {
       let beforeSeq = Number.MAX_SAFE_INTEGER;
       if (opts.before !== undefined) {
         const row = cursor.get(opts.before, tenantId, investorId);
-        if (!row) return refuse('INVALID_CURSOR', `before: ${opts.before} is not an activity of investor ${investorId}.`);
+        if (!row)
+          return refuse('INVALID_CURSOR', `before: ${opts.before} is not an activity of investor ${investorId}.`);
         beforeSeq = row.seq;
       }
       const rows = page.all(tenantId, investorId, beforeSeq, opts.limit + 1);

@@ -20,7 +20,9 @@ export interface Movement {
 
 export function createLedgerHistory(db: Db) {
   const q = {
-    accounts: db.prepare<[string, string], { id: number }>("SELECT id FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND bucket <> 'system'"),
+    accounts: db.prepare<[string, string], { id: number }>(
+      "SELECT id FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND bucket <> 'system'",
+    ),
     balancesBefore: db.prepare<{ at: number; asset: string }, { tenant_id: string; owner: string; qty: number }>(
       `SELECT a.tenant_id, a.owner,
               COALESCE((SELECT SUM(amount) FROM ledger_entries WHERE credit_account_id = a.id AND at_ms < @at), 0)
@@ -41,13 +43,30 @@ export function createLedgerHistory(db: Db) {
              FROM ledger_entries e JOIN ledger_accounts d ON d.id = e.debit_account_id JOIN ledger_accounts c ON c.id = e.credit_account_id
             WHERE e.debit_account_id IN (${list}) OR e.credit_account_id IN (${list}) ORDER BY e.id`,
         )
-        .all() as Array<{ id: number; at_ms: number; amount: number; kind: string; ref: string; asset: string; debit_owner: string; credit_owner: string }>;
+        .all() as Array<{
+        id: number;
+        at_ms: number;
+        amount: number;
+        kind: string;
+        ref: string;
+        asset: string;
+        debit_owner: string;
+        credit_owner: string;
+      }>;
       const out: Movement[] = [];
       for (const r of rows) {
         const into = r.credit_owner === investorId;
         const out_ = r.debit_owner === investorId;
         if (into === out_) continue;
-        out.push({ id: r.id, atMs: r.at_ms, asset: r.asset, delta: into ? r.amount : -r.amount, kind: r.kind, ref: r.ref, counterparty: into ? r.debit_owner : r.credit_owner });
+        out.push({
+          id: r.id,
+          atMs: r.at_ms,
+          asset: r.asset,
+          delta: into ? r.amount : -r.amount,
+          kind: r.kind,
+          ref: r.ref,
+          counterparty: into ? r.debit_owner : r.credit_owner,
+        });
       }
       return out;
     },

@@ -27,7 +27,9 @@ export function createHoldBook(db: Db, ids: IdGen, postings: PostingBook): HoldB
       hold: db.prepare<[string], HoldRow>(
         'SELECT id, tenant_id, investor_id, asset, amount, posted, remaining, state, ref, created_ms, closed_ms FROM ledger_holds WHERE id = ?',
       ),
-      open: db.prepare('INSERT INTO ledger_holds (id, tenant_id, investor_id, asset, amount, remaining, ref, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      open: db.prepare(
+        'INSERT INTO ledger_holds (id, tenant_id, investor_id, asset, amount, remaining, ref, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       post: db.prepare(
         `UPDATE ledger_holds SET posted = posted + @amount, remaining = remaining - @amount,
                 state = CASE WHEN remaining = @amount THEN 'posted' ELSE 'pending' END,
@@ -46,7 +48,11 @@ function requirePendingHold(book: HoldBook, holdId: string): HoldRow {
   return h;
 }
 
-function bucketOf(book: HoldBook, h: Pick<HoldRow, 'tenant_id' | 'investor_id' | 'asset'>, bucket: 'settled' | 'reserved'): Account {
+function bucketOf(
+  book: HoldBook,
+  h: Pick<HoldRow, 'tenant_id' | 'investor_id' | 'asset'>,
+  bucket: 'settled' | 'reserved',
+): Account {
   return openAccount(book.accounts, h.tenant_id, { investorId: h.investor_id, asset: h.asset, bucket });
 }
 
@@ -60,21 +66,38 @@ export function hold(book: HoldBook, h: HoldInput): Outcome<string> {
   const owner = { tenant_id: h.tenantId, investor_id: h.investorId, asset: h.asset };
   const settled = bucketOf(book, owner, 'settled');
   const balance = balanceOf(book.accounts, settled.id);
-  if (balance < h.amount) return refuse(shortfallCode(h.asset), `Settled ${h.asset} is ${balance}; ${h.amount} is needed.`);
+  if (balance < h.amount)
+    return refuse(shortfallCode(h.asset), `Settled ${h.asset} is ${balance}; ${h.amount} is needed.`);
   const reserved = bucketOf(book, owner, 'reserved');
   const id = book.ids.next('hld');
   book.q.open.run(id, h.tenantId, h.investorId, h.asset, h.amount, h.amount, h.ref, book.clock.now());
-  const posted = post(book, { tenantId: h.tenantId, debit: settled, credit: reserved, amount: h.amount, kind: HOLD_KIND, ref: h.ref, holdId: id });
+  const posted = post(book, {
+    tenantId: h.tenantId,
+    debit: settled,
+    credit: reserved,
+    amount: h.amount,
+    kind: HOLD_KIND,
+    ref: h.ref,
+    holdId: id,
+  });
   if (!posted.ok) throw new Error(`ledger: hold posting refused: ${posted.code}`);
   return ok(id);
 }
 
 /** Posts part or all of a pending hold's remainder to credit; the hold closes as posted at zero. */
-export function postHold(book: HoldBook, holdId: string, amount: number, credit: AccountRef, kind: string, ref: string): Outcome<number> {
+export function postHold(
+  book: HoldBook,
+  holdId: string,
+  amount: number,
+  credit: AccountRef,
+  kind: string,
+  ref: string,
+): Outcome<number> {
   checkAmount(amount);
   checkKind(kind);
   const h = requirePendingHold(book, holdId);
-  if (amount > h.remaining) throw new Error(`ledger: posting ${amount} exceeds the remaining ${h.remaining} of hold ${holdId}`);
+  if (amount > h.remaining)
+    throw new Error(`ledger: posting ${amount} exceeds the remaining ${h.remaining} of hold ${holdId}`);
   if (credit.asset !== h.asset) throw new Error(`ledger: hold ${holdId} holds ${h.asset}, not ${credit.asset}`);
   if ('bucket' in credit && credit.bucket === 'reserved') throw new Error('ledger: a hold posts out of reserved');
   const reserved = bucketOf(book, h, 'reserved');
@@ -90,7 +113,15 @@ export function voidHold(book: HoldBook, holdId: string): number {
   const h = requirePendingHold(book, holdId);
   const reserved = bucketOf(book, h, 'reserved');
   const settled = bucketOf(book, h, 'settled');
-  const posted = post(book, { tenantId: h.tenant_id, debit: reserved, credit: settled, amount: h.remaining, kind: VOID_KIND, ref: h.ref, holdId });
+  const posted = post(book, {
+    tenantId: h.tenant_id,
+    debit: reserved,
+    credit: settled,
+    amount: h.remaining,
+    kind: VOID_KIND,
+    ref: h.ref,
+    holdId,
+  });
   if (!posted.ok) throw new Error(`ledger: void of ${holdId} refused: ${posted.code}`);
   book.q.void.run(book.clock.now(), holdId);
   return h.remaining;

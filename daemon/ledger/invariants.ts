@@ -68,7 +68,8 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
 export function checkLedgerInvariants(db: Db, tenantId?: string): InvariantReport {
   const violations: string[] = [];
   for (const check of CHECKS) {
-    for (const row of db.prepare<[{ tenant: string | null }], Row>(check.sql).all({ tenant: tenantId ?? null })) violations.push(`${check.name}: ${check.describe(row)}`);
+    for (const row of db.prepare<[{ tenant: string | null }], Row>(check.sql).all({ tenant: tenantId ?? null }))
+      violations.push(`${check.name}: ${check.describe(row)}`);
   }
   return { ok: violations.length === 0, violations };
 }

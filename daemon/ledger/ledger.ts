@@ -32,11 +32,31 @@ import { createHoldBook, getHold, hold, postHold, voidHold } from './holds.js';
 import { balance, balances, createLedgerReads, entries, position } from './balances.js';
 import { createActivityLog, type ActivityInput, type ActivityPage, type Activity } from './activities.js';
 import { checkLedgerInvariants, type InvariantReport } from './invariants.js';
-import type { AccountRef, Balances, EntryRow, HoldInput, HoldRow, LedgerDeps, PostingInput, Position } from './model.js';
+import type {
+  AccountRef,
+  Balances,
+  EntryRow,
+  HoldInput,
+  HoldRow,
+  LedgerDeps,
+  PostingInput,
+  Position,
+} from './model.js';
 
 export { SYSTEM_ACCOUNTS } from './model.js';
 export type { ActivityInput } from './activities.js';
-export type { AccountRef, Balances, EntryRow, HoldInput, HoldRow, InvestorBucket, LedgerDeps, PostingInput, Position, SystemAccount } from './model.js';
+export type {
+  AccountRef,
+  Balances,
+  EntryRow,
+  HoldInput,
+  HoldRow,
+  InvestorBucket,
+  LedgerDeps,
+  PostingInput,
+  Position,
+  SystemAccount,
+} from './model.js';
 
 /** The ledger as every service uses it (`deps.ledger`); docs/ledger.md "Module API". */
 export interface Ledger {

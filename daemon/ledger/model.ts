@@ -23,7 +23,9 @@ export type InvestorBucket = 'settled' | 'reserved' | 'unsettled';
 export const SYSTEM_ACCOUNTS = ['rail', 'clearing', 'fees', 'tax', 'corporate_actions', 'fund', 'adjustments'] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
-export type AccountRef = { investorId: string; asset: string; bucket: InvestorBucket } | { system: SystemAccount; asset: string };
+export type AccountRef =
+  | { investorId: string; asset: string; bucket: InvestorBucket }
+  | { system: SystemAccount; asset: string };
 
 export interface PostingInput {
   tenantId: string;

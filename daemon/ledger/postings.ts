@@ -23,19 +23,28 @@ export interface PostingBook {
   insertEntries: (n: number) => Statement<unknown[]>;
 }
 
-const ENTRY_COLUMNS = 'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES ';
+const ENTRY_COLUMNS =
+  'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES ';
 const ENTRY_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?)';
 
 export function createPostingBook(db: Db, clock: Clock, accounts: AccountStore): PostingBook {
-  return { db, accounts, clock, insertEntry: db.prepare(ENTRY_COLUMNS + ENTRY_VALUES), insertEntries: rowsInsert(db, (tuples) => ENTRY_COLUMNS + tuples, ENTRY_VALUES) };
+  return {
+    db,
+    accounts,
+    clock,
+    insertEntry: db.prepare(ENTRY_COLUMNS + ENTRY_VALUES),
+    insertEntries: rowsInsert(db, (tuples) => ENTRY_COLUMNS + tuples, ENTRY_VALUES),
+  };
 }
 
 export function checkAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger: amount must be a positive safe integer, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new Error(`ledger: amount must be a positive safe integer, got ${amount}`);
 }
 
 export function checkKind(kind: string): void {
-  if (kind === HOLD_KIND || kind === VOID_KIND || kind.length === 0 || kind.length > 40) throw new Error(`ledger: kind ${kind} is reserved or invalid`);
+  if (kind === HOLD_KIND || kind === VOID_KIND || kind.length === 0 || kind.length > 40)
+    throw new Error(`ledger: kind ${kind} is reserved or invalid`);
 }
 
 export function shortfallCode(asset: string): ErrorCode {
@@ -64,14 +73,26 @@ export interface Posting {
 export function post(book: PostingBook, m: Posting): Outcome<number> {
   const { debit, amount } = m;
   try {
-    return ok(Number(book.insertEntry.run(m.tenantId, debit.id, m.credit.id, amount, m.kind, m.ref, m.holdId, book.clock.now()).lastInsertRowid));
+    return ok(
+      Number(
+        book.insertEntry.run(m.tenantId, debit.id, m.credit.id, amount, m.kind, m.ref, m.holdId, book.clock.now())
+          .lastInsertRowid,
+      ),
+    );
   } catch (err) {
     if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_CHECK') throw err;
     if (debit.bucket !== 'system') {
       const balance = balanceOf(book.accounts, debit.id);
-      if (balance < amount) return refuse(shortfallCode(debit.asset), `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.`);
+      if (balance < amount)
+        return refuse(
+          shortfallCode(debit.asset),
+          `${debit.bucket} ${debit.asset} of ${debit.owner} is ${balance}; ${amount} is needed.`,
+        );
     }
-    return refuse('AMOUNT_TOO_LARGE', `Moving ${amount} would take a ${debit.asset} balance past ${Number.MAX_SAFE_INTEGER}.`);
+    return refuse(
+      'AMOUNT_TOO_LARGE',
+      `Moving ${amount} would take a ${debit.asset} balance past ${Number.MAX_SAFE_INTEGER}.`,
+    );
   }
 }
 
@@ -79,8 +100,12 @@ export function post(book: PostingBook, m: Posting): Outcome<number> {
 function transferPosting(book: PostingBook, p: PostingInput): Posting {
   checkAmount(p.amount);
   checkKind(p.kind);
-  if (p.debit.asset !== p.credit.asset) throw new Error(`ledger: cannot post ${p.debit.asset} against ${p.credit.asset}`);
-  if (('bucket' in p.debit && p.debit.bucket === 'reserved') || ('bucket' in p.credit && p.credit.bucket === 'reserved')) {
+  if (p.debit.asset !== p.credit.asset)
+    throw new Error(`ledger: cannot post ${p.debit.asset} against ${p.credit.asset}`);
+  if (
+    ('bucket' in p.debit && p.debit.bucket === 'reserved') ||
+    ('bucket' in p.credit && p.credit.bucket === 'reserved')
+  ) {
     throw new Error('ledger: reserved balances move only through hold, postHold and voidHold');
   }
   const debit = openAccount(book.accounts, p.tenantId, p.debit);

@@ -6,15 +6,28 @@ import { ActivitiesQuery, ActivitiesSchema, BalancesSchema, InvestorParams } fro
 export function ledgerRoutes(deps: LedgerViewDeps): RouteDef[] {
   return [
     defineRoute({
-      method: 'GET', url: '/v1/investors/:id/balances', auth: 'B', tags: ['ledger'],
-      summary: 'Settled, reserved and unsettled balances per asset: cash (micros), securities (shares), funds (unit micros).',
-      params: InvestorParams, response: BalancesSchema, errors: ['NOT_FOUND'],
+      method: 'GET',
+      url: '/v1/investors/:id/balances',
+      auth: 'B',
+      tags: ['ledger'],
+      summary:
+        'Settled, reserved and unsettled balances per asset: cash (micros), securities (shares), funds (unit micros).',
+      params: InvestorParams,
+      response: BalancesSchema,
+      errors: ['NOT_FOUND'],
       handler: ({ params, tenantId }) => investorBalances(deps, tenantId!, params.id),
     }),
     defineRoute({
-      method: 'GET', url: '/v1/investors/:id/activities', auth: 'B', tags: ['ledger'],
-      summary: 'Ledger-backed activity feed (deposits, withdrawals, executions, fees, dividends), newest first; limit 1-200 (default 100), before = an activity id.',
-      params: InvestorParams, query: ActivitiesQuery, response: ActivitiesSchema, errors: ['NOT_FOUND', 'INVALID_CURSOR'],
+      method: 'GET',
+      url: '/v1/investors/:id/activities',
+      auth: 'B',
+      tags: ['ledger'],
+      summary:
+        'Ledger-backed activity feed (deposits, withdrawals, executions, fees, dividends), newest first; limit 1-200 (default 100), before = an activity id.',
+      params: InvestorParams,
+      query: ActivitiesQuery,
+      response: ActivitiesSchema,
+      errors: ['NOT_FOUND', 'INVALID_CURSOR'],
       handler: ({ params, query, tenantId }) => investorActivities(deps, tenantId!, params.id, query),
     }),
   ];

@@ -12,14 +12,23 @@ export interface LedgerViewDeps {
   nowIso(): string;
 }
 
-export function investorBalances(deps: LedgerViewDeps, tenantId: string, investorId: string): Outcome<Balances & { investor_id: string; as_of: string }> {
+export function investorBalances(
+  deps: LedgerViewDeps,
+  tenantId: string,
+  investorId: string,
+): Outcome<Balances & { investor_id: string; as_of: string }> {
   const found = deps.investors.lookup(tenantId, investorId);
   if (!found.ok) return found;
   const investor = found.value;
   return ok({ investor_id: investor.id, as_of: deps.nowIso(), ...deps.ledger.balances(tenantId, investor.id) });
 }
 
-export function investorActivities(deps: LedgerViewDeps, tenantId: string, investorId: string, page: { limit: number; before?: string }): Outcome<ActivityPage> {
+export function investorActivities(
+  deps: LedgerViewDeps,
+  tenantId: string,
+  investorId: string,
+  page: { limit: number; before?: string },
+): Outcome<ActivityPage> {
   const found = deps.investors.lookup(tenantId, investorId);
   if (!found.ok) return found;
   return deps.ledger.activities(tenantId, found.value.id, { limit: page.limit, before: page.before });

@@ -47,7 +47,8 @@ function pays(bond: BondTerms): boolean {
 }
 
 function monthsPerPeriod(bond: BondTerms): number {
-  if (12 % bond.coupon_frequency !== 0) throw new Error(`coupon_frequency ${bond.coupon_frequency} does not divide a year`);
+  if (12 % bond.coupon_frequency !== 0)
+    throw new Error(`coupon_frequency ${bond.coupon_frequency} does not divide a year`);
   return 12 / bond.coupon_frequency;
 }
 

@@ -17,7 +17,11 @@ export interface ClosedDay {
 const MAX_CALENDAR_DAYS = 731;
 
 /** GET /v1/calendar: start defaults to today, end to start + 30 days; both inclusive. */
-export function calendarRange(deps: MarketReader, start?: string, end?: string): Outcome<{ calendar: CalendarRow[]; closed_days: ClosedDay[] }> {
+export function calendarRange(
+  deps: MarketReader,
+  start?: string,
+  end?: string,
+): Outcome<{ calendar: CalendarRow[]; closed_days: ClosedDay[] }> {
   const cal = deps.market.calendar;
   // the shared validator (contract/dates.ts): real dates inside the sandbox's window, then the range
   const first = checkDate('start', start ?? cal.localDate(deps.clock.now()));

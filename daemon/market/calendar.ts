@@ -10,8 +10,26 @@
 // The parts, under calendar/: dates.ts (date arithmetic), zone-time.ts (local dates and RFC 3339 text
 // of instants), trading-days.ts (which dates trade, stepping, counting), sessions.ts (hours per date
 // and the questions asked by instant).
-import { createTradingDays, addTradingDays, isTradingDay, nextTradingDay, prevTradingDay, tradingDayNumber } from './calendar/trading-days.js';
-import { isOpen, minuteIndex, nextClose, nextOpen, rows, session, sessionDateFor, sessionMinutes, tickMs, type SessionCtx } from './calendar/sessions.js';
+import {
+  createTradingDays,
+  addTradingDays,
+  isTradingDay,
+  nextTradingDay,
+  prevTradingDay,
+  tradingDayNumber,
+} from './calendar/trading-days.js';
+import {
+  isOpen,
+  minuteIndex,
+  nextClose,
+  nextOpen,
+  rows,
+  session,
+  sessionDateFor,
+  sessionMinutes,
+  tickMs,
+  type SessionCtx,
+} from './calendar/sessions.js';
 import type { Calendar, CalendarParams } from './calendar/types.js';
 import { createZoneTime, localDate, toIso } from './calendar/zone-time.js';
 

@@ -46,7 +46,9 @@ export function loadCatalog() {
   const all = readFixture<Instrument[]>('instruments.json');
   const bySymbol = new Map(all.map((i) => [i.symbol, i]));
   const equities = all.filter((i) => i.security_type === 'equity').sort((a, b) => a.symbol.localeCompare(b.symbol));
-  const bonds = all.filter((i) => i.security_type !== 'equity').sort((a, b) => a.market_id.localeCompare(b.market_id) || a.symbol.localeCompare(b.symbol));
+  const bonds = all
+    .filter((i) => i.security_type !== 'equity')
+    .sort((a, b) => a.market_id.localeCompare(b.market_id) || a.symbol.localeCompare(b.symbol));
   return {
     all,
     equities,

@@ -12,11 +12,19 @@ function announce(m: Pick<MarketState, 'listeners'>, symbol: string): void {
 }
 
 /** An override must be a legal limit price now: on the tick grid and inside today's band. */
-function checkOverridePrice(m: Pick<MarketState, 'calendar' | 'tape'>, symbol: string, priceMicros: number, now: number): Outcome<void> {
+function checkOverridePrice(
+  m: Pick<MarketState, 'calendar' | 'tape'>,
+  symbol: string,
+  priceMicros: number,
+  now: number,
+): Outcome<void> {
   if (!isOnTick(priceMicros)) return refuse('PRICE_OFF_TICK', offTickMessage(priceMicros));
   const ref = referenceAt(m, symbol, now);
   if (priceMicros < ref.band.lowerMicros || priceMicros > ref.band.upperMicros) {
-    return refuse('PRICE_BAND_EXCEEDED', `The band is ${ref.band.lowerMicros}-${ref.band.upperMicros} around the reference ${ref.refPriceMicros}.`);
+    return refuse(
+      'PRICE_BAND_EXCEEDED',
+      `The band is ${ref.band.lowerMicros}-${ref.band.upperMicros} around the reference ${ref.refPriceMicros}.`,
+    );
   }
   return ok(undefined);
 }

@@ -9,9 +9,20 @@ type SecurityType = Instrument['security_type'];
 function instrumentRow(deps: MarketReader, i: Instrument, baseUrl: string) {
   const ref = deps.market.referenceAt(i.symbol, deps.clock.now()).refPriceMicros;
   return {
-    symbol: i.symbol, name: i.name, name_ar: i.name_ar, isin: i.isin, sector: i.sector, security_type: i.security_type,
-    market_id: i.market_id, ref_price_micros: ref, shariah_compliant: i.shariah_compliant, logo_url: baseUrl + i.logo_url,
-    fundamentals: i.fundamentals, fractionable: false as const, lot_size: i.lot_size, tradable: i.security_type === 'equity',
+    symbol: i.symbol,
+    name: i.name,
+    name_ar: i.name_ar,
+    isin: i.isin,
+    sector: i.sector,
+    security_type: i.security_type,
+    market_id: i.market_id,
+    ref_price_micros: ref,
+    shariah_compliant: i.shariah_compliant,
+    logo_url: baseUrl + i.logo_url,
+    fundamentals: i.fundamentals,
+    fractionable: false as const,
+    lot_size: i.lot_size,
+    tradable: i.security_type === 'equity',
   };
 }
 

@@ -14,8 +14,14 @@ function logoSvg(symbol: string): string {
  * GET /assets/logos/{NAME}.svg: the image of a catalog instrument (any case, as the catalog finds it)
  * or of one of `others` (the fund codes, exactly), or UNKNOWN_SYMBOL.
  */
-export function catalogLogo(deps: Pick<MarketReader, 'market'>, others: ReadonlySet<string>, file: string): Outcome<{ bytes: Buffer; contentType: string }> {
+export function catalogLogo(
+  deps: Pick<MarketReader, 'market'>,
+  others: ReadonlySet<string>,
+  file: string,
+): Outcome<{ bytes: Buffer; contentType: string }> {
   const name = file.replace(/\.svg$/, '');
   const known = deps.market.instrument(name).ok || others.has(name);
-  return known ? ok({ bytes: Buffer.from(logoSvg(name)), contentType: 'image/svg+xml' }) : refuse('UNKNOWN_SYMBOL', `No instrument or fund ${name}.`);
+  return known
+    ? ok({ bytes: Buffer.from(logoSvg(name)), contentType: 'image/svg+xml' })
+    : refuse('UNKNOWN_SYMBOL', `No instrument or fund ${name}.`);
 }

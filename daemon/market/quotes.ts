@@ -54,7 +54,11 @@ function liveQuoteOf(m: Pick<MarketState, 'calendar' | 'tape'>, inst: Instrument
 
 export type LiveQuote = ReturnType<typeof liveQuoteOf>;
 
-export function liveQuote(m: Pick<MarketState, 'calendar' | 'catalog' | 'tape'>, symbol: string, ms: number): Outcome<LiveQuote> {
+export function liveQuote(
+  m: Pick<MarketState, 'calendar' | 'catalog' | 'tape'>,
+  symbol: string,
+  ms: number,
+): Outcome<LiveQuote> {
   const inst = findInstrument(m, symbol);
   return inst.ok ? ok(liveQuoteOf(m, inst.value, ms)) : inst;
 }
@@ -72,12 +76,19 @@ function detailQuoteOf(m: Pick<MarketState, 'calendar' | 'tape' | 'controls'>, i
     band: { lower_micros: ref.band.lowerMicros, upper_micros: ref.band.upperMicros, pct: 0.2 },
     tick_micros: tickSize(live.price_micros),
     halted: m.controls.halted.has(live.symbol),
-    day: bar && bar.volume > 0 ? { open_micros: bar.open_micros, high_micros: bar.high_micros, low_micros: bar.low_micros, volume: bar.volume } : null,
+    day:
+      bar && bar.volume > 0
+        ? { open_micros: bar.open_micros, high_micros: bar.high_micros, low_micros: bar.low_micros, volume: bar.volume }
+        : null,
   };
 }
 
 /** Quote with band, tick and reference price (GET /v1/instruments/{symbol}/quote). */
-export function detailQuote(m: Pick<MarketState, 'calendar' | 'catalog' | 'tape' | 'controls'>, symbol: string, ms: number) {
+export function detailQuote(
+  m: Pick<MarketState, 'calendar' | 'catalog' | 'tape' | 'controls'>,
+  symbol: string,
+  ms: number,
+) {
   const inst = findInstrument(m, symbol);
   return inst.ok ? ok(detailQuoteOf(m, inst.value, ms)) : inst;
 }

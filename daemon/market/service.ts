@@ -27,7 +27,13 @@ import { createTape, type Tape } from './tape.js';
 export { fraction } from './quotes.js';
 
 function buildTape(calendar: Calendar, catalog: Catalog, controls: Controls, seed: number): Tape {
-  return createTape({ seed, calendar, instruments: tapeInstruments(catalog), overrides: () => controls.overrides, splits: () => controls.splits });
+  return createTape({
+    seed,
+    calendar,
+    instruments: tapeInstruments(catalog),
+    overrides: () => controls.overrides,
+    splits: () => controls.splits,
+  });
 }
 
 export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: number }) {
@@ -35,7 +41,15 @@ export function createMarket({ db, clock, seed }: { db: Db; clock: Clock; seed: 
   const catalog = loadCatalog();
   const store = createControlStore(db);
   const controls = store.load();
-  const m: MarketState = { calendar, catalog, clock, store, controls, tape: buildTape(calendar, catalog, controls, seed), listeners: [] };
+  const m: MarketState = {
+    calendar,
+    catalog,
+    clock,
+    store,
+    controls,
+    tape: buildTape(calendar, catalog, controls, seed),
+    listeners: [],
+  };
   return {
     calendar,
     catalog,

@@ -31,16 +31,27 @@ export function checkSplit(m: MarketState, symbol: string, ratio: number): Outco
   const inst = findInstrument(m, symbol);
   if (!inst.ok) return inst;
   const sym = inst.value.symbol;
-  if (inst.value.security_type !== 'equity') return refuse('SPLIT_NOT_APPLICABLE', `${sym} is a ${inst.value.security_type}; only equities split.`);
+  if (inst.value.security_type !== 'equity')
+    return refuse('SPLIT_NOT_APPLICABLE', `${sym} is a ${inst.value.security_type}; only equities split.`);
   if (!Number.isInteger(ratio) || ratio < MIN_SPLIT_RATIO || ratio > MAX_SPLIT_RATIO) {
-    return refuse('SPLIT_NOT_APPLICABLE', `The ratio must be a whole number from ${MIN_SPLIT_RATIO} to ${MAX_SPLIT_RATIO}; ${ratio} is not.`);
+    return refuse(
+      'SPLIT_NOT_APPLICABLE',
+      `The ratio must be a whole number from ${MIN_SPLIT_RATIO} to ${MAX_SPLIT_RATIO}; ${ratio} is not.`,
+    );
   }
   const atMs = m.clock.now();
   const twin = m.store.splitAt(sym, atMs);
-  if (twin) return refuse('SPLIT_ALREADY_APPLIED', `${sym} was already split (${twin.id}, ${twin.ratio}-for-1) at ${twin.effective_at}.`);
+  if (twin)
+    return refuse(
+      'SPLIT_ALREADY_APPLIED',
+      `${sym} was already split (${twin.id}, ${twin.ratio}-for-1) at ${twin.effective_at}.`,
+    );
   const ref = m.tape.referencePriceAt(sym, atMs);
   if (ref < ratio * MIN_PRICE_MICROS) {
-    return refuse('SPLIT_NOT_APPLICABLE', `${sym}'s reference price ${ref} divided by ${ratio} would fall under the smallest price ${MIN_PRICE_MICROS}.`);
+    return refuse(
+      'SPLIT_NOT_APPLICABLE',
+      `${sym}'s reference price ${ref} divided by ${ratio} would fall under the smallest price ${MIN_PRICE_MICROS}.`,
+    );
   }
   return ok({ instrument: inst.value, ratio, atMs, refBeforeMicros: ref });
 }
@@ -48,8 +59,12 @@ export function checkSplit(m: MarketState, symbol: string, ratio: number): Outco
 /** Records a checked split and moves the tape to it; answers the stored row. */
 export function applySplit(m: MarketState, plan: SplitPlan, ids: { id: string; actionId: string | null }): SplitRow {
   const row: SplitRow = {
-    id: ids.id, symbol: plan.instrument.symbol, ratio: plan.ratio, effective_ms: plan.atMs,
-    effective_at: m.calendar.toIso(plan.atMs), action_id: ids.actionId,
+    id: ids.id,
+    symbol: plan.instrument.symbol,
+    ratio: plan.ratio,
+    effective_ms: plan.atMs,
+    effective_at: m.calendar.toIso(plan.atMs),
+    action_id: ids.actionId,
   };
   m.store.addSplit(row);
   m.controls.splits = [...m.controls.splits, { symbol: row.symbol, atMs: row.effective_ms, ratio: row.ratio }];

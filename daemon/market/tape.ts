@@ -21,7 +21,17 @@ import { prevClose, priceAt, referencePriceAt } from './tape/instant.js';
 import { firstMinuteReaching, firstTickReaching } from './tape/reaching.js';
 import type { Tape, TapeParams } from './tape/types.js';
 
-export type { DayBar, IndexBar, Side, Tape, TapeInstrument, TapeOverride, TapeParams, TapeSplit, TickHit } from './tape/types.js';
+export type {
+  DayBar,
+  IndexBar,
+  Side,
+  Tape,
+  TapeInstrument,
+  TapeOverride,
+  TapeParams,
+  TapeSplit,
+  TickHit,
+} from './tape/types.js';
 
 export function createTape(params: TapeParams): Tape {
   const t = createTapeContext(params);
@@ -34,8 +44,10 @@ export function createTape(params: TapeParams): Tape {
     barAsOf: (symbol, date, ms) => barAsOf(t, symbol, date, ms),
     minutePrices: (symbol, date) => minutePrices(t, symbol, date),
     candles: (symbol, endDate, days, asOfMs) => candles(t, symbol, endDate, days, asOfMs),
-    firstMinuteReaching: (symbol, date, side, limitMicros, fromMinute) => firstMinuteReaching(t, symbol, date, side, limitMicros, fromMinute),
-    firstTickReaching: (symbol, side, limitMicros, fromMs, toMs) => firstTickReaching(t, symbol, side, limitMicros, fromMs, toMs),
+    firstMinuteReaching: (symbol, date, side, limitMicros, fromMinute) =>
+      firstMinuteReaching(t, symbol, date, side, limitMicros, fromMinute),
+    firstTickReaching: (symbol, side, limitMicros, fromMs, toMs) =>
+      firstTickReaching(t, symbol, side, limitMicros, fromMs, toMs),
     indexLevel: (date) => indexLevel(t, date),
     indexLevelAt: (ms) => indexLevelAt(t, ms),
     indexBarAsOf: (date, ms) => indexBarAsOf(t, date, ms),

@@ -3,7 +3,16 @@
 // Products that can pass 2^53 go through BigInt.
 import { assertPrice, tickSize, type TickRounding } from '../contract/tick.js';
 
-export { TICK_LEVEL_MICROS, TICK_HIGH_MICROS, TICK_LOW_MICROS, MIN_PRICE_MICROS, isOnTick, roundToTick, tickSize, type TickRounding } from '../contract/tick.js';
+export {
+  TICK_LEVEL_MICROS,
+  TICK_HIGH_MICROS,
+  TICK_LOW_MICROS,
+  MIN_PRICE_MICROS,
+  isOnTick,
+  roundToTick,
+  tickSize,
+  type TickRounding,
+} from '../contract/tick.js';
 
 export const DEFAULT_BAND_BPS = 2_000;
 

@@ -15,13 +15,15 @@ function xmlText(s: string): string {
 function cardSvg(id: string, publisher: string, date: string, language: 'ar' | 'en'): string {
   const hue = hash32('news-image', id) % 360;
   const anchor = language === 'ar' ? ' text-anchor="end"' : '';
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">`
-    + `<rect width="640" height="360" fill="hsl(${hue},45%,30%)"/>`
-    + `<rect x="0" y="280" width="640" height="80" fill="hsl(${hue},45%,22%)"/>`
-    + `<text x="40" y="150" font-family="sans-serif" font-size="64" font-weight="700" fill="#fff">EGX</text>`
-    + `<text x="40" y="200" font-family="sans-serif" font-size="26" fill="#fff" fill-opacity="0.8">${date}</text>`
-    + `<text x="${language === 'ar' ? 600 : 40}" y="330" font-family="sans-serif" font-size="28" fill="#fff"${anchor}>${xmlText(publisher)}</text>`
-    + `</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">` +
+    `<rect width="640" height="360" fill="hsl(${hue},45%,30%)"/>` +
+    `<rect x="0" y="280" width="640" height="80" fill="hsl(${hue},45%,22%)"/>` +
+    `<text x="40" y="150" font-family="sans-serif" font-size="64" font-weight="700" fill="#fff">EGX</text>` +
+    `<text x="40" y="200" font-family="sans-serif" font-size="26" fill="#fff" fill-opacity="0.8">${date}</text>` +
+    `<text x="${language === 'ar' ? 600 : 40}" y="330" font-family="sans-serif" font-size="28" fill="#fff"${anchor}>${xmlText(publisher)}</text>` +
+    `</svg>`
+  );
 }
 
 /** GET /assets/news/{id}.svg: the card of an article, or NOT_FOUND. */

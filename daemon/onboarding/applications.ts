@@ -1,14 +1,28 @@
 // The tenant's side of a KYC application: create (the details are screened at once), upload the ID
 // images, submit, read. Every refusal is a value (docs/onboarding.md, "Create: field rules",
 // "Documents", "Submit").
-import { MAX_DOCUMENT_BYTES, MIN_AGE_YEARS, ageInYears, checkNationalId, imageTypeOf, type DocumentSide } from '../contract/kyc.js';
+import {
+  MAX_DOCUMENT_BYTES,
+  MIN_AGE_YEARS,
+  ageInYears,
+  checkNationalId,
+  imageTypeOf,
+  type DocumentSide,
+} from '../contract/kyc.js';
 import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 import type { KycCreateInput, KycSubmitted } from '../contract/schemas/onboarding.js';
 import { sha256 } from '../store/crypto.js';
 import type { OnboardingCtx } from './context.js';
 import type { ApplicationRow } from './repo.js';
 import { sandboxReview } from './screening.js';
-import { approvedDuplicate, nationalIdHash, sealDetails, sealDocument, sealNationalId, type SealedDetails } from './sealed.js';
+import {
+  approvedDuplicate,
+  nationalIdHash,
+  sealDetails,
+  sealDocument,
+  sealNationalId,
+  type SealedDetails,
+} from './sealed.js';
 import { applicationView } from './views.js';
 
 /** The tenant's application, or NOT_FOUND (another tenant's is unknown). */
@@ -19,8 +33,10 @@ export function applicationOf(ctx: Pick<OnboardingCtx, 'repo'>, tenantId: string
 
 /** Why the application can no longer change (documents, submit), or undefined while it still can. */
 function frozen(app: ApplicationRow): Refusal | undefined {
-  if (app.state === 'screening_referred') return refuse('APPLICATION_ALREADY_SUBMITTED', `Application ${app.id} is submitted and under review.`);
-  if (app.state === 'approved' || app.state === 'rejected') return refuse('APPLICATION_ALREADY_DECIDED', `Application ${app.id} is already ${app.state}.`);
+  if (app.state === 'screening_referred')
+    return refuse('APPLICATION_ALREADY_SUBMITTED', `Application ${app.id} is submitted and under review.`);
+  if (app.state === 'approved' || app.state === 'rejected')
+    return refuse('APPLICATION_ALREADY_DECIDED', `Application ${app.id} is already ${app.state}.`);
   return undefined;
 }
 
@@ -34,20 +50,34 @@ function screenDetails(ctx: Pick<OnboardingCtx, 'market' | 'clock'>, input: KycC
   const today = ctx.market.calendar.localDate(ctx.clock.now());
   if (nid.birthDate > today) return refuse('INVALID_NATIONAL_ID', 'national_id encodes a birth date after today.');
   if (nid.birthDate !== input.date_of_birth) {
-    return refuse('DATE_OF_BIRTH_MISMATCH', `date_of_birth ${input.date_of_birth} differs from the birth date encoded in national_id.`);
+    return refuse(
+      'DATE_OF_BIRTH_MISMATCH',
+      `date_of_birth ${input.date_of_birth} differs from the birth date encoded in national_id.`,
+    );
   }
-  if (ageInYears(nid.birthDate, today) < MIN_AGE_YEARS) return refuse('UNDERAGE', `The applicant must be at least ${MIN_AGE_YEARS} on ${today}.`);
+  if (ageInYears(nid.birthDate, today) < MIN_AGE_YEARS)
+    return refuse('UNDERAGE', `The applicant must be at least ${MIN_AGE_YEARS} on ${today}.`);
   return undefined;
 }
 
-export function createApplication(ctx: OnboardingCtx, tenantId: string, input: KycCreateInput, actor: string): Outcome<{ application_id: string; state: 'screened' }> {
+export function createApplication(
+  ctx: OnboardingCtx,
+  tenantId: string,
+  input: KycCreateInput,
+  actor: string,
+): Outcome<{ application_id: string; state: 'screened' }> {
   const refusal = screenDetails(ctx, input);
   if (refusal) return refusal;
   const dek = ctx.keys.tenantDek(tenantId);
   const hash = nationalIdHash(dek, input.national_id);
   if (approvedDuplicate(ctx, tenantId, input.national_id)) return refuse('DUPLICATE_NATIONAL_ID');
   const id = ctx.ids.next('kyc');
-  const details: SealedDetails = { date_of_birth: input.date_of_birth, email: input.email, phone: input.phone, address: input.address };
+  const details: SealedDetails = {
+    date_of_birth: input.date_of_birth,
+    email: input.email,
+    phone: input.phone,
+    address: input.address,
+  };
   const broker = ctx.repo.brokerOfRecord();
   ctx.repo.insertApplication({
     id,
@@ -72,7 +102,8 @@ export function putDocument(ctx: OnboardingCtx, tenantId: string, id: string, si
   const app = found.value;
   const refusal = frozen(app);
   if (refusal) return refusal;
-  if (bytes.length > MAX_DOCUMENT_BYTES) return refuse('PAYLOAD_TOO_LARGE', `An ID image is at most ${MAX_DOCUMENT_BYTES} bytes.`);
+  if (bytes.length > MAX_DOCUMENT_BYTES)
+    return refuse('PAYLOAD_TOO_LARGE', `An ID image is at most ${MAX_DOCUMENT_BYTES} bytes.`);
   const contentType = imageTypeOf(bytes);
   if (!contentType) return refuse('UNSUPPORTED_MEDIA_TYPE');
   const at = ctx.nowIso();
@@ -87,7 +118,14 @@ export function putDocument(ctx: OnboardingCtx, tenantId: string, id: string, si
     uploaded_at: at,
   });
   ctx.repo.touch(id, at);
-  return ok({ application_id: id, side, content_type: contentType, size_bytes: bytes.length, sha256: digest, state: app.state });
+  return ok({
+    application_id: id,
+    side,
+    content_type: contentType,
+    size_bytes: bytes.length,
+    sha256: digest,
+    state: app.state,
+  });
 }
 
 /**
@@ -105,7 +143,10 @@ export function submit(ctx: OnboardingCtx, tenantId: string, id: string, actor: 
   const docs = ctx.repo.documents(id);
   if (docs.length === 1) {
     const missing = docs[0].side === 'national_id_front' ? 'national_id_back' : 'national_id_front';
-    return refuse('DOCUMENTS_INCOMPLETE', `Only ${docs[0].side} is on file; upload ${missing} too, or submit with no documents.`);
+    return refuse(
+      'DOCUMENTS_INCOMPLETE',
+      `Only ${docs[0].side} is on file; upload ${missing} too, or submit with no documents.`,
+    );
   }
   const at = ctx.nowIso();
   if (docs.length === 0) {
@@ -117,8 +158,14 @@ export function submit(ctx: OnboardingCtx, tenantId: string, id: string, actor: 
   }
   ctx.repo.decide(id, { state: 'screening_referred', path: 'documents', at });
   ctx.audit.append({
-    actor, action: 'kyc.submitted', subject: id, tenantId,
-    detail: { path: 'documents', documents: docs.map((d) => ({ side: d.side, sha256: d.sha256, size_bytes: d.size_bytes })) },
+    actor,
+    action: 'kyc.submitted',
+    subject: id,
+    tenantId,
+    detail: {
+      path: 'documents',
+      documents: docs.map((d) => ({ side: d.side, sha256: d.sha256, size_bytes: d.size_bytes })),
+    },
   });
   sandboxReview(ctx, ctx.repo.application(tenantId, id)!);
   return ok({ state: 'screening_referred' });

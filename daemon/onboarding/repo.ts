@@ -45,7 +45,16 @@ export interface BrokerRow {
 
 export type NewApplication = Pick<
   ApplicationRow,
-  'id' | 'tenant_id' | 'broker_id' | 'state' | 'full_name' | 'national_id_enc' | 'national_id_hash' | 'details_enc' | 'created_at' | 'created_ms'
+  | 'id'
+  | 'tenant_id'
+  | 'broker_id'
+  | 'state'
+  | 'full_name'
+  | 'national_id_enc'
+  | 'national_id_hash'
+  | 'details_enc'
+  | 'created_at'
+  | 'created_ms'
 >;
 
 export type NewInvestor = Pick<
@@ -82,7 +91,10 @@ function applicationQueries(db: Db) {
     appForBroker: db.prepare<[string, string | null, string | null], ApplicationRow>(
       'SELECT * FROM kyc_applications WHERE id = ? AND (? IS NULL OR broker_id = ?)',
     ),
-    queue: db.prepare<[string | null, string | null, string, string, string | null, string | null, number], ApplicationRow>(
+    queue: db.prepare<
+      [string | null, string | null, string, string, string | null, string | null, number],
+      ApplicationRow
+    >(
       `SELECT * FROM kyc_applications
        WHERE (? IS NULL OR broker_id = ?) AND (? = 'all' OR state = ?) AND (? IS NULL OR tenant_id = ?)
        ORDER BY COALESCE(submitted_at, created_at), rowid LIMIT ?`,
@@ -110,7 +122,12 @@ function applicationQueries(db: Db) {
     applicationForBroker(brokerId: string | null, id: string): ApplicationRow | undefined {
       return q.appForBroker.get(id, brokerId, brokerId);
     },
-    queue(opts: { brokerId: string | null; state: KycState | 'all'; tenantId?: string; limit: number }): ApplicationRow[] {
+    queue(opts: {
+      brokerId: string | null;
+      state: KycState | 'all';
+      tenantId?: string;
+      limit: number;
+    }): ApplicationRow[] {
       const tenant = opts.tenantId ?? null;
       return q.queue.all(opts.brokerId, opts.brokerId, opts.state, opts.state, tenant, tenant, opts.limit);
     },
@@ -169,7 +186,10 @@ function accountQueries(db: Db) {
     accounts: db.prepare<[string, string | null, string | null, number], InvestorRow>(
       'SELECT * FROM investors WHERE tenant_id = ? AND (? IS NULL OR status = ?) ORDER BY created_ms DESC, rowid DESC LIMIT ?',
     ),
-    brokerAccounts: db.prepare<[string | null, string | null, string | null, string | null, string | null, string | null, number], InvestorRow>(
+    brokerAccounts: db.prepare<
+      [string | null, string | null, string | null, string | null, string | null, string | null, number],
+      InvestorRow
+    >(
       `SELECT * FROM investors WHERE (? IS NULL OR broker_id = ?) AND (? IS NULL OR tenant_id = ?) AND (? IS NULL OR status = ?)
        ORDER BY created_ms DESC, rowid DESC LIMIT ?`,
     ),
@@ -205,7 +225,12 @@ function accountQueries(db: Db) {
       const s = status ?? null;
       return q.accounts.all(tenantId, s, s, limit);
     },
-    brokerAccounts(opts: { brokerId: string | null; tenantId?: string; status?: AccountStatus; limit: number }): InvestorRow[] {
+    brokerAccounts(opts: {
+      brokerId: string | null;
+      tenantId?: string;
+      status?: AccountStatus;
+      limit: number;
+    }): InvestorRow[] {
       const t = opts.tenantId ?? null;
       const s = opts.status ?? null;
       return q.brokerAccounts.all(opts.brokerId, opts.brokerId, t, t, s, s, opts.limit);

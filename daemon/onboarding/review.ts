@@ -16,8 +16,13 @@ function applicationAtBroker(ctx: Pick<OnboardingCtx, 'repo'>, op: Reviewer, id:
 
 /** Why a dealer may not decide the application, or undefined when it waits for the dealer. */
 function notReferred(app: ApplicationRow): Refusal | undefined {
-  if (app.state === 'approved' || app.state === 'rejected') return refuse('APPLICATION_ALREADY_DECIDED', `Application ${app.id} is already ${app.state}.`);
-  if (app.state !== 'screening_referred') return refuse('APPLICATION_NOT_REFERRED', `Application ${app.id} is ${app.state}; only submitted applications are reviewed.`);
+  if (app.state === 'approved' || app.state === 'rejected')
+    return refuse('APPLICATION_ALREADY_DECIDED', `Application ${app.id} is already ${app.state}.`);
+  if (app.state !== 'screening_referred')
+    return refuse(
+      'APPLICATION_NOT_REFERRED',
+      `Application ${app.id} is ${app.state}; only submitted applications are reviewed.`,
+    );
   return undefined;
 }
 
@@ -28,8 +33,17 @@ function referredAtBroker(ctx: Pick<OnboardingCtx, 'repo'>, op: Reviewer, id: st
   return notReferred(found.value) ?? found;
 }
 
-export function queue(ctx: OnboardingCtx, op: Reviewer, query: { state: KycState | 'all'; tenant_id?: string; limit: number }) {
-  const rows = ctx.repo.queue({ brokerId: op.brokerId, state: query.state, tenantId: query.tenant_id, limit: query.limit });
+export function queue(
+  ctx: OnboardingCtx,
+  op: Reviewer,
+  query: { state: KycState | 'all'; tenant_id?: string; limit: number },
+) {
+  const rows = ctx.repo.queue({
+    brokerId: op.brokerId,
+    state: query.state,
+    tenantId: query.tenant_id,
+    limit: query.limit,
+  });
   return { applications: rows.map((app) => dealerView(ctx, app)) };
 }
 
@@ -39,7 +53,10 @@ export function clear(ctx: OnboardingCtx, op: Reviewer, id: string) {
   if (!found.ok) return found;
   const app = found.value;
   if (approvedDuplicateOf(ctx, app)) {
-    return refuse('DUPLICATE_NATIONAL_ID', 'This person already holds an approved account in the tenant; decline with DUPLICATE_INVESTOR.');
+    return refuse(
+      'DUPLICATE_NATIONAL_ID',
+      'This person already holds an approved account in the tenant; decline with DUPLICATE_INVESTOR.',
+    );
   }
   approve(ctx, app, `operator:${op.name}`);
   return ok(dealerView(ctx, ctx.repo.application(app.tenant_id, id)!));
@@ -65,7 +82,13 @@ export function viewDocument(ctx: OnboardingCtx, op: Reviewer, id: string, side:
   if (!doc) return refuse('NOT_FOUND', `Application ${id} has no ${side} on file.`);
   const bytes = openDocument(ctx, app, side, doc.bytes_enc);
   ctx.db.transaction(() => {
-    ctx.audit.append({ actor: `operator:${op.name}`, action: 'kyc.document_viewed', subject: id, tenantId: app.tenant_id, detail: { side } });
+    ctx.audit.append({
+      actor: `operator:${op.name}`,
+      action: 'kyc.document_viewed',
+      subject: id,
+      tenantId: app.tenant_id,
+      detail: { side },
+    });
   })();
   return ok({ status: 200, raw: bytes, contentType: doc.content_type });
 }

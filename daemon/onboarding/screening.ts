@@ -39,14 +39,29 @@ export function approve(ctx: DecideCtx, app: ApplicationRow, decidedBy: string):
     created_ms: ctx.clock.now(),
   });
   ctx.repo.decide(app.id, { state: 'approved', investorId, decidedBy, at });
-  ctx.audit.append({ actor: decidedBy, action: 'kyc.approved', subject: app.id, tenantId: app.tenant_id, detail: { investor_id: investorId } });
+  ctx.audit.append({
+    actor: decidedBy,
+    action: 'kyc.approved',
+    subject: app.id,
+    tenantId: app.tenant_id,
+    detail: { investor_id: investorId },
+  });
   return investorId;
 }
 
-export function reject(ctx: Pick<DecideCtx, 'repo' | 'audit' | 'nowIso'>, app: ApplicationRow, reasonCode: KycDeclineReason, decidedBy: string, note?: string): void {
+export function reject(
+  ctx: Pick<DecideCtx, 'repo' | 'audit' | 'nowIso'>,
+  app: ApplicationRow,
+  reasonCode: KycDeclineReason,
+  decidedBy: string,
+  note?: string,
+): void {
   ctx.repo.decide(app.id, { state: 'rejected', reasonCode, decidedBy, at: ctx.nowIso() });
   ctx.audit.append({
-    actor: decidedBy, action: 'kyc.rejected', subject: app.id, tenantId: app.tenant_id,
+    actor: decidedBy,
+    action: 'kyc.rejected',
+    subject: app.id,
+    tenantId: app.tenant_id,
     detail: note === undefined ? { reason_code: reasonCode } : { reason_code: reasonCode, note },
   });
 }

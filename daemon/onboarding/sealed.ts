@@ -30,13 +30,20 @@ export function nationalIdHash(dek: Buffer, nationalId: string): string {
  * re-seals the tenant's values in slices, a stored hash is under the old data key or the new one, so
  * the national id is hashed under both (crypto.ts keyRing).
  */
-export function approvedDuplicate(ctx: Pick<OnboardingCtx, 'keys' | 'repo'>, tenantId: string, nationalId: string): boolean {
-  return keyRing(ctx.keys.tenantDek(tenantId)).some((k) => ctx.repo.hasApprovedWithHash(tenantId, nationalIdHash(k, nationalId)));
+export function approvedDuplicate(
+  ctx: Pick<OnboardingCtx, 'keys' | 'repo'>,
+  tenantId: string,
+  nationalId: string,
+): boolean {
+  return keyRing(ctx.keys.tenantDek(tenantId)).some((k) =>
+    ctx.repo.hasApprovedWithHash(tenantId, nationalIdHash(k, nationalId)),
+  );
 }
 
 /** approvedDuplicate for a stored application: its own hash, or, while a rotation runs, its opened id. */
 export function approvedDuplicateOf(ctx: Pick<OnboardingCtx, 'keys' | 'repo'>, app: ApplicationRow): boolean {
-  if (keyRing(ctx.keys.tenantDek(app.tenant_id)).length === 1) return ctx.repo.hasApprovedWithHash(app.tenant_id, app.national_id_hash);
+  if (keyRing(ctx.keys.tenantDek(app.tenant_id)).length === 1)
+    return ctx.repo.hasApprovedWithHash(app.tenant_id, app.national_id_hash);
   return approvedDuplicate(ctx, app.tenant_id, nationalIdOf(ctx, app));
 }
 
@@ -60,6 +67,11 @@ export function detailsOf(ctx: Pick<OnboardingCtx, 'keys'>, app: ApplicationRow)
   return JSON.parse(open(ctx.keys.tenantDek(app.tenant_id), app.details_enc, aad.details(app.id)).toString('utf8'));
 }
 
-export function openDocument(ctx: Pick<OnboardingCtx, 'keys'>, app: ApplicationRow, side: DocumentSide, sealed: Buffer): Buffer {
+export function openDocument(
+  ctx: Pick<OnboardingCtx, 'keys'>,
+  app: ApplicationRow,
+  side: DocumentSide,
+  sealed: Buffer,
+): Buffer {
   return open(ctx.keys.tenantDek(app.tenant_id), sealed, aad.document(app.id, side));
 }

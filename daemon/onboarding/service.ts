@@ -30,21 +30,33 @@ export function createOnboardingService(deps: OnboardingDeps) {
   const { db, ids, keys, audit, clock, market, investors, nowIso } = deps;
   const ctx: OnboardingCtx = { db, ids, keys, audit, clock, market, investors, nowIso, repo: createOnboardingRepo(db) };
   return {
-    createApplication: (tenantId: string, input: KycCreateInput, actor: string) => createApplication(ctx, tenantId, input, actor),
-    putDocument: (tenantId: string, id: string, side: DocumentSide, bytes: Buffer) => putDocument(ctx, tenantId, id, side, bytes),
+    createApplication: (tenantId: string, input: KycCreateInput, actor: string) =>
+      createApplication(ctx, tenantId, input, actor),
+    putDocument: (tenantId: string, id: string, side: DocumentSide, bytes: Buffer) =>
+      putDocument(ctx, tenantId, id, side, bytes),
     submit: (tenantId: string, id: string, actor: string) => submit(ctx, tenantId, id, actor),
     getApplication: (tenantId: string, id: string) => getApplication(ctx, tenantId, id),
-    queue: (op: Reviewer, query: { state: KycState | 'all'; tenant_id?: string; limit: number }) => queue(ctx, op, query),
+    queue: (op: Reviewer, query: { state: KycState | 'all'; tenant_id?: string; limit: number }) =>
+      queue(ctx, op, query),
     clear: (op: Reviewer, id: string) => clear(ctx, op, id),
-    decline: (op: Reviewer, id: string, reasonCode: KycDeclineReason, note?: string) => decline(ctx, op, id, reasonCode, note),
+    decline: (op: Reviewer, id: string, reasonCode: KycDeclineReason, note?: string) =>
+      decline(ctx, op, id, reasonCode, note),
     viewDocument: (op: Reviewer, id: string, side: DocumentSide) => viewDocument(ctx, op, id, side),
-    recordSuitability: (tenantId: string, investorId: string, questionnaire: Questionnaire, riskAcknowledged: boolean, actor: string) =>
-      recordSuitability(ctx, tenantId, investorId, questionnaire, riskAcknowledged, actor),
+    recordSuitability: (
+      tenantId: string,
+      investorId: string,
+      questionnaire: Questionnaire,
+      riskAcknowledged: boolean,
+      actor: string,
+    ) => recordSuitability(ctx, tenantId, investorId, questionnaire, riskAcknowledged, actor),
     investorView: (tenantId: string, investorId: string) => investorView(ctx, tenantId, investorId),
-    listAccounts: (tenantId: string, status: AccountStatus | undefined, limit: number) => listAccounts(ctx, tenantId, status, limit),
+    listAccounts: (tenantId: string, status: AccountStatus | undefined, limit: number) =>
+      listAccounts(ctx, tenantId, status, limit),
     getAccount: (tenantId: string, id: string) => getAccount(ctx, tenantId, id),
-    listBrokerAccounts: (op: Reviewer, query: { status?: AccountStatus; tenant_id?: string; limit: number }) => listBrokerAccounts(ctx, op, query),
-    changeStatus: (op: Reviewer, id: string, status: AccountStatus, reason: string) => changeStatus(ctx, op, id, status, reason),
+    listBrokerAccounts: (op: Reviewer, query: { status?: AccountStatus; tenant_id?: string; limit: number }) =>
+      listBrokerAccounts(ctx, op, query),
+    changeStatus: (op: Reviewer, id: string, status: AccountStatus, reason: string) =>
+      changeStatus(ctx, op, id, status, reason),
   };
 }
 

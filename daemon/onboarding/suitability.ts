@@ -33,7 +33,11 @@ export function scoreQuestionnaire(q: Questionnaire): SuitabilityResult {
   const capacity = Math.min(POINTS.annual_income_band[q.annual_income_band], POINTS.net_worth_band[q.net_worth_band]);
   const objective = Math.max(...q.objectives.map((o) => POINTS.objectives[o]));
   const score =
-    POINTS.investment_experience[q.investment_experience] + POINTS.horizon[q.horizon] + POINTS.risk_tolerance[q.risk_tolerance] + capacity + objective;
+    POINTS.investment_experience[q.investment_experience] +
+    POINTS.horizon[q.horizon] +
+    POINTS.risk_tolerance[q.risk_tolerance] +
+    capacity +
+    objective;
   let tier = TIER_BANDS.find((b) => score <= b.maxScore)!.tier;
   const caps: SuitabilityTier[] = [{ low: 1, medium: 2, high: 3 }[q.risk_tolerance] as SuitabilityTier];
   if (q.horizon === 'under_1y') caps.push(1);
@@ -45,7 +49,11 @@ export function scoreQuestionnaire(q: Questionnaire): SuitabilityResult {
 /** PUT semantics: the questionnaire replaces the previous one, shariah_only included (default false). */
 export function recordSuitability(
   ctx: Pick<OnboardingCtx, 'repo' | 'investors' | 'audit'>,
-  tenantId: string, investorId: string, questionnaire: Questionnaire, riskAcknowledged: boolean, actor: string,
+  tenantId: string,
+  investorId: string,
+  questionnaire: Questionnaire,
+  riskAcknowledged: boolean,
+  actor: string,
 ) {
   const found = ctx.investors.lookupForMoney(tenantId, investorId);
   if (!found.ok) return found;
@@ -53,11 +61,23 @@ export function recordSuitability(
   const { tier, score } = scoreQuestionnaire(questionnaire);
   const shariahOnly = questionnaire.shariah_only;
   ctx.repo.recordSuitability({
-    id: inv.id, tenant_id: tenantId, questionnaire: JSON.stringify(questionnaire), tier, risk_acknowledged: riskAcknowledged, shariah_only: shariahOnly,
+    id: inv.id,
+    tenant_id: tenantId,
+    questionnaire: JSON.stringify(questionnaire),
+    tier,
+    risk_acknowledged: riskAcknowledged,
+    shariah_only: shariahOnly,
   });
   ctx.audit.append({
-    actor, action: 'investor.suitability_recorded', subject: inv.id, tenantId,
+    actor,
+    action: 'investor.suitability_recorded',
+    subject: inv.id,
+    tenantId,
     detail: { tier, score, risk_acknowledged: riskAcknowledged, shariah_only: shariahOnly },
   });
-  return ok({ investor_id: inv.id, suitability: { tier, score, recorded: true, risk_acknowledged: riskAcknowledged }, shariah_only: shariahOnly });
+  return ok({
+    investor_id: inv.id,
+    suitability: { tier, score, recorded: true, risk_acknowledged: riskAcknowledged },
+    shariah_only: shariahOnly,
+  });
 }

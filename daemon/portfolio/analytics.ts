@@ -50,12 +50,14 @@ function roundHalfUp(num: bigint, den: bigint): bigint {
 }
 
 function micros(name: string, value: number, min = -Number.MAX_SAFE_INTEGER): bigint {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer of micros >= ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${name} must be an integer of micros >= ${min}, got ${value}`);
   return BigInt(value);
 }
 
 function safe(name: string, value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${name} overflows a safe integer: ${value}`);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`${name} overflows a safe integer: ${value}`);
   return Number(value);
 }
 
@@ -79,12 +81,18 @@ export interface DailyReturn {
  * left out (null).
  */
 function subPeriods(values: readonly ValuePoint[]): Array<{ date: string; num: bigint; den: bigint } | null> {
-  if (values.length > MAX_SERIES_POINTS) throw new RangeError(`a value series of ${values.length} points is longer than ${MAX_SERIES_POINTS}`);
+  if (values.length > MAX_SERIES_POINTS)
+    throw new RangeError(`a value series of ${values.length} points is longer than ${MAX_SERIES_POINTS}`);
   let prevDate = '';
   const points = values.map((p) => {
-    if (!DATE_RE.test(p.date) || p.date <= prevDate) throw new RangeError(`dates must be YYYY-MM-DD and strictly ascending, got ${p.date} after ${prevDate}`);
+    if (!DATE_RE.test(p.date) || p.date <= prevDate)
+      throw new RangeError(`dates must be YYYY-MM-DD and strictly ascending, got ${p.date} after ${prevDate}`);
     prevDate = p.date;
-    return { date: p.date, value: micros('valueMicros', p.valueMicros, 0), flow: micros('netFlowMicros', p.netFlowMicros) };
+    return {
+      date: p.date,
+      value: micros('valueMicros', p.valueMicros, 0),
+      flow: micros('netFlowMicros', p.netFlowMicros),
+    };
   });
   return points.slice(1).map((p, i) => {
     const start = points[i].value + p.flow;
@@ -163,7 +171,10 @@ function finite(name: string, xs: readonly number[]): void {
 }
 
 /** Sample standard deviation (n - 1) of the daily returns x sqrt(periodsPerYear), a fraction. Null below 2 returns. */
-export function annualizedVolatility(returns: readonly number[], periodsPerYear: number = PERIODS_PER_YEAR): number | null {
+export function annualizedVolatility(
+  returns: readonly number[],
+  periodsPerYear: number = PERIODS_PER_YEAR,
+): number | null {
   finite('returns', returns);
   if (returns.length < 2) return null;
   const m = mean(returns);
@@ -203,7 +214,8 @@ export function historicalVaR95(returns: readonly number[], portfolioValueMicros
  * returns are all equal (zero variance: beta is undefined, not 0).
  */
 export function beta(assetReturns: readonly number[], indexReturns: readonly number[]): number | null {
-  if (assetReturns.length !== indexReturns.length) throw new RangeError(`beta needs aligned series, got ${assetReturns.length} and ${indexReturns.length} returns`);
+  if (assetReturns.length !== indexReturns.length)
+    throw new RangeError(`beta needs aligned series, got ${assetReturns.length} and ${indexReturns.length} returns`);
   finite('assetReturns', assetReturns);
   finite('indexReturns', indexReturns);
   if (indexReturns.length < 2 || indexReturns.every((r) => r === indexReturns[0])) return null;
@@ -219,7 +231,10 @@ export function beta(assetReturns: readonly number[], indexReturns: readonly num
 }
 
 /** The daily returns of both series on the dates they share, in date order. */
-export function pairByDate(asset: readonly DailyReturn[], index: readonly DailyReturn[]): { asset: number[]; index: number[] } {
+export function pairByDate(
+  asset: readonly DailyReturn[],
+  index: readonly DailyReturn[],
+): { asset: number[]; index: number[] } {
   const byDate = new Map(index.map((r) => [r.date, r.dailyReturn]));
   const out = { asset: [] as number[], index: [] as number[] };
   for (const r of asset) {
@@ -271,15 +286,23 @@ export interface SectorExposure {
  * Value per sector and its share of the total portfolio value (cash included), ordered alphabetically by
  * sector, never by size. Rounded weights may not add up to exactly 1.
  */
-export function sectorExposures(holdings: ReadonlyArray<{ sector: string; valueMicros: number }>, totalValueMicros: number): SectorExposure[] {
+export function sectorExposures(
+  holdings: ReadonlyArray<{ sector: string; valueMicros: number }>,
+  totalValueMicros: number,
+): SectorExposure[] {
   const total = micros('totalValueMicros', totalValueMicros, 0);
   const bySector = new Map<string, bigint>();
-  for (const h of holdings) bySector.set(h.sector, (bySector.get(h.sector) ?? 0n) + micros('valueMicros', h.valueMicros, 0));
+  for (const h of holdings)
+    bySector.set(h.sector, (bySector.get(h.sector) ?? 0n) + micros('valueMicros', h.valueMicros, 0));
   return [...bySector.keys()]
     .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
     .map((sector) => {
       const value = bySector.get(sector)!;
-      return { sector, value_micros: safe('value_micros', value), weight_pct: total === 0n ? null : ratio(value, total) };
+      return {
+        sector,
+        value_micros: safe('value_micros', value),
+        weight_pct: total === 0n ? null : ratio(value, total),
+      };
     });
 }
 
@@ -292,9 +315,15 @@ export interface CostBasis {
 }
 
 /** A buy adds its quantity and its whole cost: consideration plus the buy-side fees and stamp duty. */
-export function averageCostAfterBuy(basis: CostBasis, fill: { qty: number; considerationMicros: number; feesMicros: number }): CostBasis {
+export function averageCostAfterBuy(
+  basis: CostBasis,
+  fill: { qty: number; considerationMicros: number; feesMicros: number },
+): CostBasis {
   const qty = micros('qty', basis.qty, 0) + micros('fill qty', fill.qty, 1);
-  const cost = micros('costMicros', basis.costMicros, 0) + micros('considerationMicros', fill.considerationMicros, 0) + micros('feesMicros', fill.feesMicros, 0);
+  const cost =
+    micros('costMicros', basis.costMicros, 0) +
+    micros('considerationMicros', fill.considerationMicros, 0) +
+    micros('feesMicros', fill.feesMicros, 0);
   return { qty: safe('qty', qty), costMicros: safe('costMicros', cost) };
 }
 
@@ -306,13 +335,17 @@ export interface SellResult extends CostBasis {
 }
 
 /** A sell leaves the average cost unchanged: it releases a proportional share of the cost basis. */
-export function averageCostAfterSell(basis: CostBasis, fill: { qty: number; proceedsMicros: number; feesMicros: number }): SellResult {
+export function averageCostAfterSell(
+  basis: CostBasis,
+  fill: { qty: number; proceedsMicros: number; feesMicros: number },
+): SellResult {
   const held = micros('qty', basis.qty, 0);
   const cost = micros('costMicros', basis.costMicros, 0);
   const sold = micros('fill qty', fill.qty, 1);
   if (sold > held) throw new RangeError(`cannot sell ${sold} of ${held} held`);
   const released = sold === held ? cost : roundHalfUp(cost * sold, held);
-  const realized = micros('proceedsMicros', fill.proceedsMicros, 0) - micros('feesMicros', fill.feesMicros, 0) - released;
+  const realized =
+    micros('proceedsMicros', fill.proceedsMicros, 0) - micros('feesMicros', fill.feesMicros, 0) - released;
   return {
     qty: safe('qty', held - sold),
     costMicros: safe('costMicros', cost - released),

@@ -29,21 +29,35 @@ const EXPLAINED_KINDS = new Set(['trade', 'subscription', 'redemption']);
 export function otherHoldingEvents(movements: readonly Movement[]): CostEvent[] {
   return movements
     .filter((m) => !m.asset.startsWith('cash:') && !EXPLAINED_KINDS.has(m.kind))
-    .map((m) => ({ atMs: m.atMs, seq: m.id, asset: m.asset, side: m.delta > 0 ? 'in' : 'out', qty: Math.abs(m.delta), amountMicros: 0, feesMicros: 0 }));
+    .map((m) => ({
+      atMs: m.atMs,
+      seq: m.id,
+      asset: m.asset,
+      side: m.delta > 0 ? 'in' : 'out',
+      qty: Math.abs(m.delta),
+      amountMicros: 0,
+      feesMicros: 0,
+    }));
 }
 
 /** The average-cost basis per asset after every event, in time order (inflows first within an instant). */
 export function costBases(events: readonly CostEvent[]): Map<string, CostBasis> {
-  const sorted = [...events].sort((a, b) => a.atMs - b.atMs || (a.side === b.side ? 0 : a.side === 'in' ? -1 : 1) || a.seq - b.seq);
+  const sorted = [...events].sort(
+    (a, b) => a.atMs - b.atMs || (a.side === b.side ? 0 : a.side === 'in' ? -1 : 1) || a.seq - b.seq,
+  );
   const out = new Map<string, CostBasis>();
   for (const e of sorted) {
     const b = out.get(e.asset) ?? { qty: 0, costMicros: 0 };
     if (e.side === 'in') {
-      out.set(e.asset, averageCostAfterBuy(b, { qty: e.qty, considerationMicros: e.amountMicros, feesMicros: e.feesMicros }));
+      out.set(
+        e.asset,
+        averageCostAfterBuy(b, { qty: e.qty, considerationMicros: e.amountMicros, feesMicros: e.feesMicros }),
+      );
     } else {
       // The ledger never lets more leave than is held; should history hold a quantity no event
       // explains, it enters at zero cost just before it leaves.
-      const held = b.qty < e.qty ? averageCostAfterBuy(b, { qty: e.qty - b.qty, considerationMicros: 0, feesMicros: 0 }) : b;
+      const held =
+        b.qty < e.qty ? averageCostAfterBuy(b, { qty: e.qty - b.qty, considerationMicros: 0, feesMicros: 0 }) : b;
       const next = averageCostAfterSell(held, { qty: e.qty, proceedsMicros: e.amountMicros, feesMicros: e.feesMicros });
       out.set(e.asset, { qty: next.qty, costMicros: next.costMicros });
     }

@@ -11,17 +11,33 @@ export const FUND_SECTOR = 'Money market funds';
 const KIND_ORDER: Record<PositionKind, number> = { equity: 0, fund: 1, cash: 2 };
 
 /** Every event that changed a holding's cost basis: fills, settled fund orders, other movements. */
-function costEvents(ctx: PortfolioCtx, tenantId: string, investorId: string, movements: readonly Movement[]): CostEvent[] {
+function costEvents(
+  ctx: PortfolioCtx,
+  tenantId: string,
+  investorId: string,
+  movements: readonly Movement[],
+): CostEvent[] {
   const events: CostEvent[] = otherHoldingEvents(movements);
   for (const f of ctx.repo.fillsOf(tenantId, investorId)) {
     events.push({
-      atMs: f.at_ms, seq: f.seq, asset: f.symbol, side: f.side === 'buy' ? 'in' : 'out', qty: f.qty, amountMicros: f.value_micros, feesMicros: f.charges_micros,
+      atMs: f.at_ms,
+      seq: f.seq,
+      asset: f.symbol,
+      side: f.side === 'buy' ? 'in' : 'out',
+      qty: f.qty,
+      amountMicros: f.value_micros,
+      feesMicros: f.charges_micros,
     });
   }
   for (const o of ctx.funds.repo.settledOf(tenantId, investorId)) {
     events.push({
-      atMs: o.created_ms, seq: o.seq, asset: fundAsset(o.fund_code), side: o.side === 'subscribe' ? 'in' : 'out',
-      qty: o.result_units_micros!, amountMicros: o.result_amount_micros!, feesMicros: 0,
+      atMs: o.created_ms,
+      seq: o.seq,
+      asset: fundAsset(o.fund_code),
+      side: o.side === 'subscribe' ? 'in' : 'out',
+      qty: o.result_units_micros!,
+      amountMicros: o.result_amount_micros!,
+      feesMicros: 0,
     });
   }
   return events;
@@ -44,11 +60,26 @@ function positionRow(ctx: PortfolioCtx, r: RowInput) {
   const costMicros = kind === 'cash' ? qty : r.basisMicros;
   const v = positionView({ kind, qty, costMicros, priceMicros, totalValueMicros: r.totalMicros });
   const instrument = kind === 'equity' ? ctx.market.catalog.get(symbol) : null;
-  const name = kind === 'cash' ? 'Egyptian pound' : kind === 'fund' ? ctx.funds.funds.get(symbol)!.name : instrument?.name ?? symbol;
-  const sector = kind === 'cash' ? null : kind === 'fund' ? FUND_SECTOR : instrument?.sector ?? 'Other';
+  const name =
+    kind === 'cash'
+      ? 'Egyptian pound'
+      : kind === 'fund'
+        ? ctx.funds.funds.get(symbol)!.name
+        : (instrument?.name ?? symbol);
+  const sector = kind === 'cash' ? null : kind === 'fund' ? FUND_SECTOR : (instrument?.sector ?? 'Other');
   return {
-    asset, symbol, name, kind, sector, qty, price_micros: priceMicros, value_micros: v.value_micros, cost_micros: costMicros,
-    unrealized_micros: v.unrealized_micros, unrealized_pct: v.unrealized_pct, weight_pct: v.weight_pct,
+    asset,
+    symbol,
+    name,
+    kind,
+    sector,
+    qty,
+    price_micros: priceMicros,
+    value_micros: v.value_micros,
+    cost_micros: costMicros,
+    unrealized_micros: v.unrealized_micros,
+    unrealized_pct: v.unrealized_pct,
+    weight_pct: v.weight_pct,
   };
 }
 
@@ -65,7 +96,11 @@ export function positions(ctx: PortfolioCtx, tenantId: string, investorId: strin
   const total = ctx.valuer.totalOf(held, nowMs);
   const rows = [...held.entries()]
     .filter(([asset, qty]) => qty > 0 || asset === CASH_EGP)
-    .map(([asset, qty]) => positionRow(ctx, { asset, qty, basisMicros: bases.get(asset)?.costMicros ?? 0, totalMicros: total, nowMs }))
-    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+    .map(([asset, qty]) =>
+      positionRow(ctx, { asset, qty, basisMicros: bases.get(asset)?.costMicros ?? 0, totalMicros: total, nowMs }),
+    )
+    .sort(
+      (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0),
+    );
   return { total, cash, rows, movements };
 }

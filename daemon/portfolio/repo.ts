@@ -42,7 +42,8 @@ export function createPortfolioRepo(db: Db) {
   return {
     fillsOf: (tenantId: string, investorId: string): FillCostRow[] => fills.all(tenantId, investorId),
     /** Every fill booked in [startMs, endMs], in booking order, with its fee lines. */
-    statementFills: (tenantId: string, investorId: string, startMs: number, endMs: number): StatementFill[] => statementFills.all(tenantId, investorId, startMs, endMs),
+    statementFills: (tenantId: string, investorId: string, startMs: number, endMs: number): StatementFill[] =>
+      statementFills.all(tenantId, investorId, startMs, endMs),
   };
 }
 

@@ -31,10 +31,12 @@ export function createPortfolioService(deps: PortfolioDeps, funds: FundService) 
   return {
     portfolio: (tenantId: string, investorId: string) => portfolioReport(ctx, tenantId, investorId),
     exposures: (tenantId: string, investorId: string) => exposuresReport(ctx, tenantId, investorId),
-    performance: (tenantId: string, investorId: string, days: number) => performanceReport(ctx, tenantId, investorId, days),
+    performance: (tenantId: string, investorId: string, days: number) =>
+      performanceReport(ctx, tenantId, investorId, days),
     risk: (tenantId: string, investorId: string, days: number) => riskReport(ctx, tenantId, investorId, days),
     /** A client statement's figures (the investor already looked up by the caller). */
-    statement: (tenantId: string, investorId: string, period: StatementPeriod) => statementFigures(ctx, tenantId, investorId, period),
+    statement: (tenantId: string, investorId: string, period: StatementPeriod) =>
+      statementFigures(ctx, tenantId, investorId, period),
   };
 }
 

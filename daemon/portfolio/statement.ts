@@ -21,14 +21,17 @@ export interface StatementPeriod {
   end: string;
 }
 
-
 /** The instant a local date begins in the exchange's zone. */
 function dayStartMs(cal: Calendar, date: string): number {
   return DateTime.fromISO(date, { zone: cal.zone }).toMillis();
 }
 
 /** The statement's instants: the period's first moment and its last (never after now). */
-export function periodInstants(cal: Calendar, period: StatementPeriod, nowMs: number): { startMs: number; endMs: number } {
+export function periodInstants(
+  cal: Calendar,
+  period: StatementPeriod,
+  nowMs: number,
+): { startMs: number; endMs: number } {
   const next = DateTime.fromISO(period.end, { zone: cal.zone }).plus({ days: 1 }).toMillis() - 1;
   return { startMs: dayStartMs(cal, period.start), endMs: Math.min(next, nowMs) };
 }
@@ -39,12 +42,20 @@ export function periodInstants(cal: Calendar, period: StatementPeriod, nowMs: nu
  * than MAX_PERIOD_DAYS) is an error here, not a walk over centuries on the scheduler's thread.
  */
 function seriesPoints(cal: Calendar, period: StatementPeriod, startMs: number, endMs: number): SeriesPoint[] {
-  if (checkDate('period_start', period.start).ok !== true || checkDate('period_end', period.end).ok !== true || daysBetween(period.start, period.end) > MAX_PERIOD_DAYS) {
+  if (
+    checkDate('period_start', period.start).ok !== true ||
+    checkDate('period_end', period.end).ok !== true ||
+    daysBetween(period.start, period.end) > MAX_PERIOD_DAYS
+  ) {
     throw new RangeError(`statement period ${period.start}..${period.end} is outside what a statement covers`);
   }
   const before = cal.prevTradingDay(period.start);
   const out: SeriesPoint[] = [{ date: before, atMs: Math.min(cal.session(before)!.closeMs, startMs - 1) }];
-  for (let date = cal.isTradingDay(period.start) ? period.start : cal.nextTradingDay(period.start); date <= period.end; date = cal.nextTradingDay(date)) {
+  for (
+    let date = cal.isTradingDay(period.start) ? period.start : cal.nextTradingDay(period.start);
+    date <= period.end;
+    date = cal.nextTradingDay(date)
+  ) {
     const s = cal.session(date)!;
     if (s.openMs > endMs) break;
     out.push({ date, atMs: Math.min(s.closeMs, endMs) });
@@ -65,7 +76,10 @@ function flows(movements: readonly Movement[], fills: readonly StatementFill[], 
   const cash = movements.filter((m) => m.asset === CASH_EGP && m.atMs >= startMs && m.atMs <= endMs);
   const orders = new Set(fills.map((f) => f.order_id));
   const notTrade = (m: Movement) => !orders.has(m.ref);
-  const tradeFees = fills.reduce((a, f) => a + f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros, 0);
+  const tradeFees = fills.reduce(
+    (a, f) => a + f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros,
+    0,
+  );
   const tradeTaxes = fills.reduce((a, f) => a + f.stamp_duty_micros, 0);
   return {
     deposits_micros: sumWhere(cash, (m) => m.counterparty === 'system:rail' && m.delta > 0),
@@ -77,34 +91,67 @@ function flows(movements: readonly Movement[], fills: readonly StatementFill[], 
 }
 
 /** Holdings as of endMs, each with its price then, value, average cost and unrealized result. */
-function holdingsAt(ctx: PortfolioCtx, tenantId: string, investorId: string, movements: readonly Movement[], endMs: number) {
+function holdingsAt(
+  ctx: PortfolioCtx,
+  tenantId: string,
+  investorId: string,
+  movements: readonly Movement[],
+  endMs: number,
+) {
   const upTo = movements.filter((m) => m.atMs <= endMs);
   const events: CostEvent[] = otherHoldingEvents(upTo);
   for (const f of ctx.repo.fillsOf(tenantId, investorId)) {
     if (f.at_ms > endMs) continue;
-    events.push({ atMs: f.at_ms, seq: f.seq, asset: f.symbol, side: f.side === 'buy' ? 'in' : 'out', qty: f.qty, amountMicros: f.value_micros, feesMicros: f.charges_micros });
+    events.push({
+      atMs: f.at_ms,
+      seq: f.seq,
+      asset: f.symbol,
+      side: f.side === 'buy' ? 'in' : 'out',
+      qty: f.qty,
+      amountMicros: f.value_micros,
+      feesMicros: f.charges_micros,
+    });
   }
   for (const o of ctx.funds.repo.settledOf(tenantId, investorId)) {
     if (o.created_ms > endMs) continue;
-    events.push({ atMs: o.created_ms, seq: o.seq, asset: `fund:${o.fund_code}`, side: o.side === 'subscribe' ? 'in' : 'out', qty: o.result_units_micros!, amountMicros: o.result_amount_micros!, feesMicros: 0 });
+    events.push({
+      atMs: o.created_ms,
+      seq: o.seq,
+      asset: `fund:${o.fund_code}`,
+      side: o.side === 'subscribe' ? 'in' : 'out',
+      qty: o.result_units_micros!,
+      amountMicros: o.result_amount_micros!,
+      feesMicros: 0,
+    });
   }
   const bases = costBases(events);
   const held = new Map<string, number>();
   for (const m of upTo) held.set(m.asset, (held.get(m.asset) ?? 0) + m.delta);
   const total = ctx.valuer.totalOf(held, endMs);
-  const rows = [...held.entries()].filter(([asset, qty]) => qty > 0 && asset !== CASH_EGP).map(([asset, qty]) => {
-    const kind: PositionKind = asset.startsWith('fund:') ? 'fund' : 'equity';
-    const symbol = kind === 'fund' ? asset.slice('fund:'.length) : asset;
-    const instrument = kind === 'equity' ? ctx.market.catalog.get(symbol) : null;
-    const fund = kind === 'fund' ? ctx.funds.funds.get(symbol) : null;
-    const priceMicros = ctx.valuer.priceAt(asset, endMs);
-    const costMicros = bases.get(asset)?.costMicros ?? 0;
-    const v = positionView({ kind, qty, costMicros, priceMicros, totalValueMicros: total });
-    return {
-      symbol, kind, name: instrument?.name ?? fund?.name ?? symbol, name_ar: instrument?.name_ar ?? fund?.name_ar ?? symbol, isin: instrument?.isin ?? null,
-      qty, price_micros: priceMicros, value_micros: v.value_micros, cost_micros: costMicros, unrealized_micros: v.unrealized_micros,
-    };
-  }).sort((a, b) => (a.kind === b.kind ? (a.symbol < b.symbol ? -1 : 1) : a.kind === 'equity' ? -1 : 1));
+  const rows = [...held.entries()]
+    .filter(([asset, qty]) => qty > 0 && asset !== CASH_EGP)
+    .map(([asset, qty]) => {
+      const kind: PositionKind = asset.startsWith('fund:') ? 'fund' : 'equity';
+      const symbol = kind === 'fund' ? asset.slice('fund:'.length) : asset;
+      const instrument = kind === 'equity' ? ctx.market.catalog.get(symbol) : null;
+      const fund = kind === 'fund' ? ctx.funds.funds.get(symbol) : null;
+      const priceMicros = ctx.valuer.priceAt(asset, endMs);
+      const costMicros = bases.get(asset)?.costMicros ?? 0;
+      const v = positionView({ kind, qty, costMicros, priceMicros, totalValueMicros: total });
+      return {
+        symbol,
+        kind,
+        name: instrument?.name ?? fund?.name ?? symbol,
+        name_ar: instrument?.name_ar ?? fund?.name_ar ?? symbol,
+        isin: instrument?.isin ?? null,
+        qty,
+        price_micros: priceMicros,
+        value_micros: v.value_micros,
+        cost_micros: costMicros,
+        unrealized_micros: v.unrealized_micros,
+      };
+    })
+    .sort((a, b) => (a.kind === b.kind ? (a.symbol < b.symbol ? -1 : 1) : a.kind === 'equity' ? -1 : 1));
   return { total, cash: held.get(CASH_EGP) ?? 0, rows };
 }
 
@@ -120,7 +167,12 @@ export function statementFigures(ctx: PortfolioCtx, tenantId: string, investorId
   const trades = ctx.repo.statementFills(tenantId, investorId, startMs, endMs);
   return {
     as_of_ms: endMs,
-    summary: { opening_value_micros: opening, closing_value_micros: holdings.total, cash_micros: holdings.cash, ...flows(movements, trades, startMs, endMs) },
+    summary: {
+      opening_value_micros: opening,
+      closing_value_micros: holdings.total,
+      cash_micros: holdings.cash,
+      ...flows(movements, trades, startMs, endMs),
+    },
     performance: {
       twr_pct: twr === null ? null : round6(twr),
       series: values.slice(1).map((v) => ({ date: v.date, value_micros: v.valueMicros })),

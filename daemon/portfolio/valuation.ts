@@ -62,14 +62,20 @@ export function createValuer(market: Market, funds: FundCatalog, navBook: NavBoo
       for (; k < sorted.length && sorted[k].atMs <= p.atMs; k++) {
         const m = sorted[k];
         holdings.set(m.asset, (holdings.get(m.asset) ?? 0) + m.delta);
-        if (m.counterparty === 'system:rail' || m.counterparty === 'system:adjustments') flow += valueOf(m.asset, m.delta, p.atMs);
+        if (m.counterparty === 'system:rail' || m.counterparty === 'system:adjustments')
+          flow += valueOf(m.asset, m.delta, p.atMs);
       }
       out.push({ date: p.date, valueMicros: totalOf(holdings, p.atMs), netFlowMicros: safe('net flow', flow) });
     }
     return out;
   }
 
-  return { priceAt, valueOf: (asset: string, qty: number, atMs: number) => safe('value', valueOf(asset, qty, atMs)), totalOf, series };
+  return {
+    priceAt,
+    valueOf: (asset: string, qty: number, atMs: number) => safe('value', valueOf(asset, qty, atMs)),
+    totalOf,
+    series,
+  };
 }
 
 export type Valuer = ReturnType<typeof createValuer>;

@@ -22,9 +22,16 @@ export interface AdjustmentTarget {
 export function adjustableBreak(deps: D, breakId: string, target: AdjustmentTarget): Outcome<BreakRow> {
   const b = createReconRepo(deps.db).break(breakId);
   if (!b) return refuse('ACTION_NOT_EXECUTABLE', `No reconciliation break ${breakId}.`);
-  if (b.state === 'resolved') return refuse('BREAK_STATE_CONFLICT', `Break ${breakId} is already resolved (${b.resolution}); the adjustment is not posted.`);
+  if (b.state === 'resolved')
+    return refuse(
+      'BREAK_STATE_CONFLICT',
+      `Break ${breakId} is already resolved (${b.resolution}); the adjustment is not posted.`,
+    );
   if (b.tenant_id !== target.tenantId || b.investor_id !== target.investorId || b.asset !== target.asset) {
-    return refuse('ACTION_NOT_EXECUTABLE', `Break ${breakId} is about ${b.investor_id} ${b.asset}, not ${target.investorId} ${target.asset}.`);
+    return refuse(
+      'ACTION_NOT_EXECUTABLE',
+      `Break ${breakId} is about ${b.investor_id} ${b.asset}, not ${target.investorId} ${target.asset}.`,
+    );
   }
   return ok(b);
 }

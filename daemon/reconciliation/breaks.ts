@@ -14,10 +14,16 @@ export function getBreak(ctx: ReconCtx, id: string): Outcome<BreakRow> {
   return find(ctx, id);
 }
 
-export function acknowledgeBreak(ctx: ReconCtx, id: string, actor: string, note: string | undefined): Outcome<BreakRow> {
+export function acknowledgeBreak(
+  ctx: ReconCtx,
+  id: string,
+  actor: string,
+  note: string | undefined,
+): Outcome<BreakRow> {
   const b = find(ctx, id);
   if (!b.ok) return b;
-  if (b.value.state !== 'open') return refuse('BREAK_STATE_CONFLICT', `Break ${id} is ${b.value.state}; only an open break is acknowledged.`);
+  if (b.value.state !== 'open')
+    return refuse('BREAK_STATE_CONFLICT', `Break ${id} is ${b.value.state}; only an open break is acknowledged.`);
   ctx.repo.acknowledge(id, ctx.nowIso(), actor, note ?? null);
   return ok(ctx.repo.break(id)!);
 }
@@ -25,7 +31,8 @@ export function acknowledgeBreak(ctx: ReconCtx, id: string, actor: string, note:
 export function acceptBreak(ctx: ReconCtx, id: string, actor: string, note: string): Outcome<BreakRow> {
   const b = find(ctx, id);
   if (!b.ok) return b;
-  if (b.value.state === 'resolved') return refuse('BREAK_STATE_CONFLICT', `Break ${id} is already resolved (${b.value.resolution}).`);
+  if (b.value.state === 'resolved')
+    return refuse('BREAK_STATE_CONFLICT', `Break ${id} is already resolved (${b.value.resolution}).`);
   ctx.repo.accept(id, ctx.nowIso(), actor, note);
   return ok(ctx.repo.break(id)!);
 }

@@ -15,7 +15,8 @@ export function checkDate(ctx: Pick<ReconCtx, 'market' | 'clock'>, date: string)
   if (!real.ok) return real;
   const now = today(ctx);
   if (date > now) return refuse('RECONCILIATION_DATE_INVALID', `${date} is after today (${now} on the sandbox clock).`);
-  if (!ctx.market.calendar.isTradingDay(date)) return refuse('RECONCILIATION_DATE_INVALID', `${date} is not an EGX business day (a weekend or a holiday).`);
+  if (!ctx.market.calendar.isTradingDay(date))
+    return refuse('RECONCILIATION_DATE_INVALID', `${date} is not an EGX business day (a weekend or a holiday).`);
   return ok(date);
 }
 

@@ -22,9 +22,12 @@ export interface InjectInput {
 
 function checkShape(i: InjectInput): Outcome<void> {
   const bad = (m: string) => refuse('VALIDATION_FAILED', m);
-  if (i.kind === 'position' && (i.symbol === undefined || i.amount === undefined)) return bad('A position break needs symbol and amount (shares).');
-  if (i.kind === 'cash' && (i.symbol !== undefined || i.amount === undefined)) return bad('A cash break takes amount (EGP micros) and no symbol.');
-  if ((i.kind === 'missing' || i.kind === 'duplicate') && i.amount !== undefined) return bad(`A ${i.kind} break takes no amount: it acts on a whole line.`);
+  if (i.kind === 'position' && (i.symbol === undefined || i.amount === undefined))
+    return bad('A position break needs symbol and amount (shares).');
+  if (i.kind === 'cash' && (i.symbol !== undefined || i.amount === undefined))
+    return bad('A cash break takes amount (EGP micros) and no symbol.');
+  if ((i.kind === 'missing' || i.kind === 'duplicate') && i.amount !== undefined)
+    return bad(`A ${i.kind} break takes no amount: it acts on a whole line.`);
   return ok(undefined);
 }
 
@@ -40,7 +43,8 @@ function checkRefs(ctx: ReconCtx, i: InjectInput): Outcome<{ tenantId: string; a
   if (i.through !== undefined) {
     const through = checkCalendarDate('through', i.through);
     if (!through.ok) return through;
-    if (through.value < from.value) return refuse('INVALID_RANGE', `through (${i.through}) is before date (${from.value}).`);
+    if (through.value < from.value)
+      return refuse('INVALID_RANGE', `through (${i.through}) is before date (${from.value}).`);
   }
   return ok({ tenantId: inv.tenant_id, asset: i.symbol ?? CASH, from: from.value });
 }
@@ -54,12 +58,23 @@ export function injectBreak(ctx: ReconCtx, i: InjectInput): Outcome<OverrideRow>
   if (i.kind === 'missing' || i.kind === 'duplicate') {
     const day = snapshotOf(ctx, from);
     const lines = day.ext.get(keyOf(tenantId, i.investor_id, asset))?.lines ?? [];
-    if (lines.length === 0) return refuse('BREAK_LINE_ABSENT', `The ${asset === CASH ? 'bank' : 'custodian'} statement of ${from} has no ${asset} line for ${i.investor_id}.`);
+    if (lines.length === 0)
+      return refuse(
+        'BREAK_LINE_ABSENT',
+        `The ${asset === CASH ? 'bank' : 'custodian'} statement of ${from} has no ${asset} line for ${i.investor_id}.`,
+      );
   }
   const id = ctx.ids.next('inj');
   ctx.repo.insertOverride({
-    id, tenant_id: tenantId, investor_id: i.investor_id, asset, kind: i.kind, amount: i.amount ?? 0,
-    from_date: from, through_date: i.through ?? null, created_at: ctx.nowIso(),
+    id,
+    tenant_id: tenantId,
+    investor_id: i.investor_id,
+    asset,
+    kind: i.kind,
+    amount: i.amount ?? 0,
+    from_date: from,
+    through_date: i.through ?? null,
+    created_at: ctx.nowIso(),
   });
   return ok(ctx.repo.override(id));
 }

@@ -72,7 +72,10 @@ export interface BreakFilter {
   limit: number;
 }
 
-export type NewBreak = Omit<BreakRow, 'seq' | 'state' | 'acknowledged_at' | 'acknowledged_by' | 'resolution' | 'resolved_at' | 'resolved_by' | 'note'>;
+export type NewBreak = Omit<
+  BreakRow,
+  'seq' | 'state' | 'acknowledged_at' | 'acknowledged_by' | 'resolution' | 'resolved_at' | 'resolved_by' | 'note'
+>;
 
 function breakWhere(f: BreakFilter): { sql: string; args: unknown[] } {
   const parts: string[] = [];
@@ -95,15 +98,23 @@ function breakWhere(f: BreakFilter): { sql: string; args: unknown[] } {
 
 export function createReconRepo(db: Db) {
   const q = {
-    accounts: db.prepare<[], AccountInfo>("SELECT id, tenant_id, owner, asset, bucket FROM ledger_accounts WHERE asset NOT GLOB 'fund:*'"),
-    entries: db.prepare<[number], [number, number, number]>('SELECT debit_account_id, credit_account_id, amount FROM ledger_entries WHERE at_ms < ?'),
-    investor: db.prepare<[string], { id: string; tenant_id: string }>('SELECT id, tenant_id FROM investors WHERE id = ?'),
+    accounts: db.prepare<[], AccountInfo>(
+      "SELECT id, tenant_id, owner, asset, bucket FROM ledger_accounts WHERE asset NOT GLOB 'fund:*'",
+    ),
+    entries: db.prepare<[number], [number, number, number]>(
+      'SELECT debit_account_id, credit_account_id, amount FROM ledger_entries WHERE at_ms < ?',
+    ),
+    investor: db.prepare<[string], { id: string; tenant_id: string }>(
+      'SELECT id, tenant_id FROM investors WHERE id = ?',
+    ),
     investorCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM investors'),
     insertOverride: db.prepare(
       `INSERT INTO recon_overrides (id, tenant_id, investor_id, asset, kind, amount, from_date, through_date, created_at)
        VALUES (@id, @tenant_id, @investor_id, @asset, @kind, @amount, @from_date, @through_date, @created_at)`,
     ),
-    overridesOn: db.prepare<[string, string], OverrideRow>('SELECT * FROM recon_overrides WHERE from_date <= ? AND (through_date IS NULL OR through_date >= ?) ORDER BY seq'),
+    overridesOn: db.prepare<[string, string], OverrideRow>(
+      'SELECT * FROM recon_overrides WHERE from_date <= ? AND (through_date IS NULL OR through_date >= ?) ORDER BY seq',
+    ),
     override: db.prepare<[string], OverrideRow>('SELECT * FROM recon_overrides WHERE id = ?'),
     insertRun: db.prepare(
       `INSERT INTO recon_runs (id, date, created_at, created_by, investors, custodian_lines, bank_lines, breaks_found, breaks_opened, breaks_auto_resolved)
@@ -122,10 +133,18 @@ export function createReconRepo(db: Db) {
     seen: db.prepare(
       'UPDATE recon_breaks SET ledger_value = @ledger_value, external_value = @external_value, difference = @difference, last_run_id = @last_run_id, last_seen_date = @last_seen_date WHERE id = @id',
     ),
-    autoResolve: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'auto', resolved_at = ?, resolved_by = ? WHERE id = ?"),
-    acknowledge: db.prepare("UPDATE recon_breaks SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, note = COALESCE(?, note) WHERE id = ? AND state = 'open'"),
-    accept: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'accepted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'"),
-    adjust: db.prepare("UPDATE recon_breaks SET state = 'resolved', resolution = 'adjusted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'"),
+    autoResolve: db.prepare(
+      "UPDATE recon_breaks SET state = 'resolved', resolution = 'auto', resolved_at = ?, resolved_by = ? WHERE id = ?",
+    ),
+    acknowledge: db.prepare(
+      "UPDATE recon_breaks SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, note = COALESCE(?, note) WHERE id = ? AND state = 'open'",
+    ),
+    accept: db.prepare(
+      "UPDATE recon_breaks SET state = 'resolved', resolution = 'accepted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'",
+    ),
+    adjust: db.prepare(
+      "UPDATE recon_breaks SET state = 'resolved', resolution = 'adjusted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'",
+    ),
     break: db.prepare<[string], BreakRow>('SELECT * FROM recon_breaks WHERE id = ?'),
   };
 
@@ -142,21 +161,36 @@ export function createReconRepo(db: Db) {
     run: (id: string) => q.run.get(id),
     setRunTally: (id: string, opened: number, autoResolved: number) => void q.tally.run(opened, autoResolved, id),
     runs(date: string | undefined, limit: number): RunRow[] {
-      if (date) return db.prepare<[string, number], RunRow>('SELECT * FROM recon_runs WHERE date = ? ORDER BY seq DESC LIMIT ?').all(date, limit);
+      if (date)
+        return db
+          .prepare<[string, number], RunRow>('SELECT * FROM recon_runs WHERE date = ? ORDER BY seq DESC LIMIT ?')
+          .all(date, limit);
       return db.prepare<[number], RunRow>('SELECT * FROM recon_runs ORDER BY seq DESC LIMIT ?').all(limit);
     },
     unresolved: () => q.unresolved.all(),
-    lastResolved: (b: { tenant_id: string; investor_id: string; asset: string; kind: string }) => q.lastResolved.get(b.tenant_id, b.investor_id, b.asset, b.kind)?.id ?? null,
+    lastResolved: (b: { tenant_id: string; investor_id: string; asset: string; kind: string }) =>
+      q.lastResolved.get(b.tenant_id, b.investor_id, b.asset, b.kind)?.id ?? null,
     insertBreak: (row: NewBreak) => void q.insertBreak.run(row),
-    seen: (row: { id: string; ledger_value: number; external_value: number; difference: number; last_run_id: string; last_seen_date: string }) => void q.seen.run(row),
+    seen: (row: {
+      id: string;
+      ledger_value: number;
+      external_value: number;
+      difference: number;
+      last_run_id: string;
+      last_seen_date: string;
+    }) => void q.seen.run(row),
     autoResolve: (id: string, at: string, runId: string) => void q.autoResolve.run(at, runId, id),
-    acknowledge: (id: string, at: string, by: string, note: string | null) => q.acknowledge.run(at, by, note, id).changes === 1,
+    acknowledge: (id: string, at: string, by: string, note: string | null) =>
+      q.acknowledge.run(at, by, note, id).changes === 1,
     accept: (id: string, at: string, by: string, note: string) => q.accept.run(at, by, note, id).changes === 1,
-    adjust: (id: string, at: string, actionId: string, note: string) => q.adjust.run(at, actionId, note, id).changes === 1,
+    adjust: (id: string, at: string, actionId: string, note: string) =>
+      q.adjust.run(at, actionId, note, id).changes === 1,
     break: (id: string) => q.break.get(id),
     breaks(f: BreakFilter): BreakRow[] {
       const w = breakWhere(f);
-      return db.prepare<unknown[], BreakRow>(`SELECT * FROM recon_breaks ${w.sql} ORDER BY seq DESC LIMIT ?`).all(...w.args, f.limit);
+      return db
+        .prepare<unknown[], BreakRow>(`SELECT * FROM recon_breaks ${w.sql} ORDER BY seq DESC LIMIT ?`)
+        .all(...w.args, f.limit);
     },
   };
 }

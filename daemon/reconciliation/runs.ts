@@ -30,14 +30,31 @@ function applyFindings(ctx: ReconCtx, run: { id: string; date: string; at: strin
       continue;
     }
     byKind.delete(`${f.key}|${f.kind}`);
-    ctx.repo.seen({ id: b.id, ledger_value: f.ledger_value, external_value: f.external_value, difference: f.ledger_value - f.external_value, last_run_id: run.id, last_seen_date: run.date });
+    ctx.repo.seen({
+      id: b.id,
+      ledger_value: f.ledger_value,
+      external_value: f.external_value,
+      difference: f.ledger_value - f.external_value,
+      last_run_id: run.id,
+      last_seen_date: run.date,
+    });
   }
   for (const f of findings) {
     if (!byKind.has(`${f.key}|${f.kind}`)) continue;
     ctx.repo.insertBreak({
-      id: ctx.ids.next('rbk'), tenant_id: f.tenant_id, investor_id: f.investor_id, asset: f.asset, kind: f.kind,
-      ledger_value: f.ledger_value, external_value: f.external_value, difference: f.ledger_value - f.external_value,
-      first_run_id: run.id, first_seen_date: run.date, first_seen_at: run.at, last_run_id: run.id, last_seen_date: run.date,
+      id: ctx.ids.next('rbk'),
+      tenant_id: f.tenant_id,
+      investor_id: f.investor_id,
+      asset: f.asset,
+      kind: f.kind,
+      ledger_value: f.ledger_value,
+      external_value: f.external_value,
+      difference: f.ledger_value - f.external_value,
+      first_run_id: run.id,
+      first_seen_date: run.date,
+      first_seen_at: run.at,
+      last_run_id: run.id,
+      last_seen_date: run.date,
       reopens: ctx.repo.lastResolved(f),
     });
     tally.opened++;
@@ -55,8 +72,16 @@ export function runReconciliation(ctx: ReconCtx, date: string, actor: string): O
   const lines = linesPerSource(day);
   // The run row first: breaks reference it.
   const row = {
-    id: run.id, date, created_at: run.at, created_by: actor, investors: ctx.repo.investorCount(),
-    custodian_lines: lines.custodian, bank_lines: lines.bank, breaks_found: findings.length, breaks_opened: 0, breaks_auto_resolved: 0,
+    id: run.id,
+    date,
+    created_at: run.at,
+    created_by: actor,
+    investors: ctx.repo.investorCount(),
+    custodian_lines: lines.custodian,
+    bank_lines: lines.bank,
+    breaks_found: findings.length,
+    breaks_opened: 0,
+    breaks_auto_resolved: 0,
   };
   ctx.repo.insertRun(row);
   const tally = applyFindings(ctx, run, findings);

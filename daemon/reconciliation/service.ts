@@ -12,7 +12,12 @@
 // (differences), runs.ts (a run and the breaks it keeps), breaks.ts (operator decisions), inject.ts
 // (the sandbox control), repo.ts (SQL), views.ts (the wire shapes).
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { ExternalStatement, Injection, ReconciliationBreak, ReconciliationRun } from '../contract/schemas/reconciliation.js';
+import type {
+  ExternalStatement,
+  Injection,
+  ReconciliationBreak,
+  ReconciliationRun,
+} from '../contract/schemas/reconciliation.js';
 import type { ReconCtx, ReconDeps } from './context.js';
 import { checkDate } from './days.js';
 import { acceptBreak, acknowledgeBreak, getBreak } from './breaks.js';
@@ -25,7 +30,10 @@ import { breakView, injectionView, runView } from './views.js';
 
 const map = <T, U>(o: Outcome<T>, f: (v: T) => U): Outcome<U> => (o.ok ? ok(f(o.value)) : o);
 
-function statement(ctx: ReconCtx, q: { date: string; source: Source; investor_id?: string }): Outcome<ExternalStatement> {
+function statement(
+  ctx: ReconCtx,
+  q: { date: string; source: Source; investor_id?: string },
+): Outcome<ExternalStatement> {
   const d = checkDate(ctx, q.date);
   if (!d.ok) return d;
   const day = snapshotOf(ctx, q.date);

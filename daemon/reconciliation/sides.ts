@@ -45,7 +45,12 @@ function indexAccounts(accounts: AccountInfo[], keys: Map<string, SideKey>): Map
     const investor = a.bucket !== 'system';
     const key = investor ? keyOf(a.tenant_id, a.owner, a.asset) : null;
     if (key && !keys.has(key)) keys.set(key, { tenant_id: a.tenant_id, investor_id: a.owner, asset: a.asset });
-    byId.set(a.id, { key, inWorld: a.bucket === 'settled' || a.bucket === 'reserved', owner: a.owner, hidden: a.owner === INVISIBLE_OUTSIDE });
+    byId.set(a.id, {
+      key,
+      inWorld: a.bucket === 'settled' || a.bucket === 'reserved',
+      owner: a.owner,
+      hidden: a.owner === INVISIBLE_OUTSIDE,
+    });
   }
   return byId;
 }

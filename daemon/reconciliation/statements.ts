@@ -33,7 +33,8 @@ export function externalLines(sides: Sides, overrides: OverrideRow[]): Map<strin
   for (const [key, value] of sides.external) if (value !== 0) out.set(key, { key, lines: [value] });
   for (const o of overrides) {
     const key = keyOf(o.tenant_id, o.investor_id, o.asset);
-    if (!sides.keys.has(key)) sides.keys.set(key, { tenant_id: o.tenant_id, investor_id: o.investor_id, asset: o.asset });
+    if (!sides.keys.has(key))
+      sides.keys.set(key, { tenant_id: o.tenant_id, investor_id: o.investor_id, asset: o.asset });
     const lines = applyOverride(out.get(key)?.lines ?? [], o);
     out.set(key, { key, lines });
   }
@@ -46,10 +47,27 @@ export interface StatementLine extends SideKey {
 }
 
 const byKey = (a: SideKey, b: SideKey) =>
-  a.tenant_id < b.tenant_id ? -1 : a.tenant_id > b.tenant_id ? 1 : a.investor_id < b.investor_id ? -1 : a.investor_id > b.investor_id ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0;
+  a.tenant_id < b.tenant_id
+    ? -1
+    : a.tenant_id > b.tenant_id
+      ? 1
+      : a.investor_id < b.investor_id
+        ? -1
+        : a.investor_id > b.investor_id
+          ? 1
+          : a.asset < b.asset
+            ? -1
+            : a.asset > b.asset
+              ? 1
+              : 0;
 
 /** One source's statement: lines in (tenant, investor, asset) order, numbered from 1. */
-export function statementLines(sides: Sides, ext: Map<string, ExternalEntry>, source: Source, investorId?: string): StatementLine[] {
+export function statementLines(
+  sides: Sides,
+  ext: Map<string, ExternalEntry>,
+  source: Source,
+  investorId?: string,
+): StatementLine[] {
   const keyed: SideKey[] = [];
   for (const e of ext.values()) {
     const k = sides.keys.get(e.key)!;
@@ -57,7 +75,9 @@ export function statementLines(sides: Sides, ext: Map<string, ExternalEntry>, so
   }
   keyed.sort(byKey);
   const out: StatementLine[] = [];
-  for (const k of keyed) for (const q of ext.get(keyOf(k.tenant_id, k.investor_id, k.asset))!.lines) out.push({ ...k, line: out.length + 1, quantity: q });
+  for (const k of keyed)
+    for (const q of ext.get(keyOf(k.tenant_id, k.investor_id, k.asset))!.lines)
+      out.push({ ...k, line: out.length + 1, quantity: q });
   return out;
 }
 

@@ -35,7 +35,8 @@ const KYC_DECIDED = `('screening_referred', 'approved', 'rejected')`;
 
 const SOURCES: Source[] = [
   {
-    table: 'orders', columns: ['state', 'filled_qty'],
+    table: 'orders',
+    columns: ['state', 'filled_qty'],
     insertWhen: `NEW.state IN ${ORDER_DONE}`,
     updateWhen: `NEW.state IN ${ORDER_DONE} AND (NEW.state IS NOT OLD.state OR NEW.filled_qty <> OLD.filled_qty)`,
     type: `CASE NEW.state WHEN 'cancelled' THEN 'order.canceled' ELSE 'order.' || NEW.state END`,
@@ -44,7 +45,8 @@ const SOURCES: Source[] = [
       'filled_qty', NEW.filled_qty, 'filled_value_micros', NEW.filled_value_micros, 'state', NEW.state, 'reason_code', NEW.reason_code)`,
   },
   {
-    table: 'transfers', columns: ['state', 'approval'],
+    table: 'transfers',
+    columns: ['state', 'approval'],
     insertWhen: '1',
     updateWhen: 'NEW.state IS NOT OLD.state OR NEW.approval IS NOT OLD.approval',
     type: `CASE WHEN NEW.state = 'received' AND NEW.approval = 'approved' THEN 'transfer.approved' ELSE 'transfer.' || NEW.state END`,
@@ -52,7 +54,8 @@ const SOURCES: Source[] = [
       'state', NEW.state, 'approval', NEW.approval, 'reason_code', NEW.reason_code)`,
   },
   {
-    table: 'kyc_applications', columns: ['state'],
+    table: 'kyc_applications',
+    columns: ['state'],
     insertWhen: `NEW.state IN ${KYC_DECIDED}`,
     updateWhen: `NEW.state IN ${KYC_DECIDED} AND NEW.state IS NOT OLD.state`,
     type: `CASE NEW.state WHEN 'screening_referred' THEN 'kyc.referred' ELSE 'kyc.' || NEW.state END`,
@@ -60,7 +63,8 @@ const SOURCES: Source[] = [
     data: `json_object('application_id', NEW.id, 'investor_id', NEW.investor_id, 'state', NEW.state, 'path', NEW.path, 'reason_code', NEW.reason_code)`,
   },
   {
-    table: 'fund_orders', columns: ['state'],
+    table: 'fund_orders',
+    columns: ['state'],
     insertWhen: '1',
     updateWhen: 'NEW.state IS NOT OLD.state',
     type: `'fund_order.' || NEW.state`,
@@ -71,7 +75,8 @@ const SOURCES: Source[] = [
   },
   {
     // a statement is ready (docs/reports.md); its ready_at is the simulated minute it became ready
-    table: 'reports', columns: ['state'],
+    table: 'reports',
+    columns: ['state'],
     insertWhen: '0',
     updateWhen: "NEW.state = 'ready' AND OLD.state <> 'ready'",
     type: `'report.ready'`,
@@ -102,7 +107,11 @@ export type TypeFilter = ReadonlySet<string> | null;
 
 export function acceptsType(filter: TypeFilter, type: string): boolean {
   if (filter === null) return true;
-  return filter.has(type) || filter.has(type.slice(0, type.indexOf('.'))) || filter.has(`${type.slice(0, type.indexOf('.'))}.*`);
+  return (
+    filter.has(type) ||
+    filter.has(type.slice(0, type.indexOf('.'))) ||
+    filter.has(`${type.slice(0, type.indexOf('.'))}.*`)
+  );
 }
 
 export interface EventSink {
@@ -130,9 +139,13 @@ export interface EventFeedDeps {
 function install(db: Db): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS svc_events (
     id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, subject TEXT NOT NULL, tenant_id TEXT, at TEXT NOT NULL, data TEXT NOT NULL)`);
-  const boot = db.prepare<[], { boot_count: number }>('SELECT boot_count FROM sandbox_state WHERE id = 1').get()?.boot_count ?? 0;
-  const seeded = db.prepare<[], { seq: number }>("SELECT seq FROM temp.sqlite_sequence WHERE name = 'svc_events'").get();
-  if (!seeded) db.prepare("INSERT INTO temp.sqlite_sequence (name, seq) VALUES ('svc_events', ?)").run(boot * BOOT_ID_STRIDE);
+  const boot =
+    db.prepare<[], { boot_count: number }>('SELECT boot_count FROM sandbox_state WHERE id = 1').get()?.boot_count ?? 0;
+  const seeded = db
+    .prepare<[], { seq: number }>("SELECT seq FROM temp.sqlite_sequence WHERE name = 'svc_events'")
+    .get();
+  if (!seeded)
+    db.prepare("INSERT INTO temp.sqlite_sequence (name, seq) VALUES ('svc_events', ?)").run(boot * BOOT_ID_STRIDE);
   db.exec(SOURCES.map(triggerSql).join('\n'));
 }
 
@@ -149,8 +162,12 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
   function start(): void {
     if (installed) return;
     install(db);
-    const readStmt = db.prepare<[number], Row>('SELECT id, type, subject, tenant_id, at, data FROM temp.svc_events WHERE id > ? ORDER BY id LIMIT 1000');
-    const lastStmt = db.prepare<[], { id: number | null }>("SELECT max(seq) AS id FROM temp.sqlite_sequence WHERE name = 'svc_events'");
+    const readStmt = db.prepare<[number], Row>(
+      'SELECT id, type, subject, tenant_id, at, data FROM temp.svc_events WHERE id > ? ORDER BY id LIMIT 1000',
+    );
+    const lastStmt = db.prepare<[], { id: number | null }>(
+      "SELECT max(seq) AS id FROM temp.sqlite_sequence WHERE name = 'svc_events'",
+    );
     const pruneStmt = db.prepare<[number]>('DELETE FROM temp.svc_events WHERE id <= ?');
     read = (after) => readStmt.all(after);
     lastId = () => lastStmt.get()?.id ?? 0;
@@ -164,7 +181,14 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
     const from = Math.min(...[...subs].map((s) => s.cursor));
     const rows = read!(from);
     for (const r of rows) {
-      const e: SandboxEvent = { id: r.id, type: r.type, at: r.at, subject: r.subject, tenant_id: r.tenant_id, data: JSON.parse(r.data) as Record<string, unknown> };
+      const e: SandboxEvent = {
+        id: r.id,
+        type: r.type,
+        at: r.at,
+        subject: r.subject,
+        tenant_id: r.tenant_id,
+        data: JSON.parse(r.data) as Record<string, unknown>,
+      };
       for (const s of subs) {
         if (r.id <= s.cursor) continue;
         s.cursor = r.id;

@@ -5,13 +5,25 @@
 // including JSON carried inside a string (a journal entry's body). Bytes (ID images, snapshots,
 // logos) are never shown, only their size and type. Pure functions: docs/inspector.md, "Redaction".
 
-export type RedactionKind = 'credential' | 'national_id' | 'name' | 'email' | 'phone' | 'address' | 'date_of_birth' | 'bank_account' | 'bytes';
+export type RedactionKind =
+  | 'credential'
+  | 'national_id'
+  | 'name'
+  | 'email'
+  | 'phone'
+  | 'address'
+  | 'date_of_birth'
+  | 'bank_account'
+  | 'bytes';
 
 const marker = (kind: RedactionKind) => `[redacted:${kind}]`;
 
 /** Field names (lower case, without `_` and `-`) and what they hold. */
 const FIELD_KINDS: Array<[RegExp, RedactionKind]> = [
-  [/(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|^authorization$|^kek$|^dek$|^enrolmentcode$)/, 'credential'],
+  [
+    /(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|^authorization$|^kek$|^dek$|^enrolmentcode$)/,
+    'credential',
+  ],
   [/^nationalid$|^nid$/, 'national_id'],
   [/^(fullname|firstname|lastname|middlename|holdername|accountholder|namear|nameen)$/, 'name'],
   [/(^|contact)email$/, 'email'],
@@ -33,7 +45,15 @@ const VALUE_PATTERNS: Array<[RegExp, RedactionKind]> = [
   [/(?<![\d+])(\+?20|0)1[0125]\d{8}(?!\d)/g, 'phone'],
 ];
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-admin-key', 'x-console-key', 'x-svc-signature', 'x-svc-replay-ticket', 'cookie', 'proxy-authorization']);
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'x-admin-key',
+  'x-console-key',
+  'x-svc-signature',
+  'x-svc-replay-ticket',
+  'cookie',
+  'proxy-authorization',
+]);
 
 /** A base64 run this long is bytes (an image), not text anyone needs to read. */
 const LONG_BASE64 = /^[A-Za-z0-9+/=\r\n]{512,}$/;
@@ -68,7 +88,8 @@ export function redactValue(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(v)) {
     const kind = fieldKind(k);
-    out[k] = kind !== null && val !== null && val !== undefined && typeof val !== 'boolean' ? marker(kind) : redactValue(val);
+    out[k] =
+      kind !== null && val !== null && val !== undefined && typeof val !== 'boolean' ? marker(kind) : redactValue(val);
   }
   return out;
 }
@@ -83,10 +104,13 @@ export function redactText(s: string): string {
       // keep going with the text rules
     }
   }
-  const pairs = s.replace(/"([^"\\]{1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|-?\d[\d.eE+-]*)/g, (whole, name: string, colon: string) => {
-    const kind = fieldKind(name);
-    return kind ? `"${name}"${colon}"${marker(kind)}"` : whole;
-  });
+  const pairs = s.replace(
+    /"([^"\\]{1,64})"(\s*:\s*)("(?:[^"\\]|\\.)*"?|-?\d[\d.eE+-]*)/g,
+    (whole, name: string, colon: string) => {
+      const kind = fieldKind(name);
+      return kind ? `"${name}"${colon}"${marker(kind)}"` : whole;
+    },
+  );
   let out = pairs;
   for (const [re, kind] of VALUE_PATTERNS) out = out.replace(re, marker(kind));
   return out;
@@ -102,7 +126,8 @@ function isTextual(contentType: string | null): boolean {
  */
 export function redactBody(body: string | Buffer | undefined, contentType: string | null, truncated = false): unknown {
   if (body === undefined || body.length === 0) return null;
-  if (Buffer.isBuffer(body) && !isTextual(contentType)) return `${marker('bytes')} (${body.length} bytes${contentType ? `, ${contentType}` : ''})`;
+  if (Buffer.isBuffer(body) && !isTextual(contentType))
+    return `${marker('bytes')} (${body.length} bytes${contentType ? `, ${contentType}` : ''})`;
   const text = Buffer.isBuffer(body) ? body.toString('utf8') : body;
   if (!truncated && /json/i.test(contentType ?? 'json') && !/ndjson/i.test(contentType ?? '')) {
     try {
@@ -122,7 +147,10 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
     if (CREDENTIAL_HEADERS.has(name.toLowerCase())) {
-      out[name] = name.toLowerCase() === 'authorization' && /^bearer\s/i.test(value) ? `Bearer ${marker('credential')}` : marker('credential');
+      out[name] =
+        name.toLowerCase() === 'authorization' && /^bearer\s/i.test(value)
+          ? `Bearer ${marker('credential')}`
+          : marker('credential');
     } else out[name] = redactString(value);
   }
   return out;

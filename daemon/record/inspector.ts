@@ -4,7 +4,13 @@
 // redaction of inspector-redact.ts. A refused signature keeps the string the daemon signed, never a
 // secret. The inspector's own routes, the event stream and /healthz are not recorded, so reading the
 // ring does not fill it. docs/inspector.md.
-import type { RecordedRequest, InspectedRequest, InspectedRequestList, InspectedRequestSummary, InspectorQuery } from '../contract/inspector.js';
+import type {
+  RecordedRequest,
+  InspectedRequest,
+  InspectedRequestList,
+  InspectedRequestSummary,
+  InspectorQuery,
+} from '../contract/inspector.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { redactBody, redactHeaders } from './inspector-redact.js';
 
@@ -14,7 +20,10 @@ const BODY_CAP = 64 * 1024;
 
 const NOT_RECORDED = /^\/(healthz$|admin\/sandbox\/(requests|events)(\/|$))/;
 
-type KeptBody = { kind: 'none' } | { kind: 'text'; text: string; size: number; truncated: boolean } | { kind: 'bytes'; size: number };
+type KeptBody =
+  | { kind: 'none' }
+  | { kind: 'text'; text: string; size: number; truncated: boolean }
+  | { kind: 'bytes'; size: number };
 const NONE: KeptBody = { kind: 'none' };
 
 /**
@@ -88,7 +97,12 @@ function kept(b: StoredBody): KeptBody {
 
 function show(b: KeptBody, type: string | null): { content_type: string | null; size_bytes: number; body: unknown } {
   if (b.kind === 'none') return { content_type: type, size_bytes: 0, body: null };
-  if (b.kind === 'bytes') return { content_type: type, size_bytes: b.size, body: `[redacted:bytes] (${b.size} bytes${type ? `, ${type}` : ''})` };
+  if (b.kind === 'bytes')
+    return {
+      content_type: type,
+      size_bytes: b.size,
+      body: `[redacted:bytes] (${b.size} bytes${type ? `, ${type}` : ''})`,
+    };
   return { content_type: type, size_bytes: b.size, body: redactBody(b.text, type, b.truncated) };
 }
 
@@ -155,20 +169,42 @@ export function createInspector(deps: InspectorDeps): Inspector {
     const url = c.url[i];
     const q = url.indexOf('?');
     const rec = {
-      requestId: c.requestId[i], method: c.method[i], url, status: c.status[i], latencyMs: c.latencyMs[i], principal: c.principal[i],
-      headers: c.headers[i], responseType: c.responseType[i], canonicalString: c.canonical[i], wallMs: c.wallMs[i],
+      requestId: c.requestId[i],
+      method: c.method[i],
+      url,
+      status: c.status[i],
+      latencyMs: c.latencyMs[i],
+      principal: c.principal[i],
+      headers: c.headers[i],
+      responseType: c.responseType[i],
+      canonicalString: c.canonical[i],
+      wallMs: c.wallMs[i],
     };
     return {
-      seq: s, simMs: c.simMs[i], rec, path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1),
-      errorCode: errorCodeOf(rec.status, c.response[i]), request: kept(c.request[i]), response: kept(c.response[i]),
+      seq: s,
+      simMs: c.simMs[i],
+      rec,
+      path: q < 0 ? url : url.slice(0, q),
+      query: q < 0 ? '' : url.slice(q + 1),
+      errorCode: errorCodeOf(rec.status, c.response[i]),
+      request: kept(c.request[i]),
+      response: kept(c.response[i]),
     };
   }
 
   function summary(e: Entry): InspectedRequestSummary {
     return {
-      seq: e.seq, request_id: e.rec.requestId, at: deps.toIso(e.simMs), wall_at: new Date(e.rec.wallMs).toISOString(),
-      method: e.rec.method, path: e.path, query: e.query, status: e.rec.status, error_code: e.errorCode,
-      latency_ms: Math.round(e.rec.latencyMs * 100) / 100, principal: e.rec.principal,
+      seq: e.seq,
+      request_id: e.rec.requestId,
+      at: deps.toIso(e.simMs),
+      wall_at: new Date(e.rec.wallMs).toISOString(),
+      method: e.rec.method,
+      path: e.path,
+      query: e.query,
+      status: e.rec.status,
+      error_code: e.errorCode,
+      latency_ms: Math.round(e.rec.latencyMs * 100) / 100,
+      principal: e.rec.principal,
     };
   }
 
@@ -209,14 +245,20 @@ export function createInspector(deps: InspectorDeps): Inspector {
     },
     get(requestId) {
       let e: Entry | undefined;
-      for (let s = seq; s >= Math.max(1, seq - capacity + 1) && !e; s--) if (c.requestId[s % capacity] === requestId) e = entryAt(s);
-      if (!e) return refuse('NOT_FOUND', `No request ${requestId} among the last ${capacity} (the inspector keeps the newest ${capacity} in memory).`);
+      for (let s = seq; s >= Math.max(1, seq - capacity + 1) && !e; s--)
+        if (c.requestId[s % capacity] === requestId) e = entryAt(s);
+      if (!e)
+        return refuse(
+          'NOT_FOUND',
+          `No request ${requestId} among the last ${capacity} (the inspector keeps the newest ${capacity} in memory).`,
+        );
       return ok({
         ...summary(e),
         request_headers: redactHeaders(e.rec.headers),
         request: show(e.request, contentTypeOf(e.rec.headers)),
         response: show(e.response, e.rec.responseType),
-        signature: e.rec.canonicalString === null ? null : { canonical_string: e.rec.canonicalString, hint: SIGNATURE_HINT },
+        signature:
+          e.rec.canonicalString === null ? null : { canonical_string: e.rec.canonicalString, hint: SIGNATURE_HINT },
       });
     },
   };

@@ -95,9 +95,18 @@ function sealEntry(deps: JournalDeps, e: JournalRecord): Sealed {
   const kind = e.body === undefined ? 'none' : typeof e.body === 'string' ? 'text' : 'bytes';
   // a secret the answer shows once (keys, one-time enrolment codes) is not kept: journal-secrets.ts
   const answer = e.response === undefined ? undefined : journalResponse(e.response);
-  if (e.body !== undefined && answer !== undefined) return { kind, body: seal(key, frameBoth(e.body, answer), aadBoth(e.principal)), response: null, answerInBody: 1 };
-  const body = e.body === undefined ? null : seal(key, typeof e.body === 'string' ? Buffer.from(e.body, 'utf8') : e.body, aadBody(e.principal));
-  return { kind, body, response: answer === undefined ? null : seal(key, Buffer.from(answer, 'utf8'), aadResponse(e.principal)), answerInBody: 0 };
+  if (e.body !== undefined && answer !== undefined)
+    return { kind, body: seal(key, frameBoth(e.body, answer), aadBoth(e.principal)), response: null, answerInBody: 1 };
+  const body =
+    e.body === undefined
+      ? null
+      : seal(key, typeof e.body === 'string' ? Buffer.from(e.body, 'utf8') : e.body, aadBody(e.principal));
+  return {
+    kind,
+    body,
+    response: answer === undefined ? null : seal(key, Buffer.from(answer, 'utf8'), aadResponse(e.principal)),
+    answerInBody: 0,
+  };
 }
 
 /** An entry's body bytes (null for none) and answer text (null for none), opened. */
@@ -106,7 +115,8 @@ function openEntry(deps: JournalDeps, r: Row): { body: Buffer | null; response: 
   if (r.answer_in_body === 1) return unframe(open(key, r.body_sealed!, aadBoth(r.principal)));
   return {
     body: r.body_kind === 'none' ? null : open(key, r.body_sealed!, aadBody(r.principal)),
-    response: r.response_sealed === null ? null : open(key, r.response_sealed, aadResponse(r.principal)).toString('utf8'),
+    response:
+      r.response_sealed === null ? null : open(key, r.response_sealed, aadResponse(r.principal)).toString('utf8'),
   };
 }
 
@@ -174,8 +184,12 @@ export function createJournal(deps: JournalDeps) {
   const page = db.prepare<[number, number], Row>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM journal');
   const last = db.prepare<[], { m: number | null }>('SELECT MAX(seq) AS m FROM journal');
-  const since = db.prepare<[number], Since>('SELECT seq, request_id, route, principal FROM journal WHERE seq > ? ORDER BY seq LIMIT 2');
-  const originRow = db.prepare<[], OriginRow>('SELECT seed, start_ms, clock_mode, speed_milli, complete FROM journal_origin WHERE id = 1');
+  const since = db.prepare<[number], Since>(
+    'SELECT seq, request_id, route, principal FROM journal WHERE seq > ? ORDER BY seq LIMIT 2',
+  );
+  const originRow = db.prepare<[], OriginRow>(
+    'SELECT seed, start_ms, clock_mode, speed_milli, complete FROM journal_origin WHERE id = 1',
+  );
   // A database created before the journal existed: its history before now is not in the journal.
   db.prepare(
     'INSERT OR IGNORE INTO journal_origin (id, seed, start_ms, clock_mode, speed_milli, complete) SELECT 1, seed, start_ms, clock_mode, speed_milli, 0 FROM sandbox_state WHERE id = 1',
@@ -186,7 +200,22 @@ export function createJournal(deps: JournalDeps) {
     /** Appends one entry; call inside the savepoint of the request it records. */
     record(e: JournalRecord): void {
       const s = sealEntry(deps, e);
-      insert.run(e.requestId, e.simMs, e.method, e.route, e.path, e.query, e.principal, e.idempotencyKey, e.contentType, s.kind, s.body, e.status, s.response, s.answerInBody);
+      insert.run(
+        e.requestId,
+        e.simMs,
+        e.method,
+        e.route,
+        e.path,
+        e.query,
+        e.principal,
+        e.idempotencyKey,
+        e.contentType,
+        s.kind,
+        s.body,
+        e.status,
+        s.response,
+        s.answerInBody,
+      );
     },
     /** The last entry's seq (0 when empty): cheap, unlike a count. */
     lastSeq: (): number => last.get()!.m ?? 0,

@@ -59,7 +59,14 @@ function chart(series: StatementFigures['performance']['series']) {
     Math.round((i / (series.length - 1)) * CHART.width * 100) / 100,
     Math.round((CHART.height - ((p.value_micros - min) / span) * CHART.height) * 100) / 100,
   ]);
-  return { ...CHART, points, min: formatMoney(min), max: formatMoney(max), from: series[0].date, to: series[series.length - 1].date };
+  return {
+    ...CHART,
+    points,
+    min: formatMoney(min),
+    max: formatMoney(max),
+    from: series[0].date,
+    to: series[series.length - 1].date,
+  };
 }
 
 function percent(ratio: number | null, l: Labels): string {
@@ -87,9 +94,14 @@ function summary(f: StatementFigures, l: Labels) {
 /** A fund's units and NAV with all six decimals, as the funds state them and svc prints them; a share's price at its tick. */
 function holdings(f: StatementFigures, locale: ReportLocale) {
   return f.holdings.map((h) => [
-    h.symbol, locale === 'ar' ? h.name_ar : h.name, h.isin ?? '',
-    h.kind === 'fund' ? formatUnits(h.qty) : String(h.qty), h.kind === 'fund' ? formatNav(h.price_micros) : formatPrice(h.price_micros),
-    formatMoney(h.value_micros), formatMoney(h.cost_micros), formatMoney(h.unrealized_micros),
+    h.symbol,
+    locale === 'ar' ? h.name_ar : h.name,
+    h.isin ?? '',
+    h.kind === 'fund' ? formatUnits(h.qty) : String(h.qty),
+    h.kind === 'fund' ? formatNav(h.price_micros) : formatPrice(h.price_micros),
+    formatMoney(h.value_micros),
+    formatMoney(h.cost_micros),
+    formatMoney(h.unrealized_micros),
   ]);
 }
 
@@ -105,8 +117,16 @@ function trades(f: StatementFigures, l: Labels) {
     totalFees += fees;
     totalTaxes += t.stamp_duty_micros;
     return [
-      t.trade_date, t.symbol, t.side === 'buy' ? l.buy : l.sell, String(t.qty), formatPrice(t.price_micros), formatMoney(t.value_micros),
-      formatMoney(fees), formatMoney(t.stamp_duty_micros), formatMoney(t.net_micros), t.settlement_date,
+      t.trade_date,
+      t.symbol,
+      t.side === 'buy' ? l.buy : l.sell,
+      String(t.qty),
+      formatPrice(t.price_micros),
+      formatMoney(t.value_micros),
+      formatMoney(fees),
+      formatMoney(t.stamp_duty_micros),
+      formatMoney(t.net_micros),
+      t.settlement_date,
     ];
   });
   return { rows, total_fees: formatMoney(totalFees), total_taxes: formatMoney(totalTaxes) };
@@ -133,8 +153,12 @@ export function statementDocument(input: StatementInput) {
     locale: input.locale,
     labels: l,
     brand: {
-      name: inReadingOrder(b.display_name, input.locale), primary: b.primary_color, accent: b.accent_color, font: b.font,
-      footer: inReadingOrder(b.footer_text, input.locale), logo: b.logo !== null,
+      name: inReadingOrder(b.display_name, input.locale),
+      primary: b.primary_color,
+      accent: b.accent_color,
+      font: b.font,
+      footer: inReadingOrder(b.footer_text, input.locale),
+      logo: b.logo !== null,
     },
     header: {
       investor: inReadingOrder(input.investor.full_name, input.locale),
@@ -147,7 +171,11 @@ export function statementDocument(input: StatementInput) {
       generated: input.generatedAt,
     },
     sections: input.sections.map((s) => section(s, input, l)),
-    disclosures: [DISCLOSURES.investment_risk[input.locale], licenceLine(input.locale, input.broker), DISCLOSURES.sandbox[input.locale]],
+    disclosures: [
+      DISCLOSURES.investment_risk[input.locale],
+      licenceLine(input.locale, input.broker),
+      DISCLOSURES.sandbox[input.locale],
+    ],
   };
 }
 

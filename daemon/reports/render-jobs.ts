@@ -53,7 +53,13 @@ interface Failed {
 export function reportFailed(ctx: Pick<RenderJobsCtx, 'repo' | 'audit'>, id: string, code: string): void {
   const r = ctx.repo.byId(id);
   if (!r || ctx.repo.failed(id, code).changes !== 1) return;
-  ctx.audit.append({ actor: 'system', action: 'report.failed', subject: id, tenantId: r.tenant_id, detail: { reason_code: code } });
+  ctx.audit.append({
+    actor: 'system',
+    action: 'report.failed',
+    subject: id,
+    tenantId: r.tenant_id,
+    detail: { reason_code: code },
+  });
 }
 
 /** The PDF's additional data under the tenant key: a sealed PDF opens only as its own report. */
@@ -73,9 +79,16 @@ function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | 
   if (!investor.ok) return { failed: `investor ${r.investor_id} is gone` };
   const inv = investor.value;
   const cal = ctx.market.calendar;
-  const bounded = checkPeriod(r.period_start, r.period_end, { today: cal.localDate(ctx.clock.now()), opened: cal.localDate(inv.created_ms) });
+  const bounded = checkPeriod(r.period_start, r.period_end, {
+    today: cal.localDate(ctx.clock.now()),
+    opened: cal.localDate(inv.created_ms),
+  });
   if (!bounded.ok) return { failed: bounded.message ?? bounded.code, code: bounded.code };
-  const broker = ctx.db.prepare<[string], { name: string; name_ar: string; fra_license_no: string }>('SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?').get(inv.broker_id)!;
+  const broker = ctx.db
+    .prepare<[string], { name: string; name_ar: string; fra_license_no: string }>(
+      'SELECT name, name_ar, fra_license_no FROM brokers WHERE id = ?',
+    )
+    .get(inv.broker_id)!;
   const branding = brandingOf(ctx, r.tenant_id);
   const logo = branding.logo ? { bytes: branding.logo.bytes, contentType: branding.logo.contentType } : null;
   // checked again, as at upload: a logo the renderer cannot draw never reaches it (docs/branding.md, "Reports")
@@ -83,9 +96,14 @@ function gather(ctx: RenderJobsCtx, r: ReportRow, readyMs: number): RenderJob | 
   if (logoProblem) return { failed: `the logo on file cannot be drawn: ${logoProblem}` };
   const period = { start: r.period_start, end: r.period_end };
   const document = statementDocument({
-    locale: r.locale, sections: JSON.parse(r.sections), period, generatedAt: ctx.market.calendar.toIso(readyMs),
-    investor: { id: inv.id, full_name: inv.full_name, account_number: inv.account_number }, broker,
-    branding: { ...branding, logo }, figures: ctx.portfolio.statement(r.tenant_id, inv.id, period),
+    locale: r.locale,
+    sections: JSON.parse(r.sections),
+    period,
+    generatedAt: ctx.market.calendar.toIso(readyMs),
+    investor: { id: inv.id, full_name: inv.full_name, account_number: inv.account_number },
+    broker,
+    branding: { ...branding, logo },
+    figures: ctx.portfolio.statement(r.tenant_id, inv.id, period),
   });
   return { document, atMs: readyMs, logo };
 }
@@ -108,7 +126,8 @@ function store(s: Jobs, id: string, job: InFlight): void {
   const readyAt = ctx.market.calendar.toIso(job.readyMs);
   // The render outlived the retention (one advance passed both minutes): its purge found nothing to
   // delete, so the report is stored as it would be by now, ready and purged, with no ciphertext.
-  if (ctx.clock.now() >= r.expires_ms) return void ctx.repo.readyPurged(id, readyAt, { bytes: pdf.length, sha256: sha256(pdf) }, r.expires_at);
+  if (ctx.clock.now() >= r.expires_ms)
+    return void ctx.repo.readyPurged(id, readyAt, { bytes: pdf.length, sha256: sha256(pdf) }, r.expires_at);
   const sealed = seal(ctx.keys.tenantDek(r.tenant_id), pdf, aad(id));
   ctx.repo.ready(id, readyAt, { bytes: pdf.length, sha256: sha256(pdf), sealed });
 }
@@ -167,7 +186,9 @@ export function createRenderJobs(ctx: RenderJobsCtx) {
     },
     /** At start-up: reports left generating by the last run render again (their ready minute may have passed). */
     resume(): void {
-      const ids = ctx.db.prepare<[], { id: string }>("SELECT id FROM reports WHERE state = 'generating' ORDER BY id").all();
+      const ids = ctx.db
+        .prepare<[], { id: string }>("SELECT id FROM reports WHERE state = 'generating' ORDER BY id")
+        .all();
       for (const { id } of ids) {
         const r = ctx.repo.byId(id)!;
         const job = begin(s, r);

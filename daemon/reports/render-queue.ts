@@ -33,7 +33,8 @@ function spawnWorker(): Worker {
   // the CommonJS one, which resolves its loader relative to itself and fails in an eval'd script).
   const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const entry = new URL('./render-worker.ts', here).href;
-  const src = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))` +
+  const src =
+    `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))` +
     '.catch((err) => setImmediate(() => { throw err; }));';
   return new Worker(src, { eval: true });
 }

@@ -13,7 +13,10 @@ function answer(req: RenderRequest): { msg: RenderAnswer; transfer: ArrayBuffer[
     const bytes = pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.byteLength) as ArrayBuffer;
     return { msg: { seq: req.seq, ok: true, pdf: bytes }, transfer: [bytes] };
   } catch (err) {
-    return { msg: { seq: req.seq, ok: false, message: err instanceof Error ? err.message : String(err) }, transfer: [] };
+    return {
+      msg: { seq: req.seq, ok: false, message: err instanceof Error ? err.message : String(err) },
+      transfer: [],
+    };
   }
 }
 

@@ -40,7 +40,8 @@ let compiler: Compiler | null = null;
 
 function getCompiler(): Compiler {
   if (compiler) return compiler;
-  const { NodeCompiler } = require('@myriaddreamin/typst-ts-node-compiler') as typeof import('@myriaddreamin/typst-ts-node-compiler');
+  const { NodeCompiler } =
+    require('@myriaddreamin/typst-ts-node-compiler') as typeof import('@myriaddreamin/typst-ts-node-compiler');
   compiler = NodeCompiler.create({ workspace: '/statement', fontArgs: [{ fontPaths: embeddedFontFiles() }] });
   return compiler;
 }
@@ -57,19 +58,32 @@ export class RenderError extends Error {}
 
 function dateParts(ms: number) {
   const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
 }
 
 /** The PDF of one statement; RenderError when Typst reports an error (the report then fails). */
 export function renderStatement(job: RenderJob): Buffer {
   const dropped = droppedGlyph(job.document);
-  if (dropped) throw new RenderError(`the statement would drop a glyph none of its fonts has (${dropped}); refusing to render it without`);
+  if (dropped)
+    throw new RenderError(
+      `the statement would drop a glyph none of its fonts has (${dropped}); refusing to render it without`,
+    );
   const c = getCompiler();
   c.resetShadow();
   let logoPath: string | null = null;
   if (job.logo) {
     logoPath = job.logo.contentType === 'image/png' ? '/logo.png' : '/logo.jpg';
-    c.mapShadow(`/statement${logoPath}`, Buffer.from(job.logo.bytes.buffer, job.logo.bytes.byteOffset, job.logo.bytes.byteLength));
+    c.mapShadow(
+      `/statement${logoPath}`,
+      Buffer.from(job.logo.bytes.buffer, job.logo.bytes.byteOffset, job.logo.bytes.byteLength),
+    );
   }
   const data = JSON.stringify({ ...job.document, logo_path: logoPath, date: dateParts(job.atMs) });
   try {

@@ -37,7 +37,8 @@ export interface NewReport {
   expires_at: string;
 }
 
-const COLUMNS = 'id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, ready_at, expires_ms, expires_at, bytes, sha256, reason_code, purged_at';
+const COLUMNS =
+  'id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, ready_at, expires_ms, expires_at, bytes, sha256, reason_code, purged_at';
 
 export function createReportRepo(db: Db) {
   const q = {
@@ -49,10 +50,18 @@ export function createReportRepo(db: Db) {
     byId: db.prepare<[string], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = ?`),
     sealed: db.prepare<[string], { pdf_sealed: Buffer | null }>('SELECT pdf_sealed FROM reports WHERE id = ?'),
     generating: db.prepare("UPDATE reports SET state = 'generating' WHERE id = ? AND state = 'pending'"),
-    ready: db.prepare("UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, pdf_sealed = ? WHERE id = ? AND state = 'generating'"),
-    failed: db.prepare("UPDATE reports SET state = 'failed', reason_code = ? WHERE id = ? AND state IN ('pending', 'generating')"),
-    readyPurged: db.prepare("UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, purged_at = ? WHERE id = ? AND state = 'generating'"),
-    purge: db.prepare("UPDATE reports SET pdf_sealed = NULL, purged_at = ? WHERE id = ? AND state = 'ready' AND purged_at IS NULL"),
+    ready: db.prepare(
+      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, pdf_sealed = ? WHERE id = ? AND state = 'generating'",
+    ),
+    failed: db.prepare(
+      "UPDATE reports SET state = 'failed', reason_code = ? WHERE id = ? AND state IN ('pending', 'generating')",
+    ),
+    readyPurged: db.prepare(
+      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, purged_at = ? WHERE id = ? AND state = 'generating'",
+    ),
+    purge: db.prepare(
+      "UPDATE reports SET pdf_sealed = NULL, purged_at = ? WHERE id = ? AND state = 'ready' AND purged_at IS NULL",
+    ),
   };
   return {
     insert: (r: NewReport) => q.insert.run({ ...r, sections: JSON.stringify(r.sections) }),
@@ -60,9 +69,11 @@ export function createReportRepo(db: Db) {
     byId: (id: string): ReportRow | undefined => q.byId.get(id),
     sealedPdf: (id: string): Buffer | null => q.sealed.get(id)?.pdf_sealed ?? null,
     generating: (id: string) => q.generating.run(id),
-    ready: (id: string, at: string, pdf: { bytes: number; sha256: string; sealed: Buffer }) => q.ready.run(at, pdf.bytes, pdf.sha256, pdf.sealed, id),
+    ready: (id: string, at: string, pdf: { bytes: number; sha256: string; sealed: Buffer }) =>
+      q.ready.run(at, pdf.bytes, pdf.sha256, pdf.sealed, id),
     /** Ready after its expiry (the render outlived the retention): the size and digest, no ciphertext. */
-    readyPurged: (id: string, at: string, pdf: { bytes: number; sha256: string }, purgedAt: string) => q.readyPurged.run(at, pdf.bytes, pdf.sha256, purgedAt, id),
+    readyPurged: (id: string, at: string, pdf: { bytes: number; sha256: string }, purgedAt: string) =>
+      q.readyPurged.run(at, pdf.bytes, pdf.sha256, purgedAt, id),
     failed: (id: string, reason: string) => q.failed.run(reason, id),
     purge: (id: string, at: string) => q.purge.run(at, id),
   };

@@ -36,7 +36,10 @@ const STEP_MS = 60_000;
 /** Seven years on the sandbox clock (docs/reports.md, "Retention"). */
 export const RETENTION_YEARS = 7;
 
-export type ReportDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'nowIso' | 'scheduler' | 'keys' | 'investors' | 'market' | 'audit' | 'settle' | 'onClose'>;
+export type ReportDeps = Pick<
+  Deps,
+  'db' | 'clock' | 'ids' | 'nowIso' | 'scheduler' | 'keys' | 'investors' | 'market' | 'audit' | 'settle' | 'onClose'
+>;
 
 interface ReportCtx extends ReportDeps {
   repo: ReportRepo;
@@ -45,9 +48,20 @@ interface ReportCtx extends ReportDeps {
 
 export function reportView(r: ReportRow) {
   return {
-    report_id: r.id, investor_id: r.investor_id, type: r.type, period_start: r.period_start, period_end: r.period_end,
-    sections: JSON.parse(r.sections) as string[], locale: r.locale, state: r.state, created_at: r.created_at, ready_at: r.ready_at,
-    expires_at: r.expires_at, bytes: r.bytes, sha256: r.sha256, reason_code: r.reason_code,
+    report_id: r.id,
+    investor_id: r.investor_id,
+    type: r.type,
+    period_start: r.period_start,
+    period_end: r.period_end,
+    sections: JSON.parse(r.sections) as string[],
+    locale: r.locale,
+    state: r.state,
+    created_at: r.created_at,
+    ready_at: r.ready_at,
+    expires_at: r.expires_at,
+    bytes: r.bytes,
+    sha256: r.sha256,
+    reason_code: r.reason_code,
   };
 }
 
@@ -57,7 +71,11 @@ function expiry(createdMs: number): number {
   return d.getTime();
 }
 
-function createReport(ctx: ReportCtx, tenantId: string, body: ReportRequest & { investor_id: string }): Outcome<{ report_id: string; state: 'pending' }> {
+function createReport(
+  ctx: ReportCtx,
+  tenantId: string,
+  body: ReportRequest & { investor_id: string },
+): Outcome<{ report_id: string; state: 'pending' }> {
   const investor = ctx.investors.lookup(tenantId, body.investor_id);
   if (!investor.ok) return investor;
   const now = ctx.clock.now();
@@ -67,8 +85,16 @@ function createReport(ctx: ReportCtx, tenantId: string, body: ReportRequest & { 
   const id = ctx.ids.next('rpt');
   const expiresMs = expiry(now);
   ctx.repo.insert({
-    id, tenant_id: tenantId, investor_id: investor.value.id, period_start: checked.value.period.start, period_end: checked.value.period.end,
-    sections: checked.value.sections, locale: checked.value.locale, created_ms: now, created_at: ctx.nowIso(), expires_ms: expiresMs,
+    id,
+    tenant_id: tenantId,
+    investor_id: investor.value.id,
+    period_start: checked.value.period.start,
+    period_end: checked.value.period.end,
+    sections: checked.value.sections,
+    locale: checked.value.locale,
+    created_ms: now,
+    created_at: ctx.nowIso(),
+    expires_ms: expiresMs,
     expires_at: ctx.market.calendar.toIso(expiresMs),
   });
   ctx.scheduler.schedule(REPORT_START_EVENT, now + STEP_MS, { report_id: id });
@@ -81,13 +107,32 @@ function createReport(ctx: ReportCtx, tenantId: string, body: ReportRequest & { 
 function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): Outcome<Reply> {
   const r = ctx.repo.get(tenantId, id);
   if (!r) return refuse('NOT_FOUND', `No report ${id}.`);
-  if (r.purged_at !== null || ctx.clock.now() >= r.expires_ms) return refuse('REPORT_PURGED', `Report ${id} expired at ${r.expires_at}; its PDF has been purged.`);
-  if (r.state === 'failed') return refuse('REPORT_NOT_READY', `Report ${id} failed (${r.reason_code}) and will not become ready; request a new report.`);
-  if (r.state !== 'ready') return refuse('REPORT_NOT_READY', `Report ${id} is ${r.state}; poll GET /v1/reports/${id} until it is ready.`);
+  if (r.purged_at !== null || ctx.clock.now() >= r.expires_ms)
+    return refuse('REPORT_PURGED', `Report ${id} expired at ${r.expires_at}; its PDF has been purged.`);
+  if (r.state === 'failed')
+    return refuse(
+      'REPORT_NOT_READY',
+      `Report ${id} failed (${r.reason_code}) and will not become ready; request a new report.`,
+    );
+  if (r.state !== 'ready')
+    return refuse('REPORT_NOT_READY', `Report ${id} is ${r.state}; poll GET /v1/reports/${id} until it is ready.`);
   const pdf = open(ctx.keys.tenantDek(tenantId), ctx.repo.sealedPdf(id)!, aad(id));
-  ctx.db.transaction(() => ctx.audit.append({ actor, action: 'report.downloaded', subject: id, tenantId, detail: { sha256: r.sha256, bytes: r.bytes } }))();
+  ctx.db.transaction(() =>
+    ctx.audit.append({
+      actor,
+      action: 'report.downloaded',
+      subject: id,
+      tenantId,
+      detail: { sha256: r.sha256, bytes: r.bytes },
+    }),
+  )();
   const filename = `statement-${r.investor_id}-${r.period_start}-${r.period_end}-${r.locale}.pdf`;
-  return ok({ status: 200, raw: pdf, contentType: 'application/pdf', headers: { 'content-disposition': `attachment; filename="${filename}"` } });
+  return ok({
+    status: 200,
+    raw: pdf,
+    contentType: 'application/pdf',
+    headers: { 'content-disposition': `attachment; filename="${filename}"` },
+  });
 }
 
 /** The minute a report is ready: its finish event's time, fixed at creation. */
@@ -103,9 +148,13 @@ export function createReportService(deps: ReportDeps, portfolio: PortfolioServic
     renders.forget(p.report_id);
     reportFailed(ctx, p.report_id, 'GENERATION_FAILED');
   };
-  deps.scheduler.on(REPORT_START_EVENT, (p: { report_id: string }) => {
-    if (ctx.repo.generating(p.report_id).changes === 1) renders.start(p.report_id);
-  }, failReport);
+  deps.scheduler.on(
+    REPORT_START_EVENT,
+    (p: { report_id: string }) => {
+      if (ctx.repo.generating(p.report_id).changes === 1) renders.start(p.report_id);
+    },
+    failReport,
+  );
   deps.scheduler.on(REPORT_FINISH_EVENT, (p: { report_id: string }) => renders.finish(p.report_id), failReport);
   deps.settle.push(() => renders.settled());
   deps.onClose.push(() => renders.close());

@@ -8,7 +8,13 @@
 // running a computation over centuries on the scheduler that every tenant shares.
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { checkDate, daysBetween } from '../contract/dates.js';
-import { MAX_PERIOD_DAYS, REPORT_LOCALES, REPORT_SECTIONS, type ReportLocale, type ReportSection } from '../contract/schemas/reports.js';
+import {
+  MAX_PERIOD_DAYS,
+  REPORT_LOCALES,
+  REPORT_SECTIONS,
+  type ReportLocale,
+  type ReportSection,
+} from '../contract/schemas/reports.js';
 
 export interface ReportRequest {
   period_start: string;
@@ -33,19 +39,32 @@ export interface PeriodBounds {
 /** The first day of the month of a YYYY-MM-DD date. */
 const monthStart = (date: string) => `${date.slice(0, 8)}01`;
 
-export function checkPeriod(startRaw: string, endRaw: string, bounds: PeriodBounds): Outcome<{ start: string; end: string }> {
+export function checkPeriod(
+  startRaw: string,
+  endRaw: string,
+  bounds: PeriodBounds,
+): Outcome<{ start: string; end: string }> {
   const start = checkDate('period_start', startRaw);
   if (!start.ok) return start;
   const end = checkDate('period_end', endRaw);
   if (!end.ok) return end;
-  if (start.value > end.value) return refuse('INVALID_PERIOD', `period_start ${start.value} is after period_end ${end.value}.`);
-  if (end.value > bounds.today) return refuse('INVALID_PERIOD', `period_end ${end.value} is after today (${bounds.today} on the sandbox clock).`);
+  if (start.value > end.value)
+    return refuse('INVALID_PERIOD', `period_start ${start.value} is after period_end ${end.value}.`);
+  if (end.value > bounds.today)
+    return refuse('INVALID_PERIOD', `period_end ${end.value} is after today (${bounds.today} on the sandbox clock).`);
   const floor = monthStart(bounds.opened);
   if (start.value < floor) {
-    return refuse('PERIOD_BEFORE_ACCOUNT', `period_start ${start.value} is before ${floor}, the first day of the month the account was opened (${bounds.opened}).`);
+    return refuse(
+      'PERIOD_BEFORE_ACCOUNT',
+      `period_start ${start.value} is before ${floor}, the first day of the month the account was opened (${bounds.opened}).`,
+    );
   }
   const days = daysBetween(start.value, end.value);
-  if (days > MAX_PERIOD_DAYS) return refuse('PERIOD_TOO_LONG', `${start.value} to ${end.value} is ${days} days; a statement covers at most ${MAX_PERIOD_DAYS}.`);
+  if (days > MAX_PERIOD_DAYS)
+    return refuse(
+      'PERIOD_TOO_LONG',
+      `${start.value} to ${end.value} is ${days} days; a statement covers at most ${MAX_PERIOD_DAYS}.`,
+    );
   return ok({ start: start.value, end: end.value });
 }
 
@@ -53,9 +72,16 @@ export function checkReport(body: ReportRequest, bounds: PeriodBounds): Outcome<
   const period = checkPeriod(body.period_start, body.period_end, bounds);
   if (!period.ok) return period;
   if (!(REPORT_LOCALES as readonly string[]).includes(body.locale)) {
-    return refuse('UNSUPPORTED_LOCALE', `locale ${JSON.stringify(body.locale)}: statements are written in ${REPORT_LOCALES.join(' or ')}.`);
+    return refuse(
+      'UNSUPPORTED_LOCALE',
+      `locale ${JSON.stringify(body.locale)}: statements are written in ${REPORT_LOCALES.join(' or ')}.`,
+    );
   }
   // The sections render in one order whatever order they were listed in.
   const chosen = new Set(body.sections ?? REPORT_SECTIONS);
-  return ok({ period: period.value, sections: REPORT_SECTIONS.filter((s) => chosen.has(s)), locale: body.locale as ReportLocale });
+  return ok({
+    period: period.value,
+    sections: REPORT_SECTIONS.filter((s) => chosen.has(s)),
+    locale: body.locale as ReportLocale,
+  });
 }

@@ -18,7 +18,10 @@ export function parseTypes(types: string | undefined): Outcome<TypeFilter> {
   for (const t of types.split(',')) {
     const family = t.endsWith('.*') ? t.slice(0, -2) : t.includes('.') ? null : t;
     if (family !== null ? !FAMILIES.has(family) : !isEventType(t)) {
-      return refuse('VALIDATION_FAILED', `query.types: ${t} is not an event type (${EVENT_TYPES.join(', ')}; or a family such as order.*).`);
+      return refuse(
+        'VALIDATION_FAILED',
+        `query.types: ${t} is not an event type (${EVENT_TYPES.join(', ')}; or a family such as order.*).`,
+      );
     }
     set.add(t);
   }
@@ -53,7 +56,9 @@ export function openEventStream(feed: EventFeed, query: EventsQuery, lastEventId
     sub.close();
   });
   return ok({
-    status: 200, stream, contentType: 'text/event-stream; charset=utf-8',
+    status: 200,
+    stream,
+    contentType: 'text/event-stream; charset=utf-8',
     headers: { 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
   });
 }

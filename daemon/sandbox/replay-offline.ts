@@ -21,7 +21,14 @@ async function unknownRoute(inject: Inject, entries: Numbered): Promise<ReplayLi
   const res = await inject({ method: 'GET', url: '/openapi.json', headers: {} });
   const doc = JSON.parse(res.body) as { paths: Record<string, Record<string, unknown>> };
   const routes = Object.entries(doc.paths).flatMap(([tpl, ops]) => {
-    const re = new RegExp('^' + tpl.split('/').map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '/?$');
+    const re = new RegExp(
+      '^' +
+        tpl
+          .split('/')
+          .map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/') +
+        '/?$',
+    );
     return Object.keys(ops).map((m) => ({ method: m.toUpperCase(), re }));
   });
   for (const { line, entry: e } of entries) {
@@ -36,7 +43,13 @@ async function unknownRoute(inject: Inject, entries: Numbered): Promise<ReplayLi
  * Replays the journal into this (new) sandbox, writing one line per entry; the exit code: 0 every
  * entry replayed, 1 one could not be (stopped), 2 nothing replayed (refused).
  */
-export async function rebuildFromJournal(deps: ReplayDeps, inject: Inject, header: JournalHeader, entries: Numbered, write: (l: ReplayLine) => void): Promise<0 | 1 | 2> {
+export async function rebuildFromJournal(
+  deps: ReplayDeps,
+  inject: Inject,
+  header: JournalHeader,
+  entries: Numbered,
+  write: (l: ReplayLine) => void,
+): Promise<0 | 1 | 2> {
   const unknown = await unknownRoute(inject, entries);
   if (unknown) {
     write(unknown);

@@ -29,36 +29,69 @@ export interface ReplaySessionView {
 
 type SessionDeps = Pick<Deps, 'db' | 'journal' | 'audit' | 'market'>;
 
-const view = (r: SessionRow): ReplaySessionView => ({ state: r.state, opened_by: r.opened_by, last_seq: r.last_seq, closed_reason: r.closed_reason });
+const view = (r: SessionRow): ReplaySessionView => ({
+  state: r.state,
+  opened_by: r.opened_by,
+  last_seq: r.last_seq,
+  closed_reason: r.closed_reason,
+});
 
 function row(deps: Pick<Deps, 'db'>): SessionRow | undefined {
-  return deps.db.prepare<[], SessionRow>('SELECT state, opened_by, last_seq, journal_seq, closed_reason FROM replay_session WHERE id = 1').get();
+  return deps.db
+    .prepare<[], SessionRow>(
+      'SELECT state, opened_by, last_seq, journal_seq, closed_reason FROM replay_session WHERE id = 1',
+    )
+    .get();
 }
 
 function close(deps: Pick<Deps, 'db'>, reason: string): void {
-  deps.db.prepare("UPDATE replay_session SET state = 'closed', closed_reason = ? WHERE id = 1 AND state = 'open'").run(reason);
+  deps.db
+    .prepare("UPDATE replay_session SET state = 'closed', closed_reason = ? WHERE id = 1 AND state = 'open'")
+    .run(reason);
 }
 
 /** The origin this sandbox was created with, compared field by field with the journal's. */
 function originDiffers(deps: SessionDeps, origin: JournalOrigin): string | null {
   const o = deps.journal.origin();
-  const mine = { seed: o.seed, start: deps.market.calendar.toIso(o.start_ms), clock: o.clock_mode, speed: o.speed_milli / 1000 };
-  if (o.seed !== origin.seed) return `the journal was recorded with seed ${origin.seed}; this sandbox was created with seed ${o.seed}.`;
-  if (Date.parse(origin.start) !== o.start_ms) return `the journal starts at ${origin.start}; this sandbox started at ${mine.start}.`;
-  if (o.clock_mode !== origin.clock) return `the journal's clock was ${origin.clock}; this sandbox's was ${o.clock_mode}.`;
-  if (Math.round(origin.speed * 1000) !== o.speed_milli) return `the journal's clock speed was ${origin.speed}; this sandbox's was ${mine.speed}.`;
+  const mine = {
+    seed: o.seed,
+    start: deps.market.calendar.toIso(o.start_ms),
+    clock: o.clock_mode,
+    speed: o.speed_milli / 1000,
+  };
+  if (o.seed !== origin.seed)
+    return `the journal was recorded with seed ${origin.seed}; this sandbox was created with seed ${o.seed}.`;
+  if (Date.parse(origin.start) !== o.start_ms)
+    return `the journal starts at ${origin.start}; this sandbox started at ${mine.start}.`;
+  if (o.clock_mode !== origin.clock)
+    return `the journal's clock was ${origin.clock}; this sandbox's was ${o.clock_mode}.`;
+  if (Math.round(origin.speed * 1000) !== o.speed_milli)
+    return `the journal's clock speed was ${origin.speed}; this sandbox's was ${mine.speed}.`;
   return null;
 }
 
 /** Opens the session: only on a sandbox that has journaled nothing, created with the journal's origin. */
 export function openSession(deps: SessionDeps, by: string, origin: JournalOrigin): Outcome<ReplaySessionView> {
   const last = deps.journal.lastSeq();
-  if (last > 0) return refuse('SANDBOX_NOT_FRESH', `This sandbox's journal already holds ${last} entries: a journal replays only into a fresh sandbox started with its seed and start.`);
+  if (last > 0)
+    return refuse(
+      'SANDBOX_NOT_FRESH',
+      `This sandbox's journal already holds ${last} entries: a journal replays only into a fresh sandbox started with its seed and start.`,
+    );
   const differs = originDiffers(deps, origin);
   if (differs) return refuse('REPLAY_ORIGIN_MISMATCH', differs);
   deps.db.transaction(() => {
-    deps.db.prepare("INSERT OR REPLACE INTO replay_session (id, state, opened_by, last_seq, journal_seq, closed_reason) VALUES (1, 'open', ?, 0, 0, NULL)").run(by);
-    deps.audit.append({ actor: by, action: 'sandbox.replay_session_opened', subject: 'journal', detail: { seed: origin.seed, start: origin.start } });
+    deps.db
+      .prepare(
+        "INSERT OR REPLACE INTO replay_session (id, state, opened_by, last_seq, journal_seq, closed_reason) VALUES (1, 'open', ?, 0, 0, NULL)",
+      )
+      .run(by);
+    deps.audit.append({
+      actor: by,
+      action: 'sandbox.replay_session_opened',
+      subject: 'journal',
+      detail: { seed: origin.seed, start: origin.start },
+    });
   })();
   return ok(view(row(deps)!));
 }
@@ -74,14 +107,27 @@ export function closeSession(deps: SessionDeps, by: string): Outcome<ReplaySessi
 /** Whether entry `seq` may be replayed now: an open session, nothing else journaled, the next seq. */
 export function admitEntry(deps: SessionDeps, seq: number): Outcome<null> {
   const r = row(deps);
-  if (!r) return refuse('REPLAY_SESSION_REQUIRED', 'Open a replay session first (POST /admin/sandbox/replay-session, on a fresh sandbox started with the journal\'s origin).');
+  if (!r)
+    return refuse(
+      'REPLAY_SESSION_REQUIRED',
+      "Open a replay session first (POST /admin/sandbox/replay-session, on a fresh sandbox started with the journal's origin).",
+    );
   if (r.state === 'open') {
     const extra = deps.journal.since(r.journal_seq)[0];
-    if (extra) close(deps, `the journal gained entry ${extra.seq} (${extra.route} by ${extra.principal}), which is not a replay`);
+    if (extra)
+      close(
+        deps,
+        `the journal gained entry ${extra.seq} (${extra.route} by ${extra.principal}), which is not a replay`,
+      );
   }
   const now = row(deps)!;
-  if (now.state !== 'open') return refuse('REPLAY_SESSION_REQUIRED', `The replay session is closed: ${now.closed_reason}.`);
-  if (seq !== now.last_seq + 1) return refuse('REPLAY_OUT_OF_ORDER', `Entry ${seq} is not the next one: the session has replayed up to seq ${now.last_seq}, so it takes seq ${now.last_seq + 1}.`);
+  if (now.state !== 'open')
+    return refuse('REPLAY_SESSION_REQUIRED', `The replay session is closed: ${now.closed_reason}.`);
+  if (seq !== now.last_seq + 1)
+    return refuse(
+      'REPLAY_OUT_OF_ORDER',
+      `Entry ${seq} is not the next one: the session has replayed up to seq ${now.last_seq}, so it takes seq ${now.last_seq + 1}.`,
+    );
   return ok(null);
 }
 
@@ -97,8 +143,13 @@ export function entryReplayed(deps: SessionDeps, seq: number, requestId: string)
   const own = added[0]?.request_id === requestId ? added[0] : undefined;
   const foreign = own ? added[1] : added[0];
   if (foreign) {
-    close(deps, `the journal gained entry ${foreign.seq} (${foreign.route} by ${foreign.principal}), which is not a replay`);
+    close(
+      deps,
+      `the journal gained entry ${foreign.seq} (${foreign.route} by ${foreign.principal}), which is not a replay`,
+    );
     return;
   }
-  deps.db.prepare('UPDATE replay_session SET last_seq = ?, journal_seq = ? WHERE id = 1').run(seq, own ? own.seq : r.journal_seq);
+  deps.db
+    .prepare('UPDATE replay_session SET last_seq = ?, journal_seq = ? WHERE id = 1')
+    .run(seq, own ? own.seq : r.journal_seq);
 }

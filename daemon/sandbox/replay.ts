@@ -28,31 +28,53 @@ interface OperatorRow {
 }
 
 /** Sends one request through the app's own stack (fastify's inject, narrowed). */
-export type Inject = (opts: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; headers: Record<string, string>; payload?: string | Buffer }) => Promise<{
+export type Inject = (opts: {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+}) => Promise<{
   statusCode: number;
   body: string;
   headers: Record<string, unknown>;
 }>;
 
-export type ReplayDeps = Pick<Deps, 'db' | 'keys' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'>;
+export type ReplayDeps = Pick<
+  Deps,
+  'db' | 'keys' | 'clock' | 'scheduler' | 'nowIso' | 'journal' | 'audit' | 'market' | 'settle'
+>;
 
 function principalOf(deps: Pick<Deps, 'db' | 'keys'>, principal: string): Outcome<ReplayPrincipal> {
   if (principal === 'anonymous') return ok({ kind: 'anonymous' });
   if (principal.startsWith('tenant:')) {
     const tenantId = principal.slice('tenant:'.length);
     const row = deps.db.prepare<[string], { id: string }>('SELECT id FROM tenants WHERE id = ?').get(tenantId);
-    if (!row) return refuse('NOT_FOUND', `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`);
+    if (!row)
+      return refuse(
+        'NOT_FOUND',
+        `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`,
+      );
     return ok({ kind: 'tenant', tenantId });
   }
   const name = principal.slice('operator:'.length);
-  const row = deps.db.prepare<[string], OperatorRow>('SELECT id, name, role, realm, broker_id FROM operators WHERE name = ?').get(name);
+  const row = deps.db
+    .prepare<[string], OperatorRow>('SELECT id, name, role, realm, broker_id FROM operators WHERE name = ?')
+    .get(name);
   if (!row) return refuse('NOT_FOUND', `principal: this sandbox has no operator identity named ${name}.`);
   // the grants the identity holds now, with their scopes, exactly as its key would carry them
   // (daemon/tenancy/keys.ts): a maker-checker proposal or approval checks its action's grant's scope
   const scopes = deps.keys.identities.scopesOf(row.id);
   return ok({
     kind: 'operator',
-    operator: { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set(scopes.keys()), scopes },
+    operator: {
+      id: row.id,
+      name: row.name,
+      role: row.role,
+      realm: row.realm,
+      brokerId: row.broker_id,
+      grants: new Set(scopes.keys()),
+      scopes,
+    },
   });
 }
 
@@ -67,7 +89,11 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   }
   // The same bound as one clock advance: a journal's entries are at most that far apart unless a
   // reset moved the clock (and the replayed reset moves it the same way).
-  if (e.sim_ms - now > MAX_ADVANCE_MS) return refuse('CLOCK_ADVANCE_TOO_LARGE', `Entry ${e.seq} is more than 3,660 simulated days after the sandbox clock (${deps.nowIso()}).`);
+  if (e.sim_ms - now > MAX_ADVANCE_MS)
+    return refuse(
+      'CLOCK_ADVANCE_TOO_LARGE',
+      `Entry ${e.seq} is more than 3,660 simulated days after the sandbox clock (${deps.nowIso()}).`,
+    );
   if (now < e.sim_ms) deps.scheduler.advanceTo(e.sim_ms);
   return ok(null);
 }
@@ -79,7 +105,12 @@ function redactedBody(contentType: string | null, text: string): unknown {
 }
 
 /** Replays entry e (the session's next one) as its recorded principal, audited as `replayedBy`. */
-export async function replayEntry(deps: ReplayDeps, inject: Inject, e: JournalEntry, replayedBy: string): Promise<Outcome<ReplayResult>> {
+export async function replayEntry(
+  deps: ReplayDeps,
+  inject: Inject,
+  e: JournalEntry,
+  replayedBy: string,
+): Promise<Outcome<ReplayResult>> {
   const admitted = admitEntry(deps, e.seq);
   if (!admitted.ok) return admitted;
   const principal = principalOf(deps, e.principal);
@@ -103,5 +134,11 @@ export async function replayEntry(deps: ReplayDeps, inject: Inject, e: JournalEn
   const type = res.headers['content-type'];
   const contentType = typeof type === 'string' ? type : null;
   const body = redactedBody(contentType, res.body);
-  return ok({ seq: e.seq, status: res.statusCode, content_type: contentType, body, idempotent_replayed: res.headers['idempotent-replayed'] === 'true' });
+  return ok({
+    seq: e.seq,
+    status: res.statusCode,
+    content_type: contentType,
+    body,
+    idempotent_replayed: res.headers['idempotent-replayed'] === 'true',
+  });
 }

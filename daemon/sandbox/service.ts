@@ -13,7 +13,32 @@ export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
  *  with the keys, not made by the simulation), brokers, the audit chain, the request journal (the
  *  reset is one of its entries), the state row itself, and the id counters (`id_seq`, which the reset
  *  empties itself below, row by row). Tenant data (investors, orders, reports...) goes. */
-const KEEP_ON_RESET = new Set(['sandbox_state', 'id_seq', 'tenants', 'api_keys', 'signing_secrets', 'brandings', 'operators', 'brokers', 'audit_log', 'journal', 'journal_origin', 'replay_session', 'operator_grants', 'operator_step_up', 'operator_step_up_windows', 'admin_actions', 'audit_seal', 'console_sessions', 'access_reviews', 'access_review_items', 'fee_schedules', 'key_state', 'console_passkeys', 'key_rotations']);
+const KEEP_ON_RESET = new Set([
+  'sandbox_state',
+  'id_seq',
+  'tenants',
+  'api_keys',
+  'signing_secrets',
+  'brandings',
+  'operators',
+  'brokers',
+  'audit_log',
+  'journal',
+  'journal_origin',
+  'replay_session',
+  'operator_grants',
+  'operator_step_up',
+  'operator_step_up_windows',
+  'admin_actions',
+  'audit_seal',
+  'console_sessions',
+  'access_reviews',
+  'access_review_items',
+  'fee_schedules',
+  'key_state',
+  'console_passkeys',
+  'key_rotations',
+]);
 /** The counters of the ids kept tables hold (tenants, operators): they keep counting through a reset,
  *  so an id made after it never repeats one that survived it. Every other counter restarts, so a reset
  *  sandbox numbers its new simulation exactly as a fresh sandbox with the same seed would. */
@@ -30,7 +55,11 @@ function advanceTarget(deps: Pick<Deps, 'market'>, now: number, body: AdvanceBod
   if (body.until === 'next_open') return ok(deps.market.calendar.nextOpen(now));
   if (body.until === 'next_close') return ok(deps.market.calendar.nextClose(now));
   const dt = DateTime.fromISO(body.until, { setZone: true });
-  if (!dt.isValid || !/[zZ]|[+-]\d\d:\d\d$/.test(body.until)) return refuse('INVALID_TIMESTAMP', `until: "${body.until}" is not an RFC 3339 timestamp with offset, next_open or next_close.`);
+  if (!dt.isValid || !/[zZ]|[+-]\d\d:\d\d$/.test(body.until))
+    return refuse(
+      'INVALID_TIMESTAMP',
+      `until: "${body.until}" is not an RFC 3339 timestamp with offset, next_open or next_close.`,
+    );
   return ok(dt.toMillis());
 }
 
@@ -38,7 +67,11 @@ export function resolveAdvanceTarget(deps: Pick<Deps, 'clock' | 'market'>, body:
   const now = deps.clock.now();
   const target = advanceTarget(deps, now, body);
   if (!target.ok) return target;
-  if (target.value < now) return refuse('CLOCK_NOT_ADVANCEABLE', `The clock is at ${deps.market.calendar.toIso(now)}; it only moves forward.`);
+  if (target.value < now)
+    return refuse(
+      'CLOCK_NOT_ADVANCEABLE',
+      `The clock is at ${deps.market.calendar.toIso(now)}; it only moves forward.`,
+    );
   if (target.value - now > MAX_ADVANCE_MS) return refuse('CLOCK_ADVANCE_TOO_LARGE');
   return target;
 }
@@ -57,9 +90,11 @@ export function setClockMode(deps: Pick<Deps, 'clock' | 'market' | 'scheduler'>,
 }
 
 export function sandboxState(deps: Pick<Deps, 'db' | 'clock' | 'market' | 'ai' | 'version'>) {
-  const s = deps.db.prepare<[], { seed: number; start_ms: number; generation: number; auto_fill: number; manual_funding: number }>(
-    'SELECT seed, start_ms, generation, auto_fill, manual_funding FROM sandbox_state WHERE id = 1',
-  ).get()!;
+  const s = deps.db
+    .prepare<[], { seed: number; start_ms: number; generation: number; auto_fill: number; manual_funding: number }>(
+      'SELECT seed, start_ms, generation, auto_fill, manual_funding FROM sandbox_state WHERE id = 1',
+    )
+    .get()!;
   return {
     seed: s.seed,
     start: deps.market.calendar.toIso(s.start_ms),
@@ -96,17 +131,25 @@ export function resetSandbox(deps: Deps, req: ResetRequest) {
 
 function wipe(deps: Deps, opts: { seed?: number; startMs?: number; clockMode?: ClockMode }): void {
   const db = deps.db;
-  const cur = db.prepare<[], { seed: number; start_ms: number; generation: number }>('SELECT seed, start_ms, generation FROM sandbox_state WHERE id = 1').get()!;
+  const cur = db
+    .prepare<[], { seed: number; start_ms: number; generation: number }>(
+      'SELECT seed, start_ms, generation FROM sandbox_state WHERE id = 1',
+    )
+    .get()!;
   const seed = opts.seed ?? cur.seed;
   const startMs = opts.startMs ?? cur.start_ms;
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all();
   db.transaction(() => {
     // Foreign keys are checked at commit, when every table is empty, whatever order they are listed
     // in; the raised wiping flag is the one way past the append-only triggers (ledger, transfers).
     db.pragma('defer_foreign_keys = ON');
     db.prepare('UPDATE sandbox_state SET wiping = 1 WHERE id = 1').run();
     for (const { name } of tables) if (!KEEP_ON_RESET.has(name)) db.prepare(`DELETE FROM "${name}"`).run();
-    db.prepare(`DELETE FROM id_seq WHERE prefix NOT IN (${KEEP_SEQUENCES.map(() => '?').join(',')})`).run(...KEEP_SEQUENCES);
+    db.prepare(`DELETE FROM id_seq WHERE prefix NOT IN (${KEEP_SEQUENCES.map(() => '?').join(',')})`).run(
+      ...KEEP_SEQUENCES,
+    );
     db.prepare(
       'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, generation = generation + 1, auto_fill = 1, manual_funding = 0, wiping = 0, clock_mode = COALESCE(?, clock_mode) WHERE id = 1',
     ).run(seed, startMs, startMs, startMs, deps.wallNow(), opts.clockMode ?? null);

@@ -27,7 +27,9 @@ export function exportSnapshot(deps: Deps): Reply {
       copy.pragma('journal_mode = DELETE');
       // The clock as it is now: a running clock resumes from here once imported (the importer
       // re-anchors it to its own wall clock), a frozen one is already there.
-      copy.prepare('UPDATE sandbox_state SET sim_ms = ?, wall_anchor_ms = ? WHERE id = 1').run(deps.clock.now(), deps.wallNow());
+      copy
+        .prepare('UPDATE sandbox_state SET sim_ms = ?, wall_anchor_ms = ? WHERE id = 1')
+        .run(deps.clock.now(), deps.wallNow());
       schemaVersion = copy.pragma('user_version', { simple: true }) as number;
     } finally {
       copy.close();

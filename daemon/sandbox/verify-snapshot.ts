@@ -23,7 +23,14 @@ type Problem = string | null;
 const OPERATOR_ROLE_NAMES = ['admin', 'dealer', 'security', 'approver', 'compliance', 'auditor'];
 const OPERATOR_KEY_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_key`);
 const STEP_UP_FIELDS = OPERATOR_ROLE_NAMES.map((r) => `${r}_step_up`);
-const CREDENTIAL_FIELDS = ['tenant_id', 'api_key', 'signing_secret', 'broker_id', ...OPERATOR_KEY_FIELDS, ...STEP_UP_FIELDS];
+const CREDENTIAL_FIELDS = [
+  'tenant_id',
+  'api_key',
+  'signing_secret',
+  'broker_id',
+  ...OPERATOR_KEY_FIELDS,
+  ...STEP_UP_FIELDS,
+];
 
 /**
  * The database bytes opened in memory. An export writes it in rollback-journal mode; a file marked
@@ -43,8 +50,10 @@ function checkIdentity(db: Db, manifest: SnapshotManifest): Problem {
   const integrity = db.pragma('integrity_check', { simple: true });
   if (integrity !== 'ok') return `svc.db fails its integrity check (${String(integrity)})`;
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version !== manifest.schema_version) return `svc.db is at schema version ${version}, the manifest says ${manifest.schema_version}`;
-  if (version > LATEST_SCHEMA_VERSION) return `svc.db is at schema version ${version}, newer than this svc knows (${LATEST_SCHEMA_VERSION}); upgrade svc`;
+  if (version !== manifest.schema_version)
+    return `svc.db is at schema version ${version}, the manifest says ${manifest.schema_version}`;
+  if (version > LATEST_SCHEMA_VERSION)
+    return `svc.db is at schema version ${version}, newer than this svc knows (${LATEST_SCHEMA_VERSION}); upgrade svc`;
   if (version < 1) return 'svc.db has no schema (version 0)';
   return null;
 }
@@ -53,13 +62,16 @@ function checkIdentity(db: Db, manifest: SnapshotManifest): Problem {
 const checkSchema = (db: Db, version: number): Problem => schemaProblem(db, version);
 
 function checkState(db: Db, manifest: SnapshotManifest): Problem {
-  const state = db.prepare('SELECT seed, generation FROM sandbox_state WHERE id = 1').get() as { seed: number; generation: number } | undefined;
+  const state = db.prepare('SELECT seed, generation FROM sandbox_state WHERE id = 1').get() as
+    | { seed: number; generation: number }
+    | undefined;
   if (!state) return 'svc.db holds no sandbox state';
   if (state.seed !== manifest.seed || state.generation !== manifest.generation) {
     return `svc.db is seed ${state.seed} generation ${state.generation}, the manifest says seed ${manifest.seed} generation ${manifest.generation}`;
   }
   const broken = db.pragma('foreign_key_check') as Array<{ table: string }>;
-  if (broken.length > 0) return `svc.db has ${broken.length} rows whose foreign keys do not resolve (first in ${broken[0].table})`;
+  if (broken.length > 0)
+    return `svc.db has ${broken.length} rows whose foreign keys do not resolve (first in ${broken[0].table})`;
   return null;
 }
 
@@ -89,22 +101,27 @@ function openSecrets(db: Db, kek: Buffer): { problem: Problem; active: Map<strin
   const fail = (problem: string) => ({ problem, active });
   if (kek.length !== 32) return fail(`kek.key is ${kek.length} bytes, not 32`);
   const deks = new Map<string, Buffer>();
-  for (const t of db.prepare<[], { id: string; dek_wrapped: Buffer }>('SELECT id, dek_wrapped FROM tenants ORDER BY id').iterate()) {
+  for (const t of db
+    .prepare<[], { id: string; dek_wrapped: Buffer }>('SELECT id, dek_wrapped FROM tenants ORDER BY id')
+    .iterate()) {
     const dek = Buffer.isBuffer(t.dek_wrapped) ? opens(kek, t.dek_wrapped, `dek:${t.id}`) : null;
     if (!dek || dek.length !== 32) return fail(`kek.key does not open the data key of tenant ${t.id}`);
     deks.set(t.id, dek);
     active.set(t.id, []);
   }
-  const rows = db.prepare<[], { id: number; tenant_id: string; secret_enc: Buffer; revoked_at: string | null }>(
-    'SELECT id, tenant_id, secret_enc, revoked_at FROM signing_secrets ORDER BY id',
-  ).all();
+  const rows = db
+    .prepare<[], { id: number; tenant_id: string; secret_enc: Buffer; revoked_at: string | null }>(
+      'SELECT id, tenant_id, secret_enc, revoked_at FROM signing_secrets ORDER BY id',
+    )
+    .all();
   for (const r of rows) {
     const dek = deks.get(r.tenant_id);
     const secret = dek && Buffer.isBuffer(r.secret_enc) ? opens(dek, r.secret_enc, `secret:${r.tenant_id}`) : null;
     if (!secret) return fail(`signing secret ${r.id} of tenant ${r.tenant_id} does not open under its data key`);
     if (r.revoked_at === null) active.get(r.tenant_id)!.push(secret.toString('utf8'));
   }
-  for (const [tenant, secrets] of active) if (secrets.length === 0) return fail(`tenant ${tenant} has no signing secret`);
+  for (const [tenant, secrets] of active)
+    if (secrets.length === 0) return fail(`tenant ${tenant} has no signing secret`);
   return { problem: null, active };
 }
 
@@ -116,12 +133,19 @@ function checkStepUpSecrets(db: Db, kek: Buffer, creds: Record<string, unknown>)
     const secret = creds[`${role}_step_up`];
     if (secret === undefined) continue;
     const key = creds[`${role}_key`];
-    const op = typeof key === 'string' ? (db.prepare('SELECT id FROM operators WHERE key_hash = ?').get(sha256(key)) as { id: string } | undefined) : undefined;
-    const row = op && stepUpTable
-      ? (db.prepare('SELECT secret_sealed FROM operator_step_up WHERE operator_id = ?').get(op.id) as { secret_sealed: Buffer } | undefined)
-      : undefined;
+    const op =
+      typeof key === 'string'
+        ? (db.prepare('SELECT id FROM operators WHERE key_hash = ?').get(sha256(key)) as { id: string } | undefined)
+        : undefined;
+    const row =
+      op && stepUpTable
+        ? (db.prepare('SELECT secret_sealed FROM operator_step_up WHERE operator_id = ?').get(op.id) as
+            | { secret_sealed: Buffer }
+            | undefined)
+        : undefined;
     const held = row && Buffer.isBuffer(row.secret_sealed) ? opens(kek, row.secret_sealed, `stepup:${op!.id}`) : null;
-    if (!held || held.toString('utf8') !== secret) return `credentials.json: ${role}_step_up is not the step-up secret of ${role}_key in svc.db`;
+    if (!held || held.toString('utf8') !== secret)
+      return `credentials.json: ${role}_step_up is not the step-up secret of ${role}_key in svc.db`;
   }
   return null;
 }
@@ -145,15 +169,21 @@ function checkCredentials(db: Db, kek: Buffer, bytes: Buffer, secrets: Map<strin
   }
   const tenant = creds.tenant_id as string | undefined;
   if (creds.api_key !== undefined) {
-    const row = db.prepare('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(sha256(creds.api_key as string)) as { tenant_id: string } | undefined;
+    const row = db
+      .prepare('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
+      .get(sha256(creds.api_key as string)) as { tenant_id: string } | undefined;
     if (!row || row.tenant_id !== tenant) return 'credentials.json: api_key is not a key of its tenant in svc.db';
   }
-  if (creds.signing_secret !== undefined && !(tenant && secrets.get(tenant)?.includes(creds.signing_secret as string))) {
+  if (
+    creds.signing_secret !== undefined &&
+    !(tenant && secrets.get(tenant)?.includes(creds.signing_secret as string))
+  ) {
     return 'credentials.json: signing_secret is not a signing secret of its tenant in svc.db';
   }
   for (const k of OPERATOR_KEY_FIELDS) {
     if (creds[k] === undefined) continue;
-    if (!db.prepare('SELECT 1 FROM operators WHERE key_hash = ?').get(sha256(creds[k] as string))) return `credentials.json: ${k} is not an operator key in svc.db`;
+    if (!db.prepare('SELECT 1 FROM operators WHERE key_hash = ?').get(sha256(creds[k] as string)))
+      return `credentials.json: ${k} is not an operator key in svc.db`;
   }
   return checkStepUpSecrets(db, kek, creds);
 }
@@ -192,7 +222,8 @@ export function verifySnapshot(container: Buffer): Verdict {
     if (err instanceof SnapshotError) return { ok: false, problem: err.message };
     throw err;
   }
-  for (const name of ['svc.db', 'kek.key']) if (!files.has(name)) return { ok: false, problem: `the snapshot has no ${name}` };
+  for (const name of ['svc.db', 'kek.key'])
+    if (!files.has(name)) return { ok: false, problem: `the snapshot has no ${name}` };
   let db: Db;
   try {
     db = openInMemory(files.get('svc.db')!);

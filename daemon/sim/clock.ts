@@ -26,8 +26,12 @@ export interface Clock {
 }
 
 export function createClock(db: Db, wallNow: () => number): Clock {
-  const read = db.prepare<[], ClockRow>('SELECT clock_mode, sim_ms, wall_anchor_ms, speed_milli FROM sandbox_state WHERE id = 1');
-  const write = db.prepare('UPDATE sandbox_state SET clock_mode = ?, sim_ms = ?, wall_anchor_ms = ?, speed_milli = ? WHERE id = 1');
+  const read = db.prepare<[], ClockRow>(
+    'SELECT clock_mode, sim_ms, wall_anchor_ms, speed_milli FROM sandbox_state WHERE id = 1',
+  );
+  const write = db.prepare(
+    'UPDATE sandbox_state SET clock_mode = ?, sim_ms = ?, wall_anchor_ms = ?, speed_milli = ? WHERE id = 1',
+  );
   let s: ClockRow = read.get()!;
   let pinned: number | null = null;
 

@@ -50,7 +50,8 @@ const TAG_SHIFT = 2 ** (COUNTER_BITS + SALT_BITS);
 
 /** An entity id: 8-bit seed tag, 28-bit counter, 12-bit keyed salt (sorts by counter). */
 export function formatId(seed: number, prefix: string, n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0 || n >= COUNTER_SPAN) throw new Error(`ids: counter ${n} of ${prefix} out of range`);
+  if (!Number.isSafeInteger(n) || n < 0 || n >= COUNTER_SPAN)
+    throw new Error(`ids: counter ${n} of ${prefix} out of range`);
   const tag = hash32(seed, prefix) & 0xff;
   const salt = hash32(seed, prefix, n) & (SALT_SPAN - 1);
   return `${prefix}_${encode48(tag * TAG_SHIFT + n * SALT_SPAN + salt)}`;
@@ -83,7 +84,12 @@ export function createIdGen(db: Db, seed: number, generation: number): IdGen {
     'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 RETURNING next',
   );
   const read = db.prepare<[string], number>('SELECT next FROM id_seq WHERE prefix = ?').pluck();
-  const writer = rowsInsert(db, (tuples) => `INSERT INTO id_seq (prefix, next) VALUES ${tuples} ON CONFLICT(prefix) DO UPDATE SET next = excluded.next`, '(?, ?)');
+  const writer = rowsInsert(
+    db,
+    (tuples) =>
+      `INSERT INTO id_seq (prefix, next) VALUES ${tuples} ON CONFLICT(prefix) DO UPDATE SET next = excluded.next`,
+    '(?, ?)',
+  );
   /** The counters as the database holds them (this connection's view), where known. */
   const known = new Map<string, number>();
   /** Inside a unit: the counters it advanced, not yet written. */

@@ -74,7 +74,9 @@ function prepare(db: Db) {
   return {
     insert: db.prepare('INSERT INTO events (due_ms, kind, payload) VALUES (?, ?, ?)'),
     minPending: db.prepare<[], { m: number | null }>('SELECT MIN(due_ms) AS m FROM events WHERE done = 0'),
-    dueRows: db.prepare<[number], EventRow>('SELECT id, due_ms, kind, payload FROM events WHERE done = 0 AND due_ms <= ? ORDER BY due_ms, id'),
+    dueRows: db.prepare<[number], EventRow>(
+      'SELECT id, due_ms, kind, payload FROM events WHERE done = 0 AND due_ms <= ? ORDER BY due_ms, id',
+    ),
     markDone: db.prepare('UPDATE events SET done = 1 WHERE id = ?'),
     getProcessed: db.prepare<[], { processed_ms: number }>('SELECT processed_ms FROM sandbox_state WHERE id = 1'),
     setProcessed: db.prepare('UPDATE sandbox_state SET processed_ms = ? WHERE id = 1'),
@@ -126,7 +128,11 @@ function isolated(s: SchedulerState, fn: () => void): { ok: true } | { ok: false
 function failed(s: SchedulerState, f: EventFailure, record: (() => void) | null): void {
   if (record) {
     const r = isolated(s, record);
-    if (!r.ok) f = { ...f, error: new AggregateError([f.error, r.error], `${String(f.error)}; recording the failure failed too`) };
+    if (!r.ok)
+      f = {
+        ...f,
+        error: new AggregateError([f.error, r.error], `${String(f.error)}; recording the failure failed too`),
+      };
   }
   for (const listener of s.listeners) listener(f);
   // a listener may reload in-memory state (which unpins the clock): the rest of the instant still runs at t
@@ -144,7 +150,11 @@ function runEvent(s: SchedulerState, row: EventRow, t: number): void {
   });
   if (r.ok) return;
   const onFailed = entry?.onFailed;
-  failed(s, { kind: row.kind, eventId: row.id, atMs: t, error: r.error }, onFailed ? () => onFailed(payload, t, r.error) : null);
+  failed(
+    s,
+    { kind: row.kind, eventId: row.id, atMs: t, error: r.error },
+    onFailed ? () => onFailed(payload, t, r.error) : null,
+  );
 }
 
 /** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
@@ -183,11 +193,22 @@ function runUntil(s: SchedulerState, target: number): number {
 }
 
 export function createScheduler(db: Db, clock: Clock): Scheduler {
-  const s: SchedulerState = { db, clock, st: prepare(db), handlers: new Map(), listeners: [], sources: [], cachedNext: undefined };
+  const s: SchedulerState = {
+    db,
+    clock,
+    st: prepare(db),
+    handlers: new Map(),
+    listeners: [],
+    sources: [],
+    cachedNext: undefined,
+  };
   return {
     on<P>(kind: string, handler: EventHandler<P>, onFailed?: FailureHandler<P>) {
       // The one cast of a payload: `kind` is this handler's own, so its rows hold what it scheduled.
-      s.handlers.set(kind, { handler: handler as EventHandler<unknown>, onFailed: onFailed as FailureHandler<unknown> | undefined });
+      s.handlers.set(kind, {
+        handler: handler as EventHandler<unknown>,
+        onFailed: onFailed as FailureHandler<unknown> | undefined,
+      });
     },
     onFailure(listener) {
       s.listeners.push(listener);

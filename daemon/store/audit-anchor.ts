@@ -16,10 +16,13 @@ export const sealMac = (key: Buffer, count: number, head: string) => keyedHash(k
 
 /** The signed head's verdict on a chain ending at (count, last): null when it agrees. */
 export function checkSeal(db: Db, sealKey: Buffer, count: number, last: string): string | null {
-  const s = db.prepare<[], { count: number; head: string; mac: string }>('SELECT count, head, mac FROM audit_seal WHERE id = 1').get();
+  const s = db
+    .prepare<[], { count: number; head: string; mac: string }>('SELECT count, head, mac FROM audit_seal WHERE id = 1')
+    .get();
   if (!s) return count === 0 ? null : 'the signed head is missing';
   if (s.mac !== sealMac(sealKey, s.count, s.head)) return 'the signed head does not verify';
-  if (s.count !== count || (count > 0 && s.head !== last)) return `the chain ends at ${count} but the signed head names ${s.count}`;
+  if (s.count !== count || (count > 0 && s.head !== last))
+    return `the chain ends at ${count} but the signed head names ${s.count}`;
   return null;
 }
 
@@ -43,38 +46,67 @@ const KEPT = 'the checkpoint kept with the key';
 function walkFrom(db: Db, from: Checkpoint): { end: ChainEnd } | { bad: number; why: string } {
   let prev = from.count === 0 ? GENESIS : from.head;
   let seq = from.count;
-  for (const r of db.prepare<[number], AuditRow>('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq').iterate(from.count)) {
+  for (const r of db
+    .prepare<[number], AuditRow>('SELECT * FROM audit_log WHERE seq > ? ORDER BY seq')
+    .iterate(from.count)) {
     if (r.seq !== seq + 1) return { bad: seq + 1, why: `entry ${seq + 1} is missing` };
-    if (r.prev_hash !== prev || rowHash(r) !== r.hash) return { bad: r.seq, why: `entry ${r.seq} does not follow the chain the daemon wrote` };
+    if (r.prev_hash !== prev || rowHash(r) !== r.hash)
+      return { bad: r.seq, why: `entry ${r.seq} does not follow the chain the daemon wrote` };
     prev = r.hash;
     seq = r.seq;
   }
   return { end: { count: seq, head: seq === 0 ? '' : prev } };
 }
 
-const lastSeq = (db: Db): number => db.prepare<[], { n: number | null }>('SELECT max(seq) AS n FROM audit_log').get()?.n ?? 0;
+const lastSeq = (db: Db): number =>
+  db.prepare<[], { n: number | null }>('SELECT max(seq) AS n FROM audit_log').get()?.n ?? 0;
 
 /**
  * The checkpoint's verdict on the database's chain. `sealed(end)`: the end carries a valid signed head
  * (the entries beyond the checkpoint are the daemon's own). On success, the chain's end, and whether
  * the checkpoint is behind it (to be caught up).
  */
-export function checkpointVerdict(db: Db, read: CheckpointRead, sealed: (end: ChainEnd) => boolean): { problem: AnchorProblem } | { end: ChainEnd; behind: boolean } {
-  const problem = (kind: AnchorKind, first: number | null, reason: string) => ({ problem: { kind, first_bad_seq: first, reason } });
+export function checkpointVerdict(
+  db: Db,
+  read: CheckpointRead,
+  sealed: (end: ChainEnd) => boolean,
+): { problem: AnchorProblem } | { end: ChainEnd; behind: boolean } {
+  const problem = (kind: AnchorKind, first: number | null, reason: string) => ({
+    problem: { kind, first_bad_seq: first, reason },
+  });
   const last = lastSeq(db);
   if (read.state === 'missing') {
-    return last === 0 ? { end: { count: 0, head: '' }, behind: true }
-      : problem('missing', null, `${KEPT} (audit.checkpoint) is missing: nothing vouches for the ${last} entries of the chain`);
+    return last === 0
+      ? { end: { count: 0, head: '' }, behind: true }
+      : problem(
+          'missing',
+          null,
+          `${KEPT} (audit.checkpoint) is missing: nothing vouches for the ${last} entries of the chain`,
+        );
   }
-  if (read.state === 'foreign') return problem('foreign', null, `${KEPT} (audit.checkpoint) was not written under this home's key`);
+  if (read.state === 'foreign')
+    return problem('foreign', null, `${KEPT} (audit.checkpoint) was not written under this home's key`);
   const cp = read.checkpoint;
-  if (last < cp.count) return problem('truncated', last + 1, `the chain has ${last} entries but ${KEPT} names ${cp.count}: it was cut short or rolled back`);
-  const at = cp.count === 0 ? null : db.prepare<[number], { hash: string }>('SELECT hash FROM audit_log WHERE seq = ?').get(cp.count);
-  if (cp.count > 0 && at?.hash !== cp.head) return problem('rewritten', cp.count, `entry ${cp.count} is not the one ${KEPT} names: the chain was rewritten`);
+  if (last < cp.count)
+    return problem(
+      'truncated',
+      last + 1,
+      `the chain has ${last} entries but ${KEPT} names ${cp.count}: it was cut short or rolled back`,
+    );
+  const at =
+    cp.count === 0
+      ? null
+      : db.prepare<[number], { hash: string }>('SELECT hash FROM audit_log WHERE seq = ?').get(cp.count);
+  if (cp.count > 0 && at?.hash !== cp.head)
+    return problem('rewritten', cp.count, `entry ${cp.count} is not the one ${KEPT} names: the chain was rewritten`);
   const walked = walkFrom(db, cp);
   if ('bad' in walked) return problem('rewritten', walked.bad, `${walked.why} after ${KEPT} (${cp.count})`);
   if (walked.end.count > cp.count && !sealed(walked.end)) {
-    return problem('unsealed', cp.count + 1, `entries ${cp.count + 1}..${walked.end.count} go beyond ${KEPT} without a valid signed head`);
+    return problem(
+      'unsealed',
+      cp.count + 1,
+      `entries ${cp.count + 1}..${walked.end.count} go beyond ${KEPT} without a valid signed head`,
+    );
   }
   return { end: walked.end, behind: walked.end.count > cp.count };
 }

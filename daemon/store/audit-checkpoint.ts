@@ -52,7 +52,8 @@ export function readCheckpoint(file: string, key: Buffer): CheckpointRead {
 const RECORD_BYTES = formatCheckpoint({ count: 0, head: '' }, Buffer.alloc(32)).length;
 
 /** Opens the file for writing records over each other (created 0600; emptied first unless it holds one record). */
-const openForRecords = (file: string): number => openSync(file, existsSync(file) && statSync(file).size === RECORD_BYTES ? 'r+' : 'w', 0o600);
+const openForRecords = (file: string): number =>
+  openSync(file, existsSync(file) && statSync(file).size === RECORD_BYTES ? 'r+' : 'w', 0o600);
 
 /** Writes one checkpoint and makes it durable (a start, a key rotation: rare, so fsynced). */
 export function writeCheckpoint(file: string, key: Buffer, c: Checkpoint): void {

@@ -20,7 +20,16 @@ export interface AuditRow {
 export const GENESIS = '0'.repeat(64);
 
 export function rowHash(r: Omit<AuditRow, 'hash' | 'on_behalf_of'> & { on_behalf_of?: string | null }): string {
-  const fields: Array<string | number | null> = [r.seq, r.at, r.actor, r.action, r.subject, r.tenant_id, r.detail, r.prev_hash];
+  const fields: Array<string | number | null> = [
+    r.seq,
+    r.at,
+    r.actor,
+    r.action,
+    r.subject,
+    r.tenant_id,
+    r.detail,
+    r.prev_hash,
+  ];
   // Only rows written on someone's behalf hash the field: every other row (and every row older than
   // the column) keeps the hash it always had.
   if (r.on_behalf_of !== null && r.on_behalf_of !== undefined) fields.push(r.on_behalf_of);

@@ -72,10 +72,20 @@ function checkpointer(db: Db, t: Trust, checkpoints: CheckpointStore | undefined
   return { checkpoint, scheduleLoose, flushLoose };
 }
 
-export function createSigner(db: Db, head: { get(): HeadRow | undefined }, sealKey: Buffer | undefined, checkpoints: CheckpointStore | undefined) {
+export function createSigner(
+  db: Db,
+  head: { get(): HeadRow | undefined },
+  sealKey: Buffer | undefined,
+  checkpoints: CheckpointStore | undefined,
+) {
   const writeSeal = sealWriter(db, sealKey);
   // Without a checkpoint (a store opened by a tool, a test without a home) every head is signed as it comes.
-  const t: Trust = { anchored: writeSeal !== null && checkpoints !== undefined, trusted: true, problem: null, mine: new Map() };
+  const t: Trust = {
+    anchored: writeSeal !== null && checkpoints !== undefined,
+    trusted: true,
+    problem: null,
+    mine: new Map(),
+  };
   const { checkpoint, scheduleLoose, flushLoose } = checkpointer(db, t, checkpoints);
   let batchOpen = false;
   let owed = false;
@@ -91,7 +101,11 @@ export function createSigner(db: Db, head: { get(): HeadRow | undefined }, sealK
   /** A head read back from the database: false (and nothing signed from now on) when it is not one this daemon wrote. */
   function knows(h: HeadRow): boolean {
     if (!t.anchored || !t.trusted || t.mine.get(h.audit_count) === h.audit_head) return true;
-    distrust({ kind: 'rewritten', first_bad_seq: h.audit_count, reason: `the head moved to entry ${h.audit_count}, which this daemon did not write` });
+    distrust({
+      kind: 'rewritten',
+      first_bad_seq: h.audit_count,
+      reason: `the head moved to entry ${h.audit_count}, which this daemon did not write`,
+    });
     return false;
   }
 

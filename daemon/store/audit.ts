@@ -47,7 +47,16 @@ function listAudit(db: Db, f: AuditFilter): AuditRow[] {
          AND (@actor IS NULL OR actor = @actor OR on_behalf_of = @actor) AND (@action IS NULL OR action = @action)
          AND (@from IS NULL OR at >= @from) AND (@to IS NULL OR at <= @to) ORDER BY seq DESC LIMIT @limit`,
     )
-    .all({ after: f.afterSeq ?? 0, before: f.beforeSeq ?? null, tenant: f.tenantId ?? null, actor: f.actor ?? null, action: f.action ?? null, from: f.from ?? null, to: f.to ?? null, limit: f.limit });
+    .all({
+      after: f.afterSeq ?? 0,
+      before: f.beforeSeq ?? null,
+      tenant: f.tenantId ?? null,
+      actor: f.actor ?? null,
+      action: f.action ?? null,
+      from: f.from ?? null,
+      to: f.to ?? null,
+      limit: f.limit,
+    });
 }
 
 type HeadRow = { audit_count: number; audit_head: string };
@@ -65,7 +74,13 @@ function walkChain(db: Db, h: HeadRow): AuditVerdict {
   let prev = GENESIS;
   let expectedSeq = 1;
   for (const r of db.prepare<[], AuditRow>('SELECT * FROM audit_log ORDER BY seq').iterate()) {
-    const bad = (reason: string) => ({ ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: r.seq, reason });
+    const bad = (reason: string) => ({
+      ok: false,
+      count: h.audit_count,
+      head: h.audit_head,
+      first_bad_seq: r.seq,
+      reason,
+    });
     if (r.seq !== expectedSeq) return { ...bad(`row ${expectedSeq} is missing`), first_bad_seq: expectedSeq };
     if (r.prev_hash !== prev) return bad('prev_hash does not match the previous row');
     if (rowHash(r) !== r.hash) return bad('row content does not match its hash');
@@ -74,7 +89,13 @@ function walkChain(db: Db, h: HeadRow): AuditVerdict {
   }
   const count = expectedSeq - 1;
   if (count !== h.audit_count || (count > 0 && prev !== h.audit_head)) {
-    return { ok: false, count: h.audit_count, head: h.audit_head, first_bad_seq: count + 1, reason: 'the chain ends before the recorded head' };
+    return {
+      ok: false,
+      count: h.audit_count,
+      head: h.audit_head,
+      first_bad_seq: count + 1,
+      reason: 'the chain ends before the recorded head',
+    };
   }
   return { ok: true, count, head: h.audit_head, first_bad_seq: null, reason: null };
 }
@@ -97,7 +118,12 @@ function verifyChain(db: Db, h: HeadRow, anchors: AuditAnchors): AuditVerdict {
   if (!walked.ok) return walked;
   const problems = anchorProblems(db, anchors, walked.count, walked.head);
   if (problems.length === 0) return walked;
-  return { ...walked, ok: false, first_bad_seq: problems[0].first_bad_seq ?? walked.count + 1, reason: problems.map((p) => p.reason).join('; ') };
+  return {
+    ...walked,
+    ok: false,
+    first_bad_seq: problems[0].first_bad_seq ?? walked.count + 1,
+    reason: problems.map((p) => p.reason).join('; '),
+  };
 }
 
 /** The audit log's anchors (daemon/store/audit-anchor.ts): the signed head's key, and the checkpoint beside the key. */
@@ -115,7 +141,9 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
   // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
   // head away from it, the update changes no row, and the append reads the head and tries again
   // (the signer then checks that the head read back is one this daemon wrote).
-  const setHead = db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?');
+  const setHead = db.prepare(
+    'UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1 AND audit_count = ? AND audit_head = ?',
+  );
   let known: HeadRow | null = null;
   const signer = createSigner(db, head, sealKey, checkpoints);
   /** The operator replaying a journal entry, while actingFor runs. */
@@ -125,7 +153,11 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
   function actingFor<T>(operator: string, fn: () => T): T {
     const before = acting;
     acting = operator;
-    try { return fn(); } finally { acting = before; }
+    try {
+      return fn();
+    } finally {
+      acting = before;
+    }
   }
 
   function readHead(): HeadRow {
@@ -141,13 +173,33 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
     for (let attempt = 0; ; attempt++) {
       const h = known ?? readHead();
       const row = {
-        seq: h.audit_count + 1, at, actor: acting ?? entry.actor, action: entry.action, subject: entry.subject,
-        tenant_id: entry.tenantId ?? null, detail, prev_hash: h.audit_head || GENESIS, on_behalf_of: acting === null ? null : entry.actor,
+        seq: h.audit_count + 1,
+        at,
+        actor: acting ?? entry.actor,
+        action: entry.action,
+        subject: entry.subject,
+        tenant_id: entry.tenantId ?? null,
+        detail,
+        prev_hash: h.audit_head || GENESIS,
+        on_behalf_of: acting === null ? null : entry.actor,
       };
       const hash = rowHash(row);
       if (setHead.run(row.seq, hash, h.audit_count, h.audit_head).changes === 1) {
-        insert ??= db.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)');
-        insert.run(row.seq, row.at, row.actor, row.action, row.subject, row.tenant_id, row.detail, row.prev_hash, hash, row.on_behalf_of);
+        insert ??= db.prepare(
+          'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)',
+        );
+        insert.run(
+          row.seq,
+          row.at,
+          row.actor,
+          row.action,
+          row.subject,
+          row.tenant_id,
+          row.detail,
+          row.prev_hash,
+          hash,
+          row.on_behalf_of,
+        );
         known = { audit_count: row.seq, audit_head: hash };
         signer.appended(row.seq, hash);
         return;
@@ -160,12 +212,19 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
   const sealOk = (end: ChainEnd) => !sealKey || checkSeal(db, sealKey, end.count, end.head) === null;
   const verify = (): AuditVerdict => verifyChain(db, head.get()!, anchors);
 
-  const anchorAtStart = (o: StartOptions): AnchorProblem | null => anchorStart({ db, head, sealKey, checkpoints, signer, sealOk, walk: () => walkChain(db, head.get()!) }, o);
+  const anchorAtStart = (o: StartOptions): AnchorProblem | null =>
+    anchorStart({ db, head, sealKey, checkpoints, signer, sealOk, walk: () => walkChain(db, head.get()!) }, o);
   const list = (f: AuditFilter): AuditRow[] => listAudit(db, f);
 
   return {
-    append, actingFor, list, verify, anchorAtStart,
-    openBatch: signer.openBatch, closeBatch: signer.closeBatch, afterCommit: signer.afterCommit,
+    append,
+    actingFor,
+    list,
+    verify,
+    anchorAtStart,
+    openBatch: signer.openBatch,
+    closeBatch: signer.closeBatch,
+    afterCommit: signer.afterCommit,
     /** Why this daemon no longer signs the chain's head (null while it does). */
     anchorProblem: signer.problem,
     checkpointNow: signer.checkpointNow,
@@ -205,14 +264,23 @@ function anchorStart(c: StartCtx, o: StartOptions): AnchorProblem | null {
   }
   if (o.fresh || o.adopt) {
     const w = c.walk();
-    if (!w.ok) return refuse(c.signer, { kind: 'rewritten', first_bad_seq: w.first_bad_seq, reason: w.reason ?? 'the chain does not verify' });
+    if (!w.ok)
+      return refuse(c.signer, {
+        kind: 'rewritten',
+        first_bad_seq: w.first_bad_seq,
+        reason: w.reason ?? 'the chain does not verify',
+      });
     c.signer.trust(stored, false);
     return null;
   }
   const v = checkpointVerdict(c.db, c.checkpoints.read(), (end) => c.sealOk(end));
   if ('problem' in v) return refuse(c.signer, v.problem);
   if (v.end.count !== stored.count || v.end.head !== stored.head) {
-    return refuse(c.signer, { kind: 'rewritten', first_bad_seq: v.end.count + 1, reason: `the recorded head (${stored.count}) is not the chain's end (${v.end.count})` });
+    return refuse(c.signer, {
+      kind: 'rewritten',
+      first_bad_seq: v.end.count + 1,
+      reason: `the recorded head (${stored.count}) is not the chain's end (${v.end.count})`,
+    });
   }
   c.signer.trust(v.end, c.sealOk(v.end));
   return null;

@@ -49,7 +49,8 @@ export function migrate(db: Db, target = LATEST_SCHEMA_VERSION): void {
   const latest = LATEST_SCHEMA_VERSION;
   // A database written by a newer svc (an imported snapshot, say): refuse rather than run on a schema
   // this code does not know.
-  if (current > latest) throw new Error(`the database is at schema version ${current}, newer than this svc knows (${latest}); upgrade svc`);
+  if (current > latest)
+    throw new Error(`the database is at schema version ${current}, newer than this svc knows (${latest}); upgrade svc`);
   for (const m of MIGRATIONS) {
     if (m.version <= current || m.version > target) continue;
     const fk = db.pragma('foreign_keys', { simple: true }) as number;
@@ -59,7 +60,8 @@ export function migrate(db: Db, target = LATEST_SCHEMA_VERSION): void {
         db.exec(m.sql);
         if (m.rebuildsTables) {
           const broken = db.pragma('foreign_key_check') as unknown[];
-          if (broken.length > 0) throw new Error(`migration ${m.version} (${m.name}) broke ${broken.length} foreign keys`);
+          if (broken.length > 0)
+            throw new Error(`migration ${m.version} (${m.name}) broke ${broken.length} foreign keys`);
         }
         db.pragma(`user_version = ${m.version}`);
       })();

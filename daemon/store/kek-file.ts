@@ -79,9 +79,11 @@ function storedChecks(dbFile: string): { current: string | null; next: string | 
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'key_state'").get();
     if (!table) return { current: null, next: null };
     const hasNext = db.prepare("SELECT 1 FROM pragma_table_info('key_state') WHERE name = 'kek_next_check'").get();
-    const row = db.prepare(`SELECT kek_check${hasNext ? ', kek_next_check' : ', NULL AS kek_next_check'} FROM key_state WHERE id = 1`).get() as
-      | { kek_check: string; kek_next_check: string | null }
-      | undefined;
+    const row = db
+      .prepare(
+        `SELECT kek_check${hasNext ? ', kek_next_check' : ', NULL AS kek_next_check'} FROM key_state WHERE id = 1`,
+      )
+      .get() as { kek_check: string; kek_next_check: string | null } | undefined;
     return { current: row?.kek_check ?? null, next: row?.kek_next_check ?? null };
   } finally {
     db.close();

@@ -20,7 +20,12 @@ export function rowMac(kek: Buffer, table: MacTable, fields: readonly MacField[]
 }
 
 /** True when `mac` is the MAC of these fields under this KEK; a missing MAC never verifies. */
-export function rowMacOk(kek: Buffer, table: MacTable, fields: readonly MacField[], mac: string | null | undefined): boolean {
+export function rowMacOk(
+  kek: Buffer,
+  table: MacTable,
+  fields: readonly MacField[],
+  mac: string | null | undefined,
+): boolean {
   // a stored value that is not 64 hex digits never verifies (and never reaches timingSafeEqual unequal in length)
   if (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac)) return false;
   return timingSafeEqual(Buffer.from(rowMac(kek, table, fields), 'hex'), Buffer.from(mac, 'hex'));

@@ -4,7 +4,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 
-export function rowsInsert(db: Db, sql: (tuples: string) => string, tuple: string): (n: number) => Statement<unknown[]> {
+export function rowsInsert(
+  db: Db,
+  sql: (tuples: string) => string,
+  tuple: string,
+): (n: number) => Statement<unknown[]> {
   const byCount = new Map<number, Statement<unknown[]>>();
   return (n) => {
     let stmt = byCount.get(n);

@@ -23,9 +23,11 @@ export interface SchemaObject {
 
 /** Every table, index, trigger and view of a database, by "type name", in a stable order. */
 export function schemaOf(db: Db): Map<string, SchemaObject> {
-  const rows = db.prepare<[], SchemaObject>(
-    "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger', 'view') ORDER BY type, name",
-  ).all();
+  const rows = db
+    .prepare<[], SchemaObject>(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger', 'view') ORDER BY type, name",
+    )
+    .all();
   return new Map(rows.map((r) => [`${r.type} ${r.name}`, r]));
 }
 
@@ -54,13 +56,19 @@ export function expectedSchema(version: number): Map<string, SchemaObject> {
 }
 
 /** What differs between two schemas, first difference only; null when they are the same. */
-function firstDifference(actual: Map<string, SchemaObject>, expected: Map<string, SchemaObject>, version: number): string | null {
+function firstDifference(
+  actual: Map<string, SchemaObject>,
+  expected: Map<string, SchemaObject>,
+  version: number,
+): string | null {
   for (const [key, want] of expected) {
     const got = actual.get(key);
     if (!got) return `svc.db lacks the ${key} of schema version ${version}`;
-    if (got.tbl_name !== want.tbl_name || got.sql !== want.sql) return `svc.db's ${key} differs from schema version ${version}`;
+    if (got.tbl_name !== want.tbl_name || got.sql !== want.sql)
+      return `svc.db's ${key} differs from schema version ${version}`;
   }
-  for (const key of actual.keys()) if (!expected.has(key)) return `svc.db has a ${key} that schema version ${version} does not`;
+  for (const key of actual.keys())
+    if (!expected.has(key)) return `svc.db has a ${key} that schema version ${version} does not`;
   return null;
 }
 
@@ -83,8 +91,16 @@ export function schemaProblem(db: Db, version: number): string | null {
  * not read here.
  */
 export const GUARDED_TABLES = [
-  'admin_actions', 'operators', 'operator_grants', 'operator_step_up', 'console_sessions', 'console_passkeys',
-  'console_enrolments', 'key_state', 'access_reviews', 'access_review_items',
+  'admin_actions',
+  'operators',
+  'operator_grants',
+  'operator_step_up',
+  'console_sessions',
+  'console_passkeys',
+  'console_enrolments',
+  'key_state',
+  'access_reviews',
+  'access_review_items',
 ];
 
 function guardedRowsProblem(db: Db): string | null {
@@ -112,10 +128,14 @@ export function homeSchemaProblem(dbFile: string, latest: number): string | null
     db.pragma('trusted_schema = OFF');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version === 0) {
-      const objects = db.prepare<[], number>("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().get()!;
+      const objects = db
+        .prepare<[], number>("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        .pluck()
+        .get()!;
       return objects === 0 ? null : `svc.db has no schema version but holds ${objects} schema objects`;
     }
-    if (version > latest) return `svc.db is at schema version ${version}, newer than this svc knows (${latest}); upgrade svc`;
+    if (version > latest)
+      return `svc.db is at schema version ${version}, newer than this svc knows (${latest}); upgrade svc`;
     return schemaProblem(db, version) ?? guardedRowsProblem(db);
   } finally {
     db.close();

@@ -34,21 +34,37 @@ export function onTableWrite(db: Db, table: string, onWrite: () => void, columns
     w.listeners.set(key, (list = []));
     const tag = key.replace(/\W+/g, '_');
     const update = columns ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
-    for (const [op, what] of [['insert', 'INSERT'], ['update', update], ['delete', 'DELETE']]) {
-      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS svc_watch_${tag}_${op} AFTER ${what} ON main.${table} BEGIN SELECT svc_table_written('${key}'); END`);
+    for (const [op, what] of [
+      ['insert', 'INSERT'],
+      ['update', update],
+      ['delete', 'DELETE'],
+    ]) {
+      db.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS svc_watch_${tag}_${op} AFTER ${what} ON main.${table} BEGIN SELECT svc_table_written('${key}'); END`,
+      );
     }
   }
   list.push(onWrite);
 }
 
 /** One cached value of a table: read once, dropped on any write, not kept while a write may roll back. */
-export function cachedRead<T>(db: Db, table: string, read: () => T, columns?: readonly string[]): { get(): T; forget(): void } {
+export function cachedRead<T>(
+  db: Db,
+  table: string,
+  read: () => T,
+  columns?: readonly string[],
+): { get(): T; forget(): void } {
   let value: { v: T } | null = null;
   let written = false;
-  onTableWrite(db, table, () => {
-    value = null;
-    written = true;
-  }, columns);
+  onTableWrite(
+    db,
+    table,
+    () => {
+      value = null;
+      written = true;
+    },
+    columns,
+  );
   return {
     get(): T {
       if (written && !db.inTransaction) written = false;

@@ -41,7 +41,8 @@ export interface Finding {
   detail: Record<string, number | string>;
 }
 
-const keyOf = (x: { tenant_id: string; investor_id: string; symbol: string }) => `${x.tenant_id}\u0000${x.investor_id}\u0000${x.symbol}`;
+const keyOf = (x: { tenant_id: string; investor_id: string; symbol: string }) =>
+  `${x.tenant_id}\u0000${x.investor_id}\u0000${x.symbol}`;
 
 /** Groups by (tenant, investor, symbol), the groups in key order and each group's items in input order. */
 function groupBy<T extends { tenant_id: string; investor_id: string; symbol: string }>(items: readonly T[]): T[][] {
@@ -78,10 +79,20 @@ export function washTrades(fills: readonly FillFact[], t: Thresholds): Finding[]
     if (hit.size === 0) continue;
     const ev = sorted.filter((f) => hit.has(f));
     out.push({
-      rule: 'wash_trade', tenant_id: g[0].tenant_id, investor_id: g[0].investor_id, symbol: g[0].symbol,
-      start_ms: ev[0].at_ms, end_ms: ev[ev.length - 1].at_ms,
-      order_ids: uniq(ev.map((f) => f.order_id)), fill_ids: ev.map((f) => f.id),
-      detail: { buy_fills: ev.filter((f) => f.side === 'buy').length, sell_fills: ev.filter((f) => f.side === 'sell').length, min_gap_seconds: Math.floor(minGap / 1000), window_minutes: t.wash_window_minutes },
+      rule: 'wash_trade',
+      tenant_id: g[0].tenant_id,
+      investor_id: g[0].investor_id,
+      symbol: g[0].symbol,
+      start_ms: ev[0].at_ms,
+      end_ms: ev[ev.length - 1].at_ms,
+      order_ids: uniq(ev.map((f) => f.order_id)),
+      fill_ids: ev.map((f) => f.id),
+      detail: {
+        buy_fills: ev.filter((f) => f.side === 'buy').length,
+        sell_fills: ev.filter((f) => f.side === 'sell').length,
+        min_gap_seconds: Math.floor(minGap / 1000),
+        window_minutes: t.wash_window_minutes,
+      },
     });
   }
   return out;
@@ -97,14 +108,28 @@ export function layering(cancels: readonly CancelFact[], t: Thresholds): Finding
   const out: Finding[] = [];
   for (const g of groupBy(cancels)) {
     const quick = g.filter((c) => c.canceled_ms - c.created_ms <= withinMs);
-    const sides = (['buy', 'sell'] as const).filter((s) => quick.filter((c) => c.side === s).length >= t.layering_min_cancels);
+    const sides = (['buy', 'sell'] as const).filter(
+      (s) => quick.filter((c) => c.side === s).length >= t.layering_min_cancels,
+    );
     if (sides.length === 0) continue;
-    const ev = quick.filter((c) => sides.includes(c.side)).sort((a, b) => a.created_ms - b.created_ms || (a.order_id < b.order_id ? -1 : 1));
+    const ev = quick
+      .filter((c) => sides.includes(c.side))
+      .sort((a, b) => a.created_ms - b.created_ms || (a.order_id < b.order_id ? -1 : 1));
     out.push({
-      rule: 'layering', tenant_id: g[0].tenant_id, investor_id: g[0].investor_id, symbol: g[0].symbol,
-      start_ms: ev[0].created_ms, end_ms: Math.max(...ev.map((c) => c.canceled_ms)),
-      order_ids: ev.map((c) => c.order_id), fill_ids: [],
-      detail: { side: sides.length === 2 ? 'both' : sides[0], cancels: ev.length, min_cancels: t.layering_min_cancels, within_minutes: t.layering_cancel_within_minutes },
+      rule: 'layering',
+      tenant_id: g[0].tenant_id,
+      investor_id: g[0].investor_id,
+      symbol: g[0].symbol,
+      start_ms: ev[0].created_ms,
+      end_ms: Math.max(...ev.map((c) => c.canceled_ms)),
+      order_ids: ev.map((c) => c.order_id),
+      fill_ids: [],
+      detail: {
+        side: sides.length === 2 ? 'both' : sides[0],
+        cancels: ev.length,
+        min_cancels: t.layering_min_cancels,
+        within_minutes: t.layering_cancel_within_minutes,
+      },
     });
   }
   return out;
@@ -116,7 +141,11 @@ export function layering(cancels: readonly CancelFact[], t: Thresholds): Finding
  * `sessionVolume(symbol)` is the volume the rule divides by (the service adds the sandbox's own
  * fills to the tape's volume).
  */
-export function concentration(fills: readonly FillFact[], sessionVolume: (symbol: string) => number, t: Thresholds): Finding[] {
+export function concentration(
+  fills: readonly FillFact[],
+  sessionVolume: (symbol: string) => number,
+  t: Thresholds,
+): Finding[] {
   const out: Finding[] = [];
   for (const g of groupBy(fills)) {
     const volume = sessionVolume(g[0].symbol);
@@ -124,10 +153,20 @@ export function concentration(fills: readonly FillFact[], sessionVolume: (symbol
     if (volume <= 0 || qty * 10_000 <= t.concentration_share_bps * volume) continue;
     const ev = [...g].sort((a, b) => a.at_ms - b.at_ms || (a.id < b.id ? -1 : 1));
     out.push({
-      rule: 'concentration', tenant_id: g[0].tenant_id, investor_id: g[0].investor_id, symbol: g[0].symbol,
-      start_ms: ev[0].at_ms, end_ms: ev[ev.length - 1].at_ms,
-      order_ids: uniq(ev.map((f) => f.order_id)), fill_ids: ev.map((f) => f.id),
-      detail: { investor_qty: qty, session_volume: volume, share_bps: Math.floor((qty * 10_000) / volume), threshold_bps: t.concentration_share_bps },
+      rule: 'concentration',
+      tenant_id: g[0].tenant_id,
+      investor_id: g[0].investor_id,
+      symbol: g[0].symbol,
+      start_ms: ev[0].at_ms,
+      end_ms: ev[ev.length - 1].at_ms,
+      order_ids: uniq(ev.map((f) => f.order_id)),
+      fill_ids: ev.map((f) => f.id),
+      detail: {
+        investor_qty: qty,
+        session_volume: volume,
+        share_bps: Math.floor((qty * 10_000) / volume),
+        threshold_bps: t.concentration_share_bps,
+      },
     });
   }
   return out;

@@ -27,7 +27,8 @@ function volumeOf(ctx: Ctx, date: string, fills: readonly FillFact[]): (symbol: 
   const memo = new Map<string, number>();
   return (symbol) => {
     let v = memo.get(symbol);
-    if (v === undefined) memo.set(symbol, (v = (ctx.deps.market.tape.barAsOf(symbol, date, at)?.volume ?? 0) + (own.get(symbol) ?? 0)));
+    if (v === undefined)
+      memo.set(symbol, (v = (ctx.deps.market.tape.barAsOf(symbol, date, at)?.volume ?? 0) + (own.get(symbol) ?? 0)));
     return v;
   };
 }
@@ -38,7 +39,11 @@ function findings(ctx: Ctx, date: string): Finding[] {
   const closeMs = cal.session(date)!.closeMs;
   const fromMs = cal.session(cal.prevTradingDay(date))!.closeMs;
   const fills = ctx.repo.fillsOf(date);
-  return [...washTrades(fills, t), ...layering(ctx.repo.cancelsOf(fromMs, closeMs), t), ...concentration(fills, volumeOf(ctx, date, fills), t)];
+  return [
+    ...washTrades(fills, t),
+    ...layering(ctx.repo.cancelsOf(fromMs, closeMs), t),
+    ...concentration(fills, volumeOf(ctx, date, fills), t),
+  ];
 }
 
 /** Runs every rule over the session of `date`; stores the run and the alerts it raises. */
@@ -46,20 +51,51 @@ function runSession(ctx: Ctx, trigger: 'session_close' | 'on_demand', date: stri
   const { deps, repo } = ctx;
   const at = deps.nowIso();
   const runId = deps.ids.next('srun');
-  repo.insertRun({ id: runId, trigger, session_date: date, thresholds: JSON.stringify(ctx.thresholds.current()), alerts_raised: 0, ran_at: at });
+  repo.insertRun({
+    id: runId,
+    trigger,
+    session_date: date,
+    thresholds: JSON.stringify(ctx.thresholds.current()),
+    alerts_raised: 0,
+    ran_at: at,
+  });
   const raised: string[] = [];
   for (const f of findings(ctx, date)) {
     if (repo.alerted(f, date)) continue;
     const id = deps.ids.next('alr');
     const cal = deps.market.calendar;
-    repo.insertAlert({ id, run_id: runId, session_date: date, window_start: cal.toIso(f.start_ms), window_end: cal.toIso(f.end_ms), at, f });
+    repo.insertAlert({
+      id,
+      run_id: runId,
+      session_date: date,
+      window_start: cal.toIso(f.start_ms),
+      window_end: cal.toIso(f.end_ms),
+      at,
+      f,
+    });
     raised.push(id);
   }
   repo.setRaised(runId, raised.length);
   if (raised.length > 0) {
-    deps.audit.append({ actor, action: 'surveillance.alerts_raised', subject: runId, tenantId: null, detail: { trigger, session_date: date, alert_ids: raised } });
+    deps.audit.append({
+      actor,
+      action: 'surveillance.alerts_raised',
+      subject: runId,
+      tenantId: null,
+      detail: { trigger, session_date: date, alert_ids: raised },
+    });
   }
-  return runView({ id: runId, trigger, session_date: date, thresholds: JSON.stringify(ctx.thresholds.current()), alerts_raised: raised.length, ran_at: at }, repo.byRun(runId));
+  return runView(
+    {
+      id: runId,
+      trigger,
+      session_date: date,
+      thresholds: JSON.stringify(ctx.thresholds.current()),
+      alerts_raised: raised.length,
+      ran_at: at,
+    },
+    repo.byRun(runId),
+  );
 }
 
 /** The session an on-demand run looks at: the given trading day up to today, or the latest that opened. */
@@ -71,21 +107,33 @@ function sessionDate(ctx: Ctx, date: string | undefined): Outcome<string> {
     const s = cal.session(today);
     return ok(s && now >= s.openMs ? today : cal.prevTradingDay(today));
   }
-  if (Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+  if (
+    Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ||
+    new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date
+  ) {
     return refuse('SURVEILLANCE_DATE_INVALID', `date: ${date} is not a calendar date.`);
   }
-  if (date > today) return refuse('SURVEILLANCE_DATE_INVALID', `date: ${date} is after today (${today}, the sandbox clock).`);
-  if (!cal.isTradingDay(date)) return refuse('SURVEILLANCE_DATE_INVALID', `date: ${date} is not an EGX trading day (a weekend or a holiday).`);
+  if (date > today)
+    return refuse('SURVEILLANCE_DATE_INVALID', `date: ${date} is after today (${today}, the sandbox clock).`);
+  if (!cal.isTradingDay(date))
+    return refuse('SURVEILLANCE_DATE_INVALID', `date: ${date} is not an EGX trading day (a weekend or a holiday).`);
   return ok(date);
 }
 
 function escalate(ctx: Ctx, id: string, note: string | undefined, actor: string) {
   const a = ctx.repo.byId(id);
   if (!a) return refuse('NOT_FOUND', `No alert ${id}.`);
-  if (a.state !== 'open') return refuse('ALERT_STATE_CONFLICT', `The alert ${id} is ${a.state}; only an open alert is escalated.`);
+  if (a.state !== 'open')
+    return refuse('ALERT_STATE_CONFLICT', `The alert ${id} is ${a.state}; only an open alert is escalated.`);
   const at = ctx.deps.nowIso();
   ctx.repo.escalate(id, note ?? null, at);
-  ctx.deps.audit.append({ actor, action: 'surveillance.alert_escalated', subject: id, tenantId: a.tenant_id, detail: { note: note ?? null } });
+  ctx.deps.audit.append({
+    actor,
+    action: 'surveillance.alert_escalated',
+    subject: id,
+    tenantId: a.tenant_id,
+    detail: { note: note ?? null },
+  });
   return ok(alertView(ctx.repo.byId(id)!));
 }
 
@@ -97,7 +145,13 @@ function close(ctx: Ctx, id: string, note: string | undefined, actor: string) {
   if (text === '') return refuse('ALERT_NOTE_REQUIRED');
   const at = ctx.deps.nowIso();
   ctx.repo.close(id, text, at);
-  ctx.deps.audit.append({ actor, action: 'surveillance.alert_closed', subject: id, tenantId: a.tenant_id, detail: { from: a.state, note: text } });
+  ctx.deps.audit.append({
+    actor,
+    action: 'surveillance.alert_closed',
+    subject: id,
+    tenantId: a.tenant_id,
+    detail: { from: a.state, note: text },
+  });
   return ok(alertView(ctx.repo.byId(id)!));
 }
 
@@ -124,7 +178,13 @@ export function createSurveillanceService(deps: SurveillanceDeps) {
     thresholds: () => ctx.thresholds.view(),
     setThresholds(p: ThresholdsPatch, actor: string) {
       const v = ctx.thresholds.patch(p, deps.nowIso());
-      deps.audit.append({ actor, action: 'surveillance.thresholds_changed', subject: 'surveillance_thresholds', tenantId: null, detail: { ...p } });
+      deps.audit.append({
+        actor,
+        action: 'surveillance.thresholds_changed',
+        subject: 'surveillance_thresholds',
+        tenantId: null,
+        detail: { ...p },
+      });
       return v;
     },
   };

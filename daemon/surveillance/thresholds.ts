@@ -11,13 +11,23 @@ export interface Thresholds {
   concentration_share_bps: number;
 }
 
-export const THRESHOLD_NAMES = ['wash_window_minutes', 'layering_min_cancels', 'layering_cancel_within_minutes', 'concentration_share_bps'] as const;
+export const THRESHOLD_NAMES = [
+  'wash_window_minutes',
+  'layering_min_cancels',
+  'layering_cancel_within_minutes',
+  'concentration_share_bps',
+] as const;
 
 export type ThresholdsPatch = { [K in keyof Thresholds]?: number | null };
 
 export function defaultThresholds(): Thresholds {
   const f = readFixture<Thresholds>('surveillance.json');
-  return { wash_window_minutes: f.wash_window_minutes, layering_min_cancels: f.layering_min_cancels, layering_cancel_within_minutes: f.layering_cancel_within_minutes, concentration_share_bps: f.concentration_share_bps };
+  return {
+    wash_window_minutes: f.wash_window_minutes,
+    layering_min_cancels: f.layering_min_cancels,
+    layering_cancel_within_minutes: f.layering_cancel_within_minutes,
+    concentration_share_bps: f.concentration_share_bps,
+  };
 }
 
 type Row = { [K in keyof Thresholds]: number | null } & { updated_at: string };
@@ -47,7 +57,13 @@ export function createThresholdStore(db: Db) {
     /** Applies a patch: a number overrides, null puts the default back, an absent name is kept. */
     patch(p: ThresholdsPatch, nowIso: string) {
       const row = get.get();
-      const next: Row = { wash_window_minutes: null, layering_min_cancels: null, layering_cancel_within_minutes: null, concentration_share_bps: null, updated_at: nowIso };
+      const next: Row = {
+        wash_window_minutes: null,
+        layering_min_cancels: null,
+        layering_cancel_within_minutes: null,
+        concentration_share_bps: null,
+        updated_at: nowIso,
+      };
       for (const k of THRESHOLD_NAMES) next[k] = p[k] === undefined ? (row?.[k] ?? null) : (p[k] as number | null);
       put.run(next);
       return view();

@@ -40,12 +40,23 @@ export interface BrokerFixture {
 export interface BootstrapResult {
   tenant: TenantCredentials;
   broker_id: string;
-  operators: { admin_key: string; dealer_key: string; security_key: string; approver_key: string; compliance_key: string; auditor_key: string };
+  operators: {
+    admin_key: string;
+    dealer_key: string;
+    security_key: string;
+    approver_key: string;
+    compliance_key: string;
+    auditor_key: string;
+  };
   /** Each identity's step-up secret (base32 TOTP), shown once like its key. */
   step_up: { admin: string; dealer: string; security: string; approver: string; compliance: string; auditor: string };
 }
 
-export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => number): { provision(deps: ProvisionDeps): BootstrapResult } | null {
+export function bootstrapIfEmpty(
+  db: Db,
+  opts: SandboxOptions,
+  wallNow: () => number,
+): { provision(deps: ProvisionDeps): BootstrapResult } | null {
   const exists = db.prepare('SELECT 1 FROM sandbox_state WHERE id = 1').get();
   if (exists) return null;
   db.prepare(
@@ -55,7 +66,9 @@ export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => nu
     provision(deps) {
       return db.transaction(() => {
         const brokers = readFixture<BrokerFixture[]>('brokers.json');
-        const ins = db.prepare('INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)');
+        const ins = db.prepare(
+          'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?,?,?,?,?,?)',
+        );
         for (const b of brokers) ins.run(b.id, b.name, b.name_ar, b.fra_license_no, b.contact_email, b.contact_phone);
         const brokerId = brokers[0].id;
         const tenant = deps.keys.createTenant(BOOTSTRAP_TENANT_NAME);
@@ -66,12 +79,32 @@ export function bootstrapIfEmpty(db: Db, opts: SandboxOptions, wallNow: () => nu
         const compliance = deps.keys.createOperator('compliance', 'compliance', null);
         // Last, so the identities above keep the ids they had before the auditor was minted.
         const auditor = deps.keys.createOperator('auditor', 'auditor', null);
-        deps.audit.append({ actor: 'system', action: 'sandbox.bootstrap', subject: tenant.tenant_id, tenantId: tenant.tenant_id, detail: { seed: opts.seed } });
+        deps.audit.append({
+          actor: 'system',
+          action: 'sandbox.bootstrap',
+          subject: tenant.tenant_id,
+          tenantId: tenant.tenant_id,
+          detail: { seed: opts.seed },
+        });
         return {
           tenant,
           broker_id: brokerId,
-          operators: { admin_key: admin.key, dealer_key: dealer.key, security_key: security.key, approver_key: approver.key, compliance_key: compliance.key, auditor_key: auditor.key },
-          step_up: { admin: admin.stepUpSecret, dealer: dealer.stepUpSecret, security: security.stepUpSecret, approver: approver.stepUpSecret, compliance: compliance.stepUpSecret, auditor: auditor.stepUpSecret },
+          operators: {
+            admin_key: admin.key,
+            dealer_key: dealer.key,
+            security_key: security.key,
+            approver_key: approver.key,
+            compliance_key: compliance.key,
+            auditor_key: auditor.key,
+          },
+          step_up: {
+            admin: admin.stepUpSecret,
+            dealer: dealer.stepUpSecret,
+            security: security.stepUpSecret,
+            approver: approver.stepUpSecret,
+            compliance: compliance.stepUpSecret,
+            auditor: auditor.stepUpSecret,
+          },
         };
       })();
     },

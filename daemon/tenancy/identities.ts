@@ -26,12 +26,24 @@ export interface GrantRow {
 
 export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
   const q = {
-    grants: db.prepare<[string, string], GrantRow>('SELECT * FROM operator_grants WHERE operator_id = ? AND (expires_at IS NULL OR expires_at > ?)'),
-    grant: db.prepare('INSERT OR REPLACE INTO operator_grants (operator_id, grant_name, scope, role, granted_at, expires_at, review_required) VALUES (?,?,?,?,?,?,?)'),
-    revoke: db.prepare<[string, string, string]>('DELETE FROM operator_grants WHERE operator_id = ? AND grant_name = ? AND scope = ?'),
-    secret: db.prepare<[string], { secret_sealed: Buffer; last_step: number }>('SELECT secret_sealed, last_step FROM operator_step_up WHERE operator_id = ?'),
-    putSecret: db.prepare('INSERT OR REPLACE INTO operator_step_up (operator_id, secret_sealed, last_step) VALUES (?, ?, -1)'),
-    useStep: db.prepare<[number, string, number]>('UPDATE operator_step_up SET last_step = ? WHERE operator_id = ? AND last_step < ?'),
+    grants: db.prepare<[string, string], GrantRow>(
+      'SELECT * FROM operator_grants WHERE operator_id = ? AND (expires_at IS NULL OR expires_at > ?)',
+    ),
+    grant: db.prepare(
+      'INSERT OR REPLACE INTO operator_grants (operator_id, grant_name, scope, role, granted_at, expires_at, review_required) VALUES (?,?,?,?,?,?,?)',
+    ),
+    revoke: db.prepare<[string, string, string]>(
+      'DELETE FROM operator_grants WHERE operator_id = ? AND grant_name = ? AND scope = ?',
+    ),
+    secret: db.prepare<[string], { secret_sealed: Buffer; last_step: number }>(
+      'SELECT secret_sealed, last_step FROM operator_step_up WHERE operator_id = ?',
+    ),
+    putSecret: db.prepare(
+      'INSERT OR REPLACE INTO operator_step_up (operator_id, secret_sealed, last_step) VALUES (?, ?, -1)',
+    ),
+    useStep: db.prepare<[number, string, number]>(
+      'UPDATE operator_step_up SET last_step = ? WHERE operator_id = ? AND last_step < ?',
+    ),
   };
 
   /** The scopes each grant is held in, now (expired grants left out). */
@@ -48,9 +60,15 @@ export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
    * Gives an identity every grant of a role in one scope; call inside a transaction. With `expiresAt`
    * the rows lapse and sit beside the standing ones (replacing only an earlier lapsing row).
    */
-  function assignRole(operatorId: string, role: RoleName, scope: Scope, opts: { expiresAt?: string; review?: boolean } = {}): void {
+  function assignRole(
+    operatorId: string,
+    role: RoleName,
+    scope: Scope,
+    opts: { expiresAt?: string; review?: boolean } = {},
+  ): void {
     const at = nowIso();
-    for (const g of ROLES[role].grants) q.grant.run(operatorId, g, scope, role, at, opts.expiresAt ?? null, opts.review ? 1 : 0);
+    for (const g of ROLES[role].grants)
+      q.grant.run(operatorId, g, scope, role, at, opts.expiresAt ?? null, opts.review ? 1 : 0);
   }
 
   /** A new step-up secret for the identity (replacing any other); answered once, kept sealed. */
@@ -77,7 +95,8 @@ export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
   return {
     scopesOf,
     assignRole,
-    revokeGrant: (operatorId: string, grant: string, scope: Scope) => q.revoke.run(operatorId, grant, scope).changes > 0,
+    revokeGrant: (operatorId: string, grant: string, scope: Scope) =>
+      q.revoke.run(operatorId, grant, scope).changes > 0,
     grantRows: (operatorId: string): GrantRow[] => q.grants.all(operatorId, nowIso()),
     issueStepUpSecret,
     checkStepUp,

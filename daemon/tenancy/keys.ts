@@ -14,7 +14,14 @@ import { createIdentityStore, type IdentityStore } from './identities.js';
 import { createStepUpWindows } from './step-up-window.js';
 
 /** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
-export const OPERATOR_ROLES = { admin: ROLES.admin, dealer: ROLES.dealer, security: ROLES.security, approver: ROLES.approver, compliance: ROLES.compliance, auditor: ROLES.auditor } as const;
+export const OPERATOR_ROLES = {
+  admin: ROLES.admin,
+  dealer: ROLES.dealer,
+  security: ROLES.security,
+  approver: ROLES.approver,
+  compliance: ROLES.compliance,
+  auditor: ROLES.auditor,
+} as const;
 
 export type OperatorRole = keyof typeof OPERATOR_ROLES;
 
@@ -51,9 +58,15 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
   const operatorByKey = new Map<string, Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }>();
   const dekCache = new Map<string, Buffer>();
   const q = {
-    key: db.prepare<[string], { tenant_id: string }>('SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL'),
-    secrets: db.prepare<[string], { secret_enc: Buffer }>('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
-    dek: db.prepare<[string], { dek_wrapped: Buffer; dek_next_wrapped: Buffer | null }>('SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?'),
+    key: db.prepare<[string], { tenant_id: string }>(
+      'SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+    ),
+    secrets: db.prepare<[string], { secret_enc: Buffer }>(
+      'SELECT secret_enc FROM signing_secrets WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY id DESC',
+    ),
+    dek: db.prepare<[string], { dek_wrapped: Buffer; dek_next_wrapped: Buffer | null }>(
+      'SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?',
+    ),
     operator: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE key_hash = ?'),
   };
 
@@ -103,7 +116,14 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
       if (!op) {
         const row = q.operator.get(h);
         if (!row) return null;
-        op = { id: row.id, name: row.name, role: row.role, realm: row.realm, brokerId: row.broker_id, grants: new Set<string>() };
+        op = {
+          id: row.id,
+          name: row.name,
+          role: row.role,
+          realm: row.realm,
+          brokerId: row.broker_id,
+          grants: new Set<string>(),
+        };
         if (row.revoked_at !== null) op.revoked = true;
         if (row.disabled_at !== null) op.disabled = true; // console-users:disable clears this cache
         operatorByKey.set(h, op);
@@ -130,24 +150,38 @@ function createTenant(deps: KeyStoreDeps, name: string): TenantCredentials {
   const id = ids.next('tnt');
   const dek = newKey();
   const at = nowIso();
-  db.prepare('INSERT INTO tenants (id, name, dek_wrapped, created_at) VALUES (?, ?, ?, ?)').run(id, name, seal(kek, dek, `dek:${id}`), at);
+  db.prepare('INSERT INTO tenants (id, name, dek_wrapped, created_at) VALUES (?, ?, ?, ?)').run(
+    id,
+    name,
+    seal(kek, dek, `dek:${id}`),
+    at,
+  );
   const apiKey = newSecret('sk_sbx_');
   const secret = newSecret('ss_sbx_', 32);
   db.prepare('INSERT INTO api_keys (key_hash, tenant_id, created_at) VALUES (?, ?, ?)').run(sha256(apiKey), id, at);
-  db.prepare('INSERT INTO signing_secrets (tenant_id, secret_enc, created_at) VALUES (?, ?, ?)').run(id, seal(dek, Buffer.from(secret), `secret:${id}`), at);
+  db.prepare('INSERT INTO signing_secrets (tenant_id, secret_enc, created_at) VALUES (?, ?, ?)').run(
+    id,
+    seal(dek, Buffer.from(secret), `secret:${id}`),
+    at,
+  );
   return { tenant_id: id, name, api_key: apiKey, signing_secret: secret };
 }
 
 /** Creates an operator identity holding its role (scoped to its broker, if any); returns its key and step-up secret. */
 function createOperator(
-  deps: Omit<KeyStoreDeps, 'kek'> & { identities: IdentityStore }, name: string, role: OperatorRole, brokerId: string | null,
+  deps: Omit<KeyStoreDeps, 'kek'> & { identities: IdentityStore },
+  name: string,
+  role: OperatorRole,
+  brokerId: string | null,
 ): { id: string; key: string; stepUpSecret: string } {
   const { realm, grants } = OPERATOR_ROLES[role];
   const id = deps.ids.next('opr');
   const key = newSecret(realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
-  deps.db.prepare('INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)').run(
-    id, name, role, realm, sha256(key), JSON.stringify(grants), brokerId, deps.nowIso(),
-  );
+  deps.db
+    .prepare(
+      'INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?)',
+    )
+    .run(id, name, role, realm, sha256(key), JSON.stringify(grants), brokerId, deps.nowIso());
   deps.identities.assignRole(id, role, brokerId ? `broker:${brokerId}` : 'global');
   return { id, key, stepUpSecret: deps.identities.issueStepUpSecret(id) };
 }
@@ -157,10 +191,18 @@ function createOperator(
  * key is unknown from now on. A revoked identity's key cannot be rotated (null).
  */
 function rotateOperatorKey(db: Db, nowIso: () => string, operatorId: string): string | null {
-  const row = db.prepare<[string], { realm: OperatorRealm; revoked_at: string | null }>('SELECT realm, revoked_at FROM operators WHERE id = ?').get(operatorId);
+  const row = db
+    .prepare<[string], { realm: OperatorRealm; revoked_at: string | null }>(
+      'SELECT realm, revoked_at FROM operators WHERE id = ?',
+    )
+    .get(operatorId);
   if (!row || row.revoked_at !== null) return null;
   const key = newSecret(row.realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
-  db.prepare('UPDATE operators SET key_hash = ?, key_rotated_at = ? WHERE id = ?').run(sha256(key), nowIso(), operatorId);
+  db.prepare('UPDATE operators SET key_hash = ?, key_rotated_at = ? WHERE id = ?').run(
+    sha256(key),
+    nowIso(),
+    operatorId,
+  );
   return key;
 }
 
@@ -184,15 +226,19 @@ export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => st
     },
     /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request, its step-up window ended now. */
     revokeOperatorKey: (operatorId: string, by: string): boolean => {
-      const n = db.prepare('UPDATE operators SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), by, operatorId).changes;
+      const n = db
+        .prepare('UPDATE operators SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL')
+        .run(nowIso(), by, operatorId).changes;
       stepUpWindow.end(operatorId);
       cache.clearCaches();
       return n === 1;
     },
-    checkStepUp: (operatorId: string, code: string | undefined, wallMs: number) => identities.checkStepUp(operatorId, code, wallMs),
+    checkStepUp: (operatorId: string, code: string | undefined, wallMs: number) =>
+      identities.checkStepUp(operatorId, code, wallMs),
     tenantExists: (name: string): boolean => tenantByName.get(name) !== undefined,
     createTenant: (name: string): TenantCredentials => createTenant(deps, name),
-    createOperator: (name: string, role: OperatorRole, brokerId: string | null) => createOperator(deps, name, role, brokerId),
+    createOperator: (name: string, role: OperatorRole, brokerId: string | null) =>
+      createOperator(deps, name, role, brokerId),
   };
 }
 

@@ -29,8 +29,12 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function createStepUpWindows(db: Db, kek: Buffer) {
   const q = {
-    key: db.prepare<[string], { key_hash: string; revoked_at: string | null }>('SELECT key_hash, revoked_at FROM operators WHERE id = ?'),
-    put: db.prepare('INSERT OR REPLACE INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)'),
+    key: db.prepare<[string], { key_hash: string; revoked_at: string | null }>(
+      'SELECT key_hash, revoked_at FROM operators WHERE id = ?',
+    ),
+    put: db.prepare(
+      'INSERT OR REPLACE INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)',
+    ),
     get: db.prepare<[string], WindowRow>(
       `SELECT w.*, o.key_hash AS current_key, o.revoked_at, o.disabled_at
        FROM operator_step_up_windows w JOIN operators o ON o.id = w.operator_id WHERE w.operator_id = ?`,
@@ -39,14 +43,24 @@ export function createStepUpWindows(db: Db, kek: Buffer) {
   };
   // the rows' MAC as every row that grants access carries one (store/row-mac.ts); derived at each use,
   // since a KEK rotation overwrites the shared KEK buffer in place
-  const fields = (r: Pick<WindowRow, 'operator_id' | 'key_hash' | 'stepped_up_at' | 'fresh_until'>) => [r.operator_id, r.key_hash, r.stepped_up_at, r.fresh_until];
+  const fields = (r: Pick<WindowRow, 'operator_id' | 'key_hash' | 'stepped_up_at' | 'fresh_until'>) => [
+    r.operator_id,
+    r.key_hash,
+    r.stepped_up_at,
+    r.fresh_until,
+  ];
   const macOf = (r: Parameters<typeof fields>[0]): string => rowMac(kek, 'operator_step_up_windows', fields(r));
 
   /** Opens (or renews) the window of the identity's current key at a wall-clock instant; its end, or null (no usable key). */
   function open(operatorId: string, wallMs: number): string | null {
     const op = q.key.get(operatorId);
     if (!op || op.revoked_at !== null) return null;
-    const row = { operator_id: operatorId, key_hash: op.key_hash, stepped_up_at: iso(wallMs), fresh_until: iso(wallMs + STEP_UP_WINDOW_MS) };
+    const row = {
+      operator_id: operatorId,
+      key_hash: op.key_hash,
+      stepped_up_at: iso(wallMs),
+      fresh_until: iso(wallMs + STEP_UP_WINDOW_MS),
+    };
     q.put.run(row.operator_id, row.key_hash, row.stepped_up_at, row.fresh_until, macOf(row));
     return row.fresh_until;
   }

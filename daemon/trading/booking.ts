@@ -70,7 +70,8 @@ function heldFunding(ledger: Ledger, r: OrderRow): Funding {
   return {
     cash: (amount, credit, kind) => must(ledger.postHold(r.cash_hold_id!, amount, credit, kind, r.id), kind),
     shares: (qty, credit) => must(ledger.postHold(r.shares_hold_id!, qty, credit, 'trade', r.id), 'shares out'),
-    move: (debit, credit, amount, kind) => must(ledger.transfer({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id }), kind),
+    move: (debit, credit, amount, kind) =>
+      must(ledger.transfer({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id }), kind),
     flush: () => undefined,
   };
 }
@@ -84,12 +85,13 @@ function heldFunding(ledger: Ledger, r: OrderRow): Funding {
 export function directFunding(ledger: Ledger, r: OrderRow): Funding {
   const from = (asset: string) => ({ investorId: r.investor_id, asset, bucket: 'settled' as const });
   const queue: PostingInput[] = [];
-  const move = (debit: AccountRef, credit: AccountRef, amount: number, kind: string) => queue.push({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id });
+  const move = (debit: AccountRef, credit: AccountRef, amount: number, kind: string) =>
+    queue.push({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id });
   return {
     cash: (amount, credit, kind) => move(from(CASH_EGP), credit, amount, kind),
     shares: (qty, credit) => move(from(r.symbol), credit, qty, 'trade'),
     move,
-    flush: () => void must(ledger.transferAll(queue.splice(0)), 'the fill\'s postings'),
+    flush: () => void must(ledger.transferAll(queue.splice(0)), "the fill's postings"),
   };
 }
 
@@ -101,10 +103,16 @@ function postFill(r: OrderRow, f: PlannedFill, pay: Funding): void {
     pay.cash(value, clearingCash, 'trade');
     if (feeTotal > 0) pay.cash(feeTotal, { system: 'fees', asset: CASH_EGP }, 'fee');
     if (stamp > 0) pay.cash(stamp, { system: 'tax', asset: CASH_EGP }, 'tax');
-    pay.move({ system: 'clearing', asset: r.symbol }, { investorId: r.investor_id, asset: r.symbol, bucket: 'unsettled' }, qty, 'trade');
+    pay.move(
+      { system: 'clearing', asset: r.symbol },
+      { investorId: r.investor_id, asset: r.symbol, bucket: 'unsettled' },
+      qty,
+      'trade',
+    );
   } else {
     pay.shares(qty, { system: 'clearing', asset: r.symbol });
-    if (net > 0) pay.move(clearingCash, { investorId: r.investor_id, asset: CASH_EGP, bucket: 'unsettled' }, net, 'trade');
+    if (net > 0)
+      pay.move(clearingCash, { investorId: r.investor_id, asset: CASH_EGP, bucket: 'unsettled' }, net, 'trade');
     if (net < 0) pay.cash(-net, clearingCash, 'fee');
     if (feeTotal > 0) pay.move(clearingCash, { system: 'fees', asset: CASH_EGP }, feeTotal, 'fee');
     if (stamp > 0) pay.move(clearingCash, { system: 'tax', asset: CASH_EGP }, stamp, 'tax');
@@ -117,29 +125,76 @@ function recordActivities(ledger: Ledger, r: OrderRow, f: PlannedFill): void {
   const ref = { type: 'order' as const, id: r.id };
   const { tenant_id: tenantId, investor_id: investorId, symbol, side } = r;
   const buy = side === 'buy';
-  const feed: ActivityInput[] = [{
-    tenantId, investorId, ref, symbol, type: 'FILL', netAmountMicros: buy ? -f.value : f.value,
-    description: `${buy ? 'Bought' : 'Sold'} ${f.qty} ${symbol} at ${formatEgp(f.priceMicros)} EGP`, side, qty: f.qty, priceMicros: f.priceMicros,
-  }];
+  const feed: ActivityInput[] = [
+    {
+      tenantId,
+      investorId,
+      ref,
+      symbol,
+      type: 'FILL',
+      netAmountMicros: buy ? -f.value : f.value,
+      description: `${buy ? 'Bought' : 'Sold'} ${f.qty} ${symbol} at ${formatEgp(f.priceMicros)} EGP`,
+      side,
+      qty: f.qty,
+      priceMicros: f.priceMicros,
+    },
+  ];
   if (f.feeTotal > 0) {
-    feed.push({ tenantId, investorId, ref, symbol, type: 'FEE', netAmountMicros: -f.feeTotal, description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${symbol} ${side}` });
+    feed.push({
+      tenantId,
+      investorId,
+      ref,
+      symbol,
+      type: 'FEE',
+      netAmountMicros: -f.feeTotal,
+      description: `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${symbol} ${side}`,
+    });
   }
   if (f.stamp > 0) {
-    feed.push({ tenantId, investorId, ref, symbol, type: 'TAX', netAmountMicros: -f.stamp, description: `Stamp duty withheld on ${symbol} ${side}` });
+    feed.push({
+      tenantId,
+      investorId,
+      ref,
+      symbol,
+      type: 'TAX',
+      netAmountMicros: -f.stamp,
+      description: `Stamp duty withheld on ${symbol} ${side}`,
+    });
   }
   ledger.recordActivities(feed);
 }
 
 /** Books one planned execution: postings, fill row, activities, settlement. */
-export function bookFill(env: BookingEnv, r: OrderRow, f: PlannedFill, atMs: number, exec: Execution, pay: Funding): void {
+export function bookFill(
+  env: BookingEnv,
+  r: OrderRow,
+  f: PlannedFill,
+  atMs: number,
+  exec: Execution,
+  pay: Funding,
+): void {
   postFill(r, f, pay);
   const tradeDate = env.cal.localDate(atMs);
   const settlementDate = env.cal.settlementDate(tradeDate);
   const fillId = env.ids.next('fil');
   env.repo.insertFill({
-    id: fillId, tenant_id: r.tenant_id, investor_id: r.investor_id, order_id: r.id, symbol: r.symbol, side: r.side, qty: f.qty,
-    price_micros: f.priceMicros, value_micros: f.value, ...f.lines, net_micros: f.net, venue: exec.venue, executed_by: exec.executedBy,
-    trade_date: tradeDate, settlement_date: settlementDate, at_ms: atMs, at: env.cal.toIso(atMs),
+    id: fillId,
+    tenant_id: r.tenant_id,
+    investor_id: r.investor_id,
+    order_id: r.id,
+    symbol: r.symbol,
+    side: r.side,
+    qty: f.qty,
+    price_micros: f.priceMicros,
+    value_micros: f.value,
+    ...f.lines,
+    net_micros: f.net,
+    venue: exec.venue,
+    executed_by: exec.executedBy,
+    trade_date: tradeDate,
+    settlement_date: settlementDate,
+    at_ms: atMs,
+    at: env.cal.toIso(atMs),
   });
   recordActivities(env.ledger, r, f);
   scheduleSettlement(env, r, { id: fillId, qty: f.qty, netMicros: f.net, settlementDate });

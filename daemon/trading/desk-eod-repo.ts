@@ -42,7 +42,8 @@ export function createEodRepo(db: Db) {
   return {
     fills: (broker: string | null, date: string) => fills.all({ broker, date }),
     /** Activities that moved cash in [fromMs, toMs). */
-    activities: (broker: string | null, fromMs: number, toMs: number) => activities.all({ broker, from: fromMs, to: toMs }),
+    activities: (broker: string | null, fromMs: number, toMs: number) =>
+      activities.all({ broker, from: fromMs, to: toMs }),
     settlementsDue: (broker: string | null, date: string) => due.all({ broker, date }),
   };
 }

@@ -10,7 +10,13 @@ import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { checkDate } from '../contract/dates.js';
 import { FEE_LINE_KEYS, feesOnly, sumFeeLines, totalCharges, type FeeLines } from '../contract/fees.js';
 import { executionView } from './execution-view.js';
-import { createEodRepo, type EodActivityRow, type EodFillRow, type EodRepo, type EodSettlementRow } from './desk-eod-repo.js';
+import {
+  createEodRepo,
+  type EodActivityRow,
+  type EodFillRow,
+  type EodRepo,
+  type EodSettlementRow,
+} from './desk-eod-repo.js';
 
 export type EodDeps = Pick<Deps, 'db' | 'clock' | 'market' | 'nowIso'>;
 
@@ -32,9 +38,18 @@ function feeTotals(fills: readonly EodFillRow[]) {
 }
 
 function cashMovements(rows: readonly EodActivityRow[]) {
-  const byType = new Map<string, { activity_type: string; count: number; in_micros: number; out_micros: number; net_micros: number }>();
+  const byType = new Map<
+    string,
+    { activity_type: string; count: number; in_micros: number; out_micros: number; net_micros: number }
+  >();
   for (const r of rows) {
-    const t = byType.get(r.activity_type) ?? { activity_type: r.activity_type, count: 0, in_micros: 0, out_micros: 0, net_micros: 0 };
+    const t = byType.get(r.activity_type) ?? {
+      activity_type: r.activity_type,
+      count: 0,
+      in_micros: 0,
+      out_micros: 0,
+      net_micros: 0,
+    };
     t.count += 1;
     if (r.net_amount_micros > 0) t.in_micros += r.net_amount_micros;
     else t.out_micros -= r.net_amount_micros;
@@ -43,8 +58,16 @@ function cashMovements(rows: readonly EodActivityRow[]) {
   }
   return {
     movements: rows.map((r) => ({
-      activity_id: r.id, activity_type: r.activity_type, tenant_id: r.tenant_id, investor_id: r.investor_id, account_number: r.account_number,
-      amount_micros: r.net_amount_micros, description: r.description, ref_type: r.ref_type, ref_id: r.ref_id, at: r.at,
+      activity_id: r.id,
+      activity_type: r.activity_type,
+      tenant_id: r.tenant_id,
+      investor_id: r.investor_id,
+      account_number: r.account_number,
+      amount_micros: r.net_amount_micros,
+      description: r.description,
+      ref_type: r.ref_type,
+      ref_id: r.ref_id,
+      at: r.at,
     })),
     totals: [...byType.values()].sort((a, b) => (a.activity_type < b.activity_type ? -1 : 1)),
   };
@@ -66,10 +89,27 @@ function addTo(s: SideTotal, f: EodFillRow): void {
 
 /** Buys are paid by investors (net = value + charges), sells paid to them (net = value - charges). */
 function obligations(rows: readonly EodSettlementRow[]) {
-  const per = new Map<string, { investor_id: string; tenant_id: string; account_number: string; buy: SideTotal; sell: SideTotal; pending_fills: number }>();
+  const per = new Map<
+    string,
+    {
+      investor_id: string;
+      tenant_id: string;
+      account_number: string;
+      buy: SideTotal;
+      sell: SideTotal;
+      pending_fills: number;
+    }
+  >();
   const broker = { buy: emptySide(), sell: emptySide(), pending_fills: 0 };
   for (const r of rows) {
-    const inv = per.get(r.investor_id) ?? { investor_id: r.investor_id, tenant_id: r.tenant_id, account_number: r.account_number, buy: emptySide(), sell: emptySide(), pending_fills: 0 };
+    const inv = per.get(r.investor_id) ?? {
+      investor_id: r.investor_id,
+      tenant_id: r.tenant_id,
+      account_number: r.account_number,
+      buy: emptySide(),
+      sell: emptySide(),
+      pending_fills: 0,
+    };
     addTo(inv[r.side], r);
     addTo(broker[r.side], r);
     if (r.settlement_state === 'pending') {

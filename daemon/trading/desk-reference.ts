@@ -22,8 +22,23 @@ function fraction(rateBpsX10: number): string {
   return text.replace(/^0+(?=\d)/, '');
 }
 
-function line(name: string, kind: 'fee' | 'withholding', rateBpsX10: number, minMicros: number | null, maxMicros: number | null, description: string) {
-  return { line: name, kind, rate_bps_x10: rateBpsX10, rate: fraction(rateBpsX10), min_micros: minMicros, max_micros: maxMicros, description };
+function line(
+  name: string,
+  kind: 'fee' | 'withholding',
+  rateBpsX10: number,
+  minMicros: number | null,
+  maxMicros: number | null,
+  description: string,
+) {
+  return {
+    line: name,
+    kind,
+    rate_bps_x10: rateBpsX10,
+    rate: fraction(rateBpsX10),
+    min_micros: minMicros,
+    max_micros: maxMicros,
+    description,
+  };
 }
 
 export function feesReference(s: FeeSchedule = loadFeeSchedule()) {
@@ -62,13 +77,18 @@ type CalendarRows = ReturnType<ReferenceDeps['market']['calendar']['rows']>;
  * Trading days of `year`, or of start..end (as GET /v1/calendar: start defaults to today, end to
  * start + 30 days); nothing given: the current year on the sandbox clock.
  */
-export function calendarReference(deps: ReferenceDeps, q: { start?: string; end?: string; year?: string }): Outcome<{ zone: string; start_date: string; end_date: string; calendar: CalendarRows }> {
+export function calendarReference(
+  deps: ReferenceDeps,
+  q: { start?: string; end?: string; year?: string },
+): Outcome<{ zone: string; start_date: string; end_date: string; calendar: CalendarRows }> {
   const ranged = q.start !== undefined || q.end !== undefined;
   if (q.year !== undefined && ranged) return refuse('INVALID_RANGE', 'Send year, or start and end, not both.');
   const today = deps.market.calendar.localDate(deps.clock.now());
   const year = q.year ?? (ranged ? undefined : today.slice(0, 4));
   const start = year ? `${year}-01-01` : (q.start ?? today);
-  const end = year ? `${year}-12-31` : (q.end ?? DateTime.fromISO(start, { zone: 'UTC' }).plus({ days: 30 }).toISODate() ?? start);
+  const end = year
+    ? `${year}-12-31`
+    : (q.end ?? DateTime.fromISO(start, { zone: 'UTC' }).plus({ days: 30 }).toISODate() ?? start);
   const range = calendarRange(deps, start, end);
   if (!range.ok) return range;
   return ok({ zone: deps.market.calendar.zone, start_date: start, end_date: end, calendar: range.value.calendar });

@@ -40,7 +40,13 @@ interface Desk extends Pick<DeskDeps, 'clock' | 'market' | 'nowIso'> {
 }
 
 function deskView(r: DeskOrderRow, tradingView: OrderView) {
-  return { ...tradingView, tenant_id: r.tenant_id, account_number: r.account_number, investor_name: r.full_name, routing: r.routing };
+  return {
+    ...tradingView,
+    tenant_id: r.tenant_id,
+    account_number: r.account_number,
+    investor_name: r.full_name,
+    routing: r.routing,
+  };
 }
 
 export type DeskOrderView = ReturnType<typeof deskView>;
@@ -58,7 +64,11 @@ function queue(d: Desk, op: Dealer, limit: number) {
       const ref = d.market.referenceAt(r.symbol, now);
       return {
         ...deskView(r, orderView(r)),
-        market: { price_micros: d.market.tape.priceAt(r.symbol, now), band: { lower_micros: ref.band.lowerMicros, upper_micros: ref.band.upperMicros }, session_open: d.market.calendar.isOpen(now) },
+        market: {
+          price_micros: d.market.tape.priceAt(r.symbol, now),
+          band: { lower_micros: ref.band.lowerMicros, upper_micros: ref.band.upperMicros },
+          session_open: d.market.calendar.isOpen(now),
+        },
       };
     }),
   };
@@ -76,20 +86,31 @@ function executionEnv(d: Desk, nowMs: number): DeskExecutionEnv {
   };
 }
 
-function execute(d: Desk, op: Dealer, id: string, body: { price_micros?: number; qty?: number }): Outcome<DeskOrderView> {
+function execute(
+  d: Desk,
+  op: Dealer,
+  id: string,
+  body: { price_micros?: number; qty?: number },
+): Outcome<DeskOrderView> {
   const found = d.trading.repo.deskById(op.brokerId, id);
   const now = d.clock.now();
   const v = validateDeskExecution(id, found, body, executionEnv(d, now));
   if (!v.ok) return v;
   const { order, qty, priceMicros } = v.value;
-  d.trading.booking.apply(order, deskExecute(toMatch(order), qty, priceMicros, now), { venue: 'desk', executedBy: op.name });
+  d.trading.booking.apply(order, deskExecute(toMatch(order), qty, priceMicros, now), {
+    venue: 'desk',
+    executedBy: op.name,
+  });
   return ok(reread(d, op, id));
 }
 
 function reject(d: Desk, op: Dealer, id: string, reasonCode: string): Outcome<DeskOrderView> {
   const v = validateDeskRejection(id, () => d.trading.repo.deskById(op.brokerId, id), reasonCode, dealerReasons());
   if (!v.ok) return v;
-  d.trading.booking.apply(v.value, deskReject(toMatch(v.value), reasonCode, d.clock.now()), { venue: 'desk', executedBy: op.name });
+  d.trading.booking.apply(v.value, deskReject(toMatch(v.value), reasonCode, d.clock.now()), {
+    venue: 'desk',
+    executedBy: op.name,
+  });
   return ok(reread(d, op, id));
 }
 
@@ -109,11 +130,27 @@ function exposure(d: Desk, op: Dealer) {
   return {
     as_of: d.nowIso(),
     trade_date: date,
-    open_orders: e.open.map((o) => ({ side: o.side, orders: o.orders, qty: o.qty, filled_qty: o.filled_qty, reserved_cash_micros: o.reserved_cash })),
-    unsettled: e.unsettled.map((u) => ({ settlement_date: u.settlement_date, side: u.side, fills: u.fills, gross_micros: u.value, net_micros: u.net })),
+    open_orders: e.open.map((o) => ({
+      side: o.side,
+      orders: o.orders,
+      qty: o.qty,
+      filled_qty: o.filled_qty,
+      reserved_cash_micros: o.reserved_cash,
+    })),
+    unsettled: e.unsettled.map((u) => ({
+      settlement_date: u.settlement_date,
+      side: u.side,
+      fills: u.fills,
+      gross_micros: u.value,
+      net_micros: u.net,
+    })),
     traded_today: e.symbols.map((s) => ({
-      symbol: s.symbol, bought_qty: s.bought_qty, sold_qty: s.sold_qty, net_qty: s.bought_qty - s.sold_qty,
-      bought_value_micros: s.bought_value, sold_value_micros: s.sold_value,
+      symbol: s.symbol,
+      bought_qty: s.bought_qty,
+      sold_qty: s.sold_qty,
+      net_qty: s.bought_qty - s.sold_qty,
+      bought_value_micros: s.bought_value,
+      sold_value_micros: s.sold_value,
     })),
   };
 }
@@ -125,7 +162,11 @@ interface BookLevel {
 }
 
 /** One side of the simulated book: asks (dir 1) from the tape price up, bids (dir -1) from one tick below. */
-function bookSide(at: { seed: number; symbol: string; minute: number; priceMicros: number; band: PriceBand }, levels: number, dir: 1 | -1): BookLevel[] {
+function bookSide(
+  at: { seed: number; symbol: string; minute: number; priceMicros: number; band: PriceBand },
+  levels: number,
+  dir: 1 | -1,
+): BookLevel[] {
   const { band } = at;
   const out: BookLevel[] = [];
   let p = dir === 1 ? at.priceMicros : at.priceMicros - tickSize(at.priceMicros - 1);
@@ -166,7 +207,13 @@ function book(d: Desk, marketId: string, symbol: string, levels: number) {
 
 export function createOrderDesk(deps: DeskDeps, trading: DeskTrading) {
   const seedQ = deps.db.prepare<[], { seed: number }>('SELECT seed FROM sandbox_state WHERE id = 1');
-  const d: Desk = { clock: deps.clock, market: deps.market, nowIso: deps.nowIso, trading, seed: () => seedQ.get()!.seed };
+  const d: Desk = {
+    clock: deps.clock,
+    market: deps.market,
+    nowIso: deps.nowIso,
+    trading,
+    seed: () => seedQ.get()!.seed,
+  };
   return {
     queue: (op: Dealer, limit: number) => queue(d, op, limit),
     execute: (op: Dealer, id: string, body: { price_micros?: number; qty?: number }) => execute(d, op, id, body),

@@ -7,7 +7,8 @@ import { cachedRead } from '../store/table-watch.js';
 import type { FeeSchedule } from '../contract/fees.js';
 import { loadFeeSchedule } from './fees.js';
 
-const latest = (db: Db) => db.prepare<[], { schedule: string }>('SELECT schedule FROM fee_schedules ORDER BY seq DESC LIMIT 1');
+const latest = (db: Db) =>
+  db.prepare<[], { schedule: string }>('SELECT schedule FROM fee_schedules ORDER BY seq DESC LIMIT 1');
 
 /** The schedule in force now, read from the database (no cache). */
 export function feeScheduleInForce(db: Db): FeeSchedule {
@@ -17,8 +18,11 @@ export function feeScheduleInForce(db: Db): FeeSchedule {
 
 /** Makes `schedule` the one in force from now on; call inside the approving transaction. */
 export function putFeeSchedule(db: Db, schedule: FeeSchedule, actionId: string, effectiveAt: string): number {
-  return Number(db.prepare('INSERT INTO fee_schedules (schedule, action_id, effective_at) VALUES (?, ?, ?)')
-    .run(JSON.stringify(schedule), actionId, effectiveAt).lastInsertRowid);
+  return Number(
+    db
+      .prepare('INSERT INTO fee_schedules (schedule, action_id, effective_at) VALUES (?, ?, ?)')
+      .run(JSON.stringify(schedule), actionId, effectiveAt).lastInsertRowid,
+  );
 }
 
 /** The schedule in force for the order path, cached until fee_schedules is written. */

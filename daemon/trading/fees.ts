@@ -3,7 +3,16 @@
 import { readFixture } from '../fixtures.js';
 import { feeScheduleOf, type FeeSchedule, type FeesFixture } from '../contract/fees.js';
 
-export { FEE_LINE_KEYS, feeCeiling, feesOnly, fillFees, orderFees, totalCharges, type FeeLines, type FeeSchedule } from '../contract/fees.js';
+export {
+  FEE_LINE_KEYS,
+  feeCeiling,
+  feesOnly,
+  fillFees,
+  orderFees,
+  totalCharges,
+  type FeeLines,
+  type FeeSchedule,
+} from '../contract/fees.js';
 
 export function loadFeeSchedule(): FeeSchedule {
   return feeScheduleOf(readFixture<FeesFixture>('fees.json'));

@@ -168,7 +168,10 @@ function fillEvent(o: MatchOrder, priceMicros: number): OrderEvent {
 /** Runs events through the reducer, collecting them into a step. */
 class StepBuilder {
   readonly events: OrderEvent[] = [];
-  constructor(public order: MatchOrder, readonly atMs: number) {}
+  constructor(
+    public order: MatchOrder,
+    readonly atMs: number,
+  ) {}
   push(e: OrderEvent): void {
     this.events.push(e);
     this.order = applyEvent(this.order, e, this.atMs);
@@ -208,7 +211,8 @@ export function deskExecute(order: MatchOrder, qty: number, priceMicros: number,
     b.push({ type: 'acked' });
   }
   b.push({ type: order.filledQty + qty === order.qty ? 'filled' : 'partially_filled', qty, priceMicros });
-  if ((order.tif === 'ioc' || order.tif === 'fok') && !isTerminal(b.order)) b.push({ type: 'canceled', reasonCode: REASON.iocRemainder });
+  if ((order.tif === 'ioc' || order.tif === 'fok') && !isTerminal(b.order))
+    b.push({ type: 'canceled', reasonCode: REASON.iocRemainder });
   return b.done();
 }
 

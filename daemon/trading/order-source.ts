@@ -73,7 +73,12 @@ function earliestAfter(s: Dues, afterMs: number): number | null {
 }
 
 /** Runs the orders due at atMs in the order they were placed; a horizon's end only looks again. */
-function runDue(s: Dues, repo: Pick<TradingRepo, 'byId'>, atMs: number, apply: (r: OrderRow, step: Step) => void): void {
+function runDue(
+  s: Dues,
+  repo: Pick<TradingRepo, 'byId'>,
+  atMs: number,
+  apply: (r: OrderRow, step: Step) => void,
+): void {
   const due = [...s.byOrder.entries()].filter(([, d]) => d.dueMs === atMs).sort((a, b) => a[1].seq - b[1].seq);
   for (const [id, d] of due) {
     if (!d.step) {

@@ -43,7 +43,11 @@ export type OrderView = ReturnType<typeof orderView>;
 /** The fee lines of a note (stamp duty is withholding, apart) with their total. */
 function feeBreakdown(l: FeeLines) {
   return {
-    commission_micros: l.commission_micros, egx_micros: l.egx_micros, mcdr_micros: l.mcdr_micros, ipf_micros: l.ipf_micros, fra_micros: l.fra_micros,
+    commission_micros: l.commission_micros,
+    egx_micros: l.egx_micros,
+    mcdr_micros: l.mcdr_micros,
+    ipf_micros: l.ipf_micros,
+    fra_micros: l.fra_micros,
     total_micros: feesOnly(l),
   };
 }

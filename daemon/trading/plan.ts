@@ -28,24 +28,49 @@ export interface ResolvedStep {
 
 export function toMatch(r: OrderRow): MatchOrder {
   return {
-    symbol: r.symbol, side: r.side, type: r.type, tif: r.time_in_force, qty: r.qty, limitPriceMicros: r.limit_price_micros,
-    routing: r.routing, state: r.state, filledQty: r.filled_qty, transmitted: r.transmitted === 1,
-    eligibleFromMs: r.eligible_from_ms, cancelDueMs: r.cancel_due_ms, reasonCode: r.reason_code,
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    tif: r.time_in_force,
+    qty: r.qty,
+    limitPriceMicros: r.limit_price_micros,
+    routing: r.routing,
+    state: r.state,
+    filledQty: r.filled_qty,
+    transmitted: r.transmitted === 1,
+    eligibleFromMs: r.eligible_from_ms,
+    cancelDueMs: r.cancel_due_ms,
+    reasonCode: r.reason_code,
   };
 }
 
 export function progressOf(r: OrderRow): OrderProgress {
   return {
-    state: r.state, filled_qty: r.filled_qty, filled_value_micros: r.filled_value_micros, fees_micros: r.fees_micros,
-    withholding_micros: r.withholding_micros, reason_code: r.reason_code, transmitted: r.transmitted,
-    eligible_from_ms: r.eligible_from_ms, cancel_due_ms: r.cancel_due_ms, evaluated_ms: r.evaluated_ms,
-    submitted_at: r.submitted_at, filled_at: r.filled_at, canceled_at: r.canceled_at, expired_at: r.expired_at, updated_at: r.updated_at,
+    state: r.state,
+    filled_qty: r.filled_qty,
+    filled_value_micros: r.filled_value_micros,
+    fees_micros: r.fees_micros,
+    withholding_micros: r.withholding_micros,
+    reason_code: r.reason_code,
+    transmitted: r.transmitted,
+    eligible_from_ms: r.eligible_from_ms,
+    cancel_due_ms: r.cancel_due_ms,
+    evaluated_ms: r.evaluated_ms,
+    submitted_at: r.submitted_at,
+    filled_at: r.filled_at,
+    canceled_at: r.canceled_at,
+    expired_at: r.expired_at,
+    updated_at: r.updated_at,
   };
 }
 
 /** One execution's money, computed before anything is written; null when it would overflow. */
 export function planFill(
-  r: Pick<OrderRow, 'side'>, p: Pick<OrderProgress, 'filled_value_micros'>, qty: number, priceMicros: number, fees: FeeSchedule,
+  r: Pick<OrderRow, 'side'>,
+  p: Pick<OrderProgress, 'filled_value_micros'>,
+  qty: number,
+  priceMicros: number,
+  fees: FeeSchedule,
 ): PlannedFill | null {
   const value = notional(qty, priceMicros);
   if (value === null || !Number.isSafeInteger(p.filled_value_micros + value)) return null;
@@ -61,7 +86,11 @@ export function planFill(
  * pay rejects the rest of the order with INSUFFICIENT_BUYING_POWER) and the order's progress after.
  */
 export function resolveStep(
-  r: OrderRow, step: Step, cashLeftMicros: number, fees: FeeSchedule, cal: Pick<Calendar, 'toIso'>,
+  r: OrderRow,
+  step: Step,
+  cashLeftMicros: number,
+  fees: FeeSchedule,
+  cal: Pick<Calendar, 'toIso'>,
 ): ResolvedStep {
   const iso = cal.toIso(step.atMs);
   const p = progressOf(r);
@@ -83,7 +112,8 @@ export function resolveStep(
     if (ev.type === 'transmitted') p.submitted_at = iso;
     if (isTerminal(mo)) break;
   }
-  if (mo.filledQty !== p.filled_qty) throw new Error(`trading: ${r.id} matcher filled ${mo.filledQty}, planned ${p.filled_qty}`);
+  if (mo.filledQty !== p.filled_qty)
+    throw new Error(`trading: ${r.id} matcher filled ${mo.filledQty}, planned ${p.filled_qty}`);
   finish(p, mo, Math.max(r.evaluated_ms, step.atMs), iso);
   return { fills, p, terminal: isTerminal(mo) };
 }

@@ -22,5 +22,7 @@ export function findRejectCode(code: string): RejectCode | null {
 }
 
 export function dealerReasons(): string[] {
-  return rejectCodes().filter((c) => c.dealer_reason).map((c) => c.code);
+  return rejectCodes()
+    .filter((c) => c.dealer_reason)
+    .map((c) => c.code);
 }

@@ -40,13 +40,41 @@ function validationEnv(q: Requests, tenantId: string): ValidationEnv {
 function newRow(q: Requests, tenantId: string, o: ValidOrder, nowMs: number): OrderRow {
   const iso = q.market.calendar.toIso(nowMs);
   return {
-    seq: 0, id: q.ids.next('ord'), tenant_id: tenantId, investor_id: o.investor.id, client_order_id: o.clientOrderId, market_id: MARKET_ID,
-    symbol: o.instrument.symbol, asset_class: ASSET_CLASS, side: o.side, type: o.type, order_class: 'simple',
-    time_in_force: o.tif, qty: o.qty, limit_price_micros: o.limitPriceMicros, state: 'received', filled_qty: 0,
-    filled_value_micros: 0, fees_micros: 0, withholding_micros: 0, reason_code: null,
-    routing: q.routing(), transmitted: 0, eligible_from_ms: nowMs, cancel_due_ms: null,
-    evaluated_ms: nowMs, cash_hold_id: null, shares_hold_id: null, reserved_cash_micros: o.reservation.cashMicros,
-    created_ms: nowMs, created_at: iso, submitted_at: null, filled_at: null, canceled_at: null, expired_at: null, updated_at: iso,
+    seq: 0,
+    id: q.ids.next('ord'),
+    tenant_id: tenantId,
+    investor_id: o.investor.id,
+    client_order_id: o.clientOrderId,
+    market_id: MARKET_ID,
+    symbol: o.instrument.symbol,
+    asset_class: ASSET_CLASS,
+    side: o.side,
+    type: o.type,
+    order_class: 'simple',
+    time_in_force: o.tif,
+    qty: o.qty,
+    limit_price_micros: o.limitPriceMicros,
+    state: 'received',
+    filled_qty: 0,
+    filled_value_micros: 0,
+    fees_micros: 0,
+    withholding_micros: 0,
+    reason_code: null,
+    routing: q.routing(),
+    transmitted: 0,
+    eligible_from_ms: nowMs,
+    cancel_due_ms: null,
+    evaluated_ms: nowMs,
+    cash_hold_id: null,
+    shares_hold_id: null,
+    reserved_cash_micros: o.reservation.cashMicros,
+    created_ms: nowMs,
+    created_at: iso,
+    submitted_at: null,
+    filled_at: null,
+    canceled_at: null,
+    expired_at: null,
+    updated_at: iso,
   };
 }
 
@@ -64,7 +92,8 @@ function placeDone(q: Requests, row: OrderRow, planned: ResolvedStep, nowMs: num
 
 /** Still open after this request: its reservation becomes holds, then its first step is booked from them. */
 function placeHeld(q: Requests, row: OrderRow, o: ValidOrder, step: Step): Outcome<OrderView> {
-  const hold = (asset: string, amount: number) => q.ledger.hold({ tenantId: row.tenant_id, investorId: o.investor.id, asset, amount, ref: row.id });
+  const hold = (asset: string, amount: number) =>
+    q.ledger.hold({ tenantId: row.tenant_id, investorId: o.investor.id, asset, amount, ref: row.id });
   if (o.reservation.cashMicros > 0) {
     const h = hold(CASH_EGP, o.reservation.cashMicros);
     if (!h.ok) return h;
@@ -103,7 +132,12 @@ export function cancel(q: Requests, tenantId: string, orderId: string): Outcome<
   if (r.state === 'cancel_requested') return ok(orderView(r));
   const now = q.clock.now();
   const mo = requestCancel(toMatch(r), nextMinute(now));
-  const p = { ...progressOf(r), state: mo.state, cancel_due_ms: mo.cancelDueMs, updated_at: q.market.calendar.toIso(now) };
+  const p = {
+    ...progressOf(r),
+    state: mo.state,
+    cancel_due_ms: mo.cancelDueMs,
+    updated_at: q.market.calendar.toIso(now),
+  };
   q.repo.progress(r.id, p);
   q.booking.touched(r.id);
   return ok(orderView({ ...r, ...p }));
@@ -114,12 +148,18 @@ export function get(q: Requests, tenantId: string, orderId: string): Outcome<Ord
   return found.ok ? ok(orderView(found.value)) : found;
 }
 
-export function list(q: Requests, tenantId: string, f: { investor_id?: string; status?: 'open' | 'closed'; limit: number }): Outcome<{ orders: OrderView[] }> {
+export function list(
+  q: Requests,
+  tenantId: string,
+  f: { investor_id?: string; status?: 'open' | 'closed'; limit: number },
+): Outcome<{ orders: OrderView[] }> {
   if (f.investor_id !== undefined) {
     const inv = q.investors.lookup(tenantId, f.investor_id);
     if (!inv.ok) return inv;
   }
-  return ok({ orders: q.repo.list(tenantId, { investorId: f.investor_id, status: f.status, limit: f.limit }).map(orderView) });
+  return ok({
+    orders: q.repo.list(tenantId, { investorId: f.investor_id, status: f.status, limit: f.limit }).map(orderView),
+  });
 }
 
 export function note(q: Requests, tenantId: string, orderId: string): Outcome<ReturnType<typeof contractNote>> {

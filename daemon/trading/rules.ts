@@ -14,7 +14,9 @@ export function tickRule(priceMicros: number): Refusal | null {
 
 /** PRICE_BAND_EXCEEDED: a price outside the band in force. */
 export function bandRule(priceMicros: number, band: PriceBand, says: (band: PriceBand) => string): Refusal | null {
-  return priceMicros < band.lowerMicros || priceMicros > band.upperMicros ? refuse('PRICE_BAND_EXCEEDED', says(band)) : null;
+  return priceMicros < band.lowerMicros || priceMicros > band.upperMicros
+    ? refuse('PRICE_BAND_EXCEEDED', says(band))
+    : null;
 }
 
 /** INSTRUMENT_HALTED: nothing trades in a halted symbol. */

@@ -34,7 +34,10 @@ import { registerSettlement } from './settlement.js';
 import { createMarketView } from './view.js';
 import { cachedRead } from '../store/table-watch.js';
 
-export type TradingDeps = Pick<Deps, 'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'scheduler' | 'onReset'>;
+export type TradingDeps = Pick<
+  Deps,
+  'db' | 'ids' | 'clock' | 'nowIso' | 'ledger' | 'investors' | 'market' | 'scheduler' | 'onReset'
+>;
 
 export function createTradingService(deps: TradingDeps) {
   const { db, market } = deps;
@@ -49,8 +52,14 @@ export function createTradingService(deps: TradingDeps) {
 
   const feesInForce = createFeeScheduleReader(db, deps.onReset);
   const booking: BookingEnv = {
-    ledger: deps.ledger, ids: deps.ids, scheduler: deps.scheduler, cal: market.calendar, repo,
-    get fees() { return feesInForce(); },
+    ledger: deps.ledger,
+    ids: deps.ids,
+    scheduler: deps.scheduler,
+    cal: market.calendar,
+    repo,
+    get fees() {
+      return feesInForce();
+    },
     touched: (orderId) => source.touch(orderId),
   };
   const source = startOrderSource(deps, repo, view, (r, step) => applyStep(booking, r, step, TAPE));
@@ -61,7 +70,8 @@ export function createTradingService(deps: TradingDeps) {
     place: (tenantId: string, body: OrderBody) => place(q, tenantId, body),
     cancel: (tenantId: string, orderId: string) => cancel(q, tenantId, orderId),
     get: (tenantId: string, orderId: string) => get(q, tenantId, orderId),
-    list: (tenantId: string, f: { investor_id?: string; status?: 'open' | 'closed'; limit: number }) => list(q, tenantId, f),
+    list: (tenantId: string, f: { investor_id?: string; status?: 'open' | 'closed'; limit: number }) =>
+      list(q, tenantId, f),
     contractNote: (tenantId: string, orderId: string) => note(q, tenantId, orderId),
     autoFill,
     setAutoFill(enabled: boolean): { auto_fill: boolean } {
@@ -74,7 +84,14 @@ export function createTradingService(deps: TradingDeps) {
 }
 
 function pick(deps: TradingDeps): Pick<Deps, 'ids' | 'clock' | 'ledger' | 'investors' | 'market' | 'nowIso'> {
-  return { ids: deps.ids, clock: deps.clock, ledger: deps.ledger, investors: deps.investors, market: deps.market, nowIso: deps.nowIso };
+  return {
+    ids: deps.ids,
+    clock: deps.clock,
+    ledger: deps.ledger,
+    investors: deps.investors,
+    market: deps.market,
+    nowIso: deps.nowIso,
+  };
 }
 
 export type TradingService = ReturnType<typeof createTradingService>;

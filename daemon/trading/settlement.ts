@@ -23,18 +23,34 @@ export function scheduleSettlement(
   const id = env.ids.next('stl');
   const due = env.cal.session(fill.settlementDate)!.openMs;
   env.repo.insertSettlement({
-    id, tenant_id: r.tenant_id, investor_id: r.investor_id, order_id: r.id, fill_id: fill.id, asset, amount, settlement_date: fill.settlementDate, due_ms: due,
+    id,
+    tenant_id: r.tenant_id,
+    investor_id: r.investor_id,
+    order_id: r.id,
+    fill_id: fill.id,
+    asset,
+    amount,
+    settlement_date: fill.settlementDate,
+    due_ms: due,
   });
   env.scheduler.schedule(SETTLE_EVENT, due, { settlement_id: id });
 }
 
 /** Moves a settlement's amount from unsettled to settled, once; the ledger refusing it is a bug. */
-function settle(deps: SettlementDeps, repo: Pick<TradingRepo, 'settlement' | 'markSettled'>, settlementId: string): void {
+function settle(
+  deps: SettlementDeps,
+  repo: Pick<TradingRepo, 'settlement' | 'markSettled'>,
+  settlementId: string,
+): void {
   const s = repo.settlement(settlementId);
   if (!s || s.state === 'settled') return;
   const moved = deps.ledger.transfer({
-    tenantId: s.tenant_id, debit: { investorId: s.investor_id, asset: s.asset, bucket: 'unsettled' },
-    credit: { investorId: s.investor_id, asset: s.asset, bucket: 'settled' }, amount: s.amount, kind: 'settlement', ref: s.order_id,
+    tenantId: s.tenant_id,
+    debit: { investorId: s.investor_id, asset: s.asset, bucket: 'unsettled' },
+    credit: { investorId: s.investor_id, asset: s.asset, bucket: 'settled' },
+    amount: s.amount,
+    kind: 'settlement',
+    ref: s.order_id,
   });
   if (!moved.ok) throw new Error(`trading: settlement refused by the ledger: ${moved.code} ${moved.message ?? ''}`);
   repo.markSettled(s.id, deps.nowIso());

@@ -4,7 +4,6 @@
 import type { Db } from '../store/db.js';
 import { openOrder, type OrderRow, type SettlementRow } from './repository.js';
 
-
 export interface OrderAmendment {
   splitId: string;
   orderId: string;
@@ -19,13 +18,19 @@ export interface OrderAmendment {
 export function createSplitRepo(db: Db) {
   const q = {
     openOrders: db.prepare<[string], OrderRow>(`SELECT * FROM orders WHERE symbol = ? AND ${openOrder()} ORDER BY seq`),
-    pendingSettlements: db.prepare<[string], SettlementRow>("SELECT * FROM settlements WHERE asset = ? AND state = 'pending' ORDER BY seq"),
+    pendingSettlements: db.prepare<[string], SettlementRow>(
+      "SELECT * FROM settlements WHERE asset = ? AND state = 'pending' ORDER BY seq",
+    ),
     addOrderAmendment: db.prepare(
       `INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after, shares_hold_before, shares_hold_after)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    amendOrder: db.prepare('UPDATE orders SET qty = ?, limit_price_micros = ?, shares_hold_id = ?, updated_at = ? WHERE id = ?'),
-    addSettlementAmendment: db.prepare('INSERT INTO settlement_amendments (split_id, settlement_id, amount_before, amount_after) VALUES (?, ?, ?, ?)'),
+    amendOrder: db.prepare(
+      'UPDATE orders SET qty = ?, limit_price_micros = ?, shares_hold_id = ?, updated_at = ? WHERE id = ?',
+    ),
+    addSettlementAmendment: db.prepare(
+      'INSERT INTO settlement_amendments (split_id, settlement_id, amount_before, amount_after) VALUES (?, ?, ?, ?)',
+    ),
     amendSettlement: db.prepare('UPDATE settlements SET amount = ? WHERE id = ?'),
   };
   return {
@@ -33,7 +38,16 @@ export function createSplitRepo(db: Db) {
     pendingSettlements: (symbol: string): SettlementRow[] => q.pendingSettlements.all(symbol),
     /** The amendment row, then the order's new terms (the trigger lets exactly these through, once). */
     amendOrder(a: OrderAmendment, atIso: string): void {
-      q.addOrderAmendment.run(a.splitId, a.orderId, a.qtyBefore, a.qtyAfter, a.limitBefore, a.limitAfter, a.sharesHoldBefore, a.sharesHoldAfter);
+      q.addOrderAmendment.run(
+        a.splitId,
+        a.orderId,
+        a.qtyBefore,
+        a.qtyAfter,
+        a.limitBefore,
+        a.limitAfter,
+        a.sharesHoldBefore,
+        a.sharesHoldAfter,
+      );
       q.amendOrder.run(a.qtyAfter, a.limitAfter, a.sharesHoldAfter, atIso, a.orderId);
     },
     amendSettlement(splitId: string, s: SettlementRow, amountAfter: number): void {

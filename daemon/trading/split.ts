@@ -41,7 +41,11 @@ export function splitLimit(side: 'buy' | 'sell', limitMicros: number, ratio: num
 }
 
 /** Voids the pending shares hold of every open order of the symbol; answers the open orders. */
-export function releaseShareHolds(repo: SplitRepo, ledger: Pick<Ledger, 'getHold' | 'voidHold'>, symbol: string): OrderRow[] {
+export function releaseShareHolds(
+  repo: SplitRepo,
+  ledger: Pick<Ledger, 'getHold' | 'voidHold'>,
+  symbol: string,
+): OrderRow[] {
   const orders = repo.openOrders(symbol);
   for (const o of orders) {
     if (o.shares_hold_id && ledger.getHold(o.shares_hold_id)?.state === 'pending') ledger.voidHold(o.shares_hold_id);
@@ -49,28 +53,61 @@ export function releaseShareHolds(repo: SplitRepo, ledger: Pick<Ledger, 'getHold
   return orders;
 }
 
-function newSharesHold(ledger: Pick<Ledger, 'hold'>, o: OrderRow, split: SplitRef, remainingAfter: number): string | null {
+function newSharesHold(
+  ledger: Pick<Ledger, 'hold'>,
+  o: OrderRow,
+  split: SplitRef,
+  remainingAfter: number,
+): string | null {
   if (!o.shares_hold_id) return null;
-  const h = ledger.hold({ tenantId: o.tenant_id, investorId: o.investor_id, asset: split.symbol, amount: remainingAfter, ref: o.id });
+  const h = ledger.hold({
+    tenantId: o.tenant_id,
+    investorId: o.investor_id,
+    asset: split.symbol,
+    amount: remainingAfter,
+    ref: o.id,
+  });
   // the released shares were multiplied by the ratio a moment ago: a refusal here is a bug
-  if (!h.ok) throw new Error(`trading: split ${split.id}: re-holding ${remainingAfter} ${split.symbol} for ${o.id} refused: ${h.code}`);
+  if (!h.ok)
+    throw new Error(
+      `trading: split ${split.id}: re-holding ${remainingAfter} ${split.symbol} for ${o.id} refused: ${h.code}`,
+    );
   return h.value;
 }
 
 /** Amends every order releaseShareHolds answered; answers what changed. */
-export function amendOpenOrders(repo: SplitRepo, ledger: Pick<Ledger, 'hold'>, split: SplitRef, orders: readonly OrderRow[], atIso: string): AmendedOrder[] {
+export function amendOpenOrders(
+  repo: SplitRepo,
+  ledger: Pick<Ledger, 'hold'>,
+  split: SplitRef,
+  orders: readonly OrderRow[],
+  atIso: string,
+): AmendedOrder[] {
   return orders.map((o) => {
     const remainingAfter = (o.qty - o.filled_qty) * split.ratio;
     const qtyAfter = o.filled_qty + remainingAfter;
     const limitAfter = o.limit_price_micros === null ? null : splitLimit(o.side, o.limit_price_micros, split.ratio);
     const holdAfter = newSharesHold(ledger, o, split, remainingAfter);
-    repo.amendOrder({
-      splitId: split.id, orderId: o.id, qtyBefore: o.qty, qtyAfter, limitBefore: o.limit_price_micros, limitAfter,
-      sharesHoldBefore: o.shares_hold_id, sharesHoldAfter: holdAfter,
-    }, atIso);
+    repo.amendOrder(
+      {
+        splitId: split.id,
+        orderId: o.id,
+        qtyBefore: o.qty,
+        qtyAfter,
+        limitBefore: o.limit_price_micros,
+        limitAfter,
+        sharesHoldBefore: o.shares_hold_id,
+        sharesHoldAfter: holdAfter,
+      },
+      atIso,
+    );
     return {
-      order_id: o.id, side: o.side, qty_before: o.qty, qty_after: qtyAfter,
-      limit_price_before_micros: o.limit_price_micros, limit_price_after_micros: limitAfter,
+      order_id: o.id,
+      side: o.side,
+      qty_before: o.qty,
+      qty_after: qtyAfter,
+      limit_price_before_micros: o.limit_price_micros,
+      limit_price_after_micros: limitAfter,
     };
   });
 }

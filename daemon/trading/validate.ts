@@ -79,7 +79,14 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
   const band = env.band(instrument.symbol);
   if (o.limitPriceMicros !== null) {
     const price = o.limitPriceMicros;
-    const off = tickRule(price) ?? bandRule(price, band, (b) => `The band of ${instrument.symbol} is ${formatEgp(b.lowerMicros)}-${formatEgp(b.upperMicros)} EGP (${b.lowerMicros}-${b.upperMicros} micros).`);
+    const off =
+      tickRule(price) ??
+      bandRule(
+        price,
+        band,
+        (b) =>
+          `The band of ${instrument.symbol} is ${formatEgp(b.lowerMicros)}-${formatEgp(b.upperMicros)} EGP (${b.lowerMicros}-${b.upperMicros} micros).`,
+      );
     if (off) return off;
   }
   const inv = checkInvestor(body.investor_id, o.side, instrument, env);
@@ -120,7 +127,12 @@ function checkShape(body: OrderBody): Outcome<Shape> {
 }
 
 /** Rules 9-13: who may place it. */
-function checkInvestor(investorId: string, side: Side, instrument: Instrument, env: ValidationEnv): Outcome<InvestorRow> {
+function checkInvestor(
+  investorId: string,
+  side: Side,
+  instrument: Instrument,
+  env: ValidationEnv,
+): Outcome<InvestorRow> {
   const inv = env.investor(investorId);
   if (!inv.ok) return inv;
   const investor = inv.value;
@@ -128,7 +140,8 @@ function checkInvestor(investorId: string, side: Side, instrument: Instrument, e
   if (investor.risk_acknowledged !== 1) return refuse('RISK_ACK_REQUIRED');
   if (investor.status === 'restricted' && side === 'buy') return refuse('INVESTOR_RESTRICTED');
   // Like a restriction, the shariah election stops new positions, never the exit from an old one.
-  if (investor.shariah_only === 1 && !instrument.shariah_compliant && side === 'buy') return refuse('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
+  if (investor.shariah_only === 1 && !instrument.shariah_compliant && side === 'buy')
+    return refuse('SHARIAH_RESTRICTED', `${instrument.symbol} is not shariah-compliant.`);
   return inv;
 }
 
@@ -136,22 +149,42 @@ function checkInvestor(investorId: string, side: Side, instrument: Instrument, e
 function checkMarket(tif: TimeInForce, instrument: Instrument, env: ValidationEnv): Refusal | null {
   const halted = haltRule(instrument.symbol, env.isHalted(instrument.symbol));
   if (halted) return halted;
-  if (instrument.security_type !== 'equity') return refuse('INSTRUMENT_NOT_ORDERABLE', `${instrument.symbol} is a ${instrument.security_type}; bonds and sukuk are not orderable in this release.`);
+  if (instrument.security_type !== 'equity')
+    return refuse(
+      'INSTRUMENT_NOT_ORDERABLE',
+      `${instrument.symbol} is a ${instrument.security_type}; bonds and sukuk are not orderable in this release.`,
+    );
   if (tif !== 'ioc' && tif !== 'fok') return null;
-  return sessionRule(env.isOpen(), () => `A ${tif} order needs an open session; send day or gtc to queue it for the next open.`);
+  return sessionRule(
+    env.isOpen(),
+    () => `A ${tif} order needs an open session; send day or gtc to queue it for the next open.`,
+  );
 }
 
 /** Rules 17-18: the settled cash and shares the reservation needs. */
-function checkHoldings(o: Shape, investor: InvestorRow, instrument: Instrument, band: PriceBand, env: ValidationEnv): Outcome<Reservation> {
+function checkHoldings(
+  o: Shape,
+  investor: InvestorRow,
+  instrument: Instrument,
+  band: PriceBand,
+  env: ValidationEnv,
+): Outcome<Reservation> {
   const reservation = reservationFor(o, band, env.fees);
   const cash = env.settledCashMicros(investor.id);
   if (reservation === null || reservation.cashMicros > cash) {
     const need = reservation ? egpNeeded(reservation.cashMicros) : 'more than any balance can hold';
-    return refuse('INSUFFICIENT_SETTLED_CASH', `The order needs ${need} of settled cash; ${egpHeld(cash)} is available.`);
+    return refuse(
+      'INSUFFICIENT_SETTLED_CASH',
+      `The order needs ${need} of settled cash; ${egpHeld(cash)} is available.`,
+    );
   }
   if (o.side === 'sell') {
     const held = env.settledShares(investor.id, instrument.symbol);
-    if (o.qty > held) return refuse('INSUFFICIENT_SETTLED_SECURITIES', `The sell needs ${o.qty} settled ${instrument.symbol} shares; ${held} are available.`);
+    if (o.qty > held)
+      return refuse(
+        'INSUFFICIENT_SETTLED_SECURITIES',
+        `The sell needs ${o.qty} settled ${instrument.symbol} shares; ${held} are available.`,
+      );
   }
   return ok(reservation);
 }

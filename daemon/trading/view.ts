@@ -26,7 +26,10 @@ class TradingDays {
   minutes: number[] = [];
   private pos = new Map<string, number>();
 
-  constructor(private readonly cal: Calendar, private readonly onRebuild: () => void) {}
+  constructor(
+    private readonly cal: Calendar,
+    private readonly onRebuild: () => void,
+  ) {}
 
   /** Index of a trading date (rebuilt from it when it lies before the first known day). */
   indexOf(date: string): number {
@@ -41,7 +44,8 @@ class TradingDays {
       this.push(date);
       return 0;
     }
-    while (this.dates[this.dates.length - 1] < date) this.push(this.cal.nextTradingDay(this.dates[this.dates.length - 1]));
+    while (this.dates[this.dates.length - 1] < date)
+      this.push(this.cal.nextTradingDay(this.dates[this.dates.length - 1]));
     i = this.pos.get(date);
     if (i === undefined) throw new Error(`${date} is not a trading day`);
     return i;
@@ -107,7 +111,14 @@ interface Scan {
   tape: Tape;
 }
 
-function firstTick(v: Scan, symbol: string, side: Side, limitMicros: number | null, fromMs: number, toMs: number): TickAt | null {
+function firstTick(
+  v: Scan,
+  symbol: string,
+  side: Side,
+  limitMicros: number | null,
+  fromMs: number,
+  toMs: number,
+): TickAt | null {
   const { days, tape } = v;
   // A market order takes any tick: a limit no tape price can fail to reach.
   const limit = limitMicros ?? (side === 'buy' ? Number.MAX_SAFE_INTEGER : 0);

@@ -11,19 +11,31 @@ import { order, priceNow, trader } from '../helpers/trading.js';
 import { choose, firstChoice, ok, startChatModel, type ChatModel, type UserMessage } from '../helpers/chat-model.js';
 import { NEUTRAL } from '../../daemon/assistant/render.js';
 
-interface Hostile { id: string; lang: string; disguise: string; text: string }
-const HOSTILE = (JSON.parse(readFileSync(new URL('../assistant-corpus/hostile-answers.json', import.meta.url), 'utf8')) as { entries: Hostile[] }).entries;
+interface Hostile {
+  id: string;
+  lang: string;
+  disguise: string;
+  text: string;
+}
+const HOSTILE = (
+  JSON.parse(readFileSync(new URL('../assistant-corpus/hostile-answers.json', import.meta.url), 'utf8')) as {
+    entries: Hostile[];
+  }
+).entries;
 
 type Obj = Record<string, unknown>;
 type Choice = { template: unknown; slots: Obj } & Obj;
-const clone = (u: UserMessage): { cause: Choice[]; remedy: Choice[] } & Obj => JSON.parse(JSON.stringify(firstChoice(u)));
+const clone = (u: UserMessage): { cause: Choice[]; remedy: Choice[] } & Obj =>
+  JSON.parse(JSON.stringify(firstChoice(u)));
 const arabicScript = (h: Hostile) => h.lang === 'ar' || h.lang === 'fa';
 
 /** The narration of the answer format this daemon replaced: four prose fields, one of them hostile. */
 function legacy(u: UserMessage, h: Hostile, field: 'cause' | 'remedy'): string {
   const o: Obj = {
-    cause_en: `Order ${u.facts.order_id} is open.`, remedy_en: 'It stays open until it executes, is cancelled or expires.',
-    cause_ar: `الأمر ${u.facts.order_id} قائم.`, remedy_ar: 'يبقى الأمر قائما حتى ينفذ أو يلغى أو تنتهي صلاحيته.',
+    cause_en: `Order ${u.facts.order_id} is open.`,
+    remedy_en: 'It stays open until it executes, is cancelled or expires.',
+    cause_ar: `الأمر ${u.facts.order_id} قائم.`,
+    remedy_ar: 'يبقى الأمر قائما حتى ينفذ أو يلغى أو تنتهي صلاحيته.',
   };
   o[`${field}_${arabicScript(h) ? 'ar' : 'en'}`] = h.text;
   return JSON.stringify(o);
@@ -37,16 +49,44 @@ const PLACEMENTS: Record<string, (u: UserMessage, h: string, e: Hostile) => stri
   'a Markdown fence holding prose': (_u, h) => '```json\n' + h + '\n```',
   'prose before a valid answer': (u, h) => `${h}\n${JSON.stringify(firstChoice(u))}`,
   'prose after a valid answer': (u, h) => `${JSON.stringify(firstChoice(u))}\n${h}`,
-  'a cause template id': (u, h) => { const v = clone(u); v.cause[0].template = h; return JSON.stringify(v); },
-  'a remedy template id': (u, h) => { const v = clone(u); v.remedy[0].template = h; return JSON.stringify(v); },
-  'a template id with text after it': (u, h) => { const v = clone(u); v.cause[0].template = `${String(v.cause[0].template)} ${h}`; return JSON.stringify(v); },
-  'a slot value': (u, h) => { const v = clone(u); v.cause[0].slots[Object.keys(v.cause[0].slots)[0] ?? 'order_id'] = h; return JSON.stringify(v); },
-  'an extra slot': (u, h) => { const v = clone(u); v.remedy[0].slots[h] = h; return JSON.stringify(v); },
-  'a text field beside a choice': (u, h) => { const v = clone(u); v.cause[0].text = h; return JSON.stringify(v); },
+  'a cause template id': (u, h) => {
+    const v = clone(u);
+    v.cause[0].template = h;
+    return JSON.stringify(v);
+  },
+  'a remedy template id': (u, h) => {
+    const v = clone(u);
+    v.remedy[0].template = h;
+    return JSON.stringify(v);
+  },
+  'a template id with text after it': (u, h) => {
+    const v = clone(u);
+    v.cause[0].template = `${String(v.cause[0].template)} ${h}`;
+    return JSON.stringify(v);
+  },
+  'a slot value': (u, h) => {
+    const v = clone(u);
+    v.cause[0].slots[Object.keys(v.cause[0].slots)[0] ?? 'order_id'] = h;
+    return JSON.stringify(v);
+  },
+  'an extra slot': (u, h) => {
+    const v = clone(u);
+    v.remedy[0].slots[h] = h;
+    return JSON.stringify(v);
+  },
+  'a text field beside a choice': (u, h) => {
+    const v = clone(u);
+    v.cause[0].text = h;
+    return JSON.stringify(v);
+  },
   'an extra top-level field': (u, h) => JSON.stringify({ ...firstChoice(u), note: h }),
-  'the old prose fields beside a valid answer': (u, h) => JSON.stringify({ ...firstChoice(u), cause_en: h, cause_ar: h, remedy_en: h, remedy_ar: h }),
+  'the old prose fields beside a valid answer': (u, h) =>
+    JSON.stringify({ ...firstChoice(u), cause_en: h, cause_ar: h, remedy_en: h, remedy_ar: h }),
   'a cause that is a string': (u, h) => JSON.stringify({ ...firstChoice(u), cause: h }),
-  'a string among the remedy choices': (u, h) => { const v = clone(u); return JSON.stringify({ ...v, remedy: [...v.remedy, h] }); },
+  'a string among the remedy choices': (u, h) => {
+    const v = clone(u);
+    return JSON.stringify({ ...v, remedy: [...v.remedy, h] });
+  },
 };
 
 const LANES = 8;
@@ -60,7 +100,14 @@ beforeAll(async () => {
   const investorId = await trader(t, 1_000_000);
   const limit = Math.round((priceNow(t, 'COMI') * 0.9) / 10_000) * 10_000;
   for (let i = 0; i < LANES; i++) {
-    const res = await order(t, { investor_id: investorId, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10 + i, limit_price_micros: limit });
+    const res = await order(t, {
+      investor_id: investorId,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 10 + i,
+      limit_price_micros: limit,
+    });
     expect(res.status, res.text).toBe(201);
     lanes.push(res.body.order_id);
   }
@@ -79,13 +126,18 @@ const refusal = (id: string, lang: 'en' | 'ar') =>
 async function leaks(place: (u: UserMessage, h: string, e: Hostile) => string): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < HOSTILE.length; i += LANES) {
-    await Promise.all(HOSTILE.slice(i, i + LANES).map(async (e, k) => {
-      const id = lanes[k];
-      const lang = (i / LANES + k) % 2 ? 'ar' : 'en';
-      model.byOrder.set(id, (u) => ok(place(u, e.text, e)));
-      const res = await t.req('POST', `/v1/ai/explain/order/${id}`, { headers: { 'accept-language': lang } });
-      if (res.status !== 200 || JSON.stringify(res.body) !== JSON.stringify(refusal(id, lang))) out.push(`${e.id} ${e.lang} ${e.disguise} ${JSON.stringify(e.text)} -> ${res.status} ${res.text.slice(0, 300)}`);
-    }));
+    await Promise.all(
+      HOSTILE.slice(i, i + LANES).map(async (e, k) => {
+        const id = lanes[k];
+        const lang = (i / LANES + k) % 2 ? 'ar' : 'en';
+        model.byOrder.set(id, (u) => ok(place(u, e.text, e)));
+        const res = await t.req('POST', `/v1/ai/explain/order/${id}`, { headers: { 'accept-language': lang } });
+        if (res.status !== 200 || JSON.stringify(res.body) !== JSON.stringify(refusal(id, lang)))
+          out.push(
+            `${e.id} ${e.lang} ${e.disguise} ${JSON.stringify(e.text)} -> ${res.status} ${res.text.slice(0, 300)}`,
+          );
+      }),
+    );
   }
   return out;
 }
@@ -98,19 +150,68 @@ describe('the hostile-answer corpus', () => {
     expect(HOSTILE.filter((e) => e.lang === 'en').length).toBeGreaterThanOrEqual(90);
     expect([...langs].filter((l) => l !== 'en' && l !== 'ar').length).toBeGreaterThanOrEqual(5);
     const disguises = new Set(HOSTILE.map((e) => e.disguise));
-    for (const d of ['plain', 'dotted', 'precomposed_accents', 'combining_accents', 'armenian', 'cyrillic', 'greek', 'variation_selectors', 'tag_characters', 'zero_width', 'emoji', 'fullwidth', 'math_bold', 'invented_price_fullwidth', 'invented_price_math', 'invented_price_superscript', 'invented_price_arabic_indic', 'markdown', 'link', 'ansi', 'osc', 'tatweel', 'diacritics', 'presentation_forms', 'arabizi']) expect(disguises, d).toContain(d);
-    for (const t of ['اشتر COMI الآن', 'سهم COMI ممتاز', 'الوقت مناسب للشراء', 'Add more COMI.', 'COMI is a strong hold.', 'Tomorrow COMI should trade higher.']) expect(HOSTILE.map((e) => e.text)).toContain(t);
+    for (const d of [
+      'plain',
+      'dotted',
+      'precomposed_accents',
+      'combining_accents',
+      'armenian',
+      'cyrillic',
+      'greek',
+      'variation_selectors',
+      'tag_characters',
+      'zero_width',
+      'emoji',
+      'fullwidth',
+      'math_bold',
+      'invented_price_fullwidth',
+      'invented_price_math',
+      'invented_price_superscript',
+      'invented_price_arabic_indic',
+      'markdown',
+      'link',
+      'ansi',
+      'osc',
+      'tatweel',
+      'diacritics',
+      'presentation_forms',
+      'arabizi',
+    ])
+      expect(disguises, d).toContain(d);
+    for (const t of [
+      'اشتر COMI الآن',
+      'سهم COMI ممتاز',
+      'الوقت مناسب للشراء',
+      'Add more COMI.',
+      'COMI is a strong hold.',
+      'Tomorrow COMI should trade higher.',
+    ])
+      expect(HOSTILE.map((e) => e.text)).toContain(t);
   });
 });
 
 describe('a model that answers with hostile text: every answer in every field is the neutral refusal, zero leaks', () => {
-  it.each(Object.keys(PLACEMENTS))('hostile text in %s', async (name) => {
-    expect(await leaks(PLACEMENTS[name])).toEqual([]);
-  }, 300_000);
+  it.each(Object.keys(PLACEMENTS))(
+    'hostile text in %s',
+    async (name) => {
+      expect(await leaks(PLACEMENTS[name])).toEqual([]);
+    },
+    300_000,
+  );
 });
 
-interface Benign { case: string; state: string; fills: boolean; cause: string[]; remedy: string[] }
-const BENIGN = (JSON.parse(readFileSync(new URL('../assistant-corpus/benign-answers.json', import.meta.url), 'utf8')) as { entries: Benign[] }).entries;
+interface Benign {
+  case: string;
+  state: string;
+  fills: boolean;
+  cause: string[];
+  remedy: string[];
+}
+const BENIGN = (
+  JSON.parse(readFileSync(new URL('../assistant-corpus/benign-answers.json', import.meta.url), 'utf8')) as {
+    entries: Benign[];
+  }
+).entries;
 
 describe('a model that answers well: every benign narration of every order state is answered, in English and in Arabic', () => {
   let b: TestApp;
@@ -127,7 +228,8 @@ describe('a model that answers well: every benign narration of every order state
     expect(res.status, res.text).toBe(201);
     return res.body.order_id as string;
   };
-  const desk = async (id: string, qty?: number) => expect((await b.req('POST', `/broker/v1/queue/${id}/execute`, { body: qty ? { qty } : {} })).status).toBe(200);
+  const desk = async (id: string, qty?: number) =>
+    expect((await b.req('POST', `/broker/v1/queue/${id}/execute`, { body: qty ? { qty } : {} })).status).toBe(200);
   const cancel = async (id: string) => expect((await b.req('DELETE', `/v1/orders/${id}`)).status).toBe(202);
   const clock = (body: Record<string, unknown>) => b.req('POST', '/admin/sandbox/clock-advance', { body });
 
@@ -138,30 +240,52 @@ describe('a model that answers well: every benign narration of every order state
     const offeredIds = new Set<string>();
     for (const e of entries) {
       let seen: UserMessage | null = null;
-      model.byOrder.set(id, (u) => { seen = u; u.templates.cause.concat(u.templates.remedy).forEach((o) => offeredIds.add(o.template)); return ok(JSON.stringify(choose(u, e.cause, e.remedy))); });
+      model.byOrder.set(id, (u) => {
+        seen = u;
+        u.templates.cause.concat(u.templates.remedy).forEach((o) => offeredIds.add(o.template));
+        return ok(JSON.stringify(choose(u, e.cause, e.remedy)));
+      });
       for (const lang of ['en', 'ar'] as const) {
         const res = await b.req('POST', `/v1/ai/explain/order/${id}`, { headers: { 'accept-language': lang } });
-        expect(res.body, `${name} ${e.cause} ${e.remedy} ${lang}`).toMatchObject({ outcome: 'answered', language: lang, order_id: id, state: e.state });
+        expect(res.body, `${name} ${e.cause} ${e.remedy} ${lang}`).toMatchObject({
+          outcome: 'answered',
+          language: lang,
+          order_id: id,
+          state: e.state,
+        });
         const u = seen as unknown as UserMessage;
-        const text = (part: 'cause' | 'remedy', ids: string[]) => ids.map((x) => u.templates[part].find((o) => o.template === x)!.en).join(' ');
+        const text = (part: 'cause' | 'remedy', ids: string[]) =>
+          ids.map((x) => u.templates[part].find((o) => o.template === x)!.en).join(' ');
         expect(res.body[lang === 'en' ? 'cause' : 'cause_en']).toBe(text('cause', e.cause));
         expect(res.body[lang === 'en' ? 'remedy' : 'remedy_en']).toBe(text('remedy', e.remedy));
         expect(res.body[lang === 'ar' ? 'cause' : 'cause_ar']).toMatch(/[\u0621-\u064A]{3,}/);
       }
     }
     const used = new Set(entries.flatMap((e) => [...e.cause, ...e.remedy]));
-    expect([...offeredIds].filter((x) => !used.has(x)), `${name}: offered templates no benign entry uses`).toEqual([]);
+    expect(
+      [...offeredIds].filter((x) => !used.has(x)),
+      `${name}: offered templates no benign entry uses`,
+    ).toEqual([]);
   }
 
   it('an order queued before the open (validated)', async () => {
-    ids.queued = await place({ type: 'limit', limit_price_micros: Math.round((priceNow(b, 'COMI') * 0.9) / 10_000) * 10_000 });
+    ids.queued = await place({
+      type: 'limit',
+      limit_price_micros: Math.round((priceNow(b, 'COMI') * 0.9) / 10_000) * 10_000,
+    });
     await narrates('queued before the open', ids.queued);
   });
 
   it('an order resting in the session (acked), one waiting at the dealer desk (received), partially filled, cancellation pending, filled, cancelled after a fill and with none', async () => {
     expect((await b.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } })).status).toBe(200);
     await clock({ until: '2026-11-22T10:05:00+02:00' });
-    const [waiting, partial, pending, filled, unfilled] = [await place({ type: 'market' }), await place({ type: 'market' }), await place({ type: 'market' }), await place({ type: 'market' }), await place({ type: 'market' })];
+    const [waiting, partial, pending, filled, unfilled] = [
+      await place({ type: 'market' }),
+      await place({ type: 'market' }),
+      await place({ type: 'market' }),
+      await place({ type: 'market' }),
+      await place({ type: 'market' }),
+    ];
     await narrates('resting in the session', ids.queued);
     await narrates('waiting at the dealer desk', waiting);
     for (const id of [partial, pending, filled]) await desk(id, 4);

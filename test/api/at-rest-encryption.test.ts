@@ -32,7 +32,15 @@ function windows(img: Buffer): Buffer[] {
 beforeAll(async () => {
   t = await makeApp();
   for (const suffix of [undefined, '0000', '9999']) {
-    const body = applicant({ full_name: NAME, email: 'nour.control@example.com', phone: '01198765432', address: '7 Corniche El Nil, Maadi, Cairo' }, suffix);
+    const body = applicant(
+      {
+        full_name: NAME,
+        email: 'nour.control@example.com',
+        phone: '01198765432',
+        address: '7 Corniche El Nil, Maadi, Cairo',
+      },
+      suffix,
+    );
     secrets.push(Buffer.from(body.national_id, 'utf8'), Buffer.from(body.national_id, 'utf16le'));
     const created = await t.req('POST', '/v1/kyc/applications', { body });
     expect(created.status).toBe(201);
@@ -40,7 +48,10 @@ beforeAll(async () => {
     for (const side of ['national_id_front', 'national_id_back']) {
       const img = image();
       images.push(img);
-      const res = await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw: img, contentType: 'image/png' });
+      const res = await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, {
+        raw: img,
+        contentType: 'image/png',
+      });
       expect(res.status).toBe(200);
     }
     expect((await t.req('POST', `/v1/kyc/applications/${id}/submit`)).status).toBe(200);
@@ -50,7 +61,10 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const img = image();
     images.push(img);
-    await t.req('PUT', `/v1/kyc/applications/${extra.body.application_id}/documents/national_id_front`, { raw: img, contentType: 'image/png' });
+    await t.req('PUT', `/v1/kyc/applications/${extra.body.application_id}/documents/national_id_front`, {
+      raw: img,
+      contentType: 'image/png',
+    });
   }
 });
 afterAll(() => t.close());
@@ -62,7 +76,8 @@ describe('Documents are stored encrypted under the tenant key; the database file
     expect(raw.includes(Buffer.from(NAME))).toBe(true);
     for (const img of images) for (const w of windows(img)) expect(raw.includes(w)).toBe(false);
     for (const s of secrets) expect(raw.includes(s)).toBe(false);
-    for (const pii of ['nour.control@example.com', '01198765432', 'Corniche El Nil']) expect(raw.includes(Buffer.from(pii))).toBe(false);
+    for (const pii of ['nour.control@example.com', '01198765432', 'Corniche El Nil'])
+      expect(raw.includes(Buffer.from(pii))).toBe(false);
   });
 
   it('after a checkpoint into the main file: still none', () => {
@@ -76,13 +91,19 @@ describe('Documents are stored encrypted under the tenant key; the database file
   it('the sealed values open with the tenant key: the dealer reads back the exact image', async () => {
     const queue = (await t.req('GET', '/broker/v1/kyc')).body.applications;
     const referred = queue.find((a: any) => a.full_name === NAME);
-    const res = await t.app.inject({ method: 'GET', url: `/broker/v1/kyc/${referred.application_id}/documents/national_id_front`, headers: { 'x-console-key': t.creds.operators.dealer_key } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/broker/v1/kyc/${referred.application_id}/documents/national_id_front`,
+      headers: { 'x-console-key': t.creds.operators.dealer_key },
+    });
     expect(res.statusCode).toBe(200);
     expect(images.some((img) => img.equals(res.rawPayload))).toBe(true);
   });
 
   it('national ids are found by a keyed hash, not by their value', () => {
-    const rows = t.deps.db.prepare('SELECT national_id_hash, typeof(national_id_enc) AS t FROM kyc_applications').all() as Array<{ national_id_hash: string; t: string }>;
+    const rows = t.deps.db
+      .prepare('SELECT national_id_hash, typeof(national_id_enc) AS t FROM kyc_applications')
+      .all() as Array<{ national_id_hash: string; t: string }>;
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) {
       expect(r.national_id_hash).toMatch(/^[0-9a-f]{64}$/);

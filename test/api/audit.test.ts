@@ -58,7 +58,7 @@ describe('GET /admin/audit/verify detects any edited or deleted row', () => {
   it('an edited row is detected at that row', async () => {
     t = await withEntries();
     bypassTriggers(t);
-    t.deps.db.prepare("UPDATE audit_log SET detail = '{\"status\":999}' WHERE seq = 3").run();
+    t.deps.db.prepare('UPDATE audit_log SET detail = \'{"status":999}\' WHERE seq = 3').run();
     const res = await t.req('GET', '/admin/audit/verify');
     expect(res.body).toMatchObject({ ok: false, first_bad_seq: 3 });
   });
@@ -92,7 +92,8 @@ describe('GET /admin/audit/verify detects any edited or deleted row', () => {
   it('requests committed together in one batch leave the signed head naming the last entry, refusals and all', async () => {
     t = await makeApp();
     await advance(t, { minutes: 5 });
-    const seal = () => t.deps.db.prepare('SELECT count, head FROM audit_seal WHERE id = 1').get() as { count: number; head: string };
+    const seal = () =>
+      t.deps.db.prepare('SELECT count, head FROM audit_seal WHERE id = 1').get() as { count: number; head: string };
     const before = seal().count;
     // sent together, they share one group-commit batch: the seal is written once, at its COMMIT
     const answers = await Promise.all([
@@ -102,7 +103,10 @@ describe('GET /admin/audit/verify detects any edited or deleted row', () => {
       t.req('POST', '/admin/tenants', { body: { name: 'zeta' } }),
     ]);
     expect(answers.map((r) => r.status)).toEqual([200, 201, 404, 201]);
-    const last = t.deps.db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string };
+    const last = t.deps.db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as {
+      seq: number;
+      hash: string;
+    };
     expect(last.seq).toBe(before + 3);
     expect(seal()).toEqual({ count: last.seq, head: last.hash });
     expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true, count: last.seq });
@@ -111,6 +115,13 @@ describe('GET /admin/audit/verify detects any edited or deleted row', () => {
   it('reading the audit log needs the audit:read grant; tenants cannot', async () => {
     t = await makeApp();
     expect((await t.req('GET', '/admin/audit', { as: 'security' })).status).toBe(200);
-    expect((await t.req('GET', '/admin/audit', { as: 'none', headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } })).status).toBe(401);
+    expect(
+      (
+        await t.req('GET', '/admin/audit', {
+          as: 'none',
+          headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -11,7 +11,10 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 async function proposeAndApprove(minutes: number): Promise<string> {
-  const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'break-glass', params: { identity_id: 'opr_x00', minutes }, reason: 'drill' } });
+  const p = await t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: { action: 'break-glass', params: { identity_id: 'opr_x00', minutes }, reason: 'drill' },
+  });
   await t.req('POST', `/admin/actions/${p.body.action_id}/reject`, { as: 'approver', body: { reason: 'drill over' } });
   return p.body.action_id;
 }
@@ -28,7 +31,9 @@ describe('GET /admin/audit', () => {
     const byApprover = (await t.req('GET', '/admin/audit?actor=operator:approver')).body.entries;
     expect(byApprover.map((e: { action: string }) => e.action)).toContain('admin_action.rejected');
     expect(byApprover.every((e: { actor: string }) => e.actor === 'operator:approver')).toBe(true);
-    expect(JSON.parse(byApprover.find((e: { action: string }) => e.action === 'admin_action.rejected').detail)).toMatchObject({ grant: 'break-glass:approve', maker: 'security', payload_sha256: detail.payload_sha256 });
+    expect(
+      JSON.parse(byApprover.find((e: { action: string }) => e.action === 'admin_action.rejected').detail),
+    ).toMatchObject({ grant: 'break-glass:approve', maker: 'security', payload_sha256: detail.payload_sha256 });
   });
 
   it('filters by time range and pages newest first with before_seq', async () => {
@@ -36,10 +41,13 @@ describe('GET /admin/audit', () => {
     await advance(t, { hours: 1 });
     const mid = t.deps.market.calendar.toIso(t.deps.clock.now());
     await proposeAndApprove(2);
-    const later = (await t.req('GET', `/admin/audit?action=admin_action.proposed&from=${encodeURIComponent(mid)}`)).body.entries;
+    const later = (await t.req('GET', `/admin/audit?action=admin_action.proposed&from=${encodeURIComponent(mid)}`)).body
+      .entries;
     expect(later).toHaveLength(1);
     const justBefore = t.deps.market.calendar.toIso(t.deps.clock.now() - 60_000);
-    const earlier = (await t.req('GET', `/admin/audit?action=admin_action.proposed&to=${encodeURIComponent(justBefore)}`)).body.entries;
+    const earlier = (
+      await t.req('GET', `/admin/audit?action=admin_action.proposed&to=${encodeURIComponent(justBefore)}`)
+    ).body.entries;
     expect(earlier).toHaveLength(1);
     const page1 = (await t.req('GET', '/admin/audit?limit=2')).body.entries;
     const page2 = (await t.req('GET', `/admin/audit?limit=2&before_seq=${page1[1].seq}`)).body.entries;
@@ -55,14 +63,17 @@ describe('GET /admin/audit/verify', () => {
     const { n } = db.prepare('SELECT max(seq) AS n FROM audit_log').get() as { n: number };
     const keep = db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(n - 2) as { hash: string };
     db.exec('DROP TRIGGER IF EXISTS audit_log_no_delete');
-    for (const tr of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all() as Array<{ name: string }>) db.exec(`DROP TRIGGER ${tr.name}`);
+    for (const tr of db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'")
+      .all() as Array<{ name: string }>)
+      db.exec(`DROP TRIGGER ${tr.name}`);
     db.prepare('DELETE FROM audit_log WHERE seq > ?').run(n - 2);
     db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1').run(n - 2, keep.hash);
     const v = (await t.req('GET', '/admin/audit/verify')).body;
     expect(v.ok).toBe(false);
     expect(v.reason).toContain('signed head');
     // Rewriting the seal too does not help without the key it is signed with.
-    db.prepare("UPDATE audit_seal SET count = ?, head = ? WHERE id = 1").run(n - 2, keep.hash);
+    db.prepare('UPDATE audit_seal SET count = ?, head = ? WHERE id = 1').run(n - 2, keep.hash);
     const forged = (await t.req('GET', '/admin/audit/verify')).body;
     expect(forged.ok).toBe(false);
     expect(forged.reason).toContain('the signed head does not verify');

@@ -12,7 +12,8 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const idOf = (name: string) => t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
+const idOf = (name: string) =>
+  t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
 
 describe('the bootstrap auditor identity', () => {
   it('is minted at first start with its own key and step-up secret, holding exactly the auditor role globally', () => {
@@ -23,8 +24,12 @@ describe('the bootstrap auditor identity', () => {
     expect(new Set(Object.values(t.creds.step_up)).size).toBe(Object.keys(t.creds.step_up).length);
     const row = t.deps.db.prepare("SELECT role, realm, broker_id FROM operators WHERE name = 'auditor'").get();
     expect(row).toEqual({ role: 'auditor', realm: 'admin', broker_id: null });
-    const grants = t.deps.db.prepare('SELECT grant_name, scope, role FROM operator_grants WHERE operator_id = ? ORDER BY grant_name').all(idOf('auditor'));
-    expect(grants).toEqual([...ROLES.auditor.grants].sort().map((g) => ({ grant_name: g, scope: 'global', role: 'auditor' })));
+    const grants = t.deps.db
+      .prepare('SELECT grant_name, scope, role FROM operator_grants WHERE operator_id = ? ORDER BY grant_name')
+      .all(idOf('auditor'));
+    expect(grants).toEqual(
+      [...ROLES.auditor.grants].sort().map((g) => ({ grant_name: g, scope: 'global', role: 'auditor' })),
+    );
   });
 
   it('reads GET /admin/audit (filtered too) and verifies the chain', async () => {
@@ -39,11 +44,19 @@ describe('the bootstrap auditor identity', () => {
   });
 
   it('is refused 403 FORBIDDEN, naming the grant, on propose, approve, reject, sessions revoke and key rotation; nothing changes', async () => {
-    const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'break-glass', params: { identity_id: idOf('admin'), minutes: 5 }, reason: 'drill' } });
+    const p = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action: 'break-glass', params: { identity_id: idOf('admin'), minutes: 5 }, reason: 'drill' },
+    });
     expect(p.status, p.text).toBe(201);
     const auditBefore = t.deps.db.prepare('SELECT count(*) FROM audit_log').pluck().get();
     const refused = [
-      ['POST', '/admin/actions', { action: 'broker:create', params: { name: 'x' }, reason: 'r' }, 'broker:create:propose'],
+      [
+        'POST',
+        '/admin/actions',
+        { action: 'broker:create', params: { name: 'x' }, reason: 'r' },
+        'broker:create:propose',
+      ],
       ['POST', `/admin/actions/${p.body.action_id}/approve`, {}, 'break-glass:approve'],
       ['POST', `/admin/actions/${p.body.action_id}/reject`, { reason: 'no' }, 'break-glass:approve'],
       ['POST', '/admin/sessions/revoke', { identity_id: idOf('dealer') }, 'sessions:revoke'],
@@ -65,7 +78,12 @@ describe('the bootstrap auditor identity', () => {
 
   it('gets no dealer-desk data: the desk takes console keys, so its back-office key is 401 there (as X-Admin-Key or X-Console-Key)', async () => {
     const key = t.creds.operators.auditor_key;
-    for (const url of ['/broker/v1/queue', '/broker/v1/eod', '/broker/v1/reference/instruments', '/broker/v1/funding']) {
+    for (const url of [
+      '/broker/v1/queue',
+      '/broker/v1/eod',
+      '/broker/v1/reference/instruments',
+      '/broker/v1/funding',
+    ]) {
       for (const header of ['x-admin-key', 'x-console-key']) {
         const r = await t.req('GET', url, { as: 'none', headers: { [header]: key } });
         expect(r.status, `${url} ${header}`).toBe(401);

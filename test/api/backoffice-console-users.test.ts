@@ -19,8 +19,10 @@ beforeEach(async () => {
 });
 afterEach(async () => c.close());
 
-const idOf = (name: string) => t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
-const propose = (action: string, params: Record<string, unknown>) => t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access change' } });
+const idOf = (name: string) =>
+  t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
+const propose = (action: string, params: Record<string, unknown>) =>
+  t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access change' } });
 const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { as: 'approver', body: {} });
 async function approved(action: string, params: Record<string, unknown>) {
   const p = await propose(action, params);
@@ -30,7 +32,10 @@ async function approved(action: string, params: Record<string, unknown>) {
   expect(a.body.state).toBe('approved');
   return a.body;
 }
-const stillProposed = async (id: string) => (await t.req('GET', '/admin/actions?state=proposed', { as: 'security' })).body.actions.some((x: { action_id: string }) => x.action_id === id);
+const stillProposed = async (id: string) =>
+  (await t.req('GET', '/admin/actions?state=proposed', { as: 'security' })).body.actions.some(
+    (x: { action_id: string }) => x.action_id === id,
+  );
 
 const call: ConsoleApp['call'] = (...a) => c.call(...a);
 const enrol: ConsoleApp['enrol'] = (...a) => c.enrol(...a);
@@ -38,8 +43,19 @@ const signIn: ConsoleApp['signIn'] = (...a) => c.signIn(...a);
 
 describe('console-users:manage', () => {
   it('creates an identity holding the role in its scope; the one-time code the approval answers enrols its passkey, and the code is not stored with the action', async () => {
-    const a = await approved('console-users:manage', { name: 'desk.two', display_name: 'Desk Two', role: 'dealer', scope: `broker:${t.creds.broker_id}` });
-    expect(a.result).toMatchObject({ name: 'desk.two', display_name: 'Desk Two', role: 'dealer', realm: 'console', scope: `broker:${t.creds.broker_id}` });
+    const a = await approved('console-users:manage', {
+      name: 'desk.two',
+      display_name: 'Desk Two',
+      role: 'dealer',
+      scope: `broker:${t.creds.broker_id}`,
+    });
+    expect(a.result).toMatchObject({
+      name: 'desk.two',
+      display_name: 'Desk Two',
+      role: 'dealer',
+      realm: 'console',
+      scope: `broker:${t.creds.broker_id}`,
+    });
     const code = a.result.answered_once.enrolment_code as string;
     expect(code).toMatch(/^enr_/);
     const listed = (await t.req('GET', '/admin/actions?limit=1', { as: 'security' })).body.actions[0];
@@ -58,7 +74,9 @@ describe('console-users:manage', () => {
   it('renames an existing identity for display', async () => {
     const a = await approved('console-users:manage', { identity_id: idOf('dealer'), display_name: 'Head Dealer' });
     expect(a.result).toMatchObject({ identity_id: idOf('dealer'), display_name: 'Head Dealer', disabled: false });
-    expect(t.deps.db.prepare('SELECT display_name FROM operators WHERE name = ?').pluck().get('dealer')).toBe('Head Dealer');
+    expect(t.deps.db.prepare('SELECT display_name FROM operators WHERE name = ?').pluck().get('dealer')).toBe(
+      'Head Dealer',
+    );
   });
 
   it('a name already taken is refused at approval (422 ACTION_NOT_EXECUTABLE): no identity is added and the proposal stays open', async () => {
@@ -89,7 +107,13 @@ describe('console-users:manage', () => {
 
 describe('console-users:disable', () => {
   it("a disabled identity's next request is 401 with its key and with its session (revoked at once); enabled again through console-users:manage", async () => {
-    const code = (await approved('console-users:manage', { name: 'desk.three', role: 'dealer', scope: `broker:${t.creds.broker_id}` })).result.answered_once.enrolment_code;
+    const code = (
+      await approved('console-users:manage', {
+        name: 'desk.three',
+        role: 'dealer',
+        scope: `broker:${t.creds.broker_id}`,
+      })
+    ).result.answered_once.enrolment_code;
     const key = softPasskey();
     await enrol(key, code);
     const s = await signIn(key);
@@ -125,19 +149,34 @@ describe('console-users:disable', () => {
 describe('console-roles:assign', () => {
   it('a role given grants its routes at the next request; taken, the next request is 403 and the grants of the roles kept stay', async () => {
     expect((await t.req('GET', '/admin/actions', { as: 'compliance' })).status).toBe(403);
-    const g = await approved('console-roles:assign', { identity_id: idOf('compliance'), role: 'auditor', scope: 'global' });
+    const g = await approved('console-roles:assign', {
+      identity_id: idOf('compliance'),
+      role: 'auditor',
+      scope: 'global',
+    });
     expect(g.result).toMatchObject({ role: 'auditor', scope: 'global', change: 'give' });
     expect((await t.req('GET', '/admin/actions', { as: 'compliance' })).status).toBe(200);
-    const tk = await approved('console-roles:assign', { identity_id: idOf('compliance'), role: 'auditor', scope: 'global', change: 'take' });
+    const tk = await approved('console-roles:assign', {
+      identity_id: idOf('compliance'),
+      role: 'auditor',
+      scope: 'global',
+      change: 'take',
+    });
     expect(tk.result.grants_removed).toEqual(['actions:read']);
     expect((await t.req('GET', '/admin/actions', { as: 'compliance' })).status).toBe(403);
     expect((await t.req('GET', '/admin/access-review', { as: 'compliance' })).status).toBe(200);
-    const roles = t.deps.db.prepare('SELECT DISTINCT role FROM operator_grants WHERE operator_id = ?').pluck().all(idOf('compliance'));
+    const roles = t.deps.db
+      .prepare('SELECT DISTINCT role FROM operator_grants WHERE operator_id = ?')
+      .pluck()
+      .all(idOf('compliance'));
     expect(roles).toEqual(['compliance']);
   });
 
   it('a role of the other realm, a role not held, or a scope naming nothing is refused at approval and changes nothing', async () => {
-    const grants = () => t.deps.db.prepare('SELECT grant_name, scope, role FROM operator_grants WHERE operator_id = ? ORDER BY 1, 2').all(idOf('compliance'));
+    const grants = () =>
+      t.deps.db
+        .prepare('SELECT grant_name, scope, role FROM operator_grants WHERE operator_id = ? ORDER BY 1, 2')
+        .all(idOf('compliance'));
     const before = grants();
     for (const params of [
       { identity_id: idOf('compliance'), role: 'dealer', scope: 'global' },
@@ -148,7 +187,12 @@ describe('console-roles:assign', () => {
       expect((await approve(p.body.action_id)).body.error.code).toBe('ACTION_NOT_EXECUTABLE');
     }
     expect(grants()).toEqual(before);
-    const bad = await propose('console-roles:assign', { identity_id: idOf('compliance'), role: 'auditor', scope: 'global', change: 'swap' });
+    const bad = await propose('console-roles:assign', {
+      identity_id: idOf('compliance'),
+      role: 'auditor',
+      scope: 'global',
+      change: 'swap',
+    });
     expect([bad.status, bad.body.error.code]).toEqual([422, 'INVALID_ACTION_PARAMS']);
     expect(bad.body.error.message).toContain('change');
   });
@@ -156,7 +200,13 @@ describe('console-roles:assign', () => {
 
 describe('passkey:unlock', () => {
   it("removes the identity's passkeys and ends its sessions; the fresh code answered once enrols a new passkey", async () => {
-    const code = (await approved('console-users:manage', { name: 'desk.four', role: 'dealer', scope: `broker:${t.creds.broker_id}` })).result.answered_once.enrolment_code;
+    const code = (
+      await approved('console-users:manage', {
+        name: 'desk.four',
+        role: 'dealer',
+        scope: `broker:${t.creds.broker_id}`,
+      })
+    ).result.answered_once.enrolment_code;
     const lost = softPasskey();
     await enrol(lost, code);
     const s = await signIn(lost);
@@ -169,7 +219,9 @@ describe('passkey:unlock', () => {
     expect((await enrol(fresh, u.result.answered_once.enrolment_code)).status).toBe(200);
     const s2 = await signIn(fresh);
     expect((await call('GET', '/console/api/me', { cookie: s2.cookie })).body.identity.name).toBe('desk.four');
-    expect(JSON.stringify(t.deps.db.prepare('SELECT result FROM admin_actions').all())).not.toContain(u.result.answered_once.enrolment_code);
+    expect(JSON.stringify(t.deps.db.prepare('SELECT result FROM admin_actions').all())).not.toContain(
+      u.result.answered_once.enrolment_code,
+    );
   });
 
   it('an unknown identity is refused at approval; bad params are 422', async () => {
@@ -183,11 +235,27 @@ describe('passkey:unlock', () => {
 
 describe('idp-config:update', () => {
   it('records the configuration, readable at GET /admin/idp-config and audited; the console still signs in only with passkeys', async () => {
-    expect((await t.req('GET', '/admin/idp-config', { as: 'security' })).body).toEqual({ sign_in: 'passkeys', idp_config: null });
-    const a = await approved('idp-config:update', { issuer: 'https://login.broker.example/realms/egx', client_id: 'svc-console', allowed_domains: ['broker.example'] });
+    expect((await t.req('GET', '/admin/idp-config', { as: 'security' })).body).toEqual({
+      sign_in: 'passkeys',
+      idp_config: null,
+    });
+    const a = await approved('idp-config:update', {
+      issuer: 'https://login.broker.example/realms/egx',
+      client_id: 'svc-console',
+      allowed_domains: ['broker.example'],
+    });
     const r = await t.req('GET', '/admin/idp-config', { as: 'security' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ sign_in: 'passkeys', idp_config: { version: 1, issuer: 'https://login.broker.example/realms/egx', client_id: 'svc-console', allowed_domains: ['broker.example'], action_id: a.action_id } });
+    expect(r.body).toMatchObject({
+      sign_in: 'passkeys',
+      idp_config: {
+        version: 1,
+        issuer: 'https://login.broker.example/realms/egx',
+        client_id: 'svc-console',
+        allowed_domains: ['broker.example'],
+        action_id: a.action_id,
+      },
+    });
     const audit = (await t.req('GET', '/admin/audit?limit=5', { as: 'admin' })).body;
     expect(JSON.stringify(audit)).toContain('idp_config.recorded');
     expect((await t.req('GET', '/admin/idp-config', { as: 'approver' })).status).toBe(403);
@@ -195,7 +263,10 @@ describe('idp-config:update', () => {
 
   it.each([
     [{ issuer: 'http://login.broker.example', client_id: 'c', allowed_domains: ['broker.example'] }, 'issuer'],
-    [{ issuer: 'https://login.broker.example', client_id: 'has space', allowed_domains: ['broker.example'] }, 'client_id'],
+    [
+      { issuer: 'https://login.broker.example', client_id: 'has space', allowed_domains: ['broker.example'] },
+      'client_id',
+    ],
     [{ issuer: 'https://login.broker.example', client_id: 'c', allowed_domains: [] }, 'allowed_domains'],
     [{ issuer: 'https://login.broker.example', client_id: 'c', allowed_domains: ['not a domain'] }, 'allowed_domains'],
   ])('params %j are 422 INVALID_ACTION_PARAMS naming %s', async (params, field) => {

@@ -11,11 +11,16 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const propose = (params: Record<string, unknown>) =>
-  t.req('POST', '/admin/actions', { as: 'security', body: { action: 'corp-action:process', params, reason: 'pay the COMI dividend early' } });
+  t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: { action: 'corp-action:process', params, reason: 'pay the COMI dividend early' },
+  });
 const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { as: 'approver', body: {} });
 const dividend = async (id: string) => (await t.req('GET', `/admin/sandbox/dividends/${id}`)).body;
 const declare = async () => {
-  const d = await t.req('POST', '/admin/sandbox/declare-dividend', { body: { symbol: 'COMI', amount_per_share_micros: 1_500_005, ex_date: '2026-11-24', pay_date: '2026-11-26' } });
+  const d = await t.req('POST', '/admin/sandbox/declare-dividend', {
+    body: { symbol: 'COMI', amount_per_share_micros: 1_500_005, ex_date: '2026-11-24', pay_date: '2026-11-26' },
+  });
   expect(d.status).toBe(201);
   return d.body.dividend_id as string;
 };
@@ -31,11 +36,23 @@ describe('corp-action:process, kind dividend', () => {
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
     // 100 x 1.500005 = 150.0005 EGP gross, 10% withheld half up: 15.00005 -> 15.000050
-    expect(a.body.result).toMatchObject({ kind: 'dividend', dividend_id: id, state: 'paid', holders_paid: 1, holders_failed: 0, net_paid_micros: 135_000_450 });
+    expect(a.body.result).toMatchObject({
+      kind: 'dividend',
+      dividend_id: id,
+      state: 'paid',
+      holders_paid: 1,
+      holders_failed: 0,
+      net_paid_micros: 135_000_450,
+    });
     expect(cash(t, holder).settled).toBe(135_000_450);
     expect(await dividend(id)).toMatchObject({ state: 'paid', paid_at: '2026-11-24T10:00:00+02:00' });
-    const acts = (await t.req('GET', `/v1/investors/${holder}/activities`)).body.activities.map((x: { activity_type: string; net_amount_micros: number }) => [x.activity_type, x.net_amount_micros]);
-    expect(acts).toEqual([['TAX', -15_000_050], ['DIV', 150_000_500]]);
+    const acts = (await t.req('GET', `/v1/investors/${holder}/activities`)).body.activities.map(
+      (x: { activity_type: string; net_amount_micros: number }) => [x.activity_type, x.net_amount_micros],
+    );
+    expect(acts).toEqual([
+      ['TAX', -15_000_050],
+      ['DIV', 150_000_500],
+    ]);
     await advance(t, { until: '2026-11-26T12:00:00+02:00' });
     expect(cash(t, holder).settled).toBe(135_000_450);
     expect(t.deps.ledger.checkInvariants()).toEqual({ ok: true, violations: [] });

@@ -12,7 +12,10 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const propose = (params: Record<string, unknown>) =>
-  t.req('POST', '/admin/actions', { as: 'security', body: { action: 'fee-schedule:update', params, reason: 'new broker tariff' } });
+  t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: { action: 'fee-schedule:update', params, reason: 'new broker tariff' },
+  });
 const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { as: 'approver', body: {} });
 const setQuote = async (symbol: string, price: number) => {
   expect((await t.req('POST', '/admin/sandbox/quote', { body: { symbol, price_micros: price } })).status).toBe(200);
@@ -31,7 +34,11 @@ describe('fee-schedule:update', () => {
     expect(before.fees.commission_micros).toBe(8_500_000);
 
     // commission 20 bp (min 7 EGP), stamp duty 5 bp; the other lines keep their rates
-    const p = await propose({ commission_rate_bps_x10: 200, commission_min_micros: 7 * EGP, stamp_duty_rate_bps_x10: 50 });
+    const p = await propose({
+      commission_rate_bps_x10: 200,
+      commission_min_micros: 7 * EGP,
+      stamp_duty_rate_bps_x10: 50,
+    });
     expect(p.status).toBe(201);
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
@@ -41,7 +48,14 @@ describe('fee-schedule:update', () => {
     expect(second.body.status).toBe('filled');
     const after = await note(second.body.order_id);
     // gross 8,500: commission 17.00, EGX/MCDR 0.85, IPF/FRA 0.425, stamp duty 4.25
-    expect(after.fees).toEqual({ commission_micros: 17_000_000, egx_micros: 850_000, mcdr_micros: 850_000, ipf_micros: 425_000, fra_micros: 425_000, total_micros: 19_550_000 });
+    expect(after.fees).toEqual({
+      commission_micros: 17_000_000,
+      egx_micros: 850_000,
+      mcdr_micros: 850_000,
+      ipf_micros: 425_000,
+      fra_micros: 425_000,
+      total_micros: 19_550_000,
+    });
     expect(after.withholding.stamp_duty_micros).toBe(4_250_000);
     expect(await note(first.body.order_id)).toEqual(before);
 

@@ -28,7 +28,10 @@ interface Rotation {
 /** Waits (reading GET /admin/actions) until the approved rotation is no longer running; its progress. */
 async function rotated(actionId: string): Promise<Rotation> {
   for (;;) {
-    const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{ action_id: string; result: { rotation: Rotation } }>;
+    const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{
+      action_id: string;
+      result: { rotation: Rotation };
+    }>;
     const r = all.find((a) => a.action_id === actionId)!.result.rotation;
     if (r.state !== 'running') return r;
     await new Promise((resolve) => setImmediate(resolve));
@@ -42,18 +45,26 @@ async function sealedData() {
   const created = await t.req('POST', '/v1/kyc/applications', { body });
   expect(created.status).toBe(201);
   const id = created.body.application_id as string;
-  for (const [side, raw] of [['national_id_front', SAMPLE_FRONT], ['national_id_back', SAMPLE_BACK]] as const) {
-    expect((await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw, contentType: 'image/png' })).status).toBe(200);
+  for (const [side, raw] of [
+    ['national_id_front', SAMPLE_FRONT],
+    ['national_id_back', SAMPLE_BACK],
+  ] as const) {
+    expect(
+      (await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw, contentType: 'image/png' })).status,
+    ).toBe(200);
   }
   expect((await t.req('POST', `/v1/kyc/applications/${id}/submit`)).status).toBe(200);
   expect((await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' })).status).toBe(200);
   return { body, id };
 }
 
-const signingSecretRow = () => t.deps.db.prepare('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ?').get(tenantId()) as { secret_enc: Buffer };
+const signingSecretRow = () =>
+  t.deps.db.prepare('SELECT secret_enc FROM signing_secrets WHERE tenant_id = ?').get(tenantId()) as {
+    secret_enc: Buffer;
+  };
 
 describe('keys:rotate-dek', () => {
-  it('re-seals the tenant\'s PII, ID images, logo, signing secret and journal under a new data key; the old key opens none of it', async () => {
+  it("re-seals the tenant's PII, ID images, logo, signing secret and journal under a new data key; the old key opens none of it", async () => {
     const { body, id } = await sealedData();
     const appBefore = (await t.req('GET', `/v1/kyc/applications/${id}`)).body;
     const oldDek = Buffer.from(t.deps.keys.tenantDek(tenantId()));
@@ -62,7 +73,13 @@ describe('keys:rotate-dek', () => {
     expect(a.status).toBe(200);
     const r = await rotated(p.body.action_id);
     expect(r.state).toBe('done');
-    expect(r.resealed).toMatchObject({ signing_secrets: 1, national_ids: 1, contact_details: 1, id_images: 2, logo: 1 });
+    expect(r.resealed).toMatchObject({
+      signing_secrets: 1,
+      national_ids: 1,
+      contact_details: 1,
+      id_images: 2,
+      logo: 1,
+    });
     expect(r.resealed.journal_bodies).toBeGreaterThan(3);
     const newDek = t.deps.keys.tenantDek(tenantId());
     expect(newDek.equals(oldDek)).toBe(false);
@@ -92,7 +109,9 @@ describe('keys:rotate-dek', () => {
   it('a sealed value that does not open refuses the whole rotation (422 ACTION_NOT_EXECUTABLE naming it): nothing is re-sealed', async () => {
     await sealedData();
     t.deps.db.prepare('UPDATE brandings SET logo_sealed = randomblob(64) WHERE tenant_id = ?').run(tenantId());
-    const wrapped = () => (t.deps.db.prepare('SELECT dek_wrapped FROM tenants WHERE id = ?').get(tenantId()) as { dek_wrapped: Buffer }).dek_wrapped;
+    const wrapped = () =>
+      (t.deps.db.prepare('SELECT dek_wrapped FROM tenants WHERE id = ?').get(tenantId()) as { dek_wrapped: Buffer })
+        .dek_wrapped;
     const [dekBefore, secretBefore] = [wrapped(), signingSecretRow().secret_enc];
     const a = await approve((await propose('keys:rotate-dek', { tenant_id: tenantId() })).body.action_id);
     expect([a.status, a.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
@@ -197,10 +216,16 @@ describe('keys:rotate-kek', () => {
     await t.close({ keepDir: true });
     t = await makeApp({ dir, kek });
     try {
-      const verify = await t.req('GET', '/admin/audit/verify', { as: 'none', headers: { 'x-admin-key': creds.operators.admin_key }, tenant: creds.tenant });
+      const verify = await t.req('GET', '/admin/audit/verify', {
+        as: 'none',
+        headers: { 'x-admin-key': creds.operators.admin_key },
+        tenant: creds.tenant,
+      });
       expect(verify.body).toMatchObject({ ok: true });
       // a signed request: the signing secret opens under the data key, which opens under the new KEK
-      expect((await t.req('POST', '/v1/kyc/applications', { body: applicant(), tenant: creds.tenant })).status).toBe(201);
+      expect((await t.req('POST', '/v1/kyc/applications', { body: applicant(), tenant: creds.tenant })).status).toBe(
+        201,
+      );
       expect(openEverySealed(t.deps.db, kek).failures).toEqual([]);
     } finally {
       await t.close();

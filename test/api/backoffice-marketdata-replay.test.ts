@@ -12,20 +12,25 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 const propose = (params: Record<string, unknown>) =>
-  t.req('POST', '/admin/actions', { as: 'security', body: { action: 'marketdata:replay', params, reason: 'replay the morning moves' } });
+  t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: { action: 'marketdata:replay', params, reason: 'replay the morning moves' },
+  });
 const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { as: 'approver', body: {} });
 const at = (iso: string) => advance(t, { until: iso });
 const setQuote = async (symbol: string, price: number) => {
   const r = await t.req('POST', '/admin/sandbox/quote', { body: { symbol, price_micros: price } });
   expect(r.status).toBe(200);
 };
-const price = async (symbol: string) => (await t.req('GET', `/v1/instruments/${symbol}/quote`)).body.price_micros as number;
+const price = async (symbol: string) =>
+  (await t.req('GET', `/v1/instruments/${symbol}/quote`)).body.price_micros as number;
 /** A legal price `pct` percent away from the tape's price now (on the tick grid). */
-const near = async (symbol: string, pct: number) => roundToTick(Math.round((await price(symbol)) * (1 + pct / 100)), 'nearest');
+const near = async (symbol: string, pct: number) =>
+  roundToTick(Math.round((await price(symbol)) * (1 + pct / 100)), 'nearest');
 const overrides = () => (t.deps.db.prepare('SELECT COUNT(*) AS n FROM quote_overrides').get() as { n: number }).n;
 
 describe('marketdata:replay', () => {
-  it('re-applies the window\'s recorded overrides now: each symbol is back at its last override of the window', async () => {
+  it("re-applies the window's recorded overrides now: each symbol is back at its last override of the window", async () => {
     await at('2026-11-22T10:05:00+02:00');
     const comi1 = await near('COMI', 2);
     await setQuote('COMI', comi1);
@@ -44,7 +49,11 @@ describe('marketdata:replay', () => {
     const before = overrides();
     const a = await approve(p.body.action_id);
     expect(a.status).toBe(200);
-    expect(a.body.result).toEqual({ replayed: 3, applied_at: '2026-11-22T11:00:00+02:00', quotes: { COMI: comi2, ETEL: etel } });
+    expect(a.body.result).toEqual({
+      replayed: 3,
+      applied_at: '2026-11-22T11:00:00+02:00',
+      quotes: { COMI: comi2, ETEL: etel },
+    });
     expect([await price('COMI'), await price('ETEL')]).toEqual([comi2, etel]);
     expect(overrides()).toBe(before + 3);
   });
@@ -70,7 +79,7 @@ describe('marketdata:replay', () => {
     expect((await t.req('GET', '/admin/actions?state=proposed')).body.actions).toHaveLength(1);
   });
 
-  it('an override outside today\'s band refuses the whole replay: no quote moves, nothing is recorded', async () => {
+  it("an override outside today's band refuses the whole replay: no quote moves, nothing is recorded", async () => {
     await at('2026-11-22T10:05:00+02:00');
     await setQuote('ETEL', await near('ETEL', 3));
     await setQuote('COMI', await near('COMI', 19));
@@ -85,7 +94,7 @@ describe('marketdata:replay', () => {
     const before = overrides();
     const a = await approve(p.body.action_id);
     expect([a.status, a.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
-    expect(a.body.error.message).toContain('outside today\'s band');
+    expect(a.body.error.message).toContain("outside today's band");
     expect(overrides()).toBe(before);
     expect(await price('ETEL')).toBe(etelNow);
   });

@@ -19,7 +19,14 @@ const period = { period_start: '2026-11-01', period_end: '2026-11-22' };
 const GOOD_PNG = makePng(120, 48, (x) => (x < 60 ? [200, 16, 46] : [31, 58, 95]));
 
 const putLogo = (raw: Buffer) => t.req('PUT', '/v1/branding/logo', { raw, contentType: 'application/octet-stream' });
-const logoOnFile = async () => (await t.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } })).rawPayload;
+const logoOnFile = async () =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/v1/branding/logo',
+      headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+    })
+  ).rawPayload;
 
 /**
  * A statement of the tenant, rendered: ready, and its PDF holds an image XObject (the logo; a statement
@@ -55,34 +62,100 @@ describe('A logo the renderer cannot draw is refused at upload with 422 LOGO_NOT
     ['a 12-bit baseline-marked JPEG (SOF0, precision 12)', () => jpegWithFrame({ precision: 12 }), /12 bits/],
     ['a lossless JPEG (SOF3)', () => jpegWithFrame({ marker: 0xc3 }), /lossless/],
     ['a 130 KB PNG that inflates to 4096 x 4096 at 16 bits per channel', inflationBomb, /4096 x 4096/],
-    ['a PNG of 2048 x 2048 RGBA at 16 bits per channel (32 MiB decoded)', () => pngOf({ width: 2048, height: 2048, depth: 16, colour: 6 }), /MiB/],
+    [
+      'a PNG of 2048 x 2048 RGBA at 16 bits per channel (32 MiB decoded)',
+      () => pngOf({ width: 2048, height: 2048, depth: 16, colour: 6 }),
+      /MiB/,
+    ],
     ['a PNG 2049 pixels wide', () => pngOf({ width: 2049, height: 1, depth: 8, colour: 0 }), /2049 x 1/],
     ['a JPEG 2049 pixels tall', () => jpegWithFrame({ height: 2049 }), /x 2049/],
-    ['a palette PNG whose PLTE is 7 bytes (the decoder panics and aborts the process)', () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(7)] }), /PLTE/],
-    ['a palette PNG whose PLTE has 257 entries (the decoder panics and aborts the process)', () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(257 * 3)] }), /PLTE/],
-    ['a palette PNG whose PLTE comes after its image data', () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, after: [palette(6)] }), /PLTE/],
-    ['a PNG with two PLTE chunks', () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(6), palette(6)] }), /PLTE/],
-    ['a PNG with an unknown critical chunk', () => pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('ABCD', Buffer.alloc(3))] }), /ABCD/],
-    ['a PNG with a second IHDR', () => pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('IHDR', Buffer.alloc(13))] }), /IHDR/],
-    ['an animated PNG (acTL, fcTL)', () => pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('acTL', Buffer.from([0, 0, 0, 1, 0, 0, 0, 0])), pngChunk('fcTL', Buffer.alloc(26))] }), /animat/],
-    ['a PNG whose image data is split by another chunk', () => {
-      const z = deflateSync(Buffer.alloc(4 * 5));
-      const png = pngOf({ width: 4, height: 4, depth: 8, colour: 0 });
-      const idat = png.indexOf(Buffer.from('IDAT')) - 4;
-      return Buffer.concat([png.subarray(0, idat), pngChunk('IDAT', z.subarray(0, 4)), pngChunk('tEXt', Buffer.from('a\0b')), pngChunk('IDAT', z.subarray(4)), pngChunk('IEND', Buffer.alloc(0))]);
-    }, /IDAT/],
-    ['an interlaced PNG with a row of unknown filter type', () => pngOf({ width: 2, height: 2, depth: 8, colour: 0, interlace: 1, rows: Buffer.from([0, 0, 0, 0, 9, 0, 0]) }), /filter/],
+    [
+      'a palette PNG whose PLTE is 7 bytes (the decoder panics and aborts the process)',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(7)] }),
+      /PLTE/,
+    ],
+    [
+      'a palette PNG whose PLTE has 257 entries (the decoder panics and aborts the process)',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(257 * 3)] }),
+      /PLTE/,
+    ],
+    [
+      'a palette PNG whose PLTE comes after its image data',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, after: [palette(6)] }),
+      /PLTE/,
+    ],
+    [
+      'a PNG with two PLTE chunks',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [palette(6), palette(6)] }),
+      /PLTE/,
+    ],
+    [
+      'a PNG with an unknown critical chunk',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('ABCD', Buffer.alloc(3))] }),
+      /ABCD/,
+    ],
+    [
+      'a PNG with a second IHDR',
+      () => pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('IHDR', Buffer.alloc(13))] }),
+      /IHDR/,
+    ],
+    [
+      'an animated PNG (acTL, fcTL)',
+      () =>
+        pngOf({
+          width: 4,
+          height: 4,
+          depth: 8,
+          colour: 0,
+          before: [pngChunk('acTL', Buffer.from([0, 0, 0, 1, 0, 0, 0, 0])), pngChunk('fcTL', Buffer.alloc(26))],
+        }),
+      /animat/,
+    ],
+    [
+      'a PNG whose image data is split by another chunk',
+      () => {
+        const z = deflateSync(Buffer.alloc(4 * 5));
+        const png = pngOf({ width: 4, height: 4, depth: 8, colour: 0 });
+        const idat = png.indexOf(Buffer.from('IDAT')) - 4;
+        return Buffer.concat([
+          png.subarray(0, idat),
+          pngChunk('IDAT', z.subarray(0, 4)),
+          pngChunk('tEXt', Buffer.from('a\0b')),
+          pngChunk('IDAT', z.subarray(4)),
+          pngChunk('IEND', Buffer.alloc(0)),
+        ]);
+      },
+      /IDAT/,
+    ],
+    [
+      'an interlaced PNG with a row of unknown filter type',
+      () => pngOf({ width: 2, height: 2, depth: 8, colour: 0, interlace: 1, rows: Buffer.from([0, 0, 0, 0, 9, 0, 0]) }),
+      /filter/,
+    ],
     ['a JPEG with a horizontal sampling factor of 3', () => jpegWithFrame({ sampling: 0x32 }), /sampling/],
-    ['a JPEG with an Adobe segment naming an unknown colour transform', () => jpegWithSegment(0xee, Buffer.from('Adobe\0\0\0\0\0\0\x07', 'latin1')), /Adobe/],
-    ['a JPEG with a second frame header', () => {
-      const sof = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xc0]));
-      const frame = JPEG_LOGO.subarray(sof, sof + 2 + JPEG_LOGO.readUInt16BE(sof + 2));
-      return Buffer.concat([JPEG_LOGO.subarray(0, sof), frame, JPEG_LOGO.subarray(sof)]);
-    }, /frame/],
-    ['a JPEG without Huffman tables', () => {
-      const dht = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xc4])), sos = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xda]));
-      return Buffer.concat([JPEG_LOGO.subarray(0, dht), JPEG_LOGO.subarray(sos)]);
-    }, /Huffman/],
+    [
+      'a JPEG with an Adobe segment naming an unknown colour transform',
+      () => jpegWithSegment(0xee, Buffer.from('Adobe\0\0\0\0\0\0\x07', 'latin1')),
+      /Adobe/,
+    ],
+    [
+      'a JPEG with a second frame header',
+      () => {
+        const sof = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xc0]));
+        const frame = JPEG_LOGO.subarray(sof, sof + 2 + JPEG_LOGO.readUInt16BE(sof + 2));
+        return Buffer.concat([JPEG_LOGO.subarray(0, sof), frame, JPEG_LOGO.subarray(sof)]);
+      },
+      /frame/,
+    ],
+    [
+      'a JPEG without Huffman tables',
+      () => {
+        const dht = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xc4])),
+          sos = JPEG_LOGO.indexOf(Buffer.from([0xff, 0xda]));
+        return Buffer.concat([JPEG_LOGO.subarray(0, dht), JPEG_LOGO.subarray(sos)]);
+      },
+      /Huffman/,
+    ],
   ];
   for (const [what, bytes, why] of cases) {
     it(`${what}: 422 LOGO_NOT_RENDERABLE, and the logo on file stays`, async () => {
@@ -117,7 +190,20 @@ describe('A logo the renderer can draw is accepted and drawn into a statement', 
 
   it('a palette PNG with its PLTE, and a JPEG marked extended sequential (SOF1) at 8 bits, are accepted and drawn', async () => {
     const rows = Buffer.from([0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
-    expect((await putLogo(pngOf({ width: 4, height: 4, depth: 8, colour: 3, rows, before: [pngChunk('PLTE', Buffer.from([200, 16, 46, 31, 58, 95]))] }))).status).toBe(200);
+    expect(
+      (
+        await putLogo(
+          pngOf({
+            width: 4,
+            height: 4,
+            depth: 8,
+            colour: 3,
+            rows,
+            before: [pngChunk('PLTE', Buffer.from([200, 16, 46, 31, 58, 95]))],
+          }),
+        )
+      ).status,
+    ).toBe(200);
     await statementDrawsLogo();
     expect((await putLogo(jpegWithFrame({ marker: 0xc1 }))).status).toBe(200);
     await statementDrawsLogo();
@@ -132,10 +218,18 @@ describe('A logo the renderer can draw is accepted and drawn into a statement', 
 describe('A logo stored without the upload check (a sandbox from before it, an imported snapshot) never reaches the renderer', () => {
   it('a palette PNG whose PLTE is 7 bytes, put straight into the row: its statement fails RENDER_FAILED, the daemon lives on, and the next good logo renders', async () => {
     // Given to Typst, this file panics its PNG decoder, and the panic aborts the whole process.
-    const crash = pngOf({ width: 4, height: 4, depth: 8, colour: 3, before: [pngChunk('PLTE', Buffer.alloc(7, 0x80))] });
+    const crash = pngOf({
+      width: 4,
+      height: 4,
+      depth: 8,
+      colour: 3,
+      before: [pngChunk('PLTE', Buffer.alloc(7, 0x80))],
+    });
     const tenant = t.creds.tenant.tenant_id;
     expect((await putLogo(GOOD_PNG)).status).toBe(200);
-    t.deps.db.prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?').run(sealLogo(t.deps.keys.tenantDek(tenant), tenant, crash), tenant);
+    t.deps.db
+      .prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?')
+      .run(sealLogo(t.deps.keys.tenantDek(tenant), tenant, crash), tenant);
     const created = await createReport(t, { investor_id: investor, ...period, sections: ['summary'] });
     expect(created.status).toBe(201);
     await advance(t, { minutes: 2 });

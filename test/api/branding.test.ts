@@ -15,7 +15,9 @@ let other: { tenant_id: string; name: string; api_key: string; signing_secret: s
 const PNG = readFileSync('fixtures/documents/national_id_front.png');
 /** The smallest thing that passes for a JPEG: SOI, an APP0 (JFIF) segment, then noise, then EOI. */
 const JPEG = noisyJpeg(300);
-const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+const SVG = Buffer.from(
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+);
 /** Logos whose clear bytes must never reach the disk (any 32-byte window identifies one). */
 const uploaded: Buffer[] = [PNG];
 let lastLogo: Buffer;
@@ -23,11 +25,13 @@ let otherLogo: Buffer;
 
 const get = (tenant?: typeof other) => t.req('GET', '/v1/branding', { tenant });
 const put = (body: unknown, tenant?: typeof other) => t.req('PUT', '/v1/branding', { body, tenant });
-const putLogo = (raw: Buffer, contentType = 'application/octet-stream', tenant?: typeof other) => t.req('PUT', '/v1/branding/logo', { raw, contentType, tenant });
+const putLogo = (raw: Buffer, contentType = 'application/octet-stream', tenant?: typeof other) =>
+  t.req('PUT', '/v1/branding/logo', { raw, contentType, tenant });
 const storedRow = () => t.deps.db.prepare('SELECT * FROM brandings WHERE tenant_id = ?').get(t.creds.tenant.tenant_id);
 const randomPng = (size: number) => paddedPng(size);
 /** The bytes with one bit flipped at `at` (inside the first chunk after the signature: a checksum fails). */
-const flipped = (bytes: Buffer, at: number) => Buffer.concat([bytes.subarray(0, at), Buffer.from([bytes[at] ^ 1]), bytes.subarray(at + 1)]);
+const flipped = (bytes: Buffer, at: number) =>
+  Buffer.concat([bytes.subarray(0, at), Buffer.from([bytes[at] ^ 1]), bytes.subarray(at + 1)]);
 
 beforeAll(async () => {
   t = await makeApp();
@@ -41,9 +45,19 @@ describe('GET /v1/branding answers every field, with the defaults before any cha
   it("answers the tenant's name, #1F3A5F, #C8102E, Noto Sans, no footer, no logo, and the tenant's creation time", async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    const created = (t.deps.db.prepare('SELECT created_at FROM tenants WHERE id = ?').get(t.creds.tenant.tenant_id) as { created_at: string }).created_at;
+    const created = (
+      t.deps.db.prepare('SELECT created_at FROM tenants WHERE id = ?').get(t.creds.tenant.tenant_id) as {
+        created_at: string;
+      }
+    ).created_at;
     expect(res.body).toEqual({
-      display_name: t.creds.tenant.name, primary_color: '#1F3A5F', accent_color: '#C8102E', font: 'Noto Sans', footer_text: '', logo_url: null, updated_at: created,
+      display_name: t.creds.tenant.name,
+      primary_color: '#1F3A5F',
+      accent_color: '#C8102E',
+      font: 'Noto Sans',
+      footer_text: '',
+      logo_url: null,
+      updated_at: created,
     });
     expect(storedRow()).toBeUndefined();
   });
@@ -63,10 +77,21 @@ describe('PUT /v1/branding merges the fields sent into the theme', () => {
     await advance(t, { minutes: 5 });
     const res = await put({ primary_color: '#0a7e8c', footer_text: '  Licensed by the FRA, licence 123.  ' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...before, primary_color: '#0A7E8C', footer_text: 'Licensed by the FRA, licence 123.', updated_at: res.body.updated_at });
+    expect(res.body).toEqual({
+      ...before,
+      primary_color: '#0A7E8C',
+      footer_text: 'Licensed by the FRA, licence 123.',
+      updated_at: res.body.updated_at,
+    });
     expect(Date.parse(res.body.updated_at) - Date.parse(before.updated_at)).toBeGreaterThanOrEqual(5 * 60_000);
     const again = await put({ font: 'Amiri', display_name: 'شركة النيل', accent_color: '#FFCC00' });
-    expect(again.body).toMatchObject({ primary_color: '#0A7E8C', footer_text: 'Licensed by the FRA, licence 123.', font: 'Amiri', display_name: 'شركة النيل', accent_color: '#FFCC00' });
+    expect(again.body).toMatchObject({
+      primary_color: '#0A7E8C',
+      footer_text: 'Licensed by the FRA, licence 123.',
+      font: 'Amiri',
+      display_name: 'شركة النيل',
+      accent_color: '#FFCC00',
+    });
     expect((await get()).body).toEqual(again.body);
   });
 
@@ -152,10 +177,19 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
   it('a PNG sent as application/octet-stream is a PNG; GET logo_url serves it back byte for byte', async () => {
     const res = await putLogo(PNG);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ logo_url: '/v1/branding/logo', content_type: 'image/png', bytes: PNG.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(res.body).toEqual({
+      logo_url: '/v1/branding/logo',
+      content_type: 'image/png',
+      bytes: PNG.length,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const branding = (await get()).body;
     expect(branding.logo_url).toBe('/v1/branding/logo');
-    const served = await t.app.inject({ method: 'GET', url: branding.logo_url, headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } });
+    const served = await t.app.inject({
+      method: 'GET',
+      url: branding.logo_url,
+      headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+    });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers.etag).toBe(`"${res.body.sha256}"`);
@@ -170,7 +204,11 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
     expect(res.body.content_type).toBe('image/jpeg');
     expect(res.body.bytes).toBe(JPEG.length);
     uploaded.push(JPEG);
-    const served = await t.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } });
+    const served = await t.app.inject({
+      method: 'GET',
+      url: '/v1/branding/logo',
+      headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+    });
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.rawPayload.equals(JPEG)).toBe(true);
     expect((await get()).body.updated_at > before.updated_at).toBe(true);
@@ -188,36 +226,81 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
   const refused: Array<[string, () => Buffer, string, number, string]> = [
     ['an SVG (even sent as image/png)', () => SVG, 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an SVG sent as image/svg+xml', () => SVG, 'image/svg+xml', 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['a GIF', () => Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'image/gif', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'a GIF',
+      () => Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
+      'image/gif',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['text', () => Buffer.from('this is not an image'), 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an empty body', () => Buffer.alloc(0), 'image/png', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['512 KiB + 1 byte', () => randomPng(512 * 1024 + 1), 'image/png', 413, 'PAYLOAD_TOO_LARGE'],
-    ['a PNG signature followed by noise', () => Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
-    ['a PNG with one flipped bit in its image data', () => flipped(randomPng(300), 50), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
+    [
+      'a PNG signature followed by noise',
+      () => Buffer.concat([randomPng(200).subarray(0, 8), Buffer.alloc(64, 7)]),
+      'image/png',
+      422,
+      'LOGO_NOT_RENDERABLE',
+    ],
+    [
+      'a PNG with one flipped bit in its image data',
+      () => flipped(randomPng(300), 50),
+      'image/png',
+      422,
+      'LOGO_NOT_RENDERABLE',
+    ],
     ['a PNG cut before its end', () => randomPng(400).subarray(0, 250), 'image/png', 422, 'LOGO_NOT_RENDERABLE'],
-    ['a JPEG signature followed by noise', () => Buffer.concat([JPEG.subarray(0, 3), Buffer.alloc(64, 7)]), 'image/jpeg', 422, 'LOGO_NOT_RENDERABLE'],
+    [
+      'a JPEG signature followed by noise',
+      () => Buffer.concat([JPEG.subarray(0, 3), Buffer.alloc(64, 7)]),
+      'image/jpeg',
+      422,
+      'LOGO_NOT_RENDERABLE',
+    ],
     ['a JPEG cut before its scan', () => JPEG.subarray(0, 200), 'image/jpeg', 422, 'LOGO_NOT_RENDERABLE'],
   ];
   for (const [what, body, type, status, code] of refused) {
     it(`${what}: ${status} ${code}, and the logo on file stays`, async () => {
       const before = (await get()).body;
-      const logoBefore = await t.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } });
+      const logoBefore = await t.app.inject({
+        method: 'GET',
+        url: '/v1/branding/logo',
+        headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+      });
       const res = await putLogo(body(), type);
       expect(res.status).toBe(status);
       expect(res.body.error.code).toBe(code);
       expect((await get()).body).toEqual(before);
-      const logoAfter = await t.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } });
+      const logoAfter = await t.app.inject({
+        method: 'GET',
+        url: '/v1/branding/logo',
+        headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+      });
       expect(logoAfter.rawPayload.equals(logoBefore.rawPayload)).toBe(true);
     });
   }
 
   it('a retried upload (same Idempotency-Key, same bytes) replays the first answer and changes nothing more', async () => {
     const logo = randomPng(2048);
-    const uploads = () => (t.deps.db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'branding.logo_uploaded'").get() as { n: number }).n;
-    const first = await t.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png', idempotencyKey: 'logo-retry-1' });
+    const uploads = () =>
+      (
+        t.deps.db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'branding.logo_uploaded'").get() as {
+          n: number;
+        }
+      ).n;
+    const first = await t.req('PUT', '/v1/branding/logo', {
+      raw: logo,
+      contentType: 'image/png',
+      idempotencyKey: 'logo-retry-1',
+    });
     expect(first.status).toBe(200);
     const count = uploads();
-    const again = await t.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png', idempotencyKey: 'logo-retry-1' });
+    const again = await t.req('PUT', '/v1/branding/logo', {
+      raw: logo,
+      contentType: 'image/png',
+      idempotencyKey: 'logo-retry-1',
+    });
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -230,9 +313,19 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
   it('PUT /v1/branding and PUT /v1/branding/logo without an Idempotency-Key are accepted (the spec requires none there)', async () => {
     const auth = { authorization: `Bearer ${t.creds.tenant.api_key}` };
     const current = (await get()).body;
-    const theme = await t.app.inject({ method: 'PUT', url: '/v1/branding', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ primary_color: current.primary_color }) });
+    const theme = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/branding',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ primary_color: current.primary_color }),
+    });
     expect(theme.statusCode, theme.body).toBe(200);
-    const logo = await t.app.inject({ method: 'PUT', url: '/v1/branding/logo', headers: { ...auth, 'content-type': 'image/png' }, payload: lastLogo });
+    const logo = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/branding/logo',
+      headers: { ...auth, 'content-type': 'image/png' },
+      payload: lastLogo,
+    });
     expect(logo.statusCode, logo.body).toBe(200);
   });
 
@@ -252,7 +345,13 @@ describe('PUT /v1/branding/logo takes a PNG or JPEG by its magic bytes, at most 
 describe("Another tenant's branding is its own", () => {
   it('starts at the defaults with its own name, and has no logo, whatever the first tenant did', async () => {
     const res = await get(other);
-    expect(res.body).toMatchObject({ display_name: 'Nile Wealth Partners', primary_color: '#1F3A5F', font: 'Noto Sans', footer_text: '', logo_url: null });
+    expect(res.body).toMatchObject({
+      display_name: 'Nile Wealth Partners',
+      primary_color: '#1F3A5F',
+      font: 'Noto Sans',
+      footer_text: '',
+      logo_url: null,
+    });
     const logo = await t.req('GET', '/v1/branding/logo', { tenant: other });
     expect(logo.status).toBe(404);
   });
@@ -265,8 +364,16 @@ describe("Another tenant's branding is its own", () => {
     expect((await put({ primary_color: '#112233', display_name: 'Other Co' }, other)).status).toBe(200);
     expect((await putLogo(logo, 'image/png', other)).status).toBe(200);
     expect((await get()).body).toEqual(mine);
-    expect((await get(other)).body).toMatchObject({ primary_color: '#112233', display_name: 'Other Co', logo_url: '/v1/branding/logo' });
-    const served = await t.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${other.api_key}` } });
+    expect((await get(other)).body).toMatchObject({
+      primary_color: '#112233',
+      display_name: 'Other Co',
+      logo_url: '/v1/branding/logo',
+    });
+    const served = await t.app.inject({
+      method: 'GET',
+      url: '/v1/branding/logo',
+      headers: { authorization: `Bearer ${other.api_key}` },
+    });
     expect(served.rawPayload.equals(logo)).toBe(true);
   });
 });
@@ -281,7 +388,9 @@ describe('Every change is audited', () => {
     expect(actions).toContain('branding.logo_uploaded');
     const updated = res.body.entries.find((e: { action: string }) => e.action === 'branding.updated');
     expect(JSON.parse(updated.detail).fields.length).toBeGreaterThan(0);
-    const otherActions = (await t.req('GET', `/admin/audit?tenant_id=${other.tenant_id}&limit=200`)).body.entries.map((e: { action: string }) => e.action);
+    const otherActions = (await t.req('GET', `/admin/audit?tenant_id=${other.tenant_id}&limit=200`)).body.entries.map(
+      (e: { action: string }) => e.action,
+    );
     expect(otherActions).toEqual(expect.arrayContaining(['branding.updated', 'branding.logo_uploaded']));
     expect((await t.req('GET', '/admin/audit/verify')).body.ok).toBe(true);
   });
@@ -302,7 +411,11 @@ describe('brandingOf, what reports read, is the branding current when it is call
 
   it('has no logo for a tenant that never uploaded one', async () => {
     const res = await t.req('POST', '/admin/tenants', { body: { name: 'Plain Tenant' } });
-    expect(brandingOf(t.deps, res.body.tenant_id)).toMatchObject({ display_name: 'Plain Tenant', logo: null, logo_url: null });
+    expect(brandingOf(t.deps, res.body.tenant_id)).toMatchObject({
+      display_name: 'Plain Tenant',
+      logo: null,
+      logo_url: null,
+    });
   });
 });
 
@@ -315,7 +428,11 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('The logo is sealed at rest: its clear bytes are in no file of the home', () => {
-  const windows = (img: Buffer) => [img.subarray(8, 40), img.subarray(img.length >> 1, (img.length >> 1) + 32), img.subarray(img.length - 32)];
+  const windows = (img: Buffer) => [
+    img.subarray(8, 40),
+    img.subarray(img.length >> 1, (img.length >> 1) + 32),
+    img.subarray(img.length - 32),
+  ];
 
   it('neither svc.db, nor its WAL, nor any other file holds a window of an uploaded logo, before and after a checkpoint', () => {
     expect(uploaded.length).toBe(5);

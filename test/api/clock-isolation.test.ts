@@ -16,10 +16,18 @@ let t: TestApp;
 let inv: string;
 
 const reportCount = () => t.deps.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM reports').get()!.n;
-const reportRow = (id: string) => t.deps.db.prepare<[string], { state: string; reason_code: string | null; purged_at: string | null; sealed: number }>(
-  'SELECT state, reason_code, purged_at, pdf_sealed IS NOT NULL AS sealed FROM reports WHERE id = ?',
-).get(id)!;
-const audited = (action: string) => t.deps.db.prepare<[string], { subject: string; detail: string }>('SELECT subject, detail FROM audit_log WHERE action = ? ORDER BY seq').all(action);
+const reportRow = (id: string) =>
+  t.deps.db
+    .prepare<[string], { state: string; reason_code: string | null; purged_at: string | null; sealed: number }>(
+      'SELECT state, reason_code, purged_at, pdf_sealed IS NOT NULL AS sealed FROM reports WHERE id = ?',
+    )
+    .get(id)!;
+const audited = (action: string) =>
+  t.deps.db
+    .prepare<[string], { subject: string; detail: string }>(
+      'SELECT subject, detail FROM audit_log WHERE action = ? ORDER BY seq',
+    )
+    .all(action);
 
 beforeAll(async () => {
   t = await makeApp();
@@ -32,7 +40,11 @@ describe('Every date a caller sends is bounded by one validator: 422 with a stab
     ['year 1', { period_start: '0001-01-01', period_end: '2026-11-22' }, 'DATE_OUT_OF_RANGE'],
     ['year 100', { period_start: '0100-01-01', period_end: '2026-11-22' }, 'DATE_OUT_OF_RANGE'],
     ['1899-12-31', { period_start: '1899-12-31', period_end: '2026-11-22' }, 'DATE_OUT_OF_RANGE'],
-    ['a period inside the window but before the month the account was opened', { period_start: '2026-10-31', period_end: '2026-11-22' }, 'PERIOD_BEFORE_ACCOUNT'],
+    [
+      'a period inside the window but before the month the account was opened',
+      { period_start: '2026-10-31', period_end: '2026-11-22' },
+      'PERIOD_BEFORE_ACCOUNT',
+    ],
     ['period_end in year 9999', { period_start: '2026-11-01', period_end: '9999-12-31' }, 'DATE_OUT_OF_RANGE'],
   ];
   for (const [name, period, code] of cases) {
@@ -59,7 +71,9 @@ describe('Every date a caller sends is bounded by one validator: 422 with a stab
     expect([blotter.status, blotter.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
     const eod = await t.req('GET', '/broker/v1/eod?date=0100-01-01');
     expect([eod.status, eod.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
-    const div = await t.req('POST', '/admin/sandbox/declare-dividend', { body: { symbol: 'COMI', amount_per_share_micros: 1_000_000, ex_date: '2026-12-01', pay_date: '9999-12-31' } });
+    const div = await t.req('POST', '/admin/sandbox/declare-dividend', {
+      body: { symbol: 'COMI', amount_per_share_micros: 1_000_000, ex_date: '2026-12-01', pay_date: '9999-12-31' },
+    });
     expect([div.status, div.body.error?.code]).toEqual([422, 'DATE_OUT_OF_RANGE']);
   });
 });
@@ -69,7 +83,16 @@ describe('A due event that fails, fails alone: the advance answers 200 and every
     const now = t.deps.clock.now();
     const tenantId = t.creds.tenant.tenant_id;
     const ids = HOSTILE_PERIODS.map((_, i) => `rpt_hostile000${i}`);
-    HOSTILE_PERIODS.forEach(([start, end], i) => insertHostileReport(t.deps.db, { id: ids[i], tenantId, investorId: inv, periodStart: start, periodEnd: end, createdMs: now }));
+    HOSTILE_PERIODS.forEach(([start, end], i) =>
+      insertHostileReport(t.deps.db, {
+        id: ids[i],
+        tenantId,
+        investorId: inv,
+        periodStart: start,
+        periodEnd: end,
+        createdMs: now,
+      }),
+    );
     t.deps.scheduler.changed();
     const good = await createReport(t, { investor_id: inv, period_start: '2026-11-01', period_end: '2026-11-22' });
     expect(good.status).toBe(201);
@@ -109,7 +132,9 @@ describe('A due event that fails, fails alone: the advance answers 200 and every
     expect(res.status, res.text).toBe(200);
     expect(seen).toEqual(['ok 1', 'boom 2', 'ok 3']);
     expect(t.deps.db.prepare("SELECT COUNT(*) AS n FROM events WHERE kind = 'test.never'").get()).toEqual({ n: 0 });
-    expect(t.deps.db.prepare("SELECT COUNT(*) AS n FROM events WHERE kind LIKE 'test.%' AND done = 0").get()).toEqual({ n: 0 });
+    expect(t.deps.db.prepare("SELECT COUNT(*) AS n FROM events WHERE kind LIKE 'test.%' AND done = 0").get()).toEqual({
+      n: 0,
+    });
     const failures = audited('scheduler.event_failed');
     expect(failures.at(-1)!.subject).toMatch(/^test\.boom#\d+$/);
     expect(JSON.parse(failures.at(-1)!.detail)).toMatchObject({ kind: 'test.boom', error: 'boom 2' });
@@ -119,7 +144,7 @@ describe('A due event that fails, fails alone: the advance answers 200 and every
   });
 });
 
-describe('One advance that passes a report\'s ready minute and its seven-year expiry answers 200', () => {
+describe("One advance that passes a report's ready minute and its seven-year expiry answers 200", () => {
   it('the report is ready with its size and digest, its PDF already purged (410); failed reports pass their expiry too', async () => {
     const today = t.deps.market.calendar.localDate(t.deps.clock.now());
     const created = await createReport(t, { investor_id: inv, period_start: '2026-11-01', period_end: today });
@@ -128,7 +153,11 @@ describe('One advance that passes a report\'s ready minute and its seven-year ex
     const res = await t.req('POST', '/admin/sandbox/clock-advance', { body: { days: 7 * 366 } });
     expect(res.status, res.text).toBe(200);
     const report = await settle(t, id);
-    expect(report).toMatchObject({ state: 'ready', bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(report).toMatchObject({
+      state: 'ready',
+      bytes: expect.any(Number),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(reportRow(id)).toMatchObject({ sealed: 0, purged_at: report.expires_at });
     expect((await downloadReport(t, id)).status).toBe(410);
     // the hostile reports of the test above failed and have expired on the way: nothing to purge, no 500
@@ -142,12 +171,25 @@ describe('A hostile report left generating by an older daemon fails at the next 
     const dir = t.dir;
     const adminKey = t.creds.operators.admin_key;
     const now = t.deps.clock.now();
-    insertHostileReport(t.deps.db, { id: 'rpt_hostilegen0', tenantId: t.creds.tenant.tenant_id, investorId: inv, periodStart: '0001-01-01', periodEnd: '2026-11-22', state: 'generating', createdMs: now - 180_000 });
+    insertHostileReport(t.deps.db, {
+      id: 'rpt_hostilegen0',
+      tenantId: t.creds.tenant.tenant_id,
+      investorId: inv,
+      periodStart: '0001-01-01',
+      periodEnd: '2026-11-22',
+      state: 'generating',
+      createdMs: now - 180_000,
+    });
     await t.close({ keepDir: true });
     t = await makeApp({ dir });
     expect(reportRow('rpt_hostilegen0')).toMatchObject({ state: 'failed', reason_code: 'DATE_OUT_OF_RANGE' });
     // the reopened app hands out no credentials (they were minted at the first start)
-    const res = await t.app.inject({ method: 'POST', url: '/admin/sandbox/clock-advance', headers: { 'x-admin-key': adminKey, 'content-type': 'application/json' }, payload: '{"minutes":5}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/admin/sandbox/clock-advance',
+      headers: { 'x-admin-key': adminKey, 'content-type': 'application/json' },
+      payload: '{"minutes":5}',
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 });

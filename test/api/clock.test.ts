@@ -141,7 +141,11 @@ describe('POST /admin/sandbox/clock-advance takes {minutes}, {hours}, {days} or 
     const security = await t.req('POST', '/admin/sandbox/clock-advance', { body: { hours: 1 }, as: 'security' });
     expect(security.status).toBe(403);
     expect(security.body.error.code).toBe('FORBIDDEN');
-    const dealerKeyAsAdmin = await t.req('POST', '/admin/sandbox/clock-advance', { body: { hours: 1 }, as: 'none', headers: { 'x-admin-key': t.creds.operators.dealer_key } });
+    const dealerKeyAsAdmin = await t.req('POST', '/admin/sandbox/clock-advance', {
+      body: { hours: 1 },
+      as: 'none',
+      headers: { 'x-admin-key': t.creds.operators.dealer_key },
+    });
     expect(dealerKeyAsAdmin.status).toBe(401);
   });
 });
@@ -150,7 +154,9 @@ describe('The scheduler runs every due event in time order', () => {
   it('stored events run at their instant with the clock pinned to it, across one advance', async () => {
     t = await makeApp();
     const seen: Array<[string, string]> = [];
-    t.deps.scheduler.on('test.ping', (payload: { n: string }, at) => seen.push([payload.n, t.deps.market.calendar.toIso(at)]));
+    t.deps.scheduler.on('test.ping', (payload: { n: string }, at) =>
+      seen.push([payload.n, t.deps.market.calendar.toIso(at)]),
+    );
     const base = t.deps.clock.now();
     t.deps.db.transaction(() => {
       t.deps.scheduler.schedule('test.ping', base + 3 * 60_000, { n: 'c' });
@@ -177,8 +183,11 @@ describe('The scheduler runs every due event in time order', () => {
     });
     await advance(t, { days: 7 });
     expect(runs).toEqual([
-      '2026-11-22T10:00:00+02:00', '2026-11-23T10:00:00+02:00', '2026-11-24T10:00:00+02:00',
-      '2026-11-25T10:00:00+02:00', '2026-11-26T10:00:00+02:00',
+      '2026-11-22T10:00:00+02:00',
+      '2026-11-23T10:00:00+02:00',
+      '2026-11-24T10:00:00+02:00',
+      '2026-11-25T10:00:00+02:00',
+      '2026-11-26T10:00:00+02:00',
     ]);
   });
 });

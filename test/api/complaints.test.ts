@@ -10,13 +10,19 @@ afterEach(async () => t?.close());
 
 const create = (body: Record<string, unknown>) => t.req('POST', '/admin/complaints', { body });
 const get = async (id: string) => (await t.req('GET', `/admin/complaints/${id}`)).body;
-const move = (id: string, body: Record<string, unknown>) => t.req('POST', `/admin/complaints/${id}/transitions`, { body });
+const move = (id: string, body: Record<string, unknown>) =>
+  t.req('POST', `/admin/complaints/${id}/transitions`, { body });
 const auditCount = () => t.deps.db.prepare('SELECT COUNT(*) FROM audit_log').pluck().get() as number;
 
 async function complaintAt(start: string): Promise<{ id: string; inv: string; body: any }> {
   t = await makeApp({ start });
   const inv = await trader(t, 0);
-  const res = await create({ investor_id: inv, category: 'execution', channel: 'phone', summary: 'My order filled above the price I saw.' });
+  const res = await create({
+    investor_id: inv,
+    category: 'execution',
+    channel: 'phone',
+    summary: 'My order filled above the price I saw.',
+  });
   expect(res.status).toBe(201);
   return { id: res.body.complaint_id, inv, body: res.body };
 }
@@ -26,12 +32,22 @@ describe('recording a complaint', () => {
     const { id, inv, body } = await complaintAt('2026-11-22T11:00:00+02:00');
     expect(id).toMatch(/^cmp_/);
     expect(body).toMatchObject({
-      investor_id: inv, tenant_id: t.creds.tenant.tenant_id, category: 'execution', channel: 'phone', state: 'received',
-      received_at: '2026-11-22T11:00:00+02:00', due_date: '2026-12-13', overdue: false, resolution_note: null, closed_at: null,
+      investor_id: inv,
+      tenant_id: t.creds.tenant.tenant_id,
+      category: 'execution',
+      channel: 'phone',
+      state: 'received',
+      received_at: '2026-11-22T11:00:00+02:00',
+      due_date: '2026-12-13',
+      overdue: false,
+      resolution_note: null,
+      closed_at: null,
       history: [{ from: null, to: 'received', actor: 'operator:admin', note: null, at: '2026-11-22T11:00:00+02:00' }],
     });
     expect(await get(id)).toEqual(body);
-    const entry = ((await t.req('GET', '/admin/audit?limit=50')).body.entries as any[]).find((e) => e.action === 'complaint.received');
+    const entry = ((await t.req('GET', '/admin/audit?limit=50')).body.entries as any[]).find(
+      (e) => e.action === 'complaint.received',
+    );
     expect(entry).toMatchObject({ subject: id, tenant_id: t.creds.tenant.tenant_id });
     expect(JSON.parse(entry.detail)).toMatchObject({ investor_id: inv, due_date: '2026-12-13' });
   });
@@ -41,7 +57,11 @@ describe('recording a complaint', () => {
     const inv = await trader(t, 0);
     const unknown = await create({ investor_id: 'inv_nobody', category: 'fees', summary: 'x' });
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'NOT_FOUND']);
-    for (const body of [{ investor_id: inv, category: 'rudeness', summary: 'x' }, { investor_id: inv, category: 'fees', summary: '  ' }, { investor_id: inv, category: 'fees', summary: 'x', extra: 1 }]) {
+    for (const body of [
+      { investor_id: inv, category: 'rudeness', summary: 'x' },
+      { investor_id: inv, category: 'fees', summary: '  ' },
+      { investor_id: inv, category: 'fees', summary: 'x', extra: 1 },
+    ]) {
       expect((await create(body)).body.error.code).toBe('VALIDATION_FAILED');
     }
     expect((await t.req('GET', '/admin/complaints')).body.complaints).toEqual([]);
@@ -64,7 +84,8 @@ describe('the response due date: 15 EGX business days after receipt', () => {
   it('is overdue only after the due date, and only while received or investigating', async () => {
     const { id } = await complaintAt('2026-10-01T11:00:00+02:00');
     const inv = (await get(id)).investor_id;
-    const other = (await create({ investor_id: inv, category: 'fees', summary: 'Commission looks high.' })).body.complaint_id;
+    const other = (await create({ investor_id: inv, category: 'fees', summary: 'Commission looks high.' })).body
+      .complaint_id;
     await move(other, { to: 'investigating' });
     await move(other, { to: 'resolved', note: 'Commission matches the schedule; explained to the client.' });
     // Cairo keeps summer time (+03:00) until the last Thursday of October.
@@ -74,8 +95,12 @@ describe('the response due date: 15 EGX business days after receipt', () => {
     await advance(t, { until: '2026-10-26T00:00:00+03:00' });
     expect((await get(id)).overdue).toBe(true);
     expect((await get(other)).overdue).toBe(false);
-    expect((await t.req('GET', '/admin/complaints?overdue=true')).body.complaints.map((c: any) => c.complaint_id)).toEqual([id]);
-    expect((await t.req('GET', '/admin/complaints?overdue=false')).body.complaints.map((c: any) => c.complaint_id)).toEqual([other]);
+    expect(
+      (await t.req('GET', '/admin/complaints?overdue=true')).body.complaints.map((c: any) => c.complaint_id),
+    ).toEqual([id]);
+    expect(
+      (await t.req('GET', '/admin/complaints?overdue=false')).body.complaints.map((c: any) => c.complaint_id),
+    ).toEqual([other]);
     await move(id, { to: 'investigating' });
     expect((await get(id)).overdue).toBe(true);
   });
@@ -98,7 +123,11 @@ describe('transitions: received -> investigating -> resolved | rejected, one ste
       expect((await move(id, { to })).body.error.code, to).toBe('COMPLAINT_TRANSITION_INVALID');
     }
     const resolved = await move(id, { to: 'resolved', note: 'Price was the fill price at 10:05; explained.' });
-    expect(resolved.body).toMatchObject({ state: 'resolved', resolution_note: 'Price was the fill price at 10:05; explained.', closed_at: '2026-11-22T11:00:00+02:00' });
+    expect(resolved.body).toMatchObject({
+      state: 'resolved',
+      resolution_note: 'Price was the fill price at 10:05; explained.',
+      closed_at: '2026-11-22T11:00:00+02:00',
+    });
     for (const to of ['received', 'investigating', 'resolved', 'rejected']) {
       const r = await move(id, { to, note: 'again' });
       expect([r.status, r.body.error.code], to).toEqual([409, 'COMPLAINT_TRANSITION_INVALID']);
@@ -118,7 +147,10 @@ describe('transitions: received -> investigating -> resolved | rejected, one ste
     expect(await get(id)).toEqual(before);
     expect((await move(id, { to: 'closed' })).body.error.code).toBe('VALIDATION_FAILED');
     expect((await move('cmp_nope', { to: 'investigating' })).body.error.code).toBe('NOT_FOUND');
-    expect((await move(id, { to: 'rejected', note: 'Not a complaint about the broker.' })).body).toMatchObject({ state: 'rejected', resolution_note: 'Not a complaint about the broker.' });
+    expect((await move(id, { to: 'rejected', note: 'Not a complaint about the broker.' })).body).toMatchObject({
+      state: 'rejected',
+      resolution_note: 'Not a complaint about the broker.',
+    });
   });
 
   it('every change is in the history and in the audit chain, which still verifies', async () => {
@@ -129,11 +161,29 @@ describe('transitions: received -> investigating -> resolved | rejected, one ste
     await move(id, { to: 'resolved', note: 'Explained.' });
     expect((await get(id)).history).toEqual([
       { from: null, to: 'received', actor: 'operator:admin', note: null, at: '2026-11-22T11:00:00+02:00' },
-      { from: 'received', to: 'investigating', actor: 'operator:admin', note: 'Pulled the fills.', at: '2026-11-22T11:30:00+02:00' },
-      { from: 'investigating', to: 'resolved', actor: 'operator:admin', note: 'Explained.', at: '2026-11-22T12:00:00+02:00' },
+      {
+        from: 'received',
+        to: 'investigating',
+        actor: 'operator:admin',
+        note: 'Pulled the fills.',
+        at: '2026-11-22T11:30:00+02:00',
+      },
+      {
+        from: 'investigating',
+        to: 'resolved',
+        actor: 'operator:admin',
+        note: 'Explained.',
+        at: '2026-11-22T12:00:00+02:00',
+      },
     ]);
-    const entries = ((await t.req('GET', '/admin/audit?limit=100')).body.entries as any[]).filter((e) => e.subject === id).reverse();
-    expect(entries.map((e) => [e.action, JSON.parse(e.detail).to ?? null])).toEqual([['complaint.received', null], ['complaint.transitioned', 'investigating'], ['complaint.transitioned', 'resolved']]);
+    const entries = ((await t.req('GET', '/admin/audit?limit=100')).body.entries as any[])
+      .filter((e) => e.subject === id)
+      .reverse();
+    expect(entries.map((e) => [e.action, JSON.parse(e.detail).to ?? null])).toEqual([
+      ['complaint.received', null],
+      ['complaint.transitioned', 'investigating'],
+      ['complaint.transitioned', 'resolved'],
+    ]);
     expect((await t.req('GET', '/admin/audit/verify')).body.ok).toBe(true);
   });
 });
@@ -142,9 +192,17 @@ describe('GET /admin/complaints filters', () => {
   it('by state, investor and tenant, oldest first', async () => {
     const { id, inv } = await complaintAt('2026-11-22T11:00:00+02:00');
     const inv2 = await trader(t, 0);
-    const second = (await create({ investor_id: inv2, category: 'statement', channel: 'email', summary: 'Statement missing a dividend.' })).body.complaint_id;
+    const second = (
+      await create({
+        investor_id: inv2,
+        category: 'statement',
+        channel: 'email',
+        summary: 'Statement missing a dividend.',
+      })
+    ).body.complaint_id;
     await move(second, { to: 'investigating' });
-    const ids = async (q: string) => (await t.req('GET', `/admin/complaints${q}`)).body.complaints.map((c: any) => c.complaint_id);
+    const ids = async (q: string) =>
+      (await t.req('GET', `/admin/complaints${q}`)).body.complaints.map((c: any) => c.complaint_id);
     expect(await ids('')).toEqual([id, second]);
     expect(await ids('?state=received')).toEqual([id]);
     expect(await ids('?state=investigating')).toEqual([second]);

@@ -50,7 +50,9 @@ describe('enrolment codes', () => {
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(code);
     expect((rows[0] as { code_hash: string }).code_hash).toBe(sha256(code));
-    expect((await t.req('POST', '/admin/console/enrolments', { body: { role: 'dealer' }, as: 'dealer' })).status).toBe(401);
+    expect((await t.req('POST', '/admin/console/enrolments', { body: { role: 'dealer' }, as: 'dealer' })).status).toBe(
+      401,
+    );
     // the request inspector shows the answer with the code redacted
     const seen = await t.req('GET', '/admin/sandbox/requests?limit=50');
     expect(JSON.stringify(seen.body)).toContain('/admin/console/enrolments');
@@ -76,7 +78,9 @@ describe('passkey sign-in and the session', () => {
     for (let i = 0; i < 2; i++) {
       const { res, cookie } = await signIn(key, 0);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(String(res.headers['set-cookie'])).toMatch(/^svc_console=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
+      expect(String(res.headers['set-cookie'])).toMatch(
+        /^svc_console=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/,
+      );
       const me = await call('GET', '/console/api/me', { cookie });
       expect(me.body.identity).toMatchObject({ name: 'dealer', role: 'dealer', realm: 'console' });
       expect(me.body.grants.map((g: { grant: string }) => g.grant)).toContain('orders:execute');
@@ -90,7 +94,9 @@ describe('passkey sign-in and the session', () => {
     const key = softPasskey();
     await enrol(key, await enrolCode());
     const opts = await call('POST', '/console/api/login/options');
-    const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(opts.body.options.challenge, 'http://evil.example', 0) } });
+    const res = await call('POST', '/console/api/login/verify', {
+      body: { response: key.assert(opts.body.options.challenge, 'http://evil.example', 0) },
+    });
     expect(res.body.error.code).toBe('PASSKEY_REJECTED');
   });
 
@@ -115,7 +121,11 @@ describe('passkey sign-in and the session', () => {
     expect([stale.status, stale.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
     const opts = await call('POST', '/console/api/step-up/options', { cookie, csrf });
     expect(opts.body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([key.credentialId]);
-    const up = await call('POST', '/console/api/step-up/verify', { cookie, csrf, body: { response: key.assert(opts.body.options.challenge, c.origin, 0) } });
+    const up = await call('POST', '/console/api/step-up/verify', {
+      cookie,
+      csrf,
+      body: { response: key.assert(opts.body.options.challenge, c.origin, 0) },
+    });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect((await execute()).body.error.code).toBe('NOT_FOUND');
   });
@@ -126,10 +136,14 @@ describe('passkey sign-in and the session', () => {
     const { cookie, csrf } = await signIn(key);
     const path = '/broker/v1/queue/ord_unknown000/reject';
     const body = { reason_code: 'DEALER_REJECTED' };
-    expect((await call('POST', path, { cookie, body, csrf, origin: 'http://evil.example' })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body, csrf, origin: 'http://evil.example' })).body.error.code).toBe(
+      'CSRF_REFUSED',
+    );
     expect((await call('POST', path, { cookie, body, csrf, origin: null })).body.error.code).toBe('CSRF_REFUSED');
     expect((await call('POST', path, { cookie, body })).body.error.code).toBe('CSRF_REFUSED');
-    expect((await call('POST', path, { cookie, body, csrf: csrf.slice(1) + 'A' })).body.error.code).toBe('CSRF_REFUSED');
+    expect((await call('POST', path, { cookie, body, csrf: csrf.slice(1) + 'A' })).body.error.code).toBe(
+      'CSRF_REFUSED',
+    );
     expect((await call('POST', path, { cookie, body, csrf })).body.error.code).toBe('NOT_FOUND');
     expect((await call('POST', '/console/api/logout', { cookie, csrf })).status).toBe(200);
     const after = await call('GET', '/broker/v1/queue', { cookie });
@@ -138,44 +152,67 @@ describe('passkey sign-in and the session', () => {
 });
 
 describe('an identity that may not hold a session cannot open one', () => {
-  const openSessionsOf = async (id: string) => (await t.req('GET', '/admin/sessions', { as: 'security' })).body.sessions
-    .filter((s: { identity_id: string; revoked_at: string | null }) => s.identity_id === id && s.revoked_at === null);
+  const openSessionsOf = async (id: string) =>
+    (await t.req('GET', '/admin/sessions', { as: 'security' })).body.sessions.filter(
+      (s: { identity_id: string; revoked_at: string | null }) => s.identity_id === id && s.revoked_at === null,
+    );
 
   it.each([
     ['whose key was revoked', 'revoke', 'KEY_REVOKED'],
     ['that is disabled', 'disable', 'IDENTITY_DISABLED'],
-  ])('a passkey sign-in by an identity %s is 401, opens no session and is audited as refused', async (_what, how, code) => {
-    const key = softPasskey();
-    await enrol(key, await enrolCode('dealer'));
-    const dealer = t.deps.db.prepare("SELECT id FROM operators WHERE name = 'dealer'").pluck().get() as string;
-    if (how === 'revoke') expect((await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: dealer } })).status).toBe(200);
-    else t.deps.db.prepare("UPDATE operators SET disabled_at = '2026-11-22T09:00:00+02:00', disabled_by = (SELECT id FROM operators WHERE name = 'security') WHERE id = ?").run(dealer);
-    const rowsBefore = t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get();
-    const { res } = await signIn(key);
-    expect([res.status, res.body.error.code]).toEqual([401, code]);
-    expect(String(res.headers['set-cookie'] ?? '')).not.toContain('svc_console=');
-    expect(t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(rowsBefore);
-    expect(await openSessionsOf(dealer)).toEqual([]);
-    const audit = t.deps.db.prepare("SELECT action, detail FROM audit_log WHERE action LIKE 'console.sign%' ORDER BY seq").all() as { action: string; detail: string }[];
-    expect(audit.map((a) => a.action)).toEqual(['console.sign_in_refused']);
-    expect(audit[0].detail).toContain(code);
-  });
+  ])(
+    'a passkey sign-in by an identity %s is 401, opens no session and is audited as refused',
+    async (_what, how, code) => {
+      const key = softPasskey();
+      await enrol(key, await enrolCode('dealer'));
+      const dealer = t.deps.db.prepare("SELECT id FROM operators WHERE name = 'dealer'").pluck().get() as string;
+      if (how === 'revoke')
+        expect(
+          (await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: dealer } })).status,
+        ).toBe(200);
+      else
+        t.deps.db
+          .prepare(
+            "UPDATE operators SET disabled_at = '2026-11-22T09:00:00+02:00', disabled_by = (SELECT id FROM operators WHERE name = 'security') WHERE id = ?",
+          )
+          .run(dealer);
+      const rowsBefore = t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get();
+      const { res } = await signIn(key);
+      expect([res.status, res.body.error.code]).toEqual([401, code]);
+      expect(String(res.headers['set-cookie'] ?? '')).not.toContain('svc_console=');
+      expect(t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get()).toBe(rowsBefore);
+      expect(await openSessionsOf(dealer)).toEqual([]);
+      const audit = t.deps.db
+        .prepare("SELECT action, detail FROM audit_log WHERE action LIKE 'console.sign%' ORDER BY seq")
+        .all() as { action: string; detail: string }[];
+      expect(audit.map((a) => a.action)).toEqual(['console.sign_in_refused']);
+      expect(audit[0].detail).toContain(code);
+    },
+  );
 });
 
 describe('passkey challenges', () => {
   const loginOptions = async () => (await call('POST', '/console/api/login/options')).body.options.challenge as string;
   const loginVerify = (key: SoftPasskey, challenge: string, origin = c.origin) =>
     call('POST', '/console/api/login/verify', { body: { response: key.assert(challenge, origin, 0) } });
-  const openChallenges = () => c.t.deps.db.prepare('SELECT * FROM console_challenges').all() as Array<{ challenge_sha256: string; purpose: string }>;
+  const openChallenges = () =>
+    c.t.deps.db.prepare('SELECT * FROM console_challenges').all() as Array<{
+      challenge_sha256: string;
+      purpose: string;
+    }>;
 
-  it('a ceremony started before a daemon restart finishes after it, on the same database; only the challenge\'s hash is stored', async () => {
+  it("a ceremony started before a daemon restart finishes after it, on the same database; only the challenge's hash is stored", async () => {
     const key = softPasskey();
     const code = await enrolCode('dealer');
     const opts = await call('POST', '/console/api/enroll/options', { body: { code } });
-    expect(openChallenges()).toEqual([expect.objectContaining({ challenge_sha256: sha256(opts.body.options.challenge), purpose: 'enrol' })]);
+    expect(openChallenges()).toEqual([
+      expect.objectContaining({ challenge_sha256: sha256(opts.body.options.challenge), purpose: 'enrol' }),
+    ]);
     expect(JSON.stringify(openChallenges())).not.toContain(opts.body.options.challenge);
     await c.restart();
-    const enrolled = await call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(opts.body.options, c.origin) } });
+    const enrolled = await call('POST', '/console/api/enroll/verify', {
+      body: { code, response: key.register(opts.body.options, c.origin) },
+    });
     expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
     const challenge = await loginOptions();
     await c.restart();
@@ -218,8 +255,13 @@ describe('passkey challenges', () => {
     const a = await signIn(key);
     const b = await signIn(key);
     const stepUp = (s: { cookie: string; csrf: string }, challenge: string) =>
-      call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: key.assert(challenge, c.origin, 0) } });
-    const forA = (await call('POST', '/console/api/step-up/options', { cookie: a.cookie, csrf: a.csrf })).body.options.challenge as string;
+      call('POST', '/console/api/step-up/verify', {
+        cookie: s.cookie,
+        csrf: s.csrf,
+        body: { response: key.assert(challenge, c.origin, 0) },
+      });
+    const forA = (await call('POST', '/console/api/step-up/options', { cookie: a.cookie, csrf: a.csrf })).body.options
+      .challenge as string;
     expect((await loginVerify(key, forA)).body.error.code).toBe('PASSKEY_REJECTED');
     expect((await stepUp(b, forA)).body.error.code).toBe('PASSKEY_REJECTED');
     expect((await stepUp(a, forA)).status).toBe(200);
@@ -242,7 +284,10 @@ describe('passkey challenges', () => {
 
 describe('the request journal and one-time secrets', () => {
   async function approved(action: string, params: Record<string, unknown>) {
-    const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason: 'console access' } });
+    const p = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action, params, reason: 'console access' },
+    });
     expect(p.status, p.text).toBe(201);
     const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
     expect(a.status, a.text).toBe(200);
@@ -256,12 +301,36 @@ describe('the request journal and one-time secrets', () => {
     await enrol(dealer, adminCode);
     const s = await signIn(dealer);
     const token = s.cookie.slice('svc_console='.length);
-    expect((await call('POST', '/broker/v1/queue/ord_unknown000/reject', { cookie: s.cookie, csrf: s.csrf, body: { reason_code: 'DEALER_REJECTED' } })).status).toBe(404);
-    const stepUp = (await call('POST', '/console/api/step-up/options', { cookie: s.cookie, csrf: s.csrf })).body.options.challenge as string;
-    expect((await call('POST', '/console/api/step-up/verify', { cookie: s.cookie, csrf: s.csrf, body: { response: dealer.assert(stepUp, c.origin, 0) } })).status).toBe(200);
-    const createdCode = await approved('console-users:manage', { name: 'desk.two', role: 'dealer', scope: `broker:${t.creds.broker_id}` });
+    expect(
+      (
+        await call('POST', '/broker/v1/queue/ord_unknown000/reject', {
+          cookie: s.cookie,
+          csrf: s.csrf,
+          body: { reason_code: 'DEALER_REJECTED' },
+        })
+      ).status,
+    ).toBe(404);
+    const stepUp = (await call('POST', '/console/api/step-up/options', { cookie: s.cookie, csrf: s.csrf })).body.options
+      .challenge as string;
+    expect(
+      (
+        await call('POST', '/console/api/step-up/verify', {
+          cookie: s.cookie,
+          csrf: s.csrf,
+          body: { response: dealer.assert(stepUp, c.origin, 0) },
+        })
+      ).status,
+    ).toBe(200);
+    const createdCode = await approved('console-users:manage', {
+      name: 'desk.two',
+      role: 'dealer',
+      scope: `broker:${t.creds.broker_id}`,
+    });
     await enrol(softPasskey(), createdCode);
-    const compliance = t.deps.db.prepare<[], string>("SELECT id FROM operators WHERE name = 'compliance'").pluck().get()!;
+    const compliance = t.deps.db
+      .prepare<[], string>("SELECT id FROM operators WHERE name = 'compliance'")
+      .pluck()
+      .get()!;
     const unlockCode = await approved('passkey:unlock', { identity_id: compliance });
     return [adminCode, createdCode, unlockCode, token, s.csrf, stepUp];
   }
@@ -269,15 +338,28 @@ describe('the request journal and one-time secrets', () => {
   it('keeps no one-time code, session token or challenge: the answers that showed a code read "[secret]" in the opened entries and on disk', async () => {
     const secrets = await consoleWork();
     const entries = c.t.deps.journal.list(0, 10_000); // opened with the KEK and tenant keys, as GET /admin/sandbox/journal does
-    expect(entries.map((e) => e.route)).toEqual(expect.arrayContaining(['POST /admin/console/enrolments', 'POST /admin/actions/:id/approve', 'POST /broker/v1/queue/:id/reject']));
+    expect(entries.map((e) => e.route)).toEqual(
+      expect.arrayContaining([
+        'POST /admin/console/enrolments',
+        'POST /admin/actions/:id/approve',
+        'POST /broker/v1/queue/:id/reject',
+      ]),
+    );
     expect(entries.filter((e) => e.path.startsWith('/console/'))).toEqual([]);
     const text = JSON.stringify(entries);
     for (const secret of secrets) expect(text).not.toContain(secret);
     const issued = JSON.parse(entries.find((e) => e.route === 'POST /admin/console/enrolments')!.response!);
     expect(issued).toMatchObject({ name: 'dealer', enrolment_token: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
-    const approvals = entries.filter((e) => e.route === 'POST /admin/actions/:id/approve').map((e) => JSON.parse(e.response!).result);
+    const approvals = entries
+      .filter((e) => e.route === 'POST /admin/actions/:id/approve')
+      .map((e) => JSON.parse(e.response!).result);
     expect(approvals).toHaveLength(2);
-    for (const r of approvals) expect(r.answered_once).toEqual({ enrolment_code: JOURNAL_SECRET, enrolment_path: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+    for (const r of approvals)
+      expect(r.answered_once).toEqual({
+        enrolment_code: JOURNAL_SECRET,
+        enrolment_path: JOURNAL_SECRET,
+        expires_at: JOURNAL_SECRET,
+      });
     expect(approvals[0]).toMatchObject({ name: 'desk.two', role: 'dealer' });
     const onDisk = Buffer.concat(['svc.db', 'svc.db-wal'].map((f) => readFileSync(join(c.t.dir, f))));
     for (const secret of secrets) expect(onDisk.includes(Buffer.from(secret)), secret).toBe(false);
@@ -294,7 +376,10 @@ describe('the request journal and one-time secrets', () => {
       for (const [i, e] of entries.entries()) {
         const res = r.results[i];
         expect(res.status, `${e.seq} ${e.route} ${JSON.stringify(res.body)}`).toBe(e.status);
-        expect(firstDifference(JSON.parse(e.response!), res.body, 'body', JOURNAL_SECRET), `${e.seq} ${e.route}`).toBeNull();
+        expect(
+          firstDifference(JSON.parse(e.response!), res.body, 'body', JOURNAL_SECRET),
+          `${e.seq} ${e.route}`,
+        ).toBeNull();
       }
       expect(entries.filter((e) => e.route === 'POST /admin/actions/:id/approve')).toHaveLength(2);
     } finally {

@@ -36,19 +36,30 @@ describe('auto-fill off: new orders go to the dealer queue instead of filling', 
     expect(queue.status).toBe(200);
     expect(queue.body.auto_fill).toBe(false);
     expect(queue.body.orders).toHaveLength(1);
-    expect(queue.body.orders[0]).toMatchObject({ order_id: res.body.order_id, investor_id: inv, account_number: expect.any(String), status: 'pending_new' });
+    expect(queue.body.orders[0]).toMatchObject({
+      order_id: res.body.order_id,
+      investor_id: inv,
+      account_number: expect.any(String),
+      status: 'pending_new',
+    });
     expect(queue.body.orders[0].market.price_micros).toBe(priceNow(t, 'COMI'));
 
     const b = bandOf('COMI');
-    const outside = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: b.upperMicros + 10_000 } });
+    const outside = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, {
+      body: { price_micros: b.upperMicros + 10_000 },
+    });
     expect(outside.body.error.code).toBe('PRICE_BAND_EXCEEDED');
-    const offTick = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: b.upperMicros - 5_000 } });
+    const offTick = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, {
+      body: { price_micros: b.upperMicros - 5_000 },
+    });
     expect(offTick.body.error.code).toBe('TICK_VIOLATION');
     const tooMany = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { qty: 11 } });
     expect(tooMany.body.error.code).toBe('INVALID_QTY');
 
     const price = b.upperMicros - 10_000;
-    const part = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: price, qty: 4 } });
+    const part = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, {
+      body: { price_micros: price, qty: 4 },
+    });
     expect(part.status).toBe(200);
     expect(part.body).toMatchObject({ status: 'partially_filled', filled_qty: 4, avg_price_micros: price });
     expect((await t.req('GET', '/broker/v1/queue')).body.orders).toHaveLength(1);
@@ -67,12 +78,24 @@ describe('auto-fill off: new orders go to the dealer queue instead of filling', 
     const inv = await trader(t);
     await autoFill(false);
     const limit = bandOf('COMI').lowerMicros + 100_000;
-    const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 5, limit_price_micros: limit, time_in_force: 'gtc' });
+    const res = await order(t, {
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 5,
+      limit_price_micros: limit,
+      time_in_force: 'gtc',
+    });
     expect(res.body.status).toBe('pending_new');
-    const closed = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: limit } });
+    const closed = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, {
+      body: { price_micros: limit },
+    });
     expect(closed.body.error.code).toBe('MARKET_CLOSED');
     await at('2026-11-22T10:30:00+02:00');
-    const worse = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: limit + 10_000 } });
+    const worse = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, {
+      body: { price_micros: limit + 10_000 },
+    });
     expect(worse.body.error.code).toBe('PRICE_WORSE_THAN_LIMIT');
     const ok = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/execute`, { body: { price_micros: limit } });
     expect(ok.body).toMatchObject({ status: 'filled', avg_price_micros: limit });
@@ -82,11 +105,17 @@ describe('auto-fill off: new orders go to the dealer queue instead of filling', 
     const inv = await trader(t, 20_000);
     await autoFill(false);
     const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
-    const bad = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, { body: { reason_code: 'NOT_A_REASON' } });
+    const bad = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, {
+      body: { reason_code: 'NOT_A_REASON' },
+    });
     expect(bad.body.error.code).toBe('INVALID_REJECT_REASON');
-    const clientOnly = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, { body: { reason_code: 'CANCELED_BY_CLIENT' } });
+    const clientOnly = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, {
+      body: { reason_code: 'CANCELED_BY_CLIENT' },
+    });
     expect(clientOnly.body.error.code).toBe('INVALID_REJECT_REASON');
-    const rej = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, { body: { reason_code: 'COMPLIANCE_REVIEW' } });
+    const rej = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, {
+      body: { reason_code: 'COMPLIANCE_REVIEW' },
+    });
     expect(rej.status).toBe(200);
     expect(rej.body).toMatchObject({ state: 'rejected', status: 'rejected', reason_code: 'COMPLIANCE_REVIEW' });
     expect((await t.req('GET', `/v1/orders/${res.body.order_id}`)).body.reason_code).toBe('COMPLIANCE_REVIEW');
@@ -102,7 +131,10 @@ describe('auto-fill off: new orders go to the dealer queue instead of filling', 
     const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
     await autoFill(true);
     await at('2026-11-22T14:30:00+02:00');
-    expect((await t.req('GET', `/v1/orders/${res.body.order_id}`)).body).toMatchObject({ status: 'expired', filled_qty: 0 });
+    expect((await t.req('GET', `/v1/orders/${res.body.order_id}`)).body).toMatchObject({
+      status: 'expired',
+      filled_qty: 0,
+    });
     expect(cash(t, inv).reserved).toBe(0);
   });
 
@@ -112,27 +144,63 @@ describe('auto-fill off: new orders go to the dealer queue instead of filling', 
     const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
     expect((await t.req('DELETE', `/v1/orders/${res.body.order_id}`)).body.status).toBe('pending_cancel');
     await advance(t, { minutes: 1 });
-    expect((await t.req('GET', `/v1/orders/${res.body.order_id}`)).body).toMatchObject({ status: 'canceled', reason_code: 'CANCELED_BY_CLIENT' });
+    expect((await t.req('GET', `/v1/orders/${res.body.order_id}`)).body).toMatchObject({
+      status: 'canceled',
+      reason_code: 'CANCELED_BY_CLIENT',
+    });
     expect((await t.req('GET', '/broker/v1/queue')).body.orders).toEqual([]);
   });
 });
 
 describe('blotter, exposure and the simulated book', () => {
-  it('the blotter lists the day\'s executions; exposure shows open reservations, unsettled trades and traded quantity', async () => {
+  it("the blotter lists the day's executions; exposure shows open reservations, unsettled trades and traded quantity", async () => {
     const inv = await trader(t);
     await at('2026-11-22T10:05:00+02:00');
     const buy = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
-    const open = await order(t, { investor_id: inv, symbol: 'ETEL', side: 'buy', type: 'limit', qty: 5, limit_price_micros: bandOf('ETEL').lowerMicros });
+    const open = await order(t, {
+      investor_id: inv,
+      symbol: 'ETEL',
+      side: 'buy',
+      type: 'limit',
+      qty: 5,
+      limit_price_micros: bandOf('ETEL').lowerMicros,
+    });
     const blotter = await t.req('GET', '/broker/v1/blotter');
     expect(blotter.status).toBe(200);
     expect(blotter.body.date).toBe('2026-11-22');
     expect(blotter.body.executions).toHaveLength(1);
-    expect(blotter.body.executions[0]).toMatchObject({ order_id: buy.body.order_id, symbol: 'COMI', side: 'buy', qty: 10, settlement_date: '2026-11-24', venue: 'tape' });
+    expect(blotter.body.executions[0]).toMatchObject({
+      order_id: buy.body.order_id,
+      symbol: 'COMI',
+      side: 'buy',
+      qty: 10,
+      settlement_date: '2026-11-24',
+      venue: 'tape',
+    });
     expect((await t.req('GET', '/broker/v1/blotter?date=2026-11-23')).body.executions).toEqual([]);
     const exposure = (await t.req('GET', '/broker/v1/exposure')).body;
-    expect(exposure.open_orders).toEqual([{ side: 'buy', orders: 1, qty: 5, filled_qty: 0, reserved_cash_micros: cash(t, inv).reserved }]);
-    expect(exposure.unsettled).toEqual([{ settlement_date: '2026-11-24', side: 'buy', fills: 1, gross_micros: buy.body.avg_price_micros * 10, net_micros: expect.any(Number) }]);
-    expect(exposure.traded_today).toEqual([{ symbol: 'COMI', bought_qty: 10, sold_qty: 0, net_qty: 10, bought_value_micros: buy.body.avg_price_micros * 10, sold_value_micros: 0 }]);
+    expect(exposure.open_orders).toEqual([
+      { side: 'buy', orders: 1, qty: 5, filled_qty: 0, reserved_cash_micros: cash(t, inv).reserved },
+    ]);
+    expect(exposure.unsettled).toEqual([
+      {
+        settlement_date: '2026-11-24',
+        side: 'buy',
+        fills: 1,
+        gross_micros: buy.body.avg_price_micros * 10,
+        net_micros: expect.any(Number),
+      },
+    ]);
+    expect(exposure.traded_today).toEqual([
+      {
+        symbol: 'COMI',
+        bought_qty: 10,
+        sold_qty: 0,
+        net_qty: 10,
+        bought_value_micros: buy.body.avg_price_micros * 10,
+        sold_value_micros: 0,
+      },
+    ]);
     void open;
   });
 
@@ -154,8 +222,12 @@ describe('blotter, exposure and the simulated book', () => {
     expect(later.body.asks).not.toEqual(a.body.asks);
     // bonds expose the same book, in clean-price space
     expect((await t.req('GET', '/broker/v1/markets/XCAI/instruments/EGTB28NOV/book')).status).toBe(200);
-    expect((await t.req('GET', '/broker/v1/markets/XNYS/instruments/COMI/book')).body.error.code).toBe('UNKNOWN_MARKET');
-    expect((await t.req('GET', '/broker/v1/markets/XCAI/instruments/NOPE/book')).body.error.code).toBe('UNKNOWN_SYMBOL');
+    expect((await t.req('GET', '/broker/v1/markets/XNYS/instruments/COMI/book')).body.error.code).toBe(
+      'UNKNOWN_MARKET',
+    );
+    expect((await t.req('GET', '/broker/v1/markets/XCAI/instruments/NOPE/book')).body.error.code).toBe(
+      'UNKNOWN_SYMBOL',
+    );
   });
 
   it('each desk route is behind its grant: 403 FORBIDDEN without it, 401 without a console key', async () => {
@@ -177,18 +249,30 @@ describe('blotter, exposure and the simulated book', () => {
       expect(forbidden.body.error.message).toContain(g);
       expect((await t.req(method, url, { as: 'none', body })).status).toBe(401);
     }
-    expect((await t.req('GET', '/broker/v1/queue', { headers: { 'x-console-key': consoleKey('reader', ['queue:read']) } })).status).toBe(200);
-    expect((await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: true }, as: 'security' })).status).toBe(403);
+    expect(
+      (await t.req('GET', '/broker/v1/queue', { headers: { 'x-console-key': consoleKey('reader', ['queue:read']) } }))
+        .status,
+    ).toBe(200);
+    expect((await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: true }, as: 'security' })).status).toBe(
+      403,
+    );
   });
 
-  it('a dealer of another broker sees none of this broker\'s orders', async () => {
+  it("a dealer of another broker sees none of this broker's orders", async () => {
     const inv = await trader(t);
     await autoFill(false);
     const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
-    t.deps.db.prepare("INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')").run();
+    t.deps.db
+      .prepare(
+        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+      )
+      .run();
     const key = consoleKey('other-dealer', ['queue:read', 'orders:execute'], 'brk_other000001');
     expect((await t.req('GET', '/broker/v1/queue', { headers: { 'x-console-key': key } })).body.orders).toEqual([]);
-    const exec = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, { headers: { 'x-console-key': key }, body: { reason_code: 'DEALER_REJECTED' } });
+    const exec = await t.req('POST', `/broker/v1/queue/${res.body.order_id}/reject`, {
+      headers: { 'x-console-key': key },
+      body: { reason_code: 'DEALER_REJECTED' },
+    });
     expect(exec.status).toBe(404);
   });
 });
@@ -197,21 +281,50 @@ describe('the reject-code registry maps every reason code to a neutral cause and
   it('covers every order validation code, every code the matcher sets and every dealer reason', () => {
     const codes = new Map(rejectCodes().map((c) => [c.code, c]));
     const orderErrors = [
-      'INVALID_SIDE', 'INVALID_TYPE', 'INVALID_QTY', 'INVALID_PRICE', 'INVALID_TIME_IN_FORCE', 'UNKNOWN_SYMBOL', 'TICK_VIOLATION',
-      'PRICE_BAND_EXCEEDED', 'INVESTOR_NOT_APPROVED', 'INVESTOR_CLOSED', 'SUITABILITY_REQUIRED', 'RISK_ACK_REQUIRED', 'INVESTOR_RESTRICTED',
-      'SHARIAH_RESTRICTED', 'INSTRUMENT_HALTED', 'INSTRUMENT_NOT_ORDERABLE', 'MARKET_CLOSED', 'INSUFFICIENT_SETTLED_CASH',
-      'INSUFFICIENT_SETTLED_SECURITIES', 'CLIENT_ORDER_ID_EXISTS', 'INSUFFICIENT_BUYING_POWER',
+      'INVALID_SIDE',
+      'INVALID_TYPE',
+      'INVALID_QTY',
+      'INVALID_PRICE',
+      'INVALID_TIME_IN_FORCE',
+      'UNKNOWN_SYMBOL',
+      'TICK_VIOLATION',
+      'PRICE_BAND_EXCEEDED',
+      'INVESTOR_NOT_APPROVED',
+      'INVESTOR_CLOSED',
+      'SUITABILITY_REQUIRED',
+      'RISK_ACK_REQUIRED',
+      'INVESTOR_RESTRICTED',
+      'SHARIAH_RESTRICTED',
+      'INSTRUMENT_HALTED',
+      'INSTRUMENT_NOT_ORDERABLE',
+      'MARKET_CLOSED',
+      'INSUFFICIENT_SETTLED_CASH',
+      'INSUFFICIENT_SETTLED_SECURITIES',
+      'CLIENT_ORDER_ID_EXISTS',
+      'INSUFFICIENT_BUYING_POWER',
     ];
     for (const c of [...orderErrors, ...Object.values(REASON)]) expect(codes.has(c), c).toBe(true);
     for (const c of codes.values()) {
       expect(c.cause.length).toBeGreaterThan(10);
       expect(c.remedy.length).toBeGreaterThan(10);
       // neutral: no advice to buy, sell or hold anything
-      expect(`${c.cause} ${c.remedy}`).not.toMatch(/\b(recommend|should buy|should sell|good time|undervalued|overvalued)\b/i);
+      expect(`${c.cause} ${c.remedy}`).not.toMatch(
+        /\b(recommend|should buy|should sell|good time|undervalued|overvalued)\b/i,
+      );
       if (c.origin === 'validation') expect(c.code in ERROR_CODES, c.code).toBe(true);
     }
-    expect(rejectCodes().filter((c) => c.dealer_reason).map((c) => c.code).sort()).toEqual(
-      ['COMPLIANCE_REVIEW', 'DEALER_REJECTED', 'DUPLICATE_ORDER_SUSPECTED', 'INSTRUMENT_HALTED', 'INSUFFICIENT_BUYING_POWER', 'PRICE_AWAY_FROM_MARKET'],
-    );
+    expect(
+      rejectCodes()
+        .filter((c) => c.dealer_reason)
+        .map((c) => c.code)
+        .sort(),
+    ).toEqual([
+      'COMPLIANCE_REVIEW',
+      'DEALER_REJECTED',
+      'DUPLICATE_ORDER_SUSPECTED',
+      'INSTRUMENT_HALTED',
+      'INSUFFICIENT_BUYING_POWER',
+      'PRICE_AWAY_FROM_MARKET',
+    ]);
   });
 });

@@ -13,7 +13,11 @@ let c: string;
 
 beforeEach(async () => {
   t = await makeApp();
-  t.deps.db.prepare("INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?, 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')").run(OTHER);
+  t.deps.db
+    .prepare(
+      "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?, 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+    )
+    .run(OTHER);
   a = await trader(t, 100_000);
   b = await trader(t, 100_000);
   c = await trader(t, 100_000);
@@ -23,8 +27,10 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const deposit = (investorId: string, egp: number) => t.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'deposit', amount_micros: egp * EGP } });
-const eod = (query = '', key?: string) => t.req('GET', `/broker/v1/eod${query}`, key ? { headers: { 'x-console-key': key } } : {});
+const deposit = (investorId: string, egp: number) =>
+  t.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'deposit', amount_micros: egp * EGP } });
+const eod = (query = '', key?: string) =>
+  t.req('GET', `/broker/v1/eod${query}`, key ? { headers: { 'x-console-key': key } } : {});
 
 /** Sunday 22 November's trading: a deposit each for a and c before the open, then a buys, b sells, c buys. */
 async function tradeSunday(): Promise<{ buy: string; sell: string; other: string }> {
@@ -39,7 +45,7 @@ async function tradeSunday(): Promise<{ buy: string; sell: string; other: string
 }
 
 describe("the end of day lists the day's trades of the dealer's broker with every fee line", () => {
-  it('each fill of the two investors, with gross, fee lines and net that match the contract notes; the other broker\'s fill is absent', async () => {
+  it("each fill of the two investors, with gross, fee lines and net that match the contract notes; the other broker's fill is absent", async () => {
     const ids = await tradeSunday();
     const res = await eod();
     expect(res.status, res.text).toBe(200);
@@ -47,13 +53,28 @@ describe("the end of day lists the day's trades of the dealer's broker with ever
     // the reply is exactly what /openapi.json documents: the schema drops no field and misses none
     expect(EodSchema.parse(r)).toEqual(r);
     expect(r).toMatchObject({ date: '2026-11-22', broker_id: t.creds.broker_id, trading_day: true });
-    expect(r.trades.map((x: any) => [x.order_id, x.investor_id, x.side])).toEqual([[ids.buy, a, 'buy'], [ids.sell, b, 'sell']]);
+    expect(r.trades.map((x: any) => [x.order_id, x.investor_id, x.side])).toEqual([
+      [ids.buy, a, 'buy'],
+      [ids.sell, b, 'sell'],
+    ]);
     for (const trade of r.trades) {
       const note = (await t.req('GET', `/v1/orders/${trade.order_id}/contract-note`)).body;
       expect(note.fills).toHaveLength(1);
       const f = note.fills[0];
-      expect(trade).toMatchObject({ symbol: 'COMI', qty: f.qty, price_micros: f.price_micros, gross_micros: f.qty * f.price_micros, settlement_date: '2026-11-24' });
-      expect(trade.fees).toMatchObject({ commission_micros: f.fees.commission_micros, egx_micros: f.fees.egx_micros, mcdr_micros: f.fees.mcdr_micros, ipf_micros: f.fees.ipf_micros, fra_micros: f.fees.fra_micros });
+      expect(trade).toMatchObject({
+        symbol: 'COMI',
+        qty: f.qty,
+        price_micros: f.price_micros,
+        gross_micros: f.qty * f.price_micros,
+        settlement_date: '2026-11-24',
+      });
+      expect(trade.fees).toMatchObject({
+        commission_micros: f.fees.commission_micros,
+        egx_micros: f.fees.egx_micros,
+        mcdr_micros: f.fees.mcdr_micros,
+        ipf_micros: f.fees.ipf_micros,
+        fra_micros: f.fees.fra_micros,
+      });
       const charges = trade.fees_micros + trade.fees.stamp_duty_micros;
       expect(trade.net_micros).toBe(trade.side === 'buy' ? trade.gross_micros + charges : trade.gross_micros - charges);
       expect(trade.fees.commission_micros).toBeGreaterThanOrEqual(5 * EGP);
@@ -65,7 +86,7 @@ describe("the end of day lists the day's trades of the dealer's broker with ever
     expect(JSON.stringify(r)).not.toContain(ids.other);
   });
 
-  it('a dealer of the other broker sees only that broker\'s investor, its trade and its deposit', async () => {
+  it("a dealer of the other broker sees only that broker's investor, its trade and its deposit", async () => {
     const ids = await tradeSunday();
     const other = addConsoleOperator(t, 'delta', ['eod:read'], OTHER);
     const r = (await eod('', other)).body;
@@ -81,7 +102,9 @@ describe("the end of day sums the day's cash movements from the ledger", () => {
   it('deposits, trade consideration, fees and stamp duty of the day, each movement and the totals by type', async () => {
     await tradeSunday();
     const r = (await eod('?date=2026-11-22')).body;
-    const types = r.cash.movements.map((m: any) => `${m.investor_id === a ? 'a' : m.investor_id === b ? 'b' : '?'}:${m.activity_type}`);
+    const types = r.cash.movements.map(
+      (m: any) => `${m.investor_id === a ? 'a' : m.investor_id === b ? 'b' : '?'}:${m.activity_type}`,
+    );
     expect(types).toEqual(['a:CSD', 'a:FILL', 'a:FEE', 'a:TAX', 'b:FILL', 'b:FEE', 'b:TAX']);
     const dep = r.cash.movements[0];
     expect(dep).toMatchObject({ amount_micros: 1_500 * EGP, ref_type: 'transfer', account_number: expect.any(String) });
@@ -91,8 +114,20 @@ describe("the end of day sums the day's cash movements from the ledger", () => {
     expect(r.cash.movements[4].amount_micros).toBe(sell.gross_micros);
     const byType = Object.fromEntries(r.cash.totals.map((x: any) => [x.activity_type, x]));
     expect(Object.keys(byType)).toEqual(['CSD', 'FEE', 'FILL', 'TAX']);
-    expect(byType.CSD).toEqual({ activity_type: 'CSD', count: 1, in_micros: 1_500 * EGP, out_micros: 0, net_micros: 1_500 * EGP });
-    expect(byType.FILL).toEqual({ activity_type: 'FILL', count: 2, in_micros: sell.gross_micros, out_micros: buy.gross_micros, net_micros: sell.gross_micros - buy.gross_micros });
+    expect(byType.CSD).toEqual({
+      activity_type: 'CSD',
+      count: 1,
+      in_micros: 1_500 * EGP,
+      out_micros: 0,
+      net_micros: 1_500 * EGP,
+    });
+    expect(byType.FILL).toEqual({
+      activity_type: 'FILL',
+      count: 2,
+      in_micros: sell.gross_micros,
+      out_micros: buy.gross_micros,
+      net_micros: sell.gross_micros - buy.gross_micros,
+    });
     expect(byType.FEE.out_micros).toBe(r.fees_by_line.fees_micros);
     expect(byType.TAX.out_micros).toBe(r.fees_by_line.stamp_duty_micros);
   });
@@ -101,7 +136,12 @@ describe("the end of day sums the day's cash movements from the ledger", () => {
     await tradeSunday();
     const sunday = (await eod()).body;
     const before = (await eod('?date=2026-11-21')).body;
-    expect(before).toMatchObject({ date: '2026-11-21', trading_day: false, trades: [], cash: { movements: [], totals: [] } });
+    expect(before).toMatchObject({
+      date: '2026-11-21',
+      trading_day: false,
+      trades: [],
+      cash: { movements: [], totals: [] },
+    });
     await advance(t, { days: 1 });
     const later = (await eod('?date=2026-11-22')).body;
     expect({ ...later, as_of: null }).toEqual({ ...sunday, as_of: null });
@@ -110,10 +150,19 @@ describe("the end of day sums the day's cash movements from the ledger", () => {
 });
 
 describe('the end of day shows the settlement obligations falling due that date', () => {
-  it('on T+2: per investor what they pay and receive, and the broker\'s net; pending before the settlement runs, settled after', async () => {
+  it("on T+2: per investor what they pay and receive, and the broker's net; pending before the settlement runs, settled after", async () => {
     await tradeSunday();
     const today = (await eod()).body;
-    expect(today.settlements_due).toEqual({ investors: [], broker: { buy: { fills: 0, gross_micros: 0, net_micros: 0 }, sell: { fills: 0, gross_micros: 0, net_micros: 0 }, pending_fills: 0, net_cash_micros: 0, market_net_micros: 0 } });
+    expect(today.settlements_due).toEqual({
+      investors: [],
+      broker: {
+        buy: { fills: 0, gross_micros: 0, net_micros: 0 },
+        sell: { fills: 0, gross_micros: 0, net_micros: 0 },
+        pending_fills: 0,
+        net_cash_micros: 0,
+        market_net_micros: 0,
+      },
+    });
     const [buy, sell] = today.trades;
 
     await advance(t, { until: '2026-11-24T09:00:00+02:00' });
@@ -123,8 +172,15 @@ describe('the end of day shows the settlement obligations falling due that date'
     expect(due.trades).toEqual([]);
     const per = Object.fromEntries(due.settlements_due.investors.map((i: any) => [i.investor_id, i]));
     expect(Object.keys(per).sort()).toEqual([a, b].sort());
-    expect(per[a]).toMatchObject({ buy: { fills: 1, gross_micros: buy.gross_micros, net_micros: buy.net_micros }, sell: { fills: 0, gross_micros: 0, net_micros: 0 }, net_cash_micros: -buy.net_micros });
-    expect(per[b]).toMatchObject({ sell: { fills: 1, gross_micros: sell.gross_micros, net_micros: sell.net_micros }, net_cash_micros: sell.net_micros });
+    expect(per[a]).toMatchObject({
+      buy: { fills: 1, gross_micros: buy.gross_micros, net_micros: buy.net_micros },
+      sell: { fills: 0, gross_micros: 0, net_micros: 0 },
+      net_cash_micros: -buy.net_micros,
+    });
+    expect(per[b]).toMatchObject({
+      sell: { fills: 1, gross_micros: sell.gross_micros, net_micros: sell.net_micros },
+      net_cash_micros: sell.net_micros,
+    });
     expect(due.settlements_due.broker).toEqual({
       buy: { fills: 1, gross_micros: buy.gross_micros, net_micros: buy.net_micros },
       sell: { fills: 1, gross_micros: sell.gross_micros, net_micros: sell.net_micros },

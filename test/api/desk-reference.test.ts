@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addConsoleOperator, advance, makeApp, type TestApp } from '../helpers/app.js';
 import { EGP, order, trader } from '../helpers/trading.js';
 import {
-  ReferenceCalendarSchema, ReferenceFeesSchema, ReferenceHolidaysSchema, ReferenceInstrumentsSchema, ReferenceTicksSchema,
+  ReferenceCalendarSchema,
+  ReferenceFeesSchema,
+  ReferenceHolidaysSchema,
+  ReferenceInstrumentsSchema,
+  ReferenceTicksSchema,
 } from '../../daemon/contract/schemas/desk-reports.js';
 
 let t: TestApp;
@@ -14,7 +18,8 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const ref = (kind: string, query = '', key?: string) => t.req('GET', `/broker/v1/reference/${kind}${query}`, key ? { headers: { 'x-console-key': key } } : {});
+const ref = (kind: string, query = '', key?: string) =>
+  t.req('GET', `/broker/v1/reference/${kind}${query}`, key ? { headers: { 'x-console-key': key } } : {});
 
 /** value x rate (tenths of a bp), half up to the micro: the rule the reference states. */
 const charge = (value: number, bpsX10: number) => Number((BigInt(value) * BigInt(bpsX10) * 2n + 100_000n) / 200_000n);
@@ -84,7 +89,15 @@ describe('the desk reference serves what the daemon applies', () => {
     expect(quote.band.pct).toBe(0.2);
     expect(quote.tick_micros).toBe(quote.ref_price_micros >= 2_000_000 ? 10_000 : 1_000);
     const inv = await trader(t);
-    const off = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 1, limit_price_micros: quote.ref_price_micros + 5_000, time_in_force: 'gtc' });
+    const off = await order(t, {
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 1,
+      limit_price_micros: quote.ref_price_micros + 5_000,
+      time_in_force: 'gtc',
+    });
     expect(off.body.error.code).toBe('TICK_VIOLATION');
   });
 
@@ -101,7 +114,13 @@ describe('the desk reference serves what the daemon applies', () => {
 
 describe('each reference reply is exactly what /openapi.json documents', () => {
   it('parses with its schema and comes back unchanged (no undeclared, missing or mistyped field)', async () => {
-    const schemas = { instruments: ReferenceInstrumentsSchema, calendar: ReferenceCalendarSchema, fees: ReferenceFeesSchema, ticks: ReferenceTicksSchema, holidays: ReferenceHolidaysSchema };
+    const schemas = {
+      instruments: ReferenceInstrumentsSchema,
+      calendar: ReferenceCalendarSchema,
+      fees: ReferenceFeesSchema,
+      ticks: ReferenceTicksSchema,
+      holidays: ReferenceHolidaysSchema,
+    };
     for (const [kind, schema] of Object.entries(schemas)) {
       const body = (await ref(kind)).body;
       expect(schema.parse(body), kind).toEqual(body);

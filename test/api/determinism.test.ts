@@ -51,7 +51,13 @@ describe('Determinism: same seed + same start time + same requests => byte-ident
       expect(rb.join('\n')).toBe(ra.join('\n'));
       // the life really traded: fills, a T+2 settlement, a fund order and the dividend's cash are in it
       const all = ra.join('\n');
-      for (const needle of ['"status":"filled"', '"state":"partially_filled"', '"state":"cancel_requested"', '"activity_type":"DIV"', '"fund_code":"UBRKH","side":"redeem"']) {
+      for (const needle of [
+        '"status":"filled"',
+        '"state":"partially_filled"',
+        '"state":"cancel_requested"',
+        '"activity_type":"DIV"',
+        '"fund_code":"UBRKH","side":"redeem"',
+      ]) {
         expect(all).toContain(needle);
       }
     } finally {
@@ -80,7 +86,9 @@ describe('POST /admin/sandbox/reset {seed?, start?}', () => {
     const fresh = await makeApp({ seed: 9 });
     try {
       await script(used);
-      const reset = await used.req('POST', '/admin/sandbox/reset', { body: { seed: 9, start: '2026-11-22T09:00:00+02:00' } });
+      const reset = await used.req('POST', '/admin/sandbox/reset', {
+        body: { seed: 9, start: '2026-11-22T09:00:00+02:00' },
+      });
       expect(reset.status).toBe(200);
       expect(reset.body).toMatchObject({ seed: 9, start: '2026-11-22T09:00:00+02:00' });
       const clockA = (await used.req('GET', '/v1/clock')).body;
@@ -92,7 +100,9 @@ describe('POST /admin/sandbox/reset {seed?, start?}', () => {
       // the quote override recorded before the reset is gone
       await used.req('POST', '/admin/sandbox/clock-advance', { body: { days: 3 } });
       await fresh.req('POST', '/admin/sandbox/clock-advance', { body: { days: 3 } });
-      expect((await used.req('GET', '/v1/instruments/COMI/quote')).body.price_micros).toBe((await fresh.req('GET', '/v1/instruments/COMI/quote')).body.price_micros);
+      expect((await used.req('GET', '/v1/instruments/COMI/quote')).body.price_micros).toBe(
+        (await fresh.req('GET', '/v1/instruments/COMI/quote')).body.price_micros,
+      );
     } finally {
       await used.close();
       await fresh.close();

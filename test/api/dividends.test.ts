@@ -20,7 +20,8 @@ const marketBuy = async (investor_id: string, symbol: string, qty: number) => {
   expect(res.body.status, res.text).toBe('filled');
   return res.body;
 };
-const setQuote = async (symbol: string, price: number) => expect((await t.req('POST', '/admin/sandbox/quote', { body: { symbol, price_micros: price } })).status).toBe(200);
+const setQuote = async (symbol: string, price: number) =>
+  expect((await t.req('POST', '/admin/sandbox/quote', { body: { symbol, price_micros: price } })).status).toBe(200);
 
 describe('Dividends: holders at the start of the ex-date are paid on the pay date, net of 10% withholding', () => {
   it('an unsettled buy before the ex-date is entitled, a sale before it is not, a buy on the ex-date is not; ledger postings and DIV + TAX activities', async () => {
@@ -31,11 +32,22 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     creditShares(t, holder, 'COMI', 1);
     creditShares(t, seller, 'COMI', 40);
     // 1.500005 EGP a share: the holder's 10% of 1,500,005 micros is 150,000.5, rounded half up
-    const declared = await declare({ symbol: 'COMI', amount_per_share_micros: 1_500_005, ex_date: '2026-11-24', pay_date: '2026-11-26' });
+    const declared = await declare({
+      symbol: 'COMI',
+      amount_per_share_micros: 1_500_005,
+      ex_date: '2026-11-24',
+      pay_date: '2026-11-26',
+    });
     expect(declared.status).toBe(201);
     expect(declared.body).toMatchObject({
-      dividend_id: expect.stringMatching(/^div_/), symbol: 'COMI', state: 'declared', withholding_bps: 1000,
-      record_at: '2026-11-24T00:00:00+02:00', pay_at: '2026-11-26T00:00:00+02:00', holders: 0, entitlements: [],
+      dividend_id: expect.stringMatching(/^div_/),
+      symbol: 'COMI',
+      state: 'declared',
+      withholding_bps: 1000,
+      record_at: '2026-11-24T00:00:00+02:00',
+      pay_at: '2026-11-26T00:00:00+02:00',
+      holders: 0,
+      entitlements: [],
     });
     const id = declared.body.dividend_id;
 
@@ -51,7 +63,11 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     await at('2026-11-24T00:00:00+02:00');
     const recorded = await dividend(id);
     expect(recorded.state).toBe('recorded');
-    expect(recorded.entitlements.map((e: any) => [e.investor_id, e.shares, e.gross_micros, e.tax_micros, e.net_micros, e.state]).sort()).toEqual(
+    expect(
+      recorded.entitlements
+        .map((e: any) => [e.investor_id, e.shares, e.gross_micros, e.tax_micros, e.net_micros, e.state])
+        .sort(),
+    ).toEqual(
       [
         [buyer, 100, 150_000_500, 15_000_050, 135_000_450, 'pending'],
         [holder, 1, 1_500_005, 150_001, 1_350_004, 'pending'],
@@ -65,11 +81,23 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     expect(cash(t, buyer).settled).toBe(buyerCash);
     await at('2026-11-26T00:00:00+02:00');
     const paid = await dividend(id);
-    expect(paid).toMatchObject({ state: 'paid', paid_at: '2026-11-26T00:00:00+02:00', holders: 2, gross_micros: 151_500_505, tax_micros: 15_150_051, net_micros: 136_350_454 });
+    expect(paid).toMatchObject({
+      state: 'paid',
+      paid_at: '2026-11-26T00:00:00+02:00',
+      holders: 2,
+      gross_micros: 151_500_505,
+      tax_micros: 15_150_051,
+      net_micros: 136_350_454,
+    });
     expect(paid.entitlements.every((e: any) => e.state === 'paid')).toBe(true);
     expect(cash(t, buyer).settled).toBe(buyerCash + 135_000_450);
     expect(cash(t, holder).settled).toBe(1_350_004);
-    expect(t.deps.ledger.entries(tenant(), id).filter((e) => e.debit_owner === buyer || e.credit_owner === buyer).map((e) => [e.debit_owner, e.credit_owner, e.amount, e.kind])).toEqual([
+    expect(
+      t.deps.ledger
+        .entries(tenant(), id)
+        .filter((e) => e.debit_owner === buyer || e.credit_owner === buyer)
+        .map((e) => [e.debit_owner, e.credit_owner, e.amount, e.kind]),
+    ).toEqual([
       ['system:corporate_actions', buyer, 150_000_500, 'dividend'],
       [buyer, 'system:tax', 15_000_050, 'tax'],
     ]);
@@ -80,7 +108,9 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     ]);
     expect(feed[1]).toMatchObject({ qty: 100, price_micros: 1_500_005 });
     for (const nobody of [seller, late]) {
-      const types = (await t.req('GET', `/v1/investors/${nobody}/activities`)).body.activities.map((a: any) => a.activity_type);
+      const types = (await t.req('GET', `/v1/investors/${nobody}/activities`)).body.activities.map(
+        (a: any) => a.activity_type,
+      );
       expect(types).not.toContain('DIV');
     }
     expectInvariants();
@@ -92,10 +122,21 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     creditShares(t, early, 'SWDY', 10);
     await at('2026-11-23T10:05:00+02:00');
     await marketBuy(today, 'SWDY', 10);
-    const res = await declare({ symbol: 'SWDY', amount_per_share_micros: 2 * EGP, ex_date: '2026-11-23', pay_date: '2026-11-23' });
+    const res = await declare({
+      symbol: 'SWDY',
+      amount_per_share_micros: 2 * EGP,
+      ex_date: '2026-11-23',
+      pay_date: '2026-11-23',
+    });
     expect(res.status).toBe(201);
     // the pay date has begun too: paid in the same request
-    expect(res.body).toMatchObject({ state: 'paid', holders: 1, gross_micros: 20 * EGP, tax_micros: 2 * EGP, net_micros: 18 * EGP });
+    expect(res.body).toMatchObject({
+      state: 'paid',
+      holders: 1,
+      gross_micros: 20 * EGP,
+      tax_micros: 2 * EGP,
+      net_micros: 18 * EGP,
+    });
     expect(res.body.entitlements).toEqual([expect.objectContaining({ investor_id: early, shares: 10, state: 'paid' })]);
     expect(cash(t, early).settled).toBe(18 * EGP);
     expectInvariants();
@@ -106,7 +147,12 @@ describe('Dividends: holders at the start of the ex-date are paid on the pay dat
     const small = await trader(t, 0);
     creditShares(t, whale, 'ETEL', 2 ** 40);
     creditShares(t, small, 'ETEL', 3);
-    const res = await declare({ symbol: 'ETEL', amount_per_share_micros: 2 ** 20, ex_date: '2026-11-23', pay_date: '2026-11-23' });
+    const res = await declare({
+      symbol: 'ETEL',
+      amount_per_share_micros: 2 ** 20,
+      ex_date: '2026-11-23',
+      pay_date: '2026-11-23',
+    });
     await at('2026-11-23T00:00:00+02:00');
     const d = await dividend(res.body.dividend_id);
     expect(d.state).toBe('paid');
@@ -132,7 +178,12 @@ describe('declare-dividend bad input: a 4xx with a stable code and nothing chang
       ['amount zero', { ...ok, amount_per_share_micros: 0 }, 422, 'VALIDATION_FAILED'],
       ['amount fractional', { ...ok, amount_per_share_micros: 0.5 }, 422, 'VALIDATION_FAILED'],
       ['amount 2^53', { ...ok, amount_per_share_micros: 2 ** 53 }, 422, 'AMOUNT_TOO_LARGE'],
-      ['missing pay_date', { symbol: 'COMI', amount_per_share_micros: EGP, ex_date: '2026-11-24' }, 422, 'VALIDATION_FAILED'],
+      [
+        'missing pay_date',
+        { symbol: 'COMI', amount_per_share_micros: EGP, ex_date: '2026-11-24' },
+        422,
+        'VALIDATION_FAILED',
+      ],
       ['unknown field', { ...ok, record_date: '2026-11-26' }, 422, 'VALIDATION_FAILED'],
     ];
     for (const [what, body, status, code] of cases) {

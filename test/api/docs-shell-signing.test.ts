@@ -31,10 +31,19 @@ describe('docs/api.md: the shell signing example works as written on a stock mac
     expect(script).not.toMatch(/uuidgen/);
     const investorId = seedInvestor(t);
     // Asynchronously: the daemon answering curl runs in this process.
-    const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script.replace('inv_...', investorId)], {
-      env: { PATH: '/usr/bin:/bin', SVC_BASE_URL: baseUrl, SVC_API_KEY: t.creds.tenant.api_key, SVC_SIGNING_SECRET: t.creds.tenant.signing_secret },
-      encoding: 'utf8',
-    });
+    const { stdout: out } = await promisify(execFile)(
+      'bash',
+      ['-euo', 'pipefail', '-c', script.replace('inv_...', investorId)],
+      {
+        env: {
+          PATH: '/usr/bin:/bin',
+          SVC_BASE_URL: baseUrl,
+          SVC_API_KEY: t.creds.tenant.api_key,
+          SVC_SIGNING_SECRET: t.creds.tenant.signing_secret,
+        },
+        encoding: 'utf8',
+      },
+    );
     const transfer = JSON.parse(out) as { transfer_id: string; investor_id: string; amount_micros: number };
     expect(transfer).toMatchObject({ investor_id: investorId, amount_micros: 5_000_000_000 });
     expect(transfer.transfer_id).toMatch(/^trf_/);

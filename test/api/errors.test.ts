@@ -23,13 +23,19 @@ describe('Error body: JSON { error: { code, message }, request_id } with request
   });
 
   it('malformed JSON is 400 MALFORMED_JSON', async () => {
-    const res = await t.req('POST', '/admin/sandbox/quote', { raw: '{"symbol": "COMI",', contentType: 'application/json' });
+    const res = await t.req('POST', '/admin/sandbox/quote', {
+      raw: '{"symbol": "COMI",',
+      contentType: 'application/json',
+    });
     expect(res.status).toBe(400);
     expectErrorBody(res.body, 'MALFORMED_JSON');
   });
 
   it('a JSON route given another content type is 415 UNSUPPORTED_CONTENT_TYPE', async () => {
-    const res = await t.req('POST', '/admin/sandbox/quote', { raw: 'symbol=COMI', contentType: 'application/x-www-form-urlencoded' });
+    const res = await t.req('POST', '/admin/sandbox/quote', {
+      raw: 'symbol=COMI',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(415);
     expectErrorBody(res.body, 'UNSUPPORTED_CONTENT_TYPE');
   });
@@ -37,7 +43,10 @@ describe('Error body: JSON { error: { code, message }, request_id } with request
   it('JSON declared in a charset other than UTF-8 is 415 UNSUPPORTED_CONTENT_TYPE and changes nothing; utf-8 in any spelling is read', async () => {
     const body = JSON.stringify({ symbol: 'COMI', price_micros: 86_000_000 });
     for (const charset of ['utf-16', 'UTF-16LE', '"iso-8859-1"', 'latin1']) {
-      const res = await t.req('POST', '/admin/sandbox/quote', { raw: body, contentType: `application/json; charset=${charset}` });
+      const res = await t.req('POST', '/admin/sandbox/quote', {
+        raw: body,
+        contentType: `application/json; charset=${charset}`,
+      });
       expect(res.status, charset).toBe(415);
       expectErrorBody(res.body, 'UNSUPPORTED_CONTENT_TYPE');
       expect(res.body.error.message, charset).toContain('UTF-8');
@@ -45,7 +54,10 @@ describe('Error body: JSON { error: { code, message }, request_id } with request
     const before = (await t.req('GET', '/v1/instruments/COMI/quote')).body.price_micros;
     expect(before).not.toBe(86_000_000);
     for (const charset of ['utf-8', 'UTF-8', '"utf-8"', 'utf8']) {
-      const res = await t.req('POST', '/admin/sandbox/quote', { raw: body, contentType: `application/json; charset=${charset}` });
+      const res = await t.req('POST', '/admin/sandbox/quote', {
+        raw: body,
+        contentType: `application/json; charset=${charset}`,
+      });
       expect(res.status, charset).toBe(200);
     }
     expect((await t.req('GET', '/v1/instruments/COMI/quote')).body.price_micros).toBe(86_000_000);
@@ -59,7 +71,10 @@ describe('Error body: JSON { error: { code, message }, request_id } with request
   });
 
   it('a JSON body over 1 MiB is 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await t.req('POST', '/admin/sandbox/quote', { raw: JSON.stringify({ symbol: 'x'.repeat(1_100_000) }), contentType: 'application/json' });
+    const res = await t.req('POST', '/admin/sandbox/quote', {
+      raw: JSON.stringify({ symbol: 'x'.repeat(1_100_000) }),
+      contentType: 'application/json',
+    });
     expect(res.status).toBe(413);
     expectErrorBody(res.body, 'PAYLOAD_TOO_LARGE');
   });
@@ -86,7 +101,9 @@ describe('GET /openapi.json: the OpenAPI 3 document generated from the route sch
     const doc = res.body;
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/v1/clock'].get.security).toEqual([{ bearer: [] }]);
-    expect(doc.paths['/v1/markets/{market_id}/instruments/{symbol}/ohlcv'].get.parameters.map((p: any) => p.name)).toEqual(['market_id', 'symbol', 'days']);
+    expect(
+      doc.paths['/v1/markets/{market_id}/instruments/{symbol}/ohlcv'].get.parameters.map((p: any) => p.name),
+    ).toEqual(['market_id', 'symbol', 'days']);
     expect(doc.paths['/admin/sandbox/clock-advance'].post.requestBody).toBeDefined();
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain('NOT_FOUND');
   });

@@ -47,7 +47,11 @@ function parseFrame(frame: string): Ev | null {
 /** One SSE connection of its own (node:http, no pooled keep-alive sockets). */
 async function open(query = '', headers: Record<string, string> = {}): Promise<Stream> {
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    const r = get(`${base}/admin/sandbox/events${query}`, { agent: false, headers: { 'x-admin-key': t.creds.operators.admin_key, ...headers } }, resolve);
+    const r = get(
+      `${base}/admin/sandbox/events${query}`,
+      { agent: false, headers: { 'x-admin-key': t.creds.operators.admin_key, ...headers } },
+      resolve,
+    );
     r.on('error', reject);
   });
   res.setEncoding('utf8');
@@ -97,8 +101,18 @@ describe('sandbox events (server-sent events)', () => {
     const evs = await s.until((e) => e.some((x) => x.type === 'order.filled'), 'order.filled');
     const filled = evs.find((x) => x.type === 'order.filled')!;
     expect(filled).toMatchObject({
-      subject: placed.body.order_id, at: '2026-11-22T10:00:00+02:00', tenant_id: t.creds.tenant.tenant_id,
-      data: { order_id: placed.body.order_id, investor_id: inv, symbol: 'COMI', side: 'buy', qty: 10, filled_qty: 10, state: 'filled' },
+      subject: placed.body.order_id,
+      at: '2026-11-22T10:00:00+02:00',
+      tenant_id: t.creds.tenant.tenant_id,
+      data: {
+        order_id: placed.body.order_id,
+        investor_id: inv,
+        symbol: 'COMI',
+        side: 'buy',
+        qty: 10,
+        filled_qty: 10,
+        state: 'filled',
+      },
     });
     expect(filled.sse).toEqual({ id: String(filled.id), event: 'order.filled' });
     // the onboarding's KYC decision came first (without personal data), and ids increase
@@ -115,11 +129,18 @@ describe('sandbox events (server-sent events)', () => {
   it('streams each state change of a deposit as the rail moves it, filtered by ?types=transfer.*', async () => {
     const s = await open('?types=transfer.*');
     const inv = await trader(t, 0);
-    const dep = await t.req('POST', '/v1/transfers', { body: { investor_id: inv, direction: 'deposit', amount_micros: 500 * EGP } });
+    const dep = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: inv, direction: 'deposit', amount_micros: 500 * EGP },
+    });
     expect(dep.status, dep.text).toBe(201);
     await advance(t, { minutes: 3 });
     const evs = await s.until((e) => e.some((x) => x.type === 'transfer.completed'), 'transfer.completed');
-    expect(evs.map((e) => e.type)).toEqual(['transfer.received', 'transfer.pending_rail', 'transfer.at_broker', 'transfer.completed']);
+    expect(evs.map((e) => e.type)).toEqual([
+      'transfer.received',
+      'transfer.pending_rail',
+      'transfer.at_broker',
+      'transfer.completed',
+    ]);
     expect(evs.every((e) => e.subject === dep.body.transfer_id)).toBe(true);
     expect(evs[3].data).toMatchObject({ direction: 'deposit', amount_micros: 500 * EGP, state: 'completed' });
     s.close();
@@ -129,13 +150,23 @@ describe('sandbox events (server-sent events)', () => {
     const s = await open('?types=order');
     const inv = await trader(t, 100_000);
     const quote = await t.req('GET', '/v1/instruments/COMI/quote');
-    const resting = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: quote.body.band.lower_micros });
+    const resting = await order(t, {
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 10,
+      limit_price_micros: quote.body.band.lower_micros,
+    });
     expect(resting.status, resting.text).toBe(201);
     const cancel = await t.req('DELETE', `/v1/orders/${resting.body.order_id}`);
     expect(cancel.status, cancel.text).toBeLessThan(300);
     await advance(t, { minutes: 1 });
     const evs = await s.until((e) => e.some((x) => x.type === 'order.canceled'), 'order.canceled');
-    expect(evs.find((x) => x.type === 'order.canceled')).toMatchObject({ subject: resting.body.order_id, data: { state: 'cancelled', filled_qty: 0 } });
+    expect(evs.find((x) => x.type === 'order.canceled')).toMatchObject({
+      subject: resting.body.order_id,
+      data: { state: 'cancelled', filled_qty: 0 },
+    });
     s.close();
   });
 
@@ -152,7 +183,9 @@ describe('sandbox events (server-sent events)', () => {
     const inv = await trader(t, 1_000);
     const { body } = await t.req('GET', '/v1/clock');
     const today = String(body.timestamp).slice(0, 10);
-    const created = await t.req('POST', '/v1/reports', { body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today } });
+    const created = await t.req('POST', '/v1/reports', {
+      body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today },
+    });
     expect(created.status, created.text).toBe(201);
     await advance(t, { minutes: 2 });
     const evs = await s.until((e) => e.some((x) => x.type === 'report.ready'), 'report.ready');
@@ -160,8 +193,20 @@ describe('sandbox events (server-sent events)', () => {
     expect(report.state).toBe('ready');
     expect(evs.filter((x) => x.type === 'report.ready')).toEqual([
       expect.objectContaining({
-        subject: report.report_id, at: report.ready_at, tenant_id: t.creds.tenant.tenant_id,
-        data: { report_id: report.report_id, investor_id: inv, type: 'client_statement', period_start: today, period_end: today, locale: 'en', state: 'ready', bytes: report.bytes, sha256: report.sha256 },
+        subject: report.report_id,
+        at: report.ready_at,
+        tenant_id: t.creds.tenant.tenant_id,
+        data: {
+          report_id: report.report_id,
+          investor_id: inv,
+          type: 'client_statement',
+          period_start: today,
+          period_end: today,
+          locale: 'en',
+          state: 'ready',
+          bytes: report.bytes,
+          sha256: report.sha256,
+        },
       }),
     ]);
     s.close();

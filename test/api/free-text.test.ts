@@ -20,7 +20,9 @@ describe('a control character in back-office free text is 422 VALIDATION_FAILED,
   for (const bad of BAD) {
     it(`a complaint's summary ${JSON.stringify(bad)}`, async () => {
       const before = count('complaints');
-      const res = await t.req('POST', '/admin/complaints', { body: { investor_id: inv, category: 'fees', summary: bad } });
+      const res = await t.req('POST', '/admin/complaints', {
+        body: { investor_id: inv, category: 'fees', summary: bad },
+      });
       expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
       expect(res.body.error.message).toContain('summary');
       expect(count('complaints')).toBe(before);
@@ -29,17 +31,24 @@ describe('a control character in back-office free text is 422 VALIDATION_FAILED,
 
   it("a proposal's reason with a NUL", async () => {
     const before = count('admin_actions');
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', params: {}, reason: 'because\u0000' } });
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action: 'broker:create', params: {}, reason: 'because\u0000' },
+    });
     expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
     expect(count('admin_actions')).toBe(before);
   });
 
   it("a complaint's transition note with a NUL; tab and line feed are fine", async () => {
-    const made = await t.req('POST', '/admin/complaints', { body: { investor_id: inv, category: 'fees', summary: 'line one\n\tline two' } });
+    const made = await t.req('POST', '/admin/complaints', {
+      body: { investor_id: inv, category: 'fees', summary: 'line one\n\tline two' },
+    });
     expect(made.status).toBe(201);
     expect(made.body.summary).toBe('line one\n\tline two');
     const id = made.body.complaint_id;
-    const moved = await t.req('POST', `/admin/complaints/${id}/transitions`, { body: { to: 'investigating', note: 'x\u0000' } });
+    const moved = await t.req('POST', `/admin/complaints/${id}/transitions`, {
+      body: { to: 'investigating', note: 'x\u0000' },
+    });
     expect([moved.status, moved.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
     expect((await t.req('GET', `/admin/complaints/${id}`)).body.state).toBe('received');
   });

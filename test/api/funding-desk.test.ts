@@ -14,7 +14,9 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 async function transfer(direction: 'deposit' | 'withdrawal', amountMicros: number, investorId = inv) {
-  const res = await t.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction, amount_micros: amountMicros } });
+  const res = await t.req('POST', '/v1/transfers', {
+    body: { investor_id: investorId, direction, amount_micros: amountMicros },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -37,7 +39,12 @@ let operatorCount = 0;
 
 /** A console identity holding only the given grants (the dealer role holds them all). */
 function consoleKey(grants: string[], brokerId: string = t.creds.broker_id): string {
-  return addConsoleOperator(t, `funding_${++operatorCount}_${grants.join('_').replace(/:/g, '_') || 'none'}`, grants, brokerId);
+  return addConsoleOperator(
+    t,
+    `funding_${++operatorCount}_${grants.join('_').replace(/:/g, '_') || 'none'}`,
+    grants,
+    brokerId,
+  );
 }
 
 function expectInvariants(): void {
@@ -64,8 +71,12 @@ describe('Funding approval by the dealer desk is automatic unless switched to ma
       const res = await t.req('POST', '/admin/sandbox/manual-funding', { body });
       expect([res.status, res.body.error.code], JSON.stringify(body)).toEqual([422, 'VALIDATION_FAILED']);
     }
-    expect((await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: true }, as: 'none' })).status).toBe(401);
-    expect((await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: true }, as: 'security' })).status).toBe(403);
+    expect((await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: true }, as: 'none' })).status).toBe(
+      401,
+    );
+    expect(
+      (await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: true }, as: 'security' })).status,
+    ).toBe(403);
     expect((await t.req('GET', '/admin/sandbox/state')).body.manual_funding).toBe(false);
   });
 });
@@ -93,7 +104,12 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
 
     const approved = await t.req('POST', `/broker/v1/funding/${trf.transfer_id}/approve`);
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ state: 'received', approval: 'approved', decided_by: expect.stringMatching(/^opr_/), decided_at: '2026-11-22T09:30:00+02:00' });
+    expect(approved.body).toMatchObject({
+      state: 'received',
+      approval: 'approved',
+      decided_by: expect.stringMatching(/^opr_/),
+      decided_at: '2026-11-22T09:30:00+02:00',
+    });
     expect((await t.req('GET', '/broker/v1/funding')).body.funding).toEqual([]);
 
     await advance(t, { minutes: 1 });
@@ -116,14 +132,23 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
 
     const wd = await transfer('withdrawal', 800 * EGP);
     expect(await cash()).toEqual({ asset: 'cash:EGP', settled: 200 * EGP, reserved: 800 * EGP, unsettled: 0 });
-    const rejected = await t.req('POST', `/broker/v1/funding/${wd.transfer_id}/reject`, { body: { reason_code: 'SOURCE_OF_FUNDS_UNVERIFIED' } });
+    const rejected = await t.req('POST', `/broker/v1/funding/${wd.transfer_id}/reject`, {
+      body: { reason_code: 'SOURCE_OF_FUNDS_UNVERIFIED' },
+    });
     expect(rejected.status).toBe(200);
-    expect(rejected.body).toMatchObject({ state: 'failed', approval: 'rejected', reason_code: 'SOURCE_OF_FUNDS_UNVERIFIED', rail_ref: null });
+    expect(rejected.body).toMatchObject({
+      state: 'failed',
+      approval: 'rejected',
+      reason_code: 'SOURCE_OF_FUNDS_UNVERIFIED',
+      rail_ref: null,
+    });
     expect(await get(wd.transfer_id)).toMatchObject({ state: 'failed', reason_code: 'SOURCE_OF_FUNDS_UNVERIFIED' });
     expect(await cash()).toEqual({ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 });
     await advance(t, { minutes: 5 });
     expect((await get(wd.transfer_id)).state).toBe('failed');
-    const again = await t.req('POST', `/broker/v1/funding/${wd.transfer_id}/reject`, { body: { reason_code: 'AML_REVIEW' } });
+    const again = await t.req('POST', `/broker/v1/funding/${wd.transfer_id}/reject`, {
+      body: { reason_code: 'AML_REVIEW' },
+    });
     expect(again.body.error.code).toBe('TRANSFER_NOT_PENDING_APPROVAL');
     expectInvariants();
   });
@@ -132,7 +157,9 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
     const a = await transfer('deposit', 70_000 * EGP);
     await transfer('deposit', 70_000 * EGP);
     await transfer('deposit', 60_000 * EGP);
-    const over = await t.req('POST', '/v1/transfers', { body: { investor_id: inv, direction: 'deposit', amount_micros: EGP } });
+    const over = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: inv, direction: 'deposit', amount_micros: EGP },
+    });
     expect(over.body.error.code).toBe('DAILY_TRANSFER_LIMIT_EXCEEDED');
     await t.req('POST', `/broker/v1/funding/${a.transfer_id}/reject`, { body: { reason_code: 'LIMIT_POLICY' } });
     await transfer('deposit', 70_000 * EGP);
@@ -144,14 +171,17 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
     await advance(t, { minutes: 10 });
     expect(await get(trf.transfer_id)).toMatchObject({ state: 'received', approval: 'pending' });
     expect((await transfer('deposit', 5 * EGP)).approval).toBe('automatic');
-    expect((await t.req('GET', '/broker/v1/funding')).body.funding.map((x: any) => x.transfer_id)).toEqual([trf.transfer_id]);
+    expect((await t.req('GET', '/broker/v1/funding')).body.funding.map((x: any) => x.transfer_id)).toEqual([
+      trf.transfer_id,
+    ]);
   });
 
   it('the desk list filters by approval and state, newest first', async () => {
     const a = await transfer('deposit', 1 * EGP);
     const b = await transfer('deposit', 2 * EGP);
     await t.req('POST', `/broker/v1/funding/${a.transfer_id}/reject`, { body: { reason_code: 'NAME_MISMATCH' } });
-    const q = async (query: string) => (await t.req('GET', `/broker/v1/funding?${query}`)).body.funding.map((x: any) => x.transfer_id);
+    const q = async (query: string) =>
+      (await t.req('GET', `/broker/v1/funding?${query}`)).body.funding.map((x: any) => x.transfer_id);
     expect(await q('')).toEqual([b.transfer_id]);
     expect(await q('approval=rejected')).toEqual([a.transfer_id]);
     expect(await q('approval=any')).toEqual([b.transfer_id, a.transfer_id]);
@@ -167,7 +197,9 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
     const trf = await transfer('deposit', 3 * EGP);
     const url = `/broker/v1/funding/${trf.transfer_id}/reject`;
     for (const [body, code] of [
-      [{}, 'INVALID_FUNDING_REASON'], [{ reason_code: 'BECAUSE' }, 'INVALID_FUNDING_REASON'], [{ reason_code: 42 }, 'INVALID_FUNDING_REASON'],
+      [{}, 'INVALID_FUNDING_REASON'],
+      [{ reason_code: 'BECAUSE' }, 'INVALID_FUNDING_REASON'],
+      [{ reason_code: 42 }, 'INVALID_FUNDING_REASON'],
       [{ reason_code: 'AML_REVIEW', note: 'x' }, 'VALIDATION_FAILED'],
     ] as const) {
       const res = await t.req('POST', url, { body });
@@ -175,14 +207,20 @@ describe('Manual funding: a transfer waits in received (approval: pending) until
     }
     expect(await get(trf.transfer_id)).toMatchObject({ state: 'received', approval: 'pending' });
     expect((await t.req('POST', '/broker/v1/funding/trf_nope/approve')).body.error.code).toBe('NOT_FOUND');
-    expect((await t.req('POST', '/broker/v1/funding/trf_nope/reject', { body: { reason_code: 'AML_REVIEW' } })).status).toBe(404);
+    expect(
+      (await t.req('POST', '/broker/v1/funding/trf_nope/reject', { body: { reason_code: 'AML_REVIEW' } })).status,
+    ).toBe(404);
   });
 
   it('dealer decisions are written to the audit log', async () => {
     const trf = await transfer('deposit', 3 * EGP);
     await t.req('POST', `/broker/v1/funding/${trf.transfer_id}/approve`);
     const entries = (await t.req('GET', '/admin/audit')).body.entries;
-    expect(entries[0]).toMatchObject({ actor: 'operator:dealer', action: 'POST /broker/v1/funding/:id/approve', subject: `/broker/v1/funding/${trf.transfer_id}/approve` });
+    expect(entries[0]).toMatchObject({
+      actor: 'operator:dealer',
+      action: 'POST /broker/v1/funding/:id/approve',
+      subject: `/broker/v1/funding/${trf.transfer_id}/approve`,
+    });
   });
 });
 
@@ -203,17 +241,26 @@ describe('Dealer desk auth: X-Console-Key with funding:read / funding:approve', 
     ];
     for (const [method, url, headers, status, code] of checks) {
       const res = await t.req(method, url, { as: 'none', headers });
-      expect([res.status, res.body.error.code], `${method} ${url} ${JSON.stringify(Object.keys(headers))}`).toEqual([status, code]);
+      expect([res.status, res.body.error.code], `${method} ${url} ${JSON.stringify(Object.keys(headers))}`).toEqual([
+        status,
+        code,
+      ]);
     }
     expect(await get(trf.transfer_id)).toMatchObject({ state: 'received', approval: 'pending' });
     const reader = consoleKey(['funding:read']);
-    expect((await t.req('GET', '/broker/v1/funding', { as: 'none', headers: { 'x-console-key': reader } })).status).toBe(200);
+    expect(
+      (await t.req('GET', '/broker/v1/funding', { as: 'none', headers: { 'x-console-key': reader } })).status,
+    ).toBe(200);
     const approver = consoleKey(['funding:approve']);
     expect((await t.req('POST', approveUrl, { as: 'none', headers: { 'x-console-key': approver } })).status).toBe(200);
   });
 
   it("a dealer of another broker sees nothing of this broker's investors and cannot decide their transfers (404)", async () => {
-    t.deps.db.prepare("INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other', 'Other', 'Other', '999', 'a@b.c', '0')").run();
+    t.deps.db
+      .prepare(
+        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other', 'Other', 'Other', '999', 'a@b.c', '0')",
+      )
+      .run();
     const otherDealer = consoleKey(['funding:read', 'funding:approve'], 'brk_other');
     const trf = await transfer('deposit', 4 * EGP);
     const as = { as: 'none' as const, headers: { 'x-console-key': otherDealer } };

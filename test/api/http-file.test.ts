@@ -23,7 +23,9 @@ interface HttpRequest {
 
 /** The requests of a .http file: `### title`, comment lines, the request line, headers, a blank line, the body. */
 function parseHttpFile(text: string, vars: Record<string, string>): HttpRequest[] {
-  const declared: Record<string, string> = Object.fromEntries([...text.matchAll(/^@(\w+) = (.*)$/gm)].map((m) => [m[1], m[2]]));
+  const declared: Record<string, string> = Object.fromEntries(
+    [...text.matchAll(/^@(\w+) = (.*)$/gm)].map((m) => [m[1], m[2]]),
+  );
   const all = { ...declared, ...vars };
   const fill = (s: string) => s.replace(/\{\{(\w+)\}\}/g, (_m, v: string) => all[v] ?? `{{${v}}}`);
   return text
@@ -40,11 +42,26 @@ function parseHttpFile(text: string, vars: Record<string, string>): HttpRequest[
         headers[lines[i].slice(0, at).toLowerCase()] = fill(lines[i].slice(at + 2));
       }
       const body = lines.slice(i).join('\n').trim();
-      return { title, method, url, headers, ...(body.startsWith('<') ? { file: body.slice(1).trim() } : body ? { body: fill(body) } : {}) };
+      return {
+        title,
+        method,
+        url,
+        headers,
+        ...(body.startsWith('<') ? { file: body.slice(1).trim() } : body ? { body: fill(body) } : {}),
+      };
     });
 }
 
-const SHAPE_CODES = ['VALIDATION_FAILED', 'MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'UNSUPPORTED_MEDIA_TYPE', 'UNAUTHENTICATED', 'FORBIDDEN', 'IDEMPOTENCY_KEY_REQUIRED', 'SIGNATURE_INVALID'];
+const SHAPE_CODES = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNSUPPORTED_CONTENT_TYPE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'SIGNATURE_INVALID',
+];
 
 describe('docs/svc.http', () => {
   it('every request, its variables filled in, passes authentication and the shape checks of its route', async () => {
@@ -55,12 +72,26 @@ describe('docs/svc.http', () => {
     for (const r of requests) {
       // a stream that stays open
       if (r.url.startsWith('/admin/sandbox/events')) continue;
-      const as: As = r.headers['x-admin-key'] ? (r.headers['x-admin-key'].includes('SVC_SECURITY_KEY') ? 'security' : 'admin') : r.headers['x-console-key'] ? 'dealer' : r.headers.authorization ? 'tenant' : 'none';
+      const as: As = r.headers['x-admin-key']
+        ? r.headers['x-admin-key'].includes('SVC_SECURITY_KEY')
+          ? 'security'
+          : 'admin'
+        : r.headers['x-console-key']
+          ? 'dealer'
+          : r.headers.authorization
+            ? 'tenant'
+            : 'none';
       const raw = r.file ? readFileSync(new URL(`../../docs/${r.file}`, import.meta.url)) : r.body;
       // the client fills in the credentials; the file's Idempotency-Key is kept; signed requests are signed for real
-      const res = await t.req(r.method, r.url, { raw, contentType: r.headers['content-type'], as, idempotencyKey: r.headers['idempotency-key'] });
+      const res = await t.req(r.method, r.url, {
+        raw,
+        contentType: r.headers['content-type'],
+        as,
+        idempotencyKey: r.headers['idempotency-key'],
+      });
       const code = res.body?.error?.code as string | undefined;
-      if (code && SHAPE_CODES.includes(code)) refused.push(`${r.title}: ${res.status} ${code} ${res.body.error.message}`);
+      if (code && SHAPE_CODES.includes(code))
+        refused.push(`${r.title}: ${res.status} ${code} ${res.body.error.message}`);
     }
     expect(refused).toEqual([]);
   });

@@ -45,30 +45,74 @@ async function journalOf(t: TestApp): Promise<JournalEntry[]> {
 
 /** GET /admin/sandbox/journal?format=ndjson (application/x-ndjson: read as text). */
 async function ndjson(t: TestApp) {
-  return t.app.inject({ method: 'GET', url: '/admin/sandbox/journal?format=ndjson', headers: { 'x-admin-key': t.creds.operators.admin_key } });
+  return t.app.inject({
+    method: 'GET',
+    url: '/admin/sandbox/journal?format=ndjson',
+    headers: { 'x-admin-key': t.creds.operators.admin_key },
+  });
 }
 
 beforeAll(async () => {
   a = await makeApp({ seed: SEED });
   // Onboarding: JSON, raw image uploads, submit, suitability.
-  const created = await rec(a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Journal Person' }) }));
+  const created = await rec(
+    a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Journal Person' }) }),
+  );
   const appId = created.body.application_id;
-  await rec(a.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_front`, { raw: SAMPLE_FRONT, contentType: 'image/png' }));
-  await rec(a.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_back`, { raw: SAMPLE_BACK, contentType: 'image/png' }));
+  await rec(
+    a.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_front`, {
+      raw: SAMPLE_FRONT,
+      contentType: 'image/png',
+    }),
+  );
+  await rec(
+    a.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_back`, {
+      raw: SAMPLE_BACK,
+      contentType: 'image/png',
+    }),
+  );
   await rec(a.req('POST', `/v1/kyc/applications/${appId}/submit`));
   investorId = (await a.req('GET', `/v1/kyc/applications/${appId}`)).body.investor_id;
-  await rec(a.req('PUT', `/v1/investors/${investorId}/suitability`, { body: { questionnaire: BALANCED, risk_acknowledged: true } }));
+  await rec(
+    a.req('PUT', `/v1/investors/${investorId}/suitability`, {
+      body: { questionnaire: BALANCED, risk_acknowledged: true },
+    }),
+  );
   // Deposit (signed), its rail steps by an advance, the open.
-  await rec(a.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'deposit', amount_micros: 50_000_000_000 } }));
+  await rec(
+    a.req('POST', '/v1/transfers', {
+      body: { investor_id: investorId, direction: 'deposit', amount_micros: 50_000_000_000 },
+    }),
+  );
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 5 } }));
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { until: 'next_open' } }));
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 2 } }));
   // Orders: a market buy, a resting limit, a business refusal, a cancel.
-  await rec(a.req('POST', '/v1/orders', { body: { investor_id: investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 13, time_in_force: 'day' } }));
+  await rec(
+    a.req('POST', '/v1/orders', {
+      body: { investor_id: investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 13, time_in_force: 'day' },
+    }),
+  );
   const quote = await a.req('GET', '/v1/instruments/TMGH/quote');
-  const resting = await rec(a.req('POST', '/v1/orders', { body: { investor_id: investorId, symbol: 'TMGH', side: 'buy', type: 'limit', qty: 5, limit_price_micros: quote.body.band.lower_micros, time_in_force: 'gtc' } }));
+  const resting = await rec(
+    a.req('POST', '/v1/orders', {
+      body: {
+        investor_id: investorId,
+        symbol: 'TMGH',
+        side: 'buy',
+        type: 'limit',
+        qty: 5,
+        limit_price_micros: quote.body.band.lower_micros,
+        time_in_force: 'gtc',
+      },
+    }),
+  );
   orderId = resting.body.order_id;
-  const refused = await rec(a.req('POST', '/v1/orders', { body: { investor_id: investorId, symbol: 'COMI', side: 'sell', type: 'market', qty: 1000, time_in_force: 'day' } }));
+  const refused = await rec(
+    a.req('POST', '/v1/orders', {
+      body: { investor_id: investorId, symbol: 'COMI', side: 'sell', type: 'market', qty: 1000, time_in_force: 'day' },
+    }),
+  );
   expect(refused.status).toBe(422);
   await rec(a.req('DELETE', `/v1/orders/${orderId}`));
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 3 } }));
@@ -83,9 +127,20 @@ describe('the journal records every committed state-changing request that reache
     expect(entries.map((e) => e.status)).toEqual(answers.map((r) => r.status));
     expect(entries.map((e) => e.seq)).toEqual(entries.map((_e, i) => i + 1));
     const tenant = `tenant:${a.creds.tenant.tenant_id}`;
-    expect(entries[0]).toMatchObject({ method: 'POST', route: 'POST /v1/kyc/applications', path: '/v1/kyc/applications', query: '', principal: tenant, content_type: 'application/json', body_base64: null });
+    expect(entries[0]).toMatchObject({
+      method: 'POST',
+      route: 'POST /v1/kyc/applications',
+      path: '/v1/kyc/applications',
+      query: '',
+      principal: tenant,
+      content_type: 'application/json',
+      body_base64: null,
+    });
     expect(entries[0].idempotency_key).toMatch(/^test-/);
-    expect(entries.find((e) => e.route === 'POST /admin/sandbox/clock-advance')).toMatchObject({ principal: 'operator:admin', idempotency_key: null });
+    expect(entries.find((e) => e.route === 'POST /admin/sandbox/clock-advance')).toMatchObject({
+      principal: 'operator:admin',
+      idempotency_key: null,
+    });
     // Simulated time never goes back, and matches the clock each ran at.
     for (let i = 1; i < entries.length; i++) expect(entries[i].sim_ms).toBeGreaterThanOrEqual(entries[i - 1].sim_ms);
     const advanceEntry = entries.find((e) => e.body === '{"until":"next_open"}')!;
@@ -106,17 +161,34 @@ describe('the journal records every committed state-changing request that reache
     const before = (await journalOf(a)).length;
     const bad = await a.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'deposit' } });
     expect(bad.status).toBe(422);
-    expect((await a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 1 }, as: 'none' })).status).toBe(401);
-    expect((await a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 1 }, as: 'security' })).status).toBe(403);
-    const unsigned = await a.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'deposit', amount_micros: 1_000_000 }, sign: false });
+    expect((await a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 1 }, as: 'none' })).status).toBe(
+      401,
+    );
+    expect((await a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 1 }, as: 'security' })).status).toBe(
+      403,
+    );
+    const unsigned = await a.req('POST', '/v1/transfers', {
+      body: { investor_id: investorId, direction: 'deposit', amount_micros: 1_000_000 },
+      sign: false,
+    });
     expect(unsigned.status).toBe(401);
-    const first = await a.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'withdrawal', amount_micros: 1_000_000_000_000 }, idempotencyKey: 'jr-refusal' });
+    const first = await a.req('POST', '/v1/transfers', {
+      body: { investor_id: investorId, direction: 'withdrawal', amount_micros: 1_000_000_000_000 },
+      idempotencyKey: 'jr-refusal',
+    });
     expect(first.status).toBe(422);
-    const again = await a.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: 'withdrawal', amount_micros: 1_000_000_000_000 }, idempotencyKey: 'jr-refusal' });
+    const again = await a.req('POST', '/v1/transfers', {
+      body: { investor_id: investorId, direction: 'withdrawal', amount_micros: 1_000_000_000_000 },
+      idempotencyKey: 'jr-refusal',
+    });
     expect(again.headers['idempotent-replayed']).toBe('true');
     const entries = await journalOf(a);
     expect(entries.length).toBe(before + 1);
-    expect(entries[entries.length - 1]).toMatchObject({ idempotency_key: 'jr-refusal', status: 422, request_id: first.body.request_id });
+    expect(entries[entries.length - 1]).toMatchObject({
+      idempotency_key: 'jr-refusal',
+      status: 422,
+      request_id: first.body.request_id,
+    });
     answers.push(first);
   });
 
@@ -130,15 +202,28 @@ describe('the journal records every committed state-changing request that reache
     const nid = JSON.parse((await journalOf(a))[0].body!).national_id as string;
     const rows = a.deps.db.prepare('SELECT * FROM journal').all();
     expect(JSON.stringify(rows)).not.toContain(nid);
-    expect(Buffer.concat((rows as Array<{ body_sealed: Buffer | null }>).flatMap((r) => (r.body_sealed ? [r.body_sealed] : []))).includes(Buffer.from(nid))).toBe(false);
+    expect(
+      Buffer.concat(
+        (rows as Array<{ body_sealed: Buffer | null }>).flatMap((r) => (r.body_sealed ? [r.body_sealed] : [])),
+      ).includes(Buffer.from(nid)),
+    ).toBe(false);
   });
 
   it('format=ndjson is a header line then one entry per line; json pages with after, limit and next_after', async () => {
     const res = await ndjson(a);
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toContain('application/x-ndjson');
-    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ svc_journal: 1, svc_version: '0.1.0', origin: { seed: SEED, start: '2026-11-22T09:00:00+02:00', clock: 'frozen', speed: 1 }, complete: true, entries: lines.length - 1 });
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      svc_journal: 1,
+      svc_version: '0.1.0',
+      origin: { seed: SEED, start: '2026-11-22T09:00:00+02:00', clock: 'frozen', speed: 1 },
+      complete: true,
+      entries: lines.length - 1,
+    });
     expect(lines.slice(1)).toEqual(await journalOf(a));
     const page = await a.req('GET', '/admin/sandbox/journal?after=2&limit=3');
     expect(page.body.entries.map((e: JournalEntry) => e.seq)).toEqual([3, 4, 5]);
@@ -149,8 +234,17 @@ describe('the journal records every committed state-changing request that reache
 });
 
 describe('an entry with a body and an answer is sealed once (docs/snapshots.md, "How the journal is stored")', () => {
-  type Stored = { seq: number; body_kind: string; body_sealed: Buffer | null; response_sealed: Buffer | null; answer_in_body: number };
-  const stored = (t: TestApp) => t.deps.db.prepare('SELECT seq, body_kind, body_sealed, response_sealed, answer_in_body FROM journal ORDER BY seq').all() as Stored[];
+  type Stored = {
+    seq: number;
+    body_kind: string;
+    body_sealed: Buffer | null;
+    response_sealed: Buffer | null;
+    answer_in_body: number;
+  };
+  const stored = (t: TestApp) =>
+    t.deps.db
+      .prepare('SELECT seq, body_kind, body_sealed, response_sealed, answer_in_body FROM journal ORDER BY seq')
+      .all() as Stored[];
 
   it('a body and its answer share one sealed value; an entry without a body seals its answer alone; both read back exactly', async () => {
     const entries = await journalOf(a);
@@ -178,7 +272,12 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
       t.deps.db
         .prepare(`INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
                   VALUES ('req_earlier', ?, 'POST', 'POST /admin/sandbox/clock-advance', '/admin/sandbox/clock-advance', '', ?, NULL, 'application/json', 'text', ?, 200, ?, 0)`)
-        .run(t.deps.clock.now(), principal, seal(t.deps.kek, Buffer.from(body), `journal:${principal}`), seal(t.deps.kek, Buffer.from(answer), `journal-response:${principal}`));
+        .run(
+          t.deps.clock.now(),
+          principal,
+          seal(t.deps.kek, Buffer.from(body), `journal:${principal}`),
+          seal(t.deps.kek, Buffer.from(answer), `journal-response:${principal}`),
+        );
       const check = async () => {
         const [one, two] = await journalOf(t);
         expect(one).toMatchObject({ body: '{"minutes":1}', status: 200 });
@@ -186,14 +285,20 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
         expect(two).toMatchObject({ request_id: 'req_earlier', body, response: answer });
       };
       await check();
-      const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'keys:rotate-kek', params: {}, reason: 'both kinds of journal entry' } });
+      const p = await t.req('POST', '/admin/actions', {
+        as: 'security',
+        body: { action: 'keys:rotate-kek', params: {}, reason: 'both kinds of journal entry' },
+      });
       const done = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
       expect(done.status).toBe(200);
       // the rotation re-seals in slices after the approval (docs/backoffice.md "Key rotation")
       let rotation = done.body.result.rotation;
       while (rotation.state === 'running') {
         await new Promise((resolve) => setImmediate(resolve));
-        const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{ action_id: string; result: { rotation: typeof rotation } }>;
+        const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{
+          action_id: string;
+          result: { rotation: typeof rotation };
+        }>;
         rotation = all.find((x) => x.action_id === p.body.action_id)!.result.rotation;
       }
       expect(rotation.state).toBe('done');
@@ -207,10 +312,20 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
 
   it('the database refuses an entry that says its answer is in the body but keeps one apart', async () => {
     const r = stored(a).find((x) => x.answer_in_body === 1)!;
-    expect(() => a.deps.db.prepare("INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'text', ?, 200, ?, 1)").run(r.body_sealed, r.body_sealed))
-      .toThrow(/CHECK constraint failed/);
-    expect(() => a.deps.db.prepare("INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'none', NULL, 200, ?, 1)").run(r.body_sealed))
-      .toThrow(/CHECK constraint failed/);
+    expect(() =>
+      a.deps.db
+        .prepare(
+          "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'text', ?, 200, ?, 1)",
+        )
+        .run(r.body_sealed, r.body_sealed),
+    ).toThrow(/CHECK constraint failed/);
+    expect(() =>
+      a.deps.db
+        .prepare(
+          "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'none', NULL, 200, ?, 1)",
+        )
+        .run(r.body_sealed),
+    ).toThrow(/CHECK constraint failed/);
   });
 });
 
@@ -236,8 +351,14 @@ describe('the offline rebuild replays the same state into a fresh sandbox, with 
 
   it('the final state reads byte for byte the same; the journal and the audit chain are identical', async () => {
     for (const url of [
-      `/v1/investors/${investorId}`, `/v1/investors/${investorId}/balances`, `/v1/investors/${investorId}/activities`,
-      `/v1/orders?investor_id=${investorId}`, `/v1/orders/${orderId}`, `/v1/transfers`, '/v1/accounts', '/v1/clock',
+      `/v1/investors/${investorId}`,
+      `/v1/investors/${investorId}/balances`,
+      `/v1/investors/${investorId}/activities`,
+      `/v1/orders?investor_id=${investorId}`,
+      `/v1/orders/${orderId}`,
+      `/v1/transfers`,
+      '/v1/accounts',
+      '/v1/clock',
     ]) {
       const ra = await a.req('GET', url);
       const rb = await b.req('GET', url);
@@ -253,10 +374,15 @@ describe('the offline rebuild replays the same state into a fresh sandbox, with 
     const auditA = a.deps.audit.list({ limit: 10_000 }).reverse();
     const auditB = b.deps.audit.list({ limit: 10_000 }).reverse();
     const boot = auditA.findIndex((r) => r.actor !== 'system');
-    expect(auditB[boot]).toMatchObject({ actor: REPLAY_ACTOR, action: 'sandbox.replay_session_opened', on_behalf_of: null });
+    expect(auditB[boot]).toMatchObject({
+      actor: REPLAY_ACTOR,
+      action: 'sandbox.replay_session_opened',
+      on_behalf_of: null,
+    });
     const replayed = [...auditB.slice(0, boot), ...auditB.slice(boot + 1)];
-    expect(replayed.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.on_behalf_of ?? r.actor })))
-      .toEqual(auditA.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.actor })));
+    expect(
+      replayed.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.on_behalf_of ?? r.actor })),
+    ).toEqual(auditA.map((r) => ({ action: r.action, subject: r.subject, detail: r.detail, by: r.actor })));
     expect(replayed.filter((r) => r.actor !== 'system').every((r) => r.actor === REPLAY_ACTOR)).toBe(true);
     // Ids of what is created next agree too.
     const next = applicant();
@@ -269,7 +395,10 @@ describe('the offline rebuild replays the same state into a fresh sandbox, with 
   it('refuses an entry whose principal does not exist and an entry earlier than the clock; B, having run a request of its own, takes no more', async () => {
     const e = entries[0];
     // B ran a request of its own after the replay (the next ids, above): its session is closed.
-    expect(await replayEntry(b.deps, injectOf(b), { ...e, seq: entries.length + 1 }, REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
+    expect(await replayEntry(b.deps, injectOf(b), { ...e, seq: entries.length + 1 }, REPLAY_ACTOR)).toMatchObject({
+      ok: false,
+      code: 'REPLAY_SESSION_REQUIRED',
+    });
     const c = await makeApp({ seed: SEED });
     try {
       const origin = (await a.req('GET', '/admin/sandbox/journal?limit=1')).body.header.origin;
@@ -284,7 +413,11 @@ describe('the offline rebuild replays the same state into a fresh sandbox, with 
   });
 
   it('a made-up replay ticket on an ordinary request is refused (401), whatever else it carries', async () => {
-    const res = await b.req('POST', '/v1/kyc/applications', { body: applicant(), headers: { 'x-svc-replay-ticket': 'guess' }, as: 'none' });
+    const res = await b.req('POST', '/v1/kyc/applications', {
+      body: applicant(),
+      headers: { 'x-svc-replay-ticket': 'guess' },
+      as: 'none',
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -297,7 +430,11 @@ describe('the journal survives the sandbox reset, which is an entry itself', () 
       expect((await t.req('POST', '/admin/sandbox/reset', { body: { seed: 6 } })).status).toBe(200);
       await advance(t, { minutes: 10 });
       const page = await t.req('GET', '/admin/sandbox/journal');
-      expect(page.body.entries.map((e: JournalEntry) => e.route)).toEqual(['POST /admin/sandbox/clock-advance', 'POST /admin/sandbox/reset', 'POST /admin/sandbox/clock-advance']);
+      expect(page.body.entries.map((e: JournalEntry) => e.route)).toEqual([
+        'POST /admin/sandbox/clock-advance',
+        'POST /admin/sandbox/reset',
+        'POST /admin/sandbox/clock-advance',
+      ]);
       expect(page.body.header.origin.seed).toBe(5);
       expect(() => t.deps.db.prepare('DELETE FROM journal').run()).toThrow(/append-only/);
     } finally {
@@ -312,19 +449,34 @@ describe('GET /admin/sandbox/export', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-export-'));
     try {
       // The advance opens a batch; the export, sent in the same turn, waits for it to commit.
-      const [adv, exp] = await Promise.all([t.req('POST', '/admin/sandbox/clock-advance', { body: { hours: 2 } }), t.req('GET', '/admin/sandbox/export')]);
+      const [adv, exp] = await Promise.all([
+        t.req('POST', '/admin/sandbox/clock-advance', { body: { hours: 2 } }),
+        t.req('GET', '/admin/sandbox/export'),
+      ]);
       expect(adv.status).toBe(200);
       expect(exp.status).toBe(200);
       expect(exp.headers['content-type']).toBe('application/vnd.svc.snapshot');
-      const res = await t.app.inject({ method: 'GET', url: '/admin/sandbox/export', headers: { 'x-admin-key': t.creds.operators.admin_key } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/admin/sandbox/export',
+        headers: { 'x-admin-key': t.creds.operators.admin_key },
+      });
       const { manifest, files } = unpackSnapshot(res.rawPayload);
-      expect(manifest).toMatchObject({ format: 'svc-snapshot', format_version: 1, seed: 77, journal_entries: 1, clock: { timestamp: '2026-11-22T11:00:00+02:00', mode: 'frozen', speed: 1 } });
+      expect(manifest).toMatchObject({
+        format: 'svc-snapshot',
+        format_version: 1,
+        seed: 77,
+        journal_entries: 1,
+        clock: { timestamp: '2026-11-22T11:00:00+02:00', mode: 'frozen', speed: 1 },
+      });
       expect([...files.keys()]).toEqual(['svc.db', 'kek.key']);
       expect(files.get('kek.key')!.equals(t.kek)).toBe(true);
       writeFileSync(join(dir, 'svc.db'), files.get('svc.db')!);
       const copy = new Database(join(dir, 'svc.db'), { readonly: true });
       expect(copy.prepare('SELECT COUNT(*) AS n FROM journal').get()).toEqual({ n: 1 });
-      expect(copy.prepare('SELECT sim_ms FROM sandbox_state').get()).toEqual({ sim_ms: Date.parse('2026-11-22T11:00:00+02:00') });
+      expect(copy.prepare('SELECT sim_ms FROM sandbox_state').get()).toEqual({
+        sim_ms: Date.parse('2026-11-22T11:00:00+02:00'),
+      });
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
       copy.close();
       expect((await t.req('GET', '/admin/sandbox/export', { as: 'security' })).status).toBe(403);

@@ -27,13 +27,36 @@ const approve = (id: string) => t.req('POST', `/admin/actions/${id}/approve`, { 
 
 /** A deposit's request and answer as the pipeline journals them (about 400 bytes sealed). */
 function seedJournal(n: number, principal: string, tenant: string | null): void {
-  const body = JSON.stringify({ investor_id: 'inv_0000000000', direction: 'deposit', amount_micros: 25_000_000_000, reference: 'seeded' });
-  const answer = JSON.stringify({ transfer_id: 'trf_0000000000', investor_id: 'inv_0000000000', direction: 'deposit', state: 'pending', amount_micros: 25_000_000_000, created_at: '2026-11-22T09:00:00+02:00' });
+  const body = JSON.stringify({
+    investor_id: 'inv_0000000000',
+    direction: 'deposit',
+    amount_micros: 25_000_000_000,
+    reference: 'seeded',
+  });
+  const answer = JSON.stringify({
+    transfer_id: 'trf_0000000000',
+    investor_id: 'inv_0000000000',
+    direction: 'deposit',
+    state: 'pending',
+    amount_micros: 25_000_000_000,
+    created_at: '2026-11-22T09:00:00+02:00',
+  });
   t.deps.db.transaction(() => {
     for (let i = 0; i < n; i++) {
       t.deps.journal.record({
-        requestId: `req_seed_${principal}_${i}`, simMs: t.deps.clock.now(), method: 'POST', route: 'POST /v1/transfers', path: '/v1/transfers', query: '',
-        principal, tenantId: tenant, idempotencyKey: `seed-${principal}-${i}`, contentType: 'application/json', body, status: 201, response: answer,
+        requestId: `req_seed_${principal}_${i}`,
+        simMs: t.deps.clock.now(),
+        method: 'POST',
+        route: 'POST /v1/transfers',
+        path: '/v1/transfers',
+        query: '',
+        principal,
+        tenantId: tenant,
+        idempotencyKey: `seed-${principal}-${i}`,
+        contentType: 'application/json',
+        body,
+        status: 201,
+        response: answer,
       });
     }
   })();
@@ -46,7 +69,10 @@ interface Watch {
 }
 
 const rotationOf = async (actionId: string): Promise<Watch> => {
-  const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{ action_id: string; result: { rotation?: Watch } }>;
+  const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{
+    action_id: string;
+    result: { rotation?: Watch };
+  }>;
   return all.find((a) => a.action_id === actionId)!.result.rotation ?? { state: 'absent', slices: 0, resealed: {} };
 };
 
@@ -83,7 +109,9 @@ describe('a key rotation re-seals in slices while the daemon answers', () => {
     expect(approval.body.result.rotation.state).toBe('running');
     const seen = await whileRotating(approval.body.action_id);
     loop.disable();
-    console.log(`rotate-dek over 40,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz and ${seen.reads} reads answered while it ran, ${seen.slicesSeen} distinct progress values seen; event loop delay max ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`);
+    console.log(
+      `rotate-dek over 40,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz and ${seen.reads} reads answered while it ran, ${seen.slicesSeen} distinct progress values seen; event loop delay max ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
+    );
     expect(seen.final.state).toBe('done');
     expect(seen.final.resealed.journal_bodies).toBeGreaterThanOrEqual(40_000);
     expect(seen.final.slices).toBeGreaterThanOrEqual(100); // 40,000 entries, at most 400 a slice
@@ -92,9 +120,13 @@ describe('a key rotation re-seals in slices while the daemon answers', () => {
     expect(seen.slicesSeen).toBeGreaterThanOrEqual(5); // reads interleaved with the slices, not after them
 
     expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
-    const sealed = t.deps.db.prepare("SELECT body_sealed, principal FROM journal WHERE request_id = 'req_seed_tenant:" + tenantId() + "_0'").get() as { body_sealed: Buffer; principal: string };
+    const sealed = t.deps.db
+      .prepare("SELECT body_sealed, principal FROM journal WHERE request_id = 'req_seed_tenant:" + tenantId() + "_0'")
+      .get() as { body_sealed: Buffer; principal: string };
     expect(() => open(oldDek, sealed.body_sealed, `journal+response:${sealed.principal}`)).toThrow();
-    expect(t.deps.db.prepare("SELECT subject FROM audit_log WHERE action = 'keys.rotation.completed'").all()).toEqual([{ subject: approval.body.action_id }]);
+    expect(t.deps.db.prepare("SELECT subject FROM audit_log WHERE action = 'keys.rotation.completed'").all()).toEqual([
+      { subject: approval.body.action_id },
+    ]);
     expect((await t.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true });
   }, 120_000);
 
@@ -105,7 +137,9 @@ describe('a key rotation re-seals in slices while the daemon answers', () => {
     expect(approval.status).toBe(200);
     expect(approval.body.result.rotation.state).toBe('running');
     const seen = await whileRotating(approval.body.action_id);
-    console.log(`rotate-kek over 20,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz answered while it ran`);
+    console.log(
+      `rotate-kek over 20,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz answered while it ran`,
+    );
     expect(seen.final.state).toBe('done');
     expect(seen.final.resealed).toMatchObject({ data_keys: 1, step_up_secrets: 6 });
     expect(seen.final.resealed.journal_bodies).toBeGreaterThanOrEqual(20_000);

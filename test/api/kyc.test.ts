@@ -25,7 +25,12 @@ async function create(over: Record<string, unknown> = {}, suffix?: string): Prom
   return res.body.application_id;
 }
 
-async function upload(id: string, side: string, raw: Buffer = side === 'national_id_back' ? SAMPLE_BACK : SAMPLE_FRONT, contentType = 'image/png') {
+async function upload(
+  id: string,
+  side: string,
+  raw: Buffer = side === 'national_id_back' ? SAMPLE_BACK : SAMPLE_FRONT,
+  contentType = 'image/png',
+) {
   return t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw, contentType });
 }
 
@@ -53,11 +58,20 @@ describe('POST /v1/kyc/applications: valid details -> screened (the create respo
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ application_id: expect.stringMatching(/^kyc_[0-9a-z]{10}$/), state: 'screened' });
     const read = await get(res.body.application_id);
-    expect(read.body).toMatchObject({ state: 'screened', investor_id: null, path: null, documents: [], reason_code: null, submitted_at: null });
+    expect(read.body).toMatchObject({
+      state: 'screened',
+      investor_id: null,
+      path: null,
+      documents: [],
+      reason_code: null,
+      submitted_at: null,
+    });
   });
 
   it('accepts an Arabic full name and the +20 phone form', async () => {
-    const res = await t.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'منى عبد الله حسن', phone: '+201512345678' }) });
+    const res = await t.req('POST', '/v1/kyc/applications', {
+      body: applicant({ full_name: 'منى عبد الله حسن', phone: '+201512345678' }),
+    });
     expect(res.status).toBe(201);
   });
 
@@ -66,9 +80,18 @@ describe('POST /v1/kyc/applications: valid details -> screened (the create respo
     const res = await t.req('POST', '/v1/kyc/applications', { body });
     const read = await get(res.body.application_id);
     expect(read.text).not.toContain(body.national_id);
-    expect(Object.keys(read.body).sort()).toEqual(
-      ['application_id', 'created_at', 'decided_at', 'documents', 'investor_id', 'path', 'reason_code', 'state', 'submitted_at', 'updated_at'],
-    );
+    expect(Object.keys(read.body).sort()).toEqual([
+      'application_id',
+      'created_at',
+      'decided_at',
+      'documents',
+      'investor_id',
+      'path',
+      'reason_code',
+      'state',
+      'submitted_at',
+      'updated_at',
+    ]);
   });
 });
 
@@ -79,7 +102,12 @@ describe('screened -> POST submit with both ID sides on file -> screening_referr
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ state: 'screening_referred' });
     const read = await get(id);
-    expect(read.body).toMatchObject({ state: 'approved', path: 'documents', investor_id: expect.stringMatching(/^inv_[0-9a-z]{10}$/), reason_code: null });
+    expect(read.body).toMatchObject({
+      state: 'approved',
+      path: 'documents',
+      investor_id: expect.stringMatching(/^inv_[0-9a-z]{10}$/),
+      reason_code: null,
+    });
     expect(read.body.documents.map((d: any) => [d.side, d.size_bytes])).toEqual([
       ['national_id_front', SAMPLE_FRONT.length],
       ['national_id_back', SAMPLE_BACK.length],
@@ -94,7 +122,10 @@ describe('screened -> POST submit with both ID sides on file -> screening_referr
     await submit(id);
     const entries = await auditActions(id);
     const submitted = entries.find((e) => e.action === 'kyc.submitted');
-    expect(JSON.parse(submitted.detail)).toMatchObject({ path: 'documents', documents: [{ side: 'national_id_front', size_bytes: SAMPLE_FRONT.length }, { side: 'national_id_back' }] });
+    expect(JSON.parse(submitted.detail)).toMatchObject({
+      path: 'documents',
+      documents: [{ side: 'national_id_front', size_bytes: SAMPLE_FRONT.length }, { side: 'national_id_back' }],
+    });
     const approved = entries.find((e) => e.action === 'kyc.approved');
     expect(approved.actor).toBe(`broker:${t.creds.broker_id}`);
   });
@@ -103,7 +134,12 @@ describe('screened -> POST submit with both ID sides on file -> screening_referr
     const id = await withBothSides('0000');
     expect((await submit(id)).body).toEqual({ state: 'screening_referred' });
     const read = await get(id);
-    expect(read.body).toMatchObject({ state: 'rejected', investor_id: null, reason_code: 'SCREENING_MATCH', path: 'documents' });
+    expect(read.body).toMatchObject({
+      state: 'rejected',
+      investor_id: null,
+      reason_code: 'SCREENING_MATCH',
+      path: 'documents',
+    });
     expect(read.body.decided_at).toEqual(expect.any(String));
   });
 
@@ -114,20 +150,33 @@ describe('screened -> POST submit with both ID sides on file -> screening_referr
     const queue = await t.req('GET', '/broker/v1/kyc');
     expect(queue.status).toBe(200);
     const item = queue.body.applications.find((a: any) => a.application_id === id);
-    expect(item).toMatchObject({ state: 'screening_referred', tenant_id: t.creds.tenant.tenant_id, full_name: 'Mona Hassan', national_id_masked: '**********9999' });
+    expect(item).toMatchObject({
+      state: 'screening_referred',
+      tenant_id: t.creds.tenant.tenant_id,
+      full_name: 'Mona Hassan',
+      national_id_masked: '**********9999',
+    });
     const cleared = await t.req('POST', `/broker/v1/kyc/${id}/clear`);
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ application_id: id, state: 'approved', investor_id: expect.stringMatching(/^inv_/) });
+    expect(cleared.body).toMatchObject({
+      application_id: id,
+      state: 'approved',
+      investor_id: expect.stringMatching(/^inv_/),
+    });
     expect((await get(id)).body).toMatchObject({ state: 'approved', investor_id: cleared.body.investor_id });
     const approved = (await auditActions(id)).find((e) => e.action === 'kyc.approved');
     expect(approved.actor).toBe('operator:dealer');
-    expect((await t.req('GET', '/broker/v1/kyc')).body.applications.map((a: any) => a.application_id)).not.toContain(id);
+    expect((await t.req('GET', '/broker/v1/kyc')).body.applications.map((a: any) => a.application_id)).not.toContain(
+      id,
+    );
   });
 
   it('national_id ending 9999: a dealer decline rejects it with the reason code, audited', async () => {
     const id = await withBothSides('9999');
     await submit(id);
-    const declined = await t.req('POST', `/broker/v1/kyc/${id}/decline`, { body: { reason_code: 'DOCUMENTS_ILLEGIBLE', note: 'glare on the front' } });
+    const declined = await t.req('POST', `/broker/v1/kyc/${id}/decline`, {
+      body: { reason_code: 'DOCUMENTS_ILLEGIBLE', note: 'glare on the front' },
+    });
     expect(declined.status).toBe(200);
     expect(declined.body).toMatchObject({ state: 'rejected', reason_code: 'DOCUMENTS_ILLEGIBLE', investor_id: null });
     expect((await get(id)).body).toMatchObject({ state: 'rejected', reason_code: 'DOCUMENTS_ILLEGIBLE' });
@@ -143,7 +192,12 @@ describe('A dossier-only submission (no documents) keeps a direct path', () => {
     const res = await submit(id);
     expect(res.body).toEqual({ state: 'approved', investor_id: expect.stringMatching(/^inv_/) });
     const read = (await get(id)).body as { investor_id: string };
-    expect(read).toMatchObject({ state: 'approved', path: 'dossier', documents: [], investor_id: (res.body as { investor_id: string }).investor_id });
+    expect(read).toMatchObject({
+      state: 'approved',
+      path: 'dossier',
+      documents: [],
+      investor_id: (res.body as { investor_id: string }).investor_id,
+    });
   });
 
   it('national_id ending 0000: rejected directly', async () => {
@@ -213,8 +267,12 @@ describe('PUT .../documents/{side}: raw JPEG or PNG, at most 512 KiB, stored enc
     const first = await upload(id, 'national_id_front');
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      application_id: id, side: 'national_id_front', content_type: 'image/png', size_bytes: SAMPLE_FRONT.length,
-      sha256: createHash('sha256').update(SAMPLE_FRONT).digest('hex'), state: 'screened',
+      application_id: id,
+      side: 'national_id_front',
+      content_type: 'image/png',
+      size_bytes: SAMPLE_FRONT.length,
+      sha256: createHash('sha256').update(SAMPLE_FRONT).digest('hex'),
+      state: 'screened',
     });
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]);
     const second = await upload(id, 'national_id_front', jpeg, 'image/jpeg');
@@ -265,7 +323,11 @@ describe('PUT .../documents/{side}: raw JPEG or PNG, at most 512 KiB, stored enc
     const res = await t.req('GET', `/broker/v1/kyc/${id}/documents/national_id_back`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    const raw = await t.app.inject({ method: 'GET', url: `/broker/v1/kyc/${id}/documents/national_id_back`, headers: { 'x-console-key': t.creds.operators.dealer_key } });
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: `/broker/v1/kyc/${id}/documents/national_id_back`,
+      headers: { 'x-console-key': t.creds.operators.dealer_key },
+    });
     expect(raw.rawPayload.equals(SAMPLE_BACK)).toBe(true);
     expect((await auditActions(id)).filter((e) => e.action === 'kyc.document_viewed')).toHaveLength(2);
   });
@@ -318,7 +380,10 @@ describe('Idempotency: KYC create, document upload and submit require an Idempot
 });
 
 describe('Bad input: every field tried wrong is a 4xx with a stable code, and no application is created', () => {
-  const born2008 = (mmdd: string, last4 = '1234') => ({ national_id: `308${mmdd}01${'5'}${last4}`, date_of_birth: `2008-${mmdd.slice(0, 2)}-${mmdd.slice(2)}` });
+  const born2008 = (mmdd: string, last4 = '1234') => ({
+    national_id: `308${mmdd}01${'5'}${last4}`,
+    date_of_birth: `2008-${mmdd.slice(0, 2)}-${mmdd.slice(2)}`,
+  });
   const cases: Array<[string, Record<string, unknown>, number, string]> = [
     ['full_name missing', { full_name: undefined }, 422, 'INVALID_FULL_NAME'],
     ['full_name empty', { full_name: '' }, 422, 'INVALID_FULL_NAME'],
@@ -332,17 +397,57 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
     ['national_id with letters', { national_id: '2900101011234A' }, 422, 'INVALID_NATIONAL_ID'],
     ['national_id Arabic-Indic digits', { national_id: '٢٩٠٠١٠١٠١١٢٣٤٥' }, 422, 'INVALID_NATIONAL_ID'],
     ['national_id a number', { national_id: 29001010112345 }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id century 1', { national_id: '19001010112345', date_of_birth: '1890-01-01' }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id birth date 30 February', { national_id: '29002300112345', date_of_birth: '1990-02-28' }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id month 13', { national_id: '29013010112345', date_of_birth: '1990-01-01' }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id governorate 99', { national_id: '29001019912345', date_of_birth: '1990-01-01' }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id governorate 05', { national_id: '29001010512345', date_of_birth: '1990-01-01' }, 422, 'INVALID_NATIONAL_ID'],
-    ['national_id birth date in the future', { national_id: '32701010112345', date_of_birth: '2027-01-01' }, 422, 'INVALID_NATIONAL_ID'],
+    [
+      'national_id century 1',
+      { national_id: '19001010112345', date_of_birth: '1890-01-01' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
+    [
+      'national_id birth date 30 February',
+      { national_id: '29002300112345', date_of_birth: '1990-02-28' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
+    [
+      'national_id month 13',
+      { national_id: '29013010112345', date_of_birth: '1990-01-01' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
+    [
+      'national_id governorate 99',
+      { national_id: '29001019912345', date_of_birth: '1990-01-01' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
+    [
+      'national_id governorate 05',
+      { national_id: '29001010512345', date_of_birth: '1990-01-01' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
+    [
+      'national_id birth date in the future',
+      { national_id: '32701010112345', date_of_birth: '2027-01-01' },
+      422,
+      'INVALID_NATIONAL_ID',
+    ],
     ['date_of_birth missing', { date_of_birth: undefined }, 422, 'INVALID_DATE_OF_BIRTH'],
     ['date_of_birth with slashes', { date_of_birth: '1990/01/01' }, 422, 'INVALID_DATE_OF_BIRTH'],
     ['date_of_birth not a day', { date_of_birth: '1990-02-30' }, 422, 'INVALID_DATE_OF_BIRTH'],
-    ['date_of_birth other than the id', { national_id: '29001010112345', date_of_birth: '1990-01-02' }, 422, 'DATE_OF_BIRTH_MISMATCH'],
-    ['date_of_birth other century than the id', { national_id: '29001010112345', date_of_birth: '2090-01-01' }, 422, 'DATE_OF_BIRTH_MISMATCH'],
+    [
+      'date_of_birth other than the id',
+      { national_id: '29001010112345', date_of_birth: '1990-01-02' },
+      422,
+      'DATE_OF_BIRTH_MISMATCH',
+    ],
+    [
+      'date_of_birth other century than the id',
+      { national_id: '29001010112345', date_of_birth: '2090-01-01' },
+      422,
+      'DATE_OF_BIRTH_MISMATCH',
+    ],
     ['applicant aged 17', { national_id: '31001010112345', date_of_birth: '2010-01-01' }, 422, 'UNDERAGE'],
     ['applicant 18 tomorrow', born2008('1123'), 422, 'UNDERAGE'],
     ['email missing', { email: undefined }, 422, 'INVALID_EMAIL'],
@@ -380,14 +485,25 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
   });
 
   it('messages never echo the national id', async () => {
-    const res = await t.req('POST', '/v1/kyc/applications', { body: applicant({ national_id: '29001010112345', date_of_birth: '1990-01-02' }) });
+    const res = await t.req('POST', '/v1/kyc/applications', {
+      body: applicant({ national_id: '29001010112345', date_of_birth: '1990-01-02' }),
+    });
     expect(res.text).not.toContain('29001010112345');
   });
 
   it('a body that is not JSON is refused and nothing is created', async () => {
     const before = appCount();
-    expect((await t.req('POST', '/v1/kyc/applications', { raw: '{"full_name":', contentType: 'application/json' })).status).toBe(400);
-    expect((await t.req('POST', '/v1/kyc/applications', { raw: 'full_name=Mona', contentType: 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expect(
+      (await t.req('POST', '/v1/kyc/applications', { raw: '{"full_name":', contentType: 'application/json' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.req('POST', '/v1/kyc/applications', {
+          raw: 'full_name=Mona',
+          contentType: 'application/x-www-form-urlencoded',
+        })
+      ).status,
+    ).toBe(415);
     expect((await t.req('POST', '/v1/kyc/applications', { body: [applicant()] })).status).toBe(422);
     expect(appCount()).toBe(before);
   });
@@ -395,11 +511,16 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
   it('the national id of an approved investor of the tenant is 409 DUPLICATE_NATIONAL_ID; another tenant may onboard the same person', async () => {
     const { nationalId: nid } = await onboardInvestor(t, { suitability: false });
     const before = appCount();
-    const dup = await t.req('POST', '/v1/kyc/applications', { body: applicant({ national_id: nid, date_of_birth: dobOf(nid) }) });
+    const dup = await t.req('POST', '/v1/kyc/applications', {
+      body: applicant({ national_id: nid, date_of_birth: dobOf(nid) }),
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('DUPLICATE_NATIONAL_ID');
     expect(appCount()).toBe(before);
-    const elsewhere = await t.req('POST', '/v1/kyc/applications', { body: applicant({ national_id: nid, date_of_birth: dobOf(nid) }), tenant: other });
+    const elsewhere = await t.req('POST', '/v1/kyc/applications', {
+      body: applicant({ national_id: nid, date_of_birth: dobOf(nid) }),
+      tenant: other,
+    });
     expect(elsewhere.status).toBe(201);
   });
 });
@@ -409,12 +530,20 @@ function dobOf(nid: string): string {
 }
 
 describe("Tenant scoping: another tenant's application behaves as unknown (404 NOT_FOUND)", () => {
-  it('read, upload and submit of another tenant\'s application are 404', async () => {
+  it("read, upload and submit of another tenant's application are 404", async () => {
     const id = await create();
     const read = await t.req('GET', `/v1/kyc/applications/${id}`, { tenant: other });
     expect(read.status).toBe(404);
     expect(read.body.error.code).toBe('NOT_FOUND');
-    expect((await t.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, { raw: SAMPLE_FRONT, contentType: 'image/png', tenant: other })).status).toBe(404);
+    expect(
+      (
+        await t.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, {
+          raw: SAMPLE_FRONT,
+          contentType: 'image/png',
+          tenant: other,
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.req('POST', `/v1/kyc/applications/${id}/submit`, { tenant: other })).status).toBe(404);
     expect((await get(id)).body).toMatchObject({ state: 'screened', documents: [] });
   });
@@ -491,11 +620,17 @@ describe('Dealer KYC desk: GET /broker/v1/kyc (kyc:read), POST .../clear and ...
   });
 
   it("a dealer of another broker sees none of this broker's applications", async () => {
-    t.deps.db.prepare("INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')").run();
+    t.deps.db
+      .prepare(
+        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+      )
+      .run();
     const key = consoleKey('other-dealer', ['kyc:read', 'kyc:decide'], 'brk_other000001');
     const id = await create({}, '9999');
     await submit(id);
-    expect((await t.req('GET', '/broker/v1/kyc?state=all', { headers: { 'x-console-key': key } })).body.applications).toEqual([]);
+    expect(
+      (await t.req('GET', '/broker/v1/kyc?state=all', { headers: { 'x-console-key': key } })).body.applications,
+    ).toEqual([]);
     expect((await t.req('POST', `/broker/v1/kyc/${id}/clear`, { headers: { 'x-console-key': key } })).status).toBe(404);
   });
 });
@@ -506,7 +641,10 @@ describe('Sandbox reset wipes applications and their documents', () => {
     try {
       const res = await local.req('POST', '/v1/kyc/applications', { body: applicant() });
       const id = res.body.application_id;
-      await local.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, { raw: SAMPLE_FRONT, contentType: 'image/png' });
+      await local.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, {
+        raw: SAMPLE_FRONT,
+        contentType: 'image/png',
+      });
       expect((await local.req('POST', '/admin/sandbox/reset', { body: {} })).status).toBe(200);
       expect((await local.req('GET', `/v1/kyc/applications/${id}`)).status).toBe(404);
       expect(local.deps.db.prepare('SELECT COUNT(*) AS n FROM kyc_documents').get()).toEqual({ n: 0 });

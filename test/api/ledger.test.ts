@@ -4,7 +4,11 @@ import { seedInvestor } from '../helpers/investors.js';
 import type { AccountRef } from '../../daemon/ledger/ledger.js';
 
 const EGP = 1_000_000;
-const cash = (investorId: string, bucket: 'settled' | 'reserved' | 'unsettled' = 'settled'): AccountRef => ({ investorId, asset: 'cash:EGP', bucket });
+const cash = (investorId: string, bucket: 'settled' | 'reserved' | 'unsettled' = 'settled'): AccountRef => ({
+  investorId,
+  asset: 'cash:EGP',
+  bucket,
+});
 const rail: AccountRef = { system: 'rail', asset: 'cash:EGP' };
 
 let t: TestApp;
@@ -19,7 +23,14 @@ beforeEach(async () => {
 afterEach(async () => t.close());
 
 function fund(investorId: string, amount: number, tenantId = tenant): void {
-  const r = t.deps.ledger.transfer({ tenantId, debit: rail, credit: cash(investorId), amount, kind: 'deposit', ref: 'test' });
+  const r = t.deps.ledger.transfer({
+    tenantId,
+    debit: rail,
+    credit: cash(investorId),
+    amount,
+    kind: 'deposit',
+    ref: 'test',
+  });
   expect(r.ok).toBe(true);
 }
 
@@ -48,18 +59,40 @@ describe('Balances object: { cash: [ { asset, settled, reserved, unsettled } ] }
 
   it('balances are derived from the ledger: settled after a deposit posting, reserved by a hold', async () => {
     fund(inv, 1_000 * EGP);
-    const hold = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 300 * EGP, ref: 'ord_x' });
+    const hold = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 300 * EGP,
+      ref: 'ord_x',
+    });
     expect(hold.ok).toBe(true);
     const res = await t.req('GET', `/v1/investors/${inv}/balances`);
     expect(res.body.cash).toEqual([{ asset: 'cash:EGP', settled: 700 * EGP, reserved: 300 * EGP, unsettled: 0 }]);
   });
 
   it('securities (whole shares) and fund units (micros) are assets too, listed beside cash', async () => {
-    t.deps.ledger.transfer({ tenantId: tenant, debit: { system: 'clearing', asset: 'COMI' }, credit: { investorId: inv, asset: 'COMI', bucket: 'unsettled' }, amount: 10, kind: 'fill', ref: 'ord_1' });
-    t.deps.ledger.transfer({ tenantId: tenant, debit: { system: 'fund', asset: 'fund:AZNM' }, credit: { investorId: inv, asset: 'fund:AZNM', bucket: 'settled' }, amount: 2_500_000, kind: 'subscription', ref: 'fo_1' });
+    t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: { system: 'clearing', asset: 'COMI' },
+      credit: { investorId: inv, asset: 'COMI', bucket: 'unsettled' },
+      amount: 10,
+      kind: 'fill',
+      ref: 'ord_1',
+    });
+    t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: { system: 'fund', asset: 'fund:AZNM' },
+      credit: { investorId: inv, asset: 'fund:AZNM', bucket: 'settled' },
+      amount: 2_500_000,
+      kind: 'subscription',
+      ref: 'fo_1',
+    });
     const res = await t.req('GET', `/v1/investors/${inv}/balances`);
     expect(res.body.securities).toEqual([{ asset: 'COMI', symbol: 'COMI', settled: 0, reserved: 0, unsettled: 10 }]);
-    expect(res.body.funds).toEqual([{ asset: 'fund:AZNM', fund_code: 'AZNM', settled: 2_500_000, reserved: 0, unsettled: 0 }]);
+    expect(res.body.funds).toEqual([
+      { asset: 'fund:AZNM', fund_code: 'AZNM', settled: 2_500_000, reserved: 0, unsettled: 0 },
+    ]);
     expectInvariants();
   });
 
@@ -90,7 +123,14 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
     const inv2 = seedInvestor(t);
     fund(inv, 5_000 * EGP);
     fund(inv2, 2_000 * EGP);
-    const moved = t.deps.ledger.transfer({ tenantId: tenant, debit: cash(inv), credit: cash(inv2), amount: 1_234_567, kind: 'journal', ref: 'jnl_1' });
+    const moved = t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: cash(inv),
+      credit: cash(inv2),
+      amount: 1_234_567,
+      kind: 'journal',
+      ref: 'jnl_1',
+    });
     expect(moved.ok).toBe(true);
     expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(5_000 * EGP - 1_234_567);
     expect(t.deps.ledger.balance(tenant, cash(inv2))).toBe(2_000 * EGP + 1_234_567);
@@ -101,11 +141,31 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
   it('settled never goes negative: a debit beyond the balance is INSUFFICIENT_SETTLED_CASH and writes nothing', () => {
     fund(inv, 100 * EGP);
     const before = snapshot();
-    const r = t.deps.ledger.transfer({ tenantId: tenant, debit: cash(inv), credit: rail, amount: 100 * EGP + 1, kind: 'withdrawal', ref: 'x' });
+    const r = t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: cash(inv),
+      credit: rail,
+      amount: 100 * EGP + 1,
+      kind: 'withdrawal',
+      ref: 'x',
+    });
     expect(r).toMatchObject({ ok: false, code: 'INSUFFICIENT_SETTLED_CASH' });
-    const shares = t.deps.ledger.transfer({ tenantId: tenant, debit: { investorId: inv, asset: 'COMI', bucket: 'settled' }, credit: { system: 'clearing', asset: 'COMI' }, amount: 1, kind: 'fill', ref: 'x' });
+    const shares = t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: { investorId: inv, asset: 'COMI', bucket: 'settled' },
+      credit: { system: 'clearing', asset: 'COMI' },
+      amount: 1,
+      kind: 'fill',
+      ref: 'x',
+    });
     expect(shares).toMatchObject({ ok: false, code: 'INSUFFICIENT_SETTLED_SECURITIES' });
-    const held = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 100 * EGP + 1, ref: 'x' });
+    const held = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 100 * EGP + 1,
+      ref: 'x',
+    });
     expect(held).toMatchObject({ ok: false, code: 'INSUFFICIENT_SETTLED_CASH' });
     expect(snapshot().entries).toEqual(before.entries);
     expect(snapshot().holds).toEqual(before.holds);
@@ -116,36 +176,100 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
     fund(inv, Number.MAX_SAFE_INTEGER - 10);
     const inv2 = seedInvestor(t);
     const adjustments: AccountRef = { system: 'adjustments', asset: 'cash:EGP' };
-    expect(t.deps.ledger.transfer({ tenantId: tenant, debit: adjustments, credit: cash(inv2), amount: 100, kind: 'journal', ref: 'x' }).ok).toBe(true);
+    expect(
+      t.deps.ledger.transfer({
+        tenantId: tenant,
+        debit: adjustments,
+        credit: cash(inv2),
+        amount: 100,
+        kind: 'journal',
+        ref: 'x',
+      }).ok,
+    ).toBe(true);
     const before = snapshot();
-    const r = t.deps.ledger.transfer({ tenantId: tenant, debit: cash(inv2), credit: cash(inv), amount: 11, kind: 'journal', ref: 'x' });
+    const r = t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: cash(inv2),
+      credit: cash(inv),
+      amount: 11,
+      kind: 'journal',
+      ref: 'x',
+    });
     expect(r).toMatchObject({ ok: false, code: 'AMOUNT_TOO_LARGE' });
     // the system side is bounded too: the rail account is already at -(2^53 - 1) + 10
-    const fromRail = t.deps.ledger.transfer({ tenantId: tenant, debit: rail, credit: cash(inv2), amount: 11, kind: 'deposit', ref: 'x' });
+    const fromRail = t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: rail,
+      credit: cash(inv2),
+      amount: 11,
+      kind: 'deposit',
+      ref: 'x',
+    });
     expect(fromRail).toMatchObject({ ok: false, code: 'AMOUNT_TOO_LARGE' });
     expect(snapshot()).toEqual(before);
     expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(Number.MAX_SAFE_INTEGER - 10);
-    expect(() => t.deps.ledger.transfer({ tenantId: tenant, debit: rail, credit: cash(inv), amount: 1.5, kind: 'x', ref: 'x' })).toThrow(/positive safe integer/);
-    expect(() => t.deps.ledger.transfer({ tenantId: tenant, debit: rail, credit: cash(inv), amount: 2 ** 53, kind: 'x', ref: 'x' })).toThrow(/positive safe integer/);
+    expect(() =>
+      t.deps.ledger.transfer({ tenantId: tenant, debit: rail, credit: cash(inv), amount: 1.5, kind: 'x', ref: 'x' }),
+    ).toThrow(/positive safe integer/);
+    expect(() =>
+      t.deps.ledger.transfer({
+        tenantId: tenant,
+        debit: rail,
+        credit: cash(inv),
+        amount: 2 ** 53,
+        kind: 'x',
+        ref: 'x',
+      }),
+    ).toThrow(/positive safe integer/);
     expectInvariants();
   });
 
-  it('several postings in one statement: all of them in order, or none and the first refusal (a filled order\'s postings)', () => {
+  it("several postings in one statement: all of them in order, or none and the first refusal (a filled order's postings)", () => {
     fund(inv, 100 * EGP);
     const fees: AccountRef = { system: 'fees', asset: 'cash:EGP' };
     const clearing: AccountRef = { system: 'clearing', asset: 'cash:EGP' };
-    const pay = (amount: number, credit: AccountRef, kind: string) => ({ tenantId: tenant, debit: cash(inv), credit, amount, kind, ref: 'ord_many' });
+    const pay = (amount: number, credit: AccountRef, kind: string) => ({
+      tenantId: tenant,
+      debit: cash(inv),
+      credit,
+      amount,
+      kind,
+      ref: 'ord_many',
+    });
     const before = snapshot();
     // the second posting overdraws once the first is paid: nothing is written, and the refusal is the second's
-    const refused = t.deps.ledger.transferAll([pay(60 * EGP, clearing, 'trade'), pay(40 * EGP + 1, fees, 'fee'), pay(1, fees, 'tax')]);
-    expect(refused).toMatchObject({ ok: false, code: 'INSUFFICIENT_SETTLED_CASH', message: `settled cash:EGP of ${inv} is ${40 * EGP}; ${40 * EGP + 1} is needed.` });
+    const refused = t.deps.ledger.transferAll([
+      pay(60 * EGP, clearing, 'trade'),
+      pay(40 * EGP + 1, fees, 'fee'),
+      pay(1, fees, 'tax'),
+    ]);
+    expect(refused).toMatchObject({
+      ok: false,
+      code: 'INSUFFICIENT_SETTLED_CASH',
+      message: `settled cash:EGP of ${inv} is ${40 * EGP}; ${40 * EGP + 1} is needed.`,
+    });
     // (the accounts a transfer names are opened, at zero, before its posting, as with one transfer)
-    const written = () => ({ ...snapshot(), accounts: t.deps.db.prepare('SELECT id, balance, last_entry_id FROM ledger_accounts WHERE last_entry_id IS NOT NULL ORDER BY id').all() });
+    const written = () => ({
+      ...snapshot(),
+      accounts: t.deps.db
+        .prepare('SELECT id, balance, last_entry_id FROM ledger_accounts WHERE last_entry_id IS NOT NULL ORDER BY id')
+        .all(),
+    });
     const unwritten = written();
     expect(unwritten.entries).toEqual(before.entries);
     expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(100 * EGP);
     expect(t.deps.ledger.entries(tenant, 'ord_many')).toEqual([]);
-    const overflow = t.deps.ledger.transferAll([pay(1, clearing, 'trade'), { tenantId: tenant, debit: rail, credit: cash(inv), amount: Number.MAX_SAFE_INTEGER, kind: 'deposit', ref: 'ord_many' }]);
+    const overflow = t.deps.ledger.transferAll([
+      pay(1, clearing, 'trade'),
+      {
+        tenantId: tenant,
+        debit: rail,
+        credit: cash(inv),
+        amount: Number.MAX_SAFE_INTEGER,
+        kind: 'deposit',
+        ref: 'ord_many',
+      },
+    ]);
     expect(overflow).toMatchObject({ ok: false, code: 'AMOUNT_TOO_LARGE' });
     expect(written()).toEqual(unwritten);
     // within the balance: every posting, in order, with consecutive ids
@@ -153,48 +277,95 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
     expect(done.ok).toBe(true);
     const ids = done.ok ? done.value : [];
     expect(ids[1]).toBe(ids[0] + 1);
-    expect(t.deps.ledger.entries(tenant, 'ord_many').map((e) => [e.id, e.amount, e.kind])).toEqual([[ids[0], 60 * EGP, 'trade'], [ids[1], 40 * EGP, 'fee']]);
+    expect(t.deps.ledger.entries(tenant, 'ord_many').map((e) => [e.id, e.amount, e.kind])).toEqual([
+      [ids[0], 60 * EGP, 'trade'],
+      [ids[1], 40 * EGP, 'fee'],
+    ]);
     expect(t.deps.ledger.balance(tenant, cash(inv))).toBe(0);
     expect(t.deps.ledger.transferAll([])).toEqual({ ok: true, value: [] });
-    expect(() => t.deps.ledger.transferAll([pay(1, clearing, 'trade'), { ...pay(1, clearing, 'trade'), amount: 0 }])).toThrow(/positive safe integer/);
+    expect(() =>
+      t.deps.ledger.transferAll([pay(1, clearing, 'trade'), { ...pay(1, clearing, 'trade'), amount: 0 }]),
+    ).toThrow(/positive safe integer/);
     expectInvariants();
   });
 
   it('a posting between two assets is a bug the module refuses', () => {
-    expect(() => t.deps.ledger.transfer({ tenantId: tenant, debit: { system: 'clearing', asset: 'COMI' }, credit: cash(inv), amount: 1, kind: 'x', ref: 'x' })).toThrow(/cannot post/);
+    expect(() =>
+      t.deps.ledger.transfer({
+        tenantId: tenant,
+        debit: { system: 'clearing', asset: 'COMI' },
+        credit: cash(inv),
+        amount: 1,
+        kind: 'x',
+        ref: 'x',
+      }),
+    ).toThrow(/cannot post/);
   });
 });
 
 describe('Reservations are holds that are later posted or voided (pending / post / void)', () => {
   it('a hold moves settled to reserved; partial posts decrease remaining; the last post closes it as posted', () => {
     fund(inv, 1_000 * EGP);
-    const held = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 600 * EGP, ref: 'ord_1' });
+    const held = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 600 * EGP,
+      ref: 'ord_1',
+    });
     if (!held.ok) throw new Error(held.code);
     expect(held.value).toMatch(/^hld_/);
-    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({ asset: 'cash:EGP', settled: 400 * EGP, reserved: 600 * EGP, unsettled: 0 });
+    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({
+      asset: 'cash:EGP',
+      settled: 400 * EGP,
+      reserved: 600 * EGP,
+      unsettled: 0,
+    });
 
     const clearing: AccountRef = { system: 'clearing', asset: 'cash:EGP' };
     expect(t.deps.ledger.postHold(held.value, 250 * EGP, clearing, 'fill', 'ord_1').ok).toBe(true);
-    expect(t.deps.ledger.getHold(held.value)).toMatchObject({ state: 'pending', posted: 250 * EGP, remaining: 350 * EGP });
+    expect(t.deps.ledger.getHold(held.value)).toMatchObject({
+      state: 'pending',
+      posted: 250 * EGP,
+      remaining: 350 * EGP,
+    });
     expectInvariants();
     expect(t.deps.ledger.postHold(held.value, 350 * EGP, clearing, 'fill', 'ord_1').ok).toBe(true);
     expect(t.deps.ledger.getHold(held.value)).toMatchObject({ state: 'posted', posted: 600 * EGP, remaining: 0 });
-    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({ asset: 'cash:EGP', settled: 400 * EGP, reserved: 0, unsettled: 0 });
+    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({
+      asset: 'cash:EGP',
+      settled: 400 * EGP,
+      reserved: 0,
+      unsettled: 0,
+    });
     expect(() => t.deps.ledger.voidHold(held.value)).toThrow(/is posted/);
     expectInvariants();
   });
 
   it('a void releases the remainder back to settled and closes the hold; it is never edited after', () => {
     fund(inv, 1_000 * EGP);
-    const held = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 600 * EGP, ref: 'ord_2' });
+    const held = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 600 * EGP,
+      ref: 'ord_2',
+    });
     if (!held.ok) throw new Error(held.code);
     t.deps.ledger.postHold(held.value, 100 * EGP, { system: 'fees', asset: 'cash:EGP' }, 'fee', 'ord_2');
     expect(t.deps.ledger.voidHold(held.value)).toBe(500 * EGP);
     expect(t.deps.ledger.getHold(held.value)).toMatchObject({ state: 'voided', posted: 100 * EGP, remaining: 0 });
-    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({ asset: 'cash:EGP', settled: 900 * EGP, reserved: 0, unsettled: 0 });
+    expect(t.deps.ledger.position(tenant, inv, 'cash:EGP')).toEqual({
+      asset: 'cash:EGP',
+      settled: 900 * EGP,
+      reserved: 0,
+      unsettled: 0,
+    });
     expect(() => t.deps.ledger.postHold(held.value, 1, rail, 'x', 'x')).toThrow(/is voided/);
     expect(() => t.deps.ledger.voidHold(held.value)).toThrow(/is voided/);
-    expect(t.deps.ledger.entries(tenant, 'ord_2').map((e) => [e.kind, e.debit_bucket, e.credit_bucket, e.amount])).toEqual([
+    expect(
+      t.deps.ledger.entries(tenant, 'ord_2').map((e) => [e.kind, e.debit_bucket, e.credit_bucket, e.amount]),
+    ).toEqual([
       ['hold', 'settled', 'reserved', 600 * EGP],
       ['fee', 'reserved', 'system', 100 * EGP],
       ['hold.void', 'reserved', 'settled', 500 * EGP],
@@ -204,23 +375,51 @@ describe('Reservations are holds that are later posted or voided (pending / post
 
   it('posting more than the remainder, or another asset, is a bug the module refuses', () => {
     fund(inv, 10 * EGP);
-    const held = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 5 * EGP, ref: 'x' });
+    const held = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 5 * EGP,
+      ref: 'x',
+    });
     if (!held.ok) throw new Error(held.code);
     expect(() => t.deps.ledger.postHold(held.value, 5 * EGP + 1, rail, 'x', 'x')).toThrow(/exceeds the remaining/);
-    expect(() => t.deps.ledger.postHold(held.value, 1, { system: 'clearing', asset: 'COMI' }, 'x', 'x')).toThrow(/holds cash:EGP/);
-    expect(() => t.deps.ledger.transfer({ tenantId: tenant, debit: cash(inv, 'reserved'), credit: rail, amount: 1, kind: 'x', ref: 'x' })).toThrow(/reserved/);
+    expect(() => t.deps.ledger.postHold(held.value, 1, { system: 'clearing', asset: 'COMI' }, 'x', 'x')).toThrow(
+      /holds cash:EGP/,
+    );
+    expect(() =>
+      t.deps.ledger.transfer({
+        tenantId: tenant,
+        debit: cash(inv, 'reserved'),
+        credit: rail,
+        amount: 1,
+        kind: 'x',
+        ref: 'x',
+      }),
+    ).toThrow(/reserved/);
     expectInvariants();
   });
 });
 
 describe('The database refuses what the code would never do (constraints and triggers, raw SQL)', () => {
   function accountId(owner: string, bucket: string, asset = 'cash:EGP'): number {
-    return (t.deps.db.prepare('SELECT id FROM ledger_accounts WHERE owner = ? AND bucket = ? AND asset = ?').get(owner, bucket, asset) as { id: number }).id;
+    return (
+      t.deps.db
+        .prepare('SELECT id FROM ledger_accounts WHERE owner = ? AND bucket = ? AND asset = ?')
+        .get(owner, bucket, asset) as { id: number }
+    ).id;
   }
 
   beforeEach(() => {
     fund(inv, 100 * EGP);
-    t.deps.ledger.transfer({ tenantId: tenant, debit: { system: 'clearing', asset: 'COMI' }, credit: { investorId: inv, asset: 'COMI', bucket: 'settled' }, amount: 5, kind: 'fill', ref: 'ord_1' });
+    t.deps.ledger.transfer({
+      tenantId: tenant,
+      debit: { system: 'clearing', asset: 'COMI' },
+      credit: { investorId: inv, asset: 'COMI', bucket: 'settled' },
+      amount: 5,
+      kind: 'fill',
+      ref: 'ord_1',
+    });
   });
 
   function refuses(sql: string, params: unknown[], message: RegExp): void {
@@ -230,11 +429,31 @@ describe('The database refuses what the code would never do (constraints and tri
   it('a negative settled balance (CHECK), and a balance edited without a posting (trigger)', () => {
     const before = snapshot();
     const settled = accountId(inv, 'settled');
-    refuses('UPDATE ledger_accounts SET balance = -1 WHERE id = ?', [settled], /CHECK constraint failed|a balance changes only by a new posting/);
-    refuses('UPDATE ledger_accounts SET balance = balance + 5 WHERE id = ?', [settled], /a balance changes only by a new posting/);
-    refuses('UPDATE ledger_accounts SET balance = balance + 5, last_entry_id = last_entry_id + 100 WHERE id = ?', [settled], /a balance changes only by a new posting/);
-    refuses("UPDATE ledger_accounts SET asset = 'cash:USD' WHERE id = ?", [settled], /never changes owner, asset or bucket/);
-    refuses("INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket, balance) VALUES (?, ?, 'TMGH', 'settled', 10)", [tenant, inv], /opens with a zero balance/);
+    refuses(
+      'UPDATE ledger_accounts SET balance = -1 WHERE id = ?',
+      [settled],
+      /CHECK constraint failed|a balance changes only by a new posting/,
+    );
+    refuses(
+      'UPDATE ledger_accounts SET balance = balance + 5 WHERE id = ?',
+      [settled],
+      /a balance changes only by a new posting/,
+    );
+    refuses(
+      'UPDATE ledger_accounts SET balance = balance + 5, last_entry_id = last_entry_id + 100 WHERE id = ?',
+      [settled],
+      /a balance changes only by a new posting/,
+    );
+    refuses(
+      "UPDATE ledger_accounts SET asset = 'cash:USD' WHERE id = ?",
+      [settled],
+      /never changes owner, asset or bucket/,
+    );
+    refuses(
+      "INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket, balance) VALUES (?, ?, 'TMGH', 'settled', 10)",
+      [tenant, inv],
+      /opens with a zero balance/,
+    );
     refuses('DELETE FROM ledger_accounts WHERE id = ?', [settled], /never deleted/);
     expect(snapshot()).toEqual(before);
     expectInvariants();
@@ -242,43 +461,105 @@ describe('The database refuses what the code would never do (constraints and tri
 
   it('a posting that would overdraw an investor, one between two assets, and one across tenants', async () => {
     const before = snapshot();
-    const insert = 'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, at_ms) VALUES (?, ?, ?, ?, ?, ?, 0)';
-    refuses(insert, [tenant, accountId(inv, 'settled'), accountId('system:rail', 'system'), 100 * EGP + 1, 'withdrawal', 'x'], /CHECK constraint failed/);
-    refuses(insert, [tenant, accountId('system:rail', 'system'), accountId(inv, 'settled', 'COMI'), 1, 'x', 'x'], /different assets/);
-    refuses(insert, [tenant, accountId('system:rail', 'system'), accountId(inv, 'settled'), 0, 'x', 'x'], /CHECK constraint failed/);
-    refuses(insert, [tenant, accountId(inv, 'settled'), accountId(inv, 'settled'), 1, 'x', 'x'], /two accounts of its tenant|CHECK constraint failed/);
+    const insert =
+      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, at_ms) VALUES (?, ?, ?, ?, ?, ?, 0)';
+    refuses(
+      insert,
+      [tenant, accountId(inv, 'settled'), accountId('system:rail', 'system'), 100 * EGP + 1, 'withdrawal', 'x'],
+      /CHECK constraint failed/,
+    );
+    refuses(
+      insert,
+      [tenant, accountId('system:rail', 'system'), accountId(inv, 'settled', 'COMI'), 1, 'x', 'x'],
+      /different assets/,
+    );
+    refuses(
+      insert,
+      [tenant, accountId('system:rail', 'system'), accountId(inv, 'settled'), 0, 'x', 'x'],
+      /CHECK constraint failed/,
+    );
+    refuses(
+      insert,
+      [tenant, accountId(inv, 'settled'), accountId(inv, 'settled'), 1, 'x', 'x'],
+      /two accounts of its tenant|CHECK constraint failed/,
+    );
     const other = await t.req('POST', '/admin/tenants', { body: { name: 'other' } });
     const foreign = seedInvestor(t, { tenantId: other.body.tenant_id });
-    refuses("INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, 'cash:EGP', 'settled')", [tenant, foreign], /investor of the same tenant/);
-    refuses(insert, [other.body.tenant_id, accountId('system:rail', 'system'), accountId(inv, 'settled'), 1, 'x', 'x'], /two accounts of its tenant/);
+    refuses(
+      "INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, 'cash:EGP', 'settled')",
+      [tenant, foreign],
+      /investor of the same tenant/,
+    );
+    refuses(
+      insert,
+      [other.body.tenant_id, accountId('system:rail', 'system'), accountId(inv, 'settled'), 1, 'x', 'x'],
+      /two accounts of its tenant/,
+    );
     expect(snapshot()).toEqual(before);
     expectInvariants();
   });
 
   it('reserved moves only with a pending hold; postings are immutable; a closed hold is final', () => {
-    const insert = 'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0)';
-    const held = t.deps.ledger.hold({ tenantId: tenant, investorId: inv, asset: 'cash:EGP', amount: 10 * EGP, ref: 'ord_9' });
+    const insert =
+      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0)';
+    const held = t.deps.ledger.hold({
+      tenantId: tenant,
+      investorId: inv,
+      asset: 'cash:EGP',
+      amount: 10 * EGP,
+      ref: 'ord_9',
+    });
     if (!held.ok) throw new Error(held.code);
     const before = snapshot();
-    refuses(insert, [tenant, accountId(inv, 'settled'), accountId(inv, 'reserved'), 1, 'x', 'x', null], /reserved balance moves only with a pending hold/);
-    refuses(insert, [tenant, accountId(inv, 'reserved'), accountId('system:rail', 'system'), 1, 'x', 'x', null], /reserved balance moves only with a pending hold/);
+    refuses(
+      insert,
+      [tenant, accountId(inv, 'settled'), accountId(inv, 'reserved'), 1, 'x', 'x', null],
+      /reserved balance moves only with a pending hold/,
+    );
+    refuses(
+      insert,
+      [tenant, accountId(inv, 'reserved'), accountId('system:rail', 'system'), 1, 'x', 'x', null],
+      /reserved balance moves only with a pending hold/,
+    );
     refuses('UPDATE ledger_entries SET amount = 1', [], /postings are immutable/);
     refuses('DELETE FROM ledger_entries', [], /postings are immutable/);
     refuses('UPDATE ledger_holds SET amount = amount + 1 WHERE id = ?', [held.value], /never edited/);
-    refuses('UPDATE ledger_holds SET remaining = remaining + 1 WHERE id = ?', [held.value], /a post moves part of the remainder/);
+    refuses(
+      'UPDATE ledger_holds SET remaining = remaining + 1 WHERE id = ?',
+      [held.value],
+      /a post moves part of the remainder/,
+    );
     refuses('DELETE FROM ledger_holds WHERE id = ?', [held.value], /never deleted/);
     expect(snapshot()).toEqual(before);
     t.deps.ledger.voidHold(held.value);
-    refuses("UPDATE ledger_holds SET state = 'pending', remaining = 1, closed_ms = NULL WHERE id = ?", [held.value], /final/);
-    refuses(insert, [tenant, accountId(inv, 'settled'), accountId(inv, 'reserved'), 1, 'x', 'x', held.value], /reserved balance moves only with a pending hold/);
+    refuses(
+      "UPDATE ledger_holds SET state = 'pending', remaining = 1, closed_ms = NULL WHERE id = ?",
+      [held.value],
+      /final/,
+    );
+    refuses(
+      insert,
+      [tenant, accountId(inv, 'settled'), accountId(inv, 'reserved'), 1, 'x', 'x', held.value],
+      /reserved balance moves only with a pending hold/,
+    );
     expectInvariants();
   });
 
   it('activities are immutable', () => {
-    t.deps.ledger.recordActivity({ tenantId: tenant, investorId: inv, type: 'CSD', netAmountMicros: 1, description: 'x' });
+    t.deps.ledger.recordActivity({
+      tenantId: tenant,
+      investorId: inv,
+      type: 'CSD',
+      netAmountMicros: 1,
+      description: 'x',
+    });
     refuses('UPDATE activities SET net_amount_micros = 2', [], /immutable/);
     refuses('DELETE FROM activities', [], /immutable/);
-    refuses("INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, at, at_ms) VALUES ('act_x', ?, ?, 'BOGUS', 0, 'x', 'x', 0)", [tenant, inv], /CHECK constraint failed/);
+    refuses(
+      "INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, at, at_ms) VALUES ('act_x', ?, ?, 'BOGUS', 0, 'x', 'x', 0)",
+      [tenant, inv],
+      /CHECK constraint failed/,
+    );
   });
 });
 
@@ -286,24 +567,54 @@ describe('Activity feed: ledger-backed entries, newest first, paginated by limit
   function record(n: number, investorId = inv): string[] {
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
-      out.push(t.deps.ledger.recordActivity({ tenantId: tenant, investorId, type: 'CSD', netAmountMicros: (i + 1) * EGP, description: `deposit ${i}`, ref: { type: 'transfer', id: `trf_${i}` } }).id);
+      out.push(
+        t.deps.ledger.recordActivity({
+          tenantId: tenant,
+          investorId,
+          type: 'CSD',
+          netAmountMicros: (i + 1) * EGP,
+          description: `deposit ${i}`,
+          ref: { type: 'transfer', id: `trf_${i}` },
+        }).id,
+      );
     }
     return out;
   }
 
-  it('a fill\'s activities are written together, in order, one instant (one statement); a bad one writes none', async () => {
+  it("a fill's activities are written together, in order, one instant (one statement); a bad one writes none", async () => {
     const fill = { tenantId: tenant, investorId: inv, ref: { type: 'order' as const, id: 'ord_1' }, symbol: 'COMI' };
     const rows = t.deps.ledger.recordActivities([
-      { ...fill, type: 'FILL', netAmountMicros: -80 * EGP, description: 'Bought 1 COMI at 80.00 EGP', side: 'buy', qty: 1, priceMicros: 80 * EGP },
+      {
+        ...fill,
+        type: 'FILL',
+        netAmountMicros: -80 * EGP,
+        description: 'Bought 1 COMI at 80.00 EGP',
+        side: 'buy',
+        qty: 1,
+        priceMicros: 80 * EGP,
+      },
       { ...fill, type: 'FEE', netAmountMicros: -1 * EGP, description: 'fees' },
     ]);
     const res = await t.req('GET', `/v1/investors/${inv}/activities`);
-    expect(res.body.activities.map((a: any) => [a.id, a.activity_type, a.at])).toEqual([[rows[1].id, 'FEE', rows[0].at], [rows[0].id, 'FILL', rows[0].at]]);
+    expect(res.body.activities.map((a: any) => [a.id, a.activity_type, a.at])).toEqual([
+      [rows[1].id, 'FEE', rows[0].at],
+      [rows[0].id, 'FILL', rows[0].at],
+    ]);
     expect(res.body.activities[1]).toMatchObject({ side: 'buy', qty: 1, price_micros: 80 * EGP, ref_id: 'ord_1' });
     const count = () => t.deps.db.prepare('SELECT COUNT(*) AS n FROM activities').get();
     const before = count();
-    expect(() => t.deps.ledger.recordActivities([{ ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' }, { ...fill, type: 'FEE', netAmountMicros: 0.5, description: 'x' }])).toThrow(/not a safe integer/);
-    expect(() => t.deps.ledger.recordActivities([{ ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' }, { ...fill, type: 'FILL', netAmountMicros: -1, description: 'x', qty: 0 }])).toThrow(/CHECK constraint failed/);
+    expect(() =>
+      t.deps.ledger.recordActivities([
+        { ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' },
+        { ...fill, type: 'FEE', netAmountMicros: 0.5, description: 'x' },
+      ]),
+    ).toThrow(/not a safe integer/);
+    expect(() =>
+      t.deps.ledger.recordActivities([
+        { ...fill, type: 'FEE', netAmountMicros: -1, description: 'x' },
+        { ...fill, type: 'FILL', netAmountMicros: -1, description: 'x', qty: 0 },
+      ]),
+    ).toThrow(/CHECK constraint failed/);
     expect(count()).toEqual(before);
     expect(t.deps.ledger.recordActivities([])).toEqual([]);
   });
@@ -315,8 +626,19 @@ describe('Activity feed: ledger-backed entries, newest first, paginated by limit
     expect(res.body.activities.map((a: any) => a.id)).toEqual([...ids].reverse());
     expect(res.body.next_before).toBeNull();
     expect(res.body.activities[0]).toEqual({
-      id: ids[2], activity_type: 'CSD', investor_id: inv, at: '2026-11-22T09:00:00+02:00', net_amount_micros: 3 * EGP,
-      description: 'deposit 2', status: 'executed', ref_type: 'transfer', ref_id: 'trf_2', symbol: null, side: null, qty: null, price_micros: null,
+      id: ids[2],
+      activity_type: 'CSD',
+      investor_id: inv,
+      at: '2026-11-22T09:00:00+02:00',
+      net_amount_micros: 3 * EGP,
+      description: 'deposit 2',
+      status: 'executed',
+      ref_type: 'transfer',
+      ref_id: 'trf_2',
+      symbol: null,
+      side: null,
+      qty: null,
+      price_micros: null,
     });
   });
 
@@ -340,8 +662,13 @@ describe('Activity feed: ledger-backed entries, newest first, paginated by limit
     const [mine] = record(1);
     const [theirs] = record(1, seedInvestor(t));
     for (const [query, code] of [
-      ['limit=0', 'VALIDATION_FAILED'], ['limit=201', 'VALIDATION_FAILED'], ['limit=abc', 'VALIDATION_FAILED'], ['limit=1.5', 'VALIDATION_FAILED'],
-      ['before=act_nope', 'INVALID_CURSOR'], [`before=${theirs}`, 'INVALID_CURSOR'], ['page_token=x', 'VALIDATION_FAILED'],
+      ['limit=0', 'VALIDATION_FAILED'],
+      ['limit=201', 'VALIDATION_FAILED'],
+      ['limit=abc', 'VALIDATION_FAILED'],
+      ['limit=1.5', 'VALIDATION_FAILED'],
+      ['before=act_nope', 'INVALID_CURSOR'],
+      [`before=${theirs}`, 'INVALID_CURSOR'],
+      ['page_token=x', 'VALIDATION_FAILED'],
     ]) {
       const res = await t.req('GET', `/v1/investors/${inv}/activities?${query}`);
       expect(res.status, query).toBe(422);

@@ -2,7 +2,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advance, makeApp, type TestApp } from '../helpers/app.js';
 import { readFileSync } from 'node:fs';
 
-const EGX30 = ['ABUK', 'ADIB', 'AMOC', 'ARCC', 'BTFH', 'CCAP', 'COMI', 'EAST', 'EFIH', 'EFID', 'EGAL', 'EGCH', 'EMFD', 'ETEL', 'FWRY', 'GBCO', 'HELI', 'HRHO', 'ISPH', 'JUFO', 'MCQE', 'OIH', 'ORAS', 'ORHD', 'ORWE', 'PHDC', 'RAYA', 'RMDA', 'TMGH', 'VLMRA'];
+const EGX30 = [
+  'ABUK',
+  'ADIB',
+  'AMOC',
+  'ARCC',
+  'BTFH',
+  'CCAP',
+  'COMI',
+  'EAST',
+  'EFIH',
+  'EFID',
+  'EGAL',
+  'EGCH',
+  'EMFD',
+  'ETEL',
+  'FWRY',
+  'GBCO',
+  'HELI',
+  'HRHO',
+  'ISPH',
+  'JUFO',
+  'MCQE',
+  'OIH',
+  'ORAS',
+  'ORHD',
+  'ORWE',
+  'PHDC',
+  'RAYA',
+  'RMDA',
+  'TMGH',
+  'VLMRA',
+];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,11 +55,28 @@ describe('GET /v1/instruments: the tradable universe, alphabetical', () => {
   it('each row carries the spec fields: symbol, name, name_ar, isin, sector, ref_price_micros, shariah_compliant, logo_url, fundamentals; not fractionable', async () => {
     const res = await t.req('GET', '/v1/instruments?security_type=equity');
     const comi = res.body.instruments.find((i: any) => i.symbol === 'COMI');
-    expect(comi).toMatchObject({ name: 'Commercial International Bank (Egypt)', isin: 'EGS60121C018', sector: 'Banks', shariah_compliant: false, fractionable: false, security_type: 'equity', market_id: 'XCAI' });
+    expect(comi).toMatchObject({
+      name: 'Commercial International Bank (Egypt)',
+      isin: 'EGS60121C018',
+      sector: 'Banks',
+      shariah_compliant: false,
+      fractionable: false,
+      security_type: 'equity',
+      market_id: 'XCAI',
+    });
     expect(comi.name_ar).toMatch(/[\u0600-\u06FF]/);
     expect(Number.isInteger(comi.ref_price_micros)).toBe(true);
     expect(comi.logo_url).toMatch(/^http:\/\/.+\/assets\/logos\/COMI\.svg$/);
-    expect(Object.keys(comi.fundamentals).sort()).toEqual(['beta', 'dividend_yield', 'headquarters', 'market_cap_micros', 'net_income_micros', 'pe_ratio', 'shares_outstanding', 'website']);
+    expect(Object.keys(comi.fundamentals).sort()).toEqual([
+      'beta',
+      'dividend_yield',
+      'headquarters',
+      'market_cap_micros',
+      'net_income_micros',
+      'pe_ratio',
+      'shares_outstanding',
+      'website',
+    ]);
     expect(res.body.instruments.every((i: any) => i.security_type === 'equity')).toBe(true);
   });
 
@@ -43,7 +91,8 @@ describe('GET /v1/instruments: the tradable universe, alphabetical', () => {
     const res = await t.req('GET', '/v1/instruments');
     expect(res.body.ordering).toBe('symbol_asc');
     const text = JSON.stringify(res.body);
-    for (const word of ['score', 'rank', 'sentiment', 'relevance', 'recommend']) expect(text.toLowerCase()).not.toContain(`"${word}`);
+    for (const word of ['score', 'rank', 'sentiment', 'relevance', 'recommend'])
+      expect(text.toLowerCase()).not.toContain(`"${word}`);
   });
 });
 
@@ -88,7 +137,14 @@ describe('Quote (live tape): price_micros, prev_close_micros, change_pct, as_of,
         const band = (await app.req('GET', '/v1/instruments/TMGH/quote')).body.band;
         expect(q.price_micros).toBeGreaterThanOrEqual(band.lower_micros);
         expect(q.price_micros).toBeLessThanOrEqual(band.upper_micros);
-        expect(Object.keys(q).sort()).toEqual(['as_of', 'change_pct', 'prev_close_micros', 'price_micros', 'session_open', 'symbol']);
+        expect(Object.keys(q).sort()).toEqual([
+          'as_of',
+          'change_pct',
+          'prev_close_micros',
+          'price_micros',
+          'session_open',
+          'symbol',
+        ]);
         seen.push(q.price_micros);
         await advance(app, { minutes: 1 });
       }
@@ -133,7 +189,7 @@ describe('OHLCV: { candles: [ { date, open_micros, high_micros, low_micros, clos
     expect(res.status).toBe(422);
   });
 
-  it('a close is the next day\'s reference price', async () => {
+  it("a close is the next day's reference price", async () => {
     const c = (await t.req('GET', '/v1/markets/XCAI/instruments/ETEL/ohlcv?days=5')).body.candles;
     const q = (await t.req('GET', '/v1/instruments/ETEL/quote')).body;
     expect(q.ref_price_micros).toBe(c[c.length - 1].close_micros);
@@ -163,7 +219,16 @@ describe('GET /v1/calendar: default today through today plus 30 days', () => {
 
   it('T+2 settlement skips the weekend: a Thursday trade settles on Monday', async () => {
     const days = (await t.req('GET', '/v1/calendar?start=2026-11-26&end=2026-11-26')).body.calendar;
-    expect(days).toEqual([{ date: '2026-11-26', open: '10:00', close: '14:30', session_open: '1000', session_close: '1430', settlement_date: '2026-11-30' }]);
+    expect(days).toEqual([
+      {
+        date: '2026-11-26',
+        open: '10:00',
+        close: '14:30',
+        session_open: '1000',
+        session_close: '1430',
+        settlement_date: '2026-11-30',
+      },
+    ]);
   });
 
   it('a holiday is not a trading day and settlement skips it (Coptic Christmas, 7 Jan 2027)', async () => {
@@ -197,23 +262,26 @@ describe('GET /v1/calendar: default today through today plus 30 days', () => {
   });
 });
 
-describe('The catalog lists take the spec\'s page size like every other list: limit 1-200, default 100', () => {
+describe("The catalog lists take the spec's page size like every other list: limit 1-200, default 100", () => {
   it.each([
     ['/v1/instruments', 'instruments'],
     ['/v1/bonds', 'bonds'],
     ['/v1/funds', 'funds'],
-  ])('%s?limit=2 answers the first two rows of the full list; 0 and 201 are 422 VALIDATION_FAILED', async (path, key) => {
-    const all = (await t.req('GET', path)).body[key];
-    expect(all.length).toBeGreaterThan(2);
-    const two = await t.req('GET', `${path}?limit=2`);
-    expect(two.status).toBe(200);
-    expect(two.body[key]).toEqual(all.slice(0, 2));
-    expect((await t.req('GET', `${path}?limit=200`)).body[key]).toEqual(all);
-    for (const bad of ['0', '201', 'two']) {
-      const res = await t.req('GET', `${path}?limit=${bad}`);
-      expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
-    }
-  });
+  ])(
+    '%s?limit=2 answers the first two rows of the full list; 0 and 201 are 422 VALIDATION_FAILED',
+    async (path, key) => {
+      const all = (await t.req('GET', path)).body[key];
+      expect(all.length).toBeGreaterThan(2);
+      const two = await t.req('GET', `${path}?limit=2`);
+      expect(two.status).toBe(200);
+      expect(two.body[key]).toEqual(all.slice(0, 2));
+      expect((await t.req('GET', `${path}?limit=200`)).body[key]).toEqual(all);
+      for (const bad of ['0', '201', 'two']) {
+        const res = await t.req('GET', `${path}?limit=${bad}`);
+        expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
+      }
+    },
+  );
 });
 
 describe('GET /v1/bonds', () => {
@@ -233,7 +301,23 @@ describe('GET /v1/bonds', () => {
   it('each bond has the spec fields; maturity after issue; accrued interest grows between coupons', async () => {
     const bonds = (await t.req('GET', '/v1/bonds')).body.bonds;
     for (const b of bonds) {
-      for (const f of ['market_id', 'symbol', 'name', 'name_ar', 'security_type', 'clean_price_micros', 'currency', 'shariah_compliant', 'face_value_micros', 'coupon_rate_bps', 'coupon_frequency', 'issue_date', 'maturity_date', 'day_count_convention', 'first_coupon_date']) {
+      for (const f of [
+        'market_id',
+        'symbol',
+        'name',
+        'name_ar',
+        'security_type',
+        'clean_price_micros',
+        'currency',
+        'shariah_compliant',
+        'face_value_micros',
+        'coupon_rate_bps',
+        'coupon_frequency',
+        'issue_date',
+        'maturity_date',
+        'day_count_convention',
+        'first_coupon_date',
+      ]) {
         expect(b, `${b.symbol}.${f}`).toHaveProperty(f);
       }
       expect(Date.parse(b.maturity_date)).toBeGreaterThan(Date.parse(b.issue_date));
@@ -287,7 +371,9 @@ describe('Sandbox quote and halt controls', () => {
   });
 
   it('halt marks the symbol halted and resume clears it', async () => {
-    expect((await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } })).body.halted).toBe(true);
+    expect((await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } })).body.halted).toBe(
+      true,
+    );
     expect((await t.req('GET', '/v1/instruments/COMI/quote')).body.halted).toBe(true);
     await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: false } });
     expect((await t.req('GET', '/v1/instruments/COMI/quote')).body.halted).toBe(false);

@@ -9,7 +9,12 @@ import { onboardInvestor, SAMPLE_FRONT } from '../helpers/onboarding.js';
 import { creditShares, order, priceNow, trader } from '../helpers/trading.js';
 import { dealerReasons } from '../../daemon/trading/reject-codes.js';
 import {
-  AutoFillSchema, BlotterSchema, DeskOrderSchema, DeskQueueSchema, ExposureSchema, OrderBookSchema,
+  AutoFillSchema,
+  BlotterSchema,
+  DeskOrderSchema,
+  DeskQueueSchema,
+  ExposureSchema,
+  OrderBookSchema,
 } from '../../daemon/contract/schemas/trading.js';
 import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/contract/schemas/market.js';
 import { ClockModeSchema } from '../../daemon/contract/schemas/sandbox.js';
@@ -76,7 +81,11 @@ function inline(node: unknown, defs: Record<string, unknown>, prefix: string, de
     expect(def, `${o.$ref} resolves`).toBeDefined();
     return inline(def, defs, prefix, depth + 1);
   }
-  return Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$defs').map(([k, v]) => [k, inline(v, defs, prefix, depth)]));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => k !== '$defs')
+      .map(([k, v]) => [k, inline(v, defs, prefix, depth)]),
+  );
 }
 
 /** Every $ref in the document, as written. */
@@ -120,17 +129,31 @@ describe('GET /openapi.json declares a response schema for every route that answ
     const { applicationId, investorId } = await onboardInvestor(t);
     expect((await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' })).status).toBe(200);
     const today = '2026-11-22';
-    const report = await t.req('POST', '/v1/reports', { body: { investor_id: investorId, type: 'client_statement', period_start: today, period_end: today } });
+    const report = await t.req('POST', '/v1/reports', {
+      body: { investor_id: investorId, type: 'client_statement', period_start: today, period_end: today },
+    });
     expect(report.status).toBe(201);
     await advance(t, { minutes: 2 });
     const replies: Record<string, Res> = {
       'GET /assets/logos/{file}': await t.req('GET', '/assets/logos/COMI.svg', { as: 'none' }),
-      'GET /assets/news/{file}': await t.req('GET', `/assets/news/${(await t.req('GET', '/v1/news')).body.news[0].id}.svg`, { as: 'none' }),
+      'GET /assets/news/{file}': await t.req(
+        'GET',
+        `/assets/news/${(await t.req('GET', '/v1/news')).body.news[0].id}.svg`,
+        { as: 'none' },
+      ),
       'GET /admin/sandbox/export': await t.req('GET', '/admin/sandbox/export'),
-      'GET /broker/v1/kyc/{application_id}/documents/{side}': await t.req('GET', `/broker/v1/kyc/${applicationId}/documents/national_id_front`),
+      'GET /broker/v1/kyc/{application_id}/documents/{side}': await t.req(
+        'GET',
+        `/broker/v1/kyc/${applicationId}/documents/national_id_front`,
+      ),
       // a stream that does not end: its status and headers only
       'GET /admin/sandbox/events': await t.app
-        .inject({ method: 'GET', url: '/admin/sandbox/events', headers: { 'x-admin-key': t.creds.operators.admin_key }, payloadAsStream: true })
+        .inject({
+          method: 'GET',
+          url: '/admin/sandbox/events',
+          headers: { 'x-admin-key': t.creds.operators.admin_key },
+          payloadAsStream: true,
+        })
         .then((r) => (r.stream().destroy(), { status: r.statusCode, headers: r.headers, body: null, text: '' })),
       'GET /v1/branding/logo': await t.req('GET', '/v1/branding/logo'),
       'GET /v1/reports/{id}/download': await t.req('GET', `/v1/reports/${report.body.report_id}/download`),
@@ -145,8 +168,12 @@ describe('GET /openapi.json declares a response schema for every route that answ
     const ops = new Map((await operations()).map((op) => [op.route, op]));
     for (const [route, schema] of Object.entries(SCHEMAS)) {
       expect(ops.has(route), route).toBe(true);
-      const zod = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as { $defs?: Record<string, unknown> };
-      expect(inline(successJsonSchema(ops.get(route)!), components, '#/components/schemas/'), route).toEqual(inline(zod, zod.$defs ?? {}, '#/$defs/'));
+      const zod = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as {
+        $defs?: Record<string, unknown>;
+      };
+      expect(inline(successJsonSchema(ops.get(route)!), components, '#/components/schemas/'), route).toEqual(
+        inline(zod, zod.$defs ?? {}, '#/$defs/'),
+      );
     }
   });
 
@@ -177,29 +204,59 @@ describe('real replies match their documented schema', () => {
   it('dealer desk: auto-fill, queue, execute, reject, blotter, exposure and book, with desk and tape fills of both sides', async () => {
     const inv = await trader(t, 100_000);
     creditShares(t, inv, 'COMI', 100);
-    expect(expectDocumented('POST /admin/sandbox/auto-fill', await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } }))).toEqual({ auto_fill: false });
+    expect(
+      expectDocumented(
+        'POST /admin/sandbox/auto-fill',
+        await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } }),
+      ),
+    ).toEqual({ auto_fill: false });
     await advance(t, { until: '2026-11-22T10:05:00+02:00' });
 
     const buy = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
     const sell = await order(t, { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 5 });
-    const limit = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 3, limit_price_micros: priceNow(t, 'COMI'), time_in_force: 'gtc' });
+    const limit = await order(t, {
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 3,
+      limit_price_micros: priceNow(t, 'COMI'),
+      time_in_force: 'gtc',
+    });
     for (const o of [buy, sell, limit]) expect(o.body.status, o.text).toBe('pending_new');
 
     const queue = expectDocumented('GET /broker/v1/queue', await t.req('GET', '/broker/v1/queue'));
-    expect(queue.orders.map((o: any) => o.order_id)).toEqual([buy.body.order_id, sell.body.order_id, limit.body.order_id]);
+    expect(queue.orders.map((o: any) => o.order_id)).toEqual([
+      buy.body.order_id,
+      sell.body.order_id,
+      limit.body.order_id,
+    ]);
 
-    const part = expectDocumented('POST /broker/v1/queue/{id}/execute', await t.req('POST', `/broker/v1/queue/${buy.body.order_id}/execute`, { body: { qty: 4 } }));
+    const part = expectDocumented(
+      'POST /broker/v1/queue/{id}/execute',
+      await t.req('POST', `/broker/v1/queue/${buy.body.order_id}/execute`, { body: { qty: 4 } }),
+    );
     expect(part).toMatchObject({ status: 'partially_filled', routing: 'desk' });
-    const sold = expectDocumented('POST /broker/v1/queue/{id}/execute', await t.req('POST', `/broker/v1/queue/${sell.body.order_id}/execute`, { body: {} }));
+    const sold = expectDocumented(
+      'POST /broker/v1/queue/{id}/execute',
+      await t.req('POST', `/broker/v1/queue/${sell.body.order_id}/execute`, { body: {} }),
+    );
     expect(sold.status).toBe('filled');
     const rejected = expectDocumented(
       'POST /broker/v1/queue/{id}/reject',
-      await t.req('POST', `/broker/v1/queue/${limit.body.order_id}/reject`, { body: { reason_code: dealerReasons()[0] } }),
+      await t.req('POST', `/broker/v1/queue/${limit.body.order_id}/reject`, {
+        body: { reason_code: dealerReasons()[0] },
+      }),
     );
     expect(rejected).toMatchObject({ status: 'rejected', reason_code: dealerReasons()[0] });
 
-    expectDocumented('POST /admin/sandbox/auto-fill', await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: true } }));
-    expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 2 })).body.status).toBe('filled');
+    expectDocumented(
+      'POST /admin/sandbox/auto-fill',
+      await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: true } }),
+    );
+    expect(
+      (await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 2 })).body.status,
+    ).toBe('filled');
 
     const blotter = expectDocumented('GET /broker/v1/blotter', await t.req('GET', '/broker/v1/blotter'));
     expect(blotter.executions.map((x: any) => [x.venue, x.side, x.executed_by === null])).toEqual([
@@ -213,22 +270,48 @@ describe('real replies match their documented schema', () => {
     expect(exposure.unsettled.map((r: any) => r.side)).toEqual(['buy', 'sell']);
     expect(exposure.traded_today.map((r: any) => r.symbol)).toEqual(['COMI']);
 
-    const book = expectDocumented('GET /broker/v1/markets/{m}/instruments/{s}/book', await t.req('GET', '/broker/v1/markets/XCAI/instruments/COMI/book'));
+    const book = expectDocumented(
+      'GET /broker/v1/markets/{m}/instruments/{s}/book',
+      await t.req('GET', '/broker/v1/markets/XCAI/instruments/COMI/book'),
+    );
     expect(book.bids.length).toBeGreaterThan(0);
     expect(book.asks.length).toBeGreaterThan(0);
   });
 
   it('market and sandbox controls: EGX30 candles, clock mode, quote override, halt', async () => {
     await advance(t, { until: '2026-11-22T11:00:00+02:00' });
-    const index = expectDocumented('GET /v1/markets/{market_id}/index/EGX30/ohlcv', await t.req('GET', '/v1/markets/XCAI/index/EGX30/ohlcv?days=5'));
+    const index = expectDocumented(
+      'GET /v1/markets/{market_id}/index/EGX30/ohlcv',
+      await t.req('GET', '/v1/markets/XCAI/index/EGX30/ohlcv?days=5'),
+    );
     expect(index.candles).toHaveLength(5);
 
-    expect(expectDocumented('POST /admin/sandbox/clock', await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 2 } }))).toMatchObject({ mode: 'running', speed: 2 });
-    expect(expectDocumented('POST /admin/sandbox/clock', await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'frozen' } })).mode).toBe('frozen');
+    expect(
+      expectDocumented(
+        'POST /admin/sandbox/clock',
+        await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'running', speed: 2 } }),
+      ),
+    ).toMatchObject({ mode: 'running', speed: 2 });
+    expect(
+      expectDocumented(
+        'POST /admin/sandbox/clock',
+        await t.req('POST', '/admin/sandbox/clock', { body: { mode: 'frozen' } }),
+      ).mode,
+    ).toBe('frozen');
 
     const price = priceNow(t, 'COMI');
-    expect(expectDocumented('POST /admin/sandbox/quote', await t.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: price } })).price_micros).toBe(price);
-    expect(expectDocumented('POST /admin/sandbox/halt', await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } })).halted).toBe(true);
+    expect(
+      expectDocumented(
+        'POST /admin/sandbox/quote',
+        await t.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: price } }),
+      ).price_micros,
+    ).toBe(price);
+    expect(
+      expectDocumented(
+        'POST /admin/sandbox/halt',
+        await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } }),
+      ).halted,
+    ).toBe(true);
   });
 
   it('back office: the audit log (entries with and without a tenant) and its verification', async () => {
@@ -237,7 +320,11 @@ describe('real replies match their documented schema', () => {
     const audit = expectDocumented('GET /admin/audit', await t.req('GET', '/admin/audit'));
     expect(audit.entries.some((e: any) => e.tenant_id === null)).toBe(true);
     expect(audit.entries.some((e: any) => e.tenant_id !== null)).toBe(true);
-    expect(expectDocumented('GET /admin/audit/verify', await t.req('GET', '/admin/audit/verify'))).toMatchObject({ ok: true, first_bad_seq: null, reason: null });
+    expect(expectDocumented('GET /admin/audit/verify', await t.req('GET', '/admin/audit/verify'))).toMatchObject({
+      ok: true,
+      first_bad_seq: null,
+      reason: null,
+    });
   });
 });
 
@@ -265,14 +352,20 @@ describe('the document says what a generated client needs', () => {
     for (const { route, op } of ops) {
       const errors = Object.entries(op.responses).filter(([s]) => /^[45]\d\d$/.test(s));
       if (route === 'GET /healthz' || route === 'GET /openapi.json') continue;
-      expect(errors.some(([s]) => s.startsWith('4')), route).toBe(true);
+      expect(
+        errors.some(([s]) => s.startsWith('4')),
+        route,
+      ).toBe(true);
       for (const [status, res] of errors) {
         expect(res['x-error-codes']?.length, `${route} ${status}`).toBeGreaterThan(0);
-        for (const code of res['x-error-codes'] ?? []) expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status, `${route} ${code}`).toBe(Number(status));
+        for (const code of res['x-error-codes'] ?? [])
+          expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status, `${route} ${code}`).toBe(Number(status));
       }
     }
     const order = ops.find((o) => o.route === 'POST /v1/orders')!.op.responses;
-    expect(order['422']['x-error-codes']).toEqual(expect.arrayContaining(['INVALID_SIDE', 'INVALID_QTY', 'INSUFFICIENT_SETTLED_CASH', 'IDEMPOTENCY_KEY_REUSED']));
+    expect(order['422']['x-error-codes']).toEqual(
+      expect.arrayContaining(['INVALID_SIDE', 'INVALID_QTY', 'INSUFFICIENT_SETTLED_CASH', 'IDEMPOTENCY_KEY_REUSED']),
+    );
     expect(order['401']['x-error-codes']).toEqual(['UNAUTHENTICATED', 'SIGNATURE_INVALID', 'SIGNATURE_EXPIRED']);
   });
 
@@ -280,28 +373,48 @@ describe('the document says what a generated client needs', () => {
     const { doc, ops } = await document();
     expect(doc.servers[0].url).toMatch(/^http:\/\//);
     for (const { route, op } of ops) expect(op.security, route).toBeDefined();
-    for (const route of ['GET /healthz', 'GET /openapi.json', 'GET /assets/logos/{file}', 'GET /assets/news/{file}']) expect(ops.find((o) => o.route === route)?.op.security, route).toEqual([]);
+    for (const route of ['GET /healthz', 'GET /openapi.json', 'GET /assets/logos/{file}', 'GET /assets/news/{file}'])
+      expect(ops.find((o) => o.route === route)?.op.security, route).toEqual([]);
     const { tenantAuthFor } = await import('../../daemon/contract/routes-auth.js');
     for (const { route, op } of ops) {
       const [method, path] = route.split(' ');
       if (!path.startsWith('/v1/')) continue;
-      const headers = (op.parameters ?? []).flatMap((p) => (p.$ref ? [p.$ref.slice('#/components/parameters/'.length)] : []));
+      const headers = (op.parameters ?? []).flatMap((p) =>
+        p.$ref ? [p.$ref.slice('#/components/parameters/'.length)] : [],
+      );
       const read = method === 'GET';
-      const expected = { B: read ? [] : ['OptionalIdempotencyKey'], I: ['IdempotencyKey'], S: ['IdempotencyKey', 'SvcTimestamp', 'SvcSignature'] }[tenantAuthFor(method, path.replace(/\{[^}]+\}/g, 'x'))];
+      const expected = {
+        B: read ? [] : ['OptionalIdempotencyKey'],
+        I: ['IdempotencyKey'],
+        S: ['IdempotencyKey', 'SvcTimestamp', 'SvcSignature'],
+      }[tenantAuthFor(method, path.replace(/\{[^}]+\}/g, 'x'))];
       expect(headers, route).toEqual(expected);
     }
     expect(Object.values<any>(doc.components.parameters).map((p) => [p.name, p.required])).toEqual([
-      ['Idempotency-Key', true], ['Idempotency-Key', false], ['X-Svc-Timestamp', true], ['X-Svc-Signature', true],
+      ['Idempotency-Key', true],
+      ['Idempotency-Key', false],
+      ['X-Svc-Timestamp', true],
+      ['X-Svc-Signature', true],
     ]);
   });
 
   it('non-JSON bodies carry their real media types', async () => {
     const { ops } = await document();
     const op = (route: string) => ops.find((o) => o.route === route)!.op;
-    for (const [route, type] of Object.entries(NOT_JSON)) expect(Object.keys(op(route).responses['200'].content ?? {}), route).toContain(type);
-    expect(Object.keys(op('GET /broker/v1/kyc/{application_id}/documents/{side}').responses['200'].content!)).toEqual(['image/jpeg', 'image/png']);
-    expect(Object.keys(op('GET /admin/sandbox/journal').responses['200'].content!)).toEqual(['application/json', 'application/x-ndjson']);
-    expect(Object.keys(op('PUT /v1/kyc/applications/{id}/documents/{side}').requestBody!.content)).toEqual(['image/jpeg', 'image/png']);
+    for (const [route, type] of Object.entries(NOT_JSON))
+      expect(Object.keys(op(route).responses['200'].content ?? {}), route).toContain(type);
+    expect(Object.keys(op('GET /broker/v1/kyc/{application_id}/documents/{side}').responses['200'].content!)).toEqual([
+      'image/jpeg',
+      'image/png',
+    ]);
+    expect(Object.keys(op('GET /admin/sandbox/journal').responses['200'].content!)).toEqual([
+      'application/json',
+      'application/x-ndjson',
+    ]);
+    expect(Object.keys(op('PUT /v1/kyc/applications/{id}/documents/{side}').requestBody!.content)).toEqual([
+      'image/jpeg',
+      'image/png',
+    ]);
   });
 
   it('timestamps carry format date-time and calendar dates format date', async () => {
@@ -312,9 +425,16 @@ describe('the document says what a generated client needs', () => {
       if (node === null || typeof node !== 'object') return;
       const o = node as Record<string, any>;
       for (const [name, prop] of Object.entries<any>(o.properties ?? {})) {
-        const want = /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start)$/.test(name) ? 'date-time' : /(_date|^date)$/.test(name) ? 'date' : null;
-        const strings = [prop, ...(prop.anyOf ?? [])].filter((s: any) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')));
-        if (want && strings.length > 0 && !strings.some((s: any) => s.format === want)) missing.push(`${where}.${name}: want ${want}`);
+        const want = /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start)$/.test(name)
+          ? 'date-time'
+          : /(_date|^date)$/.test(name)
+            ? 'date'
+            : null;
+        const strings = [prop, ...(prop.anyOf ?? [])].filter(
+          (s: any) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')),
+        );
+        if (want && strings.length > 0 && !strings.some((s: any) => s.format === want))
+          missing.push(`${where}.${name}: want ${want}`);
       }
       for (const [k, v] of Object.entries(o)) visit(v, `${where}.${k}`);
     };

@@ -21,12 +21,24 @@ async function checkQuotes(when: string): Promise<void> {
     const live = (await t.req('GET', `/v1/markets/XCAI/instruments/${s}/quote`)).body;
     const at = `${s} ${when}`;
     expect(detail.prev_close_micros, `${at}: prev_close is the reference shown`).toBe(detail.ref_price_micros);
-    expect(detail.change_pct, `${at}: change is measured against the reference shown`).toBe(fraction(detail.price_micros - detail.ref_price_micros, detail.ref_price_micros));
-    if (detail.price_micros === detail.ref_price_micros) expect(detail.change_pct, `${at}: price == reference means no change`).toBe(0);
-    expect(detail.band.lower_micros, `${at}: the band is around the reference`).toBeLessThanOrEqual(detail.ref_price_micros);
-    expect(detail.band.upper_micros, `${at}: the band is around the reference`).toBeGreaterThanOrEqual(detail.ref_price_micros);
-    expect({ price: live.price_micros, prev: live.prev_close_micros, change: live.change_pct }, `${at}: both quotes agree`).toEqual({
-      price: detail.price_micros, prev: detail.prev_close_micros, change: detail.change_pct,
+    expect(detail.change_pct, `${at}: change is measured against the reference shown`).toBe(
+      fraction(detail.price_micros - detail.ref_price_micros, detail.ref_price_micros),
+    );
+    if (detail.price_micros === detail.ref_price_micros)
+      expect(detail.change_pct, `${at}: price == reference means no change`).toBe(0);
+    expect(detail.band.lower_micros, `${at}: the band is around the reference`).toBeLessThanOrEqual(
+      detail.ref_price_micros,
+    );
+    expect(detail.band.upper_micros, `${at}: the band is around the reference`).toBeGreaterThanOrEqual(
+      detail.ref_price_micros,
+    );
+    expect(
+      { price: live.price_micros, prev: live.prev_close_micros, change: live.change_pct },
+      `${at}: both quotes agree`,
+    ).toEqual({
+      price: detail.price_micros,
+      prev: detail.prev_close_micros,
+      change: detail.change_pct,
     });
   }
 }

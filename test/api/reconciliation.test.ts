@@ -20,7 +20,10 @@ const run = async (date: string) => {
 };
 const breaks = async (query = '') => (await t.req('GET', `/admin/reconciliation/breaks${query}`)).body.breaks as any[];
 const statement = async (date: string, source: 'custodian' | 'bank', investor?: string) => {
-  const res = await t.req('GET', `/admin/reconciliation/statements?date=${date}&source=${source}${investor ? `&investor_id=${investor}` : ''}`);
+  const res = await t.req(
+    'GET',
+    `/admin/reconciliation/statements?date=${date}&source=${source}${investor ? `&investor_id=${investor}` : ''}`,
+  );
   expect(res.status, res.text).toBe(200);
   return res.body;
 };
@@ -53,12 +56,21 @@ describe('External statements: the custodian and the bank see settled positions 
     await at('2026-11-24T12:00:00+02:00');
     expect(position(t, a, 'COMI').settled).toBe(10);
     expect((await statement('2026-11-23', 'custodian')).lines).toEqual([]);
-    expect((await statement('2026-11-24', 'custodian', a)).lines).toEqual([{ line: 1, tenant_id: t.creds.tenant.tenant_id, investor_id: a, asset: 'COMI', quantity: 10 }]);
+    expect((await statement('2026-11-24', 'custodian', a)).lines).toEqual([
+      { line: 1, tenant_id: t.creds.tenant.tenant_id, investor_id: a, asset: 'COMI', quantity: 10 },
+    ]);
   });
 
   it('a clean sandbox reconciles with 0 breaks on the trade date and on the settlement date', async () => {
     await tradingDay();
-    expect(await run('2026-11-22')).toMatchObject({ date: '2026-11-22', breaks_found: 0, breaks_opened: 0, investors: 2, custodian_lines: 0, bank_lines: 2 });
+    expect(await run('2026-11-22')).toMatchObject({
+      date: '2026-11-22',
+      breaks_found: 0,
+      breaks_opened: 0,
+      investors: 2,
+      custodian_lines: 0,
+      bank_lines: 2,
+    });
     await at('2026-11-24T12:00:00+02:00');
     expect(await run('2026-11-24')).toMatchObject({ breaks_found: 0, custodian_lines: 1, bank_lines: 2 });
     expect(await breaks()).toEqual([]);
@@ -68,7 +80,9 @@ describe('External statements: the custodian and the bank see settled positions 
     const a = await trader(t, 1_000);
     creditShares(t, a, 'SWDY', 7);
     await run('2026-11-22');
-    expect(await breaks()).toMatchObject([{ kind: 'missing', investor_id: a, asset: 'SWDY', ledger_value: 7, external_value: 0, difference: 7 }]);
+    expect(await breaks()).toMatchObject([
+      { kind: 'missing', investor_id: a, asset: 'SWDY', ledger_value: 7, external_value: 0, difference: 7 },
+    ]);
   });
 });
 
@@ -80,7 +94,14 @@ describe('inject-break corrupts the external side only, and a run finds each kin
     const before = { a: cash(t, a), comi: position(t, a, 'COMI') };
     const pos = await inject({ kind: 'position', investor_id: a, symbol: 'COMI', amount: 5 });
     expect(pos.status, pos.text).toBe(201);
-    expect(pos.body).toMatchObject({ injection_id: expect.stringMatching(/^inj_/), kind: 'position', asset: 'COMI', amount: 5, from_date: '2026-11-24', through_date: null });
+    expect(pos.body).toMatchObject({
+      injection_id: expect.stringMatching(/^inj_/),
+      kind: 'position',
+      asset: 'COMI',
+      amount: 5,
+      from_date: '2026-11-24',
+      through_date: null,
+    });
     expect((await inject({ kind: 'cash', investor_id: b, amount: -1_500_000 })).status).toBe(201);
     expect((await inject({ kind: 'missing', investor_id: c })).status).toBe(201);
     expect((await inject({ kind: 'duplicate', investor_id: a })).status).toBe(201);
@@ -94,7 +115,16 @@ describe('inject-break corrupts the external side only, and a run finds each kin
 
     const r = await run('2026-11-24');
     expect(r).toMatchObject({ breaks_found: 4, breaks_opened: 4 });
-    const found = (await breaks()).map((x) => [x.kind, x.investor_id, x.asset, x.ledger_value, x.external_value, x.difference, x.state, x.first_seen]);
+    const found = (await breaks()).map((x) => [
+      x.kind,
+      x.investor_id,
+      x.asset,
+      x.ledger_value,
+      x.external_value,
+      x.difference,
+      x.state,
+      x.first_seen,
+    ]);
     expect(found.sort()).toEqual(
       [
         ['position', a, 'COMI', 10, 15, -5, 'open', '2026-11-24'],
@@ -137,7 +167,9 @@ describe('Runs: dates, one open break per (investor, asset, kind), filters', () 
       const res = await t.req('POST', '/admin/reconciliation/runs', { body: { date } });
       expect([res.status, res.body.error.code], date).toEqual([422, 'RECONCILIATION_DATE_INVALID']);
     }
-    expect((await t.req('POST', '/admin/reconciliation/runs', { body: { date: '22-11-2026' } })).body.error.code).toBe('INVALID_DATE');
+    expect((await t.req('POST', '/admin/reconciliation/runs', { body: { date: '22-11-2026' } })).body.error.code).toBe(
+      'INVALID_DATE',
+    );
     expect(count('recon_runs')).toBe(0);
   });
 
@@ -155,8 +187,13 @@ describe('Runs: dates, one open break per (investor, asset, kind), filters', () 
     expect((await breaks(`?investor_id=${b}`)).map((x) => x.kind)).toEqual(['missing']);
     expect(await breaks('?state=resolved')).toEqual([]);
     expect(await breaks(`?run_id=${second.run_id}`)).toHaveLength(2);
-    expect((await t.req('GET', '/admin/reconciliation/runs?date=2026-11-22')).body.runs.map((r: any) => r.run_id)).toEqual([second.run_id, first.run_id]);
-    expect((await t.req('GET', `/admin/reconciliation/runs/${first.run_id}`)).body).toMatchObject({ run_id: first.run_id, breaks_opened: 2 });
+    expect(
+      (await t.req('GET', '/admin/reconciliation/runs?date=2026-11-22')).body.runs.map((r: any) => r.run_id),
+    ).toEqual([second.run_id, first.run_id]);
+    expect((await t.req('GET', `/admin/reconciliation/runs/${first.run_id}`)).body).toMatchObject({
+      run_id: first.run_id,
+      breaks_opened: 2,
+    });
     expect((await t.req('GET', '/admin/reconciliation/runs/rcn_nothing000')).status).toBe(404);
   });
 });
@@ -167,15 +204,33 @@ describe('A break goes open -> acknowledged -> resolved', () => {
     await inject({ kind: 'cash', investor_id: a, amount: 2_000 });
     await run('2026-11-22');
     const [brk] = await breaks();
-    const ack = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, { body: { note: 'asked the bank' } });
+    const ack = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, {
+      body: { note: 'asked the bank' },
+    });
     expect(ack.status, ack.text).toBe(200);
-    expect(ack.body).toMatchObject({ state: 'acknowledged', acknowledged_by: expect.stringContaining('admin'), note: 'asked the bank' });
-    expect((await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, { body: {} })).body.error.code).toBe('BREAK_STATE_CONFLICT');
-    expect((await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, { body: { resolution: 'accepted' } })).body.error.code).toBe('VALIDATION_FAILED');
-    const done = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, { body: { resolution: 'accepted', note: 'bank fee, booked next month' } });
+    expect(ack.body).toMatchObject({
+      state: 'acknowledged',
+      acknowledged_by: expect.stringContaining('admin'),
+      note: 'asked the bank',
+    });
+    expect(
+      (await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, { body: {} })).body.error.code,
+    ).toBe('BREAK_STATE_CONFLICT');
+    expect(
+      (
+        await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, {
+          body: { resolution: 'accepted' },
+        })
+      ).body.error.code,
+    ).toBe('VALIDATION_FAILED');
+    const done = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, {
+      body: { resolution: 'accepted', note: 'bank fee, booked next month' },
+    });
     expect(done.status, done.text).toBe(200);
     expect(done.body).toMatchObject({ state: 'resolved', resolution: 'accepted', note: 'bank fee, booked next month' });
-    const again = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, { body: { resolution: 'accepted', note: 'twice' } });
+    const again = await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/resolve`, {
+      body: { resolution: 'accepted', note: 'twice' },
+    });
     expect([again.status, again.body.error.code]).toEqual([409, 'BREAK_STATE_CONFLICT']);
     expect((await t.req('GET', `/admin/reconciliation/breaks/${brk.break_id}`)).body).toEqual(done.body);
 
@@ -195,13 +250,25 @@ describe('A break goes open -> acknowledged -> resolved', () => {
     await at('2026-11-23T12:00:00+02:00');
     const next = await run('2026-11-23');
     expect(next).toMatchObject({ breaks_found: 0, breaks_auto_resolved: 1 });
-    expect((await t.req('GET', `/admin/reconciliation/breaks/${brk.break_id}`)).body).toMatchObject({ state: 'resolved', resolution: 'auto', resolved_by: next.run_id });
-    expect((await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, { body: {} })).status).toBe(409);
+    expect((await t.req('GET', `/admin/reconciliation/breaks/${brk.break_id}`)).body).toMatchObject({
+      state: 'resolved',
+      resolution: 'auto',
+      resolved_by: next.run_id,
+    });
+    expect((await t.req('POST', `/admin/reconciliation/breaks/${brk.break_id}/acknowledge`, { body: {} })).status).toBe(
+      409,
+    );
   });
 
   it('an unknown break is 404 NOT_FOUND', async () => {
     expect((await t.req('GET', '/admin/reconciliation/breaks/rbk_nothing000')).status).toBe(404);
-    expect((await t.req('POST', '/admin/reconciliation/breaks/rbk_nothing000/resolve', { body: { resolution: 'accepted', note: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await t.req('POST', '/admin/reconciliation/breaks/rbk_nothing000/resolve', {
+          body: { resolution: 'accepted', note: 'x' },
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 

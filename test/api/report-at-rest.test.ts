@@ -15,7 +15,11 @@ let pdfs: Buffer[] = [];
 const NAME = 'Hoda Samir Control';
 /** A real PNG of noise (incompressible: any 32-byte window identifies it) that the renderer can decode. */
 const NOISE = randomBytes(96 * 64 * 3);
-const LOGO = makePng(96, 64, (x, y) => [NOISE[(y * 96 + x) * 3], NOISE[(y * 96 + x) * 3 + 1], NOISE[(y * 96 + x) * 3 + 2]]);
+const LOGO = makePng(96, 64, (x, y) => [
+  NOISE[(y * 96 + x) * 3],
+  NOISE[(y * 96 + x) * 3 + 1],
+  NOISE[(y * 96 + x) * 3 + 2],
+]);
 
 /** Every file under the home (the test app's data directory), concatenated. */
 function everyFile(dir: string = t.dir): Buffer {
@@ -40,13 +44,23 @@ function logoSlices(): Buffer[] {
 
 beforeAll(async () => {
   t = await makeApp();
-  expect((await t.req('PUT', '/v1/branding', { body: { display_name: 'Sealed Brokerage', footer_text: 'Sealed at rest.' } })).status).toBe(200);
+  expect(
+    (await t.req('PUT', '/v1/branding', { body: { display_name: 'Sealed Brokerage', footer_text: 'Sealed at rest.' } }))
+      .status,
+  ).toBe(200);
   expect((await t.req('PUT', '/v1/branding/logo', { raw: LOGO, contentType: 'image/png' })).status).toBe(200);
   const inv = await trader(t, 20_000, { fullName: NAME });
   await advance(t, { until: 'next_open' });
-  expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 })).body.status).toBe('filled');
+  expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 })).body.status).toBe(
+    'filled',
+  );
   for (const locale of ['en', 'ar']) {
-    const report = await readyReport(t, { investor_id: inv, period_start: '2026-11-01', period_end: '2026-11-22', locale });
+    const report = await readyReport(t, {
+      investor_id: inv,
+      period_start: '2026-11-01',
+      period_end: '2026-11-22',
+      locale,
+    });
     pdfs.push(await pdfOf(t, report.report_id));
   }
   pdfs = pdfs.filter((p) => p.subarray(0, 5).toString('latin1') === '%PDF-');
@@ -54,7 +68,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('The PDF is sealed before it is written: the database, its WAL and $SVC_HOME never hold its bytes in clear; nor the logo\'s', () => {
+describe("The PDF is sealed before it is written: the database, its WAL and $SVC_HOME never hold its bytes in clear; nor the logo's", () => {
   it('the control name is found in clear, and the WAL exists', () => {
     const disk = everyFile();
     expect(disk.includes(Buffer.from(NAME))).toBe(true);

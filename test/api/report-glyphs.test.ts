@@ -27,13 +27,16 @@ describe('text no embedded font can draw is refused where it is written', () => 
     ['display_name', TAMIL, 'U+0BA4'],
     ['display_name', YI, 'U+A188'],
     ['footer_text', EMOJI, 'U+1F600'],
-  ])('a branding %s of %j is 422 UNDRAWABLE_TEXT naming the field and the character, and nothing changes', async (field, text, cp) => {
-    const before = stored();
-    const res = await put({ [field]: text });
-    expect([res.status, res.body.error.code]).toEqual([422, 'UNDRAWABLE_TEXT']);
-    expect(res.body.error.message).toMatch(new RegExp(`^body\\.${field}: .*${cp.replace('+', '\\+')}`));
-    expect(stored()).toEqual(before);
-  });
+  ])(
+    'a branding %s of %j is 422 UNDRAWABLE_TEXT naming the field and the character, and nothing changes',
+    async (field, text, cp) => {
+      const before = stored();
+      const res = await put({ [field]: text });
+      expect([res.status, res.body.error.code]).toEqual([422, 'UNDRAWABLE_TEXT']);
+      expect(res.body.error.message).toMatch(new RegExp(`^body\\.${field}: .*${cp.replace('+', '\\+')}`));
+      expect(stored()).toEqual(before);
+    },
+  );
 
   it('a font that cannot draw the display name already stored is refused, naming body.font', async () => {
     expect((await put({ display_name: 'Ελληνικά Capital' })).status).toBe(200); // Noto Sans draws Greek
@@ -49,8 +52,21 @@ describe('text no embedded font can draw is refused where it is written', () => 
     expect(res.body.error.message).toMatch(/^body\.full_name: .*U\+0BA4/);
   });
 
-  it("a proposed broker whose name carries an emoji is 422 INVALID_ACTION_PARAMS naming params.name", async () => {
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', reason: 'r', params: { name: 'Delta 😀', name_ar: 'دلتا', fra_license_no: '9/9', contact_email: 'a@b.example', contact_phone: '+20221234567' } } });
+  it('a proposed broker whose name carries an emoji is 422 INVALID_ACTION_PARAMS naming params.name', async () => {
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: {
+        action: 'broker:create',
+        reason: 'r',
+        params: {
+          name: 'Delta 😀',
+          name_ar: 'دلتا',
+          fra_license_no: '9/9',
+          contact_email: 'a@b.example',
+          contact_phone: '+20221234567',
+        },
+      },
+    });
     expect([res.status, res.body.error.code]).toEqual([422, 'INVALID_ACTION_PARAMS']);
     expect(res.body.error.message).toMatch(/name.*U\+1F600/);
   });
@@ -72,7 +88,12 @@ describe('a statement that would drop a glyph fails instead of becoming ready', 
     expect((await put({ footer_text: 'Licensed.' })).status).toBe(200);
     t.deps.db.prepare('UPDATE brandings SET footer_text = ? WHERE tenant_id = ?').run(EMOJI, t.creds.tenant.tenant_id);
     const inv = await trader(t, 1_000);
-    const created = await createReport(t, { investor_id: inv, period_start: '2026-11-01', period_end: '2026-11-22', sections: ['summary'] });
+    const created = await createReport(t, {
+      investor_id: inv,
+      period_start: '2026-11-01',
+      period_end: '2026-11-22',
+      sections: ['summary'],
+    });
     expect(created.status).toBe(201);
     await advance(t, { minutes: 2 });
     const report = await settle(t, created.body.report_id);

@@ -14,12 +14,17 @@ import { createRenderQueue, RenderFailed } from '../../daemon/reports/render-que
 import { statementDocument } from '../../daemon/reports/document.js';
 import type { StatementFigures } from '../../daemon/portfolio/statement.js';
 
-const createReport = (t: TestApp, body: Record<string, unknown>) => t.req('POST', '/v1/reports', { body: { type: 'client_statement', ...body } });
+const createReport = (t: TestApp, body: Record<string, unknown>) =>
+  t.req('POST', '/v1/reports', { body: { type: 'client_statement', ...body } });
 const getReport = (t: TestApp, id: string) => t.req('GET', `/v1/reports/${id}`);
 
 /** The download's raw bytes (t.req decodes bodies as text). */
 async function downloadReport(t: TestApp, id: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/v1/reports/${id}/download`, headers: { authorization: `Bearer ${t.creds.tenant.api_key}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v1/reports/${id}/download`,
+    headers: { authorization: `Bearer ${t.creds.tenant.api_key}` },
+  });
   return { status: res.statusCode, bytes: res.rawPayload };
 }
 
@@ -40,7 +45,11 @@ async function investorWithTrades(t: TestApp, n: number): Promise<string> {
   await advance(t, { until: 'next_open' });
   await advance(t, { minutes: 5 });
   for (let k = 0; k < n; k += 10) {
-    const batch = await Promise.all(Array.from({ length: Math.min(10, n - k) }, () => order(t, { investor_id: investorId, symbol: 'VLMRA', side: 'buy', type: 'market', qty: 1 })));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, n - k) }, () =>
+        order(t, { investor_id: investorId, symbol: 'VLMRA', side: 'buy', type: 'market', qty: 1 }),
+      ),
+    );
     for (const r of batch) expect(r.status, r.text).toBe(201);
   }
   return investorId;
@@ -125,14 +134,25 @@ describe('a statement renders off the event loop', () => {
     apps.splice(apps.indexOf(first), 1);
 
     // the same home opened again, as a daemon's restart does (the first start's keys are still valid)
-    const deps = createDeps({ dbFile: join(first.dir, 'svc.db'), kek: first.kek, sandbox: { seed: 42, startMs: Date.parse(DEFAULT_START), clockMode: 'frozen', speedMilli: 1000 } });
+    const deps = createDeps({
+      dbFile: join(first.dir, 'svc.db'),
+      kek: first.kek,
+      sandbox: { seed: 42, startMs: Date.parse(DEFAULT_START), clockMode: 'frozen', speedMilli: 1000 },
+    });
     const again = { app: buildApp(deps) };
     await again.app.ready();
     const adv = await again.app.inject({
-      method: 'POST', url: '/admin/sandbox/clock-advance', payload: { minutes: 1 }, headers: { 'x-admin-key': first.creds.operators.admin_key },
+      method: 'POST',
+      url: '/admin/sandbox/clock-advance',
+      payload: { minutes: 1 },
+      headers: { 'x-admin-key': first.creds.operators.admin_key },
     });
     expect(adv.statusCode, adv.body).toBe(200);
-    const res = await again.app.inject({ method: 'GET', url: `/v1/reports/${id}`, headers: { authorization: `Bearer ${first.creds.tenant.api_key}` } });
+    const res = await again.app.inject({
+      method: 'GET',
+      url: `/v1/reports/${id}`,
+      headers: { authorization: `Bearer ${first.creds.tenant.api_key}` },
+    });
     const report = res.json();
     expect(report.state).toBe('ready');
     expect(Date.parse(report.ready_at)).toBe(Date.parse(report.created_at) + 120_000);
@@ -160,7 +180,16 @@ describe('a statement renders off the event loop', () => {
 });
 
 const FIGURES = {
-  summary: { opening_value_micros: 0, closing_value_micros: 0, cash_micros: 0, deposits_micros: 0, withdrawals_micros: 0, dividends_micros: 0, fees_micros: 0, taxes_micros: 0 },
+  summary: {
+    opening_value_micros: 0,
+    closing_value_micros: 0,
+    cash_micros: 0,
+    deposits_micros: 0,
+    withdrawals_micros: 0,
+    dividends_micros: 0,
+    fees_micros: 0,
+    taxes_micros: 0,
+  },
   performance: { twr_pct: null, series: [] },
   holdings: [],
   trades: [],
@@ -168,9 +197,20 @@ const FIGURES = {
 
 function job() {
   const document = statementDocument({
-    locale: 'en', sections: ['summary'], period: { start: '2026-11-01', end: '2026-11-22' }, generatedAt: '2026-11-22T09:02:00+02:00',
-    investor: { id: 'inv_test', full_name: 'Test Investor', account_number: '1000001' }, broker: { name: 'Broker', name_ar: 'وسيط', fra_license_no: '123' },
-    branding: { display_name: 'Tenant', primary_color: '#123456', accent_color: '#654321', font: 'Noto Sans', footer_text: 'footer', logo: null },
+    locale: 'en',
+    sections: ['summary'],
+    period: { start: '2026-11-01', end: '2026-11-22' },
+    generatedAt: '2026-11-22T09:02:00+02:00',
+    investor: { id: 'inv_test', full_name: 'Test Investor', account_number: '1000001' },
+    broker: { name: 'Broker', name_ar: 'وسيط', fra_license_no: '123' },
+    branding: {
+      display_name: 'Tenant',
+      primary_color: '#123456',
+      accent_color: '#654321',
+      font: 'Noto Sans',
+      footer_text: 'footer',
+      logo: null,
+    },
     figures: FIGURES,
   });
   return { document, atMs: Date.parse('2026-11-22T07:02:00Z'), logo: null };

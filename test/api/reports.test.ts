@@ -11,7 +11,15 @@ import { order, trader } from '../helpers/trading.js';
 import { makePng } from '../helpers/png.js';
 import { sealLogo } from '../../daemon/branding/sealed.js';
 import {
-  createReport, downloadReport, getReport, pdfText, readyReport, reportCount, settle, today, type Tenant,
+  createReport,
+  downloadReport,
+  getReport,
+  pdfText,
+  readyReport,
+  reportCount,
+  settle,
+  today,
+  type Tenant,
 } from '../helpers/reports.js';
 
 // Sunday 2026-11-22 09:00 Cairo (the harness's start).
@@ -33,7 +41,9 @@ beforeAll(async () => {
   t = await makeApp();
   inv = await trader(t, 50_000, { fullName: 'Salma Adel' });
   await advance(t, { until: 'next_open' });
-  expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 20 })).body.status).toBe('filled');
+  expect((await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 20 })).body.status).toBe(
+    'filled',
+  );
   const res = await t.req('POST', '/admin/tenants', { body: { name: 'Delta Capital' } });
   expect(res.status).toBe(201);
   other = res.body;
@@ -43,7 +53,12 @@ afterAll(() => t.close());
 
 describe('POST /v1/reports answers 201 {"report_id": "rpt_...", "state": "pending"}; the report is pending, generating at the next simulated minute, ready the minute after', () => {
   it('GET answers every field in each state; ready carries ready_at, bytes and sha256; expires_at is seven years after created_at', async () => {
-    const created = await createReport(t, { investor_id: inv, ...period, sections: ['holdings', 'summary'], locale: 'ar' });
+    const created = await createReport(t, {
+      investor_id: inv,
+      ...period,
+      sections: ['holdings', 'summary'],
+      locale: 'ar',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ report_id: expect.stringMatching(/^rpt_/), state: 'pending' });
     const id = created.body.report_id;
@@ -51,9 +66,20 @@ describe('POST /v1/reports answers 201 {"report_id": "rpt_...", "state": "pendin
     const pending = await getReport(t, id);
     expect(pending.status).toBe(200);
     expect(pending.body).toEqual({
-      report_id: id, investor_id: inv, type: 'client_statement', period_start: '2026-11-01', period_end: '2026-11-22',
-      sections: ['summary', 'holdings'], locale: 'ar', state: 'pending', created_at: createdAt, ready_at: null,
-      expires_at: createdAt.replace(/^2026/, '2033'), bytes: null, sha256: null, reason_code: null,
+      report_id: id,
+      investor_id: inv,
+      type: 'client_statement',
+      period_start: '2026-11-01',
+      period_end: '2026-11-22',
+      sections: ['summary', 'holdings'],
+      locale: 'ar',
+      state: 'pending',
+      created_at: createdAt,
+      ready_at: null,
+      expires_at: createdAt.replace(/^2026/, '2033'),
+      bytes: null,
+      sha256: null,
+      reason_code: null,
     });
 
     await advance(t, { minutes: 1 });
@@ -62,8 +88,11 @@ describe('POST /v1/reports answers 201 {"report_id": "rpt_...", "state": "pendin
     await advance(t, { minutes: 1 });
     const ready = await settle(t, id);
     expect(ready).toEqual({
-      ...pending.body, state: 'ready', ready_at: expect.any(String),
-      bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      ...pending.body,
+      state: 'ready',
+      ready_at: expect.any(String),
+      bytes: expect.any(Number),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(Date.parse(ready.ready_at) - Date.parse(createdAt)).toBe(120_000);
     expect(ready.ready_at).toMatch(/\+02:00$/);
@@ -73,7 +102,10 @@ describe('POST /v1/reports answers 201 {"report_id": "rpt_...", "state": "pendin
   it('a report is requested with every section by default and locale en', async () => {
     const created = await createReport(t, { investor_id: inv, ...period });
     expect(created.status).toBe(201);
-    expect((await getReport(t, created.body.report_id)).body).toMatchObject({ sections: ['summary', 'performance', 'holdings', 'trades'], locale: 'en' });
+    expect((await getReport(t, created.body.report_id)).body).toMatchObject({
+      sections: ['summary', 'performance', 'holdings', 'trades'],
+      locale: 'en',
+    });
   });
 });
 
@@ -91,12 +123,14 @@ describe('GET /v1/reports/{id}/download answers the PDF once ready', () => {
     expect(await downloadsAudited(id)).toEqual([]);
   });
 
-  it('ready: Content-Type application/pdf, Content-Disposition attachment with the statement filename, and bytes whose size and SHA-256 are the report\'s', async () => {
+  it("ready: Content-Type application/pdf, Content-Disposition attachment with the statement filename, and bytes whose size and SHA-256 are the report's", async () => {
     const report = await readyReport(t, { investor_id: inv, ...period, locale: 'en' });
     const res = await downloadReport(t, report.report_id);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="statement-${inv}-2026-11-01-2026-11-22-en.pdf"`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="statement-${inv}-2026-11-01-2026-11-22-en.pdf"`,
+    );
     expect(res.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(res.bytes.length).toBe(report.bytes);
     expect(sha(res.bytes)).toBe(report.sha256);
@@ -111,7 +145,10 @@ describe('GET /v1/reports/{id}/download answers the PDF once ready', () => {
       expect((await downloadReport(t, report.report_id)).status).toBe(200);
       const entries = await downloadsAudited(report.report_id);
       expect(entries).toHaveLength(n);
-      expect(entries[0]).toMatchObject({ actor: `tenant:${t.creds.tenant.tenant_id}`, tenant_id: t.creds.tenant.tenant_id });
+      expect(entries[0]).toMatchObject({
+        actor: `tenant:${t.creds.tenant.tenant_id}`,
+        tenant_id: t.creds.tenant.tenant_id,
+      });
       expect(JSON.parse(entries[0].detail)).toEqual({ sha256: report.sha256, bytes: report.bytes });
     }
     const verify = await t.req('GET', '/admin/audit/verify');
@@ -143,7 +180,9 @@ describe('POST /v1/reports accepts and honours an Idempotency-Key, and never req
   it('without one: 201, a report is created (a client written from the spec sends none)', async () => {
     const before = reportCount(t);
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/reports', headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/v1/reports',
+      headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ investor_id: inv, type: 'client_statement', ...period }),
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -176,10 +215,13 @@ describe('POST /v1/reports accepts and honours an Idempotency-Key, and never req
 });
 
 describe("Another tenant's report, or an unknown id: 404 NOT_FOUND", () => {
-  it("a report of one tenant is 404 to the other on GET and on download, and each tenant reads its own", async () => {
+  it('a report of one tenant is 404 to the other on GET and on download, and each tenant reads its own', async () => {
     const mine = await readyReport(t, { investor_id: inv, ...period, sections: ['summary'] });
     const theirs = await readyReport(t, { investor_id: otherInv, ...period, sections: ['summary'] }, other);
-    for (const [id, tenant] of [[mine.report_id, other], [theirs.report_id, t.creds.tenant]] as const) {
+    for (const [id, tenant] of [
+      [mine.report_id, other],
+      [theirs.report_id, t.creds.tenant],
+    ] as const) {
       for (const res of [await getReport(t, id, tenant), await downloadReport(t, id, tenant)]) {
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
@@ -235,7 +277,12 @@ describe('The rules are checked in order and before anything is written: a refus
   });
 
   it('a period of one day, today, is accepted', async () => {
-    const res = await createReport(t, { investor_id: inv, period_start: today(t), period_end: today(t), sections: ['summary'] });
+    const res = await createReport(t, {
+      investor_id: inv,
+      period_start: today(t),
+      period_end: today(t),
+      sections: ['summary'],
+    });
     expect(res.status).toBe(201);
   });
 });
@@ -266,7 +313,9 @@ describe('A report expires seven years after it was created: its PDF is purged, 
       const after = await getReport(app, report.report_id);
       expect(after.status).toBe(200);
       expect(after.body).toEqual(report);
-      const row = app.deps.db.prepare('SELECT pdf_sealed, purged_at FROM reports WHERE id = ?').get(report.report_id) as { pdf_sealed: Buffer | null; purged_at: string | null };
+      const row = app.deps.db
+        .prepare('SELECT pdf_sealed, purged_at FROM reports WHERE id = ?')
+        .get(report.report_id) as { pdf_sealed: Buffer | null; purged_at: string | null };
       expect(row.pdf_sealed).toBeNull();
       expect(row.purged_at).toBe(report.expires_at);
       await advance(app, { days: 30 });
@@ -283,15 +332,29 @@ describe('failed: instead of ready, if the renderer refuses the document (reason
     try {
       // Uploads are refused unless they decode, so the broken logo is put straight into the row (as a
       // sandbox from before that check, or a damaged database, would hold it).
-      expect((await app.req('PUT', '/v1/branding/logo', { raw: makePng(4, 4, () => [1, 2, 3]), contentType: 'image/png' })).status).toBe(200);
+      expect(
+        (await app.req('PUT', '/v1/branding/logo', { raw: makePng(4, 4, () => [1, 2, 3]), contentType: 'image/png' }))
+          .status,
+      ).toBe(200);
       const tenant = app.creds.tenant.tenant_id;
-      const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
-      app.deps.db.prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?').run(sealLogo(app.deps.keys.tenantDek(tenant), tenant, broken), tenant);
+      const broken = Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.alloc(64, 7),
+      ]);
+      app.deps.db
+        .prepare('UPDATE brandings SET logo_sealed = ? WHERE tenant_id = ?')
+        .run(sealLogo(app.deps.keys.tenantDek(tenant), tenant, broken), tenant);
       const investor = await trader(app, 1_000);
       const created = await createReport(app, { investor_id: investor, ...period, sections: ['summary'] });
       await advance(app, { minutes: 2 });
       const report = await settle(app, created.body.report_id);
-      expect(report).toMatchObject({ state: 'failed', reason_code: 'RENDER_FAILED', ready_at: null, bytes: null, sha256: null });
+      expect(report).toMatchObject({
+        state: 'failed',
+        reason_code: 'RENDER_FAILED',
+        ready_at: null,
+        bytes: null,
+        sha256: null,
+      });
       const res = await downloadReport(app, created.body.report_id);
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('REPORT_NOT_READY');

@@ -34,8 +34,20 @@ describe('request inspector', () => {
     const list = await newest('?limit=2');
     expect(list.capacity).toBe(1000);
     const [clock, miss] = list.requests;
-    expect(clock).toMatchObject({ method: 'GET', path: '/v1/clock', status: 200, error_code: null, principal: `tenant:${t.creds.tenant.tenant_id}` });
-    expect(miss).toMatchObject({ method: 'GET', path: '/v1/orders/ord_nope', status: 404, error_code: 'NOT_FOUND', request_id: refused.body.request_id });
+    expect(clock).toMatchObject({
+      method: 'GET',
+      path: '/v1/clock',
+      status: 200,
+      error_code: null,
+      principal: `tenant:${t.creds.tenant.tenant_id}`,
+    });
+    expect(miss).toMatchObject({
+      method: 'GET',
+      path: '/v1/orders/ord_nope',
+      status: 404,
+      error_code: 'NOT_FOUND',
+      request_id: refused.body.request_id,
+    });
     expect(typeof miss.latency_ms).toBe('number');
     expect(miss.at).toMatch(/^2026-11-22T09:00:00/);
   });
@@ -46,25 +58,46 @@ describe('request inspector', () => {
     const before = (await newest()).last_seq;
     const fours = await newest('?status=4xx&path=/v1/orders');
     expect(fours.requests.length).toBeGreaterThanOrEqual(2);
-    expect(fours.requests.every((r) => r.status >= 400 && r.status < 500 && r.path.startsWith('/v1/orders'))).toBe(true);
+    expect(fours.requests.every((r) => r.status >= 400 && r.status < 500 && r.path.startsWith('/v1/orders'))).toBe(
+      true,
+    );
     expect(fours.requests.at(-1)!.path).toBe('/v1/orders/ord_also_missing');
     expect((await newest()).last_seq).toBe(before);
   });
 
   it('redacts national ids, names, emails, phones, addresses and the api key, and shows no ID image bytes', async () => {
-    const person = applicant({ full_name: 'Nadia Inspector', email: 'nadia.inspector@example.com', phone: '01098765432' });
+    const person = applicant({
+      full_name: 'Nadia Inspector',
+      email: 'nadia.inspector@example.com',
+      phone: '01098765432',
+    });
     const created = await t.req('POST', '/v1/kyc/applications', { body: person });
     expect(created.status, created.text).toBe(201);
     const appId = created.body.application_id as string;
-    const upload = await t.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_front`, { raw: SAMPLE_FRONT, contentType: 'image/png' });
+    const upload = await t.req('PUT', `/v1/kyc/applications/${appId}/documents/national_id_front`, {
+      raw: SAMPLE_FRONT,
+      contentType: 'image/png',
+    });
     expect(upload.status, upload.text).toBeLessThan(300);
 
     const list = await newest('?path=/v1/kyc/applications&method=POST&limit=1');
     const shown = await detail(list.requests[0].request_id);
-    for (const secret of [person.national_id, person.full_name, person.email, person.phone, person.address, person.date_of_birth, t.creds.tenant.api_key]) {
+    for (const secret of [
+      person.national_id,
+      person.full_name,
+      person.email,
+      person.phone,
+      person.address,
+      person.date_of_birth,
+      t.creds.tenant.api_key,
+    ]) {
       expect(shown.text).not.toContain(secret);
     }
-    expect(shown.body.request.body).toMatchObject({ national_id: '[redacted:national_id]', full_name: '[redacted:name]', email: '[redacted:email]' });
+    expect(shown.body.request.body).toMatchObject({
+      national_id: '[redacted:national_id]',
+      full_name: '[redacted:name]',
+      email: '[redacted:email]',
+    });
     expect(shown.body.request_headers.authorization).toBe('Bearer [redacted:credential]');
 
     const put = await newest('?method=PUT&limit=1');
@@ -77,7 +110,9 @@ describe('request inspector', () => {
     const body = JSON.stringify({ investor_id: 'inv_x', direction: 'deposit', amount_micros: 1_000_000 });
     const ts = String(Math.floor(WALL / 1000));
     const res = await t.req('POST', '/v1/transfers?probe=1', {
-      raw: body, contentType: 'application/json', idempotencyKey: 'inspect-sig-1',
+      raw: body,
+      contentType: 'application/json',
+      idempotencyKey: 'inspect-sig-1',
       headers: { 'x-svc-timestamp': ts, 'x-svc-signature': `v1=${'0'.repeat(64)}` },
     });
     expect(res.status).toBe(401);
@@ -86,7 +121,14 @@ describe('request inspector', () => {
     expect(res.text).not.toContain('v1\n');
 
     const shown = await detail(res.body.request_id);
-    const expected = stringToSign({ timestamp: ts, method: 'POST', path: '/v1/transfers', rawQuery: 'probe=1', idempotencyKey: 'inspect-sig-1', body });
+    const expected = stringToSign({
+      timestamp: ts,
+      method: 'POST',
+      path: '/v1/transfers',
+      rawQuery: 'probe=1',
+      idempotencyKey: 'inspect-sig-1',
+      body,
+    });
     expect(shown.body.signature.canonical_string).toBe(expected);
     expect(expected.split('\n').at(-1)).toBe(sha256Hex(body));
     expect(shown.body.error_code).toBe('SIGNATURE_INVALID');
@@ -96,7 +138,11 @@ describe('request inspector', () => {
   });
 
   it('keeps a long body truncated and still redacts it by field name', async () => {
-    const raw = JSON.stringify({ email: 'long.body@example.com', note: 'x'.repeat(70_000), full_name: 'Hidden Person' });
+    const raw = JSON.stringify({
+      email: 'long.body@example.com',
+      note: 'x'.repeat(70_000),
+      full_name: 'Hidden Person',
+    });
     const res = await t.req('POST', '/v1/kyc/applications', { raw, contentType: 'application/json' });
     expect(res.status).toBe(422);
     const shown = await detail(res.body.request_id);
@@ -115,7 +161,9 @@ describe('request inspector', () => {
       await t.req('GET', '/console'),
     ];
     const list = await newest('?limit=4');
-    expect(list.requests.map((r) => [r.path, r.status])).toEqual(answers.map((a, i) => [['/v1/clock', '/v1/no-such-route', '/v1//clock', '/console'][i], a.status]));
+    expect(list.requests.map((r) => [r.path, r.status])).toEqual(
+      answers.map((a, i) => [['/v1/clock', '/v1/no-such-route', '/v1//clock', '/console'][i], a.status]),
+    );
     for (const [i, a] of answers.entries()) {
       const shown = await detail(list.requests[i].request_id);
       expect(shown.body.response.size_bytes, a.text).toBe(Buffer.byteLength(a.text));
@@ -146,7 +194,9 @@ describe('request inspector ring', () => {
       const res = await small.req('GET', '/admin/sandbox/requests?limit=100');
       expect(res.body.capacity).toBe(5);
       expect(res.body.last_seq).toBe(8);
-      expect(res.body.requests.map((r: { path: string }) => r.path)).toEqual([3, 4, 5, 6, 7].map((i) => `/v1/orders/ord_ring${i}`));
+      expect(res.body.requests.map((r: { path: string }) => r.path)).toEqual(
+        [3, 4, 5, 6, 7].map((i) => `/v1/orders/ord_ring${i}`),
+      );
       const oldest = await small.req('GET', '/admin/sandbox/requests?limit=100');
       expect(oldest.body.requests[0].seq).toBe(4);
     } finally {

@@ -25,9 +25,14 @@ function counters(app: TestApp): Map<string, number> {
 function primaryKeysByPrefix(app: TestApp): Map<string, string[]> {
   const db = app.deps.db;
   const out = new Map<string, string[]>();
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  const tables = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all();
   for (const { name } of tables) {
-    const pks = db.prepare<[], { name: string; type: string; pk: number }>(`PRAGMA table_info("${name}")`).all().filter((c) => c.pk > 0 && c.type === 'TEXT');
+    const pks = db
+      .prepare<[], { name: string; type: string; pk: number }>(`PRAGMA table_info("${name}")`)
+      .all()
+      .filter((c) => c.pk > 0 && c.type === 'TEXT');
     for (const col of pks) {
       for (const v of db.prepare(`SELECT "${col.name}" FROM "${name}"`).pluck().all() as string[]) {
         const prefix = /^([a-z]+)_/.exec(v)?.[1];
@@ -50,7 +55,10 @@ describe('POST /admin/sandbox/reset keeps tenants and operators, and the ids mad
     expect(afterSeed.status).toBe(201);
     const ids = [t.creds.tenant.tenant_id, before.body.tenant_id, after.body.tenant_id, afterSeed.body.tenant_id];
     expect(new Set(ids).size).toBe(4);
-    const clock = await t.req('GET', '/v1/clock', { as: 'none', headers: { authorization: `Bearer ${after.body.api_key}` } });
+    const clock = await t.req('GET', '/v1/clock', {
+      as: 'none',
+      headers: { authorization: `Bearer ${after.body.api_key}` },
+    });
     expect(clock.status).toBe(200);
   });
 
@@ -97,14 +105,22 @@ describe("a reset keeps each tenant's branding (configuration, like its keys) an
   it('the theme and the logo answer the same after a reset, and a report asked for before it is 404', async () => {
     const app = await makeApp({ seed: 13 });
     try {
-      const theme = { display_name: 'Nile Wealth', primary_color: '#0A2B4C', accent_color: '#D4AF37', font: 'Noto Sans', footer_text: 'Regulated by the FRA.' };
+      const theme = {
+        display_name: 'Nile Wealth',
+        primary_color: '#0A2B4C',
+        accent_color: '#D4AF37',
+        font: 'Noto Sans',
+        footer_text: 'Regulated by the FRA.',
+      };
       expect((await app.req('PUT', '/v1/branding', { body: theme })).status).toBe(200);
       const logo = readFileSync('fixtures/documents/national_id_front.png');
       expect((await app.req('PUT', '/v1/branding/logo', { raw: logo, contentType: 'image/png' })).status).toBe(200);
       const before = (await app.req('GET', '/v1/branding')).body;
       const inv = seedInvestor(app);
       const today = String((await app.req('GET', '/v1/clock')).body.timestamp).slice(0, 10);
-      const report = await app.req('POST', '/v1/reports', { body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today } });
+      const report = await app.req('POST', '/v1/reports', {
+        body: { investor_id: inv, type: 'client_statement', period_start: today, period_end: today },
+      });
       expect(report.status, report.text).toBe(201);
 
       await reset(app, { seed: 14 });
@@ -115,7 +131,15 @@ describe("a reset keeps each tenant's branding (configuration, like its keys) an
       expect(after.body).toMatchObject(theme);
       const served = await app.req('GET', '/v1/branding/logo');
       expect(served.status).toBe(200);
-      expect((await app.app.inject({ method: 'GET', url: '/v1/branding/logo', headers: { authorization: `Bearer ${app.creds.tenant.api_key}` } })).rawPayload.equals(logo)).toBe(true);
+      expect(
+        (
+          await app.app.inject({
+            method: 'GET',
+            url: '/v1/branding/logo',
+            headers: { authorization: `Bearer ${app.creds.tenant.api_key}` },
+          })
+        ).rawPayload.equals(logo),
+      ).toBe(true);
       const gone = await app.req('GET', `/v1/reports/${report.body.report_id}`);
       expect(gone.status).toBe(404);
     } finally {

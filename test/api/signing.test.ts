@@ -4,10 +4,20 @@ import { makeApp, type TestApp } from '../helpers/app.js';
 
 // An independent implementation of the v1 signature (docs/api.md, "Signing"): openssl, not our signing module.
 function opensslHex(args: string[], input: string): string {
-  return execFileSync('openssl', ['dgst', '-sha256', '-r', ...args], { input }).toString().split(' ')[0];
+  return execFileSync('openssl', ['dgst', '-sha256', '-r', ...args], { input })
+    .toString()
+    .split(' ')[0];
 }
 
-function opensslSign(secret: string, ts: string, method: string, path: string, query: string, key: string, body: string): string {
+function opensslSign(
+  secret: string,
+  ts: string,
+  method: string,
+  path: string,
+  query: string,
+  key: string,
+  body: string,
+): string {
   const sts = ['v1', ts, method, path, query, key, opensslHex([], body)].join('\n');
   return 'v1=' + opensslHex(['-hmac', secret], sts);
 }
@@ -24,13 +34,36 @@ const now = () => String(Math.floor(WALL / 1000));
 const body = JSON.stringify({ investor_id: 'inv_unknown', direction: 'deposit', amount_micros: 1_000_000 });
 
 async function send(headers: Record<string, string>, url = '/v1/transfers', payload = body, method = 'POST') {
-  return t.req(method, url, { as: 'none', raw: payload, contentType: 'application/json', headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, ...headers } });
+  return t.req(method, url, {
+    as: 'none',
+    raw: payload,
+    contentType: 'application/json',
+    headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, ...headers },
+  });
 }
 
-function signed(over: Partial<{ ts: string; key: string; path: string; query: string; body: string; method: string; secret: string }> = {}) {
+function signed(
+  over: Partial<{
+    ts: string;
+    key: string;
+    path: string;
+    query: string;
+    body: string;
+    method: string;
+    secret: string;
+  }> = {},
+) {
   const ts = over.ts ?? now();
   const key = over.key ?? `k-${Math.random()}`;
-  const sig = opensslSign(over.secret ?? t.creds.tenant.signing_secret, ts, over.method ?? 'POST', over.path ?? '/v1/transfers', over.query ?? '', key, over.body ?? body);
+  const sig = opensslSign(
+    over.secret ?? t.creds.tenant.signing_secret,
+    ts,
+    over.method ?? 'POST',
+    over.path ?? '/v1/transfers',
+    over.query ?? '',
+    key,
+    over.body ?? body,
+  );
   return { 'x-svc-timestamp': ts, 'x-svc-signature': sig, 'idempotency-key': key };
 }
 
@@ -55,18 +88,27 @@ describe('Signing: HMAC-SHA256 over "v1\\n" + timestamp + method + path + raw_qu
     ['another method signed', () => send(signed({ method: 'PUT' }))],
     ['another idempotency key signed', async () => send({ ...signed(), 'idempotency-key': 'other' })],
     ['the wrong secret', () => send(signed({ secret: 'ss_sbx_wrong' }))],
-    ['an uppercase hex signature', async () => {
-      const h = signed();
-      return send({ ...h, 'x-svc-signature': h['x-svc-signature'].toUpperCase().replace('V1=', 'v1=') });
-    }],
-    ['no signature header', async () => {
-      const { 'x-svc-signature': _s, ...h } = signed();
-      return send(h);
-    }],
-    ['no timestamp header', async () => {
-      const { 'x-svc-timestamp': _t, ...h } = signed();
-      return send(h);
-    }],
+    [
+      'an uppercase hex signature',
+      async () => {
+        const h = signed();
+        return send({ ...h, 'x-svc-signature': h['x-svc-signature'].toUpperCase().replace('V1=', 'v1=') });
+      },
+    ],
+    [
+      'no signature header',
+      async () => {
+        const { 'x-svc-signature': _s, ...h } = signed();
+        return send(h);
+      },
+    ],
+    [
+      'no timestamp header',
+      async () => {
+        const { 'x-svc-timestamp': _t, ...h } = signed();
+        return send(h);
+      },
+    ],
     ['a non-integer timestamp', () => send(signed({ ts: '2030-06-01T12:00:00Z' }))],
   ])('%s is 401 SIGNATURE_INVALID', async (_name, make) => {
     const res = await make();
@@ -107,9 +149,19 @@ describe('Signing: HMAC-SHA256 over "v1\\n" + timestamp + method + path + raw_qu
   });
 
   it('a missing or unknown bearer key is 401 UNAUTHENTICATED before the signature is looked at', async () => {
-    const res = await t.req('POST', '/v1/transfers', { as: 'none', raw: body, contentType: 'application/json', headers: signed() });
+    const res = await t.req('POST', '/v1/transfers', {
+      as: 'none',
+      raw: body,
+      contentType: 'application/json',
+      headers: signed(),
+    });
     expect(res.body.error.code).toBe('UNAUTHENTICATED');
-    const other = await t.req('POST', '/v1/transfers', { as: 'none', raw: body, contentType: 'application/json', headers: { ...signed(), authorization: 'Bearer sk_sbx_nope' } });
+    const other = await t.req('POST', '/v1/transfers', {
+      as: 'none',
+      raw: body,
+      contentType: 'application/json',
+      headers: { ...signed(), authorization: 'Bearer sk_sbx_nope' },
+    });
     expect(other.body.error.code).toBe('UNAUTHENTICATED');
   });
 

@@ -17,25 +17,34 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const idOf = (name: string) => t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
+const idOf = (name: string) =>
+  t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!;
 
 /** A proposal by security, open for a decision. */
 async function proposal(): Promise<string> {
-  const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'passkey:unlock', params: { identity_id: idOf('dealer') }, reason: 'lost device' } });
+  const p = await t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: { action: 'passkey:unlock', params: { identity_id: idOf('dealer') }, reason: 'lost device' },
+  });
   expect(p.status).toBe(201);
   return p.body.action_id;
 }
 
 /** The approver rejects a proposal: with its next code (stepUp true) or with no code at all. */
-const reject = async (actionId: string, stepUp: boolean, as: 'approver' | 'none' = 'approver', headers: Record<string, string> = {}) =>
-  t.req('POST', `/admin/actions/${actionId}/reject`, { as, stepUp, headers, body: { reason: 'not now' } });
+const reject = async (
+  actionId: string,
+  stepUp: boolean,
+  as: 'approver' | 'none' = 'approver',
+  headers: Record<string, string> = {},
+) => t.req('POST', `/admin/actions/${actionId}/reject`, { as, stepUp, headers, body: { reason: 'not now' } });
 
 /** The audit entries of one action, newest first, each detail parsed (the API answers it as JSON text). */
 const audit = async (action: string): Promise<Array<{ actor: string; subject: string; detail: Record<string, any> }>> =>
-  (await t.req('GET', `/admin/audit?action=${encodeURIComponent(action)}&limit=200`)).body.entries
-    .map((e: { detail: string }) => ({ ...e, detail: JSON.parse(e.detail) }));
+  (await t.req('GET', `/admin/audit?action=${encodeURIComponent(action)}&limit=200`)).body.entries.map(
+    (e: { detail: string }) => ({ ...e, detail: JSON.parse(e.detail) }),
+  );
 
-describe('a step-up code opens the key\'s step-up window', () => {
+describe("a step-up code opens the key's step-up window", () => {
   it('after one code, the same key decides three more proposals with no code, and each decision is audited as using the window', async () => {
     const ids = [await proposal(), await proposal(), await proposal(), await proposal()];
     const first = await reject(ids[0], true);
@@ -44,7 +53,10 @@ describe('a step-up code opens the key\'s step-up window', () => {
     const steps = await audit('step_up');
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ actor: 'operator:approver', subject: idOf('approver') });
-    expect(steps[0].detail).toMatchObject({ route: 'POST /admin/actions/:id/reject', fresh_until: new Date(wall + 5 * MIN).toISOString() });
+    expect(steps[0].detail).toMatchObject({
+      route: 'POST /admin/actions/:id/reject',
+      fresh_until: new Date(wall + 5 * MIN).toISOString(),
+    });
     const decisions = (await audit('POST /admin/actions/:id/reject')).reverse();
     expect(decisions.map((e) => e.detail.step_up.via)).toEqual(['code', 'window', 'window', 'window']);
   });
@@ -55,8 +67,12 @@ describe('a step-up code opens the key\'s step-up window', () => {
     expect(r.body.error.message).toContain('5-minute step-up window');
   });
 
-  it('another key gains nothing from the approver\'s window', async () => {
-    const other = addOperator(t, 'approver2', { realm: 'admin', grants: ['passkey:unlock:approve', 'actions:read'], scope: 'global' });
+  it("another key gains nothing from the approver's window", async () => {
+    const other = addOperator(t, 'approver2', {
+      realm: 'admin',
+      grants: ['passkey:unlock:approve', 'actions:read'],
+      scope: 'global',
+    });
     expect((await reject(await proposal(), true)).status).toBe(200);
     const r = await reject(await proposal(), false, 'none', { 'x-admin-key': other });
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
@@ -81,7 +97,10 @@ describe('a step-up code opens the key\'s step-up window', () => {
     const again = await reject(decided, true);
     expect([again.status, again.body.error.code]).toEqual([409, 'ACTION_ALREADY_DECIDED']);
     expect((await reject(await proposal(), false)).status).toBe(200);
-    const auditor = await t.req('POST', `/admin/actions/${await proposal()}/reject`, { as: 'auditor', body: { reason: 'x' } });
+    const auditor = await t.req('POST', `/admin/actions/${await proposal()}/reject`, {
+      as: 'auditor',
+      body: { reason: 'x' },
+    });
     expect([auditor.status, auditor.body.error.code]).toEqual([403, 'FORBIDDEN']);
     expect((await audit('step_up')).map((e) => e.actor)).toEqual(['operator:approver', 'operator:approver']);
   });
@@ -98,15 +117,23 @@ describe('the dealer desk (scenario 12)', () => {
     const inv = await trader(t, 50_000);
     await t.req('POST', '/admin/sandbox/auto-fill', { body: { enabled: false } });
     await advance(t, { until: '2026-11-22T10:05:00+02:00' });
-    const o = (await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 })).body.order_id;
-    const exec = (body: Record<string, unknown>, stepUp: boolean) => t.req('POST', `/broker/v1/queue/${o}/execute`, { stepUp, body });
+    const o = (await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 })).body
+      .order_id;
+    const exec = (body: Record<string, unknown>, stepUp: boolean) =>
+      t.req('POST', `/broker/v1/queue/${o}/execute`, { stepUp, body });
     const bad = await exec({ price_micros: 1_000_000_000 }, true); // refused on its merits: the code still opens the window
     expect([bad.status, bad.body.error.code]).toEqual([422, 'PRICE_BAND_EXCEEDED']);
     expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 3 });
     expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 6 });
     expect((await exec({}, false)).body).toMatchObject({ status: 'filled', filled_qty: 10 });
-    expect((await audit('step_up')).map((e) => [e.actor, e.detail.route])).toEqual([['operator:dealer', 'POST /broker/v1/queue/:id/execute']]);
-    expect((await audit('POST /broker/v1/queue/:id/execute')).map((e) => e.detail.step_up.via)).toEqual(['window', 'window', 'window']);
+    expect((await audit('step_up')).map((e) => [e.actor, e.detail.route])).toEqual([
+      ['operator:dealer', 'POST /broker/v1/queue/:id/execute'],
+    ]);
+    expect((await audit('POST /broker/v1/queue/:id/execute')).map((e) => e.detail.step_up.via)).toEqual([
+      'window',
+      'window',
+      'window',
+    ]);
   });
 });
 
@@ -119,9 +146,12 @@ describe('what ends a window', () => {
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
   });
 
-  it('revoking the identity\'s sessions ends it, and the revocation is audited with the window', async () => {
+  it("revoking the identity's sessions ends it, and the revocation is audited with the window", async () => {
     expect((await reject(await proposal(), true)).status).toBe(200);
-    expect((await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: { identity_id: idOf('approver') } })).status).toBe(200);
+    expect(
+      (await t.req('POST', '/admin/sessions/revoke', { as: 'security', body: { identity_id: idOf('approver') } }))
+        .status,
+    ).toBe(200);
     const r = await reject(await proposal(), false);
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
     expect((await audit('console_session.revoked'))[0].detail).toMatchObject({ step_up_window_ended: true });
@@ -129,8 +159,15 @@ describe('what ends a window', () => {
 
   it('revoking the key ends it: no window row is left', async () => {
     expect((await reject(await proposal(), true)).status).toBe(200);
-    expect((await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: idOf('approver') } })).status).toBe(200);
-    expect(t.deps.db.prepare('SELECT count(*) FROM operator_step_up_windows WHERE operator_id = ?').pluck().get(idOf('approver'))).toBe(0);
+    expect(
+      (await t.req('POST', '/admin/keys/revoke', { as: 'security', body: { identity_id: idOf('approver') } })).status,
+    ).toBe(200);
+    expect(
+      t.deps.db
+        .prepare('SELECT count(*) FROM operator_step_up_windows WHERE operator_id = ?')
+        .pluck()
+        .get(idOf('approver')),
+    ).toBe(0);
   });
 });
 
@@ -138,7 +175,10 @@ describe('the window row needs the key-encryption key', () => {
   it('a window row inserted into the database by hand is no window', async () => {
     const id = idOf('approver');
     const keyHash = t.deps.db.prepare<[string], string>('SELECT key_hash FROM operators WHERE id = ?').pluck().get(id)!;
-    t.deps.db.prepare('INSERT INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)')
+    t.deps.db
+      .prepare(
+        'INSERT INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(id, keyHash, new Date(wall - MIN).toISOString(), new Date(wall + 4 * MIN).toISOString(), 'f'.repeat(64));
     const r = await reject(await proposal(), false);
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);
@@ -146,7 +186,9 @@ describe('the window row needs the key-encryption key', () => {
 
   it('a window pushed later by hand is no window', async () => {
     expect((await reject(await proposal(), true)).status).toBe(200);
-    t.deps.db.prepare('UPDATE operator_step_up_windows SET fresh_until = ?').run(new Date(wall + 60 * MIN).toISOString());
+    t.deps.db
+      .prepare('UPDATE operator_step_up_windows SET fresh_until = ?')
+      .run(new Date(wall + 60 * MIN).toISOString());
     wall += 6 * MIN;
     const r = await reject(await proposal(), false);
     expect([r.status, r.body.error.code]).toEqual([401, 'STEP_UP_REQUIRED']);

@@ -28,7 +28,11 @@ async function washDay(app: TestApp): Promise<{ inv: string; buy: string; sell: 
   return { inv, buy: buy.body.order_id, sell: sell.body.order_id };
 }
 
-const fillsOf = (orderId: string) => t.deps.db.prepare<[string], { id: string }>('SELECT id FROM fills WHERE order_id = ? ORDER BY seq').all(orderId).map((r) => r.id);
+const fillsOf = (orderId: string) =>
+  t.deps.db
+    .prepare<[string], { id: string }>('SELECT id FROM fills WHERE order_id = ? ORDER BY seq')
+    .all(orderId)
+    .map((r) => r.id);
 
 describe('a wash pattern is found at the session close', () => {
   it('buying and selling COMI 5 minutes apart raises one wash_trade alert at 14:30 with its orders, fills and window', async () => {
@@ -38,14 +42,26 @@ describe('a wash pattern is found at the session close', () => {
     const [a, ...rest] = await alerts();
     expect(rest).toEqual([]);
     expect(a).toMatchObject({
-      rule: 'wash_trade', investor_id: inv, tenant_id: t.creds.tenant.tenant_id, symbol: 'COMI', session_date: '2026-11-22',
-      state: 'open', note: null, order_ids: [buy, sell], fill_ids: [...fillsOf(buy), ...fillsOf(sell)],
-      window_start: '2026-11-22T10:05:00+02:00', window_end: '2026-11-22T10:10:00+02:00', created_at: '2026-11-22T14:30:00+02:00',
+      rule: 'wash_trade',
+      investor_id: inv,
+      tenant_id: t.creds.tenant.tenant_id,
+      symbol: 'COMI',
+      session_date: '2026-11-22',
+      state: 'open',
+      note: null,
+      order_ids: [buy, sell],
+      fill_ids: [...fillsOf(buy), ...fillsOf(sell)],
+      window_start: '2026-11-22T10:05:00+02:00',
+      window_end: '2026-11-22T10:10:00+02:00',
+      created_at: '2026-11-22T14:30:00+02:00',
     });
     expect(a.alert_id).toMatch(/^alr_/);
     expect((await t.req('GET', `/admin/surveillance/alerts/${a.alert_id}`)).body).toEqual(a);
     const audit = (await t.req('GET', '/admin/audit?limit=200')).body.entries as any[];
-    expect(audit.find((e) => e.action === 'surveillance.alerts_raised')).toMatchObject({ actor: 'system', subject: a.run_id });
+    expect(audit.find((e) => e.action === 'surveillance.alerts_raised')).toMatchObject({
+      actor: 'system',
+      subject: a.run_id,
+    });
   });
 
   it('the same seed and the same requests give the same alerts, ids and all', async () => {
@@ -63,7 +79,12 @@ describe('a wash pattern is found at the session close', () => {
     const { inv } = await washDay(await makeApp());
     const run = await t.req('POST', '/admin/surveillance/runs', { body: {} });
     expect(run.status).toBe(201);
-    expect(run.body).toMatchObject({ trigger: 'on_demand', session_date: '2026-11-22', alerts_raised: 1, thresholds: { wash_window_minutes: 10 } });
+    expect(run.body).toMatchObject({
+      trigger: 'on_demand',
+      session_date: '2026-11-22',
+      alerts_raised: 1,
+      thresholds: { wash_window_minutes: 10 },
+    });
     expect(run.body.alerts[0]).toMatchObject({ rule: 'wash_trade', investor_id: inv, run_id: run.body.run_id });
     const again = await t.req('POST', '/admin/surveillance/runs', { body: { date: '2026-11-22' } });
     expect(again.body).toMatchObject({ alerts_raised: 0, alerts: [] });
@@ -79,16 +100,34 @@ describe('an ordinary trading day raises no alert', () => {
     const b = await trader(t, 200_000);
     creditShares(t, b, 'ETEL', 200);
     await at('2026-11-22T10:01:00+02:00');
-    for (const [inv, symbol, qty] of [[a, 'COMI', 50], [a, 'ETEL', 20], [b, 'HRHO', 30], [b, 'COMI', 5]] as const) {
-      expect((await order(t, { investor_id: inv, symbol, side: 'buy', type: 'market', qty })).body.status).toBe('filled');
+    for (const [inv, symbol, qty] of [
+      [a, 'COMI', 50],
+      [a, 'ETEL', 20],
+      [b, 'HRHO', 30],
+      [b, 'COMI', 5],
+    ] as const) {
+      expect((await order(t, { investor_id: inv, symbol, side: 'buy', type: 'market', qty })).body.status).toBe(
+        'filled',
+      );
     }
-    const rest = await order(t, { investor_id: a, symbol: 'TMGH', side: 'buy', type: 'limit', qty: 10, limit_price_micros: lowLimit('TMGH') });
+    const rest = await order(t, {
+      investor_id: a,
+      symbol: 'TMGH',
+      side: 'buy',
+      type: 'limit',
+      qty: 10,
+      limit_price_micros: lowLimit('TMGH'),
+    });
     expect((await t.req('DELETE', `/v1/orders/${rest.body.order_id}`)).status).toBe(202);
     await at('2026-11-22T11:30:00+02:00');
-    expect((await order(t, { investor_id: b, symbol: 'ETEL', side: 'sell', type: 'market', qty: 100 })).body.status).toBe('filled');
+    expect(
+      (await order(t, { investor_id: b, symbol: 'ETEL', side: 'sell', type: 'market', qty: 100 })).body.status,
+    ).toBe('filled');
     await at('2026-11-22T14:30:00+02:00');
     expect(await alerts()).toEqual([]);
-    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '2026-11-22' } })).body).toMatchObject({ alerts_raised: 0 });
+    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '2026-11-22' } })).body).toMatchObject({
+      alerts_raised: 0,
+    });
   });
 });
 
@@ -99,14 +138,28 @@ describe('layering-like cancels and concentration through real orders', () => {
     await at('2026-11-22T10:05:00+02:00');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const o = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: lowLimit('COMI') });
+      const o = await order(t, {
+        investor_id: inv,
+        symbol: 'COMI',
+        side: 'buy',
+        type: 'limit',
+        qty: 10,
+        limit_price_micros: lowLimit('COMI'),
+      });
       ids.push(o.body.order_id);
       expect((await t.req('DELETE', `/v1/orders/${o.body.order_id}`)).status).toBe(202);
     }
     await advance(t, { minutes: 1 });
     const run = await t.req('POST', '/admin/surveillance/runs', { body: {} });
     expect(run.body.alerts).toHaveLength(1);
-    expect(run.body.alerts[0]).toMatchObject({ rule: 'layering', investor_id: inv, symbol: 'COMI', order_ids: ids, fill_ids: [], detail: { side: 'buy', cancels: 5 } });
+    expect(run.body.alerts[0]).toMatchObject({
+      rule: 'layering',
+      investor_id: inv,
+      symbol: 'COMI',
+      order_ids: ids,
+      fill_ids: [],
+      detail: { side: 'buy', cancels: 5 },
+    });
   });
 
   it('with the concentration threshold overridden to 0 bps any fill raises it; null puts the fixture default back', async () => {
@@ -115,11 +168,19 @@ describe('layering-like cancels and concentration through real orders', () => {
     await at('2026-11-22T10:05:00+02:00');
     const buy = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 });
     const put = await t.req('PUT', '/admin/surveillance/thresholds', { body: { concentration_share_bps: 0 } });
-    expect(put.body).toMatchObject({ thresholds: { concentration_share_bps: 0 }, defaults: { concentration_share_bps: 2500 }, overridden: ['concentration_share_bps'] });
+    expect(put.body).toMatchObject({
+      thresholds: { concentration_share_bps: 0 },
+      defaults: { concentration_share_bps: 2500 },
+      overridden: ['concentration_share_bps'],
+    });
     const run = await t.req('POST', '/admin/surveillance/runs', { body: {} });
     expect(run.body.thresholds.concentration_share_bps).toBe(0);
     expect(run.body.alerts).toHaveLength(1);
-    expect(run.body.alerts[0]).toMatchObject({ rule: 'concentration', order_ids: [buy.body.order_id], detail: { investor_qty: 10, threshold_bps: 0 } });
+    expect(run.body.alerts[0]).toMatchObject({
+      rule: 'concentration',
+      order_ids: [buy.body.order_id],
+      detail: { investor_qty: 10, threshold_bps: 0 },
+    });
     expect(run.body.alerts[0].detail.session_volume).toBeGreaterThan(10);
     const back = await t.req('PUT', '/admin/surveillance/thresholds', { body: { concentration_share_bps: null } });
     expect(back.body).toMatchObject({ thresholds: { concentration_share_bps: 2500 }, overridden: [] });
@@ -138,7 +199,11 @@ describe('layering-like cancels and concentration through real orders', () => {
     await at('2026-11-22T14:30:00+02:00');
     expect(await alerts('?rule=wash_trade')).toEqual([]);
     expect((await t.req('POST', '/admin/sandbox/reset', { body: {} })).status).toBe(200);
-    expect((await t.req('GET', '/admin/surveillance/thresholds')).body).toMatchObject({ thresholds: { wash_window_minutes: 10 }, overridden: [], updated_at: null });
+    expect((await t.req('GET', '/admin/surveillance/thresholds')).body).toMatchObject({
+      thresholds: { wash_window_minutes: 10 },
+      overridden: [],
+      updated_at: null,
+    });
   });
 });
 
@@ -153,25 +218,39 @@ describe('an alert moves open -> escalated -> closed; closing needs a note', () 
     }
     expect((await t.req('GET', path)).body).toMatchObject({ state: 'open', note: null, closed_at: null });
     const esc = await t.req('POST', `${path}/escalate`, { body: { note: 'same investor, same symbol, 5 minutes' } });
-    expect(esc.body).toMatchObject({ state: 'escalated', escalated_at: '2026-11-22T10:10:00+02:00', note: 'same investor, same symbol, 5 minutes' });
+    expect(esc.body).toMatchObject({
+      state: 'escalated',
+      escalated_at: '2026-11-22T10:10:00+02:00',
+      note: 'same investor, same symbol, 5 minutes',
+    });
     const twice = await t.req('POST', `${path}/escalate`, { body: {} });
     expect([twice.status, twice.body.error.code]).toEqual([409, 'ALERT_STATE_CONFLICT']);
     const closed = await t.req('POST', `${path}/close`, { body: { note: 'client rebalanced; no intent to mislead' } });
-    expect(closed.body).toMatchObject({ state: 'closed', note: 'client rebalanced; no intent to mislead', closed_at: '2026-11-22T10:10:00+02:00' });
+    expect(closed.body).toMatchObject({
+      state: 'closed',
+      note: 'client rebalanced; no intent to mislead',
+      closed_at: '2026-11-22T10:10:00+02:00',
+    });
     for (const op of ['close', 'escalate']) {
       const r = await t.req('POST', `${path}/${op}`, { body: { note: 'again' } });
       expect([r.status, r.body.error.code]).toEqual([409, 'ALERT_STATE_CONFLICT']);
     }
     expect((await t.req('GET', path)).body).toEqual(closed.body);
-    const actions = ((await t.req('GET', '/admin/audit?limit=200')).body.entries as any[]).filter((e) => e.subject === a.alert_id).map((e) => e.action);
+    const actions = ((await t.req('GET', '/admin/audit?limit=200')).body.entries as any[])
+      .filter((e) => e.subject === a.alert_id)
+      .map((e) => e.action);
     expect(actions.sort()).toEqual(['surveillance.alert_closed', 'surveillance.alert_escalated']);
   });
 
   it('an unknown alert is 404 NOT_FOUND for read, escalate and close', async () => {
     t = await makeApp();
     expect((await t.req('GET', '/admin/surveillance/alerts/alr_nope')).status).toBe(404);
-    expect((await t.req('POST', '/admin/surveillance/alerts/alr_nope/escalate', { body: {} })).body.error.code).toBe('NOT_FOUND');
-    expect((await t.req('POST', '/admin/surveillance/alerts/alr_nope/close', { body: { note: 'x' } })).body.error.code).toBe('NOT_FOUND');
+    expect((await t.req('POST', '/admin/surveillance/alerts/alr_nope/escalate', { body: {} })).body.error.code).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      (await t.req('POST', '/admin/surveillance/alerts/alr_nope/close', { body: { note: 'x' } })).body.error.code,
+    ).toBe('NOT_FOUND');
   });
 });
 
@@ -181,11 +260,15 @@ describe('GET /admin/surveillance/alerts filters', () => {
     await t.req('PUT', '/admin/surveillance/thresholds', { body: { concentration_share_bps: 0 } });
     const run = (await t.req('POST', '/admin/surveillance/runs', { body: {} })).body;
     expect(run.alerts.map((a: any) => a.rule)).toEqual(['wash_trade', 'concentration']);
-    await t.req('POST', `/admin/surveillance/alerts/${run.alerts[1].alert_id}/close`, { body: { note: 'threshold test' } });
+    await t.req('POST', `/admin/surveillance/alerts/${run.alerts[1].alert_id}/close`, {
+      body: { note: 'threshold test' },
+    });
     expect((await alerts('?state=open')).map((a) => a.rule)).toEqual(['wash_trade']);
     expect((await alerts('?state=closed')).map((a) => a.rule)).toEqual(['concentration']);
     expect((await alerts('?rule=concentration')).map((a) => a.state)).toEqual(['closed']);
-    expect(await alerts(`?investor_id=${inv}&symbol=COMI&session_date=2026-11-22&tenant_id=${t.creds.tenant.tenant_id}`)).toHaveLength(2);
+    expect(
+      await alerts(`?investor_id=${inv}&symbol=COMI&session_date=2026-11-22&tenant_id=${t.creds.tenant.tenant_id}`),
+    ).toHaveLength(2);
     expect(await alerts('?investor_id=inv_other')).toEqual([]);
     expect(await alerts('?symbol=ETEL')).toEqual([]);
     expect(await alerts('?session_date=2026-11-23')).toEqual([]);
@@ -204,16 +287,31 @@ describe('POST /admin/surveillance/runs refuses a date that is not a past or cur
       const r = await t.req('POST', '/admin/surveillance/runs', { body: { date } });
       expect([r.status, r.body.error.code], date).toEqual([422, 'SURVEILLANCE_DATE_INVALID']);
     }
-    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '22-11-2026' } })).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '22-11-2026' } })).body.error.code).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(runs()).toBe(before);
-    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '2026-11-23' } })).body).toMatchObject({ session_date: '2026-11-23', alerts_raised: 0 });
+    expect((await t.req('POST', '/admin/surveillance/runs', { body: { date: '2026-11-23' } })).body).toMatchObject({
+      session_date: '2026-11-23',
+      alerts_raised: 0,
+    });
   });
 
   it('thresholds out of range are 422 VALIDATION_FAILED and change nothing', async () => {
     t = await makeApp();
-    for (const body of [{ wash_window_minutes: 0 }, { concentration_share_bps: 10_000 }, { layering_min_cancels: 1.5 }, { nope: 1 }]) {
-      expect((await t.req('PUT', '/admin/surveillance/thresholds', { body })).body.error.code).toBe('VALIDATION_FAILED');
+    for (const body of [
+      { wash_window_minutes: 0 },
+      { concentration_share_bps: 10_000 },
+      { layering_min_cancels: 1.5 },
+      { nope: 1 },
+    ]) {
+      expect((await t.req('PUT', '/admin/surveillance/thresholds', { body })).body.error.code).toBe(
+        'VALIDATION_FAILED',
+      );
     }
-    expect((await t.req('GET', '/admin/surveillance/thresholds')).body).toMatchObject({ overridden: [], updated_at: null });
+    expect((await t.req('GET', '/admin/surveillance/thresholds')).body).toMatchObject({
+      overridden: [],
+      updated_at: null,
+    });
   });
 });

@@ -14,7 +14,10 @@ describe('POST /admin/tenants {name} returns {tenant_id, api_key, signing_secret
     expect(res.body.tenant_id).toMatch(/^tnt_[0-9a-z]{10}$/);
     expect(res.body.api_key).toMatch(/^sk_sbx_/);
     expect(res.body.signing_secret).toMatch(/^ss_sbx_/);
-    const clock = await t.req('GET', '/v1/clock', { as: 'none', headers: { authorization: `Bearer ${res.body.api_key}` } });
+    const clock = await t.req('GET', '/v1/clock', {
+      as: 'none',
+      headers: { authorization: `Bearer ${res.body.api_key}` },
+    });
     expect(clock.status).toBe(200);
   });
 
@@ -31,7 +34,9 @@ describe('POST /admin/tenants {name} returns {tenant_id, api_key, signing_secret
   });
 
   it('a duplicate name is 409 TENANT_NAME_TAKEN; a bad body is 422; without the grant 403', async () => {
-    expect((await t.req('POST', '/admin/tenants', { body: { name: t.creds.tenant.name } })).body.error.code).toBe('TENANT_NAME_TAKEN');
+    expect((await t.req('POST', '/admin/tenants', { body: { name: t.creds.tenant.name } })).body.error.code).toBe(
+      'TENANT_NAME_TAKEN',
+    );
     expect((await t.req('POST', '/admin/tenants', { body: { name: '' } })).status).toBe(422);
     expect((await t.req('POST', '/admin/tenants', { body: { name: 'x', extra: 1 } })).status).toBe(422);
     expect((await t.req('POST', '/admin/tenants', { body: { name: 'y' }, as: 'approver' })).status).toBe(403);

@@ -94,16 +94,29 @@ describe('Deposit: received -> pending_rail -> at_broker -> completed, one simul
 
     await advance(t, { minutes: 0.5 });
     const pending = await get(id);
-    expect(pending).toMatchObject({ state: 'pending_rail', rail_ref: expect.stringMatching(/^rail_/), updated_at: '2026-11-22T09:01:00+02:00' });
+    expect(pending).toMatchObject({
+      state: 'pending_rail',
+      rail_ref: expect.stringMatching(/^rail_/),
+      updated_at: '2026-11-22T09:01:00+02:00',
+    });
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 0, reserved: 0, unsettled: 0 });
 
     await advance(t, { minutes: 1 });
     const atBroker = await get(id);
-    expect(atBroker).toMatchObject({ state: 'at_broker', rail_ref: pending.rail_ref, updated_at: '2026-11-22T09:02:00+02:00' });
+    expect(atBroker).toMatchObject({
+      state: 'at_broker',
+      rail_ref: pending.rail_ref,
+      updated_at: '2026-11-22T09:02:00+02:00',
+    });
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 0, reserved: 0, unsettled: 0 });
 
     await advance(t, { minutes: 1 });
-    expect(await get(id)).toMatchObject({ state: 'completed', rail_ref: pending.rail_ref, reason_code: null, updated_at: '2026-11-22T09:03:00+02:00' });
+    expect(await get(id)).toMatchObject({
+      state: 'completed',
+      rail_ref: pending.rail_ref,
+      reason_code: null,
+      updated_at: '2026-11-22T09:03:00+02:00',
+    });
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 1_500 * EGP, reserved: 0, unsettled: 0 });
     expectInvariants();
 
@@ -117,11 +130,20 @@ describe('Deposit: received -> pending_rail -> at_broker -> completed, one simul
     await advance(t, { minutes: 3 });
     const feed = (await t.req('GET', `/v1/investors/${inv}/activities`)).body.activities;
     expect(feed).toEqual([
-      expect.objectContaining({ activity_type: 'CSD', net_amount_micros: 250 * EGP, ref_type: 'transfer', ref_id: id, status: 'executed', at: '2026-11-22T09:03:00+02:00' }),
+      expect.objectContaining({
+        activity_type: 'CSD',
+        net_amount_micros: 250 * EGP,
+        ref_type: 'transfer',
+        ref_id: id,
+        status: 'executed',
+        at: '2026-11-22T09:03:00+02:00',
+      }),
     ]);
-    expect(t.deps.ledger.entries(t.creds.tenant.tenant_id, id).map((e) => [e.kind, e.debit_owner, e.credit_owner, e.credit_bucket, e.amount])).toEqual([
-      ['deposit', 'system:rail', inv, 'settled', 250 * EGP],
-    ]);
+    expect(
+      t.deps.ledger
+        .entries(t.creds.tenant.tenant_id, id)
+        .map((e) => [e.kind, e.debit_owner, e.credit_owner, e.credit_bucket, e.amount]),
+    ).toEqual([['deposit', 'system:rail', inv, 'settled', 250 * EGP]]);
   });
 });
 
@@ -144,7 +166,10 @@ describe('Withdrawal: holds settled cash at creation; completed debits it, faile
     expect((await get(res.body.transfer_id)).state).toBe('completed');
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 600 * EGP, reserved: 0, unsettled: 0 });
     const feed = (await t.req('GET', `/v1/investors/${inv}/activities`)).body.activities;
-    expect(feed.map((a: any) => [a.activity_type, a.net_amount_micros])).toEqual([['CSW', -400 * EGP], ['CSD', 1_000 * EGP]]);
+    expect(feed.map((a: any) => [a.activity_type, a.net_amount_micros])).toEqual([
+      ['CSW', -400 * EGP],
+      ['CSD', 1_000 * EGP],
+    ]);
     expectInvariants();
   });
 
@@ -177,7 +202,12 @@ describe('A sandbox transfer of exactly 666 EGP (666000000 micros) fails at the 
     const atRail = await get(id);
     expect(atRail.state).toBe('pending_rail');
     await advance(t, { minutes: 1 });
-    expect(await get(id)).toMatchObject({ state: 'failed', reason_code: 'RAIL_REJECTED', rail_ref: atRail.rail_ref, updated_at: '2026-11-22T09:02:00+02:00' });
+    expect(await get(id)).toMatchObject({
+      state: 'failed',
+      reason_code: 'RAIL_REJECTED',
+      rail_ref: atRail.rail_ref,
+      updated_at: '2026-11-22T09:02:00+02:00',
+    });
     await advance(t, { minutes: 10 });
     expect((await get(id)).state).toBe('failed');
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 0, reserved: 0, unsettled: 0 });
@@ -193,7 +223,11 @@ describe('A sandbox transfer of exactly 666 EGP (666000000 micros) fails at the 
     await advance(t, { minutes: 2 });
     expect(await get(res.body.transfer_id)).toMatchObject({ state: 'failed', reason_code: 'RAIL_REJECTED' });
     expect(await cash(inv)).toEqual({ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 });
-    expect(t.deps.ledger.entries(t.creds.tenant.tenant_id, res.body.transfer_id).map((e) => [e.kind, e.debit_bucket, e.credit_bucket, e.amount])).toEqual([
+    expect(
+      t.deps.ledger
+        .entries(t.creds.tenant.tenant_id, res.body.transfer_id)
+        .map((e) => [e.kind, e.debit_bucket, e.credit_bucket, e.amount]),
+    ).toEqual([
       ['hold', 'settled', 'reserved', 666 * EGP],
       ['hold.void', 'reserved', 'settled', 666 * EGP],
     ]);
@@ -286,7 +320,9 @@ describe('POST /v1/transfers is a money endpoint: signed, idempotent', () => {
     expect([unsigned.status, unsigned.body.error.code]).toEqual([401, 'SIGNATURE_INVALID']);
     const bad = await create(body(), { headers: { 'x-svc-signature': `v1=${'0'.repeat(64)}` } });
     expect([bad.status, bad.body.error.code]).toEqual([401, 'SIGNATURE_INVALID']);
-    const otherSecret = await create(body(), { tenant: { api_key: t.creds.tenant.api_key, signing_secret: 'ss_sbx_wrong' } });
+    const otherSecret = await create(body(), {
+      tenant: { api_key: t.creds.tenant.api_key, signing_secret: 'ss_sbx_wrong' },
+    });
     expect([otherSecret.status, otherSecret.body.error.code]).toEqual([401, 'SIGNATURE_INVALID']);
     const stale = await create(body(), { headers: { 'x-svc-timestamp': String(Math.floor(Date.now() / 1000) - 301) } });
     expect(stale.status).toBe(401);
@@ -297,7 +333,9 @@ describe('POST /v1/transfers is a money endpoint: signed, idempotent', () => {
 
   it('a missing Idempotency-Key is 400 IDEMPOTENCY_KEY_REQUIRED', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/transfers', payload: JSON.stringify(body()),
+      method: 'POST',
+      url: '/v1/transfers',
+      payload: JSON.stringify(body()),
       headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
@@ -362,14 +400,24 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
       ['amount an object', { ...ok, amount_micros: { value: 1 } }, 422, 'VALIDATION_FAILED'],
       ['amount 2^53', { ...ok, amount_micros: 2 ** 53 }, 422, 'AMOUNT_TOO_LARGE'],
       ['amount 1e20', { ...ok, amount_micros: 1e20 }, 422, 'AMOUNT_TOO_LARGE'],
-      ['amount above the per-transfer limit', { ...ok, amount_micros: Number.MAX_SAFE_INTEGER }, 422, 'TRANSFER_LIMIT_EXCEEDED'],
+      [
+        'amount above the per-transfer limit',
+        { ...ok, amount_micros: Number.MAX_SAFE_INTEGER },
+        422,
+        'TRANSFER_LIMIT_EXCEEDED',
+      ],
       ['extra field', { ...ok, currency: 'EGP' }, 422, 'VALIDATION_FAILED'],
       ['an array', [ok], 422, 'VALIDATION_FAILED'],
       ['a string', 'deposit', 422, 'VALIDATION_FAILED'],
       ['unknown investor', { ...ok, investor_id: 'inv_nobody' }, 404, 'NOT_FOUND'],
       ['the id of its own application not approved yet', { ...ok, investor_id: pending }, 422, 'INVESTOR_NOT_APPROVED'],
       ['a made-up application id', { ...ok, investor_id: 'kyc_0000000001' }, 404, 'NOT_FOUND'],
-      ['withdrawal beyond settled cash', { ...ok, direction: 'withdrawal', amount_micros: 100 * EGP + 1 }, 422, 'INSUFFICIENT_SETTLED_CASH'],
+      [
+        'withdrawal beyond settled cash',
+        { ...ok, direction: 'withdrawal', amount_micros: 100 * EGP + 1 },
+        422,
+        'INSUFFICIENT_SETTLED_CASH',
+      ],
     ];
     for (const [name, payload, status, code] of cases) {
       const res = await t.req('POST', '/v1/transfers', { body: payload });
@@ -401,7 +449,10 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
     expect(worldSnapshot()).toEqual(before);
     expect((await deposit(restricted, EGP)).status).toBe(201);
     expect((await deposit(foreign, EGP)).status).toBe(404);
-    const theirs = await t.req('POST', '/v1/transfers', { body: { investor_id: foreign, direction: 'deposit', amount_micros: EGP }, tenant: other.body });
+    const theirs = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: foreign, direction: 'deposit', amount_micros: EGP },
+      tenant: other.body,
+    });
     expect(theirs.status).toBe(201);
   });
 });
@@ -431,21 +482,33 @@ describe('GET /v1/transfers (newest first, by investor) and GET /v1/transfers/{i
   it("another tenant's transfer and investor behave as unknown (404); bad queries are 422", async () => {
     const other = await t.req('POST', '/admin/tenants', { body: { name: 'other' } });
     const foreign = seedInvestor(t, { tenantId: other.body.tenant_id });
-    const theirs = await t.req('POST', '/v1/transfers', { body: { investor_id: foreign, direction: 'deposit', amount_micros: EGP }, tenant: other.body });
+    const theirs = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: foreign, direction: 'deposit', amount_micros: EGP },
+      tenant: other.body,
+    });
     const mine = (await deposit(inv, EGP)).body.transfer_id;
     expect((await t.req('GET', `/v1/transfers/${theirs.body.transfer_id}`)).status).toBe(404);
     expect((await t.req('GET', `/v1/transfers/${theirs.body.transfer_id}`, { tenant: other.body })).status).toBe(200);
     expect((await t.req('GET', '/v1/transfers/trf_nope')).body.error.code).toBe('NOT_FOUND');
     expect((await t.req('GET', `/v1/transfers?investor_id=${foreign}`)).status).toBe(404);
-    expect((await t.req('GET', '/v1/transfers', { tenant: other.body })).body.transfers.map((x: any) => x.transfer_id)).toEqual([theirs.body.transfer_id]);
+    expect(
+      (await t.req('GET', '/v1/transfers', { tenant: other.body })).body.transfers.map((x: any) => x.transfer_id),
+    ).toEqual([theirs.body.transfer_id]);
     for (const [q, code] of [
-      ['limit=0', 'VALIDATION_FAILED'], ['limit=201', 'VALIDATION_FAILED'], ['limit=x', 'VALIDATION_FAILED'], ['state=done', 'VALIDATION_FAILED'],
-      ['color=red', 'VALIDATION_FAILED'], [`before=${theirs.body.transfer_id}`, 'INVALID_CURSOR'], ['before=trf_nope', 'INVALID_CURSOR'],
+      ['limit=0', 'VALIDATION_FAILED'],
+      ['limit=201', 'VALIDATION_FAILED'],
+      ['limit=x', 'VALIDATION_FAILED'],
+      ['state=done', 'VALIDATION_FAILED'],
+      ['color=red', 'VALIDATION_FAILED'],
+      [`before=${theirs.body.transfer_id}`, 'INVALID_CURSOR'],
+      ['before=trf_nope', 'INVALID_CURSOR'],
     ]) {
       const res = await t.req('GET', `/v1/transfers?${q}`);
       expect([res.status, res.body.error.code], q).toEqual([422, code]);
     }
-    expect((await t.req('GET', '/v1/transfers?limit=200')).body.transfers.map((x: any) => x.transfer_id)).toEqual([mine]);
+    expect((await t.req('GET', '/v1/transfers?limit=200')).body.transfers.map((x: any) => x.transfer_id)).toEqual([
+      mine,
+    ]);
     expect((await t.req('GET', '/v1/transfers', { as: 'none' })).status).toBe(401);
   });
 });
@@ -480,7 +543,9 @@ describe('The database refuses transfer rows the state machine would never write
   it('no skipped step, no way back from a final state, no edit of the amount', async () => {
     const id = (await deposit(inv, 5 * EGP)).body.transfer_id;
     const sql = (s: string) => () => t.deps.db.prepare(s).run(id);
-    expect(sql("UPDATE transfers SET state = 'completed', rail_ref = 'rail_x' WHERE id = ?")).toThrow(/not a transition/);
+    expect(sql("UPDATE transfers SET state = 'completed', rail_ref = 'rail_x' WHERE id = ?")).toThrow(
+      /not a transition/,
+    );
     expect(sql('UPDATE transfers SET amount_micros = 1 WHERE id = ?')).toThrow(/only state, approval/);
     expect(sql("UPDATE transfers SET state = 'failed', reason_code = 'X' WHERE id = ?")).toThrow(/not a transition/);
     await advance(t, { minutes: 1 });
@@ -489,7 +554,15 @@ describe('The database refuses transfer rows the state machine would never write
     expect(sql("UPDATE transfers SET rail_ref = 'rail_other' WHERE id = ?")).toThrow(/only state, approval/);
     await advance(t, { minutes: 2 });
     expect(sql("UPDATE transfers SET state = 'failed', reason_code = 'X' WHERE id = ?")).toThrow(/final/);
-    expect(sql("INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_big', tenant_id, investor_id, 'deposit', 70000000001, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?")).toThrow(/CHECK constraint failed/);
-    expect(sql("INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_nohold', tenant_id, investor_id, 'withdrawal', 1, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?")).toThrow(/CHECK constraint failed/);
+    expect(
+      sql(
+        "INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_big', tenant_id, investor_id, 'deposit', 70000000001, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
+      ),
+    ).toThrow(/CHECK constraint failed/);
+    expect(
+      sql(
+        "INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_nohold', tenant_id, investor_id, 'withdrawal', 1, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
+      ),
+    ).toThrow(/CHECK constraint failed/);
   });
 });

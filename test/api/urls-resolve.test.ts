@@ -37,23 +37,56 @@ async function activity(): Promise<void> {
   await advance(t, { until: 'next_open' });
   const inv = await trader(t, 500_000);
   ids.investor = inv;
-  const buy = await keep('POST /v1/orders', await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10, time_in_force: 'day', client_order_id: 'urls-1' }));
+  const buy = await keep(
+    'POST /v1/orders',
+    await order(t, {
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'market',
+      qty: 10,
+      time_in_force: 'day',
+      client_order_id: 'urls-1',
+    }),
+  );
   ids.order = buy.body.order_id;
-  const sub = await keep('POST /v1/fund-orders', await t.req('POST', '/v1/fund-orders', { body: { investor_id: inv, fund_code: 'NILLQ', side: 'subscribe', amount_micros: 5_000_000_000 } }));
+  const sub = await keep(
+    'POST /v1/fund-orders',
+    await t.req('POST', '/v1/fund-orders', {
+      body: { investor_id: inv, fund_code: 'NILLQ', side: 'subscribe', amount_micros: 5_000_000_000 },
+    }),
+  );
   ids.fundOrder = sub.body.fund_order_id;
-  await keep('PUT /v1/branding/logo', await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' }));
+  await keep(
+    'PUT /v1/branding/logo',
+    await t.req('PUT', '/v1/branding/logo', { raw: SAMPLE_FRONT, contentType: 'image/png' }),
+  );
   await advance(t, { minutes: 5 });
 }
 
 /** A concrete path for a documented route, or null when the sandbox has nothing to name in it. */
 function concrete(path: string): string | null {
   const byRoute: Record<string, string | undefined> = {
-    '/v1/investors/{id}': ids.investor, '/v1/investors/{id}/activities': ids.investor, '/v1/investors/{id}/balances': ids.investor,
-    '/v1/investors/{id}/portfolio': ids.investor, '/v1/investors/{id}/portfolio/exposures': ids.investor,
-    '/v1/investors/{id}/portfolio/performance': ids.investor, '/v1/investors/{id}/portfolio/risk': ids.investor,
-    '/v1/orders/{id}': ids.order, '/v1/orders/{id}/contract-note': ids.order, '/v1/fund-orders/{id}': ids.fundOrder, '/v1/news/{id}': ids.news,
+    '/v1/investors/{id}': ids.investor,
+    '/v1/investors/{id}/activities': ids.investor,
+    '/v1/investors/{id}/balances': ids.investor,
+    '/v1/investors/{id}/portfolio': ids.investor,
+    '/v1/investors/{id}/portfolio/exposures': ids.investor,
+    '/v1/investors/{id}/portfolio/performance': ids.investor,
+    '/v1/investors/{id}/portfolio/risk': ids.investor,
+    '/v1/orders/{id}': ids.order,
+    '/v1/orders/{id}/contract-note': ids.order,
+    '/v1/fund-orders/{id}': ids.fundOrder,
+    '/v1/news/{id}': ids.news,
   };
-  const named: Record<string, string> = { symbol: 'COMI', market_id: 'XCAI', m: 'XCAI', s: 'COMI', file: 'COMI.svg', term: 'reference-price' };
+  const named: Record<string, string> = {
+    symbol: 'COMI',
+    market_id: 'XCAI',
+    m: 'XCAI',
+    s: 'COMI',
+    file: 'COMI.svg',
+    term: 'reference-price',
+  };
   if (path in byRoute) return byRoute[path] ? path.replace('{id}', byRoute[path]!) : null;
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => named[name] ?? '\u0000');
   return filled.includes('\u0000') ? null : filled;
@@ -70,8 +103,10 @@ function walk(route: string, value: unknown, path: string, key: string, out: Fou
   if (Array.isArray(value)) value.forEach((v) => walk(route, v, `${path}[]`, key, out));
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) walk(route, v, path ? `${path}.${k}` : k, k, out);
-  } else if (key.endsWith('_url') && (value === null || typeof value === 'string')) out.push({ route, path, key, value: value as string | null });
-  else if (typeof value === 'string' && (/^https?:\/\//.test(value) || value.startsWith('/assets/'))) out.push({ route, path, key, value });
+  } else if (key.endsWith('_url') && (value === null || typeof value === 'string'))
+    out.push({ route, path, key, value: value as string | null });
+  else if (typeof value === 'string' && (/^https?:\/\//.test(value) || value.startsWith('/assets/')))
+    out.push({ route, path, key, value });
 }
 
 beforeAll(async () => {
@@ -79,7 +114,9 @@ beforeAll(async () => {
   await activity();
   const doc = (await t.req('GET', '/openapi.json', { as: 'none' })).body;
   ids.news = (await t.req('GET', '/v1/news')).body.news[0].id;
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>)) {
+  for (const [path, item] of Object.entries(
+    doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>,
+  )) {
     const get = item.get;
     // the document itself describes URLs (servers: http://{host}:{port}) rather than returning one
     if (!get || path === '/openapi.json' || !get.responses?.['200']?.content?.['application/json']) continue;
@@ -93,7 +130,16 @@ afterAll(() => t.close());
 describe('Every URL the API returns resolves', () => {
   it('the walk reads the catalog, the bonds, the funds, the news and the branding answers', () => {
     const read = new Set(answers.filter((a) => a.res.status === 200).map((a) => a.route));
-    for (const r of ['GET /v1/instruments', 'GET /v1/instruments/{symbol}', 'GET /v1/bonds', 'GET /v1/funds', 'GET /v1/news', 'GET /v1/news/{id}', 'GET /v1/branding', 'PUT /v1/branding/logo']) {
+    for (const r of [
+      'GET /v1/instruments',
+      'GET /v1/instruments/{symbol}',
+      'GET /v1/bonds',
+      'GET /v1/funds',
+      'GET /v1/news',
+      'GET /v1/news/{id}',
+      'GET /v1/branding',
+      'PUT /v1/branding/logo',
+    ]) {
       expect(read, r).toContain(r);
     }
   });
@@ -103,8 +149,18 @@ describe('Every URL the API returns resolves', () => {
     for (const a of answers) if (a.res.status < 300) walk(a.route, a.res.body, '', '', found);
     const images = found.filter((f) => !OUTSIDE_LINKS.has(f.path));
     // instruments, bonds, funds, news and the branding logo all carry one
-    for (const field of ['instruments[].logo_url', 'bonds[].logo_url', 'funds[].logo_url', 'news[].image_url', 'image_url', 'logo_url']) {
-      expect(images.some((f) => f.path === field && f.value !== null), field).toBe(true);
+    for (const field of [
+      'instruments[].logo_url',
+      'bonds[].logo_url',
+      'funds[].logo_url',
+      'news[].image_url',
+      'image_url',
+      'logo_url',
+    ]) {
+      expect(
+        images.some((f) => f.path === field && f.value !== null),
+        field,
+      ).toBe(true);
     }
     const failures: string[] = [];
     const checked = new Map<string, string>();
@@ -118,7 +174,10 @@ describe('Every URL the API returns resolves', () => {
       if (!checked.has(local)) {
         const res = await t.req('GET', local, { as: local.startsWith('/assets/') ? 'none' : 'tenant' });
         const type = String(res.headers['content-type'] ?? '');
-        checked.set(local, res.status === 200 && type.startsWith('image/') ? 'ok' : `${res.status} ${type} ${res.text.slice(0, 120)}`);
+        checked.set(
+          local,
+          res.status === 200 && type.startsWith('image/') ? 'ok' : `${res.status} ${type} ${res.text.slice(0, 120)}`,
+        );
       }
       if (checked.get(local) !== 'ok') failures.push(`${f.route} ${f.path} = ${f.value}: ${checked.get(local)}`);
     }
@@ -126,10 +185,13 @@ describe('Every URL the API returns resolves', () => {
     expect(checked.size).toBeGreaterThan(50);
   });
 
-  it('only a news article\'s page and a company\'s website point outside the sandbox, always over https', () => {
+  it("only a news article's page and a company's website point outside the sandbox, always over https", () => {
     const found: Found[] = [];
     for (const a of answers) if (a.res.status < 300) walk(a.route, a.res.body, '', '', found);
-    const outside = found.filter((f) => typeof f.value === 'string' && /^https?:\/\//.test(f.value) && !/^http:\/\/localhost(:80)?\//.test(f.value));
+    const outside = found.filter(
+      (f) =>
+        typeof f.value === 'string' && /^https?:\/\//.test(f.value) && !/^http:\/\/localhost(:80)?\//.test(f.value),
+    );
     expect(outside.length).toBeGreaterThan(0);
     for (const f of outside) {
       expect(OUTSIDE_LINKS.has(f.path), `${f.route} ${f.path} = ${f.value}`).toBe(true);
@@ -157,7 +219,7 @@ describe('The generated images answer only for what exists', () => {
     }
   });
 
-  it('a fund\'s logo loads like an instrument\'s, and a name that is neither is 404 UNKNOWN_SYMBOL', async () => {
+  it("a fund's logo loads like an instrument's, and a name that is neither is 404 UNKNOWN_SYMBOL", async () => {
     const funds = (await t.req('GET', '/v1/funds')).body.funds;
     for (const f of funds) {
       const res = await t.req('GET', `/assets/logos/${f.fund_code}.svg`, { as: 'none' });

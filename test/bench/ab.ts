@@ -41,7 +41,9 @@ try {
     for (const s of order) got.set(s, cpu(await ctx.measure(s.target)));
     const row = { f, a: got.get(a)!, b: got.get(b)! };
     rows.push(row);
-    log(`round ${i + 1}: floor ${row.f.toFixed(0)} µs, A ${row.a.toFixed(0)} µs (${(row.a / row.f).toFixed(2)} x), B ${row.b.toFixed(0)} µs (${(row.b / row.f).toFixed(2)} x), B/A ${(row.b / row.a).toFixed(3)}`);
+    log(
+      `round ${i + 1}: floor ${row.f.toFixed(0)} µs, A ${row.a.toFixed(0)} µs (${(row.a / row.f).toFixed(2)} x), B ${row.b.toFixed(0)} µs (${(row.b / row.f).toFixed(2)} x), B/A ${(row.b / row.a).toFixed(3)}`,
+    );
   }
   const m = (k: 'f' | 'a' | 'b') => median(rows.map((r) => r[k])).toFixed(0);
   process.stdout.write(

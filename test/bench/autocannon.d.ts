@@ -22,7 +22,12 @@ declare module 'autocannon' {
     body?: string | Buffer;
     /** Called before each request is sent; returns the request to send (fresh keys, signatures). */
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   };
   export interface Options {
     url: string;
@@ -58,7 +63,10 @@ declare module 'autocannon' {
   export interface Instance extends Promise<Result> {
     stop(): void;
     /** responseTime: milliseconds, fractional (the result's histogram keeps whole milliseconds only). */
-    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
   }
   function autocannon(opts: Options): Instance;
   export default autocannon;

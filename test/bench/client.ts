@@ -5,7 +5,14 @@ import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { DaemonHandle } from './context.js';
 
-export async function call(d: DaemonHandle, method: string, url: string, body?: unknown, admin = false, timeoutMs = 30_000): Promise<any> {
+export async function call(
+  d: DaemonHandle,
+  method: string,
+  url: string,
+  body?: unknown,
+  admin = false,
+  timeoutMs = 30_000,
+): Promise<any> {
   const raw = body === undefined ? '' : JSON.stringify(body);
   const headers: Record<string, string> = admin ? { 'x-admin-key': d.creds.admin_key } : { ...d.bearer };
   if (raw) headers['content-type'] = 'application/json';
@@ -17,10 +24,22 @@ export async function call(d: DaemonHandle, method: string, url: string, body?: 
     if (mode === 'S') {
       const timestamp = String(Math.floor(Date.now() / 1000));
       headers['x-svc-timestamp'] = timestamp;
-      headers['x-svc-signature'] = sign(d.creds.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: key, body: raw });
+      headers['x-svc-signature'] = sign(d.creds.signing_secret, {
+        timestamp,
+        method,
+        path,
+        rawQuery,
+        idempotencyKey: key,
+        body: raw,
+      });
     }
   }
-  const res = await fetch(d.baseUrl + url, { method, headers, body: raw || undefined, signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(d.baseUrl + url, {
+    method,
+    headers,
+    body: raw || undefined,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;

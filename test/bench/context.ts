@@ -105,7 +105,10 @@ export class BenchContext {
   /** Every measured run of this bench process, for the end-of-run sanity notes. */
   readonly runs: LoadStats[] = [];
 
-  constructor(readonly config: BenchConfig, readonly log: (msg: string) => void) {
+  constructor(
+    readonly config: BenchConfig,
+    readonly log: (msg: string) => void,
+  ) {
     const l = config.load;
     // A bench makes up to 2 * rounds measured runs (plus start-up); beyond this it is wedged.
     this.defaultTimeoutMs = Math.max(60_000, (2 * config.rounds + 2) * (l.seconds + l.warmupSeconds + 10) * 1000);
@@ -156,7 +159,11 @@ export class BenchContext {
 
   /** A bare fastify hello-world server (servers/hello.mjs) on a free loopback port. */
   async startHello(opts: { nodeArgs?: string[] } = {}): Promise<HelloServer> {
-    const child = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'hello.mjs')], { cwd: ROOT });
+    const child = spawnTracked(
+      process.execPath,
+      [...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'hello.mjs')],
+      { cwd: ROOT },
+    );
     this.servers.push(child);
     const { port } = await withTimeout(firstJsonLine<{ port: number }>(child), 15_000, 'baseline server start');
     return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => stopChild(child) };
@@ -166,10 +173,21 @@ export class BenchContext {
   async startFloor(opts: { nodeArgs?: string[]; wrap?: string[]; readyMs?: number } = {}): Promise<FloorServer> {
     const dir = tempDir('floor');
     // wrap: as for startDaemon (valgrind, test/bench/icount.ts)
-    const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...(opts.nodeArgs ?? []), join(ROOT, 'test', 'bench', 'servers', 'floor.mjs'), '--db', join(dir, 'floor.db')];
+    const [cmd, ...cmdArgs] = [
+      ...(opts.wrap ?? []),
+      process.execPath,
+      ...(opts.nodeArgs ?? []),
+      join(ROOT, 'test', 'bench', 'servers', 'floor.mjs'),
+      '--db',
+      join(dir, 'floor.db'),
+    ];
     const child = spawnTracked(cmd, cmdArgs, { cwd: ROOT });
     this.servers.push(child);
-    const ready = await withTimeout(firstJsonLine<Omit<FloorServer, 'baseUrl' | 'pid' | 'stop'> & { port: number }>(child), opts.readyMs ?? 15_000, 'floor server start');
+    const ready = await withTimeout(
+      firstJsonLine<Omit<FloorServer, 'baseUrl' | 'pid' | 'stop'> & { port: number }>(child),
+      opts.readyMs ?? 15_000,
+      'floor server start',
+    );
     return { ...ready, baseUrl: `http://127.0.0.1:${ready.port}`, pid: child.pid!, stop: () => stopChild(child) };
   }
 
@@ -183,13 +201,36 @@ export class BenchContext {
   }
 
   /** A daemon of its own (not the shared one); nodeArgs go before the script (e.g. --cpu-prof); entry: another build's main.js. */
-  async startDaemon(opts: { nodeArgs?: string[]; args?: string[]; entry?: string; wrap?: string[]; healthyMs?: number } = {}): Promise<DaemonHandle> {
+  async startDaemon(
+    opts: { nodeArgs?: string[]; args?: string[]; entry?: string; wrap?: string[]; healthyMs?: number } = {},
+  ): Promise<DaemonHandle> {
     const entry = opts.entry ?? DAEMON_ENTRY;
     if (!existsSync(entry)) throw new Error(`${entry} missing: run npm run build`);
     const home = tempHome('daemon');
     // BENCH_DAEMON_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') profiles every daemon a bench starts
     const extra = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-    const args = [...extra, ...(opts.nodeArgs ?? []), entry, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(this.config.seed), '--start', this.config.start, '--clock', 'frozen', '--speed', '1', '--ai', 'none', ...(opts.args ?? [])];
+    const args = [
+      ...extra,
+      ...(opts.nodeArgs ?? []),
+      entry,
+      '--home',
+      home,
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--seed',
+      String(this.config.seed),
+      '--start',
+      this.config.start,
+      '--clock',
+      'frozen',
+      '--speed',
+      '1',
+      '--ai',
+      'none',
+      ...(opts.args ?? []),
+    ];
     // wrap: a command the daemon runs under (e.g. valgrind, test/bench/icount.ts)
     const [cmd, ...cmdArgs] = [...(opts.wrap ?? []), process.execPath, ...args];
     const child = spawnTracked(cmd, cmdArgs, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -154,7 +154,12 @@ function areaOf(cf: CallFrame, where: string): string {
  * window: [from, to] in microseconds of the monotonic clock (process.hrtime in any process of the same
  * machine; V8 stamps samples with the same clock): only samples inside it are counted.
  */
-export function analyse(file: string, root: string, window?: [number, number], components: Component[] = []): ProfileSummary {
+export function analyse(
+  file: string,
+  root: string,
+  window?: [number, number],
+  components: Component[] = [],
+): ProfileSummary {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
@@ -171,7 +176,8 @@ export function analyse(file: string, root: string, window?: [number, number], c
     let where = '';
     if (cf.url) {
       const mapped = cf.url.startsWith('file:') ? sourceMapFor(cf.url)?.lookup(cf.lineNumber, cf.columnNumber) : null;
-      where = mapped ?? `${cf.url.startsWith('file:') ? relative(root, fileURLToPath(cf.url)) : cf.url}:${cf.lineNumber + 1}`;
+      where =
+        mapped ?? `${cf.url.startsWith('file:') ? relative(root, fileURLToPath(cf.url)) : cf.url}:${cf.lineNumber + 1}`;
     }
     const name = cf.functionName || '(anonymous)';
     d = { key: `${name} ${where}`.trim(), where, area: areaOf(cf, where) };

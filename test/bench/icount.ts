@@ -46,11 +46,24 @@ async function order(d: Counted, investorId: string): Promise<void> {
   const body = JSON.stringify({ investor_id: investorId, symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
   const key = randomUUID();
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign(d.creds.signing_secret, { timestamp, method: 'POST', path: '/v1/orders', rawQuery: '', idempotencyKey: key, body });
+  const signature = sign(d.creds.signing_secret, {
+    timestamp,
+    method: 'POST',
+    path: '/v1/orders',
+    rawQuery: '',
+    idempotencyKey: key,
+    body,
+  });
   const res = await fetch(d.baseUrl + '/v1/orders', {
     method: 'POST',
     body,
-    headers: { authorization: d.bearer.authorization, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature },
+    headers: {
+      authorization: d.bearer.authorization,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+      'x-svc-timestamp': timestamp,
+      'x-svc-signature': signature,
+    },
     signal: AbortSignal.timeout(600_000),
   });
   const text = await res.text();
@@ -59,8 +72,15 @@ async function order(d: Counted, investorId: string): Promise<void> {
 
 /** n GETs of path as the bench sends them (autocannon: its few headers, keep-alive), all 200. */
 async function reads(d: Counted, path: string, n: number): Promise<void> {
-  const r = await autocannon({ url: d.baseUrl + path, headers: d.bearer, connections: CONNECTIONS, amount: n, timeout: 600 });
-  if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) throw new Error(`GET ${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  const r = await autocannon({
+    url: d.baseUrl + path,
+    headers: d.bearer,
+    connections: CONNECTIONS,
+    amount: n,
+    timeout: 600,
+  });
+  if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0)
+    throw new Error(`GET ${path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
 }
 
 /** n orders (or GETs of ICOUNT_GET) over CONNECTIONS concurrent clients, round-robin over the investors. */
@@ -81,7 +101,10 @@ async function start(entry: string, wrap: string[]): Promise<{ d: Counted; inves
   if (entry === FLOOR) {
     if (GET_PATH) throw new Error('the floor serves orders only');
     const f = await ctx.startFloor({ wrap, readyMs: 600_000 });
-    return { d: { baseUrl: f.baseUrl, pid: f.pid, stop: f.stop, creds: f, bearer: { authorization: `Bearer ${f.api_key}` } }, investors: f.investors };
+    return {
+      d: { baseUrl: f.baseUrl, pid: f.pid, stop: f.stop, creds: f, bearer: { authorization: `Bearer ${f.api_key}` } },
+      investors: f.investors,
+    };
   }
   const d = await ctx.startDaemon({ entry, wrap, healthyMs: 600_000 });
   const investors: string[] = [];
@@ -103,7 +126,13 @@ async function count(entry: string, i: number): Promise<Split> {
   const out = join(dir, name);
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.startsWith(name)) rmSync(join(dir, f), { force: true });
-  const wrap = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`];
+  const wrap = [
+    'valgrind',
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--smc-check=all-non-file',
+    `--callgrind-out-file=${out}`,
+  ];
   const { d, investors } = await start(entry, wrap);
   try {
     await orders(d, investors, WARM);
@@ -115,7 +144,9 @@ async function count(entry: string, i: number): Promise<Split> {
   } finally {
     await d.stop();
   }
-  const dumped = readdirSync(dir).filter((f) => f.startsWith(name)).map((f) => join(dir, f));
+  const dumped = readdirSync(dir)
+    .filter((f) => f.startsWith(name))
+    .map((f) => join(dir, f));
   const file = dumped.find((f) => /^desc: Trigger: .*measured/m.test(readFileSync(f, 'utf8')));
   if (file === undefined) throw new Error(`no measured dump among ${dumped.join(', ')}`);
   const split = breakdown(file);
@@ -138,7 +169,10 @@ interface Split {
 }
 
 function breakdown(file: string): Split {
-  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 2 ** 20,
+  });
   const inclusive = (re: RegExp) => {
     const line = out.split('\n').find((l) => re.test(l));
     return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) / ORDERS : 0;
@@ -148,8 +182,10 @@ function breakdown(file: string): Split {
     compiler: inclusive(/OptimizingCompileDispatcher::CompileNext\(/),
     gc: inclusive(/v8::internal::Heap::CollectGarbage\(/),
     major:
-      inclusive(/ConcurrentMarking::JobTaskMajor::Run\(/) + inclusive(/Sweeper::SweeperJob::Run\(/) +
-      inclusive(/v8::internal::Heap::MarkCompact\(\)/) + inclusive(/v8::internal::IncrementalMarking::Start\(/),
+      inclusive(/ConcurrentMarking::JobTaskMajor::Run\(/) +
+      inclusive(/Sweeper::SweeperJob::Run\(/) +
+      inclusive(/v8::internal::Heap::MarkCompact\(\)/) +
+      inclusive(/v8::internal::IncrementalMarking::Start\(/),
     sqlite: inclusive(/:sqlite3_step \[/),
   };
 }
@@ -166,7 +202,10 @@ try {
         `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} × ${UNIT})\n`,
     );
   }
-  if (results.length > 1) process.stdout.write(`second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per ${UNIT})\n`);
+  if (results.length > 1)
+    process.stdout.write(
+      `second/first ${(results[1] / results[0]).toFixed(4)} (${k(results[1] - results[0])} instructions per ${UNIT})\n`,
+    );
 } finally {
   await ctx.close();
 }

@@ -143,14 +143,20 @@ export async function measure(target: LoadTarget, cfg: LoadConfig): Promise<Load
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
-    serverCpuUsPerReq: serverCpuMs !== null && r.requests.total > 0 ? ((serverCpuMs.user + serverCpuMs.sys) * 1000) / r.requests.total : null,
-    serverSysUsPerReq: serverCpuMs !== null && r.requests.total > 0 ? (serverCpuMs.sys * 1000) / r.requests.total : null,
+    serverCpuUsPerReq:
+      serverCpuMs !== null && r.requests.total > 0
+        ? ((serverCpuMs.user + serverCpuMs.sys) * 1000) / r.requests.total
+        : null,
+    serverSysUsPerReq:
+      serverCpuMs !== null && r.requests.total > 0 ? (serverCpuMs.sys * 1000) / r.requests.total : null,
     serverCpuPct: serverCpuMs !== null ? (100 * (serverCpuMs.user + serverCpuMs.sys)) / wallMs : null,
     clientCpuPct: (100 * clientCpuMs) / wallMs,
   };
   if (stats.requests === 0) throw new Error(`no responses from ${target.url}`);
   if (stats.non2xx > 0 || stats.errors > 0) {
-    throw new Error(`${target.url}: ${stats.non2xx} non-2xx responses and ${stats.errors} errors out of ${stats.requests}; the figure would not measure the route`);
+    throw new Error(
+      `${target.url}: ${stats.non2xx} non-2xx responses and ${stats.errors} errors out of ${stats.requests}; the figure would not measure the route`,
+    );
   }
   return stats;
 }

@@ -25,12 +25,18 @@ export async function fundedInvestor(d: DaemonHandle, depositsEgp: number[]): Pr
   await call(d, 'POST', `/v1/kyc/applications/${app.application_id}/submit`);
   const investorId = (await call(d, 'GET', `/v1/kyc/applications/${app.application_id}`)).investor_id as string;
   await call(d, 'PUT', `/v1/investors/${investorId}/suitability`, { questionnaire: BALANCED, risk_acknowledged: true });
-  for (const egp of depositsEgp) await call(d, 'POST', '/v1/transfers', { investor_id: investorId, direction: 'deposit', amount_micros: egp * EGP });
+  for (const egp of depositsEgp)
+    await call(d, 'POST', '/v1/transfers', { investor_id: investorId, direction: 'deposit', amount_micros: egp * EGP });
   return investorId;
 }
 
 /** autocannon requests: one signed market buy per request, a fresh key each. */
-export function signedOrders(baseUrl: string, pid: number, creds: { api_key: string; signing_secret: string }, investors: string[]): LoadTarget {
+export function signedOrders(
+  baseUrl: string,
+  pid: number,
+  creds: { api_key: string; signing_secret: string },
+  investors: string[],
+): LoadTarget {
   let n = 0;
   const bearer = `Bearer ${creds.api_key}`;
   return {
@@ -41,15 +47,34 @@ export function signedOrders(baseUrl: string, pid: number, creds: { api_key: str
         method: 'POST',
         path: '/v1/orders',
         setupRequest: (req: Record<string, unknown>) => {
-          const body = JSON.stringify({ investor_id: investors[n++ % investors.length], symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
+          const body = JSON.stringify({
+            investor_id: investors[n++ % investors.length],
+            symbol: ORDER_SYMBOL,
+            side: 'buy',
+            type: 'market',
+            qty: 1,
+          });
           const key = randomUUID();
           const timestamp = String(Math.floor(Date.now() / 1000));
-          const signature = sign(creds.signing_secret, { timestamp, method: 'POST', path: '/v1/orders', rawQuery: '', idempotencyKey: key, body });
+          const signature = sign(creds.signing_secret, {
+            timestamp,
+            method: 'POST',
+            path: '/v1/orders',
+            rawQuery: '',
+            idempotencyKey: key,
+            body,
+          });
           return {
             ...req,
             method: 'POST',
             body,
-            headers: { authorization: bearer, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature },
+            headers: {
+              authorization: bearer,
+              'content-type': 'application/json',
+              'idempotency-key': key,
+              'x-svc-timestamp': timestamp,
+              'x-svc-signature': signature,
+            },
           };
         },
       },
@@ -62,14 +87,25 @@ export function signedOrders(baseUrl: string, pid: number, creds: { api_key: str
  * (a day's deposit limit; a 1-share VLMRA market order costs about 5.6 EGP with its fees), the clock
  * five minutes into a session, and one probe order that must fill.
  */
-export async function daemonForOrders(ctx: BenchContext, investors = 4, nodeArgs?: string[], entry?: string): Promise<OrderServer & { daemon: DaemonHandle }> {
+export async function daemonForOrders(
+  ctx: BenchContext,
+  investors = 4,
+  nodeArgs?: string[],
+  entry?: string,
+): Promise<OrderServer & { daemon: DaemonHandle }> {
   const d = await ctx.startDaemon({ nodeArgs, entry });
   try {
     const ids: string[] = [];
     for (let i = 0; i < investors; i++) ids.push(await fundedInvestor(d, [70_000, 70_000, 60_000]));
     await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true);
     await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true);
-    const probe = await call(d, 'POST', '/v1/orders', { investor_id: ids[0], symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
+    const probe = await call(d, 'POST', '/v1/orders', {
+      investor_id: ids[0],
+      symbol: ORDER_SYMBOL,
+      side: 'buy',
+      type: 'market',
+      qty: 1,
+    });
     if (probe.status !== 'filled') throw new Error(`the probe order is ${probe.status}, not filled`);
     return { daemon: d, pid: d.pid, target: signedOrders(d.baseUrl, d.pid, d.creds, ids), stop: () => d.stop() };
   } catch (err) {
@@ -83,18 +119,38 @@ export async function floorForOrders(ctx: BenchContext, nodeArgs?: string[]): Pr
   const f = await ctx.startFloor({ nodeArgs });
   try {
     const target = signedOrders(f.baseUrl, f.pid, f, f.investors);
-    const body = JSON.stringify({ investor_id: f.investors[0], symbol: ORDER_SYMBOL, side: 'buy', type: 'market', qty: 1 });
+    const body = JSON.stringify({
+      investor_id: f.investors[0],
+      symbol: ORDER_SYMBOL,
+      side: 'buy',
+      type: 'market',
+      qty: 1,
+    });
     const key = randomUUID();
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = sign(f.signing_secret, { timestamp, method: 'POST', path: '/v1/orders', rawQuery: '', idempotencyKey: key, body });
+    const signature = sign(f.signing_secret, {
+      timestamp,
+      method: 'POST',
+      path: '/v1/orders',
+      rawQuery: '',
+      idempotencyKey: key,
+      body,
+    });
     const res = await fetch(f.baseUrl + '/v1/orders', {
       method: 'POST',
       body,
-      headers: { authorization: `Bearer ${f.api_key}`, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature },
+      headers: {
+        authorization: `Bearer ${f.api_key}`,
+        'content-type': 'application/json',
+        'idempotency-key': key,
+        'x-svc-timestamp': timestamp,
+        'x-svc-signature': signature,
+      },
       signal: AbortSignal.timeout(5000),
     });
     const text = await res.text();
-    if (res.status !== 201 || (JSON.parse(text) as { status?: string }).status !== 'filled') throw new Error(`the floor's probe order answered ${res.status}: ${text.slice(0, 300)}`);
+    if (res.status !== 201 || (JSON.parse(text) as { status?: string }).status !== 'filled')
+      throw new Error(`the floor's probe order answered ${res.status}: ${text.slice(0, 300)}`);
     return { pid: f.pid, target, stop: f.stop };
   } catch (err) {
     await f.stop();

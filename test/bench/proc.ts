@@ -148,7 +148,9 @@ export function firstJsonLine<T>(child: ChildProcess): Promise<T> {
       }
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code, sig) => reject(new Error(`process exited (${code ?? sig}) before it was ready: ${err.trim()}`)));
+    child.once('exit', (code, sig) =>
+      reject(new Error(`process exited (${code ?? sig}) before it was ready: ${err.trim()}`)),
+    );
   });
 }
 

@@ -142,7 +142,9 @@ export function renderTable(results: Result[]): string {
   const right = new Set([2]);
   const line = (cells: string[]) =>
     cells
-      .map((cell, c) => (c === cells.length - 1 ? cell : right.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
+      .map((cell, c) =>
+        c === cells.length - 1 ? cell : right.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]),
+      )
       .join('  ')
       .trimEnd();
   const sep = widths.map((w, c) => '-'.repeat(c === widths.length - 1 ? Math.max(4, Math.min(w, 40)) : w)).join('  ');
@@ -153,6 +155,9 @@ export function renderTable(results: Result[]): string {
   });
   const judged = results.filter((r) => r.pass !== null);
   const passed = judged.filter((r) => r.pass).length;
-  out.push(sep, `goals: ${passed}/${judged.length} PASS${passed < judged.length ? `, ${judged.length - passed} FAIL` : ''}`);
+  out.push(
+    sep,
+    `goals: ${passed}/${judged.length} PASS${passed < judged.length ? `, ${judged.length - passed} FAIL` : ''}`,
+  );
   return out.join('\n');
 }

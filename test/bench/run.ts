@@ -71,7 +71,9 @@ if (contended.length > 0) {
 }
 const clientBound = ctx.runs.filter((r) => r.clientCpuPct >= 90);
 if (clientBound.length > 0) {
-  warnings.push(`${clientBound.length} load runs had the client (autocannon, one core) at >= 90 % of a core: those req/s are capped by the client, which flatters ratios to the baseline.`);
+  warnings.push(
+    `${clientBound.length} load runs had the client (autocannon, one core) at >= 90 % of a core: those req/s are capped by the client, which flatters ratios to the baseline.`,
+  );
 }
 for (const w of warnings) process.stdout.write(`\nnote: ${w}\n`);
 
@@ -80,7 +82,17 @@ mkdirSync(outDir, { recursive: true });
 const file = join(outDir, 'latest.json');
 writeFileSync(
   file,
-  JSON.stringify({ date: new Date().toISOString(), machine: { ...machine, loadavg_at_end: loadavg().map((v) => Math.round(v * 100) / 100) }, config, results, warnings }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      machine: { ...machine, loadavg_at_end: loadavg().map((v) => Math.round(v * 100) / 100) },
+      config,
+      results,
+      warnings,
+    },
+    null,
+    2,
+  ) + '\n',
 );
 process.stdout.write(`\nwritten ${file}\n`);
 

@@ -21,19 +21,35 @@ describe('svc admin access-review', () => {
   it('shows every identity with its roles, grant count, creation and last use; --json is the snapshot', async () => {
     const res = await sbx.svc(['admin', 'access-review']);
     expect(res.code, res.stderr).toBe(0);
-    for (const name of ['admin', 'dealer', 'security', 'approver', 'compliance', 'auditor']) expect(res.stdout).toContain(name);
+    for (const name of ['admin', 'dealer', 'security', 'approver', 'compliance', 'auditor'])
+      expect(res.stdout).toContain(name);
     expect(res.stdout).toContain('No open access review');
     const json = await sbx.svc(['admin', 'access-review', '--json']);
-    expect(json.json.identities.map((i: { name: string }) => i.name).sort()).toEqual(['admin', 'approver', 'auditor', 'compliance', 'dealer', 'security']);
+    expect(json.json.identities.map((i: { name: string }) => i.name).sort()).toEqual([
+      'admin',
+      'approver',
+      'auditor',
+      'compliance',
+      'dealer',
+      'security',
+    ]);
   });
 
-  it('open, then revoke an item: the grant goes at the identity\'s next command; one\'s own item is refused, another reviewer decides it', async () => {
+  it("open, then revoke an item: the grant goes at the identity's next command; one's own item is refused, another reviewer decides it", async () => {
     const opened = await sbx.svc(['admin', 'access-review', 'open', '--json']);
     expect(opened.code, opened.stderr).toBe(0);
     const items = opened.json.items as Array<{ item_id: string; identity_name: string; grant: string }>;
     const adminAudit = items.find((i) => i.identity_name === 'admin' && i.grant === 'audit:read')!;
     expect((await sbx.svc(['admin', 'audit', '--limit', '1', '--json'])).code).toBe(0);
-    const revoked = await sbx.svc(['admin', 'access-review', 'decide', adminAudit.item_id, '--revoke', '--note', 'admin does not read the audit']);
+    const revoked = await sbx.svc([
+      'admin',
+      'access-review',
+      'decide',
+      adminAudit.item_id,
+      '--revoke',
+      '--note',
+      'admin does not read the audit',
+    ]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain("admin's audit:read (global) revoked by compliance");
     const refused = await sbx.svc(['admin', 'audit', '--limit', '1']);
@@ -71,7 +87,10 @@ describe('svc admin sessions and svc admin keys', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain(`Revoked ${s.session_id}`);
     const after = await sbx.svc(['admin', 'sessions', '--json']);
-    expect(after.json.sessions[0]).toMatchObject({ session_id: s.session_id, revoked_by: expect.stringMatching(/^opr_/) });
+    expect(after.json.sessions[0]).toMatchObject({
+      session_id: s.session_id,
+      revoked_by: expect.stringMatching(/^opr_/),
+    });
     expect((await sbx.svc(['admin', 'sessions', 'revoke'])).code).toBe(2);
   });
 

@@ -35,7 +35,9 @@ describe('svc admin alerts', () => {
     expect(run.stdout).toMatch(/^srun_\w+ {2}session 2026-11-24: 1 new alert\n/);
     expect(run.stdout).toMatch(new RegExp(`alr_\\w+\\s+wash_trade\\s+${inv}\\s+COMI`));
     const list = await sbx.svc(['admin', 'alerts', '--state', 'open']);
-    expect(list.stdout).toMatch(new RegExp(`alr_\\w+\\s+wash_trade\\s+${inv}\\s+COMI\\s+2026-11-24\\s+10:00-10:04\\s+open\\s+2/2`));
+    expect(list.stdout).toMatch(
+      new RegExp(`alr_\\w+\\s+wash_trade\\s+${inv}\\s+COMI\\s+2026-11-24\\s+10:00-10:04\\s+open\\s+2/2`),
+    );
     const json = await sbx.svc(['admin', 'alerts', 'list', '--rule', 'wash_trade', '--json']);
     expect(json.json.alerts).toHaveLength(1);
     expect(json.json.alerts[0].order_ids).toEqual(orders);

@@ -14,7 +14,8 @@ beforeAll(async () => {
 
 afterAll(async () => sbx?.stop());
 
-const file = (summary: string, extra: string[] = []) => sbx.svc(['admin', 'complaints', 'new', '--investor', inv, '--category', 'fees', '--summary', summary, ...extra]);
+const file = (summary: string, extra: string[] = []) =>
+  sbx.svc(['admin', 'complaints', 'new', '--investor', inv, '--category', 'fees', '--summary', summary, ...extra]);
 
 describe('svc admin complaints', () => {
   it('new: received on Sunday 22 Nov, due Sunday 13 Dec (15 business days), with its history for people', async () => {
@@ -31,10 +32,21 @@ describe('svc admin complaints', () => {
     const skip = await sbx.svc(['admin', 'complaints', 'move', id, '--to', 'resolved', '--note', 'refunded']);
     expect([skip.code, skip.stderr.includes('COMPLAINT_TRANSITION_INVALID')]).toEqual([1, true]);
     expect((await sbx.svc(['admin', 'complaints', 'show', id, '--json'])).json.state).toBe('received');
-    expect((await sbx.svc(['admin', 'complaints', 'move', id, '--to', 'investigating'])).stdout).toContain(': investigating');
+    expect((await sbx.svc(['admin', 'complaints', 'move', id, '--to', 'investigating'])).stdout).toContain(
+      ': investigating',
+    );
     const noNote = await sbx.svc(['admin', 'complaints', 'move', id, '--to', 'resolved', '--json']);
     expect([noNote.code, noNote.json.error.code]).toEqual([1, 'COMPLAINT_NOTE_REQUIRED']);
-    const done = await sbx.svc(['admin', 'complaints', 'move', id, '--to', 'resolved', '--note', 'Refunded the duplicate commission']);
+    const done = await sbx.svc([
+      'admin',
+      'complaints',
+      'move',
+      id,
+      '--to',
+      'resolved',
+      '--note',
+      'Refunded the duplicate commission',
+    ]);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toContain('outcome  Refunded the duplicate commission');
     expect(done.stdout).toMatch(/investigating -> resolved {2}by operator:admin: Refunded the duplicate commission/);
@@ -45,7 +57,9 @@ describe('svc admin complaints', () => {
     expect((await file('Statement for October never arrived')).code).toBe(0);
     expect((await sbx.svc(['clock', 'advance', '--until', '2026-12-14T09:00:00+02:00', '--json'])).code).toBe(0);
     const json = await sbx.svc(['admin', 'complaints', '--overdue', '--json']);
-    expect(json.json.complaints.map((c: any) => [c.summary, c.overdue])).toEqual([['Statement for October never arrived', true]]);
+    expect(json.json.complaints.map((c: any) => [c.summary, c.overdue])).toEqual([
+      ['Statement for October never arrived', true],
+    ]);
     const plain = await sbx.svc(['admin', 'complaints']);
     expect(plain.stdout).toMatch(/received\s+2026-12-13 OVERDUE\s+Statement for October/);
     expect(plain.stdout).toMatch(/resolved\s+2026-12-13\s+Charged commission/);
@@ -56,7 +70,18 @@ describe('svc admin complaints', () => {
   it('usage errors before anything is sent (exit 2): a missing --category, an unknown state', async () => {
     expect((await sbx.svc(['admin', 'complaints', 'new', '--investor', inv, '--summary', 'x'])).code).toBe(2);
     expect((await sbx.svc(['admin', 'complaints', 'list', '--state', 'closed'])).code).toBe(2);
-    const unknown = await sbx.svc(['admin', 'complaints', 'new', '--investor', 'inv_nothere', '--category', 'other', '--summary', 'x', '--json']);
+    const unknown = await sbx.svc([
+      'admin',
+      'complaints',
+      'new',
+      '--investor',
+      'inv_nothere',
+      '--category',
+      'other',
+      '--summary',
+      'x',
+      '--json',
+    ]);
     expect([unknown.code, unknown.json.error.code]).toEqual([1, 'NOT_FOUND']);
   });
 });

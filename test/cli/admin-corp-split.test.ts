@@ -13,16 +13,37 @@ beforeAll(async () => {
 
 afterAll(async () => sbx?.stop());
 
-const quote = async () => (await sbx.svc(['market', 'quotes', 'COMI', '--json'])).json.quotes[0] as { price_micros: number; ref_price_micros: number };
+const quote = async () =>
+  (await sbx.svc(['market', 'quotes', 'COMI', '--json'])).json.quotes[0] as {
+    price_micros: number;
+    ref_price_micros: number;
+  };
 const proposeSplit = (ratio: string) =>
-  sbx.svc(['admin', 'propose', 'corp-action:process', '--param', 'kind=split', '--param', 'symbol=COMI', '--param', `ratio=${ratio}`, '--reason', 'COMI 2-for-1 split', '--json']);
+  sbx.svc([
+    'admin',
+    'propose',
+    'corp-action:process',
+    '--param',
+    'kind=split',
+    '--param',
+    'symbol=COMI',
+    '--param',
+    `ratio=${ratio}`,
+    '--reason',
+    'COMI 2-for-1 split',
+    '--json',
+  ]);
 
 describe('svc admin: a stock split from the terminal', () => {
   it('security proposes a 2-for-1 split of COMI, the approver approves it, and the quote is divided by 2', async () => {
     const before = await quote();
     const proposed = await proposeSplit('2');
     expect(proposed.code, proposed.stderr).toBe(0);
-    expect(proposed.json).toMatchObject({ action: 'corp-action:process', state: 'proposed', params: { kind: 'split', symbol: 'COMI', ratio: 2 } });
+    expect(proposed.json).toMatchObject({
+      action: 'corp-action:process',
+      state: 'proposed',
+      params: { kind: 'split', symbol: 'COMI', ratio: 2 },
+    });
     const approved = await sbx.svc(['admin', 'approve', proposed.json.action_id]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toMatch(/state\s+approved/);
@@ -31,7 +52,10 @@ describe('svc admin: a stock split from the terminal', () => {
     expect(after.price_micros).toBe(roundRatioToTick(BigInt(before.price_micros), 2n, 'nearest'));
     expect(after.ref_price_micros).toBe(roundRatioToTick(BigInt(before.ref_price_micros), 2n, 'nearest'));
     const shown = await sbx.svc(['admin', 'actions', '--state', 'approved', '--json']);
-    expect(shown.json.actions[0]).toMatchObject({ action_id: proposed.json.action_id, result: { kind: 'split', symbol: 'COMI', ratio: 2 } });
+    expect(shown.json.actions[0]).toMatchObject({
+      action_id: proposed.json.action_id,
+      result: { kind: 'split', symbol: 'COMI', ratio: 2 },
+    });
   }, 60_000);
 
   it('a second split of COMI at the same instant is SPLIT_ALREADY_APPLIED (exit 1) and the proposal stays open', async () => {

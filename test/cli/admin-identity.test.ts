@@ -23,16 +23,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const credsOf = (home: string) => JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as Record<string, string>;
+const credsOf = (home: string) =>
+  JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')) as Record<string, string>;
 /** A hint line must not send people to an HTTP route (only `svc api GET /...` may name one). */
-const noRoute = (text: string) => expect(text.replace(/svc api GET \/\S+/g, '')).not.toMatch(/\b(GET|POST|PUT|PATCH|DELETE) \/|\/(v1|admin|broker)\//);
+const noRoute = (text: string) =>
+  expect(text.replace(/svc api GET \/\S+/g, '')).not.toMatch(/\b(GET|POST|PUT|PATCH|DELETE) \/|\/(v1|admin|broker)\//);
 
 describe('svc admin --as auditor', () => {
   it('the first start writes auditor_key and auditor_step_up into credentials.json (0600), its own', () => {
     const c = credsOf(sbx.home);
     expect(c.auditor_key).toMatch(/^ak_sbx_/);
     expect(c.auditor_step_up).toMatch(/^[A-Z2-7]{32}$/);
-    for (const other of ['admin', 'dealer', 'security', 'approver', 'compliance']) expect(c[`${other}_key`]).not.toBe(c.auditor_key);
+    for (const other of ['admin', 'dealer', 'security', 'approver', 'compliance'])
+      expect(c[`${other}_key`]).not.toBe(c.auditor_key);
     expect(statSync(join(sbx.home, 'credentials.json')).mode & 0o777).toBe(0o600);
   });
 
@@ -46,12 +49,24 @@ describe('svc admin --as auditor', () => {
   });
 
   it('proposing is refused FORBIDDEN; the hint says auditor lacks the grant and gives the command as security', async () => {
-    const r = await sbx.svc(['admin', '--as', 'auditor', 'propose', 'broker:create', '--param', 'name=Nile', '--reason', 'new broker']);
+    const r = await sbx.svc([
+      'admin',
+      '--as',
+      'auditor',
+      'propose',
+      'broker:create',
+      '--param',
+      'name=Nile',
+      '--reason',
+      'new broker',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('FORBIDDEN (HTTP 403)');
     const hint = r.stderr.split('\n').find((l) => l.includes('hint:'))!;
     expect(hint).toContain('auditor does not hold the grant broker:create:propose; security holds it (by its role)');
-    expect(hint).toContain(`svc --home ${sbx.home} admin --as security propose broker:create --param name=Nile --reason 'new broker'`);
+    expect(hint).toContain(
+      `svc --home ${sbx.home} admin --as security propose broker:create --param name=Nile --reason 'new broker'`,
+    );
     noRoute(hint);
   });
 
@@ -121,7 +136,9 @@ describe('svc admin access-review and sessions show display names and disabled i
     const named = await sbx.svc(['admin', 'access-review', '--as', 'auditor']);
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toContain('compliance (Mona Compliance)');
-    expect((await sbx.svc(['admin', 'sessions'])).stdout).toMatch(new RegExp(`${s.session_id}\\s+compliance \\(Mona Compliance\\).*active`));
+    expect((await sbx.svc(['admin', 'sessions'])).stdout).toMatch(
+      new RegExp(`${s.session_id}\\s+compliance \\(Mona Compliance\\).*active`),
+    );
 
     await decide(['console-users:disable', '--param', `identity_id=${id}`]);
     const off = await sbx.svc(['admin', 'access-review', '--as', 'auditor', '--json']);
@@ -131,7 +148,9 @@ describe('svc admin access-review and sessions show display names and disabled i
     expect(shown.stdout).toMatch(/compliance \(Mona Compliance\).*disabled \d{4}-\d\d-\d\d \d\d:\d\d/);
     const listed = await sbx.svc(['admin', 'sessions', '--json']);
     expect(listed.json.sessions.find((x: { session_id: string }) => x.session_id === s.session_id)).toMatchObject({
-      identity_display_name: 'Mona Compliance', identity_disabled_at: row.disabled_at, revoked_at: expect.any(String),
+      identity_display_name: 'Mona Compliance',
+      identity_disabled_at: row.disabled_at,
+      revoked_at: expect.any(String),
     });
 
     await decide(['console-users:manage', '--param', `identity_id=${id}`, '--param', 'enable:=true']);
@@ -146,15 +165,21 @@ describe('a sandbox whose credentials hold no auditor (first started by an older
       const path = join(sbx.home, file);
       if (!existsSync(path)) continue; // (profiles.json: not written under NODE_ENV=test)
       const doc = JSON.parse(readFileSync(path, 'utf8'));
-      const strip = (o: Record<string, unknown>) => { delete o.auditor_key; delete o.auditor_step_up; };
-      if (file === 'profiles.json') for (const p of Object.values(doc.profiles as Record<string, Record<string, unknown>>)) strip(p);
+      const strip = (o: Record<string, unknown>) => {
+        delete o.auditor_key;
+        delete o.auditor_step_up;
+      };
+      if (file === 'profiles.json')
+        for (const p of Object.values(doc.profiles as Record<string, Record<string, unknown>>)) strip(p);
       else strip(doc);
       writeFileSync(path, JSON.stringify(doc, null, 2), { mode: 0o600 });
     }
     const journal = (await sbx.svc(['sandbox', 'journal'])).stdout;
     const r = await sbx.svc(['admin', '--as', 'auditor', 'audit']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`this sandbox has no auditor identity: its credentials (${join(sbx.home, 'credentials.json')}) hold no auditor_key`);
+    expect(r.stderr).toContain(
+      `this sandbox has no auditor identity: its credentials (${join(sbx.home, 'credentials.json')}) hold no auditor_key`,
+    );
     expect((await sbx.svc(['sandbox', 'journal'])).stdout).toBe(journal);
   });
 });

@@ -36,7 +36,11 @@ describe('svc ai glossary, disclosure and error (no model needed: they answer wi
     expect(ar.stdout).toContain(t2.title.ar);
     expect(flat(ar.stdout)).toContain(flat(t2.body.ar));
     const json = await sbx.svc(['ai', 'glossary', 't-plus-2', '--lang', 'ar', '--json']);
-    expect(json.json).toMatchObject({ outcome: 'answered', language: 'ar', article: { slug: 't-plus-2', title: t2.title.ar, title_en: t2.title.en } });
+    expect(json.json).toMatchObject({
+      outcome: 'answered',
+      language: 'ar',
+      article: { slug: 't-plus-2', title: t2.title.ar, title_en: t2.title.en },
+    });
   });
 
   it('an unknown term prints the neutral abstention and exits 1; an advice-seeking one the referral to the broker', async () => {
@@ -64,7 +68,12 @@ describe('svc ai glossary, disclosure and error (no model needed: they answer wi
     expect(en.stdout).toMatch(/^TICK_VIOLATION \(HTTP 422\)/);
     expect(flat(en.stdout)).toContain(flat(entry.cause));
     const ar = await sbx.svc(['ai', 'error', 'TICK_VIOLATION', '--lang', 'ar', '--json']);
-    expect(ar.json).toMatchObject({ outcome: 'answered', language: 'ar', code: 'TICK_VIOLATION', cause_en: entry.cause });
+    expect(ar.json).toMatchObject({
+      outcome: 'answered',
+      language: 'ar',
+      code: 'TICK_VIOLATION',
+      cause_en: entry.cause,
+    });
     expect(ar.json.cause).toMatch(ARABIC);
     const unknown = await sbx.svc(['ai', 'error', 'NOPE_NOT_A_CODE']);
     expect(unknown.code).toBe(1);
@@ -87,7 +96,7 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(json.stderr).not.toContain('assistant:');
   });
 
-  it('svc order buy|sell --lang ar prints the assistant\'s remedy under a refusal in Arabic; another language is a usage error', async () => {
+  it("svc order buy|sell --lang ar prints the assistant's remedy under a refusal in Arabic; another language is a usage error", async () => {
     const res = await sbx.svc(['order', 'sell', 'COMI', '10', '--limit', '50.005', '--investor', inv, '--lang', 'ar']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('TICK_VIOLATION');
@@ -112,7 +121,9 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(notYet.code).toBe(1);
     expect(notYet.stderr).toContain('NOT_AVAILABLE');
     expect(notYet.stderr).toContain('sandbox start --ai registry');
-    expect(flat(notYet.stderr)).toContain('Only narrating an order that was not rejected needs a provider; with --ai none everything else answers');
+    expect(flat(notYet.stderr)).toContain(
+      'Only narrating an order that was not rejected needs a provider; with --ai none everything else answers',
+    );
     expect((await sbx.svc(['desk', 'reject', id!, '--reason', 'DEALER_REJECTED'])).code).toBe(0);
     const bought = await buying;
     expect(bought.code).toBe(1);
@@ -125,7 +136,12 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
     expect(en.stdout).toContain(`${id}  COMI  rejected (DEALER_REJECTED)`);
     expect(flat(en.stdout)).toContain(flat(entry.cause));
     const ar = await sbx.svc(['ai', 'explain', id!, '--lang', 'ar', '--json']);
-    expect(ar.json).toMatchObject({ outcome: 'answered', language: 'ar', reason_code: 'DEALER_REJECTED', remedy_en: entry.remedy });
+    expect(ar.json).toMatchObject({
+      outcome: 'answered',
+      language: 'ar',
+      reason_code: 'DEALER_REJECTED',
+      remedy_en: entry.remedy,
+    });
     expect(ar.json.remedy).toMatch(ARABIC);
     expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":true}'])).code).toBe(0);
   });
@@ -138,11 +154,14 @@ describe('orders: the explainer, and its remedy under a rejection', () => {
 });
 
 describe('--ai in sandbox start and reset', () => {
-  it.each([['bogus'], ['openai:ftp://127.0.0.1/v1'], ['openai:not-a-url']])('sandbox start --ai %s is a usage error (exit 2), nothing started', async (ai) => {
-    const res = await runSvc(['sandbox', 'start', '--port', '0', '--ai', ai], { home: `${sbx.home}-never` });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('none, registry or openai:<base_url>');
-  });
+  it.each([['bogus'], ['openai:ftp://127.0.0.1/v1'], ['openai:not-a-url']])(
+    'sandbox start --ai %s is a usage error (exit 2), nothing started',
+    async (ai) => {
+      const res = await runSvc(['sandbox', 'start', '--port', '0', '--ai', ai], { home: `${sbx.home}-never` });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('none, registry or openai:<base_url>');
+    },
+  );
 
   it('sandbox reset --ai registry: the state says so and orders are narrated; a bad value is a usage error', async () => {
     expect((await sbx.svc(['sandbox', 'reset', '--ai', 'gpt'])).code).toBe(2);

@@ -25,14 +25,19 @@ afterAll(async () => {
   }
 });
 
-const advance = async (home: string) => expect((await runSvc(['clock', 'advance', '--minutes', '1'], { home })).code).toBe(0);
+const advance = async (home: string) =>
+  expect((await runSvc(['clock', 'advance', '--minutes', '1'], { home })).code).toBe(0);
 const verify = (home: string) => runSvc(['admin', 'audit', '--verify'], { home });
 
 describe('svc admin audit --verify against a database writer', () => {
   it('a chain cut back to an older signed head while the daemon was stopped: reported at start and by --verify, even after more writes', async () => {
     await advance(sbx.home);
     const db0 = new Database(join(sbx.home, 'svc.db'), { readonly: true });
-    const older = db0.prepare('SELECT count, head, mac FROM audit_seal WHERE id = 1').get() as { count: number; head: string; mac: string };
+    const older = db0.prepare('SELECT count, head, mac FROM audit_seal WHERE id = 1').get() as {
+      count: number;
+      head: string;
+      mac: string;
+    };
     db0.close();
     await advance(sbx.home);
     await advance(sbx.home);
@@ -42,11 +47,17 @@ describe('svc admin audit --verify against a database writer', () => {
     const db = new Database(join(sbx.home, 'svc.db'));
     // The guard triggers are put back exactly as they were, so the start's schema check sees nothing:
     // only the checkpoint beside the key can tell.
-    const guards = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all() as Array<{ name: string; sql: string }>;
+    const guards = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'")
+      .all() as Array<{ name: string; sql: string }>;
     for (const tr of guards) db.exec(`DROP TRIGGER ${tr.name}`);
     db.prepare('DELETE FROM audit_log WHERE seq > ?').run(older.count);
     db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1').run(older.count, older.head);
-    db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)').run(older.count, older.head, older.mac);
+    db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)').run(
+      older.count,
+      older.head,
+      older.mac,
+    );
     for (const tr of guards) db.exec(tr.sql);
     db.close();
 
@@ -55,16 +66,24 @@ describe('svc admin audit --verify against a database writer', () => {
     expect(readFileSync(join(sbx.home, 'daemon.out'), 'utf8')).toMatch(/AUDIT CHAIN NOT VOUCHED FOR \(truncated\)/);
     const res = await verify(sbx.home);
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(new RegExp(`^BROKEN at entry ${older.count + 1}: the chain has ${older.count} entries but the checkpoint kept with the key names \\d+`));
+    expect(res.stdout).toMatch(
+      new RegExp(
+        `^BROKEN at entry ${older.count + 1}: the chain has ${older.count} entries but the checkpoint kept with the key names \\d+`,
+      ),
+    );
     expect(res.stdout).toContain(`sandbox start --adopt-audit-head`);
     await advance(sbx.home);
     expect((await verify(sbx.home)).code).toBe(1);
-    expect((await runSvc(['admin', 'audit', '--verify', '--json'], { home: sbx.home })).json).toMatchObject({ ok: false });
+    expect((await runSvc(['admin', 'audit', '--verify', '--json'], { home: sbx.home })).json).toMatchObject({
+      ok: false,
+    });
   }, 120_000);
 
   it('the owner adopting the home (svc sandbox start --adopt-audit-head) signs the chain as it is: --verify ok', async () => {
     expect((await runSvc(['sandbox', 'stop'], { home: sbx.home })).code).toBe(0);
-    const started = await runSvc(['sandbox', 'start', '--port', '0', '--adopt-audit-head', '--json'], { home: sbx.home });
+    const started = await runSvc(['sandbox', 'start', '--port', '0', '--adopt-audit-head', '--json'], {
+      home: sbx.home,
+    });
     expect(started.code, started.stderr).toBe(0);
     expect((await verify(sbx.home)).code).toBe(0);
     await advance(sbx.home);

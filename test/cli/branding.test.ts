@@ -32,15 +32,37 @@ describe('svc branding', () => {
   it('show prints every field, the defaults before any change; --json prints the API body', async () => {
     const plain = await sbx.svc(['branding', 'show']);
     expect(plain.code, plain.stderr).toBe(0);
-    for (const text of ['display name', '#1F3A5F', '#C8102E', 'Noto Sans', 'footer', '(none)']) expect(plain.stdout).toContain(text);
+    for (const text of ['display name', '#1F3A5F', '#C8102E', 'Noto Sans', 'footer', '(none)'])
+      expect(plain.stdout).toContain(text);
     const json = await sbx.svc(['branding', 'show', '--json']);
-    expect(json.json).toMatchObject({ primary_color: '#1F3A5F', accent_color: '#C8102E', font: 'Noto Sans', footer_text: '', logo_url: null });
+    expect(json.json).toMatchObject({
+      primary_color: '#1F3A5F',
+      accent_color: '#C8102E',
+      font: 'Noto Sans',
+      footer_text: '',
+      logo_url: null,
+    });
   });
 
   it('set changes only the flags given and prints the whole branding', async () => {
-    const res = await sbx.svc(['branding', 'set', '--primary-color', '#0a7e8c', '--font', 'Noto Serif', '--footer-text', 'Licensed by the FRA', '--json']);
+    const res = await sbx.svc([
+      'branding',
+      'set',
+      '--primary-color',
+      '#0a7e8c',
+      '--font',
+      'Noto Serif',
+      '--footer-text',
+      'Licensed by the FRA',
+      '--json',
+    ]);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ primary_color: '#0A7E8C', accent_color: '#C8102E', font: 'Noto Serif', footer_text: 'Licensed by the FRA' });
+    expect(res.json).toMatchObject({
+      primary_color: '#0A7E8C',
+      accent_color: '#C8102E',
+      font: 'Noto Serif',
+      footer_text: 'Licensed by the FRA',
+    });
     const named = await sbx.svc(['branding', 'set', '--display-name', 'Nile Wealth']);
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toMatch(/display name\s+Nile Wealth/);

@@ -18,7 +18,10 @@ beforeAll(async () => {
   expect((await sbx.svc(['clock', 'advance', '--minutes', '3'])).code).toBe(0);
   expect((await sbx.svc(['order', 'buy', 'COMI', '10', '--investor', inv])).code).toBe(0);
   expect((await sbx.svc(['clock', 'advance', '--until', 'next_open'])).code).toBe(0);
-  term = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${inv}`, { width: 160, height: 50 });
+  term = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${inv}`, {
+    width: 160,
+    height: 50,
+  });
 });
 
 afterAll(async () => {
@@ -70,7 +73,11 @@ describe('svc dashboard in tmux', () => {
     term.keys('y');
     const placed = await term.waitFor(/Placed (ord_\w+) buy 5 TMGH limit 60\.00 day: open/);
     const id = /Placed (ord_\w+)/.exec(placed)![1];
-    expect((await sbx.svc(['order', 'show', id, '--json'])).json).toMatchObject({ status: 'new', qty: 5, limit_price_micros: 60_000_000 });
+    expect((await sbx.svc(['order', 'show', id, '--json'])).json).toMatchObject({
+      status: 'new',
+      qty: 5,
+      limit_price_micros: 60_000_000,
+    });
     await term.waitFor(new RegExp(`› \\d\\d:\\d\\d\\s+${id}`));
     term.keys('c');
     await term.waitFor(`Cancel ${id} buy 5 TMGH limit 60.00 day: open?`);
@@ -91,10 +98,30 @@ describe('svc dashboard in tmux at 80x24', () => {
 
   beforeAll(async () => {
     // approved, but no suitability questionnaire on file
-    const kyc = await sbx.svc(['kyc', 'apply', '--full-name', 'Hoda Mahmoud', '--national-id', '29105150112345', '--dob', '1991-05-15', '--email', 'hoda@example.com', '--phone', '01012345679', '--address', '3 Nile Street, Giza', '--sample-documents', '--json']);
+    const kyc = await sbx.svc([
+      'kyc',
+      'apply',
+      '--full-name',
+      'Hoda Mahmoud',
+      '--national-id',
+      '29105150112345',
+      '--dob',
+      '1991-05-15',
+      '--email',
+      'hoda@example.com',
+      '--phone',
+      '01012345679',
+      '--address',
+      '3 Nile Street, Giza',
+      '--sample-documents',
+      '--json',
+    ]);
     expect(kyc.code, kyc.stderr).toBe(0);
     gated = kyc.json.investor_id;
-    small = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${inv}`, { width: 80, height: 24 });
+    small = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${inv}`, {
+      width: 80,
+      height: 24,
+    });
   });
 
   afterAll(() => small?.kill());
@@ -136,7 +163,10 @@ describe('svc dashboard in tmux at 80x24', () => {
   });
 
   it('an investor without a suitability questionnaire is told so as the form opens, with the command that records it', async () => {
-    const term2 = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${gated}`, { width: 80, height: 24 });
+    const term2 = new TmuxSession(
+      `env -u CI ${process.execPath} ${SVC} --home ${sbx.home} dashboard --investor ${gated}`,
+      { width: 80, height: 24 },
+    );
     try {
       await term2.waitFor(/│ Hoda Mahmoud/);
       term2.type('bCOMI');

@@ -14,7 +14,10 @@ beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
   omar = await onboardViaCli(sbx, { fullName: 'Omar Farouk', suitability: true, depositEgp: '50000' });
   mona = await onboardViaCli(sbx, { fullName: 'Mona Hassan', suitability: true, depositEgp: '30000' });
-  for (const [inv, qty] of [[omar, '10'], [mona, '7']]) {
+  for (const [inv, qty] of [
+    [omar, '10'],
+    [mona, '7'],
+  ]) {
     const placed = await sbx.svc(['order', 'buy', 'COMI', qty, '--investor', inv, '--json']);
     expect(placed.code, placed.stderr).toBe(0);
   }
@@ -25,14 +28,21 @@ beforeAll(async () => {
 afterAll(async () => sbx?.stop());
 
 describe('svc desk eod', () => {
-  it('--json is the API body: both investors\' fills in micros, fees by line, cash movements, settlements due', async () => {
+  it("--json is the API body: both investors' fills in micros, fees by line, cash movements, settlements due", async () => {
     const res = await sbx.svc(['desk', 'eod', '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json).toMatchObject({ date: today, trading_day: true });
-    expect(res.json.trades.map((x: any) => [x.investor_id, x.qty])).toEqual([[omar, 10], [mona, 7]]);
+    expect(res.json.trades.map((x: any) => [x.investor_id, x.qty])).toEqual([
+      [omar, 10],
+      [mona, 7],
+    ]);
     for (const x of res.json.trades) expect(Number.isSafeInteger(x.net_micros)).toBe(true);
-    expect(res.json.fees_by_line.commission_micros).toBe(res.json.trades[0].fees.commission_micros + res.json.trades[1].fees.commission_micros);
-    expect(res.json.cash.totals.map((x: any) => x.activity_type)).toEqual(expect.arrayContaining(['FILL', 'FEE', 'TAX']));
+    expect(res.json.fees_by_line.commission_micros).toBe(
+      res.json.trades[0].fees.commission_micros + res.json.trades[1].fees.commission_micros,
+    );
+    expect(res.json.cash.totals.map((x: any) => x.activity_type)).toEqual(
+      expect.arrayContaining(['FILL', 'FEE', 'TAX']),
+    );
     const same = await sbx.svc(['desk', 'eod', '--date', today, '--json']);
     expect({ ...same.json, as_of: null }).toEqual({ ...res.json, as_of: null });
   });
@@ -47,9 +57,17 @@ describe('svc desk eod', () => {
     for (const x of r.trades) {
       const row = out.split('\n').find((l) => l.includes(x.order_id));
       expect(row, x.order_id).toBeDefined();
-      for (const v of [formatPrice(x.price_micros), formatMoney(x.gross_micros), formatMoney(x.fees_micros), formatMoney(x.net_micros)]) expect(row).toContain(v);
+      for (const v of [
+        formatPrice(x.price_micros),
+        formatMoney(x.gross_micros),
+        formatMoney(x.fees_micros),
+        formatMoney(x.net_micros),
+      ])
+        expect(row).toContain(v);
     }
-    expect(out).toMatch(new RegExp(`Commission\\s+${formatMoney(r.fees_by_line.commission_micros).replace('.', '\\.')}`));
+    expect(out).toMatch(
+      new RegExp(`Commission\\s+${formatMoney(r.fees_by_line.commission_micros).replace('.', '\\.')}`),
+    );
     expect(out).toMatch(new RegExp(`Total charges\\s+${formatMoney(r.fees_by_line.total_micros).replace('.', '\\.')}`));
     expect(out).toContain('Cash movements');
     expect(out).toContain('Nothing settles on this date.');
@@ -69,7 +87,7 @@ describe('svc desk eod', () => {
 });
 
 describe('svc desk eod on the settlement date', () => {
-  it('shows what each account pays and the broker\'s net, in EGP, for the fills settling that date', async () => {
+  it("shows what each account pays and the broker's net, in EGP, for the fills settling that date", async () => {
     const traded = (await sbx.svc(['desk', 'eod', '--json'])).json;
     const settles = traded.trades[0].settlement_date;
     expect((await sbx.svc(['clock', 'advance', '--until', `${settles}T12:00:00+02:00`, '--json'])).code).toBe(0);

@@ -13,8 +13,22 @@ beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
   const { nationalId: id, dateOfBirth } = nationalId();
   const kyc = await sbx.svc([
-    'kyc', 'apply', '--full-name', 'Omar Farouk', '--national-id', id, '--dob', dateOfBirth, '--email', 'omar@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
+    'kyc',
+    'apply',
+    '--full-name',
+    'Omar Farouk',
+    '--national-id',
+    id,
+    '--dob',
+    dateOfBirth,
+    '--email',
+    'omar@example.com',
+    '--phone',
+    '01012345678',
+    '--address',
+    '12 Tahrir Street, Cairo',
+    '--sample-documents',
+    '--json',
   ]);
   expect(kyc.code, kyc.stderr).toBe(0);
   inv = kyc.json.investor_id;
@@ -29,8 +43,12 @@ const WIDTH = 50;
 
 describe('the risk disclosure in the suitability wizard', () => {
   it('wraps at word boundaries on a 50-column terminal: every word whole, every line within the width', async () => {
-    const flags = '--experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth';
-    term = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${sbx.home} investor suitability ${inv} ${flags}; echo "EXIT=$?"; sleep 60`, { width: WIDTH, height: 30 });
+    const flags =
+      '--experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth';
+    term = new TmuxSession(
+      `env -u CI ${process.execPath} ${SVC} --home ${sbx.home} investor suitability ${inv} ${flags}; echo "EXIT=$?"; sleep 60`,
+      { width: WIDTH, height: 30 },
+    );
     await term.waitFor('shariah-compliant');
     term.keys('Enter');
     const screen = await term.waitFor('I have read and accept');

@@ -10,7 +10,11 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 async function post(base: string, path: string, adminKey: string, body: unknown) {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-key': adminKey }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-key': adminKey },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -18,7 +22,8 @@ describe('The daemon never loses an acknowledged write', () => {
   it('writes acknowledged before a SIGKILL are all there after a restart, and the audit chain verifies', async () => {
     const { base_url, admin_key } = sb.info;
     const tenants = [];
-    for (let i = 0; i < 5; i++) tenants.push((await post(base_url, '/admin/tenants', admin_key, { name: `crash-${i}` })).body);
+    for (let i = 0; i < 5; i++)
+      tenants.push((await post(base_url, '/admin/tenants', admin_key, { name: `crash-${i}` })).body);
     const adv = await post(base_url, '/admin/sandbox/clock-advance', admin_key, { hours: 3 });
     expect(adv.status).toBe(200);
 

@@ -27,7 +27,11 @@ beforeAll(async () => {
     let text = '';
     req.on('data', (c) => (text += c));
     req.on('end', () => {
-      received.push({ type: req.headers['svc-event-type'] as string, id: req.headers['svc-event-id'] as string, body: JSON.parse(text) });
+      received.push({
+        type: req.headers['svc-event-type'] as string,
+        id: req.headers['svc-event-id'] as string,
+        body: JSON.parse(text),
+      });
       res.writeHead(received.length === 1 ? 202 : 200).end();
     });
   });
@@ -51,9 +55,23 @@ async function waitFor(pred: () => boolean, what: string, ms = 20_000): Promise<
 
 describe('svc events tail --forward', () => {
   it('POSTs each event to the local URL with its type header and prints the status per event, an order fill included', async () => {
-    tail = spawn(process.execPath, [SVC, '--home', sbx.home, 'events', 'tail', '--types', 'order.*,transfer.completed', '--forward', `http://127.0.0.1:${port}/hook`], {
-      env: { ...process.env, NO_COLOR: '1', CI: '1' },
-    });
+    tail = spawn(
+      process.execPath,
+      [
+        SVC,
+        '--home',
+        sbx.home,
+        'events',
+        'tail',
+        '--types',
+        'order.*,transfer.completed',
+        '--forward',
+        `http://127.0.0.1:${port}/hook`,
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      },
+    );
     tail.stdout!.on('data', (c) => (out += c));
     tail.stderr!.on('data', (c) => (err += c));
     await waitFor(() => err.includes('listening for'), 'the stream to open');
@@ -67,7 +85,11 @@ describe('svc events tail --forward', () => {
 
     await waitFor(() => received.some((h) => h.type === 'order.filled'), 'order.filled at the hook');
     const filled = received.find((h) => h.type === 'order.filled')!;
-    expect(filled.body).toMatchObject({ type: 'order.filled', subject: placed.json.order_id, data: { investor_id: inv, symbol: 'COMI', filled_qty: 13, qty: 13, state: 'filled' } });
+    expect(filled.body).toMatchObject({
+      type: 'order.filled',
+      subject: placed.json.order_id,
+      data: { investor_id: inv, symbol: 'COMI', filled_qty: 13, qty: 13, state: 'filled' },
+    });
     expect(filled.id).toBe(String(filled.body.id));
     // only the types asked for, in order: the deposit's completion, then the fills
     expect(received[0].type).toBe('transfer.completed');

@@ -19,8 +19,27 @@ let exported: any;
 beforeAll(async () => {
   a = await startSandbox(['--seed', '33']);
   writeFileSync(join(dir, 'front.png'), SAMPLE_FRONT);
-  const r = await a.svc(['kyc', 'apply', '--full-name', person.name, '--national-id', person.id.nationalId, '--dob', person.id.dateOfBirth,
-    '--email', 'nadia.private@example.org', '--phone', '01012345678', '--address', '3 Private Street, Maadi', '--front', join(dir, 'front.png'), '--back', join(dir, 'front.png'), '--json']);
+  const r = await a.svc([
+    'kyc',
+    'apply',
+    '--full-name',
+    person.name,
+    '--national-id',
+    person.id.nationalId,
+    '--dob',
+    person.id.dateOfBirth,
+    '--email',
+    'nadia.private@example.org',
+    '--phone',
+    '01012345678',
+    '--address',
+    '3 Private Street, Maadi',
+    '--front',
+    join(dir, 'front.png'),
+    '--back',
+    join(dir, 'front.png'),
+    '--json',
+  ]);
   expect(r.code, r.stderr).toBe(0);
   applicationId = r.json.application_id;
   const e = await a.svc(['sandbox', 'export', '--redact', file, '--json'], {});
@@ -43,7 +62,10 @@ describe('svc sandbox export --redact', () => {
   });
 
   it('imported elsewhere, has the same application under the same id and state, with a fake name and national id, and keys of its own', async () => {
-    const imp = await runSvc(['sandbox', 'import', file, '--port', '0', '--json'], { home: elsewhere, timeoutMs: 120_000 });
+    const imp = await runSvc(['sandbox', 'import', file, '--port', '0', '--json'], {
+      home: elsewhere,
+      timeoutMs: 120_000,
+    });
     expect(imp.code, imp.stderr).toBe(0);
     const there = await runSvc(['api', 'GET', `/v1/kyc/applications/${applicationId}`], { home: elsewhere });
     const here = await a.svc(['api', 'GET', `/v1/kyc/applications/${applicationId}`]);

@@ -13,7 +13,16 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-modes-'));
 const env = { NODE_ENV: 'production' };
 const svcIn = (home: string, args: string[]) => runSvc(args, { home, env, timeoutMs: 60_000 });
 
-const EXPECTED = ['svc.db', 'svc.db-wal', 'svc.db-shm', 'daemon.log', 'profiles.json', 'credentials.json', 'kek.key', 'daemon.json'];
+const EXPECTED = [
+  'svc.db',
+  'svc.db-wal',
+  'svc.db-shm',
+  'daemon.log',
+  'profiles.json',
+  'credentials.json',
+  'kek.key',
+  'daemon.json',
+];
 
 afterAll(async () => {
   for (const h of ['a', 'b']) await svcIn(join(dir, h), ['sandbox', 'stop']);

@@ -20,9 +20,13 @@ function waitFor(read: () => string, pattern: RegExp, timeoutMs = 15_000): Promi
 describe('svc sandbox start --foreground stays attached; Ctrl-C stops the daemon', () => {
   it('prints the banner, serves requests, and SIGINT closes the daemon and removes its locator', async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-fg-'));
-    const child = spawn(process.execPath, [SVC, '--home', home, 'sandbox', 'start', '--foreground', '--port', '0', '--clock', 'frozen'], {
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const child = spawn(
+      process.execPath,
+      [SVC, '--home', home, 'sandbox', 'start', '--foreground', '--port', '0', '--clock', 'frozen'],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -45,13 +49,21 @@ describe('svc sandbox start --foreground stays attached; Ctrl-C stops the daemon
 describe('svc sandbox logs -f keeps printing new lines', () => {
   it('a request made after it starts shows up (an error: quick successful reads log at debug only)', async () => {
     const sb = await startSandbox();
-    const child = spawn(process.execPath, [SVC, '--home', sb.home, 'sandbox', 'logs', '-f', '-n', '0'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [SVC, '--home', sb.home, 'sandbox', 'logs', '-f', '-n', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     try {
       // `logs -f` needs a moment to start watching (longer under load): keep making requests until one
       // shows up, rather than guessing how long that moment is.
-      const poke = setInterval(() => void fetch(`${sb.info.base_url}/v1/calendar?start=2026-02-30`, { headers: { authorization: `Bearer ${sb.info.api_key}` } }), 200);
+      const poke = setInterval(
+        () =>
+          void fetch(`${sb.info.base_url}/v1/calendar?start=2026-02-30`, {
+            headers: { authorization: `Bearer ${sb.info.api_key}` },
+          }),
+        200,
+      );
       try {
         await waitFor(() => out, /GET \/v1\/calendar 422/);
       } finally {

@@ -23,8 +23,10 @@ beforeAll(async () => {
     const security = db.prepare<[], string>("SELECT id FROM operators WHERE name = 'security'").pluck().get()!;
     // a genuine-looking proposal by security (who holds ledger:adjust:propose)
     db.prepare(`INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, expires_ms, state)
-      VALUES ('act_attack00001', 'ledger:adjust', '{}', 'goodwill', ?, ?, '2026-11-22T09:00:00+02:00', 9999999999999, 'proposed')`)
-      .run('0'.repeat(64), security);
+      VALUES ('act_attack00001', 'ledger:adjust', '{}', 'goodwill', ?, ?, '2026-11-22T09:00:00+02:00', 9999999999999, 'proposed')`).run(
+      '0'.repeat(64),
+      security,
+    );
   } finally {
     db.close();
   }
@@ -54,10 +56,14 @@ const digest = (file: string) => createHash('sha256').update(readFileSync(file))
 /** The checker equal to the maker, as the issue's attacker stored it: CHECKs ignored, the trigger dropped. */
 function storeSelfApproval(db: Database.Database): void {
   const security = db.prepare<[], string>("SELECT id FROM operators WHERE name = 'security'").pluck().get()!;
-  db.prepare("INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, 'ledger:adjust:approve', 'global', 'security', '2026-11-22T09:00:00+02:00')").run(security);
+  db.prepare(
+    "INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, 'ledger:adjust:approve', 'global', 'security', '2026-11-22T09:00:00+02:00')",
+  ).run(security);
   db.pragma('ignore_check_constraints = 1');
   db.exec('DROP TRIGGER admin_actions_checker_not_maker');
-  db.prepare("UPDATE admin_actions SET state = 'approved', checker = maker, decided_at = '2026-11-22T09:01:00+02:00', result = '{}' WHERE id = 'act_attack00001'").run();
+  db.prepare(
+    "UPDATE admin_actions SET state = 'approved', checker = maker, decided_at = '2026-11-22T09:01:00+02:00', result = '{}' WHERE id = 'act_attack00001'",
+  ).run();
 }
 
 const CHECKER_NOT_MAKER = `CREATE TRIGGER admin_actions_checker_not_maker BEFORE UPDATE ON admin_actions
@@ -66,9 +72,17 @@ const CHECKER_NOT_MAKER = `CREATE TRIGGER admin_actions_checker_not_maker BEFORE
 
 function runDaemon(home: string): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [resolve('dist/daemon/main.js'), '--home', home, '--port', '0'], { timeout: 30_000 }, (err, _out, stderr) => {
-      done({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0, stderr });
-    });
+    execFile(
+      process.execPath,
+      [resolve('dist/daemon/main.js'), '--home', home, '--port', '0'],
+      { timeout: 30_000 },
+      (err, _out, stderr) => {
+        done({
+          code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0,
+          stderr,
+        });
+      },
+    );
   });
 }
 
@@ -87,7 +101,10 @@ async function expectRefused(home: string, names: RegExp): Promise<void> {
 
 describe('A home whose guards were altered does not start', () => {
   it('a checker equal to the maker, stored with CHECKs ignored and the guard trigger dropped: exit 2, naming the trigger', async () => {
-    await expectRefused(alteredHome(storeSelfApproval), /svc\.db lacks the trigger admin_actions_checker_not_maker of schema version \d+/);
+    await expectRefused(
+      alteredHome(storeSelfApproval),
+      /svc\.db lacks the trigger admin_actions_checker_not_maker of schema version \d+/,
+    );
   }, 60_000);
 
   it('the same row with the trigger put back exactly as it was: exit 2, naming the table whose CHECK the row breaks', async () => {
@@ -95,11 +112,18 @@ describe('A home whose guards were altered does not start', () => {
       storeSelfApproval(db);
       db.exec(CHECKER_NOT_MAKER);
     });
-    await expectRefused(home, /svc\.db's table admin_actions fails its checks \(CHECK constraint failed in admin_actions\)/);
+    await expectRefused(
+      home,
+      /svc\.db's table admin_actions fails its checks \(CHECK constraint failed in admin_actions\)/,
+    );
   }, 60_000);
 
   it('an extra trigger (deposits x1000): exit 2, naming it', async () => {
-    const home = alteredHome((db) => db.exec(`CREATE TRIGGER zz_more AFTER INSERT ON transfers BEGIN UPDATE transfers SET amount_micros = NEW.amount_micros * 1000 WHERE id = NEW.id; END`));
+    const home = alteredHome((db) =>
+      db.exec(
+        `CREATE TRIGGER zz_more AFTER INSERT ON transfers BEGIN UPDATE transfers SET amount_micros = NEW.amount_micros * 1000 WHERE id = NEW.id; END`,
+      ),
+    );
     await expectRefused(home, /svc\.db has a trigger zz_more that schema version \d+ does not/);
   }, 60_000);
 
@@ -107,13 +131,18 @@ describe('A home whose guards were altered does not start', () => {
     const home = alteredHome((db) => {
       db.unsafeMode(true); // better-sqlite3 opens in SQLite's defensive mode; the attacker's sqlite3 would not
       db.pragma('writable_schema = ON');
-      db.prepare("UPDATE sqlite_master SET sql = replace(sql, 'checker <> maker', 'checker IS NOT NULL') WHERE type = 'table' AND name = 'admin_actions'").run();
+      db.prepare(
+        "UPDATE sqlite_master SET sql = replace(sql, 'checker <> maker', 'checker IS NOT NULL') WHERE type = 'table' AND name = 'admin_actions'",
+      ).run();
     });
     await expectRefused(home, /svc\.db's table admin_actions differs from schema version \d+/);
   }, 60_000);
 
   it('a database whose schema version was set to 0 is not migrated over: exit 2', async () => {
-    await expectRefused(alteredHome((db) => db.pragma('user_version = 0')), /svc\.db has no schema version but holds \d+ schema objects/);
+    await expectRefused(
+      alteredHome((db) => db.pragma('user_version = 0')),
+      /svc\.db has no schema version but holds \d+ schema objects/,
+    );
   }, 60_000);
 
   it('the unaltered home still starts', async () => {

@@ -16,10 +16,26 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-redact-test-'));
 const plainFile = join(dir, 'plain.ndjson');
 const redactedFile = join(dir, 'redacted.ndjson');
 /** A JPEG of its own (the daemon checks the magic bytes), with bytes no fake could contain. */
-const BACK_JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('ORIGINAL-BACK-IMAGE-'.repeat(40)), Buffer.from([0xff, 0xd9])]);
+const BACK_JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+  Buffer.from('ORIGINAL-BACK-IMAGE-'.repeat(40)),
+  Buffer.from([0xff, 0xd9]),
+]);
 const people = [
-  { name: 'Salma Redactable', id: nationalId(), email: 'salma.private@example.org', phone: '01198765432', address: '7 Hidden Lane, Zamalek, Cairo' },
-  { name: 'Karim Referred-Person', id: nationalId('9999'), email: 'karim.private@example.net', phone: '+201512345678', address: '99 Secret Road, Giza' },
+  {
+    name: 'Salma Redactable',
+    id: nationalId(),
+    email: 'salma.private@example.org',
+    phone: '01198765432',
+    address: '7 Hidden Lane, Zamalek, Cairo',
+  },
+  {
+    name: 'Karim Referred-Person',
+    id: nationalId('9999'),
+    email: 'karim.private@example.net',
+    phone: '+201512345678',
+    address: '99 Secret Road, Giza',
+  },
 ];
 let plain: any[];
 let redacted: any[];
@@ -31,8 +47,27 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'back.jpg'), BACK_JPEG);
   const apps: string[] = [];
   for (const p of people) {
-    const r = await a.svc(['kyc', 'apply', '--full-name', p.name, '--national-id', p.id.nationalId, '--dob', p.id.dateOfBirth, '--email', p.email,
-      '--phone', p.phone, '--address', p.address, '--front', join(dir, 'front.png'), '--back', join(dir, 'back.jpg'), '--json']);
+    const r = await a.svc([
+      'kyc',
+      'apply',
+      '--full-name',
+      p.name,
+      '--national-id',
+      p.id.nationalId,
+      '--dob',
+      p.id.dateOfBirth,
+      '--email',
+      p.email,
+      '--phone',
+      p.phone,
+      '--address',
+      p.address,
+      '--front',
+      join(dir, 'front.png'),
+      '--back',
+      join(dir, 'back.jpg'),
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     apps.push(r.json.application_id);
   }
@@ -42,7 +77,11 @@ beforeAll(async () => {
   const r = await a.svc(['sandbox', 'journal', '--redact', redactedFile, '--json']);
   expect(r.code, r.stderr).toBe(0);
   redactRun = r.json;
-  const read = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  const read = (f: string) =>
+    readFileSync(f, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   plain = read(plainFile);
   redacted = read(redactedFile);
 }, 120_000);
@@ -74,7 +113,10 @@ describe('svc sandbox journal --redact', () => {
   });
 
   it('fakes are consistent and valid: one fake per value in requests and answers, national ids that pass the rules with the same birth date and magic suffix, tiny images of the same type', () => {
-    const apply = redacted.slice(1).filter((e) => e.route === 'POST /v1/kyc/applications').map((e) => JSON.parse(e.body));
+    const apply = redacted
+      .slice(1)
+      .filter((e) => e.route === 'POST /v1/kyc/applications')
+      .map((e) => JSON.parse(e.body));
     expect(apply).toHaveLength(2);
     for (const [i, body] of apply.entries()) {
       const p = people[i];
@@ -87,22 +129,38 @@ describe('svc sandbox journal --redact', () => {
     }
     expect(new Set(apply.map((b) => b.full_name)).size).toBe(2);
     // The dealer's answers name the same fake name and the same masked fake id as the request.
-    const answers = redacted.slice(1).map((e) => e.response ?? '').join('\n');
+    const answers = redacted
+      .slice(1)
+      .map((e) => e.response ?? '')
+      .join('\n');
     expect(answers).toContain(apply[1].full_name);
-    const images = redacted.slice(1).filter((e) => e.body_base64 !== null).map((e) => Buffer.from(e.body_base64, 'base64'));
+    const images = redacted
+      .slice(1)
+      .filter((e) => e.body_base64 !== null)
+      .map((e) => Buffer.from(e.body_base64, 'base64'));
     expect(images.map((b) => imageTypeOf(b))).toEqual(['image/png', 'image/jpeg', 'image/png', 'image/jpeg']);
     expect(images.every((b) => b.length < 400)).toBe(true);
     // The same image (both applicants sent the same two files) gets the same fake; the two sides differ.
     expect(images[0].equals(images[2]) && images[1].equals(images[3]) && !images[0].equals(images[1])).toBe(true);
-    const uploads = redacted.slice(1).filter((e) => e.body_base64 !== null).map((e) => JSON.parse(e.response));
+    const uploads = redacted
+      .slice(1)
+      .filter((e) => e.body_base64 !== null)
+      .map((e) => JSON.parse(e.response));
     expect(uploads[0]).toMatchObject({ size_bytes: images[0].length, content_type: 'image/png' });
   });
 
   it('replays into a fresh sandbox with the original statuses, every recorded (redacted) body matched', async () => {
-    expect(redacted.slice(1).map((e) => [e.seq, e.route, e.status])).toEqual(plain.slice(1).map((e) => [e.seq, e.route, e.status]));
+    expect(redacted.slice(1).map((e) => [e.seq, e.route, e.status])).toEqual(
+      plain.slice(1).map((e) => [e.seq, e.route, e.status]),
+    );
     const r = await runSvc(['sandbox', 'replay', redactedFile, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ entries: plain.length - 1, matched: plain.length - 1, bodies_compared: plain.length - 1, mismatched: [] });
+    expect(r.json).toMatchObject({
+      entries: plain.length - 1,
+      matched: plain.length - 1,
+      bodies_compared: plain.length - 1,
+      mismatched: [],
+    });
   });
 
   it('the same journal redacted twice gives the same file (the fakes depend only on the order values appear in)', async () => {

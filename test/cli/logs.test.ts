@@ -18,8 +18,15 @@ beforeAll(async () => {
   // an integrator's request with a wrong signature
   ts = String(Math.floor(Date.now() / 1000));
   const res = await fetch(`${sbx.info.base_url}/v1/transfers?src=test`, {
-    method: 'POST', body,
-    headers: { authorization: `Bearer ${sbx.info.api_key}`, 'content-type': 'application/json', 'idempotency-key': 'logs-k1', 'x-svc-timestamp': ts, 'x-svc-signature': `v1=${'0'.repeat(64)}` },
+    method: 'POST',
+    body,
+    headers: {
+      authorization: `Bearer ${sbx.info.api_key}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'logs-k1',
+      'x-svc-timestamp': ts,
+      'x-svc-signature': `v1=${'0'.repeat(64)}`,
+    },
   });
   expect(res.status).toBe(401);
   refusedId = ((await res.json()) as { request_id: string }).request_id;
@@ -33,8 +40,12 @@ describe('svc logs', () => {
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3}  GET +\/v1\/orders\/ord_missing +404 NOT_FOUND +[\d.]+ms  req_[0-9a-z]+$/);
-    expect(lines[1]).toMatch(new RegExp(`POST +/v1/transfers\\?src=test +401 SIGNATURE_INVALID +[\\d.]+ms  ${refusedId}$`));
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3}  GET +\/v1\/orders\/ord_missing +404 NOT_FOUND +[\d.]+ms  req_[0-9a-z]+$/,
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(`POST +/v1/transfers\\?src=test +401 SIGNATURE_INVALID +[\\d.]+ms  ${refusedId}$`),
+    );
     expect(res.stdout).not.toContain('/v1/clock');
 
     const all = await sbx.svc(['logs', 'tail', '--json']);
@@ -52,7 +63,16 @@ describe('svc logs', () => {
     for (const secret of [sbx.info.signing_secret, sbx.info.api_key]) expect(res.stdout).not.toContain(secret);
 
     const canonical = await sbx.svc(['logs', 'show', refusedId, '--canonical']);
-    expect(canonical.stdout).toBe(stringToSign({ timestamp: ts, method: 'POST', path: '/v1/transfers', rawQuery: 'src=test', idempotencyKey: 'logs-k1', body }));
+    expect(canonical.stdout).toBe(
+      stringToSign({
+        timestamp: ts,
+        method: 'POST',
+        path: '/v1/transfers',
+        rawQuery: 'src=test',
+        idempotencyKey: 'logs-k1',
+        body,
+      }),
+    );
   });
 
   it('show of an unknown request id exits 1 with NOT_FOUND', async () => {
@@ -62,7 +82,11 @@ describe('svc logs', () => {
   });
 
   it('tail -f prints each new request as it is answered, filtered', async () => {
-    const follow = spawn(process.execPath, [SVC, '--home', sbx.home, 'logs', 'tail', '-f', '--path', '/v1/orders', '--interval', '0.2'], { env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+    const follow = spawn(
+      process.execPath,
+      [SVC, '--home', sbx.home, 'logs', 'tail', '-f', '--path', '/v1/orders', '--interval', '0.2'],
+      { env: { ...process.env, NO_COLOR: '1', CI: '1' } },
+    );
     let out = '';
     follow.stdout.on('data', (c) => (out += c));
     try {

@@ -12,11 +12,14 @@ afterAll(async () => sbx?.stop());
 
 /** The table's rows: symbol, price, change, ref, band low, band high, tick, session. */
 function rows(stdout: string): string[][] {
-  return stdout.split('\n').filter((l) => /^[A-Z]{3,5}\s+\d/.test(l)).map((l) => l.trim().split(/\s+/));
+  return stdout
+    .split('\n')
+    .filter((l) => /^[A-Z]{3,5}\s+\d/.test(l))
+    .map((l) => l.trim().split(/\s+/));
 }
 
 describe('svc market quotes after the close does not contradict itself', () => {
-  it('in the session a row\'s change is its move from the ref it shows, and no closed note is printed', async () => {
+  it("in the session a row's change is its move from the ref it shows, and no closed note is printed", async () => {
     expect((await sbx.svc(['clock', 'advance', '--until', 'next_open'])).code).toBe(0);
     expect((await sbx.svc(['clock', 'advance', '--minutes', '120'])).code).toBe(0);
     const res = await sbx.svc(['market', 'quotes', 'COMI', 'TMGH', 'FWRY']);
@@ -24,12 +27,15 @@ describe('svc market quotes after the close does not contradict itself', () => {
     for (const [symbol, price, change, ref, , , , session] of rows(res.stdout)) {
       expect(session, symbol).toBe('open');
       const move = ((Number(price) - Number(ref)) / Number(ref)) * 100;
-      expect(Math.abs(Number(change.replace(/[+%]/g, '')) - move), `${symbol} ${price} ${change} ref ${ref}`).toBeLessThan(0.011);
+      expect(
+        Math.abs(Number(change.replace(/[+%]/g, '')) - move),
+        `${symbol} ${price} ${change} ref ${ref}`,
+      ).toBeLessThan(0.011);
     }
     expect(res.stdout).not.toContain('market closed');
   });
 
-  it('after the close each row shows price = ref and 0.00%, with a note that ref and band are the next session\'s', async () => {
+  it("after the close each row shows price = ref and 0.00%, with a note that ref and band are the next session's", async () => {
     expect((await sbx.svc(['clock', 'advance', '--until', 'next_close'])).code).toBe(0);
     expect((await sbx.svc(['clock', 'advance', '--minutes', '30'])).code).toBe(0);
     const res = await sbx.svc(['market', 'quotes', 'COMI', 'TMGH', 'FWRY']);

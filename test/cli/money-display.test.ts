@@ -33,7 +33,11 @@ describe('svc balances, svc activities and the cash of svc investor show', () =>
     expect(res.stdout).toContain('No shares.');
     const json = await sbx.svc(['balances', '--json'], { SVC_INVESTOR_ID: inv });
     expect(json.code, json.stderr).toBe(0);
-    expect(json.json).toMatchObject({ investor_id: inv, cash: [{ asset: 'cash:EGP', settled: 50_000_000_000, reserved: 0, unsettled: 0 }], securities: [] });
+    expect(json.json).toMatchObject({
+      investor_id: inv,
+      cash: [{ asset: 'cash:EGP', settled: 50_000_000_000, reserved: 0, unsettled: 0 }],
+      securities: [],
+    });
     const none = await sbx.svc(['balances'], { SVC_INVESTOR_ID: '' });
     expect([none.code, none.stderr.includes('--investor')]).toEqual([2, true]);
   });
@@ -43,7 +47,11 @@ describe('svc balances, svc activities and the cash of svc investor show', () =>
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/CSD\s+\+50,000\.00/);
     const json = await sbx.svc(['activities', '--investor', inv, '--json']);
-    expect(json.json.activities[0]).toMatchObject({ activity_type: 'CSD', net_amount_micros: 50_000_000_000, investor_id: inv });
+    expect(json.json.activities[0]).toMatchObject({
+      activity_type: 'CSD',
+      net_amount_micros: 50_000_000_000,
+      investor_id: inv,
+    });
     expect(json.json.next_before).toBeNull();
   });
 });
@@ -57,7 +65,17 @@ describe('EGP in orders and contract notes', () => {
     expect((await sbx.svc(['clock', 'advance', '--until', 'next_open'])).code).toBe(0);
     expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":false}'])).code).toBe(0);
     const p: number = (await sbx.svc(['market', 'quotes', 'COMI', '--json'])).json.quotes[0].price_micros;
-    const placed = await sbx.svc(['order', 'buy', 'COMI', '3', '--limit', egpText(p + 50_000), '--investor', inv, '--json']);
+    const placed = await sbx.svc([
+      'order',
+      'buy',
+      'COMI',
+      '3',
+      '--limit',
+      egpText(p + 50_000),
+      '--investor',
+      inv,
+      '--json',
+    ]);
     expect(placed.code, placed.stderr).toBe(0);
     orderId = placed.json.order_id;
     expect((await sbx.svc(['desk', 'execute', orderId, '--price', egpText(p), '--qty', '1'])).code).toBe(0);
@@ -97,7 +115,9 @@ describe('svc activities after trading', () => {
     expect(res.stdout).toMatch(/FILL\s+-\d{2,3}\.\d{2}\s+COMI\s+buy\s+2\s+\d+\.\d{2}\s/);
     expect(res.stdout).not.toMatch(/\s-?\d[\d,]*\.\d{3,}\s/);
     const next = (await sbx.svc(['activities', '--investor', inv, '--limit', '3', '--json'])).json.next_before;
-    expect(res.stderr).toContain(`Older activity: svc --home ${sbx.home} activities --investor ${inv} --before ${next}`);
+    expect(res.stderr).toContain(
+      `Older activity: svc --home ${sbx.home} activities --investor ${inv} --before ${next}`,
+    );
   });
 });
 

@@ -22,28 +22,47 @@ function svc(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
     const childEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...env };
     delete childEnv.CI;
-    const child = execFile(process.execPath, [BIN, '--home', home, ...args], { env: childEnv, timeout: 60_000 }, (err, stdout, stderr) => {
-      let json: any;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      done({ code: err ? (typeof (err as any).code === 'number' ? (err as any).code : 1) : 0, stdout, stderr, json });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, '--home', home, ...args],
+      { env: childEnv, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        let json: any;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        done({ code: err ? (typeof (err as any).code === 'number' ? (err as any).code : 1) : 0, stdout, stderr, json });
+      },
+    );
     child.stdin?.end();
   });
 }
 
 function applyFlags(suffix?: string): string[] {
   const { nationalId: id, dateOfBirth } = nationalId(suffix);
-  return ['--full-name', 'Mona Hassan', '--national-id', id, '--dob', dateOfBirth, '--email', 'mona@example.com', '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo'];
+  return [
+    '--full-name',
+    'Mona Hassan',
+    '--national-id',
+    id,
+    '--dob',
+    dateOfBirth,
+    '--email',
+    'mona@example.com',
+    '--phone',
+    '01012345678',
+    '--address',
+    '12 Tahrir Street, Cairo',
+  ];
 }
 
 beforeAll(async () => {
   // vitest's global setup builds dist/ once before any file runs; rebuilding here while other CLI test
   // files run their daemons would rewrite files under them, so build only when dist/ is missing.
-  if (!existsSync('dist/cli/main.js') || !existsSync('dist/daemon/main.js')) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (!existsSync('dist/cli/main.js') || !existsSync('dist/daemon/main.js'))
+    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   home = mkdtempSync(join(tmpdir(), 'svc-onboarding-'));
   const started = await svc(['sandbox', 'start', '--port', '0', '--json']);
   if (started.code !== 0) throw new Error(`sandbox start failed: ${started.stderr}`);
@@ -68,22 +87,56 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
     const investorId = applied.json.investor_id;
 
     const suit = await svc([
-      'investor', 'suitability', investorId, '--experience', 'moderate', '--horizon', '3_5y', '--risk', 'medium',
-      '--income', '300k_1m', '--net-worth', '1m_5m', '--objectives', 'growth,income', '--ack-risk', '--json',
+      'investor',
+      'suitability',
+      investorId,
+      '--experience',
+      'moderate',
+      '--horizon',
+      '3_5y',
+      '--risk',
+      'medium',
+      '--income',
+      '300k_1m',
+      '--net-worth',
+      '1m_5m',
+      '--objectives',
+      'growth,income',
+      '--ack-risk',
+      '--json',
     ]);
     expect(suit.code, suit.stderr).toBe(0);
-    expect(suit.json).toEqual({ investor_id: investorId, suitability: { tier: 2, score: 11, recorded: true, risk_acknowledged: true }, shariah_only: false });
+    expect(suit.json).toEqual({
+      investor_id: investorId,
+      suitability: { tier: 2, score: 11, recorded: true, risk_acknowledged: true },
+      shariah_only: false,
+    });
 
     const shown = await svc(['investor', 'show', '--json'], { SVC_INVESTOR_ID: investorId });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.json).toMatchObject({ investor_id: investorId, full_name: 'Mona Hassan', status: 'active', suitability_recorded: true, risk_acknowledged: true });
+    expect(shown.json).toMatchObject({
+      investor_id: investorId,
+      full_name: 'Mona Hassan',
+      status: 'active',
+      suitability_recorded: true,
+      risk_acknowledged: true,
+    });
 
     const plain = await svc(['kyc', 'status', applied.json.application_id]);
     expect(plain.stdout).toContain(`export SVC_INVESTOR_ID=${investorId}`);
   });
 
   it('--front/--back upload image files; --no-documents takes the dossier-only path', async () => {
-    const files = await svc(['kyc', 'apply', ...applyFlags(), '--front', 'fixtures/documents/national_id_front.png', '--back', 'fixtures/documents/national_id_back.png', '--json']);
+    const files = await svc([
+      'kyc',
+      'apply',
+      ...applyFlags(),
+      '--front',
+      'fixtures/documents/national_id_front.png',
+      '--back',
+      'fixtures/documents/national_id_back.png',
+      '--json',
+    ]);
     expect(files.json).toMatchObject({ state: 'approved', path: 'documents' });
     const dossier = await svc(['kyc', 'apply', ...applyFlags(), '--no-documents', '--json']);
     expect(dossier.json).toMatchObject({ state: 'approved', path: 'dossier', documents: [] });
@@ -101,7 +154,15 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
     const cleared = await svc(['desk', 'kyc', 'clear', id, '--json']);
     expect(cleared.json).toMatchObject({ state: 'approved', investor_id: expect.stringMatching(/^inv_/) });
     const other = await svc(['kyc', 'apply', ...applyFlags('9999'), '--no-documents', '--json']);
-    const declined = await svc(['desk', 'kyc', 'decline', other.json.application_id, '--reason', 'IDENTITY_NOT_VERIFIED', '--json']);
+    const declined = await svc([
+      'desk',
+      'kyc',
+      'decline',
+      other.json.application_id,
+      '--reason',
+      'IDENTITY_NOT_VERIFIED',
+      '--json',
+    ]);
     expect(declined.json).toMatchObject({ state: 'rejected', reason_code: 'IDENTITY_NOT_VERIFIED' });
   });
 
@@ -119,7 +180,8 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
   });
 
   it('a missing flag without a TTY exits 2, names the flag, prompts nothing and creates nothing', async () => {
-    const before = (await svc(['desk', 'kyc', 'list', '--state', 'all', '--limit', '200', '--json'])).json.applications.length;
+    const before = (await svc(['desk', 'kyc', 'list', '--state', 'all', '--limit', '200', '--json'])).json.applications
+      .length;
     const flags = applyFlags();
     const withoutPhone = flags.filter((_f, i) => i !== flags.indexOf('--phone') && i !== flags.indexOf('--phone') + 1);
     const res = await svc(['kyc', 'apply', ...withoutPhone, '--sample-documents']);
@@ -135,14 +197,23 @@ describe('svc kyc apply / investor suitability / investor show without a TTY: ev
     expect(suit.stderr).toContain('--horizon');
     expect((await svc(['investor', 'show'], { SVC_INVESTOR_ID: '' })).code).toBe(2);
     expect((await svc(['desk', 'kyc', 'decline', 'kyc_0000000000'])).code).toBe(2);
-    const after = (await svc(['desk', 'kyc', 'list', '--state', 'all', '--limit', '200', '--json'])).json.applications.length;
+    const after = (await svc(['desk', 'kyc', 'list', '--state', 'all', '--limit', '200', '--json'])).json.applications
+      .length;
     expect(after).toBe(before);
   });
 
   it('a file that is not an image is refused before anything is created (exit 2)', async () => {
     const notImage = join(home, 'scan.txt');
     writeFileSync(notImage, 'not an image');
-    const res = await svc(['kyc', 'apply', ...applyFlags(), '--front', notImage, '--back', 'fixtures/documents/national_id_back.png']);
+    const res = await svc([
+      'kyc',
+      'apply',
+      ...applyFlags(),
+      '--front',
+      notImage,
+      '--back',
+      'fixtures/documents/national_id_back.png',
+    ]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('not a JPEG or PNG');
   });

@@ -24,7 +24,10 @@ afterAll(async () => sbx?.stop());
 
 /** Runs `svc ARGS` in tmux with no investor set and keeps the pane open after it exits, showing its exit code. */
 function svcInTerminal(args: string): TmuxSession {
-  return new TmuxSession(`env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`, { width: 140, height: 40 });
+  return new TmuxSession(
+    `env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`,
+    { width: 140, height: 40 },
+  );
 }
 
 async function ordersOf(investorId: string): Promise<unknown[]> {
@@ -35,7 +38,9 @@ describe('svc order buy|sell SYMBOL QTY on a terminal asks for the missing inves
   it('offers the accounts newest first, filters them as you type; the chosen one is shown in the estimate; confirming places the order', async () => {
     term = svcInTerminal('order buy COMI 10');
     // the question shows first and the accounts once the tenant's list has loaded: wait for the last one
-    const asked = await term.waitFor(new RegExp(`Investor \\(type a name, account number or id\\)[\\s\\S]*${omar} {2}Omar Farouk`));
+    const asked = await term.waitFor(
+      new RegExp(`Investor \\(type a name, account number or id\\)[\\s\\S]*${omar} {2}Omar Farouk`),
+    );
     expect(asked.indexOf(`${mona}  Mona Hassan`)).toBeGreaterThan(-1);
     expect(asked.indexOf(`${mona}  Mona Hassan`)).toBeLessThan(asked.indexOf(`${omar}  Omar Farouk`));
     term.type('farouk');
@@ -44,12 +49,15 @@ describe('svc order buy|sell SYMBOL QTY on a terminal asks for the missing inves
     const screen = await term.waitFor('Place this order?');
     expect(screen).toContain(`buy 10 COMI market day for ${omar}`);
     expect(screen).toMatch(/Fees \d+\.\d+ EGP \(commission/);
-    for (const question of ['Symbol', 'Quantity', 'Order type', 'Time in force']) expect(screen).not.toContain(question);
+    for (const question of ['Symbol', 'Quantity', 'Order type', 'Time in force'])
+      expect(screen).not.toContain(question);
     expect(await ordersOf(omar)).toHaveLength(0);
     term.keys('Enter');
     const done = await term.waitFor('EXIT=0');
     expect(done).toMatch(/ord_\w+ {2}buy 10 COMI {2}market day {2}filled {2}filled 10\/10/);
-    expect(await ordersOf(omar)).toEqual([expect.objectContaining({ symbol: 'COMI', side: 'buy', type: 'market', qty: 10, status: 'filled' })]);
+    expect(await ordersOf(omar)).toEqual([
+      expect.objectContaining({ symbol: 'COMI', side: 'buy', type: 'market', qty: 10, status: 'filled' }),
+    ]);
     expect(await ordersOf(mona)).toHaveLength(0);
   });
 

@@ -21,7 +21,10 @@ afterAll(async () => sbx?.stop());
 
 /** Runs `svc ARGS` in tmux and keeps the pane open after it exits, showing its exit code. */
 function svcInTerminal(args: string): TmuxSession {
-  return new TmuxSession(`env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`, { width: 140, height: 40 });
+  return new TmuxSession(
+    `env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`,
+    { width: 140, height: 40 },
+  );
 }
 
 describe('svc order buy on a terminal asks for what is missing', () => {
@@ -53,7 +56,9 @@ describe('svc order buy on a terminal asks for what is missing', () => {
     term.keys('Enter');
     const done = await term.waitFor('EXIT=0');
     expect(done).toMatch(/ord_\w+ {2}buy 5 TMGH {2}limit 60\.00 day {2}new/);
-    expect((await sbx.svc(['order', 'list', '--investor', inv, '--json'])).json.orders).toEqual([expect.objectContaining({ symbol: 'TMGH', qty: 5, limit_price_micros: 60_000_000, status: 'new' })]);
+    expect((await sbx.svc(['order', 'list', '--investor', inv, '--json'])).json.orders).toEqual([
+      expect.objectContaining({ symbol: 'TMGH', qty: 5, limit_price_micros: 60_000_000, status: 'new' }),
+    ]);
   });
 
   it('given the symbol, asks only for the rest; declining places nothing', async () => {

@@ -21,7 +21,10 @@ afterEach(() => term?.kill());
 afterAll(async () => sbx?.stop());
 
 function svcInTerminal(args: string): TmuxSession {
-  return new TmuxSession(`env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`, { width: 140, height: 40 });
+  return new TmuxSession(
+    `env -u CI -u SVC_INVESTOR_ID ${process.execPath} ${SVC} --home ${sbx.home} ${args}; echo "EXIT=$?"; sleep 60`,
+    { width: 140, height: 40 },
+  );
 }
 
 /** The time-in-force choices the select lists (its lines after the question). */

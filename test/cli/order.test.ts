@@ -17,7 +17,14 @@ describe('svc order', () => {
   it('buy before the open queues the order (accepted); --wait on a frozen clock says how to advance; it fills at the open', async () => {
     const res = await sbx.svc(['order', 'buy', 'COMI', '10', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 10, status: 'accepted' });
+    expect(res.json).toMatchObject({
+      investor_id: inv,
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'market',
+      qty: 10,
+      status: 'accepted',
+    });
     // the hint keeps the --home in use (the helper passes --home)
     expect(res.stderr).toContain(`svc --home ${sbx.home} clock advance --until next_open`);
     expect((await sbx.svc(['clock', 'advance', '--until', 'next_open', '--json'])).code).toBe(0);
@@ -32,10 +39,21 @@ describe('svc order', () => {
     const price = quote.json.quotes[0].price_micros;
     expect(Number.isInteger(price)).toBe(true);
     const limitMicros = price - 1_000_000;
-    const limitEgp = `${Math.floor(limitMicros / 1_000_000)}.${String(limitMicros % 1_000_000).padStart(6, '0').slice(0, 2)}`;
-    const res = await sbx.svc(['order', 'buy', 'comi', '5', '--limit', limitEgp, '--tif', 'gtc', '--client-order-id', 'cli-1', '--json'], { SVC_INVESTOR_ID: inv });
+    const limitEgp = `${Math.floor(limitMicros / 1_000_000)}.${String(limitMicros % 1_000_000)
+      .padStart(6, '0')
+      .slice(0, 2)}`;
+    const res = await sbx.svc(
+      ['order', 'buy', 'comi', '5', '--limit', limitEgp, '--tif', 'gtc', '--client-order-id', 'cli-1', '--json'],
+      { SVC_INVESTOR_ID: inv },
+    );
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ type: 'limit', limit_price_micros: limitMicros, time_in_force: 'gtc', status: 'new', client_order_id: 'cli-1' });
+    expect(res.json).toMatchObject({
+      type: 'limit',
+      limit_price_micros: limitMicros,
+      time_in_force: 'gtc',
+      status: 'new',
+      client_order_id: 'cli-1',
+    });
 
     const open = await sbx.svc(['order', 'list', '--investor', inv, '--status', 'open', '--json']);
     expect(open.json.orders.map((o: any) => o.order_id)).toEqual([res.json.order_id]);
@@ -45,14 +63,19 @@ describe('svc order', () => {
     const cancel = await sbx.svc(['order', 'cancel', res.json.order_id, '--json']);
     expect(cancel.json.status).toBe('pending_cancel');
     await sbx.svc(['clock', 'advance', '--minutes', '1']);
-    expect((await sbx.svc(['order', 'show', res.json.order_id, '--json'])).json).toMatchObject({ status: 'canceled', reason_code: 'CANCELED_BY_CLIENT' });
+    expect((await sbx.svc(['order', 'show', res.json.order_id, '--json'])).json).toMatchObject({
+      status: 'canceled',
+      reason_code: 'CANCELED_BY_CLIENT',
+    });
     const again = await sbx.svc(['order', 'cancel', res.json.order_id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('ORDER_NOT_CANCELLABLE');
 
     const none = await sbx.svc(['order', 'note', res.json.order_id, '--json']);
     expect([none.code, none.json.error.code]).toEqual([1, 'NO_EXECUTIONS']);
-    const filled = (await sbx.svc(['order', 'list', '--investor', inv, '--status', 'closed', '--json'])).json.orders.find((o: any) => o.status === 'filled');
+    const filled = (
+      await sbx.svc(['order', 'list', '--investor', inv, '--status', 'closed', '--json'])
+    ).json.orders.find((o: any) => o.status === 'filled');
     const note = await sbx.svc(['order', 'note', filled.order_id, '--json']);
     expect(note.code).toBe(0);
     expect(note.json).toMatchObject({ order_id: filled.order_id, filled_qty: 10, net_direction: 'debit' });
@@ -69,7 +92,13 @@ describe('svc order', () => {
     // the same words as the order wizard and the dashboard's form: in EGP, naming the nearest valid prices
     expect(tick.stderr).toContain('80.005 EGP is not on the 0.01 EGP tick: use 80.00 or 80.01 EGP');
     expect(tick.stderr).toContain('hint:');
-    for (const args of [['COMI', '1', '--limit', 'abc'], ['COMI', '1', '--limit', '1.1234567'], ['COMI', '0'], ['COMI', '1.5'], ['COMI', '1', '--tif', 'gtd']]) {
+    for (const args of [
+      ['COMI', '1', '--limit', 'abc'],
+      ['COMI', '1', '--limit', '1.1234567'],
+      ['COMI', '0'],
+      ['COMI', '1.5'],
+      ['COMI', '1', '--tif', 'gtd'],
+    ]) {
       const res = await sbx.svc(['order', 'buy', ...args, '--investor', inv]);
       expect(res.code, args.join(' ')).toBe(2);
     }

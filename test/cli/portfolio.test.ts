@@ -20,19 +20,32 @@ describe('svc fund', () => {
     expect(json.code).toBe(0);
     expect(json.json.funds.map((f: any) => f.fund_code)).toEqual(['BMYBY', 'NILLQ', 'NILSK', 'UBRKH']);
     const plain = await sbx.svc(['fund', 'list', '--shariah']);
-    expect(plain.stdout).toMatch(/UBRKH\s+United Bank Rakhaa Shariah Money Market Fund\s+341\.275413\s+2026-11-21\s+23\.00%\s+5,000\.00\s+yes\s+12:00/);
+    expect(plain.stdout).toMatch(
+      /UBRKH\s+United Bank Rakhaa Shariah Money Market Fund\s+341\.275413\s+2026-11-21\s+23\.00%\s+5,000\.00\s+yes\s+12:00/,
+    );
     expect(plain.stdout).not.toContain('BMYBY');
   });
 
   it('subscribe takes EGP, redeem takes units with up to 6 decimals; both exact', async () => {
     const sub = await sbx.svc(['fund', 'subscribe', 'ubrkh', '10000', '--investor', inv, '--json']);
     expect(sub.code, sub.stderr).toBe(0);
-    expect(sub.json).toMatchObject({ side: 'subscribe', fund_code: 'UBRKH', amount_micros: 10_000_000_000, state: 'settled', result_units_micros: 29_301_847, result_amount_micros: 9_999_999_937 });
+    expect(sub.json).toMatchObject({
+      side: 'subscribe',
+      fund_code: 'UBRKH',
+      amount_micros: 10_000_000_000,
+      state: 'settled',
+      result_units_micros: 29_301_847,
+      result_amount_micros: 9_999_999_937,
+    });
     const red = await sbx.svc(['fund', 'redeem', 'UBRKH', '9.301847'], { SVC_INVESTOR_ID: inv });
     expect(red.code, red.stderr).toBe(0);
-    expect(red.stdout).toMatch(/^fo_\S+ {2}redeem UBRKH {2}9\.301847 units -> 3,174\.49 EGP at NAV 341\.275413 \(2026-11-21\) {2}settled\n$/);
+    expect(red.stdout).toMatch(
+      /^fo_\S+ {2}redeem UBRKH {2}9\.301847 units -> 3,174\.49 EGP at NAV 341\.275413 \(2026-11-21\) {2}settled\n$/,
+    );
     const bal = await sbx.svc(['api', 'GET', `/v1/investors/${inv}/balances`]);
-    expect(JSON.parse(bal.stdout).funds).toEqual([{ asset: 'fund:UBRKH', fund_code: 'UBRKH', settled: 20_000_000, reserved: 0, unsettled: 0 }]);
+    expect(JSON.parse(bal.stdout).funds).toEqual([
+      { asset: 'fund:UBRKH', fund_code: 'UBRKH', settled: 20_000_000, reserved: 0, unsettled: 0 },
+    ]);
   });
 
   it('refusals exit 1 with the code; bad amounts and units are usage errors (exit 2) and send nothing', async () => {
@@ -42,7 +55,13 @@ describe('svc fund', () => {
     const unknown = await sbx.svc(['fund', 'redeem', 'NOPE', '1', '--investor', inv, '--json']);
     expect(unknown.code).toBe(1);
     expect(unknown.json.error.code).toBe('UNKNOWN_FUND');
-    for (const args of [['subscribe', 'BMYBY', '1e4'], ['subscribe', 'BMYBY', '-5'], ['subscribe', 'BMYBY', '0'], ['redeem', 'BMYBY', '1.0000001'], ['redeem', 'BMYBY', '0']]) {
+    for (const args of [
+      ['subscribe', 'BMYBY', '1e4'],
+      ['subscribe', 'BMYBY', '-5'],
+      ['subscribe', 'BMYBY', '0'],
+      ['redeem', 'BMYBY', '1.0000001'],
+      ['redeem', 'BMYBY', '0'],
+    ]) {
       const res = await sbx.svc(['fund', ...args, '--investor', inv]);
       expect(res.code, args.join(' ')).toBe(2);
     }
@@ -69,7 +88,8 @@ describe('svc portfolio', () => {
     expect(plain.stdout).toContain('Money market funds');
     expect(plain.stdout).toMatch(/Time-weighted return [+-]?\d+\.\d\d% over 90 trading days/);
     expect(plain.stdout).toMatch(/[▁▂▃▄▅▆▇█]/);
-    for (const days of ['0', '366', 'x']) expect((await sbx.svc(['portfolio', '--investor', inv, '--days', days])).code).toBe(2);
+    for (const days of ['0', '366', 'x'])
+      expect((await sbx.svc(['portfolio', '--investor', inv, '--days', days])).code).toBe(2);
     const unknown = await sbx.svc(['portfolio', '--investor', 'inv_unknown', '--json']);
     expect(unknown.code).toBe(1);
     expect(unknown.json.error.code).toBe('NOT_FOUND');

@@ -11,11 +11,19 @@ import { invokedName } from '../../cli/hints.js';
 const REPO = dirname(dirname(SVC));
 const tmp = mkdtempSync(join(tmpdir(), 'svc-name-'));
 /** PATH without any directory holding an svc. */
-const BARE_PATH = (process.env.PATH ?? '').split(delimiter).filter((d) => !d.startsWith(REPO)).join(delimiter);
+const BARE_PATH = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((d) => !d.startsWith(REPO))
+  .join(delimiter);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
     execFile(file, args, { cwd, env: { ...process.env, NO_COLOR: '1', CI: '1', ...env } }, (err, _out, stderr) => {
       done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr });
@@ -25,7 +33,12 @@ function run(file: string, args: string[], env: Record<string, string>, cwd: str
 
 describe('hints name the program as it was invoked', () => {
   it('typed as ./bin/svc in the checkout, the hint says ./bin/svc', async () => {
-    const r = await run('./bin/svc', ['--home', tmp, 'order', 'buy'], { PATH: BARE_PATH, SVC_INVESTOR_ID: 'inv_0000000000' }, REPO);
+    const r = await run(
+      './bin/svc',
+      ['--home', tmp, 'order', 'buy'],
+      { PATH: BARE_PATH, SVC_INVESTOR_ID: 'inv_0000000000' },
+      REPO,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`./bin/svc --home ${tmp} order buy SYMBOL QTY`);
   });
@@ -36,7 +49,12 @@ describe('hints name the program as it was invoked', () => {
     rmSync(binDir, { recursive: true, force: true });
     mkdirSync(binDir, { recursive: true });
     symlinkSync(SVC, link);
-    const r = await run(link, ['--home', tmp, 'order', 'buy'], { PATH: `${binDir}${delimiter}${BARE_PATH}`, SVC_INVESTOR_ID: 'inv_0000000000' }, tmp);
+    const r = await run(
+      link,
+      ['--home', tmp, 'order', 'buy'],
+      { PATH: `${binDir}${delimiter}${BARE_PATH}`, SVC_INVESTOR_ID: 'inv_0000000000' },
+      tmp,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`svc --home ${tmp} order buy SYMBOL QTY`);
     expect(r.stderr).not.toContain('bin/svc');

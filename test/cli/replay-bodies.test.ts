@@ -21,12 +21,16 @@ beforeAll(async () => {
     ['clock', 'advance', '--until', 'next_open'],
     ['api', 'POST', '/admin/sandbox/quote', '-d', '{"symbol":"COMI","price_micros":85120000}'],
     ['api', 'POST', '/admin/sandbox/quote', '-d', '{"symbol":"COMI","price_micros":1}'],
-  ]) await a.svc([...args, '--json']);
+  ])
+    await a.svc([...args, '--json']);
   const t = await a.svc(['api', 'POST', '/admin/tenants', '-d', '{"name":"bodies-tenant"}', '--json']);
   expect(t.code, t.stderr).toBe(0);
   tenantKey = t.json.api_key;
   expect((await a.svc(['sandbox', 'journal', journal])).code).toBe(0);
-  rows = readFileSync(journal, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  rows = readFileSync(journal, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }, 120_000);
 
 afterAll(async () => {
@@ -58,7 +62,12 @@ describe('svc sandbox replay compares bodies', () => {
   it('a faithful journal replays with every body compared and equal (the secrets match whatever the replay mints)', async () => {
     const r = await runSvc(['sandbox', 'replay', journal, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ entries: rows.length - 1, matched: rows.length - 1, bodies_compared: rows.length - 1, mismatched: [] });
+    expect(r.json).toMatchObject({
+      entries: rows.length - 1,
+      matched: rows.length - 1,
+      bodies_compared: rows.length - 1,
+      mismatched: [],
+    });
   });
 
   it('a body that differs is reported with its first differing field and both values, even when the status is the same (exit 1)', async () => {
@@ -70,22 +79,37 @@ describe('svc sandbox replay compares bodies', () => {
     const text = await runSvc(['sandbox', 'replay', f]);
     expect(text.code).toBe(1);
     expect(text.stderr).toContain('1 of 4 entries answered differently');
-    expect(text.stderr).toContain(`tampered.ndjson:${i + 1} seq ${rows[i].seq} POST /admin/sandbox/quote: status 200; body.price_micros: recorded 85130000, replayed 85120000`);
+    expect(text.stderr).toContain(
+      `tampered.ndjson:${i + 1} seq ${rows[i].seq} POST /admin/sandbox/quote: status 200; body.price_micros: recorded 85130000, replayed 85120000`,
+    );
     const json = await runSvc(['sandbox', 'replay', f, '--json']);
     expect(json.code).toBe(1);
     expect(json.json.mismatched).toEqual([
-      { line: i + 1, seq: rows[i].seq, route: 'POST /admin/sandbox/quote', recorded_status: 200, replayed_status: 200, replayed_error: null, field: { path: 'body.price_micros', recorded: 85130000, replayed: 85120000 } },
+      {
+        line: i + 1,
+        seq: rows[i].seq,
+        route: 'POST /admin/sandbox/quote',
+        recorded_status: 200,
+        replayed_status: 200,
+        replayed_error: null,
+        field: { path: 'body.price_micros', recorded: 85130000, replayed: 85120000 },
+      },
     ]);
   });
 
   it('a journal written before answers were kept replays by status and says how many bodies it could compare', async () => {
-    const f = write('old.ndjson', rows.map((e, n) => {
-      if (n === 0) return e;
-      const { response: _dropped, ...old } = e;
-      return old;
-    }));
+    const f = write(
+      'old.ndjson',
+      rows.map((e, n) => {
+        if (n === 0) return e;
+        const { response: _dropped, ...old } = e;
+        return old;
+      }),
+    );
     const r = await runSvc(['sandbox', 'replay', f]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('every one answered as recorded (0 with a recorded body to compare; the others by status)');
+    expect(r.stderr).toContain(
+      'every one answered as recorded (0 with a recorded body to compare; the others by status)',
+    );
   });
 });

@@ -39,15 +39,33 @@ describe('svc sandbox journal', () => {
     const r = await a.svc(['sandbox', 'journal', journal, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(statSync(journal).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ svc_journal: 1, origin: { seed: 9, clock: 'frozen' }, complete: true, entries: lines.length - 1 });
+    const lines = readFileSync(journal, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      svc_journal: 1,
+      origin: { seed: 9, clock: 'frozen' },
+      complete: true,
+      entries: lines.length - 1,
+    });
     expect(r.json.entries).toBe(lines.length - 1);
     const principals = new Set(lines.slice(1).map((e) => e.principal));
     expect(principals).toEqual(new Set([`tenant:${a.info.tenant_id}`, 'operator:admin', 'operator:dealer']));
     expect(lines.slice(1).some((e) => e.status === 422)).toBe(true);
     expect(lines.slice(1).some((e) => e.body_base64 !== null)).toBe(true);
     const text = readFileSync(journal, 'utf8');
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) expect(text).not.toContain(a.info[k]);
+    for (const k of [
+      'api_key',
+      'signing_secret',
+      'admin_key',
+      'dealer_key',
+      'security_key',
+      'approver_key',
+      'compliance_key',
+      'auditor_key',
+    ])
+      expect(text).not.toContain(a.info[k]);
     expect(text).not.toMatch(/v1=[0-9a-f]{64}/);
     // Without FILE: stdout, the same bytes.
     expect((await a.svc(['sandbox', 'journal'])).stdout).toBe(text);
@@ -79,15 +97,26 @@ describe('svc sandbox replay into a fresh sandbox', () => {
   });
 
   it("B's audit chain is A's, truthfully: every replayed action names the replay, on behalf of A's actor", async () => {
-    const rows = async (creds: any) => JSON.parse((await readAs(creds, '/admin/audit?limit=200')).text).entries.reverse();
+    const rows = async (creds: any) =>
+      JSON.parse((await readAs(creds, '/admin/audit?limit=200')).text).entries.reverse();
     const ra = await rows(a.info);
     const rb = await rows(b);
     const opened = rb.findIndex((r: any) => r.action === 'sandbox.replay_session_opened');
     expect(rb[opened]).toMatchObject({ actor: 'replay', on_behalf_of: null });
     const replayed = rb.filter((_r: any, i: number) => i !== opened);
-    const shape = (r: any, actor: string) => ({ at: r.at, action: r.action, subject: r.subject, tenant_id: r.tenant_id, detail: r.detail, actor });
-    expect(replayed.map((r: any) => shape(r, r.on_behalf_of ?? r.actor))).toEqual(ra.map((r: any) => shape(r, r.actor)));
-    for (const r of replayed) if (r.actor !== 'system') expect(r).toMatchObject({ actor: 'replay', on_behalf_of: expect.any(String) });
+    const shape = (r: any, actor: string) => ({
+      at: r.at,
+      action: r.action,
+      subject: r.subject,
+      tenant_id: r.tenant_id,
+      detail: r.detail,
+      actor,
+    });
+    expect(replayed.map((r: any) => shape(r, r.on_behalf_of ?? r.actor))).toEqual(
+      ra.map((r: any) => shape(r, r.actor)),
+    );
+    for (const r of replayed)
+      if (r.actor !== 'system') expect(r).toMatchObject({ actor: 'replay', on_behalf_of: expect.any(String) });
     expect(JSON.parse((await readAs(b, '/admin/audit/verify')).text)).toMatchObject({ ok: true });
   });
 
@@ -97,7 +126,22 @@ describe('svc sandbox replay into a fresh sandbox', () => {
 
   it('the next writes on both create the same ids and answer the same', async () => {
     for (const s of [
-      ['api', 'POST', '/v1/orders', '-d', JSON.stringify({ investor_id: work.investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 1, time_in_force: 'day' }), '--idempotency-key', 'next-1'],
+      [
+        'api',
+        'POST',
+        '/v1/orders',
+        '-d',
+        JSON.stringify({
+          investor_id: work.investorId,
+          symbol: 'COMI',
+          side: 'buy',
+          type: 'market',
+          qty: 1,
+          time_in_force: 'day',
+        }),
+        '--idempotency-key',
+        'next-1',
+      ],
       ['api', 'POST', '/admin/sandbox/clock-advance', '-d', '{"until":"next_open"}'],
       ['order', 'list', '--investor', work.investorId],
     ]) {
@@ -134,8 +178,20 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     const entry3 = JSON.parse(rows[3]);
     const cases: Array<[string, string[], RegExp]> = [
       ['bad-json', [...rows.slice(0, 3), rows[3].slice(0, 40), ...rows.slice(4)], /bad-json\.ndjson:4: not valid JSON/],
-      ['bad-field', [...rows.slice(0, 3), JSON.stringify({ ...entry3, principal: 'root' }), ...rows.slice(4)], /bad-field\.ndjson:4: principal: /],
-      ['unknown-route', [...rows.slice(0, 3), JSON.stringify({ ...entry3, path: '/v1/teleport', route: `${entry3.method} /v1/teleport` }), ...rows.slice(4)], /unknown-route\.ndjson:4: unknown route [A-Z]+ \/v1\/teleport/],
+      [
+        'bad-field',
+        [...rows.slice(0, 3), JSON.stringify({ ...entry3, principal: 'root' }), ...rows.slice(4)],
+        /bad-field\.ndjson:4: principal: /,
+      ],
+      [
+        'unknown-route',
+        [
+          ...rows.slice(0, 3),
+          JSON.stringify({ ...entry3, path: '/v1/teleport', route: `${entry3.method} /v1/teleport` }),
+          ...rows.slice(4),
+        ],
+        /unknown-route\.ndjson:4: unknown route [A-Z]+ \/v1\/teleport/,
+      ],
       ['gap', [...rows.slice(0, 3), ...rows.slice(4)], /gap\.ndjson:4: seq 4 follows 2: an entry is missing/],
       ['truncated', rows.slice(0, 5), /holds 4 of the journal's \d+ entries: it is truncated/],
       ['not-journal', ['{"hello":"world"}', ...rows.slice(1)], /not-journal\.ndjson:1: not an svc journal/],
@@ -158,9 +214,14 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     expect(viaCli.code).toBe(2);
     expect(viaCli.stderr).toContain('already holds a sandbox');
     // The daemon's replay mode refuses it too, before reading the journal or opening anything.
-    const direct = spawnSync(process.execPath, ['dist/daemon/main.js', '--home', c.home, '--replay'], { input: readFileSync(journal), encoding: 'utf8' });
+    const direct = spawnSync(process.execPath, ['dist/daemon/main.js', '--home', c.home, '--replay'], {
+      input: readFileSync(journal),
+      encoding: 'utf8',
+    });
     expect(direct.status).toBe(2);
-    expect(JSON.parse(direct.stdout)).toEqual({ refused: { line: null, message: expect.stringContaining('already holds a sandbox') } });
+    expect(JSON.parse(direct.stdout)).toEqual({
+      refused: { line: null, message: expect.stringContaining('already holds a sandbox') },
+    });
     expect((await c.svc(['sandbox', 'journal'])).stdout).toBe(before);
     expect((await c.svc(['sandbox', 'status', '--json'])).stdout).toBe(state);
     expect(readdirSync(c.home).sort()).toEqual(files);
@@ -176,26 +237,61 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
     const d = await startSandbox(['--seed', '12']);
     try {
       const send = async (key: string, secret: string, path: string, body: unknown) => {
-        const res = await fetch(d.info.base_url + path, { method: 'POST', headers: { 'x-admin-key': key, 'content-type': 'application/json', 'x-step-up-code': stepUpCode(secret, { wallMs: Date.now() }) }, body: JSON.stringify(body) });
+        const res = await fetch(d.info.base_url + path, {
+          method: 'POST',
+          headers: {
+            'x-admin-key': key,
+            'content-type': 'application/json',
+            'x-step-up-code': stepUpCode(secret, { wallMs: Date.now() }),
+          },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, body: (await res.json()) as { action_id: string } };
       };
-      const p = await send(d.info.security_key, d.info.security_step_up, '/admin/actions', { action: 'console-users:manage', params: { name: 'mallory', role: 'approver' }, reason: 'crafted' });
+      const p = await send(d.info.security_key, d.info.security_step_up, '/admin/actions', {
+        action: 'console-users:manage',
+        params: { name: 'mallory', role: 'approver' },
+        reason: 'crafted',
+      });
       expect(p.status).toBe(201);
-      const a = await send(d.info.approver_key, d.info.approver_step_up, `/admin/actions/${p.body.action_id}/approve`, {});
+      const a = await send(
+        d.info.approver_key,
+        d.info.approver_step_up,
+        `/admin/actions/${p.body.action_id}/approve`,
+        {},
+      );
       expect(a.status, JSON.stringify(a.body)).toBe(200);
-      const rows = (await d.svc(['sandbox', 'journal'])).stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const rows = (await d.svc(['sandbox', 'journal'])).stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const approval = rows.findIndex((e) => e.route === 'POST /admin/actions/:id/approve');
       const recorded = JSON.parse(rows[approval].response);
       expect(recorded.result.answered_once.enrolment_code).toBe('[secret]');
       recorded.result.answered_once.enrolment_code = 'show-me-the-code';
       rows[approval].response = JSON.stringify(recorded);
-      const f = write('crafted.ndjson', rows.map((r) => JSON.stringify(r)));
+      const f = write(
+        'crafted.ndjson',
+        rows.map((r) => JSON.stringify(r)),
+      );
       const r = await runSvc(['sandbox', 'replay', f, '--json']);
       expect(r.code).toBe(1);
-      expect(r.json.mismatched).toEqual([expect.objectContaining({ seq: rows[approval].seq, field: { path: 'body.result.answered_once.enrolment_code', recorded: 'show-me-the-code', replayed: '[secret]' } })]);
+      expect(r.json.mismatched).toEqual([
+        expect.objectContaining({
+          seq: rows[approval].seq,
+          field: {
+            path: 'body.result.answered_once.enrolment_code',
+            recorded: 'show-me-the-code',
+            replayed: '[secret]',
+          },
+        }),
+      ]);
       const text = await runSvc(['sandbox', 'replay', f]);
-      expect(text.stderr).toContain('body.result.answered_once.enrolment_code: recorded "show-me-the-code", replayed "[secret]"');
-      for (const out of [r.stdout + r.stderr, text.stdout + text.stderr]) expect(out).not.toMatch(/enrolment_code"?:\s*"(?!\[secret\]|show-me-the-code)/);
+      expect(text.stderr).toContain(
+        'body.result.answered_once.enrolment_code: recorded "show-me-the-code", replayed "[secret]"',
+      );
+      for (const out of [r.stdout + r.stderr, text.stdout + text.stderr])
+        expect(out).not.toMatch(/enrolment_code"?:\s*"(?!\[secret\]|show-me-the-code)/);
     } finally {
       await d.stop();
     }

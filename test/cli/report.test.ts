@@ -4,7 +4,16 @@
 // the report's sha256 and never over a file without --force, --open without xdg-open, the daemon's
 // refusals of bad input, --wait on a running clock, and --json everywhere.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +48,13 @@ describe('svc report create', () => {
   it('asks for this month up to today on the sandbox clock; --wait on a frozen clock says to advance it (exit 0, still pending)', async () => {
     const res = await sbx.svc(['report', 'create', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ investor_id: inv, state: 'pending', period_start: '2026-03-01', period_end: '2026-03-15', locale: 'en' });
+    expect(res.json).toMatchObject({
+      investor_id: inv,
+      state: 'pending',
+      period_start: '2026-03-01',
+      period_end: '2026-03-15',
+      locale: 'en',
+    });
     expect(res.stderr).toContain('clock is frozen');
     expect(res.stderr).toContain(`svc --home ${sbx.home} clock advance --minutes 2`);
     reportId = res.json.report_id;
@@ -47,9 +62,30 @@ describe('svc report create', () => {
   });
 
   it('takes the investor from $SVC_INVESTOR_ID, the period, locale and sections as given; without an investor it is a usage error', async () => {
-    const res = await sbx.svc(['report', 'create', '--from', '2026-03-02', '--to', '2026-03-10', '--locale', 'ar', '--sections', 'holdings,summary', '--json'], { SVC_INVESTOR_ID: inv });
+    const res = await sbx.svc(
+      [
+        'report',
+        'create',
+        '--from',
+        '2026-03-02',
+        '--to',
+        '2026-03-10',
+        '--locale',
+        'ar',
+        '--sections',
+        'holdings,summary',
+        '--json',
+      ],
+      { SVC_INVESTOR_ID: inv },
+    );
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ investor_id: inv, period_start: '2026-03-02', period_end: '2026-03-10', locale: 'ar', sections: ['summary', 'holdings'] });
+    expect(res.json).toMatchObject({
+      investor_id: inv,
+      period_start: '2026-03-02',
+      period_end: '2026-03-10',
+      locale: 'ar',
+      sections: ['summary', 'holdings'],
+    });
     // --from defaults to the first of --to's month (the account was opened on 2026-03-15: a statement
     // starts no earlier than the first of that month, PERIOD_BEFORE_ACCOUNT otherwise)
     const plain = await sbx.svc(['report', 'create', '--to', '2026-03-14'], { SVC_INVESTOR_ID: inv });
@@ -61,7 +97,19 @@ describe('svc report create', () => {
   });
 
   it('--idempotency-key makes a retried create answer the same report, although the route requires no key', async () => {
-    const args = ['report', 'create', '--investor', inv, '--from', '2026-03-03', '--to', '2026-03-12', '--idempotency-key', 'cli-statement-mar', '--json'];
+    const args = [
+      'report',
+      'create',
+      '--investor',
+      inv,
+      '--from',
+      '2026-03-03',
+      '--to',
+      '2026-03-12',
+      '--idempotency-key',
+      'cli-statement-mar',
+      '--json',
+    ];
     const first = await sbx.svc(args);
     const again = await sbx.svc(args);
     expect([first.code, again.code], first.stderr + again.stderr).toEqual([0, 0]);
@@ -72,14 +120,27 @@ describe('svc report create', () => {
     const fr = await sbx.svc(['report', 'create', '--investor', inv, '--locale', 'fr']);
     expect(fr.code).toBe(1);
     expect(fr.stderr).toContain('UNSUPPORTED_LOCALE');
-    expect(fr.stderr).toContain(`hint: Ask for en (English) or ar (Arabic): svc --home ${sbx.home} report create --locale ar`);
+    expect(fr.stderr).toContain(
+      `hint: Ask for en (English) or ar (Arabic): svc --home ${sbx.home} report create --locale ar`,
+    );
     const frJson = await sbx.svc(['report', 'create', '--investor', inv, '--locale', 'fr', '--json']);
     expect(frJson.code).toBe(1);
     expect(frJson.json.error.code).toBe('UNSUPPORTED_LOCALE');
-    const reversed = await sbx.svc(['report', 'create', '--investor', inv, '--from', '2026-03-10', '--to', '2026-03-01']);
+    const reversed = await sbx.svc([
+      'report',
+      'create',
+      '--investor',
+      inv,
+      '--from',
+      '2026-03-10',
+      '--to',
+      '2026-03-01',
+    ]);
     expect(reversed.code).toBe(1);
     expect(reversed.stderr).toContain('INVALID_PERIOD');
-    expect(reversed.stderr).toContain(`hint: Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: svc --home ${sbx.home} clock show`);
+    expect(reversed.stderr).toContain(
+      `hint: Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: svc --home ${sbx.home} clock show`,
+    );
     const future = await sbx.svc(['report', 'create', '--investor', inv, '--to', '2026-03-16', '--json']);
     expect(future.code).toBe(1);
     expect(future.json.error.code).toBe('INVALID_PERIOD');
@@ -107,8 +168,30 @@ describe('svc report download before ready, and status', () => {
     expect(adv.code, adv.stderr).toBe(0);
     const json = await sbx.svc(['report', 'status', reportId, '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(Object.keys(json.json).sort()).toEqual(['bytes', 'created_at', 'expires_at', 'investor_id', 'locale', 'period_end', 'period_start', 'ready_at', 'reason_code', 'report_id', 'sections', 'sha256', 'state', 'type'].sort());
-    expect(json.json).toMatchObject({ state: 'ready', sections: ['summary', 'performance', 'holdings', 'trades'], reason_code: null, expires_at: '2033-03-15T09:03:00+02:00' });
+    expect(Object.keys(json.json).sort()).toEqual(
+      [
+        'bytes',
+        'created_at',
+        'expires_at',
+        'investor_id',
+        'locale',
+        'period_end',
+        'period_start',
+        'ready_at',
+        'reason_code',
+        'report_id',
+        'sections',
+        'sha256',
+        'state',
+        'type',
+      ].sort(),
+    );
+    expect(json.json).toMatchObject({
+      state: 'ready',
+      sections: ['summary', 'performance', 'holdings', 'trades'],
+      reason_code: null,
+      expires_at: '2033-03-15T09:03:00+02:00',
+    });
     expect(json.json.bytes).toBeGreaterThan(1000);
     const plain = await sbx.svc(['report', 'status', reportId]);
     expect(plain.code, plain.stderr).toBe(0);
@@ -116,7 +199,9 @@ describe('svc report download before ready, and status', () => {
     expect(plain.stdout).toMatch(/sections\s+summary, performance, holdings, trades, then the disclosures/);
     expect(plain.stdout).toMatch(/locale\s+en \(English\)/);
     expect(plain.stdout).toMatch(/state\s+ready/);
-    expect(plain.stdout).toContain(`${(json.json.bytes / 1024).toFixed(1)} KiB (${json.json.bytes.toLocaleString('en-US')} bytes)`);
+    expect(plain.stdout).toContain(
+      `${(json.json.bytes / 1024).toFixed(1)} KiB (${json.json.bytes.toLocaleString('en-US')} bytes)`,
+    );
     expect(plain.stdout).toMatch(new RegExp(`sha256\\s+${json.json.sha256}`));
     expect(plain.stderr).toContain(`svc --home ${sbx.home} report download ${reportId}`);
   });
@@ -130,7 +215,14 @@ describe('svc report download', () => {
     const res = await sbx.svc(['report', 'download', reportId, '-o', dir, '--json']);
     expect(res.code, res.stderr).toBe(0);
     const file = join(dir, `statement-${inv}-2026-03-01-2026-03-15-en.pdf`);
-    expect(res.json).toEqual({ report_id: reportId, path: file, bytes: status.bytes, sha256: status.sha256, content_type: 'application/pdf', opened: false });
+    expect(res.json).toEqual({
+      report_id: reportId,
+      path: file,
+      bytes: status.bytes,
+      sha256: status.sha256,
+      content_type: 'application/pdf',
+      opened: false,
+    });
     const pdf = readFileSync(file);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(sha256(pdf)).toBe(status.sha256);
@@ -182,7 +274,9 @@ describe('svc report download', () => {
     expect(existsSync(join(out, 'late.pdf'))).toBe(false);
     const status = await sbx.svc(['report', 'status', reportId]);
     expect(status.stdout).toContain('passed: the PDF is purged');
-    expect(status.stderr).toContain(`svc --home ${sbx.home} report create --investor ${inv} --from 2026-03-01 --to 2026-03-15 --locale en`);
+    expect(status.stderr).toContain(
+      `svc --home ${sbx.home} report create --investor ${inv} --from 2026-03-01 --to 2026-03-15 --locale en`,
+    );
   }, 60_000);
 });
 
@@ -192,10 +286,16 @@ describe('svc report create --wait on a running clock', () => {
     expect(mode.code, mode.stderr).toBe(0);
     const res = await sbx.svc(['report', 'create', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ state: 'ready', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), bytes: expect.any(Number) });
+    expect(res.json).toMatchObject({
+      state: 'ready',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      bytes: expect.any(Number),
+    });
     const plain = await sbx.svc(['report', 'create', '--investor', inv, '--wait']);
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stdout).toMatch(/^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\)\n {2}sha256 [0-9a-f]{64}\n$/);
+    expect(plain.stdout).toMatch(
+      /^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\)\n {2}sha256 [0-9a-f]{64}\n$/,
+    );
     expect(plain.stderr).toContain('pending -> ');
   }, 60_000);
 });

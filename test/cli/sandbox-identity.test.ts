@@ -49,7 +49,10 @@ function svcAt(home: string, args: string[], env: Record<string, string> = {}): 
   return runSvc(['--home', home, ...args], { env });
 }
 
-async function started(home: string, extra: string[] = ['--port', '0']): Promise<{ port: number; pid: number; base_url: string }> {
+async function started(
+  home: string,
+  extra: string[] = ['--port', '0'],
+): Promise<{ port: number; pid: number; base_url: string }> {
   const r = await svcAt(home, ['sandbox', 'start', '--json', ...extra]);
   expect(r.code, r.stderr).toBe(0);
   return { port: Number(new URL(r.json.base_url).port), pid: r.json.pid, base_url: r.json.base_url };
@@ -82,7 +85,7 @@ async function holdPort(port = 0): Promise<number> {
 const START_CLOCK = '2026-11-22T09:00:00+02:00';
 
 describe('a command acts on the sandbox it names, or on none', () => {
-  it('with the environment of home A and --home B, clock advance moves B\'s clock and never A\'s', async () => {
+  it("with the environment of home A and --home B, clock advance moves B's clock and never A's", async () => {
     const a = newHome();
     const b = newHome();
     await started(a);
@@ -99,7 +102,7 @@ describe('a command acts on the sandbox it names, or on none', () => {
     expect(shown.json.timestamp).toBe(START_CLOCK);
   });
 
-  it('an environment that mixes two homes (A\'s home and keys, B\'s URL) is refused and changes nothing', async () => {
+  it("an environment that mixes two homes (A's home and keys, B's URL) is refused and changes nothing", async () => {
     const a = newHome();
     const b = newHome();
     await started(a);
@@ -126,7 +129,10 @@ describe('a command acts on the sandbox it names, or on none', () => {
     const line = /Run (eval "\$\(svc --home .+ sandbox env\)")/.exec(r.stderr)?.[1];
     expect(line, r.stderr).toBeDefined();
     const bin = join(process.cwd(), 'bin');
-    const out = execFileSync('bash', ['-c', `${line!} && printf %s "$SVC_HOME"`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const out = execFileSync('bash', ['-c', `${line!} && printf %s "$SVC_HOME"`], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
     expect(out).toBe(a);
   });
 });
@@ -167,7 +173,10 @@ describe('a stopped home whose port another sandbox now holds is refused before 
     const aAt = await started(a);
     expect((await svcAt(a, ['sandbox', 'stop'])).code).toBe(0);
     await started(b, ['--port', String(aAt.port)]);
-    const term = new TmuxSession(`env -u CI ${process.execPath} ${SVC} --home ${a} kyc apply; echo "EXIT=$?"; sleep 60`, { width: 160, height: 30 });
+    const term = new TmuxSession(
+      `env -u CI ${process.execPath} ${SVC} --home ${a} kyc apply; echo "EXIT=$?"; sleep 60`,
+      { width: 160, height: 30 },
+    );
     try {
       await term.waitFor('EXIT=3');
       const screen = term.screen();
@@ -190,7 +199,8 @@ describe('starting never leaves a broken home', () => {
     // the suggestion starts the home asked for, not the default one
     expect(r.stderr).toContain(`Start on a free port with: svc --home ${c} sandbox start --port 0`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'profiles.json']) expect(existsSync(join(c, name)), name).toBe(false);
+    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'profiles.json'])
+      expect(existsSync(join(c, name)), name).toBe(false);
   });
 
   it('a busy port held by another program names it as another process, with its pid', async () => {
@@ -218,7 +228,8 @@ describe('starting never leaves a broken home', () => {
     // a value the daemon cannot take is a usage error: exit 2, as for a home it refuses to start
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--start not-a-time is not an RFC 3339 timestamp');
-    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'kek.key', 'sandbox-id', 'profiles.json']) expect(existsSync(join(home, name)), name).toBe(false);
+    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'kek.key', 'sandbox-id', 'profiles.json'])
+      expect(existsSync(join(home, name)), name).toBe(false);
   });
 
   it('a daemon that cannot listen exits 98 in one line and removes what its first start created', async () => {
@@ -227,17 +238,20 @@ describe('starting never leaves a broken home', () => {
     let code = 0;
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['dist/daemon/main.js', '--home', home, '--port', String(port)], { stdio: 'pipe' });
+      execFileSync(process.execPath, ['dist/daemon/main.js', '--home', home, '--port', String(port)], {
+        stdio: 'pipe',
+      });
     } catch (err) {
       code = (err as { status: number }).status;
       stderr = String((err as { stderr: Buffer }).stderr);
     }
     expect(code).toBe(98);
     expect(stderr.trim()).toBe(`svc daemon: port ${port} on 127.0.0.1 is already in use`);
-    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'kek.key', 'sandbox-id']) expect(existsSync(join(home, name)), name).toBe(false);
+    for (const name of ['daemon.json', 'credentials.json', 'svc.db', 'kek.key', 'sandbox-id'])
+      expect(existsSync(join(home, name)), name).toBe(false);
   });
 
-  it('a killed sandbox\'s locator is removed when its restart finds the port taken', async () => {
+  it("a killed sandbox's locator is removed when its restart finds the port taken", async () => {
     const a = newHome();
     const aAt = await started(a);
     await killAndWait(aAt.pid);
@@ -269,16 +283,28 @@ describe('svc sandbox list shows every sandbox on the machine', () => {
     const r = await runSvc(['sandbox', 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rows: Array<Record<string, unknown>> = r.json.sandboxes;
-    expect(rows.find((s) => s.home === up)).toMatchObject({ status: 'up', port: upAt.port, pid: upAt.pid, seed: 42, clock: START_CLOCK, clock_mode: 'frozen' });
+    expect(rows.find((s) => s.home === up)).toMatchObject({
+      status: 'up',
+      port: upAt.port,
+      pid: upAt.pid,
+      seed: 42,
+      clock: START_CLOCK,
+      clock_mode: 'frozen',
+    });
     expect(rows.find((s) => s.home === down)).toMatchObject({ status: 'down', port: null, pid: null });
     const text = await runSvc(['sandbox', 'list']);
-    expect(text.stdout).toMatch(new RegExp(`^up\\s+${upAt.port}\\s+${upAt.pid}\\s+${START_CLOCK.replace('+', '\\+')} \\(frozen\\)\\s+42\\s+${up}$`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^up\\s+${upAt.port}\\s+${upAt.pid}\\s+${START_CLOCK.replace('+', '\\+')} \\(frozen\\)\\s+42\\s+${up}$`,
+        'm',
+      ),
+    );
     expect(text.stdout).toMatch(new RegExp(`^down\\s+-\\s+-\\s+-\\s+-\\s+${down}$`, 'm'));
   });
 });
 
 describe('live screens follow a daemon that came back on a new port', () => {
-  it('the dashboard\'s data source reads the clock again after a restart on another port', async () => {
+  it("the dashboard's data source reads the clock again after a restart on another port", async () => {
     const a = newHome();
     const first = await started(a);
     const profile = resolveProfile({ home: a });

@@ -18,7 +18,18 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     // the browser console, on localhost (passkeys need a host name), same port as the API
     expect(i.console_url).toBe(`${i.base_url.replace('127.0.0.1', 'localhost')}/console`);
     expect(i.tenant_id).toMatch(/^tnt_/);
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key', 'auditor_step_up']) expect(typeof i[k]).toBe('string');
+    for (const k of [
+      'api_key',
+      'signing_secret',
+      'admin_key',
+      'dealer_key',
+      'security_key',
+      'approver_key',
+      'compliance_key',
+      'auditor_key',
+      'auditor_step_up',
+    ])
+      expect(typeof i[k]).toBe('string');
     expect(i.seed).toBe(11);
     const health = await fetch(`${i.base_url}/healthz`);
     expect(health.status).toBe(200);
@@ -36,9 +47,17 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     expect(again.json.note).toMatch(/already running/);
   });
 
-  it('a human banner shows the keys (every operator identity\'s) and a working market', async () => {
+  it("a human banner shows the keys (every operator identity's) and a working market", async () => {
     const again = await sb.svc(['sandbox', 'start']);
-    for (const k of ['api_key', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) {
+    for (const k of [
+      'api_key',
+      'admin_key',
+      'dealer_key',
+      'security_key',
+      'approver_key',
+      'compliance_key',
+      'auditor_key',
+    ]) {
       expect(again.stdout).toMatch(new RegExp(`${k}\\s+${sb.info[k]}`));
     }
     expect(again.stdout).toMatch(/COMI\s+[\d,.]+ EGP/);
@@ -59,7 +78,9 @@ describe('svc sandbox status|env|logs|reset', () => {
     expect(r.stdout).toContain(`export SVC_API_KEY='${sb.info.api_key}'`);
     expect(r.stdout).toContain(`export SVC_COMPLIANCE_KEY='${sb.info.compliance_key}'`);
     expect(r.stdout).toContain(`export SVC_AUDITOR_KEY='${sb.info.auditor_key}'`);
-    const out = execFileSync('bash', ['-c', `${r.stdout}\necho "$SVC_SIGNING_SECRET"`]).toString().trim();
+    const out = execFileSync('bash', ['-c', `${r.stdout}\necho "$SVC_SIGNING_SECRET"`])
+      .toString()
+      .trim();
     expect(out).toBe(sb.info.signing_secret);
   });
 
@@ -184,7 +205,12 @@ describe('svc sandbox stop', () => {
 });
 
 describe('usage errors exit 2', () => {
-  it.each([[['clock', 'advance', '--bogus']], [['api', 'GET']], [['nosuch']], [['sandbox', 'start', '--clock', 'sideways']]])('svc %j exits 2 and says why on stderr', async (args) => {
+  it.each([
+    [['clock', 'advance', '--bogus']],
+    [['api', 'GET']],
+    [['nosuch']],
+    [['sandbox', 'start', '--clock', 'sideways']],
+  ])('svc %j exits 2 and says why on stderr', async (args) => {
     const r = await runSvc(args, { home: sb.home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/error/);

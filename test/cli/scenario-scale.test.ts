@@ -34,8 +34,17 @@ describe('include: a shared file of steps', () => {
     expect(res.code, res.stdout.slice(0, 3000)).toBe(0);
     const steps = res.json.scenarios[0].steps;
     expect(steps.map((s: any) => s.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(steps[0]).toMatchObject({ name: 'application', file: 'scenarios/shared/funded-investor.yaml', line: 11, status: 201 });
-    expect(steps[5]).toMatchObject({ kind: 'wait_until', file: 'scenarios/shared/funded-investor.yaml', outcome: 'passed' });
+    expect(steps[0]).toMatchObject({
+      name: 'application',
+      file: 'scenarios/shared/funded-investor.yaml',
+      line: 11,
+      status: 201,
+    });
+    expect(steps[5]).toMatchObject({
+      kind: 'wait_until',
+      file: 'scenarios/shared/funded-investor.yaml',
+      outcome: 'passed',
+    });
     // the including file's own steps carry no file: the scenario's
     expect(steps[6].file).toBeUndefined();
     expect(steps[6].line).toBe(19);
@@ -43,14 +52,23 @@ describe('include: a shared file of steps', () => {
 
   it('a step after the include refers to a step named in the included file', async () => {
     write('shared/clock.yaml', '- name: first\n  request: { method: GET, path: /v1/clock }\n');
-    const file = write('uses-shared.yaml', `name: uses shared\n${HEADER}steps:\n  - include: shared/clock.yaml\n  - request: { method: GET, path: /v1/clock }\n    expect: { fields: { timestamp: "\${first.timestamp}" } }\n`);
+    const file = write(
+      'uses-shared.yaml',
+      `name: uses shared\n${HEADER}steps:\n  - include: shared/clock.yaml\n  - request: { method: GET, path: /v1/clock }\n    expect: { fields: { timestamp: "\${first.timestamp}" } }\n`,
+    );
     const res = await scenario([file, '--json']);
     expect(res.code, res.stderr + res.stdout).toBe(0);
-    expect(res.json.scenarios[0].steps.map((s: any) => [s.index, s.file ?? 'own', s.line])).toEqual([[1, join(dir, 'shared/clock.yaml'), 1], [2, 'own', 6]]);
+    expect(res.json.scenarios[0].steps.map((s: any) => [s.index, s.file ?? 'own', s.line])).toEqual([
+      [1, join(dir, 'shared/clock.yaml'), 1],
+      [2, 'own', 6],
+    ]);
   });
 
   it('an include cycle is refused before anything runs, at the include that closes it', async () => {
-    const a = write('cycle-a.yaml', `name: cycle\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: shared/cycle-b.yaml\n`);
+    const a = write(
+      'cycle-a.yaml',
+      `name: cycle\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: shared/cycle-b.yaml\n`,
+    );
     write('shared/cycle-b.yaml', '- request: { method: GET, path: /v1/clock }\n- include: ../cycle-a.yaml\n');
     const res = await scenario([a]);
     expect(res.code).toBe(2);
@@ -59,15 +77,25 @@ describe('include: a shared file of steps', () => {
     expect(res.stdout).toBe('');
   });
 
-  it('a mistake inside an included file is reported at that file\'s line and column, with the step\'s number in the scenario', async () => {
-    write('shared/typo.yaml', 'steps:\n  - request: { method: GET, path: /v1/clock }\n  - name: typo\n    reqest: { method: GET, path: /v1/clock }\n');
-    const file = write('includes-typo.yaml', `name: includes a typo\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: shared/typo.yaml\n  - include: shared/missing.yaml\n`);
+  it("a mistake inside an included file is reported at that file's line and column, with the step's number in the scenario", async () => {
+    write(
+      'shared/typo.yaml',
+      'steps:\n  - request: { method: GET, path: /v1/clock }\n  - name: typo\n    reqest: { method: GET, path: /v1/clock }\n',
+    );
+    const file = write(
+      'includes-typo.yaml',
+      `name: includes a typo\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: shared/typo.yaml\n  - include: shared/missing.yaml\n`,
+    );
     const res = await scenario([file, '--json']);
     expect(res.code).toBe(2);
     const typo = join(dir, 'shared/typo.yaml');
     expect(res.stderr).toContain(`${typo}:4:5: step 3 (typo): unknown step kind "reqest"`);
-    expect(res.stderr).toContain(`${file}:7:5: include shared/missing.yaml: no such file (${join(dir, 'shared/missing.yaml')})`);
-    expect(res.json.invalid).toContainEqual(expect.objectContaining({ file: typo, scenario: file, line: 4, col: 5, step: { index: 3, name: 'typo' } }));
+    expect(res.stderr).toContain(
+      `${file}:7:5: include shared/missing.yaml: no such file (${join(dir, 'shared/missing.yaml')})`,
+    );
+    expect(res.json.invalid).toContainEqual(
+      expect.objectContaining({ file: typo, scenario: file, line: 4, col: 5, step: { index: 3, name: 'typo' } }),
+    );
   });
 });
 
@@ -86,10 +114,15 @@ describe('${unique...} values', () => {
   });
 
   it('an unknown kind is refused before anything runs', async () => {
-    const file = write('bad-unique.yaml', `name: bad unique\n${HEADER}steps:\n  - request: { method: GET, path: "/v1/x/\${unique.passport}" }\n`);
+    const file = write(
+      'bad-unique.yaml',
+      `name: bad unique\n${HEADER}steps:\n  - request: { method: GET, path: "/v1/x/\${unique.passport}" }\n`,
+    );
     const res = await scenario([file]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain(`${file}:5:29: step 1: request.path: \${unique.passport}: unknown kind "passport"; one of national_id, date_of_birth, phone, email, key`);
+    expect(res.stderr).toContain(
+      `${file}:5:29: step 1: request.path: \${unique.passport}: unknown kind "passport"; one of national_id, date_of_birth, phone, email, key`,
+    );
   });
 
   it('an isolated run is reproducible: two runs, the same report bytes', async () => {
@@ -107,7 +140,8 @@ describe('${unique...} values', () => {
     afterAll(async () => sbx?.stop());
 
     it('the same file onboards a new person on each run: both runs pass (a fixed national id is DUPLICATE_NATIONAL_ID the second time)', async () => {
-      const run = () => sbx.svc(['scenario', 'run', 'scenarios/17-shared-prelude.yaml', '--against', sbx.info.base_url, '--json']);
+      const run = () =>
+        sbx.svc(['scenario', 'run', 'scenarios/17-shared-prelude.yaml', '--against', sbx.info.base_url, '--json']);
       const first = await run();
       expect(first.code, first.stdout.slice(0, 3000)).toBe(0);
       const second = await run();
@@ -121,7 +155,10 @@ describe('${unique...} values', () => {
 
 describe('wait_until on a frozen clock', () => {
   it('without advance: fails at the first unmet poll, naming advance:, instead of waiting out max_tries', async () => {
-    const file = write('frozen-wait.yaml', `name: frozen wait\n${HEADER}clock: frozen\nsteps:\n  - name: open\n    wait_until:\n      request: { method: GET, path: /v1/clock }\n      fields: { is_open: true }\n      max_tries: 10\n      interval_ms: 3000\n`);
+    const file = write(
+      'frozen-wait.yaml',
+      `name: frozen wait\n${HEADER}clock: frozen\nsteps:\n  - name: open\n    wait_until:\n      request: { method: GET, path: /v1/clock }\n      fields: { is_open: true }\n      max_tries: 10\n      interval_ms: 3000\n`,
+    );
     const t0 = Date.now();
     const res = await scenario([file, '--json']);
     const elapsed = Date.now() - t0;
@@ -139,50 +176,70 @@ describe('wait_until on a frozen clock', () => {
 
 describe('--junit', () => {
   it('one testsuite per file and totals that count an invalid file as one error (the valid files, not run, as skipped)', async () => {
-    const valid = write('valid.yaml', `name: valid\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - advance: { minutes: 1 }\n`);
-    const invalid = write('invalid.yaml', `name: invalid\n${HEADER}steps:\n  - reqest: { method: GET, path: /v1/clock }\n  - advance: { minutes: -1 }\n`);
+    const valid = write(
+      'valid.yaml',
+      `name: valid\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - advance: { minutes: 1 }\n`,
+    );
+    const invalid = write(
+      'invalid.yaml',
+      `name: invalid\n${HEADER}steps:\n  - reqest: { method: GET, path: /v1/clock }\n  - advance: { minutes: -1 }\n`,
+    );
     const out = join(dir, 'junit.xml');
     const res = await scenario([valid, invalid, '--junit', out]);
     expect(res.code).toBe(2);
     const xml = readFileSync(out, 'utf8');
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     expect(xml).toContain('<testsuites name="svc scenarios" tests="3" failures="0" errors="1" skipped="2"');
-    expect(xml).toContain(`<testsuite name="${invalid}" file="${invalid}" tests="1" failures="0" errors="1" skipped="0"`);
-    expect(xml).toMatch(/<error type="InvalidScenario" message="unknown step kind &quot;reqest&quot;[^"]*\(and 1 more\)">/);
+    expect(xml).toContain(
+      `<testsuite name="${invalid}" file="${invalid}" tests="1" failures="0" errors="1" skipped="0"`,
+    );
+    expect(xml).toMatch(
+      /<error type="InvalidScenario" message="unknown step kind &quot;reqest&quot;[^"]*\(and 1 more\)">/,
+    );
     expect(xml).toContain(`<testsuite name="valid" file="${valid}" tests="2" failures="0" errors="0" skipped="2"`);
     expect(xml).toContain('<skipped message="not run: another scenario file is invalid"/>');
   });
 
   it('an --against sandbox that does not answer is one error, and the files that did not run are skipped suites', async () => {
-    const valid = write('valid-unreachable.yaml', `name: valid\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n`);
+    const valid = write(
+      'valid-unreachable.yaml',
+      `name: valid\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n`,
+    );
     const out = join(dir, 'junit-unreachable.xml');
     const res = await scenario([valid, '--against', 'http://127.0.0.1:9', '--junit', out]);
     expect(res.code).toBe(3);
     const xml = readFileSync(out, 'utf8');
     expect(xml).toContain('<testsuites name="svc scenarios" tests="2" failures="0" errors="1" skipped="1"');
-    expect(xml).toMatch(/<testcase name="GET \/healthz" classname="http:\/\/127.0.0.1:9" time="0.000">\s*<error type="SandboxUnreachable"/);
+    expect(xml).toMatch(
+      /<testcase name="GET \/healthz" classname="http:\/\/127.0.0.1:9" time="0.000">\s*<error type="SandboxUnreachable"/,
+    );
     expect(xml).toContain('<skipped message="not run: the sandbox does not answer"/>');
   });
 
-  it('a run\'s totals are the sums of its suites, and an included step\'s testcase names its file', async () => {
+  it("a run's totals are the sums of its suites, and an included step's testcase names its file", async () => {
     const out = join(dir, 'junit-run.xml');
     const res = await scenario(['scenarios/17-shared-prelude.yaml', '--junit', out]);
     expect(res.code).toBe(0);
     const xml = readFileSync(out, 'utf8');
     expect(xml).toContain('<testsuites name="svc scenarios" tests="12" failures="0" errors="0" skipped="0"');
-    expect(xml).toContain('<testcase name="01 application: POST /v1/kyc/applications" classname="Shared prelude and unique values" file="scenarios/shared/funded-investor.yaml" line="11"');
+    expect(xml).toContain(
+      '<testcase name="01 application: POST /v1/kyc/applications" classname="Shared prelude and unique values" file="scenarios/shared/funded-investor.yaml" line="11"',
+    );
   });
 });
 
 describe('expected bodies', () => {
   it('a body that differs names the first differing field with the expected and actual values', async () => {
-    const file = write('body-diff.yaml', [
-      `name: body diff\n${HEADER}steps:`,
-      '  - name: first\n    request: { method: GET, path: /v1/clock }',
-      '  - name: second\n    request: { method: GET, path: /v1/clock }',
-      '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: true, next_open: "${first.next_open}", next_close: "${first.next_close}" } }',
-      '',
-    ].join('\n'));
+    const file = write(
+      'body-diff.yaml',
+      [
+        `name: body diff\n${HEADER}steps:`,
+        '  - name: first\n    request: { method: GET, path: /v1/clock }',
+        '  - name: second\n    request: { method: GET, path: /v1/clock }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: true, next_open: "${first.next_open}", next_close: "${first.next_close}" } }',
+        '',
+      ].join('\n'),
+    );
     const res = await scenario([file, '--json', '--keep-going']);
     expect(res.code).toBe(1);
     const [, second] = res.json.scenarios[0].steps;
@@ -192,18 +249,23 @@ describe('expected bodies', () => {
   });
 
   it('a key the answer lacks, or one it has and the expectation does not, is the difference', async () => {
-    const file = write('body-keys.yaml', [
-      `name: body keys\n${HEADER}steps:`,
-      '  - name: first\n    request: { method: GET, path: /v1/clock }',
-      '  - request: { method: GET, path: /v1/clock }',
-      '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}" } }',
-      '  - request: { method: GET, path: /v1/clock }',
-      '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}", next_close: "${first.next_close}", mode: frozen } }',
-      '',
-    ].join('\n'));
+    const file = write(
+      'body-keys.yaml',
+      [
+        `name: body keys\n${HEADER}steps:`,
+        '  - name: first\n    request: { method: GET, path: /v1/clock }',
+        '  - request: { method: GET, path: /v1/clock }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}" } }',
+        '  - request: { method: GET, path: /v1/clock }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}", next_close: "${first.next_close}", mode: frozen } }',
+        '',
+      ].join('\n'),
+    );
     const res = await scenario([file, '--json', '--keep-going']);
     const [, extra, missing] = res.json.scenarios[0].steps;
-    expect(extra.failures).toEqual([{ check: 'body.next_close', expected: '(absent)', actual: '"2026-11-22T14:30:00+02:00"' }]);
+    expect(extra.failures).toEqual([
+      { check: 'body.next_close', expected: '(absent)', actual: '"2026-11-22T14:30:00+02:00"' },
+    ]);
     expect(missing.failures).toEqual([{ check: 'body.mode', expected: '"frozen"', actual: '(absent)' }]);
   });
 });

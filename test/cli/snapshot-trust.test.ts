@@ -15,7 +15,13 @@ import { createGzip } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { onboardViaCli, runSvc, startSandbox, SVC, type CliSandbox } from '../helpers/cli.js';
-import { packSnapshot, sha256Hex, SNAPSHOT_MAGIC, unpackSnapshot, type SnapshotManifest } from '../../daemon/contract/snapshot.js';
+import {
+  packSnapshot,
+  sha256Hex,
+  SNAPSHOT_MAGIC,
+  unpackSnapshot,
+  type SnapshotManifest,
+} from '../../daemon/contract/snapshot.js';
 import { newKey, seal } from '../../daemon/store/crypto.js';
 
 let a: CliSandbox;
@@ -46,7 +52,10 @@ function homeState(home: string, sub = ''): Record<string, string> {
     const rel = join(sub, name);
     const st = lstatSync(join(home, rel));
     if (st.isDirectory()) Object.assign(out, { [rel + '/']: (st.mode & 0o777).toString(8) }, homeState(home, rel));
-    else out[rel] = `${(st.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(join(home, rel))).digest('hex')}`;
+    else
+      out[rel] = `${(st.mode & 0o777).toString(8)} ${createHash('sha256')
+        .update(readFileSync(join(home, rel)))
+        .digest('hex')}`;
   }
   return out;
 }
@@ -64,7 +73,10 @@ function craft(name: string, mutate: (db: Database.Database) => void, replace: R
   const db = new Database(dbFile);
   mutate(db);
   db.close();
-  const out = [...files].map(([n, data]) => ({ name: n, data: replace[n] ?? (n === 'svc.db' ? readFileSync(dbFile) : data) }));
+  const out = [...files].map(([n, data]) => ({
+    name: n,
+    data: replace[n] ?? (n === 'svc.db' ? readFileSync(dbFile) : data),
+  }));
   const file = join(dir, `${name}.svcsnap`);
   writeFileSync(file, packSnapshot(infoOf(manifest), out).container);
   return file;
@@ -72,7 +84,9 @@ function craft(name: string, mutate: (db: Database.Database) => void, replace: R
 
 /** Runs `sql` on an append-only or guarded table: its guard trigger is dropped, then put back as it was. */
 function behindTrigger(db: Database.Database, trigger: string, run: () => void): void {
-  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").get(trigger) as { sql: string };
+  const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").get(trigger) as {
+    sql: string;
+  };
   db.exec(`DROP TRIGGER ${trigger}`);
   run();
   db.exec(sql);
@@ -96,10 +110,12 @@ async function expectRefused(file: string, message: RegExp): Promise<void> {
 
 describe('a snapshot whose schema is not what the migrations produce', () => {
   it('an added trigger (deposits multiplied by 1,000) is refused', async () => {
-    const file = craft('extra-trigger', (db) => db.exec(
-      `CREATE TRIGGER deposits_x1000 AFTER INSERT ON transfers WHEN NEW.direction = 'deposit'
+    const file = craft('extra-trigger', (db) =>
+      db.exec(
+        `CREATE TRIGGER deposits_x1000 AFTER INSERT ON transfers WHEN NEW.direction = 'deposit'
        BEGIN UPDATE transfers SET amount_micros = NEW.amount_micros * 1000 WHERE seq = NEW.seq; END`,
-    ));
+      ),
+    );
     await expectRefused(file, /svc\.db has a trigger deposits_x1000 that schema version \d+ does not/);
   }, 60_000);
 
@@ -121,17 +137,25 @@ describe('a snapshot whose schema is not what the migrations produce', () => {
 
 describe('a snapshot whose content does not check out', () => {
   it('an edited audit row (guard trigger put back as it was) is refused', async () => {
-    const file = craft('edited-audit', (db) => behindTrigger(db, 'audit_log_no_update', () => {
-      db.prepare("UPDATE audit_log SET actor = 'someone-else' WHERE seq = (SELECT MIN(seq) FROM audit_log)").run();
-    }));
+    const file = craft('edited-audit', (db) =>
+      behindTrigger(db, 'audit_log_no_update', () => {
+        db.prepare("UPDATE audit_log SET actor = 'someone-else' WHERE seq = (SELECT MIN(seq) FROM audit_log)").run();
+      }),
+    );
     await expectRefused(file, /the audit chain does not verify at row 1: row content does not match its hash/);
   }, 60_000);
 
   it('a balance moved without postings is refused (ledger invariants)', async () => {
-    const file = craft('ledger', (db) => behindTrigger(db, 'ledger_accounts_update', () => {
-      const moved = db.prepare("UPDATE ledger_accounts SET balance = balance * 1000 WHERE bucket = 'settled' AND asset = 'cash:EGP' AND balance > 0").run();
-      expect(moved.changes).toBeGreaterThan(0);
-    }));
+    const file = craft('ledger', (db) =>
+      behindTrigger(db, 'ledger_accounts_update', () => {
+        const moved = db
+          .prepare(
+            "UPDATE ledger_accounts SET balance = balance * 1000 WHERE bucket = 'settled' AND asset = 'cash:EGP' AND balance > 0",
+          )
+          .run();
+        expect(moved.changes).toBeGreaterThan(0);
+      }),
+    );
     await expectRefused(file, /the ledger invariants fail: per-asset sum is zero: .* balances sum to \d+, not 0/);
   }, 60_000);
 });
@@ -140,15 +164,23 @@ describe('a snapshot whose sealed secrets do not open', () => {
   it('a replaced signing secret, a replaced data key, or credentials naming other keys are refused', async () => {
     const tenant = a.info.tenant_id as string;
     const secret = craft('secret', (db) => {
-      db.prepare('UPDATE signing_secrets SET secret_enc = ? WHERE tenant_id = ?').run(seal(newKey(), Buffer.from('ss_sbx_attacker'), `secret:${tenant}`), tenant);
+      db.prepare('UPDATE signing_secrets SET secret_enc = ? WHERE tenant_id = ?').run(
+        seal(newKey(), Buffer.from('ss_sbx_attacker'), `secret:${tenant}`),
+        tenant,
+      );
     });
     await expectRefused(secret, new RegExp(`signing secret \\d+ of tenant ${tenant} does not open under its data key`));
     const dek = craft('dek', (db) => {
-      db.prepare('UPDATE tenants SET dek_wrapped = ? WHERE id = ?').run(seal(newKey(), newKey(), `dek:${tenant}`), tenant);
+      db.prepare('UPDATE tenants SET dek_wrapped = ? WHERE id = ?').run(
+        seal(newKey(), newKey(), `dek:${tenant}`),
+        tenant,
+      );
     });
     await expectRefused(dek, new RegExp(`kek.key does not open the data key of tenant ${tenant}`));
     const creds = JSON.parse(unpackSnapshot(good).files.get('credentials.json')!.toString());
-    const other = craft('credentials', () => {}, { 'credentials.json': Buffer.from(JSON.stringify({ ...creds, signing_secret: 'ss_sbx_attacker' })) });
+    const other = craft('credentials', () => {}, {
+      'credentials.json': Buffer.from(JSON.stringify({ ...creds, signing_secret: 'ss_sbx_attacker' })),
+    });
     await expectRefused(other, /credentials\.json: signing_secret is not a signing secret of its tenant/);
     const kek = craft('kek', () => {}, { 'kek.key': randomBytes(32) });
     await expectRefused(kek, /kek\.key does not open the data key of tenant/);
@@ -169,7 +201,8 @@ async function gzipZeros(bytes: number): Promise<Buffer> {
   gz.on('data', (c: Buffer) => out.push(c));
   const done = new Promise((resolve) => gz.on('end', resolve));
   const chunk = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < bytes / chunk.length; i++) if (!gz.write(chunk)) await new Promise((resolve) => gz.once('drain', resolve));
+  for (let i = 0; i < bytes / chunk.length; i++)
+    if (!gz.write(chunk)) await new Promise((resolve) => gz.once('drain', resolve));
   gz.end();
   await done;
   return Buffer.concat(out);
@@ -183,7 +216,11 @@ describe('a decompression bomb', () => {
     writeFileSync(file, container(manifest.files, payload));
     await expectRefused(file, /the payload decompresses to more than the \d+ bytes its manifest declares/);
     // Peak resident memory of the import (the CLI and the verifier it spawns), by GNU time.
-    const timed = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, SVC, '--home', target.home, 'sandbox', 'import', file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+    const timed = spawnSync(
+      '/usr/bin/time',
+      ['-f', 'maxrss_kb=%M', process.execPath, SVC, '--home', target.home, 'sandbox', 'import', file],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '1' } },
+    );
     expect(timed.status).toBe(2);
     const kb = Number(/maxrss_kb=(\d+)/.exec(timed.stderr)?.[1]);
     expect(kb).toBeGreaterThan(0);

@@ -44,7 +44,13 @@ describe('svc sandbox export', () => {
     expect(r.json.file).toBe(snap);
     expect(statSync(snap).mode & 0o777).toBe(0o600);
     const { manifest, files } = unpackSnapshot(readFileSync(snap));
-    expect(manifest).toMatchObject({ format: 'svc-snapshot', format_version: 1, seed: 31, svc_version: '0.1.0', clock: { mode: 'frozen', speed: 1 } });
+    expect(manifest).toMatchObject({
+      format: 'svc-snapshot',
+      format_version: 1,
+      seed: 31,
+      svc_version: '0.1.0',
+      clock: { mode: 'frozen', speed: 1 },
+    });
     expect(manifest.clock.timestamp).toBe((await a.svc(['clock', 'show', '--json'])).json.timestamp);
     expect(manifest.journal_entries).toBeGreaterThan(15);
     expect([...files.keys()]).toEqual(['svc.db', 'kek.key', 'credentials.json']);
@@ -58,7 +64,12 @@ describe('svc sandbox import into a fresh home', () => {
   beforeAll(async () => {
     const r = await inB(['sandbox', 'import', snap, '--port', '0', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ seed: 31, api_key: a.info.api_key, admin_key: a.info.admin_key, tenant_id: a.info.tenant_id });
+    expect(r.json).toMatchObject({
+      seed: 31,
+      api_key: a.info.api_key,
+      admin_key: a.info.admin_key,
+      tenant_id: a.info.tenant_id,
+    });
     expect(r.json.base_url).not.toBe(a.info.base_url);
     b = r.json;
   }, 60_000);
@@ -76,11 +87,56 @@ describe('svc sandbox import into a fresh home', () => {
 
   it('the next writes answer the same on both: new ids, fills, the clock, refusals (request ids are a per-boot counter)', async () => {
     const steps: string[][] = [
-      ['api', 'POST', '/v1/orders', '-d', JSON.stringify({ investor_id: work.investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 2, time_in_force: 'day' }), '--idempotency-key', 'after-import-1'],
+      [
+        'api',
+        'POST',
+        '/v1/orders',
+        '-d',
+        JSON.stringify({
+          investor_id: work.investorId,
+          symbol: 'COMI',
+          side: 'buy',
+          type: 'market',
+          qty: 2,
+          time_in_force: 'day',
+        }),
+        '--idempotency-key',
+        'after-import-1',
+      ],
       ['api', 'POST', '/admin/sandbox/clock-advance', '-d', '{"until":"next_open"}'],
-      ['api', 'POST', '/v1/orders', '-d', JSON.stringify({ investor_id: work.investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 3, time_in_force: 'day' }), '--idempotency-key', 'after-import-2'],
+      [
+        'api',
+        'POST',
+        '/v1/orders',
+        '-d',
+        JSON.stringify({
+          investor_id: work.investorId,
+          symbol: 'COMI',
+          side: 'buy',
+          type: 'market',
+          qty: 3,
+          time_in_force: 'day',
+        }),
+        '--idempotency-key',
+        'after-import-2',
+      ],
       ['api', 'POST', '/admin/sandbox/clock-advance', '-d', '{"minutes":30}'],
-      ['api', 'POST', '/v1/orders', '-d', JSON.stringify({ investor_id: work.investorId, symbol: 'FWRY', side: 'sell', type: 'market', qty: 999, time_in_force: 'day' }), '--idempotency-key', 'after-import-3'],
+      [
+        'api',
+        'POST',
+        '/v1/orders',
+        '-d',
+        JSON.stringify({
+          investor_id: work.investorId,
+          symbol: 'FWRY',
+          side: 'sell',
+          type: 'market',
+          qty: 999,
+          time_in_force: 'day',
+        }),
+        '--idempotency-key',
+        'after-import-3',
+      ],
       ['api', 'GET', `/v1/investors/${work.investorId}/balances`],
       ['api', 'GET', `/v1/orders?investor_id=${work.investorId}`],
     ];
@@ -107,8 +163,20 @@ describe('a bad snapshot changes nothing', () => {
       ['altered', flipped, /checksum does not match.*corrupt/],
       ['foreign', Buffer.from('PK\x03\x04 not a snapshot at all'), /not an svc snapshot/],
       ['empty', Buffer.alloc(0), /the file is empty/],
-      ['manifest', Buffer.concat([good.subarray(0, 9), Buffer.from('{"format":"svc-snapshot"\n'), good.subarray(nl + 1)]), /manifest is not valid JSON/],
-      ['newer', Buffer.concat([good.subarray(0, 9), Buffer.from(JSON.stringify({ ...manifest, format_version: 9 }) + '\n'), good.subarray(nl + 1)]), /format_version 9 is newer than this svc understands/],
+      [
+        'manifest',
+        Buffer.concat([good.subarray(0, 9), Buffer.from('{"format":"svc-snapshot"\n'), good.subarray(nl + 1)]),
+        /manifest is not valid JSON/,
+      ],
+      [
+        'newer',
+        Buffer.concat([
+          good.subarray(0, 9),
+          Buffer.from(JSON.stringify({ ...manifest, format_version: 9 }) + '\n'),
+          good.subarray(nl + 1),
+        ]),
+        /format_version 9 is newer than this svc understands/,
+      ],
     ];
     for (const [name, bytes, message] of cases) {
       const file = join(dir, `${name}.svcsnap`);
@@ -138,7 +206,9 @@ describe('an imported sandbox that cannot start', () => {
     db.close();
     const { format: _f, format_version: _v, files: _files, payload: _p, ...info } = manifest;
     const { container } = packSnapshot({ ...info, schema_version: 99 }, [
-      { name: 'svc.db', data: readFileSync(dbFile) }, { name: 'kek.key', data: files.get('kek.key')! }, { name: 'credentials.json', data: files.get('credentials.json')! },
+      { name: 'svc.db', data: readFileSync(dbFile) },
+      { name: 'kek.key', data: files.get('kek.key')! },
+      { name: 'credentials.json', data: files.get('credentials.json')! },
     ]);
     const file = join(dir, 'newer.svcsnap');
     writeFileSync(file, container);

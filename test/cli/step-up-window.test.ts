@@ -18,8 +18,24 @@ describe('svc and the step-up window', () => {
   it('three svc admin reject commands in a row step up once and then use the window', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const p = await sbx.svc(['admin', 'propose', 'broker:create', '--param', `name=Broker ${i}`, '--param', 'name_ar=وسيط', '--param', `fra_license_no=${100 + i}/2026`,
-        '--param', 'contact_email=ops@example.com', '--param', 'contact_phone=+20221234567', '--reason', 'drill', '--json']);
+      const p = await sbx.svc([
+        'admin',
+        'propose',
+        'broker:create',
+        '--param',
+        `name=Broker ${i}`,
+        '--param',
+        'name_ar=وسيط',
+        '--param',
+        `fra_license_no=${100 + i}/2026`,
+        '--param',
+        'contact_email=ops@example.com',
+        '--param',
+        'contact_phone=+20221234567',
+        '--reason',
+        'drill',
+        '--json',
+      ]);
       expect(p.code, p.stderr).toBe(0);
       ids.push(p.json.action_id);
     }

@@ -20,7 +20,10 @@ function bash(script: string): string {
 /** What bash completion offers for a command line (the last word is the one being completed). */
 function complete(line: string): string[] {
   const out = bash(`source <($SVC_BIN completion bash)
-COMP_WORDS=(${line.split(' ').map((w) => `'${w}'`).join(' ')})
+COMP_WORDS=(${line
+    .split(' ')
+    .map((w) => `'${w}'`)
+    .join(' ')})
 COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 _svc_complete
 printf '%s\\n' "\${COMPREPLY[@]}"`);
@@ -37,7 +40,9 @@ describe('svc completion', () => {
     expect(complete('svc order ')).toEqual(['buy', 'sell', 'cancel', 'list', 'show', 'note']);
     expect(complete('svc order buy --t')).toEqual(['--tif', '--timeout']);
     expect(complete('svc order buy --tif ')).toEqual(['day', 'gtc', 'ioc', 'fok']);
-    expect(complete('svc market watch --')).toEqual(expect.arrayContaining(['--interval', '--count', '--home', '--json', '--help']));
+    expect(complete('svc market watch --')).toEqual(
+      expect.arrayContaining(['--interval', '--count', '--home', '--json', '--help']),
+    );
     expect(complete('svc --home /tmp/x clock ad')).toEqual(['advance']);
     expect(complete('svc completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(complete('svc desk kyc ')).toEqual(['list', 'clear', 'decline']);
@@ -53,7 +58,7 @@ describe('svc completion', () => {
     expect(fish.stdout).toContain("-l tif -x -a 'day gtc ioc fok'");
     const bad = await runSvc(['completion', 'tcsh']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("Allowed choices are bash, zsh, fish");
+    expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
   });
 });
 
@@ -69,12 +74,20 @@ describe('help', () => {
 
   it('svc --help and every command and subcommand help show examples', () => {
     expect(helps.size).toBeGreaterThan(40);
-    for (const p of ['svc', 'svc dashboard', 'svc completion', 'svc market watch', 'svc order buy', 'svc desk kyc clear']) expect([...helps.keys()]).toContain(p);
+    for (const p of [
+      'svc',
+      'svc dashboard',
+      'svc completion',
+      'svc market watch',
+      'svc order buy',
+      'svc desk kyc clear',
+    ])
+      expect([...helps.keys()]).toContain(p);
     const missing = [...helps].filter(([, help]) => !/\nExamples:\n {2}\$ \S/.test(help)).map(([path]) => path);
     expect(missing.sort()).toEqual([]);
   });
 
-  it('docs/cli.md carries every command\'s current help (run npm run docs after changing one)', () => {
+  it("docs/cli.md carries every command's current help (run npm run docs after changing one)", () => {
     const doc = readFileSync('docs/cli.md', 'utf8');
     expect(doc).toBe(withReference(doc, renderReference(helps)));
   });
@@ -84,9 +97,15 @@ describe('colour', () => {
   // A usage error needs no daemon and prints a red "error". The variables are set exactly as given here.
   const RED = '\u001B[31m';
   const run = (env: Record<string, string>) => {
-    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')) as Record<string, string>;
+    const base = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR'),
+    ) as Record<string, string>;
     try {
-      execFileSync(NODE, [SVC, 'clock', 'advance'], { env: { ...base, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(NODE, [SVC, 'clock', 'advance'], {
+        env: { ...base, ...env },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       throw new Error('expected exit 2');
     } catch (err: any) {
       expect(err.status).toBe(2);
@@ -97,7 +116,13 @@ describe('colour', () => {
   it('FORCE_COLOR colours output without a terminal; NO_COLOR wins over it; empty, 0 or unset: plain without a terminal', () => {
     expect(run({ FORCE_COLOR: '1' })).toContain(RED);
     expect(run({ FORCE_COLOR: '3', NO_COLOR: '' })).toContain(RED);
-    const plain: Array<Record<string, string>> = [{ FORCE_COLOR: '1', NO_COLOR: '1' }, { NO_COLOR: 'yes' }, { FORCE_COLOR: '0' }, { FORCE_COLOR: '' }, {}];
+    const plain: Array<Record<string, string>> = [
+      { FORCE_COLOR: '1', NO_COLOR: '1' },
+      { NO_COLOR: 'yes' },
+      { FORCE_COLOR: '0' },
+      { FORCE_COLOR: '' },
+      {},
+    ];
     for (const env of plain) {
       const stderr = run(env);
       expect(stderr, JSON.stringify(env)).not.toMatch(/\u001B\[/);
@@ -120,7 +145,11 @@ describe('the import graph of the built CLI', () => {
     return seen;
   };
   const packagesOf = (files: Set<string>) =>
-    new Set([...files].flatMap((f) => [...text(f).matchAll(/\bimport\s*(?:[\w$*{}\s,]+?from\s*)?["']([^."'][^"']*)["']/g)].map((m) => m[1])));
+    new Set(
+      [...files].flatMap((f) =>
+        [...text(f).matchAll(/\bimport\s*(?:[\w$*{}\s,]+?from\s*)?["']([^."'][^"']*)["']/g)].map((m) => m[1]),
+      ),
+    );
   const lazyChunk = (command: string) => {
     const m = new RegExp(`import\\("\\./(chunks/${command}-[A-Z0-9]+\\.js)"\\)`).exec(text(join(dist, 'main.js')));
     if (!m) throw new Error(`main.js does not import the ${command} command lazily`);
@@ -156,14 +185,19 @@ describe('without a terminal (against a daemon)', () => {
     for (const args of [['dashboard'], ['dashboard', '--json']]) {
       const res = await sbx.svc(args);
       expect(res.code).toBe(2);
-      expect(res.stderr).toContain(`svc dashboard needs a terminal; use svc --home ${sbx.home} order list / svc --home ${sbx.home} market quotes --json instead`);
+      expect(res.stderr).toContain(
+        `svc dashboard needs a terminal; use svc --home ${sbx.home} order list / svc --home ${sbx.home} market quotes --json instead`,
+      );
       expect(res.stdout).toBe('');
     }
   });
 
   it('svc order buy with a missing argument is exit 2 naming it, and sends nothing', async () => {
     const none = await sbx.svc(['order', 'buy']);
-    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('missing SYMBOL and QTY (no terminal to ask in)')]);
+    expect([none.code, none.stderr]).toEqual([
+      2,
+      expect.stringContaining('missing SYMBOL and QTY (no terminal to ask in)'),
+    ]);
     const noQty = await sbx.svc(['order', 'sell', 'COMI', '--investor', 'inv_x']);
     expect([noQty.code, noQty.stderr]).toEqual([2, expect.stringContaining('missing QTY')]);
     expect((await sbx.svc(['order', 'list', '--json'])).json.orders).toEqual([]);
@@ -178,9 +212,20 @@ describe('without a terminal (against a daemon)', () => {
     await new Promise<void>((ready) => listener.listen(0, '127.0.0.1', ready));
     const baseUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
     try {
-      for (const [args, ci] of [[['order', 'buy', 'COMI', '10'], ''], [['order', 'sell', 'COMI', '10', '--limit', '90', '--json'], ''], [['order', 'buy', 'COMI', '10'], '1']] as const) {
-        const res = await runSvc([...args, '--base-url', baseUrl], { home: sbx.home, env: { CI: ci, SVC_INVESTOR_ID: '' } });
-        expect([res.code, res.stdout, res.stderr], args.join(' ')).toEqual([2, '', 'error missing --investor INV (or set SVC_INVESTOR_ID)\n']);
+      for (const [args, ci] of [
+        [['order', 'buy', 'COMI', '10'], ''],
+        [['order', 'sell', 'COMI', '10', '--limit', '90', '--json'], ''],
+        [['order', 'buy', 'COMI', '10'], '1'],
+      ] as const) {
+        const res = await runSvc([...args, '--base-url', baseUrl], {
+          home: sbx.home,
+          env: { CI: ci, SVC_INVESTOR_ID: '' },
+        });
+        expect([res.code, res.stdout, res.stderr], args.join(' ')).toEqual([
+          2,
+          '',
+          'error missing --investor INV (or set SVC_INVESTOR_ID)\n',
+        ]);
       }
     } finally {
       listener.close();
@@ -205,11 +250,20 @@ describe('without a terminal (against a daemon)', () => {
     expect(plain.code, plain.stderr).toBe(0);
     const lines = plain.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l).toMatch(/^2026-11-22T09:00:00\+02:00 {2}COMI \d+\.\d\d [+-]?\d+\.\d\d% {2}FWRY \d+\.\d\d [+-]?\d+\.\d\d%$/);
+    for (const l of lines)
+      expect(l).toMatch(
+        /^2026-11-22T09:00:00\+02:00 {2}COMI \d+\.\d\d [+-]?\d+\.\d\d% {2}FWRY \d+\.\d\d [+-]?\d+\.\d\d%$/,
+      );
     const json = await sbx.svc(['market', 'watch', 'COMI', '--count', '3', '--interval', '0.2', '--json']);
-    const objects = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const objects = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(objects).toHaveLength(3);
-    expect(objects[0]).toMatchObject({ as_of: '2026-11-22T09:00:00+02:00', quotes: [expect.objectContaining({ symbol: 'COMI', band: expect.any(Object) })] });
+    expect(objects[0]).toMatchObject({
+      as_of: '2026-11-22T09:00:00+02:00',
+      quotes: [expect.objectContaining({ symbol: 'COMI', band: expect.any(Object) })],
+    });
     const unknown = await sbx.svc(['market', 'watch', 'NOPE', '--count', '1']);
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('UNKNOWN_SYMBOL')]);
     expect((await sbx.svc(['market', 'watch', 'COMI', '--count', '0'])).code).toBe(2);
@@ -219,7 +273,12 @@ describe('without a terminal (against a daemon)', () => {
     const res = await sbx.svc(['market', 'calendar', '--start', '2027-01-05', '--end', '2027-01-10']);
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout.trim().split('\n');
-    expect(lines.slice(1, 5).map((l) => l.split(/\s{2,}/)[0])).toEqual(['2027-01-05', '2027-01-06', '2027-01-07', '2027-01-10']);
+    expect(lines.slice(1, 5).map((l) => l.split(/\s{2,}/)[0])).toEqual([
+      '2027-01-05',
+      '2027-01-06',
+      '2027-01-07',
+      '2027-01-10',
+    ]);
     expect(lines[3]).toMatch(/^2027-01-07 +closed +Coptic Christmas$/);
   });
 

@@ -17,14 +17,26 @@ describe('svc transfer', () => {
   it('deposit AMOUNT_EGP converts EGP to exact micros; --wait on a frozen clock returns at once and says how to advance', async () => {
     const res = await sbx.svc(['transfer', 'deposit', '1500.25', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.json).toMatchObject({ investor_id: inv, direction: 'deposit', amount_micros: 1_500_250_000, state: 'received', approval: 'automatic' });
+    expect(res.json).toMatchObject({
+      investor_id: inv,
+      direction: 'deposit',
+      amount_micros: 1_500_250_000,
+      state: 'received',
+      approval: 'automatic',
+    });
     // the hint keeps the --home in use (the helper passes --home)
     expect(res.stderr).toContain(`svc --home ${sbx.home} clock advance --minutes 3`);
 
     expect((await sbx.svc(['clock', 'advance', '--minutes', '3', '--json'])).code).toBe(0);
     const list = await sbx.svc(['transfer', 'list', '--investor', inv, '--json']);
     expect(list.code).toBe(0);
-    expect(list.json.transfers).toEqual([expect.objectContaining({ transfer_id: res.json.transfer_id, state: 'completed', rail_ref: expect.stringMatching(/^rail_/) })]);
+    expect(list.json.transfers).toEqual([
+      expect.objectContaining({
+        transfer_id: res.json.transfer_id,
+        state: 'completed',
+        rail_ref: expect.stringMatching(/^rail_/),
+      }),
+    ]);
 
     const plain = await sbx.svc(['transfer', 'list', '--investor', inv]);
     expect(plain.stdout).toContain('1,500.25');
@@ -89,7 +101,9 @@ describe('svc desk funding', () => {
 
 describe('svc transfer --wait on a running clock', () => {
   it('polls until completed (exit 0) or failed (exit 1, e.g. the 666 EGP rail failure)', async () => {
-    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/clock', '-d', '{"mode":"running","speed":600}'])).code).toBe(0);
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/clock', '-d', '{"mode":"running","speed":600}'])).code).toBe(
+      0,
+    );
     const done = await sbx.svc(['transfer', 'deposit', '25', '--investor', inv, '--wait', '--timeout', '30', '--json']);
     expect(done.code, done.stderr).toBe(0);
     expect(done.json).toMatchObject({ state: 'completed', amount_micros: 25_000_000 });

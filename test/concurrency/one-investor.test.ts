@@ -8,8 +8,23 @@
 // bijection). A poller reads the balances throughout each race and never sees a negative bucket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Api, balances, call, deposit, EGP, limitAt, onboard, openStore, quote, removeHome, startDaemon, stopDaemon, storeViolations, tempHome,
-  type Answer, type Call, type DaemonProc,
+  Api,
+  balances,
+  call,
+  deposit,
+  EGP,
+  limitAt,
+  onboard,
+  openStore,
+  quote,
+  removeHome,
+  startDaemon,
+  stopDaemon,
+  storeViolations,
+  tempHome,
+  type Answer,
+  type Call,
+  type DaemonProc,
 } from '../helpers/crash-daemon.js';
 
 let home: string;
@@ -45,7 +60,9 @@ async function race(calls: Call[], poll?: string): Promise<Answer[]> {
         while (polling) {
           const b = await balances(p, poll);
           reads++;
-          for (const [what, v] of [['cash', b.cash], ...b.assets] as Array<[string, { settled: number; reserved: number; unsettled: number }]>) {
+          for (const [what, v] of [['cash', b.cash], ...b.assets] as Array<
+            [string, { settled: number; reserved: number; unsettled: number }]
+          >) {
             if (v.settled < 0 || v.reserved < 0 || v.unsettled < 0) negatives.push(`${what} ${JSON.stringify(v)}`);
           }
         }
@@ -78,7 +95,13 @@ function storeOk(): void {
 function pendingHolds(investorId: string, asset: string): number[] {
   const db = openStore(home);
   try {
-    return (db.prepare("SELECT remaining FROM ledger_holds WHERE investor_id = ? AND asset = ? AND state = 'pending' ORDER BY seq").all(investorId, asset) as Array<{ remaining: number }>).map((r) => r.remaining);
+    return (
+      db
+        .prepare(
+          "SELECT remaining FROM ledger_holds WHERE investor_id = ? AND asset = ? AND state = 'pending' ORDER BY seq",
+        )
+        .all(investorId, asset) as Array<{ remaining: number }>
+    ).map((r) => r.remaining);
   } finally {
     db.close();
   }
@@ -111,17 +134,30 @@ describe('many clients on one investor', () => {
   it('40 buys compete for the cash of 10: exactly 10 are accepted, reserved = 10 holds, settled never negative', async () => {
     const inv = await funded(5_000);
     const q = await quote(api, 'COMI');
-    const order = { symbol: 'COMI', side: 'buy', type: 'limit', qty: 20, limit_price_micros: limitAt(q, -500), time_in_force: 'day' };
+    const order = {
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 20,
+      limit_price_micros: limitAt(q, -500),
+      time_in_force: 'day',
+    };
     const r = await reservationOf(inv, order);
     // top up to exactly 10.5 reservations
     const s0 = (await balances(api, inv)).cash.settled;
     const target = Math.floor(10.5 * r);
     expect(s0).toBeLessThan(target);
-    await api.expect(call('POST', '/v1/transfers', { investor_id: inv, direction: 'deposit', amount_micros: target - s0 }), 201);
+    await api.expect(
+      call('POST', '/v1/transfers', { investor_id: inv, direction: 'deposit', amount_micros: target - s0 }),
+      201,
+    );
     await api.advance({ minutes: 3 });
     expect((await balances(api, inv)).cash).toEqual({ settled: target, reserved: 0, unsettled: 0 });
 
-    const answers = await race(Array.from({ length: 40 }, () => call('POST', '/v1/orders', { investor_id: inv, ...order })), inv);
+    const answers = await race(
+      Array.from({ length: 40 }, () => call('POST', '/v1/orders', { investor_id: inv, ...order })),
+      inv,
+    );
     expect(count(answers, 201)).toBe(10);
     expect(count(answers, 422, 'INSUFFICIENT_SETTLED_CASH')).toBe(30);
     const b = await balances(api, inv);
@@ -132,7 +168,10 @@ describe('many clients on one investor', () => {
 
   it('30 sells compete for 155 settled shares, limit and market mixed: 15 accepted, shares and proceeds add up', async () => {
     const inv = await funded(70_000);
-    const buy = await api.expect(call('POST', '/v1/orders', { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 155 }), 201);
+    const buy = await api.expect(
+      call('POST', '/v1/orders', { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 155 }),
+      201,
+    );
     expect(buy.status).toBe('filled');
     await api.advance({ until: 'next_open' });
     await api.advance({ until: 'next_open' });
@@ -141,9 +180,21 @@ describe('many clients on one investor', () => {
     expect(before.assets.get('COMI')).toEqual({ settled: 155, reserved: 0, unsettled: 0 });
     const q = await quote(api, 'COMI');
     const calls = Array.from({ length: 30 }, (_, i) =>
-      call('POST', '/v1/orders', i % 2 === 0
-        ? { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'limit', qty: 10, limit_price_micros: limitAt(q, 500), time_in_force: 'day' }
-        : { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 10 }),
+      call(
+        'POST',
+        '/v1/orders',
+        i % 2 === 0
+          ? {
+              investor_id: inv,
+              symbol: 'COMI',
+              side: 'sell',
+              type: 'limit',
+              qty: 10,
+              limit_price_micros: limitAt(q, 500),
+              time_in_force: 'day',
+            }
+          : { investor_id: inv, symbol: 'COMI', side: 'sell', type: 'market', qty: 10 },
+      ),
     );
     const answers = await race(calls, inv);
     expect(count(answers, 201)).toBe(15);
@@ -161,7 +212,11 @@ describe('many clients on one investor', () => {
     }
     const after = await balances(api, inv);
     expect(after.assets.get('COMI')).toEqual({ settled: 5, reserved: 10 * resting.length, unsettled: 0 });
-    expect(after.cash).toEqual({ settled: before.cash.settled, reserved: 0, unsettled: before.cash.unsettled + proceeds });
+    expect(after.cash).toEqual({
+      settled: before.cash.settled,
+      reserved: 0,
+      unsettled: before.cash.unsettled + proceeds,
+    });
     expect(pendingHolds(inv, 'COMI')).toEqual(Array(resting.length).fill(10));
     storeOk();
   });
@@ -173,7 +228,18 @@ describe('many clients on one investor', () => {
     for (let i = 0; i < 20; i++) {
       // limits from 0.1 % to 2 % below the price; the tape is then set 1 % below: about half are reached
       const limit = limitAt(q, -10 * (i + 1));
-      const o = await api.expect(call('POST', '/v1/orders', { investor_id: inv, symbol: 'ETEL', side: 'buy', type: 'limit', qty: 10, limit_price_micros: limit, time_in_force: 'gtc' }), 201);
+      const o = await api.expect(
+        call('POST', '/v1/orders', {
+          investor_id: inv,
+          symbol: 'ETEL',
+          side: 'buy',
+          type: 'limit',
+          qty: 10,
+          limit_price_micros: limit,
+          time_in_force: 'gtc',
+        }),
+        201,
+      );
       if (o.status === 'new') placed.push(o.order_id);
     }
     expect(placed.length).toBeGreaterThan(10);
@@ -223,13 +289,22 @@ describe('many clients on one investor', () => {
   it('withdrawals race buys for the same cash: what was accepted is exactly what left settled, and no refusal was needed less than the cash left', async () => {
     const inv = await funded(30_000);
     const q = await quote(api, 'COMI');
-    const order = { symbol: 'COMI', side: 'buy', type: 'limit', qty: 30, limit_price_micros: limitAt(q, -500), time_in_force: 'day' };
+    const order = {
+      symbol: 'COMI',
+      side: 'buy',
+      type: 'limit',
+      qty: 30,
+      limit_price_micros: limitAt(q, -500),
+      time_in_force: 'day',
+    };
     const r = await reservationOf(inv, order);
     const w = Math.round(r * 0.9);
     const s0 = (await balances(api, inv)).cash.settled;
     expect(s0).toBeGreaterThan(5 * (r + w));
     const calls = Array.from({ length: 40 }, (_, i) =>
-      i % 2 === 0 ? call('POST', '/v1/orders', { investor_id: inv, ...order }) : call('POST', '/v1/transfers', { investor_id: inv, direction: 'withdrawal', amount_micros: w }),
+      i % 2 === 0
+        ? call('POST', '/v1/orders', { investor_id: inv, ...order })
+        : call('POST', '/v1/transfers', { investor_id: inv, direction: 'withdrawal', amount_micros: w }),
     );
     const answers = await race(calls, inv);
     const buys = answers.filter((_, i) => i % 2 === 0);
@@ -249,7 +324,8 @@ describe('many clients on one investor', () => {
     await api.advance({ minutes: 3 });
     const done = await balances(api, inv);
     expect(done.cash).toEqual({ settled: s0 - held, reserved: nb * r, unsettled: 0 });
-    for (const a of wds.filter((x) => x.status === 201)) expect((await api.get(`/v1/transfers/${a.json.transfer_id}`)).state).toBe('completed');
+    for (const a of wds.filter((x) => x.status === 201))
+      expect((await api.get(`/v1/transfers/${a.json.transfer_id}`)).state).toBe('completed');
     const acts = await api.get(`/v1/investors/${inv}/activities?limit=200`);
     expect(acts.activities.filter((x: any) => x.activity_type === 'CSW')).toHaveLength(nw);
     storeOk();
@@ -257,17 +333,31 @@ describe('many clients on one investor', () => {
 
   it('fund subscriptions and redemptions race for the same cash and units: balances equal the sum of the answers', async () => {
     const inv = await funded(40_000);
-    const fund = ((await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>)[0];
-    await api.expect(call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: fund.fund_code, side: 'subscribe', amount_micros: fund.min_subscription_micros }), 201);
+    const fund = (
+      (await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>
+    )[0];
+    await api.expect(
+      call('POST', '/v1/fund-orders', {
+        investor_id: inv,
+        fund_code: fund.fund_code,
+        side: 'subscribe',
+        amount_micros: fund.min_subscription_micros,
+      }),
+      201,
+    );
     const before = await balances(api, inv);
     const asset = `fund:${fund.fund_code}`;
     const u0 = before.assets.get(asset)!.settled;
     const sub = Math.floor(before.cash.settled / 8);
     const red = Math.floor(u0 / 6);
     const calls = Array.from({ length: 40 }, (_, i) =>
-      call('POST', '/v1/fund-orders', i % 2 === 0
-        ? { investor_id: inv, fund_code: fund.fund_code, side: 'subscribe', amount_micros: sub }
-        : { investor_id: inv, fund_code: fund.fund_code, side: 'redeem', units_micros: red }),
+      call(
+        'POST',
+        '/v1/fund-orders',
+        i % 2 === 0
+          ? { investor_id: inv, fund_code: fund.fund_code, side: 'subscribe', amount_micros: sub }
+          : { investor_id: inv, fund_code: fund.fund_code, side: 'redeem', units_micros: red },
+      ),
     );
     const answers = await race(calls, inv);
     let cash = before.cash.settled;
@@ -299,14 +389,30 @@ describe('many clients on one investor', () => {
 describe('a free-for-all on one investor', () => {
   it('16 clients x 25 random money requests with clock advances: every balance is the start plus what the answers say', async () => {
     const inv = await funded(140_000);
-    const funds = ((await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>).slice(0, 1);
-    for (const f of funds) await api.expect(call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: f.fund_code, side: 'subscribe', amount_micros: f.min_subscription_micros }), 201);
-    for (const s of ['COMI', 'ETEL']) await api.expect(call('POST', '/v1/orders', { investor_id: inv, symbol: s, side: 'buy', type: 'market', qty: 100 }), 201);
+    const funds = (
+      (await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>
+    ).slice(0, 1);
+    for (const f of funds)
+      await api.expect(
+        call('POST', '/v1/fund-orders', {
+          investor_id: inv,
+          fund_code: f.fund_code,
+          side: 'subscribe',
+          amount_micros: f.min_subscription_micros,
+        }),
+        201,
+      );
+    for (const s of ['COMI', 'ETEL'])
+      await api.expect(
+        call('POST', '/v1/orders', { investor_id: inv, symbol: s, side: 'buy', type: 'market', qty: 100 }),
+        201,
+      );
     await api.advance({ until: 'next_open' });
     await api.advance({ until: 'next_open' });
     await api.advance({ minutes: 1 });
     const start = await balances(api, inv);
-    const total = (p?: { settled: number; reserved: number; unsettled: number }) => (p ? p.settled + p.reserved + p.unsettled : 0);
+    const total = (p?: { settled: number; reserved: number; unsettled: number }) =>
+      p ? p.settled + p.reserved + p.unsettled : 0;
     const quotes = { COMI: await quote(api, 'COMI'), ETEL: await quote(api, 'ETEL') };
 
     // a deterministic stream per client (no PRNG state shared between clients)
@@ -318,34 +424,99 @@ describe('a free-for-all on one investor', () => {
       const sym = rnd(2) === 0 ? 'COMI' : 'ETEL';
       const q = quotes[sym];
       switch (rnd(funds.length ? 9 : 7)) {
-        case 0: return call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'buy', type: 'market', qty: 1 + rnd(20) });
-        case 1: return call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'buy', type: 'limit', qty: 1 + rnd(20), limit_price_micros: limitAt(q, -rnd(40)), time_in_force: 'gtc' });
-        case 2: return call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'sell', type: rnd(2) ? 'market' : 'limit', qty: 1 + rnd(10) });
-        case 3: return open.length ? call('DELETE', `/v1/orders/${open[rnd(open.length)]}`) : call('POST', '/admin/sandbox/clock-advance', { minutes: 1 }, 'admin');
-        case 4: return call('POST', '/v1/transfers', { investor_id: inv, direction: 'deposit', amount_micros: (10 + rnd(500)) * EGP });
-        case 5: return call('POST', '/v1/transfers', { investor_id: inv, direction: 'withdrawal', amount_micros: (10 + rnd(3000)) * EGP });
-        case 6: return call('POST', '/admin/sandbox/clock-advance', { minutes: 1 }, 'admin');
-        case 7: return call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: funds[0].fund_code, side: 'subscribe', amount_micros: (100 + rnd(2000)) * EGP });
-        default: return call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: funds[0].fund_code, side: 'redeem', units_micros: (1 + rnd(200)) * 1_000_000 });
+        case 0:
+          return call('POST', '/v1/orders', {
+            investor_id: inv,
+            symbol: sym,
+            side: 'buy',
+            type: 'market',
+            qty: 1 + rnd(20),
+          });
+        case 1:
+          return call('POST', '/v1/orders', {
+            investor_id: inv,
+            symbol: sym,
+            side: 'buy',
+            type: 'limit',
+            qty: 1 + rnd(20),
+            limit_price_micros: limitAt(q, -rnd(40)),
+            time_in_force: 'gtc',
+          });
+        case 2:
+          return call('POST', '/v1/orders', {
+            investor_id: inv,
+            symbol: sym,
+            side: 'sell',
+            type: rnd(2) ? 'market' : 'limit',
+            qty: 1 + rnd(10),
+          });
+        case 3:
+          return open.length
+            ? call('DELETE', `/v1/orders/${open[rnd(open.length)]}`)
+            : call('POST', '/admin/sandbox/clock-advance', { minutes: 1 }, 'admin');
+        case 4:
+          return call('POST', '/v1/transfers', {
+            investor_id: inv,
+            direction: 'deposit',
+            amount_micros: (10 + rnd(500)) * EGP,
+          });
+        case 5:
+          return call('POST', '/v1/transfers', {
+            investor_id: inv,
+            direction: 'withdrawal',
+            amount_micros: (10 + rnd(3000)) * EGP,
+          });
+        case 6:
+          return call('POST', '/admin/sandbox/clock-advance', { minutes: 1 }, 'admin');
+        case 7:
+          return call('POST', '/v1/fund-orders', {
+            investor_id: inv,
+            fund_code: funds[0].fund_code,
+            side: 'subscribe',
+            amount_micros: (100 + rnd(2000)) * EGP,
+          });
+        default:
+          return call('POST', '/v1/fund-orders', {
+            investor_id: inv,
+            fund_code: funds[0].fund_code,
+            side: 'redeem',
+            units_micros: (1 + rnd(200)) * 1_000_000,
+          });
       }
     };
     const clients = Array.from({ length: 16 }, () => Api.of(d));
     try {
       await Promise.all(clients.map((c) => c.get('/healthz', 'none')));
-      await Promise.all(clients.map(async (c) => {
-        for (let i = 0; i < 25; i++) {
-          const call_ = next();
-          // a sell limit needs its price: above the market, so it rests
-          if (call_.url === '/v1/orders' && call_.body && JSON.parse(call_.body).type === 'limit' && JSON.parse(call_.body).side === 'sell') {
-            const b = JSON.parse(call_.body);
-            call_.body = JSON.stringify({ ...b, limit_price_micros: limitAt(quotes[b.symbol as 'COMI'], 20 + rnd(40)), time_in_force: 'gtc' });
+      await Promise.all(
+        clients.map(async (c) => {
+          for (let i = 0; i < 25; i++) {
+            const call_ = next();
+            // a sell limit needs its price: above the market, so it rests
+            if (
+              call_.url === '/v1/orders' &&
+              call_.body &&
+              JSON.parse(call_.body).type === 'limit' &&
+              JSON.parse(call_.body).side === 'sell'
+            ) {
+              const b = JSON.parse(call_.body);
+              call_.body = JSON.stringify({
+                ...b,
+                limit_price_micros: limitAt(quotes[b.symbol as 'COMI'], 20 + rnd(40)),
+                time_in_force: 'gtc',
+              });
+            }
+            const a = await c.send(call_);
+            expect(a.status, `${call_.method} ${call_.url} ${a.text}`).toBeLessThan(500);
+            answers.push({ c: call_, a });
+            if (
+              call_.url === '/v1/orders' &&
+              a.status === 201 &&
+              ['new', 'accepted', 'partially_filled'].includes(a.json.status)
+            )
+              open.push(a.json.order_id);
           }
-          const a = await c.send(call_);
-          expect(a.status, `${call_.method} ${call_.url} ${a.text}`).toBeLessThan(500);
-          answers.push({ c: call_, a });
-          if (call_.url === '/v1/orders' && a.status === 201 && ['new', 'accepted', 'partially_filled'].includes(a.json.status)) open.push(a.json.order_id);
-        }
-      }));
+        }),
+      );
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
@@ -353,7 +524,10 @@ describe('a free-for-all on one investor', () => {
     await api.advance({ minutes: 4 });
 
     let cash = total(start.cash);
-    const shares: Record<string, number> = { COMI: total(start.assets.get('COMI')), ETEL: total(start.assets.get('ETEL')) };
+    const shares: Record<string, number> = {
+      COMI: total(start.assets.get('COMI')),
+      ETEL: total(start.assets.get('ETEL')),
+    };
     const fundAsset = funds.length ? `fund:${funds[0].fund_code}` : '';
     let units = funds.length ? total(start.assets.get(fundAsset)) : 0;
     const tally: Record<string, number> = {};
@@ -385,8 +559,10 @@ describe('a free-for-all on one investor', () => {
     // reserved is exactly what the still-open orders hold
     const db = openStore(home);
     try {
-      const openHolds = db.prepare(`SELECT COALESCE(SUM(h.remaining), 0) AS r FROM ledger_holds h JOIN orders o ON o.id = h.ref
-        WHERE h.investor_id = ? AND h.asset = 'cash:EGP' AND h.state = 'pending' AND o.state NOT IN ('filled', 'cancelled', 'rejected', 'expired')`).get(inv) as { r: number };
+      const openHolds = db
+        .prepare(`SELECT COALESCE(SUM(h.remaining), 0) AS r FROM ledger_holds h JOIN orders o ON o.id = h.ref
+        WHERE h.investor_id = ? AND h.asset = 'cash:EGP' AND h.state = 'pending' AND o.state NOT IN ('filled', 'cancelled', 'rejected', 'expired')`)
+        .get(inv) as { r: number };
       expect(end.cash.reserved).toBe(openHolds.r);
     } finally {
       db.close();

@@ -18,18 +18,29 @@ export function launch(): Promise<Browser> {
 }
 
 /** A fresh browser context (its own cookies) whose page has a passkey authenticator that verifies the user. */
-export async function pageWithAuthenticator(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function pageWithAuthenticator(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { context, page };
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 /** What the window shows, without scrolling: the screen as a person first sees it. */
 export const shotWindow = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
 
@@ -41,7 +52,12 @@ export async function enrolLink(sbx: CliSandbox, role: string): Promise<string> 
 }
 
 /** A fresh context for a role: opens its enrolment link, registers a passkey, and waits until the page has signed in. */
-export async function signedIn(browser: Browser, sbx: CliSandbox, role: string, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedIn(
+  browser: Browser,
+  sbx: CliSandbox,
+  role: string,
+  viewport?: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
   const link = await enrolLink(sbx, role);
   const opened = await pageWithAuthenticator(browser, viewport);
   await opened.page.goto(link);
@@ -60,10 +76,18 @@ export function lapseStepUps(sbx: CliSandbox): void {
     // read and write in one write transaction, so that a request the daemon answers meanwhile (which
     // moves last_seen_at) cannot come between them and leave a row whose MAC covers the older read
     db.transaction(() => {
-      const open = db.prepare<[], Row>('SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL').all();
+      const open = db
+        .prepare<[], Row>(
+          'SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL',
+        )
+        .all();
       for (const r of open) {
         const lapsed = { ...r, stepped_up_until: '2000-01-01T00:00:00.000Z' };
-        db.prepare('UPDATE console_sessions SET stepped_up_until = ?, mac = ? WHERE id = ?').run(lapsed.stepped_up_until, sessionMac(kek, lapsed), r.id);
+        db.prepare('UPDATE console_sessions SET stepped_up_until = ?, mac = ? WHERE id = ?').run(
+          lapsed.stepped_up_until,
+          sessionMac(kek, lapsed),
+          r.id,
+        );
       }
     }).immediate();
   } finally {
@@ -72,12 +96,17 @@ export function lapseStepUps(sbx: CliSandbox): void {
 }
 
 /** Audit entries of one action (newest first), read with security's key (it keeps audit:read in every test). */
-export const auditOf = async (sbx: CliSandbox, action: string): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
+export const auditOf = async (
+  sbx: CliSandbox,
+  action: string,
+): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
   (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}&limit=200`, '--as', 'security'])).json.entries;
 
 /** True when the page does not scroll sideways: the document is no wider than the window, and the screen's area no wider than itself. */
 export const fitsWidth = (page: Page): Promise<boolean> =>
-  page.evaluate("document.documentElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('.main')].every((m) => m.scrollWidth <= m.clientWidth)");
+  page.evaluate(
+    "document.documentElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('.main')].every((m) => m.scrollWidth <= m.clientWidth)",
+  );
 
 // The root tsconfig has no DOM library: what the page's code below reads, typed here.
 type Box = { left: number; right: number; width: number; height: number };
@@ -85,18 +114,28 @@ type El = { getBoundingClientRect(): Box; closest(selector: string): El | null }
 
 /** The tables of the screen that scroll sideways inside their box (their index on the page). */
 export const tablesScrollingSideways = (page: Page): Promise<number[]> =>
-  page.evaluate("[...document.querySelectorAll('.table-wrap')].map((w, i) => (w.scrollWidth > w.clientWidth + 1 ? i : -1)).filter((i) => i >= 0)");
+  page.evaluate(
+    "[...document.querySelectorAll('.table-wrap')].map((w, i) => (w.scrollWidth > w.clientWidth + 1 ? i : -1)).filter((i) => i >= 0)",
+  );
 
 /** Whether an element is on screen across: inside the window and inside the box of the table that holds it (not scrolled out of it sideways). */
 export const inViewAcross = (page: Page, selector: string): Promise<boolean> =>
-  page.locator(selector).first().evaluate((node) => {
-    const el = node as unknown as El;
-    const innerWidth = (globalThis as unknown as { innerWidth: number }).innerWidth;
-    const r = el.getBoundingClientRect();
-    const wrap = el.closest('.table-wrap');
-    const clip = wrap ? wrap.getBoundingClientRect() : { left: 0, right: innerWidth };
-    return r.width > 0 && r.height > 0 && r.left >= Math.max(0, clip.left) - 1 && r.right <= Math.min(innerWidth, clip.right) + 1;
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((node) => {
+      const el = node as unknown as El;
+      const innerWidth = (globalThis as unknown as { innerWidth: number }).innerWidth;
+      const r = el.getBoundingClientRect();
+      const wrap = el.closest('.table-wrap');
+      const clip = wrap ? wrap.getBoundingClientRect() : { left: 0, right: innerWidth };
+      return (
+        r.width > 0 &&
+        r.height > 0 &&
+        r.left >= Math.max(0, clip.left) - 1 &&
+        r.right <= Math.min(innerWidth, clip.right) + 1
+      );
+    });
 
 // Runs in the page: every piece of text a reader sees (text outside pre and code, placeholders, the
 // options of a select, accessible names), each with the element it sits in.
@@ -123,7 +162,8 @@ export async function englishWords(page: Page, allowed: string[]): Promise<strin
   const texts = (await page.evaluate(VISIBLE_TEXT)) as string[];
   const words = new Set<string>();
   for (let text of texts) {
-    for (const a of allowed) text = text.replace(new RegExp(`(?<![A-Za-z])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'g'), ' ');
+    for (const a of allowed)
+      text = text.replace(new RegExp(`(?<![A-Za-z])${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'g'), ' ');
     for (const token of text.split(/[\s·,;()،؛…—–|]+/)) {
       if (/[A-Za-z]/.test(token) && !CODE_LIKE.test(token)) words.add(token);
     }

@@ -106,7 +106,9 @@ describe('the console for a dealer', () => {
     const again = await pageWithAuthenticator(browser);
     await again.page.goto(link);
     await again.page.getByTestId('enrol').click();
-    await expect.poll(() => again.page.locator('[role="alert"]').getAttribute('data-code')).toBe('ENROLMENT_CODE_INVALID');
+    await expect
+      .poll(() => again.page.locator('[role="alert"]').getAttribute('data-code'))
+      .toBe('ENROLMENT_CODE_INVALID');
     await first.context.close();
     await again.context.close();
   });
@@ -115,7 +117,12 @@ describe('the console for a dealer', () => {
     const { context, page } = await pageWithAuthenticator(browser, { width: 820, height: 1180 });
     await enrolAndSignIn(page, 'dealer');
     await page.getByTestId('lang').click();
-    expect(await page.evaluate(() => [(globalThis as unknown as PageGlobals).document.documentElement.dir, (globalThis as unknown as PageGlobals).document.documentElement.lang])).toEqual(['rtl', 'ar']);
+    expect(
+      await page.evaluate(() => [
+        (globalThis as unknown as PageGlobals).document.documentElement.dir,
+        (globalThis as unknown as PageGlobals).document.documentElement.lang,
+      ]),
+    ).toEqual(['rtl', 'ar']);
     expect(await page.locator('a[data-screen="queue"]').textContent()).toBe('طابور الأوامر');
     await shot(page, 'dealer-queue-arabic-tablet');
     await page.getByTestId('lang').click();
@@ -128,8 +135,22 @@ describe('the dealer decides KYC referrals and funding', () => {
   it('views the decrypted ID images of a referral and clears it; approves a deposit waiting for a decision', async () => {
     const { nationalId: id, dateOfBirth } = nationalId('9999');
     const applied = await sbx.svc([
-      'kyc', 'apply', '--full-name', 'Karim Referred', '--national-id', id, '--dob', dateOfBirth, '--email', 'karim@example.com',
-      '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
+      'kyc',
+      'apply',
+      '--full-name',
+      'Karim Referred',
+      '--national-id',
+      id,
+      '--dob',
+      dateOfBirth,
+      '--email',
+      'karim@example.com',
+      '--phone',
+      '01012345678',
+      '--address',
+      '12 Tahrir Street, Cairo',
+      '--sample-documents',
+      '--json',
     ]);
     expect(applied.code, applied.stderr).toBe(0);
     const applicationId = applied.json.application_id as string;
@@ -143,7 +164,13 @@ describe('the dealer decides KYC referrals and funding', () => {
     await page.locator('a[data-screen="kyc"]').click();
     const card = page.locator(`article[data-application="${applicationId}"]`);
     await card.getByRole('button', { name: 'ID images' }).click();
-    await expect.poll(() => card.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toEqual([true, true]);
+    await expect
+      .poll(() =>
+        card
+          .locator('img')
+          .evaluateAll((imgs) => imgs.map((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0)),
+      )
+      .toEqual([true, true]);
     await shot(page, 'dealer-kyc-images');
     await card.getByRole('button', { name: 'Clear', exact: true }).click();
     await card.waitFor({ state: 'detached', timeout: 15_000 });
@@ -171,9 +198,16 @@ describe('authority comes from the server', () => {
     const forged = await page.evaluate(async () => {
       const me = (await (await fetch('/console/api/me')).json()) as { csrf_token: string };
       const headers = { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token };
-      const clock = await fetch('/admin/sandbox/auto-fill', { method: 'POST', headers, body: JSON.stringify({ enabled: true }) });
+      const clock = await fetch('/admin/sandbox/auto-fill', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ enabled: true }),
+      });
       const queue = await fetch('/broker/v1/queue');
-      return { clock: [clock.status, ((await clock.json()) as ErrorJson).error?.code], queue: [queue.status, ((await queue.json()) as ErrorJson).error?.code] };
+      return {
+        clock: [clock.status, ((await clock.json()) as ErrorJson).error?.code],
+        queue: [queue.status, ((await queue.json()) as ErrorJson).error?.code],
+      };
     });
     expect(forged.clock).toEqual([403, 'FORBIDDEN']);
     expect(forged.queue).toEqual([401, 'UNAUTHENTICATED']);
@@ -185,7 +219,11 @@ describe('authority comes from the server', () => {
     const { context, page } = await pageWithAuthenticator(browser);
     await enrolAndSignIn(page, 'dealer');
     const status = await page.evaluate(async (id) => {
-      const r = await fetch(`/broker/v1/queue/${id}/reject`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason_code: 'DEALER_REJECTED' }) });
+      const r = await fetch(`/broker/v1/queue/${id}/reject`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reason_code: 'DEALER_REJECTED' }),
+      });
       return [r.status, ((await r.json()) as ErrorJson).error?.code];
     }, placed.json.order_id as string);
     expect(status).toEqual([403, 'CSRF_REFUSED']);

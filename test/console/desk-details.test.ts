@@ -6,10 +6,21 @@
 // English and Arabic at 1280x800 and 820x1180 go to test/console/screenshots/ (details-*.png).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { enrolLink, fitsWidth, launch, pageWithAuthenticator, shot, signedIn, tablesScrollingSideways } from './browser.js';
+import {
+  enrolLink,
+  fitsWidth,
+  launch,
+  pageWithAuthenticator,
+  shot,
+  signedIn,
+  tablesScrollingSideways,
+} from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
 
-const SIZES = [{ width: 1280, height: 800 }, { width: 820, height: 1180 }];
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 820, height: 1180 },
+];
 
 interface EodWire {
   fees_by_line: Record<string, number>;
@@ -97,22 +108,35 @@ describe('End of day for a dealer', () => {
     await page.locator('a[data-screen="eod"]').click();
     await page.locator('.live').waitFor();
     const labels = await page.locator('[data-fee-line] dt').allTextContents();
-    expect(labels).toEqual(['Commission', 'EGX fee', 'MCDR fee', 'Investor Protection Fund', 'FRA fee', 'Stamp duty', 'Fees', 'Total']);
+    expect(labels).toEqual([
+      'Commission',
+      'EGX fee',
+      'MCDR fee',
+      'Investor Protection Fund',
+      'FRA fee',
+      'Stamp duty',
+      'Fees',
+      'Total',
+    ]);
     for (const inv of eod.settlements_due.investors) {
       const row = page.locator(`tr[data-obligation="${inv.investor_id}"]`);
       expect(await row.locator('td').first().textContent()).toContain(inv.account_number);
       expect(await row.locator('[data-net]').getAttribute('data-net')).toBe(String(inv.net_cash_micros));
     }
-    const shown = await page.locator('tr[data-activity]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { activity: string } }).dataset.activity));
+    const shown = await page
+      .locator('tr[data-activity]')
+      .evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { activity: string } }).dataset.activity));
     expect(shown).toEqual(eod.cash.movements.map((m) => m.activity_id));
     await shotsEverywhere(page, 'eod');
   });
 });
 
 describe('the order queue', () => {
-  it('shows each order\'s id, when it was placed and its time in force', async () => {
+  it("shows each order's id, when it was placed and its time in force", async () => {
     const { page } = dealer;
-    const queue = (await page.evaluate("fetch('/broker/v1/queue').then((r) => r.json())")) as { orders: Array<{ order_id: string; created_at: string; time_in_force: string }> };
+    const queue = (await page.evaluate("fetch('/broker/v1/queue').then((r) => r.json())")) as {
+      orders: Array<{ order_id: string; created_at: string; time_in_force: string }>;
+    };
     expect(queue.orders.length).toBeGreaterThan(0);
     await page.locator('a[data-screen="queue"]').click();
     for (const q of queue.orders) {
@@ -123,9 +147,13 @@ describe('the order queue', () => {
       // placed: the date and the minute, as the API wrote them (the exchange's time, Cairo)
       const placed = row.locator('[data-placed]');
       expect(await placed.getAttribute('data-placed')).toBe(q.created_at);
-      expect(await placed.textContent()).toBe(`${q.created_at.slice(0, 10)} ${q.created_at.slice(11, 16)}${{ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]}`);
+      expect(await placed.textContent()).toBe(
+        `${q.created_at.slice(0, 10)} ${q.created_at.slice(11, 16)}${{ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]}`,
+      );
       expect(await row.locator('[data-tif]').getAttribute('data-tif')).toBe(q.time_in_force);
-      expect(await row.locator('[data-tif]').textContent()).toBe({ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]);
+      expect(await row.locator('[data-tif]').textContent()).toBe(
+        { day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force],
+      );
     }
     await shotsEverywhere(page, 'queue');
   });

@@ -7,26 +7,60 @@
 // allowed: it is the language switch, which names the other language in that language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { englishWords, enrolLink, fitsWidth, inViewAcross, launch, pageWithAuthenticator, shotWindow, signedIn, tablesScrollingSideways } from './browser.js';
+import {
+  englishWords,
+  enrolLink,
+  fitsWidth,
+  inViewAcross,
+  launch,
+  pageWithAuthenticator,
+  shotWindow,
+  signedIn,
+  tablesScrollingSideways,
+} from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
 
 /** Each screen, who sees its decisions, and the controls of those decisions that must be in view. */
 const SCREENS: Array<{ id: string; role: string; controls: string[] }> = [
-  { id: 'actions', role: 'approver', controls: ['[data-action="approve"]', '[data-action="reject"]', 'input[aria-label]'] },
-  { id: 'audit', role: 'security', controls: ['[data-action="verify"]', '[data-filter="actor"]', '[data-filter="tenant_id"]', 'form button[type="submit"]'] },
-  { id: 'access', role: 'security', controls: ['[data-action="open-review"]', '[data-action="certify"]', '[data-action="revoke"]'] },
+  {
+    id: 'actions',
+    role: 'approver',
+    controls: ['[data-action="approve"]', '[data-action="reject"]', 'input[aria-label]'],
+  },
+  {
+    id: 'audit',
+    role: 'security',
+    controls: [
+      '[data-action="verify"]',
+      '[data-filter="actor"]',
+      '[data-filter="tenant_id"]',
+      'form button[type="submit"]',
+    ],
+  },
+  {
+    id: 'access',
+    role: 'security',
+    controls: ['[data-action="open-review"]', '[data-action="certify"]', '[data-action="revoke"]'],
+  },
   { id: 'sessions', role: 'security', controls: ['[data-action="revoke-session"]'] },
   { id: 'breaks', role: 'admin', controls: ['[data-action="acknowledge"]', '[data-action="accept"]'] },
   { id: 'alerts', role: 'admin', controls: ['[data-action="escalate"]', '[data-action="close"]'] },
   { id: 'complaints', role: 'admin', controls: ['tr[data-complaint] select', '[data-action="move"]'] },
   { id: 'queue', role: 'dealer', controls: ['input.price', '[data-action="execute"]', 'tr[data-order] select'] },
   { id: 'funding', role: 'dealer', controls: ['tr[data-transfer] button.primary', 'tr[data-transfer] select'] },
-  { id: 'kyc', role: 'dealer', controls: ['article[data-application] button.primary', 'article[data-application] select'] },
+  {
+    id: 'kyc',
+    role: 'dealer',
+    controls: ['article[data-application] button.primary', 'article[data-application] select'],
+  },
   { id: 'blotter', role: 'dealer', controls: ['input[type="date"]'] },
   { id: 'book', role: 'dealer', controls: ['form input', 'form button[type="submit"]'] },
   { id: 'eod', role: 'dealer', controls: ['dl.grid'] },
 ];
-const WIDTHS = [{ name: 'tablet', width: 820, height: 1180 }, { name: 'laptop', width: 1280, height: 800 }];
+const WIDTHS = [
+  { name: 'tablet', width: 820, height: 1180 },
+  { name: 'laptop', width: 1280, height: 800 },
+];
 
 let o: OpsSandbox;
 let browser: Browser;
@@ -77,7 +111,8 @@ describe('usable on a laptop screen and a tablet, in English and in Arabic', () 
           await openScreen(page, s);
           if (!(await fitsWidth(page))) problems.push(`${s.id}: the page scrolls sideways`);
           for (const i of await tablesScrollingSideways(page)) problems.push(`${s.id}: table ${i} scrolls sideways`);
-          for (const c of s.controls) if (!(await inViewAcross(page, c))) problems.push(`${s.id}: ${c} is not in view across`);
+          for (const c of s.controls)
+            if (!(await inViewAcross(page, c))) problems.push(`${s.id}: ${c} is not in view across`);
           await shotWindow(page, `layout-${w.name}-${lang}-${s.id}`);
         }
         expect(problems).toEqual([]);
@@ -89,8 +124,18 @@ describe('usable on a laptop screen and a tablet, in English and in Arabic', () 
 describe('English and Arabic', () => {
   it('in Arabic, no screen of either persona shows an English word but ids, codes, symbols, amounts, names and the notes people typed', async () => {
     const allowed = [
-      'svc', 'English', o.investorName, referred, o.complaintSummary, o.proposalReason,
-      'admin', 'security', 'approver', 'dealer', 'compliance', 'auditor', // the identities' names
+      'svc',
+      'English',
+      o.investorName,
+      referred,
+      o.complaintSummary,
+      o.proposalReason,
+      'admin',
+      'security',
+      'approver',
+      'dealer',
+      'compliance',
+      'auditor', // the identities' names
     ];
     const found: string[] = [];
     for (const s of SCREENS) {

@@ -22,7 +22,9 @@ async function as(role: string): Promise<Page> {
 }
 
 const settledCash = async (): Promise<number> =>
-  (await o.sbx.svc(['balances', '--investor', o.inv, '--json'])).json.cash.find((c: { asset: string }) => c.asset === 'cash:EGP')?.settled ?? 0;
+  (await o.sbx.svc(['balances', '--investor', o.inv, '--json'])).json.cash.find(
+    (c: { asset: string }) => c.asset === 'cash:EGP',
+  )?.settled ?? 0;
 
 beforeAll(async () => {
   o = await startOpsSandbox();
@@ -36,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('proposed actions: approve or reject, stepped up', () => {
-  it('the approver rejects a maker\'s proposal with a reason, stepping up with the passkey; the API shows it rejected and it never ran', async () => {
+  it("the approver rejects a maker's proposal with a reason, stepping up with the passkey; the API shows it rejected and it never ran", async () => {
     const approver = await as('approver');
     lapseStepUps(o.sbx); // the sign-in's step-up lasts 5 minutes: let it lapse, so rejecting needs a new passkey assertion
     const stepUpsBefore = (await auditOf(o.sbx, 'console.stepped_up')).length;
@@ -54,13 +56,25 @@ describe('proposed actions: approve or reject, stepped up', () => {
     expect(await card.textContent()).toContain('the fee was charged once; nothing to refund');
     expect(await card.locator('[data-action="approve"]').count()).toBe(0);
     await shot(approver, 'ops-actions-rejected');
-    const listed = (await o.sbx.svc(['admin', 'actions', '--json'])).json.actions.find((a: { action_id: string }) => a.action_id === o.actionId);
-    expect(listed).toMatchObject({ state: 'rejected', maker: 'security', checker: 'approver', decision_reason: 'the fee was charged once; nothing to refund', result: null });
+    const listed = (await o.sbx.svc(['admin', 'actions', '--json'])).json.actions.find(
+      (a: { action_id: string }) => a.action_id === o.actionId,
+    );
+    expect(listed).toMatchObject({
+      state: 'rejected',
+      maker: 'security',
+      checker: 'approver',
+      decision_reason: 'the fee was charged once; nothing to refund',
+      result: null,
+    });
     expect(await settledCash()).toBe(cashBefore);
     expect((await auditOf(o.sbx, 'console.stepped_up')).length).toBe(stepUpsBefore + 1);
     const again = await approver.evaluate(async (id) => {
       const me = (await (await fetch('/console/api/me')).json()) as { csrf_token: string };
-      const r = await fetch(`/admin/actions/${id}/approve`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token }, body: '{}' });
+      const r = await fetch(`/admin/actions/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token },
+        body: '{}',
+      });
       return r.status;
     }, o.actionId);
     expect(again).toBe(409); // a rejected proposal cannot be approved afterwards
@@ -91,13 +105,19 @@ describe('surveillance alerts: escalate, close with a note', () => {
     await shot(admin, 'ops-alerts-closed');
     const closed = await o.sbx.svc(['api', 'GET', `/admin/surveillance/alerts/${o.alertId}`]);
     expect(closed.json).toMatchObject({ state: 'closed', note: 'client rebalanced; no intent to mislead' });
-    const trail = [...(await auditOf(o.sbx, 'surveillance.alert_escalated')), ...(await auditOf(o.sbx, 'surveillance.alert_closed'))];
-    expect(trail.map((e) => [e.actor, e.subject])).toEqual([['operator:admin', o.alertId], ['operator:admin', o.alertId]]);
+    const trail = [
+      ...(await auditOf(o.sbx, 'surveillance.alert_escalated')),
+      ...(await auditOf(o.sbx, 'surveillance.alert_closed')),
+    ];
+    expect(trail.map((e) => [e.actor, e.subject])).toEqual([
+      ['operator:admin', o.alertId],
+      ['operator:admin', o.alertId],
+    ]);
   });
 });
 
 describe('access reviews: certify, revoke', () => {
-  it('security revokes the admin\'s audit:read in a review campaign; the admin\'s next call needing it is refused 403, in its console session and with its key', async () => {
+  it("security revokes the admin's audit:read in a review campaign; the admin's next call needing it is refused 403, in its console session and with its key", async () => {
     const admin = await as('admin');
     await admin.locator('a[data-screen="audit"]').click();
     await admin.locator('tr[data-seq]').first().waitFor(); // the admin reads the audit log before
@@ -117,7 +137,9 @@ describe('access reviews: certify, revoke', () => {
       return { status: r.status, body: (await r.json()) as ErrorJson };
     });
     expect([next.status, next.body.error?.code]).toEqual([403, 'FORBIDDEN']);
-    await expect.poll(() => admin.locator('[role="alert"]').getAttribute('data-code'), { timeout: 15_000 }).toBe('FORBIDDEN');
+    await expect
+      .poll(() => admin.locator('[role="alert"]').getAttribute('data-code'), { timeout: 15_000 })
+      .toBe('FORBIDDEN');
     expect(await admin.locator('tr[data-seq]').count()).toBe(0); // what it may no longer read is no longer shown
     await shot(admin, 'ops-audit-after-revoke');
     const withKey = await o.sbx.svc(['api', 'GET', '/admin/audit', '--as', 'admin']);

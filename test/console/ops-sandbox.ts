@@ -38,7 +38,9 @@ async function washAlert(sbx: CliSandbox, inv: string): Promise<string> {
   await must(sbx, ['clock', 'advance', '--minutes', '4']);
   await must(sbx, ['order', 'sell', 'COMI', '10', '--investor', inv]);
   await must(sbx, ['admin', 'alerts', 'run']);
-  const alerts = (await must(sbx, ['admin', 'alerts', '--state', 'open', '--json'])).json.alerts as Array<{ alert_id: string }>;
+  const alerts = (await must(sbx, ['admin', 'alerts', '--state', 'open', '--json'])).json.alerts as Array<{
+    alert_id: string;
+  }>;
   expect(alerts).toHaveLength(1);
   return alerts[0].alert_id;
 }
@@ -50,16 +52,39 @@ export async function startOpsSandbox(): Promise<OpsSandbox> {
   const alertId = await washAlert(sbx, inv);
   const proposalReason = 'refund of a duplicated fee';
   const proposed = await must(sbx, [
-    'admin', 'propose', 'ledger:adjust', '--param', `tenant_id=${sbx.info.tenant_id}`, '--param', `investor_id=${inv}`,
-    '--param', 'amount_micros=12500000', '--reason', proposalReason, '--json',
+    'admin',
+    'propose',
+    'ledger:adjust',
+    '--param',
+    `tenant_id=${sbx.info.tenant_id}`,
+    '--param',
+    `investor_id=${inv}`,
+    '--param',
+    'amount_micros=12500000',
+    '--reason',
+    proposalReason,
+    '--json',
   ]);
   await api(sbx, 'POST', '/admin/sandbox/inject-break', { investor_id: inv, kind: 'cash', amount: 125_000_000 });
   await must(sbx, ['admin', 'recon', 'run', '--json']);
-  const breaks = (await api(sbx, 'GET', '/admin/reconciliation/breaks')).json.breaks as Array<{ break_id: string; state: string }>;
+  const breaks = (await api(sbx, 'GET', '/admin/reconciliation/breaks')).json.breaks as Array<{
+    break_id: string;
+    state: string;
+  }>;
   const complaintSummary = 'Charged twice for one order';
-  const complaint = await api(sbx, 'POST', '/admin/complaints', { investor_id: inv, category: 'fees', channel: 'email', summary: complaintSummary });
+  const complaint = await api(sbx, 'POST', '/admin/complaints', {
+    investor_id: inv,
+    category: 'fees',
+    channel: 'email',
+    summary: complaintSummary,
+  });
   return {
-    sbx, inv, investorName, alertId, proposalReason, complaintSummary,
+    sbx,
+    inv,
+    investorName,
+    alertId,
+    proposalReason,
+    complaintSummary,
     actionId: proposed.json.action_id as string,
     breakId: breaks.find((b) => b.state === 'open')!.break_id,
     complaintId: complaint.json.complaint_id as string,
@@ -76,8 +101,21 @@ export async function deskWork(o: OpsSandbox): Promise<string> {
   const { nationalId: id, dateOfBirth } = nationalId('9999');
   const name = 'Mona Referred';
   await must(sbx, [
-    'kyc', 'apply', '--full-name', name, '--national-id', id, '--dob', dateOfBirth, '--email', 'mona@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents',
+    'kyc',
+    'apply',
+    '--full-name',
+    name,
+    '--national-id',
+    id,
+    '--dob',
+    dateOfBirth,
+    '--email',
+    'mona@example.com',
+    '--phone',
+    '01012345678',
+    '--address',
+    '12 Tahrir Street, Cairo',
+    '--sample-documents',
   ]);
   return name;
 }

@@ -34,9 +34,12 @@ async function signedIn(role: string): Promise<Page> {
 }
 
 const settledCash = async (): Promise<number> =>
-  (await sbx.svc(['balances', '--investor', inv, '--json'])).json.cash.find((c: { asset: string }) => c.asset === 'cash:EGP')?.settled ?? 0;
+  (await sbx.svc(['balances', '--investor', inv, '--json'])).json.cash.find(
+    (c: { asset: string }) => c.asset === 'cash:EGP',
+  )?.settled ?? 0;
 
-const audit = async (action: string) => (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}`])).json.entries as Array<{ actor: string }>;
+const audit = async (action: string) =>
+  (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}`])).json.entries as Array<{ actor: string }>;
 
 let security: Page;
 let approver: Page;
@@ -45,8 +48,18 @@ beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
   inv = await onboardViaCli(sbx, { fullName: 'Laila Hassan', depositEgp: '1000' });
   const proposed = await sbx.svc([
-    'admin', 'propose', 'ledger:adjust', '--param', `tenant_id=${sbx.info.tenant_id}`, '--param', `investor_id=${inv}`,
-    '--param', 'amount_micros=12500000', '--reason', 'refund of a duplicated fee', '--json',
+    'admin',
+    'propose',
+    'ledger:adjust',
+    '--param',
+    `tenant_id=${sbx.info.tenant_id}`,
+    '--param',
+    `investor_id=${inv}`,
+    '--param',
+    'amount_micros=12500000',
+    '--reason',
+    'refund of a duplicated fee',
+    '--json',
   ]);
   expect(proposed.code, proposed.stderr).toBe(0);
   actionId = proposed.json.action_id as string;
@@ -72,13 +85,21 @@ describe('maker-checker in the console', () => {
     await shot(security, 'ops-actions-maker');
     const forged = await security.evaluate(async (id) => {
       const me = (await (await fetch('/console/api/me')).json()) as { csrf_token: string };
-      const r = await fetch(`/admin/actions/${id}/approve`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token }, body: '{}' });
+      const r = await fetch(`/admin/actions/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': me.csrf_token },
+        body: '{}',
+      });
       return { status: r.status, body: (await r.json()) as ErrorJson };
     }, actionId);
     expect([403, 409]).toContain(forged.status);
     expect(forged.body.error?.code).toMatch(/^(FORBIDDEN|MAKER_CANNOT_APPROVE)$/);
     expect(forged.body.error?.message).toBeTruthy();
-    expect((await sbx.svc(['admin', 'actions', '--json'])).json.actions.find((a: { action_id: string }) => a.action_id === actionId).state).toBe('proposed');
+    expect(
+      (await sbx.svc(['admin', 'actions', '--json'])).json.actions.find(
+        (a: { action_id: string }) => a.action_id === actionId,
+      ).state,
+    ).toBe('proposed');
   });
 
   it('the approver approves it in the browser, stepping up with the passkey; the API shows it executed and the cash moved', async () => {
@@ -95,8 +116,15 @@ describe('maker-checker in the console', () => {
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('approved');
     await card.getByTestId('action-result').waitFor();
     await shot(approver, 'ops-actions-approved');
-    const listed = (await sbx.svc(['admin', 'actions', '--json'])).json.actions.find((a: { action_id: string }) => a.action_id === actionId);
-    expect(listed).toMatchObject({ state: 'approved', maker: 'security', checker: 'approver', result: { activity_id: expect.any(String) } });
+    const listed = (await sbx.svc(['admin', 'actions', '--json'])).json.actions.find(
+      (a: { action_id: string }) => a.action_id === actionId,
+    );
+    expect(listed).toMatchObject({
+      state: 'approved',
+      maker: 'security',
+      checker: 'approver',
+      result: { activity_id: expect.any(String) },
+    });
     expect(await settledCash()).toBe(before + 12_500_000);
     const stepUps = await audit('console.stepped_up');
     expect(stepUps.length).toBe(stepUpsBefore + 1);
@@ -106,12 +134,17 @@ describe('maker-checker in the console', () => {
 describe('sessions, audit and language', () => {
   it('security revokes the approver session from the sessions screen; that session next call is refused 401', async () => {
     await security.locator('a[data-screen="sessions"]').click();
-    const row = security.locator('tr[data-identity="approver"]').filter({ has: security.locator('[data-action="revoke-session"]') }).first();
+    const row = security
+      .locator('tr[data-identity="approver"]')
+      .filter({ has: security.locator('[data-action="revoke-session"]') })
+      .first();
     await row.waitFor();
     await shot(security, 'ops-sessions');
     const sessionId = await row.getAttribute('data-session');
     await row.locator('[data-action="revoke-session"]').click();
-    await expect.poll(() => security.locator(`tr[data-session="${sessionId}"] [data-action="revoke-session"]`).count()).toBe(0);
+    await expect
+      .poll(() => security.locator(`tr[data-session="${sessionId}"] [data-action="revoke-session"]`).count())
+      .toBe(0);
     await shot(security, 'ops-sessions-revoked');
     const next = await approver.evaluate(async () => {
       const r = await fetch('/admin/actions');
@@ -119,7 +152,9 @@ describe('sessions, audit and language', () => {
     });
     expect(next.status).toBe(401);
     expect(next.body.error?.code).toBe('SESSION_INVALID');
-    await expect.poll(() => approver.locator('[role="alert"]').getAttribute('data-code'), { timeout: 10_000 }).toBe('SESSION_INVALID');
+    await expect
+      .poll(() => approver.locator('[role="alert"]').getAttribute('data-code'), { timeout: 10_000 })
+      .toBe('SESSION_INVALID');
     await shot(approver, 'ops-actions-session-revoked');
   });
 
@@ -141,24 +176,40 @@ describe('sessions, audit and language', () => {
     const review = security.locator('article[data-review]').first();
     const certify = review.locator('[data-action="certify"]').first();
     await certify.waitFor();
-    const item = await review.locator('tr[data-item]').filter({ has: security.locator('[data-action="certify"]') }).first().getAttribute('data-item');
+    const item = await review
+      .locator('tr[data-item]')
+      .filter({ has: security.locator('[data-action="certify"]') })
+      .first()
+      .getAttribute('data-item');
     await certify.click();
     await expect.poll(() => security.locator(`tr[data-item="${item}"] [data-action="certify"]`).count()).toBe(0);
     expect(await security.locator(`tr[data-item="${item}"]`).textContent()).toContain('certify (security)');
     await shot(security, 'ops-access');
     await security.screenshot({ path: `${SCREENSHOTS}/ops-access-top.png` });
-    await security.locator('.table-wrap').last().screenshot({ path: `${SCREENSHOTS}/ops-access-snapshot.png` });
+    await security
+      .locator('.table-wrap')
+      .last()
+      .screenshot({ path: `${SCREENSHOTS}/ops-access-snapshot.png` });
   });
 
   it('switching to Arabic turns an ops screen right-to-left', async () => {
     await security.locator('a[data-screen="actions"]').click();
     await security.getByTestId('lang').click();
-    expect(await security.evaluate(() => [(globalThis as unknown as PageGlobals).document.documentElement.dir, (globalThis as unknown as PageGlobals).document.documentElement.lang])).toEqual(['rtl', 'ar']);
+    expect(
+      await security.evaluate(() => [
+        (globalThis as unknown as PageGlobals).document.documentElement.dir,
+        (globalThis as unknown as PageGlobals).document.documentElement.lang,
+      ]),
+    ).toEqual(['rtl', 'ar']);
     expect(await security.locator('a[data-screen="actions"]').textContent()).toBe('الإجراءات المقترحة');
     // states read in Arabic too (the API's value stays on the element)
     const state = security.getByTestId('action-state').first();
     await state.waitFor();
-    expect(await state.textContent()).toBe({ approved: 'معتمد', proposed: 'مقترح', rejected: 'مرفوض', expired: 'منتهي الصلاحية' }[(await state.getAttribute('data-value'))!]);
+    expect(await state.textContent()).toBe(
+      { approved: 'معتمد', proposed: 'مقترح', rejected: 'مرفوض', expired: 'منتهي الصلاحية' }[
+        (await state.getAttribute('data-value'))!
+      ],
+    );
     await shot(security, 'ops-actions-arabic');
     await security.getByTestId('lang').click();
   });
@@ -166,9 +217,25 @@ describe('sessions, audit and language', () => {
 
 describe('cases for the admin', () => {
   it('accepts a reconciliation break with a note, and moves a complaint to investigating then resolved with its note', async () => {
-    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/inject-break', '-d', JSON.stringify({ investor_id: inv, kind: 'cash', amount: 125_000_000 })])).code).toBe(0);
+    expect(
+      (
+        await sbx.svc([
+          'api',
+          'POST',
+          '/admin/sandbox/inject-break',
+          '-d',
+          JSON.stringify({ investor_id: inv, kind: 'cash', amount: 125_000_000 }),
+        ])
+      ).code,
+    ).toBe(0);
     expect((await sbx.svc(['admin', 'recon', 'run', '--json'])).code).toBe(0);
-    const complaint = await sbx.svc(['api', 'POST', '/admin/complaints', '-d', JSON.stringify({ investor_id: inv, category: 'fees', channel: 'email', summary: 'Charged twice for one order' })]);
+    const complaint = await sbx.svc([
+      'api',
+      'POST',
+      '/admin/complaints',
+      '-d',
+      JSON.stringify({ investor_id: inv, category: 'fees', channel: 'email', summary: 'Charged twice for one order' }),
+    ]);
     expect(complaint.code, complaint.stderr).toBe(0);
     const admin = await signedIn('admin');
     await admin.locator('a[data-screen="breaks"]').click();
@@ -181,7 +248,11 @@ describe('cases for the admin', () => {
     await row.locator('[data-action="accept"]').click();
     await expect.poll(() => admin.locator(`tr[data-break="${breakId}"]`).getAttribute('data-state')).toBe('resolved');
     const shown = await sbx.svc(['api', 'GET', `/admin/reconciliation/breaks/${breakId}`]);
-    expect(shown.json).toMatchObject({ state: 'resolved', resolution: 'accepted', note: 'bank fee credited twice; the bank will correct it' });
+    expect(shown.json).toMatchObject({
+      state: 'resolved',
+      resolution: 'accepted',
+      note: 'bank fee credited twice; the bank will correct it',
+    });
 
     await admin.locator('a[data-screen="complaints"]').click();
     const c = admin.locator(`tr[data-complaint="${complaint.json.complaint_id}"]`);

@@ -27,8 +27,12 @@ describe('the codes routes answer are the codes /openapi.json documents', () => 
       const [method, path] = key.split(' ');
       // The fuzzer also appends segments to a path ('/x', '/..'), which can reach a route further down
       // or up the same path: their codes count too.
-      const reachable = Object.keys(doc.paths).filter((p) => p === path || p.startsWith(`${path}/`) || path.startsWith(`${p}/`));
-      const listed = new Set<string>(reachable.flatMap((p) => doc.paths[p][method.toLowerCase()]?.['x-error-codes'] ?? []));
+      const reachable = Object.keys(doc.paths).filter(
+        (p) => p === path || p.startsWith(`${path}/`) || path.startsWith(`${p}/`),
+      );
+      const listed = new Set<string>(
+        reachable.flatMap((p) => doc.paths[p][method.toLowerCase()]?.['x-error-codes'] ?? []),
+      );
       for (const code of Object.keys(answers).filter((k) => !/^\d+$/.test(k))) {
         if (!listed.has(code) && !TRANSPORT.has(code)) undocumented.push(`${key}: ${code}`);
       }

@@ -32,7 +32,12 @@ afterAll(async () => t.close());
 
 /** The generated types without their doc comments: a description or a format changes no type. */
 function typesOnly(source: string): string {
-  return source.replace(/\/\*\*[\s\S]*?\*\//g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '').join('\n');
+  return source
+    .replace(/\/\*\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 /** Type errors of the client compiled with test/contract/tsconfig.json, against `types` as ./generated/api.d.ts. */
@@ -43,9 +48,13 @@ function typeErrors(types: string): string[] {
   const host = ts.createCompilerHost(parsed.options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, language, onError, shouldCreate) =>
-    resolve(fileName) === GENERATED ? ts.createSourceFile(fileName, types, language) : getSourceFile(fileName, language, onError, shouldCreate);
+    resolve(fileName) === GENERATED
+      ? ts.createSourceFile(fileName, types, language)
+      : getSourceFile(fileName, language, onError, shouldCreate);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 /** Casts, non-null assertions and `any` in the client's source: a client that needs them is not typed by the document. */
@@ -54,7 +63,12 @@ function escapes(file: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     const isConst = ts.isAsExpression(node) && ts.isTypeReferenceNode(node.type) && node.type.getText() === 'const';
-    if ((ts.isAsExpression(node) && !isConst) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node) || node.kind === ts.SyntaxKind.AnyKeyword) {
+    if (
+      (ts.isAsExpression(node) && !isConst) ||
+      ts.isTypeAssertionExpression(node) ||
+      ts.isNonNullExpression(node) ||
+      node.kind === ts.SyntaxKind.AnyKeyword
+    ) {
       found.push(`${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText()}`);
     }
     ts.forEachChild(node, visit);
@@ -67,7 +81,10 @@ describe('a client generated from /openapi.json', () => {
   it('the committed types are what the document generates today (comments aside)', () => {
     if (process.env.SVC_UPDATE_CONTRACT === '1') writeFileSync(GENERATED, generated);
     const stale = typesOnly(readFileSync(GENERATED, 'utf8')) !== typesOnly(generated);
-    expect(stale, 'test/contract/generated/api.d.ts is stale: run SVC_UPDATE_CONTRACT=1 npx vitest run test/contract/generated-client.test.ts').toBe(false);
+    expect(
+      stale,
+      'test/contract/generated/api.d.ts is stale: run SVC_UPDATE_CONTRACT=1 npx vitest run test/contract/generated-client.test.ts',
+    ).toBe(false);
   });
 
   it('the strict client of the tenant journey compiles against freshly generated types, without a cast', () => {
@@ -84,10 +101,22 @@ describe('a client generated from /openapi.json', () => {
   it('runs the tenant journey against a real daemon: KYC, suitability, deposit, clock, order, balances, contract note', async () => {
     const { nationalId: id, dateOfBirth } = nationalId();
     const r = await runTenantJourney({
-      baseUrl, apiKey: t.creds.tenant.api_key, signingSecret: t.creds.tenant.signing_secret, adminKey: t.creds.operators.admin_key,
-      idFront: SAMPLE_FRONT, idBack: SAMPLE_BACK, nationalId: id, dateOfBirth,
+      baseUrl,
+      apiKey: t.creds.tenant.api_key,
+      signingSecret: t.creds.tenant.signing_secret,
+      adminKey: t.creds.operators.admin_key,
+      idFront: SAMPLE_FRONT,
+      idBack: SAMPLE_BACK,
+      nationalId: id,
+      dateOfBirth,
     });
-    expect(r.order).toMatchObject({ investor_id: r.investorId, symbol: 'COMI', side: 'buy', status: 'filled', filled_qty: 10 });
+    expect(r.order).toMatchObject({
+      investor_id: r.investorId,
+      symbol: 'COMI',
+      side: 'buy',
+      status: 'filled',
+      filled_qty: 10,
+    });
     expect(r.contractNote).toMatchObject({ order_id: r.order.order_id, filled_qty: 10, net_direction: 'debit' });
     expect(r.contractNote.fills.reduce((n, f) => n + f.qty, 0)).toBe(10);
     expect(r.balances.securities.find((p) => p.symbol === 'COMI')).toMatchObject({ unsettled: 10 });

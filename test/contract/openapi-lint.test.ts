@@ -14,7 +14,10 @@ const BIN = resolve(HERE, '../../node_modules/.bin');
 const QUIET = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
 /** Warnings accepted, by rule and location: /healthz and /openapi.json answer no 4xx at all. */
-const ALLOWED_WARNINGS = new Set(['operation-4xx-response #/paths/~1healthz/get/responses', 'operation-4xx-response #/paths/~1openapi.json/get/responses']);
+const ALLOWED_WARNINGS = new Set([
+  'operation-4xx-response #/paths/~1healthz/get/responses',
+  'operation-4xx-response #/paths/~1openapi.json/get/responses',
+]);
 
 let t: TestApp;
 let dir: string;
@@ -56,7 +59,9 @@ interface SpectralProblem {
 
 describe('third-party linters on GET /openapi.json', () => {
   it('Redocly CLI (recommended): 0 errors, no warning but the listed ones', () => {
-    const out = JSON.parse(redocly(['lint', file, '--config', join(HERE, 'redocly.yaml'), '--format', 'json'])) as { problems: RedoclyProblem[] };
+    const out = JSON.parse(redocly(['lint', file, '--config', join(HERE, 'redocly.yaml'), '--format', 'json'])) as {
+      problems: RedoclyProblem[];
+    };
     const where = (p: RedoclyProblem) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`;
     expect(out.problems.filter((p) => p.severity === 'error').map((p) => `${where(p)}: ${p.message}`)).toEqual([]);
     expect(out.problems.map(where).filter((w) => !ALLOWED_WARNINGS.has(w))).toEqual([]);
@@ -64,7 +69,11 @@ describe('third-party linters on GET /openapi.json', () => {
 
   it('Spectral (spectral:oas): 0 errors, 0 warnings', () => {
     const report = join(dir, 'spectral.json');
-    const r = spawnSync(join(BIN, 'spectral'), ['lint', file, '--ruleset', join(HERE, 'spectral.yaml'), '--format', 'json', '--output', report], { cwd: dir, env: QUIET, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      join(BIN, 'spectral'),
+      ['lint', file, '--ruleset', join(HERE, 'spectral.yaml'), '--format', 'json', '--output', report],
+      { cwd: dir, env: QUIET, encoding: 'utf8', timeout: 120_000 },
+    );
     if (r.error) throw r.error;
     const out = JSON.parse(readFileSync(report, 'utf8')) as SpectralProblem[];
     // severity: 0 error, 1 warning, 2 information, 3 hint

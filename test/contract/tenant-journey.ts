@@ -53,35 +53,63 @@ function idem() {
 
 /** KYC: create, upload both sides (raw PNG bytes), submit, read the decision; then suitability. */
 async function onboard(tenant: ReturnType<typeof createClient<paths>>, cfg: JourneyConfig): Promise<string> {
-  const created = must('create application', await tenant.POST('/v1/kyc/applications', {
-    params: { header: idem() },
-    body: { full_name: 'Mona Hassan', national_id: cfg.nationalId, date_of_birth: cfg.dateOfBirth, email: 'mona.hassan@example.com', phone: '01012345678', address: '12 Tahrir Street, Downtown, Cairo' },
-  }));
+  const created = must(
+    'create application',
+    await tenant.POST('/v1/kyc/applications', {
+      params: { header: idem() },
+      body: {
+        full_name: 'Mona Hassan',
+        national_id: cfg.nationalId,
+        date_of_birth: cfg.dateOfBirth,
+        email: 'mona.hassan@example.com',
+        phone: '01012345678',
+        address: '12 Tahrir Street, Downtown, Cairo',
+      },
+    }),
+  );
   const id = created.application_id;
-  const sides: Array<[DocumentSide, Buffer]> = [['national_id_front', cfg.idFront], ['national_id_back', cfg.idBack]];
+  const sides: Array<[DocumentSide, Buffer]> = [
+    ['national_id_front', cfg.idFront],
+    ['national_id_back', cfg.idBack],
+  ];
   for (const [side, bytes] of sides) {
-    must(`upload ${side}`, await tenant.PUT('/v1/kyc/applications/{id}/documents/{side}', {
-      params: { path: { id, side }, header: idem() },
-      // The generated type of a binary body is string: the bytes travel as a latin1 string, one char a byte.
-      body: bytes.toString('latin1'),
-      bodySerializer: (b: string) => Buffer.from(b, 'latin1'),
-      headers: { 'Content-Type': 'image/png' },
-    }));
+    must(
+      `upload ${side}`,
+      await tenant.PUT('/v1/kyc/applications/{id}/documents/{side}', {
+        params: { path: { id, side }, header: idem() },
+        // The generated type of a binary body is string: the bytes travel as a latin1 string, one char a byte.
+        body: bytes.toString('latin1'),
+        bodySerializer: (b: string) => Buffer.from(b, 'latin1'),
+        headers: { 'Content-Type': 'image/png' },
+      }),
+    );
   }
   must('submit', await tenant.POST('/v1/kyc/applications/{id}/submit', { params: { path: { id }, header: idem() } }));
-  const application = must('read application', await tenant.GET('/v1/kyc/applications/{id}', { params: { path: { id } } }));
-  if (application.state !== 'approved' || application.investor_id === null) throw new Error(`application ${id} is ${application.state}`);
+  const application = must(
+    'read application',
+    await tenant.GET('/v1/kyc/applications/{id}', { params: { path: { id } } }),
+  );
+  if (application.state !== 'approved' || application.investor_id === null)
+    throw new Error(`application ${id} is ${application.state}`);
   const investorId = application.investor_id;
-  must('suitability', await tenant.PUT('/v1/investors/{id}/suitability', {
-    params: { path: { id: investorId }, header: idem() },
-    body: {
-      questionnaire: {
-        investment_experience: 'moderate', horizon: '3_5y', risk_tolerance: 'medium', annual_income_band: '300k_1m',
-        net_worth_band: '1m_5m', objectives: ['growth'], shariah_only: false,
+  must(
+    'suitability',
+    await tenant.PUT('/v1/investors/{id}/suitability', {
+      params: { path: { id: investorId }, header: idem() },
+      body: {
+        questionnaire: {
+          investment_experience: 'moderate',
+          horizon: '3_5y',
+          risk_tolerance: 'medium',
+          annual_income_band: '300k_1m',
+          net_worth_band: '1m_5m',
+          objectives: ['growth'],
+          shariah_only: false,
+        },
+        risk_acknowledged: true,
       },
-      risk_acknowledged: true,
-    },
-  }));
+    }),
+  );
   return investorId;
 }
 
@@ -90,20 +118,45 @@ export async function runTenantJourney(cfg: JourneyConfig): Promise<JourneyResul
   const admin = createClient<paths>({ baseUrl: cfg.baseUrl, headers: { 'X-Admin-Key': cfg.adminKey } });
   const investorId = await onboard(tenant, cfg);
 
-  const deposit: components['schemas']['TransferRequest'] = { investor_id: investorId, direction: 'deposit', amount_micros: 50_000_000_000 };
-  must('deposit', await tenant.POST('/v1/transfers', {
-    params: { header: signedHeaders(cfg.signingSecret, 'POST', '/v1/transfers', JSON.stringify(deposit)) },
-    body: deposit,
-  }));
-  const clock = must('advance to the open', await admin.POST('/admin/sandbox/clock-advance', { body: { until: 'next_open' } }));
+  const deposit: components['schemas']['TransferRequest'] = {
+    investor_id: investorId,
+    direction: 'deposit',
+    amount_micros: 50_000_000_000,
+  };
+  must(
+    'deposit',
+    await tenant.POST('/v1/transfers', {
+      params: { header: signedHeaders(cfg.signingSecret, 'POST', '/v1/transfers', JSON.stringify(deposit)) },
+      body: deposit,
+    }),
+  );
+  const clock = must(
+    'advance to the open',
+    await admin.POST('/admin/sandbox/clock-advance', { body: { until: 'next_open' } }),
+  );
   if (!clock.is_open) throw new Error(`the market is not open at ${clock.timestamp}`);
 
-  const request: components['schemas']['OrderRequest'] = { investor_id: investorId, symbol: 'COMI', side: 'buy', type: 'market', qty: 10 };
-  const order = must('order', await tenant.POST('/v1/orders', {
-    params: { header: signedHeaders(cfg.signingSecret, 'POST', '/v1/orders', JSON.stringify(request)) },
-    body: request,
-  }));
-  const balances = must('balances', await tenant.GET('/v1/investors/{id}/balances', { params: { path: { id: investorId } } }));
-  const contractNote = must('contract note', await tenant.GET('/v1/orders/{id}/contract-note', { params: { path: { id: order.order_id } } }));
+  const request: components['schemas']['OrderRequest'] = {
+    investor_id: investorId,
+    symbol: 'COMI',
+    side: 'buy',
+    type: 'market',
+    qty: 10,
+  };
+  const order = must(
+    'order',
+    await tenant.POST('/v1/orders', {
+      params: { header: signedHeaders(cfg.signingSecret, 'POST', '/v1/orders', JSON.stringify(request)) },
+      body: request,
+    }),
+  );
+  const balances = must(
+    'balances',
+    await tenant.GET('/v1/investors/{id}/balances', { params: { path: { id: investorId } } }),
+  );
+  const contractNote = must(
+    'contract note',
+    await tenant.GET('/v1/orders/{id}/contract-note', { params: { path: { id: order.order_id } } }),
+  );
   return { investorId, order, balances, contractNote };
 }

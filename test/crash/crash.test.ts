@@ -12,7 +12,18 @@ import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, call, deposit, onboard, removeHome, startDaemon, stopDaemon, storeViolations, tempHome, type DaemonProc } from '../helpers/crash-daemon.js';
+import {
+  Api,
+  call,
+  deposit,
+  onboard,
+  removeHome,
+  startDaemon,
+  stopDaemon,
+  storeViolations,
+  tempHome,
+  type DaemonProc,
+} from '../helpers/crash-daemon.js';
 import { crashSeed, runCrashCycles } from '../helpers/crash-workload.js';
 
 describe('crash safety: SIGKILL at random moments under load', () => {
@@ -83,17 +94,23 @@ describe('the crash checks see a half-applied request', () => {
   });
 
   it('an order without its audit entry', () => {
-    const v = mutated(`DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE json_extract(detail, '$.idempotency_key') = '${orderKey}'`);
+    const v = mutated(
+      `DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE json_extract(detail, '$.idempotency_key') = '${orderKey}'`,
+    );
     expect(v.join('\n')).toContain('stored success with 0 audit entries');
   });
 
   it('a fill without its activity', () => {
-    const v = mutated(`DROP TRIGGER activities_no_delete; DELETE FROM activities WHERE ref_id = '${orderId}' AND activity_type = 'FILL'`);
+    const v = mutated(
+      `DROP TRIGGER activities_no_delete; DELETE FROM activities WHERE ref_id = '${orderId}' AND activity_type = 'FILL'`,
+    );
     expect(v.join('\n')).toContain('fills without exactly one FILL activity each');
   });
 
   it('postings, holds and a stored answer of an order that is not there', () => {
-    const v = mutated(`PRAGMA foreign_keys = OFF; DROP TRIGGER orders_no_delete; DELETE FROM orders WHERE id = '${orderId}'`);
+    const v = mutated(
+      `PRAGMA foreign_keys = OFF; DROP TRIGGER orders_no_delete; DELETE FROM orders WHERE id = '${orderId}'`,
+    );
     const all = v.join('\n');
     expect(all).toContain('posting of a missing orders row');
     expect(all).toContain('hold of a missing orders row');
@@ -102,7 +119,9 @@ describe('the crash checks see a half-applied request', () => {
   });
 
   it('a balance moved without its posting', () => {
-    const v = mutated(`DROP TRIGGER IF EXISTS ledger_accounts_update; UPDATE ledger_accounts SET balance = balance - 1 WHERE bucket = 'settled' AND asset = 'cash:EGP'`);
+    const v = mutated(
+      `DROP TRIGGER IF EXISTS ledger_accounts_update; UPDATE ledger_accounts SET balance = balance - 1 WHERE bucket = 'settled' AND asset = 'cash:EGP'`,
+    );
     expect(v.join('\n')).toContain('ledger: ');
   });
 });

@@ -12,7 +12,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, killDaemon, onboard, openStore, removeHome, sleep, startDaemon, stopDaemon, tempHome, type DaemonProc } from '../helpers/crash-daemon.js';
+import {
+  Api,
+  killDaemon,
+  onboard,
+  openStore,
+  removeHome,
+  sleep,
+  startDaemon,
+  stopDaemon,
+  tempHome,
+  type DaemonProc,
+} from '../helpers/crash-daemon.js';
 import { openEverySealed } from '../helpers/sealed-store.js';
 import { stepOf, stepUpCode } from '../../daemon/contract/grants.js';
 
@@ -40,7 +51,11 @@ async function admin(path: string, key: string, body?: unknown, stepUp?: string)
   const headers: Record<string, string> = { 'x-admin-key': key };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (stepUp) headers['x-step-up-code'] = stepUp;
-  return fetch(`${d.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`${d.baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /** Reads the stopped (or running) daemon's store read-only. */
@@ -53,9 +68,19 @@ function withStore<T>(fn: (db: ReturnType<typeof openStore>) => T): T {
   }
 }
 
-const kekVersion = (): number => withStore((db) => (db.prepare('SELECT kek_version FROM key_state WHERE id = 1').get() as { kek_version: number } | undefined)?.kek_version ?? 1);
+const kekVersion = (): number =>
+  withStore(
+    (db) =>
+      (db.prepare('SELECT kek_version FROM key_state WHERE id = 1').get() as { kek_version: number } | undefined)
+        ?.kek_version ?? 1,
+  );
 const rotationRow = (actionId: string) =>
-  withStore((db) => db.prepare('SELECT slices, finished_at FROM key_rotations WHERE action_id = ?').get(actionId) as { slices: number; finished_at: string | null } | undefined);
+  withStore(
+    (db) =>
+      db.prepare('SELECT slices, finished_at FROM key_rotations WHERE action_id = ?').get(actionId) as
+        | { slices: number; finished_at: string | null }
+        | undefined,
+  );
 
 /** Every sealed value opens under these key files together (each value under one of them). */
 function opensUnder(names: string[]): boolean {
@@ -87,12 +112,21 @@ afterAll(async () => {
 });
 
 /** Proposes and approves a rotation; the action id and the approval's status (or 'cut') once it settles. */
-async function approveRotation(action: string, params: Record<string, unknown>): Promise<{ id: string; approval: Promise<number | 'cut'> }> {
+async function approveRotation(
+  action: string,
+  params: Record<string, unknown>,
+): Promise<{ id: string; approval: Promise<number | 'cut'> }> {
   const p = await admin('/admin/actions', d.creds.security_key, { action, params, reason: 'crash test rotation' });
   expect(p.status).toBe(201);
   const id = ((await p.json()) as { action_id: string }).action_id;
   const code = await freshCode(d.creds.approver_step_up);
-  return { id, approval: admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then((r) => r.status, () => 'cut' as const) };
+  return {
+    id,
+    approval: admin(`/admin/actions/${id}/approve`, d.creds.approver_key, {}, code).then(
+      (r) => r.status,
+      () => 'cut' as const,
+    ),
+  };
 }
 
 /** Waits (reading the store) until `done` holds, for at most 20 s. */
@@ -139,7 +173,9 @@ describe('keys:rotate-kek survives SIGKILL at any moment', () => {
       const approved = rotationRow(id) !== undefined;
       const switched = kekVersion() === before + 1;
       const next = keyFile(home, 'kek.next.key');
-      console.log(`kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}, kek.next.key ${next ? 'present' : 'absent'}`);
+      console.log(
+        `kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}, kek.next.key ${next ? 'present' : 'absent'}`,
+      );
       if (moment === 'mid-reseal') expect([approved, switched]).toEqual([true, false]);
       if (moment === 'after-switch-over') expect(switched).toBe(true);
       if (answered === 200) expect(approved).toBe(true);
@@ -156,7 +192,13 @@ describe('keys:rotate-kek survives SIGKILL at any moment', () => {
 });
 
 const dekRing = (tenantId: string) =>
-  withStore((db) => db.prepare('SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?').get(tenantId) as { dek_wrapped: Buffer; dek_next_wrapped: Buffer | null });
+  withStore(
+    (db) =>
+      db.prepare('SELECT dek_wrapped, dek_next_wrapped FROM tenants WHERE id = ?').get(tenantId) as {
+        dek_wrapped: Buffer;
+        dek_next_wrapped: Buffer | null;
+      },
+  );
 
 describe('keys:rotate-dek survives SIGKILL at any moment', () => {
   // A home of its own: its approver has used no step yet, so the three approvals below take the
@@ -176,7 +218,7 @@ describe('keys:rotate-dek survives SIGKILL at any moment', () => {
   });
 
   it.each<['mid-reseal' | 'random']>([['mid-reseal'], ['random'], ['random']])(
-    'killed %s: the tenant\'s values open under its current or next data key, and after the restart the rotation finishes and signed requests work',
+    "killed %s: the tenant's values open under its current or next data key, and after the restart the rotation finishes and signed requests work",
     async (moment) => {
       const tenant = d.creds.tenant_id;
       const before = dekRing(tenant).dek_wrapped;
@@ -189,7 +231,9 @@ describe('keys:rotate-dek survives SIGKILL at any moment', () => {
       const answered = await approval;
       const approved = rotationRow(id) !== undefined;
       const row = rotationRow(id);
-      console.log(`dek rotation killed ${moment} (approval ${answered}): ${row ? (row.finished_at ? 'finished' : `re-sealing, ${row.slices} slices done`) : 'not approved'}`);
+      console.log(
+        `dek rotation killed ${moment} (approval ${answered}): ${row ? (row.finished_at ? 'finished' : `re-sealing, ${row.slices} slices done`) : 'not approved'}`,
+      );
       if (moment === 'mid-reseal') expect(row?.finished_at).toBeNull();
       if (answered === 200) expect(approved).toBe(true);
       expect(dekRing(tenant).dek_next_wrapped !== null).toBe(approved && !row?.finished_at);

@@ -102,16 +102,30 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     wallNow: wall.now,
     ai: opts.ai,
     aiTimeoutMs: opts.aiTimeoutMs,
-    sandbox: { seed: opts.seed ?? 42, startMs: Date.parse(opts.start ?? DEFAULT_START), clockMode: opts.clock ?? 'frozen', speedMilli: opts.speedMilli ?? 1000 },
+    sandbox: {
+      seed: opts.seed ?? 42,
+      startMs: Date.parse(opts.start ?? DEFAULT_START),
+      clockMode: opts.clock ?? 'frozen',
+      speedMilli: opts.speedMilli ?? 1000,
+    },
   });
   const app = buildApp(deps);
   await app.ready();
   // null when the app reopens an existing home (the credentials were handed out at its first start)
   const creds = deps.bootstrap!;
   const o = creds?.operators;
-  const stepUpSecrets = new Map<string, string>(o ? [
-    [o.admin_key, creds.step_up.admin], [o.dealer_key, creds.step_up.dealer], [o.security_key, creds.step_up.security], [o.approver_key, creds.step_up.approver], [o.compliance_key, creds.step_up.compliance], [o.auditor_key, creds.step_up.auditor],
-  ] : []);
+  const stepUpSecrets = new Map<string, string>(
+    o
+      ? [
+          [o.admin_key, creds.step_up.admin],
+          [o.dealer_key, creds.step_up.dealer],
+          [o.security_key, creds.step_up.security],
+          [o.approver_key, creds.step_up.approver],
+          [o.compliance_key, creds.step_up.compliance],
+          [o.auditor_key, creds.step_up.auditor],
+        ]
+      : [],
+  );
   const stepUpCodeFor = (key: string) => wall.code(stepUpSecrets.get(key) ?? '');
 
   async function req(method: string, url: string, o: Req = {}): Promise<Res> {
@@ -136,13 +150,25 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
         if (mode === 'S' && o.sign !== false) {
           const timestamp = String(Math.floor(wall.now() / 1000));
           headers['x-svc-timestamp'] ??= timestamp;
-          headers['x-svc-signature'] ??= sign(tenant.signing_secret, { timestamp, method, path, rawQuery, idempotencyKey: headers['idempotency-key'], body: payload ?? '' });
+          headers['x-svc-signature'] ??= sign(tenant.signing_secret, {
+            timestamp,
+            method,
+            path,
+            rawQuery,
+            idempotencyKey: headers['idempotency-key'],
+            body: payload ?? '',
+          });
         }
       }
     } else if (as === 'dealer') headers['x-console-key'] ??= creds.operators.dealer_key;
     else if (as !== 'none') headers['x-admin-key'] ??= creds.operators[`${as}_key` as 'admin_key'];
     const operatorKey = headers['x-admin-key'] ?? headers['x-console-key'];
-    if (operatorKey && o.stepUp !== false && needsStepUp(method, splitUrl(url).path) && stepUpSecrets.has(operatorKey)) {
+    if (
+      operatorKey &&
+      o.stepUp !== false &&
+      needsStepUp(method, splitUrl(url).path) &&
+      stepUpSecrets.has(operatorKey)
+    ) {
       headers['x-step-up-code'] ??= stepUpCodeFor(operatorKey);
     }
     const res = await app.inject({ method: method as 'GET', url, headers, payload });
@@ -176,7 +202,12 @@ export async function advance(t: TestApp, body: Record<string, unknown>): Promis
 }
 
 /** security proposes `action` with `params`, the approver approves it (stepped up); returns the result. */
-export async function proposeAndApprove(t: TestApp, action: string, params: Record<string, unknown>, reason = 'test'): Promise<Record<string, unknown>> {
+export async function proposeAndApprove(
+  t: TestApp,
+  action: string,
+  params: Record<string, unknown>,
+  reason = 'test',
+): Promise<Record<string, unknown>> {
   const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action, params, reason } });
   if (p.status !== 201) throw new Error(`propose ${action} failed: ${p.status} ${p.text}`);
   const a = await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} });
@@ -188,19 +219,45 @@ export async function proposeAndApprove(t: TestApp, action: string, params: Reco
  * A console (dealer-desk) identity with exactly these grants, scoped to brokerId (null: every broker),
  * with a step-up secret the request helper uses; returns its key.
  */
-export function addConsoleOperator(t: TestApp, name: string, grants: string[], brokerId: string | null = t.creds.broker_id): string {
-  return addOperator(t, name, { realm: 'console', grants, scope: brokerId ? `broker:${brokerId}` : 'global', brokerId });
+export function addConsoleOperator(
+  t: TestApp,
+  name: string,
+  grants: string[],
+  brokerId: string | null = t.creds.broker_id,
+): string {
+  return addOperator(t, name, {
+    realm: 'console',
+    grants,
+    scope: brokerId ? `broker:${brokerId}` : 'global',
+    brokerId,
+  });
 }
 
 /** An operator identity of either realm holding exactly these grants in one scope; returns its key. */
-export function addOperator(t: TestApp, name: string, o: { realm: 'admin' | 'console'; grants: string[]; scope: string; brokerId?: string | null }): string {
+export function addOperator(
+  t: TestApp,
+  name: string,
+  o: { realm: 'admin' | 'console'; grants: string[]; scope: string; brokerId?: string | null },
+): string {
   const key = `${o.realm === 'admin' ? 'ak' : 'ck'}_test_${name}`;
   const id = `opr_test_${name}`;
   const role = o.realm === 'admin' ? 'admin' : 'dealer';
   t.deps.db
-    .prepare("INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '2026-11-22T09:00:00+02:00')")
-    .run(id, name, role, o.realm, createHash('sha256').update(key).digest('hex'), JSON.stringify(o.grants), o.brokerId ?? null);
-  const ins = t.deps.db.prepare("INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ?, ?, 'test', '2026-11-22T09:00:00+02:00')");
+    .prepare(
+      "INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '2026-11-22T09:00:00+02:00')",
+    )
+    .run(
+      id,
+      name,
+      role,
+      o.realm,
+      createHash('sha256').update(key).digest('hex'),
+      JSON.stringify(o.grants),
+      o.brokerId ?? null,
+    );
+  const ins = t.deps.db.prepare(
+    "INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ?, ?, 'test', '2026-11-22T09:00:00+02:00')",
+  );
   for (const g of o.grants) ins.run(id, g, o.scope);
   t.stepUpSecrets.set(key, t.deps.keys.identities.issueStepUpSecret(id));
   return key;

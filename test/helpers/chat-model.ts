@@ -5,7 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Sent { url: string; body: { model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown } }
+export interface Sent {
+  url: string;
+  body: { model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown };
+}
 export type Reply = { status: number; body: string } | null;
 export type Script = (user: UserMessage) => Reply;
 
@@ -14,7 +17,11 @@ export interface UserMessage {
   facts: Record<string, unknown> & { order_id: string; state: string };
   templates: { cause: Offered[]; remedy: Offered[] };
 }
-export interface Offered { template: string; slots: Record<string, unknown>; en: string }
+export interface Offered {
+  template: string;
+  slots: Record<string, unknown>;
+  en: string;
+}
 
 export interface ChatModel {
   baseUrl: string;
@@ -28,7 +35,11 @@ export interface ChatModel {
 
 /** An OpenAI chat completion whose message content is `content`. */
 export function chat(content: string): string {
-  return JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+  return JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  });
 }
 
 export const ok = (content: string): Reply => ({ status: 200, body: chat(content) });
@@ -40,7 +51,8 @@ export async function startChatModel(): Promise<ChatModel> {
     for await (const chunk of req) raw += chunk;
     const body = JSON.parse(raw) as Sent['body'];
     model.received.push({ url: req.url ?? '', body });
-    const parsed = JSON.parse(body.messages.find((m) => m.role === 'user')?.content ?? '{}') as UserMessage & UserMessage['facts'];
+    const parsed = JSON.parse(body.messages.find((m) => m.role === 'user')?.content ?? '{}') as UserMessage &
+      UserMessage['facts'];
     const user: UserMessage = parsed.facts ? parsed : { facts: parsed, templates: { cause: [], remedy: [] } };
     const a = (model.byOrder.get(user.facts.order_id) ?? model.script)(user);
     if (!a) return;
@@ -58,10 +70,11 @@ export async function startChatModel(): Promise<ChatModel> {
 
 /** A well-behaved model's choice: the offered templates named, with the slots exactly as offered. */
 export function choose(user: UserMessage, cause: string[], remedy: string[]): Record<string, unknown> {
-  const pick = (offered: Offered[], ids: string[]) => ids.map((id) => {
-    const o = offered.find((x) => x.template === id);
-    return { template: id, slots: o ? o.slots : {} };
-  });
+  const pick = (offered: Offered[], ids: string[]) =>
+    ids.map((id) => {
+      const o = offered.find((x) => x.template === id);
+      return { template: id, slots: o ? o.slots : {} };
+    });
   return { cause: pick(user.templates.cause, cause), remedy: pick(user.templates.remedy, remedy) };
 }
 

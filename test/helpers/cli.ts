@@ -14,13 +14,20 @@ export interface CliResult {
   json: any;
 }
 
-export function runSvc(args: string[], opts: { home?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runSvc(
+  args: string[],
+  opts: { home?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const fullArgs = opts.home ? ['--home', opts.home, ...args] : args;
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
       [SVC, ...fullArgs],
-      { env: { ...process.env, NO_COLOR: '1', CI: '1', ...opts.env }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 },
+      {
+        env: { ...process.env, NO_COLOR: '1', CI: '1', ...opts.env },
+        timeout: opts.timeoutMs ?? 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
         const code = err ? (typeof (err as any).code === 'number' ? (err as any).code : 1) : 0;
         let json: any;
@@ -76,16 +83,51 @@ export async function onboardViaCli(sbx: CliSandbox, o: CliOnboarding): Promise<
     if (r.code !== 0) throw new Error(`${what} failed (${r.code}): ${r.stderr}`);
     return r;
   };
-  const kyc = must(await sbx.svc([
-    'kyc', 'apply', '--full-name', o.fullName, '--national-id', id, '--dob', dateOfBirth, '--email', email,
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', o.documents === false ? '--no-documents' : '--sample-documents', '--json',
-  ]), 'svc kyc apply');
+  const kyc = must(
+    await sbx.svc([
+      'kyc',
+      'apply',
+      '--full-name',
+      o.fullName,
+      '--national-id',
+      id,
+      '--dob',
+      dateOfBirth,
+      '--email',
+      email,
+      '--phone',
+      '01012345678',
+      '--address',
+      '12 Tahrir Street, Cairo',
+      o.documents === false ? '--no-documents' : '--sample-documents',
+      '--json',
+    ]),
+    'svc kyc apply',
+  );
   const inv: string = kyc.json.investor_id;
   if (o.suitability) {
-    must(await sbx.svc([
-      'investor', 'suitability', inv, '--experience', 'moderate', '--horizon', '3_5y', '--risk', 'medium', '--income', '300k_1m',
-      '--net-worth', '1m_5m', '--objectives', 'growth', '--ack-risk', '--json',
-    ]), 'svc investor suitability');
+    must(
+      await sbx.svc([
+        'investor',
+        'suitability',
+        inv,
+        '--experience',
+        'moderate',
+        '--horizon',
+        '3_5y',
+        '--risk',
+        'medium',
+        '--income',
+        '300k_1m',
+        '--net-worth',
+        '1m_5m',
+        '--objectives',
+        'growth',
+        '--ack-risk',
+        '--json',
+      ]),
+      'svc investor suitability',
+    );
   }
   if (o.depositEgp) {
     must(await sbx.svc(['transfer', 'deposit', o.depositEgp, '--investor', inv, '--json']), 'svc transfer deposit');

@@ -69,7 +69,12 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
     if (o.cookie) headers.cookie = o.cookie;
     if (o.csrf) headers['x-csrf-token'] = o.csrf;
     if (o.origin !== null && method === 'POST') headers.origin = o.origin ?? origin;
-    const res = await request(base + path, { dispatcher: agent, method, headers, body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined });
+    const res = await request(base + path, {
+      dispatcher: agent,
+      method,
+      headers,
+      body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined,
+    });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : null, headers: res.headers };
   }
@@ -77,12 +82,16 @@ export async function consoleApp(opts: Omit<TestAppOptions, 'wallNow' | 'dir' | 
   async function enrol(key: SoftPasskey, code: string): Promise<Call> {
     const started = await call('POST', '/console/api/enroll/options', { body: { code } });
     if (started.status !== 200) return started;
-    return call('POST', '/console/api/enroll/verify', { body: { code, response: key.register(started.body.options, origin) } });
+    return call('POST', '/console/api/enroll/verify', {
+      body: { code, response: key.register(started.body.options, origin) },
+    });
   }
 
   async function signIn(key: SoftPasskey, counter = 0): Promise<SignedIn> {
     const started = await call('POST', '/console/api/login/options');
-    const res = await call('POST', '/console/api/login/verify', { body: { response: key.assert(started.body.options.challenge, origin, counter) } });
+    const res = await call('POST', '/console/api/login/verify', {
+      body: { response: key.assert(started.body.options.challenge, origin, counter) },
+    });
     const cookie = String(res.headers['set-cookie'] ?? '').split(';')[0];
     const me = res.status === 200 ? await call('GET', '/console/api/me', { cookie }) : null;
     return { res, status: res.status, cookie, csrf: me?.body.csrf_token };

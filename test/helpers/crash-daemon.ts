@@ -92,8 +92,22 @@ export async function startDaemon(home: string, opts: StartOptions = {}): Promis
   hookExit();
   if (!existsSync(DAEMON_ENTRY)) throw new Error(`${DAEMON_ENTRY} missing: run npm run build`);
   const args = [
-    DAEMON_ENTRY, '--home', home, '--port', '0', '--host', '127.0.0.1', '--seed', String(opts.seed ?? 42),
-    '--start', opts.start ?? CRASH_START, '--clock', 'frozen', '--ai', 'none', ...(opts.args ?? []),
+    DAEMON_ENTRY,
+    '--home',
+    home,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--seed',
+    String(opts.seed ?? 42),
+    '--start',
+    opts.start ?? CRASH_START,
+    '--clock',
+    'frozen',
+    '--ai',
+    'none',
+    ...(opts.args ?? []),
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
@@ -159,7 +173,12 @@ export interface Answer {
 }
 
 /** A call for route+body with a fresh Idempotency-Key when the route takes one. */
-export function call(method: string, url: string, body?: unknown, as: As = url.startsWith('/admin') ? 'admin' : 'tenant'): Call {
+export function call(
+  method: string,
+  url: string,
+  body?: unknown,
+  as: As = url.startsWith('/admin') ? 'admin' : 'tenant',
+): Call {
   const c: Call = { method, url, as };
   if (body !== undefined) c.body = JSON.stringify(body);
   if (as === 'tenant' && tenantAuthFor(method, splitUrl(url).path) !== 'B') c.key = randomUUID();
@@ -182,7 +201,14 @@ function headersFor(creds: Creds, c: Call): Record<string, string> {
         // idempotency record only the key and the body
         const timestamp = String(Math.floor(Date.now() / 1000));
         h['x-svc-timestamp'] = timestamp;
-        h['x-svc-signature'] = sign(creds.signing_secret, { timestamp, method: c.method, path, rawQuery, idempotencyKey: c.key, body: c.body ?? '' });
+        h['x-svc-signature'] = sign(creds.signing_secret, {
+          timestamp,
+          method: c.method,
+          path,
+          rawQuery,
+          idempotencyKey: c.key,
+          body: c.body ?? '',
+        });
       }
     }
   }
@@ -192,7 +218,12 @@ function headersFor(creds: Creds, c: Call): Record<string, string> {
 /** One client: one keep-alive connection to the daemon (or a pool of `connections`). */
 export class Api {
   readonly client: Client | Pool;
-  constructor(readonly baseUrl: string, readonly creds: Creds, timeoutMs = 30_000, connections = 1) {
+  constructor(
+    readonly baseUrl: string,
+    readonly creds: Creds,
+    timeoutMs = 30_000,
+    connections = 1,
+  ) {
     const o = { pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: 5000 } };
     this.client = connections > 1 ? new Pool(baseUrl, { ...o, connections }) : new Client(baseUrl, o);
   }
@@ -204,7 +235,13 @@ export class Api {
   /** Sends c; rejects on a transport error (refused, reset, timeout, abort), never on an HTTP status. */
   async send(c: Call, signal?: AbortSignal): Promise<Answer> {
     const t0 = performance.now();
-    const res = await this.client.request({ path: c.url, method: c.method as 'GET', headers: headersFor(this.creds, c), body: c.body, signal });
+    const res = await this.client.request({
+      path: c.url,
+      method: c.method as 'GET',
+      headers: headersFor(this.creds, c),
+      body: c.body,
+      signal,
+    });
     const text = await res.body.text();
     const ms = performance.now() - t0;
     let json: any = null;
@@ -245,14 +282,24 @@ export async function onboard(api: Api): Promise<string> {
   await api.expect(call('POST', `/v1/kyc/applications/${app.application_id}/submit`), 200);
   const got = await api.get(`/v1/kyc/applications/${app.application_id}`);
   if (got.state !== 'approved') throw new Error(`application ${app.application_id} is ${got.state}`);
-  await api.expect(call('PUT', `/v1/investors/${got.investor_id}/suitability`, { questionnaire: BALANCED, risk_acknowledged: true }), 200);
+  await api.expect(
+    call('PUT', `/v1/investors/${got.investor_id}/suitability`, { questionnaire: BALANCED, risk_acknowledged: true }),
+    200,
+  );
   return got.investor_id as string;
 }
 
 /** Signed deposits (each at most 70,000 EGP); they complete once the clock has moved 3 minutes. */
 export async function deposit(api: Api, investorId: string, egp: number): Promise<void> {
   for (let left = egp; left > 0; left -= 70_000) {
-    await api.expect(call('POST', '/v1/transfers', { investor_id: investorId, direction: 'deposit', amount_micros: Math.min(left, 70_000) * EGP }), 201);
+    await api.expect(
+      call('POST', '/v1/transfers', {
+        investor_id: investorId,
+        direction: 'deposit',
+        amount_micros: Math.min(left, 70_000) * EGP,
+      }),
+      201,
+    );
   }
 }
 
@@ -284,7 +331,8 @@ export async function balances(api: Api, investorId: string): Promise<Balances> 
   const b = await api.get(`/v1/investors/${investorId}/balances`);
   const cash = b.cash.find((c: any) => c.asset === 'cash:EGP');
   const assets = new Map<string, { settled: number; reserved: number; unsettled: number }>();
-  for (const s of [...b.securities, ...(b.funds ?? [])]) assets.set(s.asset, { settled: s.settled, reserved: s.reserved, unsettled: s.unsettled });
+  for (const s of [...b.securities, ...(b.funds ?? [])])
+    assets.set(s.asset, { settled: s.settled, reserved: s.reserved, unsettled: s.unsettled });
   return { cash: { settled: cash.settled, reserved: cash.reserved, unsettled: cash.unsettled }, assets };
 }
 
@@ -324,9 +372,15 @@ export function storeViolations(db: Database.Database, tenantId: string): string
     ...(funds ? [{ table: 'fund_orders', path: '/v1/fund-orders', field: 'fund_order_id', prefix: 'fo_' }] : []),
   ];
   // the request <-> object <-> audit bijection, in maps (SQLite has no index on these JSON fields)
-  const stored = db.prepare('SELECT method, path, key, status, response FROM idempotency WHERE tenant_id = ?').all(tenantId) as Array<{ method: string; path: string; key: string; status: number; response: string }>;
+  const stored = db
+    .prepare('SELECT method, path, key, status, response FROM idempotency WHERE tenant_id = ?')
+    .all(tenantId) as Array<{ method: string; path: string; key: string; status: number; response: string }>;
   const audited = new Map<string, number>();
-  for (const r of db.prepare("SELECT json_extract(detail, '$.idempotency_key') AS k FROM audit_log WHERE tenant_id = ? AND k IS NOT NULL").all(tenantId) as Array<{ k: string }>) {
+  for (const r of db
+    .prepare(
+      "SELECT json_extract(detail, '$.idempotency_key') AS k FROM audit_log WHERE tenant_id = ? AND k IS NOT NULL",
+    )
+    .all(tenantId) as Array<{ k: string }>) {
     audited.set(r.k, (audited.get(r.k) ?? 0) + 1);
   }
   const successes = new Set<string>();
@@ -336,7 +390,8 @@ export function storeViolations(db: Database.Database, tenantId: string): string
     const n = audited.get(r.key) ?? 0;
     if (n !== 1) out.push(`stored success with ${n} audit entries: ${r.method} ${r.path} ${r.key}`);
   }
-  for (const k of audited.keys()) if (!successes.has(k)) out.push(`audit entry of a keyed request without its stored success: ${k}`);
+  for (const k of audited.keys())
+    if (!successes.has(k)) out.push(`audit entry of a keyed request without its stored success: ${k}`);
   for (const o of objects) {
     const named = new Map<string, number>();
     for (const r of stored) {
@@ -345,59 +400,97 @@ export function storeViolations(db: Database.Database, tenantId: string): string
       if (typeof id !== 'string') out.push(`stored 201 of POST ${o.path} without ${o.field}: ${r.key}`);
       else named.set(id, (named.get(id) ?? 0) + 1);
     }
-    const ids = new Set((db.prepare(`SELECT id FROM ${o.table} WHERE tenant_id = ?`).all(tenantId) as Array<{ id: string }>).map((r) => r.id));
-    for (const id of ids) if (named.get(id) !== 1) out.push(`${o.table} row without exactly one stored 201: ${id} (${named.get(id) ?? 0})`);
-    for (const id of named.keys()) if (!ids.has(id)) out.push(`stored 201 of POST ${o.path} naming a missing ${o.table} row: ${id}`);
+    const ids = new Set(
+      (db.prepare(`SELECT id FROM ${o.table} WHERE tenant_id = ?`).all(tenantId) as Array<{ id: string }>).map(
+        (r) => r.id,
+      ),
+    );
+    for (const id of ids)
+      if (named.get(id) !== 1) out.push(`${o.table} row without exactly one stored 201: ${id} (${named.get(id) ?? 0})`);
+    for (const id of named.keys())
+      if (!ids.has(id)) out.push(`stored 201 of POST ${o.path} naming a missing ${o.table} row: ${id}`);
     for (const [what, sql] of [
       ['posting', `SELECT DISTINCT ref FROM ledger_entries WHERE tenant_id = ? AND ref LIKE '${o.prefix}%'`],
       ['hold', `SELECT DISTINCT ref FROM ledger_holds WHERE tenant_id = ? AND ref LIKE '${o.prefix}%'`],
       ['activity', `SELECT DISTINCT ref_id AS ref FROM activities WHERE tenant_id = ? AND ref_id LIKE '${o.prefix}%'`],
     ]) {
-      for (const r of db.prepare(sql).all(tenantId) as Array<{ ref: string }>) if (!ids.has(r.ref)) out.push(`${what} of a missing ${o.table} row: ${r.ref}`);
+      for (const r of db.prepare(sql).all(tenantId) as Array<{ ref: string }>)
+        if (!ids.has(r.ref)) out.push(`${what} of a missing ${o.table} row: ${r.ref}`);
     }
   }
 
   // orders: holds, fills and FILL activities agree with the state
-  rows('order hold not named by its order', `SELECT h.id, h.ref FROM ledger_holds h JOIN orders o ON o.id = h.ref
-     WHERE h.tenant_id = @t AND h.id IS NOT o.cash_hold_id AND h.id IS NOT o.shares_hold_id`);
-  rows('order names a hold that does not exist', `SELECT o.id FROM orders o WHERE o.tenant_id = @t AND (
+  rows(
+    'order hold not named by its order',
+    `SELECT h.id, h.ref FROM ledger_holds h JOIN orders o ON o.id = h.ref
+     WHERE h.tenant_id = @t AND h.id IS NOT o.cash_hold_id AND h.id IS NOT o.shares_hold_id`,
+  );
+  rows(
+    'order names a hold that does not exist',
+    `SELECT o.id FROM orders o WHERE o.tenant_id = @t AND (
      (o.cash_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.ref = o.id))
-     OR (o.shares_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.shares_hold_id AND h.ref = o.id)))`);
-  rows('final order with a pending hold', `SELECT o.id, o.state, h.id AS hold FROM orders o JOIN ledger_holds h ON h.ref = o.id
-     WHERE o.tenant_id = @t AND o.state IN ${TERMINAL} AND h.state = 'pending'`);
-  rows('open order whose hold is closed', `SELECT o.id, o.state, h.id AS hold, h.state AS hold_state FROM orders o JOIN ledger_holds h ON h.ref = o.id
-     WHERE o.tenant_id = @t AND o.state NOT IN ${TERMINAL} AND h.state <> 'pending'`);
-  rows('order filled_qty differs from its fills', `WITH f AS MATERIALIZED (SELECT order_id, SUM(qty) AS q, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id)
+     OR (o.shares_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.shares_hold_id AND h.ref = o.id)))`,
+  );
+  rows(
+    'final order with a pending hold',
+    `SELECT o.id, o.state, h.id AS hold FROM orders o JOIN ledger_holds h ON h.ref = o.id
+     WHERE o.tenant_id = @t AND o.state IN ${TERMINAL} AND h.state = 'pending'`,
+  );
+  rows(
+    'open order whose hold is closed',
+    `SELECT o.id, o.state, h.id AS hold, h.state AS hold_state FROM orders o JOIN ledger_holds h ON h.ref = o.id
+     WHERE o.tenant_id = @t AND o.state NOT IN ${TERMINAL} AND h.state <> 'pending'`,
+  );
+  rows(
+    'order filled_qty differs from its fills',
+    `WITH f AS MATERIALIZED (SELECT order_id, SUM(qty) AS q, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id)
     SELECT o.id, o.filled_qty, COALESCE(f.q, 0) AS fills_qty FROM orders o LEFT JOIN f ON f.order_id = o.id
-     WHERE o.tenant_id = @t AND o.filled_qty <> COALESCE(f.q, 0)`);
-  rows('fills without exactly one FILL activity each', `WITH f AS MATERIALIZED (SELECT order_id, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id),
+     WHERE o.tenant_id = @t AND o.filled_qty <> COALESCE(f.q, 0)`,
+  );
+  rows(
+    'fills without exactly one FILL activity each',
+    `WITH f AS MATERIALIZED (SELECT order_id, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id),
       a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type = 'FILL' GROUP BY ref_id)
     SELECT o.id, COALESCE(f.n, 0) AS fills, COALESCE(a.n, 0) AS fill_activities FROM orders o LEFT JOIN f ON f.order_id = o.id LEFT JOIN a ON a.ref_id = o.id
-     WHERE o.tenant_id = @t AND COALESCE(f.n, 0) <> COALESCE(a.n, 0)`);
+     WHERE o.tenant_id = @t AND COALESCE(f.n, 0) <> COALESCE(a.n, 0)`,
+  );
 
   // transfers: a withdrawal's hold follows its state; money and activity exactly when completed
-  rows('withdrawal hold out of step with the transfer', `SELECT t.id, t.state, h.state AS hold_state FROM transfers t JOIN ledger_holds h ON h.id = t.hold_id
+  rows(
+    'withdrawal hold out of step with the transfer',
+    `SELECT t.id, t.state, h.state AS hold_state FROM transfers t JOIN ledger_holds h ON h.id = t.hold_id
      WHERE t.tenant_id = @t AND NOT ((t.state = 'completed' AND h.state = 'posted') OR (t.state = 'failed' AND h.state = 'voided')
-       OR (t.state NOT IN ('completed', 'failed') AND h.state = 'pending'))`);
-  rows('transfer postings or activity out of step with its state', `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND kind IN ('deposit', 'withdrawal') GROUP BY ref),
+       OR (t.state NOT IN ('completed', 'failed') AND h.state = 'pending'))`,
+  );
+  rows(
+    'transfer postings or activity out of step with its state',
+    `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND kind IN ('deposit', 'withdrawal') GROUP BY ref),
       a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN ('CSD', 'CSW') GROUP BY ref_id)
     SELECT t.id, t.direction, t.state, COALESCE(e.n, 0) AS postings, COALESCE(a.n, 0) AS activities FROM transfers t
       LEFT JOIN e ON e.ref = t.id LEFT JOIN a ON a.ref_id = t.id
-     WHERE t.tenant_id = @t AND (COALESCE(e.n, 0) <> (t.state = 'completed') OR COALESCE(a.n, 0) <> (t.state = 'completed'))`);
+     WHERE t.tenant_id = @t AND (COALESCE(e.n, 0) <> (t.state = 'completed') OR COALESCE(a.n, 0) <> (t.state = 'completed'))`,
+  );
   if (funds) {
-    rows('fund order postings or activity out of step with its state', `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND ref LIKE 'fo_%' GROUP BY ref),
+    rows(
+      'fund order postings or activity out of step with its state',
+      `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND ref LIKE 'fo_%' GROUP BY ref),
         a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN ('SUB', 'RED') GROUP BY ref_id)
       SELECT f.id, f.state, COALESCE(e.n, 0) AS postings, COALESCE(a.n, 0) AS activities FROM fund_orders f LEFT JOIN e ON e.ref = f.id LEFT JOIN a ON a.ref_id = f.id
-       WHERE f.tenant_id = @t AND NOT ((f.state = 'settled' AND COALESCE(e.n, 0) = 2 AND COALESCE(a.n, 0) = 1) OR (f.state <> 'settled' AND COALESCE(e.n, 0) = 0 AND COALESCE(a.n, 0) = 0))`);
+       WHERE f.tenant_id = @t AND NOT ((f.state = 'settled' AND COALESCE(e.n, 0) = 2 AND COALESCE(a.n, 0) = 1) OR (f.state <> 'settled' AND COALESCE(e.n, 0) = 0 AND COALESCE(a.n, 0) = 0))`,
+    );
   }
   return out;
 }
 
 /** The stored idempotency answer of a keyed request, or null when nothing was stored. */
-export function storedAnswer(db: Database.Database, tenantId: string, c: Call): { status: number; response: string } | null {
+export function storedAnswer(
+  db: Database.Database,
+  tenantId: string,
+  c: Call,
+): { status: number; response: string } | null {
   const path = splitUrl(c.url).path;
-  const r = db.prepare('SELECT status, response FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?').get(tenantId, c.method, path, c.key) as
-    | { status: number; response: string }
-    | undefined;
+  const r = db
+    .prepare('SELECT status, response FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?')
+    .get(tenantId, c.method, path, c.key) as { status: number; response: string } | undefined;
   return r ?? null;
 }

@@ -20,11 +20,41 @@
 import type Database from 'better-sqlite3';
 import { Prng } from '../../daemon/sim/prng.js';
 import {
-  Api, call, CRASH_START, deposit, EGP, hasRoute, killDaemon, limitAt, onboard, openStore, quote, sleep, startDaemon, stopDaemon,
-  storedAnswer, storeViolations, tempHome, removeHome, type Answer, type Call, type DaemonProc, type Quote,
+  Api,
+  call,
+  CRASH_START,
+  deposit,
+  EGP,
+  hasRoute,
+  killDaemon,
+  limitAt,
+  onboard,
+  openStore,
+  quote,
+  sleep,
+  startDaemon,
+  stopDaemon,
+  storedAnswer,
+  storeViolations,
+  tempHome,
+  removeHome,
+  type Answer,
+  type Call,
+  type DaemonProc,
+  type Quote,
 } from './crash-daemon.js';
 
-export type OpKind = 'buy' | 'buy_limit' | 'sell' | 'sell_limit' | 'cancel' | 'deposit' | 'withdrawal' | 'subscribe' | 'redeem' | 'advance';
+export type OpKind =
+  | 'buy'
+  | 'buy_limit'
+  | 'sell'
+  | 'sell_limit'
+  | 'cancel'
+  | 'deposit'
+  | 'withdrawal'
+  | 'subscribe'
+  | 'redeem'
+  | 'advance';
 
 export interface Op {
   cycle: number;
@@ -123,7 +153,9 @@ class Failures {
   }
   throwIfAny(seed: number, where: string): void {
     if (this.list.length === 0) return;
-    throw new Error(`crash test (seed ${seed}, SVC_CRASH_SEED=${seed} replays it) failed ${where}:\n  ${this.list.slice(0, 40).join('\n  ')}${this.list.length > 40 ? `\n  ... ${this.list.length - 40} more` : ''}`);
+    throw new Error(
+      `crash test (seed ${seed}, SVC_CRASH_SEED=${seed} replays it) failed ${where}:\n  ${this.list.slice(0, 40).join('\n  ')}${this.list.length > 40 ? `\n  ... ${this.list.length - 40} more` : ''}`,
+    );
   }
 }
 
@@ -139,16 +171,31 @@ async function buildWorld(d: DaemonProc, investors: number): Promise<World> {
     await api.advance({ minutes: 1 });
     for (const id of ids) {
       for (const symbol of SYMBOLS) {
-        const o = await api.expect(call('POST', '/v1/orders', { investor_id: id, symbol, side: 'buy', type: 'market', qty: 3000 }), 201);
+        const o = await api.expect(
+          call('POST', '/v1/orders', { investor_id: id, symbol, side: 'buy', type: 'market', qty: 3000 }),
+          201,
+        );
         if (o.status !== 'filled') throw new Error(`setup buy ${symbol} is ${o.status}`);
       }
     }
     const funds: string[] = [];
     if (await hasRoute(api, 'POST', '/v1/fund-orders')) {
-      const list = (await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number; shariah_compliant: boolean }>;
+      const list = (await api.get('/v1/funds')).funds as Array<{
+        fund_code: string;
+        min_subscription_micros: number;
+        shariah_compliant: boolean;
+      }>;
       for (const f of list.slice(0, 2)) {
         for (const id of ids) {
-          await api.expect(call('POST', '/v1/fund-orders', { investor_id: id, fund_code: f.fund_code, side: 'subscribe', amount_micros: f.min_subscription_micros }), 201);
+          await api.expect(
+            call('POST', '/v1/fund-orders', {
+              investor_id: id,
+              fund_code: f.fund_code,
+              side: 'subscribe',
+              amount_micros: f.min_subscription_micros,
+            }),
+            201,
+          );
         }
         funds.push(f.fund_code);
       }
@@ -176,10 +223,24 @@ function pick<T>(rng: Prng, xs: readonly T[]): T {
 /** The next request of a client: a weighted choice, with its body fully determined by the PRNG. */
 function nextOp(rng: Prng, w: World, tag: string): { kind: OpKind; call: Call; clientOrderId?: string } {
   const kinds: Array<[OpKind, number]> = [
-    ['buy', 28], ['buy_limit', 16], ['sell', 8], ['sell_limit', 6], ['cancel', 12], ['deposit', 9], ['withdrawal', 8],
-    ...(w.funds.length > 0 ? ([['subscribe', 7], ['redeem', 6]] as Array<[OpKind, number]>) : []),
+    ['buy', 28],
+    ['buy_limit', 16],
+    ['sell', 8],
+    ['sell_limit', 6],
+    ['cancel', 12],
+    ['deposit', 9],
+    ['withdrawal', 8],
+    ...(w.funds.length > 0
+      ? ([
+          ['subscribe', 7],
+          ['redeem', 6],
+        ] as Array<[OpKind, number]>)
+      : []),
   ];
-  let r = rng.int(1, kinds.reduce((a, [, n]) => a + n, 0));
+  let r = rng.int(
+    1,
+    kinds.reduce((a, [, n]) => a + n, 0),
+  );
   let kind: OpKind = 'buy';
   for (const [k, n] of kinds) {
     if ((r -= n) <= 0) {
@@ -194,42 +255,113 @@ function nextOp(rng: Prng, w: World, tag: string): { kind: OpKind; call: Call; c
   const coid = `crash-${tag}`;
   switch (kind) {
     case 'buy':
-      return { kind, clientOrderId: coid, call: call('POST', '/v1/orders', { investor_id, symbol, side: 'buy', type: 'market', qty: rng.int(1, 20), client_order_id: coid }) };
+      return {
+        kind,
+        clientOrderId: coid,
+        call: call('POST', '/v1/orders', {
+          investor_id,
+          symbol,
+          side: 'buy',
+          type: 'market',
+          qty: rng.int(1, 20),
+          client_order_id: coid,
+        }),
+      };
     case 'buy_limit':
       return {
-        kind, clientOrderId: coid,
+        kind,
+        clientOrderId: coid,
         call: call('POST', '/v1/orders', {
-          investor_id, symbol, side: 'buy', type: 'limit', qty: rng.int(1, 20), limit_price_micros: limitAt(q, -rng.int(0, 300)),
-          time_in_force: pick(rng, ['day', 'gtc'] as const), client_order_id: coid,
+          investor_id,
+          symbol,
+          side: 'buy',
+          type: 'limit',
+          qty: rng.int(1, 20),
+          limit_price_micros: limitAt(q, -rng.int(0, 300)),
+          time_in_force: pick(rng, ['day', 'gtc'] as const),
+          client_order_id: coid,
         }),
       };
     case 'sell':
-      return { kind, clientOrderId: coid, call: call('POST', '/v1/orders', { investor_id, symbol, side: 'sell', type: 'market', qty: rng.int(1, 5), client_order_id: coid }) };
+      return {
+        kind,
+        clientOrderId: coid,
+        call: call('POST', '/v1/orders', {
+          investor_id,
+          symbol,
+          side: 'sell',
+          type: 'market',
+          qty: rng.int(1, 5),
+          client_order_id: coid,
+        }),
+      };
     case 'sell_limit':
       return {
-        kind, clientOrderId: coid,
+        kind,
+        clientOrderId: coid,
         call: call('POST', '/v1/orders', {
-          investor_id, symbol, side: 'sell', type: 'limit', qty: rng.int(1, 5), limit_price_micros: limitAt(q, rng.int(0, 300)),
-          time_in_force: pick(rng, ['day', 'gtc'] as const), client_order_id: coid,
+          investor_id,
+          symbol,
+          side: 'sell',
+          type: 'limit',
+          qty: rng.int(1, 5),
+          limit_price_micros: limitAt(q, rng.int(0, 300)),
+          time_in_force: pick(rng, ['day', 'gtc'] as const),
+          client_order_id: coid,
         }),
       };
     case 'cancel':
       return { kind, call: call('DELETE', `/v1/orders/${pick(rng, w.open)}`) };
     case 'deposit':
-      return { kind, call: call('POST', '/v1/transfers', { investor_id, direction: 'deposit', amount_micros: rng.int(10, 200) * EGP + rng.int(0, 999_999) }) };
+      return {
+        kind,
+        call: call('POST', '/v1/transfers', {
+          investor_id,
+          direction: 'deposit',
+          amount_micros: rng.int(10, 200) * EGP + rng.int(0, 999_999),
+        }),
+      };
     case 'withdrawal':
-      return { kind, call: call('POST', '/v1/transfers', { investor_id, direction: 'withdrawal', amount_micros: rng.int(5, 50) * EGP + rng.int(0, 999_999) }) };
+      return {
+        kind,
+        call: call('POST', '/v1/transfers', {
+          investor_id,
+          direction: 'withdrawal',
+          amount_micros: rng.int(5, 50) * EGP + rng.int(0, 999_999),
+        }),
+      };
     case 'subscribe':
-      return { kind, call: call('POST', '/v1/fund-orders', { investor_id, fund_code: pick(rng, w.funds), side: 'subscribe', amount_micros: rng.int(50, 500) * EGP }) };
+      return {
+        kind,
+        call: call('POST', '/v1/fund-orders', {
+          investor_id,
+          fund_code: pick(rng, w.funds),
+          side: 'subscribe',
+          amount_micros: rng.int(50, 500) * EGP,
+        }),
+      };
     case 'redeem':
-      return { kind, call: call('POST', '/v1/fund-orders', { investor_id, fund_code: pick(rng, w.funds), side: 'redeem', units_micros: rng.int(1, 5) * 1_000_000 }) };
+      return {
+        kind,
+        call: call('POST', '/v1/fund-orders', {
+          investor_id,
+          fund_code: pick(rng, w.funds),
+          side: 'redeem',
+          units_micros: rng.int(1, 5) * 1_000_000,
+        }),
+      };
     default:
       throw new Error(`no op ${kind}`);
   }
 }
 
 function noteAnswer(w: World, op: Op, a: Answer): void {
-  if (op.call.method === 'POST' && op.call.url === '/v1/orders' && a.status === 201 && ['new', 'accepted', 'partially_filled'].includes(a.json?.status)) {
+  if (
+    op.call.method === 'POST' &&
+    op.call.url === '/v1/orders' &&
+    a.status === 201 &&
+    ['new', 'accepted', 'partially_filled'].includes(a.json?.status)
+  ) {
     w.open.push(a.json.order_id);
   }
   if (op.kind === 'cancel' && (a.status === 202 || a.status === 422)) {
@@ -239,14 +371,29 @@ function noteAnswer(w: World, op: Op, a: Answer): void {
 }
 
 /** Load from `clients` order/transfer clients and one clock client until the daemon dies. */
-async function load(d: DaemonProc, w: World, o: Required<CrashOptions>, cycle: number, ops: Op[], dead: { at: number | null }): Promise<void> {
+async function load(
+  d: DaemonProc,
+  w: World,
+  o: Required<CrashOptions>,
+  cycle: number,
+  ops: Op[],
+  dead: { at: number | null },
+): Promise<void> {
   const worker = async (client: number) => {
     const api = Api.of(d);
     const rng = new Prng(`${o.seed}:${cycle}:${client}`);
     try {
       for (let i = 0; dead.at === null; i++) {
         const next = nextOp(rng, w, `${o.seed}-${cycle}-${client}-${i}`);
-        const op: Op = { cycle, client, kind: next.kind, call: next.call, clientOrderId: next.clientOrderId, sentAt: Date.now(), simAt: w.simNow };
+        const op: Op = {
+          cycle,
+          client,
+          kind: next.kind,
+          call: next.call,
+          clientOrderId: next.clientOrderId,
+          sentAt: Date.now(),
+          simAt: w.simNow,
+        };
         // Some replies are lost on the way back: the client gives up 1-4 ms after sending, so the
         // daemon may or may not have committed the request (both must come out whole).
         const lossy = rng.int(1, 100) <= o.lostReplyPct;
@@ -273,7 +420,14 @@ async function load(d: DaemonProc, w: World, o: Required<CrashOptions>, cycle: n
     let open = true;
     try {
       while (dead.at === null) {
-        const op: Op = { cycle, client: -1, kind: 'advance', call: call('POST', '/admin/sandbox/clock-advance', open ? { minutes: 1 } : { until: 'next_open' }, 'admin'), sentAt: Date.now(), simAt: w.simNow };
+        const op: Op = {
+          cycle,
+          client: -1,
+          kind: 'advance',
+          call: call('POST', '/admin/sandbox/clock-advance', open ? { minutes: 1 } : { until: 'next_open' }, 'admin'),
+          sentAt: Date.now(),
+          simAt: w.simNow,
+        };
         ops.push(op);
         try {
           op.acked = await api.send(op.call);
@@ -295,12 +449,20 @@ async function load(d: DaemonProc, w: World, o: Required<CrashOptions>, cycle: n
 const isOrderPost = (op: Op) => op.call.method === 'POST' && op.call.url === '/v1/orders';
 
 function orderCount(db: Database.Database, tenantId: string, coid: string): { n: number; id: string | null } {
-  const r = db.prepare('SELECT COUNT(*) AS n, MAX(id) AS id FROM orders WHERE tenant_id = ? AND client_order_id = ?').get(tenantId, coid) as { n: number; id: string | null };
+  const r = db
+    .prepare('SELECT COUNT(*) AS n, MAX(id) AS id FROM orders WHERE tenant_id = ? AND client_order_id = ?')
+    .get(tenantId, coid) as { n: number; id: string | null };
   return r;
 }
 
 function auditCount(db: Database.Database, tenantId: string, key: string): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE tenant_id = ? AND json_extract(detail, '$.idempotency_key') = ?").get(tenantId, key) as { n: number }).n;
+  return (
+    db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM audit_log WHERE tenant_id = ? AND json_extract(detail, '$.idempotency_key') = ?",
+      )
+      .get(tenantId, key) as { n: number }
+  ).n;
 }
 
 const OBJECT_FIELD: Record<string, [string, string]> = {
@@ -310,15 +472,28 @@ const OBJECT_FIELD: Record<string, [string, string]> = {
 };
 
 /** The object a stored 201 names exists exactly once (by its id; orders also by client_order_id). */
-function checkPresent(db: Database.Database, w: World, op: Op, status: number, text: string, f: Failures, when: string): void {
+function checkPresent(
+  db: Database.Database,
+  w: World,
+  op: Op,
+  status: number,
+  text: string,
+  f: Failures,
+  when: string,
+): void {
   if (op.call.method !== 'POST' || status !== 201) return;
   const [table, field] = OBJECT_FIELD[op.call.url];
   const id = JSON.parse(text)[field] as string;
-  const n = (db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE tenant_id = ? AND id = ?`).get(w.tenantId, id) as { n: number }).n;
+  const n = (
+    db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE tenant_id = ? AND id = ?`).get(w.tenantId, id) as { n: number }
+  ).n;
   f.check(n === 1, () => `${when}: ${op.kind} ${op.call.key} answered 201 ${id}, which the store has ${n} times`);
   if (op.clientOrderId) {
     const c = orderCount(db, w.tenantId, op.clientOrderId);
-    f.check(c.n === 1 && c.id === id, () => `${when}: ${op.clientOrderId} answered ${id}; the store has ${c.n} orders with it (${c.id})`);
+    f.check(
+      c.n === 1 && c.id === id,
+      () => `${when}: ${op.clientOrderId} answered ${id}; the store has ${c.n} orders with it (${c.id})`,
+    );
   }
 }
 
@@ -329,27 +504,48 @@ function checkAfterKill(home: string, w: World, ops: Op[], f: Failures): void {
     for (const v of storeViolations(db, w.tenantId)) f.add(`after the kill: ${v}`);
     for (const op of ops) {
       if (op.kind === 'advance') continue;
-      if (op.acked && op.acked.status >= 500) f.add(`${op.kind} ${op.call.key} answered ${op.acked.status}: ${op.acked.text.slice(0, 200)}`);
+      if (op.acked && op.acked.status >= 500)
+        f.add(`${op.kind} ${op.call.key} answered ${op.acked.status}: ${op.acked.text.slice(0, 200)}`);
       const stored = storedAnswer(db, w.tenantId, op.call);
       if (op.acked) {
-        f.check(stored !== null, () => `acknowledged ${op.kind} ${op.call.key} (${op.acked!.status}) has no stored answer after the kill`);
+        f.check(
+          stored !== null,
+          () => `acknowledged ${op.kind} ${op.call.key} (${op.acked!.status}) has no stored answer after the kill`,
+        );
         if (!stored) continue;
-        f.check(stored.status === op.acked.status && stored.response === op.acked.text,
-          () => `acknowledged ${op.kind} ${op.call.key}: stored ${stored.status} ${stored.response.slice(0, 120)} but the client got ${op.acked!.status} ${op.acked!.text.slice(0, 120)}`);
+        f.check(
+          stored.status === op.acked.status && stored.response === op.acked.text,
+          () =>
+            `acknowledged ${op.kind} ${op.call.key}: stored ${stored.status} ${stored.response.slice(0, 120)} but the client got ${op.acked!.status} ${op.acked!.text.slice(0, 120)}`,
+        );
         op.expected = { status: op.acked.status, text: op.acked.text };
         checkPresent(db, w, op, stored.status, stored.response, f, 'after the kill');
         if (isOrderPost(op) && op.acked.status !== 201) {
-          f.check(orderCount(db, w.tenantId, op.clientOrderId!).n === 0, () => `refused order ${op.clientOrderId} exists`);
+          f.check(
+            orderCount(db, w.tenantId, op.clientOrderId!).n === 0,
+            () => `refused order ${op.clientOrderId} exists`,
+          );
         }
       } else {
         op.committed = stored !== null;
         if (stored) {
           op.expected = { status: stored.status, text: stored.response };
           checkPresent(db, w, op, stored.status, stored.response, f, 'unacknowledged but committed');
-          if (stored.status < 400) f.check(auditCount(db, w.tenantId, op.call.key!) === 1, () => `committed ${op.kind} ${op.call.key} has no audit entry`);
+          if (stored.status < 400)
+            f.check(
+              auditCount(db, w.tenantId, op.call.key!) === 1,
+              () => `committed ${op.kind} ${op.call.key} has no audit entry`,
+            );
         } else {
-          f.check(auditCount(db, w.tenantId, op.call.key!) === 0, () => `absent ${op.kind} ${op.call.key} has an audit entry`);
-          if (op.clientOrderId) f.check(orderCount(db, w.tenantId, op.clientOrderId).n === 0, () => `absent order ${op.clientOrderId} is in the store without its stored answer`);
+          f.check(
+            auditCount(db, w.tenantId, op.call.key!) === 0,
+            () => `absent ${op.kind} ${op.call.key} has an audit entry`,
+          );
+          if (op.clientOrderId)
+            f.check(
+              orderCount(db, w.tenantId, op.clientOrderId).n === 0,
+              () => `absent order ${op.clientOrderId} is in the store without its stored answer`,
+            );
         }
       }
     }
@@ -362,8 +558,11 @@ function checkAfterKill(home: string, w: World, ops: Op[], f: Failures): void {
 async function retry(api: Api, op: Op, f: Failures, when: string): Promise<void> {
   const a = await api.send(op.call);
   if (op.expected) {
-    f.check(a.replayed && a.status === op.expected.status && a.text === op.expected.text,
-      () => `${when}: ${op.kind} ${op.call.key} should replay ${op.expected!.status} ${op.expected!.text.slice(0, 100)}, got ${a.replayed ? 'replayed ' : ''}${a.status} ${a.text.slice(0, 100)}`);
+    f.check(
+      a.replayed && a.status === op.expected.status && a.text === op.expected.text,
+      () =>
+        `${when}: ${op.kind} ${op.call.key} should replay ${op.expected!.status} ${op.expected!.text.slice(0, 100)}, got ${a.replayed ? 'replayed ' : ''}${a.status} ${a.text.slice(0, 100)}`,
+    );
     return;
   }
   // absent before the restart: this send applies it, the next one replays it
@@ -371,20 +570,32 @@ async function retry(api: Api, op: Op, f: Failures, when: string): Promise<void>
   f.check(a.status < 500, () => `${when}: ${op.kind} ${op.call.key} answered ${a.status} ${a.text.slice(0, 200)}`);
   op.expected = { status: a.status, text: a.text };
   const again = await api.send(op.call);
-  f.check(again.replayed && again.status === a.status && again.text === a.text, () => `${when}: the second retry of ${op.kind} ${op.call.key} did not replay the first (${again.status})`);
+  f.check(
+    again.replayed && again.status === a.status && again.text === a.text,
+    () => `${when}: the second retry of ${op.kind} ${op.call.key} did not replay the first (${again.status})`,
+  );
 }
 
 async function inParallel<T>(items: T[], n: number, fn: (item: T, worker: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async (_, worker) => {
-    while (next < items.length) await fn(items[next++], worker);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async (_, worker) => {
+      while (next < items.length) await fn(items[next++], worker);
+    }),
+  );
 }
 
 /** Runs the cycles; throws with every violation found (and the seed) when anything fails. */
 export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   const o: Required<CrashOptions> = {
-    clients: 6, intervalMs: 5, advanceEveryMs: 120, killWindowMs: [250, 1500], investors: 4, lostReplyPct: 4, log: () => {}, ...opts,
+    clients: 6,
+    intervalMs: 5,
+    advanceEveryMs: 120,
+    killWindowMs: [250, 1500],
+    investors: 4,
+    lostReplyPct: 4,
+    log: () => {},
+    ...opts,
   };
   const t0 = Date.now();
   const home = tempHome('crash');
@@ -394,7 +605,9 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   let d = await startDaemon(home);
   try {
     const w = await buildWorld(d, o.investors);
-    o.log(`crash: seed ${o.seed}, ${o.investors} investors, fund orders ${w.funds.length > 0 ? `on (${w.funds.join(', ')})` : 'not available (no POST /v1/fund-orders)'}`);
+    o.log(
+      `crash: seed ${o.seed}, ${o.investors} investors, fund orders ${w.funds.length > 0 ? `on (${w.funds.join(', ')})` : 'not available (no POST /v1/fund-orders)'}`,
+    );
     for (let cycle = 1; cycle <= o.cycles; cycle++) {
       const f = new Failures();
       const ops: Op[] = [];
@@ -410,7 +623,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       for (const op of ops) {
         if (op.error && !op.lost && op.sentAt < started + killAfterMs - 50 && !op.acked) {
           // sent well before the kill: it must have been in flight at the kill, never refused earlier
-          if (!/other side closed|ECONNRESET|socket|closed/i.test(op.error)) f.add(`${op.kind} sent before the kill failed with ${op.error}`);
+          if (!/other side closed|ECONNRESET|socket|closed/i.test(op.error))
+            f.add(`${op.kind} sent before the kill failed with ${op.error}`);
         }
       }
       checkAfterKill(home, w, ops, f);
@@ -422,7 +636,10 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       const api = Api.of(d);
       try {
         const verify = await api.get('/admin/audit/verify');
-        f.check(verify.ok === true, () => `the audit chain does not verify after the restart: ${JSON.stringify(verify)}`);
+        f.check(
+          verify.ok === true,
+          () => `the audit chain does not verify after the restart: ${JSON.stringify(verify)}`,
+        );
         const clock = await api.get('/v1/clock');
         const advances = ops.filter((op) => op.kind === 'advance');
         const lastAcked = [...advances].reverse().find((op) => op.acked && op.acked.status === 200);
@@ -430,7 +647,11 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
         if (lastAcked) {
           const at = Date.parse(lastAcked.acked!.json.timestamp);
           const now = Date.parse(clock.timestamp);
-          f.check(inFlight ? now >= at : now === at, () => `the clock is ${clock.timestamp} after the restart; the last acknowledged advance answered ${lastAcked.acked!.json.timestamp}${inFlight ? ' (one more was in flight)' : ''}`);
+          f.check(
+            inFlight ? now >= at : now === at,
+            () =>
+              `the clock is ${clock.timestamp} after the restart; the last acknowledged advance answered ${lastAcked.acked!.json.timestamp}${inFlight ? ' (one more was in flight)' : ''}`,
+          );
         }
         for (const s of w.symbols) w.quotes.set(s, await quote(api, s));
       } finally {
@@ -438,7 +659,11 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       }
       const keyed = ops.filter((op) => op.kind !== 'advance');
       // a cycle's requests are all inside the idempotency window at its retries (at most one overnight advance)
-      for (const op of keyed) f.check(w.simNow - op.simAt < REPLAYABLE_MS, () => `${op.kind} ${op.call.key} is older than the idempotency window at its retry`);
+      for (const op of keyed)
+        f.check(
+          w.simNow - op.simAt < REPLAYABLE_MS,
+          () => `${op.kind} ${op.call.key} is older than the idempotency window at its retry`,
+        );
       const clients = Array.from({ length: 8 }, () => Api.of(d));
       try {
         await inParallel(keyed, clients.length, (op, i) => retry(clients[i], op, f, `retry after restart ${cycle}`));
@@ -448,33 +673,45 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       const db = openStore(home);
       try {
         for (const v of storeViolations(db, w.tenantId)) f.add(`after the retries: ${v}`);
-        for (const op of keyed) if (op.expected) checkPresent(db, w, op, op.expected.status, op.expected.text, f, 'after the retries');
+        for (const op of keyed)
+          if (op.expected) checkPresent(db, w, op, op.expected.status, op.expected.text, f, 'after the retries');
         for (const op of keyed.filter((x) => isOrderPost(x) && x.expected?.status !== 201)) {
-          f.check(orderCount(db, w.tenantId, op.clientOrderId!).n === 0, () => `refused order ${op.clientOrderId} exists after the retries`);
+          f.check(
+            orderCount(db, w.tenantId, op.clientOrderId!).n === 0,
+            () => `refused order ${op.clientOrderId} exists after the retries`,
+          );
         }
       } finally {
         db.close();
       }
       f.throwIfAny(o.seed, `after the restart of cycle ${cycle}`);
       // orders that the retries placed and that rest are cancel candidates too
-      for (const op of keyed) if (isOrderPost(op) && !op.acked && op.expected?.status === 201) {
-        const j = JSON.parse(op.expected.text);
-        if (['new', 'accepted', 'partially_filled'].includes(j.status)) w.open.push(j.order_id);
-      }
+      for (const op of keyed)
+        if (isOrderPost(op) && !op.acked && op.expected?.status === 201) {
+          const j = JSON.parse(op.expected.text);
+          if (['new', 'accepted', 'partially_filled'].includes(j.status)) w.open.push(j.order_id);
+        }
 
       const byKind: Record<string, number> = {};
       for (const op of ops) byKind[op.kind] = (byKind[op.kind] ?? 0) + 1;
       const rep: CycleReport = {
-        cycle, killAfterMs, sent: ops.length, acked: ops.filter((x) => x.acked).length,
+        cycle,
+        killAfterMs,
+        sent: ops.length,
+        acked: ops.filter((x) => x.acked).length,
         unackedCommitted: ops.filter((x) => !x.acked && x.committed).length,
         unackedAbsent: ops.filter((x) => !x.acked && x.kind !== 'advance' && !x.committed).length,
         lostReplies: ops.filter((x) => x.lost).length,
         killCutCommitted: ops.filter((x) => !x.acked && !x.lost && x.committed).length,
-        advances: byKind.advance ?? 0, restartMs, byKind,
+        advances: byKind.advance ?? 0,
+        restartMs,
+        byKind,
       };
       reports.push(rep);
       all.push(...ops);
-      o.log(`cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ${rep.killCutCommitted} committed); restart ${restartMs} ms`);
+      o.log(
+        `cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ${rep.killCutCommitted} committed); restart ${restartMs} ms`,
+      );
     }
 
     // every keyed request of every cycle still inside the idempotency window (24 simulated hours;

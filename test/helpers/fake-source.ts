@@ -3,7 +3,19 @@
 // Also the screen tests' way to type keys without sleeping (press, inkSettled).
 import { createRequire } from 'node:module';
 import { vi } from 'vitest';
-import { ApiFailure, type Account, type AdvanceStep, type Balances, type Clock, type Fund, type Instrument, type LiveSource, type Order, type OrderRequest, type Quote } from '../../cli/live/source.js';
+import {
+  ApiFailure,
+  type Account,
+  type AdvanceStep,
+  type Balances,
+  type Clock,
+  type Fund,
+  type Instrument,
+  type LiveSource,
+  type Order,
+  type OrderRequest,
+  type Quote,
+} from '../../cli/live/source.js';
 
 const EGP = 1_000_000;
 
@@ -16,7 +28,11 @@ export function quote(symbol: string, priceMicros: number, over: Partial<Quote> 
     as_of: '2026-11-22T10:00:00+02:00',
     session_open: true,
     ref_price_micros: priceMicros,
-    band: { lower_micros: Math.ceil((priceMicros * 0.8) / 10_000) * 10_000, upper_micros: Math.floor((priceMicros * 1.2) / 10_000) * 10_000, pct: 0.2 },
+    band: {
+      lower_micros: Math.ceil((priceMicros * 0.8) / 10_000) * 10_000,
+      upper_micros: Math.floor((priceMicros * 1.2) / 10_000) * 10_000,
+      pct: 0.2,
+    },
     tick_micros: 10_000,
     halted: false,
     day: { open_micros: priceMicros, high_micros: priceMicros, low_micros: priceMicros, volume: 0 },
@@ -74,16 +90,49 @@ export function fakeSource(): FakeSource {
   const inv = 'inv_aaaaaaaaaa';
   const other = 'inv_bbbbbbbbbb';
   const state: FakeSource['state'] = {
-    clock: { timestamp: '2026-11-22T10:00:00+02:00', is_open: true, next_open: '2026-11-23T10:00:00+02:00', next_close: '2026-11-22T14:30:00+02:00', mode: 'frozen', speed: 1 },
+    clock: {
+      timestamp: '2026-11-22T10:00:00+02:00',
+      is_open: true,
+      next_open: '2026-11-23T10:00:00+02:00',
+      next_close: '2026-11-22T14:30:00+02:00',
+      mode: 'frozen',
+      speed: 1,
+    },
     prices: { COMI: 85_630_000, TMGH: 70_570_000, FWRY: 10_970_000 },
     accounts: [
-      { id: inv, account_number: 'NSB-00000001', status: 'active', name: 'Omar Farouk', shariah_only: false, suitability: { tier: 2, recorded: true, risk_acknowledged: true } },
-      { id: other, account_number: 'NSB-00000002', status: 'active', name: 'Mona Hassan', shariah_only: false, suitability: { tier: 2, recorded: true, risk_acknowledged: true } },
+      {
+        id: inv,
+        account_number: 'NSB-00000001',
+        status: 'active',
+        name: 'Omar Farouk',
+        shariah_only: false,
+        suitability: { tier: 2, recorded: true, risk_acknowledged: true },
+      },
+      {
+        id: other,
+        account_number: 'NSB-00000002',
+        status: 'active',
+        name: 'Mona Hassan',
+        shariah_only: false,
+        suitability: { tier: 2, recorded: true, risk_acknowledged: true },
+      },
     ],
     orders: {
       [inv]: [
         order({ order_id: 'ord_open000001', symbol: 'TMGH' }),
-        order({ order_id: 'ord_done000001', symbol: 'COMI', type: 'market', time_in_force: 'day', qty: 10, limit_price_micros: null, state: 'filled', status: 'filled', filled_qty: 10, avg_price_micros: 85_630_000, created_at: '2026-11-22T09:03:00+02:00' }),
+        order({
+          order_id: 'ord_done000001',
+          symbol: 'COMI',
+          type: 'market',
+          time_in_force: 'day',
+          qty: 10,
+          limit_price_micros: null,
+          state: 'filled',
+          status: 'filled',
+          filled_qty: 10,
+          avg_price_micros: 85_630_000,
+          created_at: '2026-11-22T09:03:00+02:00',
+        }),
       ],
       [other]: [],
     },
@@ -95,11 +144,27 @@ export function fakeSource(): FakeSource {
         securities: [{ asset: 'COMI', symbol: 'COMI', settled: 0, reserved: 0, unsettled: 10 }],
         funds: [{ asset: 'fund:BMYBY', fund_code: 'BMYBY', settled: 1_234_567_891, reserved: 0, unsettled: 0 }],
       },
-      [other]: { investor_id: other, as_of: '', cash: [{ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 }], securities: [], funds: [] },
+      [other]: {
+        investor_id: other,
+        as_of: '',
+        cash: [{ asset: 'cash:EGP', settled: 1_000 * EGP, reserved: 0, unsettled: 0 }],
+        securities: [],
+        funds: [],
+      },
     },
     funds: [
-      { fund_code: 'BMYBY', name: 'Banque Misr Youm b Youm EGP Money Market Fund', nav_micros: 10_012_345, nav_date: '2026-11-21' },
-      { fund_code: 'NILLQ', name: 'Nile Securities EGP Liquidity Fund (Sandbox)', nav_micros: 125_604_387, nav_date: '2026-11-21' },
+      {
+        fund_code: 'BMYBY',
+        name: 'Banque Misr Youm b Youm EGP Money Market Fund',
+        nav_micros: 10_012_345,
+        nav_date: '2026-11-21',
+      },
+      {
+        fund_code: 'NILLQ',
+        name: 'Nile Securities EGP Liquidity Fund (Sandbox)',
+        nav_micros: 125_604_387,
+        nav_date: '2026-11-21',
+      },
     ],
     failNext: {},
   };
@@ -112,7 +177,12 @@ export function fakeSource(): FakeSource {
     }
   };
   const instruments: Instrument[] = [
-    { symbol: 'COMI', name: 'Commercial International Bank (Egypt)', security_type: 'equity', shariah_compliant: false },
+    {
+      symbol: 'COMI',
+      name: 'Commercial International Bank (Egypt)',
+      security_type: 'equity',
+      shariah_compliant: false,
+    },
     { symbol: 'FWRY', name: 'Fawry for Banking Technology', security_type: 'equity', shariah_compliant: true },
     { symbol: 'TMGH', name: 'Talaat Moustafa Group Holding', security_type: 'equity', shariah_compliant: true },
   ];
@@ -139,7 +209,14 @@ export function fakeSource(): FakeSource {
     async account(investorId) {
       failing('account');
       const a = state.accounts.find((x) => x.id === investorId);
-      if (!a) throw new ApiFailure('NOT_FOUND', `No account ${investorId}.`, 'req_fake000003', 'Check the id; ids are scoped to the tenant that created them.', 404);
+      if (!a)
+        throw new ApiFailure(
+          'NOT_FOUND',
+          `No account ${investorId}.`,
+          'req_fake000003',
+          'Check the id; ids are scoped to the tenant that created them.',
+          404,
+        );
       return { ...a };
     },
     async orders(investorId) {
@@ -159,7 +236,14 @@ export function fakeSource(): FakeSource {
     async advance(step: AdvanceStep) {
       failing('advance');
       calls.push(['advance', step]);
-      const ms = 'minutes' in step ? step.minutes * MINUTE : 'hours' in step ? step.hours * 60 * MINUTE : 'days' in step ? step.days * 1440 * MINUTE : 0;
+      const ms =
+        'minutes' in step
+          ? step.minutes * MINUTE
+          : 'hours' in step
+            ? step.hours * 60 * MINUTE
+            : 'days' in step
+              ? step.days * 1440 * MINUTE
+              : 0;
       state.clock = { ...state.clock, timestamp: plus(state.clock.timestamp, ms) };
       // The tape moves with the clock: every price one tick up per advance.
       for (const s of Object.keys(state.prices)) state.prices[s] += 10_000;
@@ -168,7 +252,17 @@ export function fakeSource(): FakeSource {
     async placeOrder(request: OrderRequest) {
       failing('placeOrder');
       calls.push(['placeOrder', request]);
-      const o = order({ order_id: `ord_new${String(++ids).padStart(7, '0')}`, symbol: request.symbol, side: request.side, type: request.type, qty: request.qty, limit_price_micros: request.limit_price_micros ?? null, time_in_force: request.time_in_force, investor_id: request.investor_id, created_at: state.clock.timestamp });
+      const o = order({
+        order_id: `ord_new${String(++ids).padStart(7, '0')}`,
+        symbol: request.symbol,
+        side: request.side,
+        type: request.type,
+        qty: request.qty,
+        limit_price_micros: request.limit_price_micros ?? null,
+        time_in_force: request.time_in_force,
+        investor_id: request.investor_id,
+        created_at: state.clock.timestamp,
+      });
       state.orders[request.investor_id] = [o, ...(state.orders[request.investor_id] ?? [])];
       return o;
     },
@@ -182,7 +276,13 @@ export function fakeSource(): FakeSource {
           return list[i];
         }
       }
-      throw new ApiFailure('NOT_FOUND', `No order ${orderId}.`, 'req_fake000001', 'Check the id; ids are scoped to the tenant that created them.', 404);
+      throw new ApiFailure(
+        'NOT_FOUND',
+        `No order ${orderId}.`,
+        'req_fake000001',
+        'Check the id; ids are scoped to the tenant that created them.',
+        404,
+      );
     },
   };
 }

@@ -11,12 +11,25 @@
 // a made-up id; the bootstrap identities' ids never reach them (WorldPools).
 import { addOperator, advance, makeApp, type TestApp } from './app.js';
 import { BALANCED, SAMPLE_BACK, SAMPLE_FRONT, applicant, onboardInvestor } from './onboarding.js';
-import { Pools, credentialHeaders, fuzzAll, loadOperations, type Creds, type FuzzEnv, type FuzzRunOptions, type FuzzStats, type Operation } from './fuzz.js';
+import {
+  Pools,
+  credentialHeaders,
+  fuzzAll,
+  loadOperations,
+  type Creds,
+  type FuzzEnv,
+  type FuzzRunOptions,
+  type FuzzStats,
+  type Operation,
+} from './fuzz.js';
 
 export const FUZZ_WALL = Date.parse('2030-06-01T12:00:00Z');
 
 /** The routes that change an identity's key, each with the throwaway identity it may act on. */
-export const KEY_ROUTES: Readonly<Record<string, string>> = { 'POST /admin/keys/revoke': 'fuzz-spare-revoke', 'POST /admin/keys/rotate': 'fuzz-spare-rotate' };
+export const KEY_ROUTES: Readonly<Record<string, string>> = {
+  'POST /admin/keys/revoke': 'fuzz-spare-revoke',
+  'POST /admin/keys/rotate': 'fuzz-spare-rotate',
+};
 /** An identity id no identity has, for the key routes' NOT_FOUND path. */
 export const MADE_UP_IDENTITY = 'opr_fuzz_nobody';
 
@@ -36,7 +49,8 @@ export class WorldPools extends Pools {
   }
 
   override for(name: string): unknown[] {
-    if (name === 'identity_id' && this.current !== undefined && this.current in KEY_ROUTES) return [this.spares.get(this.current)!, MADE_UP_IDENTITY];
+    if (name === 'identity_id' && this.current !== undefined && this.current in KEY_ROUTES)
+      return [this.spares.get(this.current)!, MADE_UP_IDENTITY];
     const all = super.for(name);
     return this.guarding() ? all.filter((v) => !this.protectedIds.has(v as string)) : all;
   }
@@ -65,7 +79,10 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   for (const id of t.deps.db.prepare<[], string>('SELECT id FROM operators').pluck().all()) pools.protectedIds.add(id);
   for (const [route, name] of Object.entries(KEY_ROUTES)) {
     addOperator(t, name, { realm: 'admin', grants: [], scope: 'global' });
-    pools.spares.set(route, t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!);
+    pools.spares.set(
+      route,
+      t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!,
+    );
   }
   const keep = (res: { status: number; body: any; text: string }, what: string) => {
     expectOk(res, what);
@@ -73,10 +90,12 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
     return res;
   };
 
-  const other = keep(await t.req('POST', '/admin/tenants', { body: { name: 'fuzz-other' } }), 'tenant').body as Creds & { tenant_id: string };
+  const other = keep(await t.req('POST', '/admin/tenants', { body: { name: 'fuzz-other' } }), 'tenant')
+    .body as Creds & { tenant_id: string };
   pools.example({ name: 'fuzz-other' });
 
-  const symbols = keep(await t.req('GET', '/v1/instruments?security_type=equity'), 'instruments').body.instruments as Array<{ symbol: string }>;
+  const symbols = keep(await t.req('GET', '/v1/instruments?security_type=equity'), 'instruments').body
+    .instruments as Array<{ symbol: string }>;
   const symbol = symbols[0].symbol;
 
   for (const tenant of [t.creds.tenant, other]) {
@@ -90,9 +109,22 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
     const body = applicant();
     pools.example(body);
     keep(await t.req('POST', '/v1/kyc/applications', { body, tenant }), 'application');
-    const referred = keep(await t.req('POST', '/v1/kyc/applications', { body: applicant({}, '9999'), tenant }), 'referred application').body.application_id as string;
-    for (const [side, raw] of [['national_id_front', SAMPLE_FRONT], ['national_id_back', SAMPLE_BACK]] as const) {
-      expectOk(await t.req('PUT', `/v1/kyc/applications/${referred}/documents/${side}`, { raw, contentType: 'image/png', tenant }), 'upload');
+    const referred = keep(
+      await t.req('POST', '/v1/kyc/applications', { body: applicant({}, '9999'), tenant }),
+      'referred application',
+    ).body.application_id as string;
+    for (const [side, raw] of [
+      ['national_id_front', SAMPLE_FRONT],
+      ['national_id_back', SAMPLE_BACK],
+    ] as const) {
+      expectOk(
+        await t.req('PUT', `/v1/kyc/applications/${referred}/documents/${side}`, {
+          raw,
+          contentType: 'image/png',
+          tenant,
+        }),
+        'upload',
+      );
     }
     expectOk(await t.req('POST', `/v1/kyc/applications/${referred}/submit`, { tenant }), 'submit');
   }
@@ -101,7 +133,15 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   // An order (queued: the clock is before the open) for each tenant.
   const invs = pools.strings('investor_id');
   for (const [i, tenant] of [t.creds.tenant, other].entries()) {
-    const order = { investor_id: invs[i], symbol, side: 'buy', type: 'limit', qty: 10, time_in_force: 'gtc', client_order_id: `fuzz-${i}` };
+    const order = {
+      investor_id: invs[i],
+      symbol,
+      side: 'buy',
+      type: 'limit',
+      qty: 10,
+      time_in_force: 'gtc',
+      client_order_id: `fuzz-${i}`,
+    };
     const quote = keep(await t.req('GET', `/v1/instruments/${symbol}/quote`, { tenant }), 'quote').body;
     const limit = quote.band.lower_micros;
     const res = await t.req('POST', '/v1/orders', { body: { ...order, limit_price_micros: limit }, tenant });
@@ -110,14 +150,23 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
       pools.example({ ...order, limit_price_micros: limit });
     }
   }
-  pools.example({ reason_code: 'OTHER', status: 'restricted', reason: 'fuzz', halted: true, enabled: false, mode: 'frozen', minutes: 1 });
+  pools.example({
+    reason_code: 'OTHER',
+    status: 'restricted',
+    reason: 'fuzz',
+    halted: true,
+    enabled: false,
+    mode: 'frozen',
+    minutes: 1,
+  });
 
   // Every list route (a GET without path parameters), for the ids it shows.
   const ops = await loadOperations(t);
   for (const op of ops) {
     if (op.method !== 'GET' || op.pathParams.length) continue;
     const res = await t.app.inject({ method: 'GET', url: op.path, headers: credentialHeaders(t, op.auth) });
-    if (res.statusCode === 200 && String(res.headers['content-type']).includes('json')) pools.harvest(JSON.parse(res.body));
+    if (res.statusCode === 200 && String(res.headers['content-type']).includes('json'))
+      pools.harvest(JSON.parse(res.body));
   }
 
   let n = 0;
@@ -151,7 +200,12 @@ export async function fuzzOperations(world: FuzzWorld, ops: Operation[], opts: F
 }
 
 export function formatStats(s: FuzzStats, seed: number, ops: number): string {
-  const top = (o: Record<string, number>, n = 12) => Object.entries(o).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k}=${v}`).join(' ');
+  const top = (o: Record<string, number>, n = 12) =>
+    Object.entries(o)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
   return [
     `fuzz: ${s.requests} requests over ${ops} operations in ${(s.ms / 1000).toFixed(1)} s (${Math.round(s.requests / (s.ms / 1000))}/s), seed ${seed}`,
     `  statuses: ${top(s.byStatus, 20)}`,

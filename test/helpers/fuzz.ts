@@ -71,7 +71,12 @@ export function authOf(op: JsonSchema): OpAuth {
 function localRefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(localRefs);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components\/schemas\//, '#/$defs/') : localRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components\/schemas\//, '#/$defs/') : localRefs(v),
+    ]),
+  );
 }
 
 function selfContained(schema: JsonSchema | undefined, doc: JsonSchema): JsonSchema | undefined {
@@ -155,9 +160,24 @@ export function credentialHeaders(t: TestApp, auth: OpAuth, tenant: Creds = t.cr
 // Node keeps the first of these when a header is repeated and joins the others with ", "
 // (http.IncomingMessage#headers); send() hands inject the value Node would present.
 const SINGLE_VALUE_HEADERS = new Set([
-  'age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since',
-  'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after',
-  'server', 'user-agent',
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
 ]);
 
 /** What the server sees for a header sent once per value. */
@@ -210,7 +230,9 @@ export class Pools {
   /** Every id seen (any kind, any tenant). */
   ids(): string[] {
     const out: string[] = [];
-    for (const [k, set] of this.byKey) if ((k === 'id' || k.endsWith('_id')) && k !== 'request_id') for (const v of set) if (typeof v === 'string') out.push(v);
+    for (const [k, set] of this.byKey)
+      if ((k === 'id' || k.endsWith('_id')) && k !== 'request_id')
+        for (const v of set) if (typeof v === 'string') out.push(v);
     return out;
   }
 
@@ -232,7 +254,9 @@ function resolve(s: JsonSchema | undefined, root: JsonSchema): JsonSchema {
 }
 
 function dateArb(): fc.Arbitrary<string> {
-  return fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  return fc
+    .date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 }
 
 function stringArb(s: JsonSchema, name: string, pools: Pools): fc.Arbitrary<string> {
@@ -243,7 +267,10 @@ function stringArb(s: JsonSchema, name: string, pools: Pools): fc.Arbitrary<stri
   const anyId = name === 'id' || name.endsWith('_id') ? pools.ids().filter(fits) : [];
   let gen: fc.Arbitrary<string>;
   if (s.format === 'date') gen = dateArb();
-  else if (s.format === 'date-time') gen = fc.date({ min: new Date('2024-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+  else if (s.format === 'date-time')
+    gen = fc
+      .date({ min: new Date('2024-01-01'), max: new Date('2027-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   else if (typeof s.pattern === 'string') {
     try {
       gen = fc.stringMatching(new RegExp(s.pattern)).filter(fits);
@@ -270,7 +297,9 @@ function bounds(s: JsonSchema, integer: boolean): { lo: number; hi: number } {
 
 function intArb(s: JsonSchema, name: string, pools: Pools): fc.Arbitrary<number> {
   const { lo, hi } = bounds(s, true);
-  const known = pools.for(name).filter((v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi);
+  const known = pools
+    .for(name)
+    .filter((v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi);
   const arbs: Array<fc.Arbitrary<number>> = [
     fc.integer({ min: lo, max: Math.min(hi, lo + 1000) }),
     fc.integer({ min: lo, max: hi }),
@@ -285,19 +314,33 @@ function numberArb(s: JsonSchema): fc.Arbitrary<number> {
   const top = Math.min(hi, lo + 100);
   return fc.oneof(
     fc.integer({ min: Math.ceil(lo), max: Math.floor(top) }).filter((n) => n > lo || s.exclusiveMinimum === undefined),
-    fc.double({ min: lo, max: top, minExcluded: s.exclusiveMinimum !== undefined, noNaN: true, noDefaultInfinity: true }),
+    fc.double({
+      min: lo,
+      max: top,
+      minExcluded: s.exclusiveMinimum !== undefined,
+      noNaN: true,
+      noDefaultInfinity: true,
+    }),
   );
 }
 
 /** Mostly valid values for a schema; field names pick known values (ids that resolve, valid examples). */
-export function validArb(schema: JsonSchema | undefined, root: JsonSchema, name: string, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
+export function validArb(
+  schema: JsonSchema | undefined,
+  root: JsonSchema,
+  name: string,
+  pools: Pools,
+  depth = 0,
+): fc.Arbitrary<unknown> {
   const s = resolve(schema, root);
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...s.enum);
   const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
   if (alts?.length) return fc.oneof(...alts.map((a) => validArb(a, root, name, pools, depth + 1)));
   if (s.allOf?.length) return validArb(s.allOf[0], root, name, pools, depth + 1);
-  const type = Array.isArray(s.type) ? s.type.find((x: string) => x !== 'null') ?? 'null' : s.type ?? (s.properties ? 'object' : undefined);
+  const type = Array.isArray(s.type)
+    ? (s.type.find((x: string) => x !== 'null') ?? 'null')
+    : (s.type ?? (s.properties ? 'object' : undefined));
   switch (type) {
     case 'string':
       return stringArb(s, name, pools);
@@ -314,7 +357,9 @@ export function validArb(schema: JsonSchema | undefined, root: JsonSchema, name:
       const items = validArb(s.items, root, name, pools, depth + 1);
       const min = s.minItems ?? 0;
       const max = Math.max(min, Math.min(s.maxItems ?? 4, 4));
-      const gen = s.uniqueItems ? fc.uniqueArray(items, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(items, { minLength: min, maxLength: max });
+      const gen = s.uniqueItems
+        ? fc.uniqueArray(items, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, { minLength: min, maxLength: max });
       return known.length ? fc.oneof(fc.constantFrom(...known), gen) : gen;
     }
     case 'object': {
@@ -331,18 +376,101 @@ export function validArb(schema: JsonSchema | undefined, root: JsonSchema, name:
 }
 
 export const HOSTILE_NUMBERS = [
-  1e308, -1e308, 2 ** 63, -(2 ** 63), 2 ** 64, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, 5e-324,
-  -0, 0, -1, -1_000_000, 0.5, 1.5, -0.5, 1e-7, 0.1 + 0.2, 999_999_999_999.999, 70_000_000_000.5, 1_000_000_001, 4_294_967_296,
+  1e308,
+  -1e308,
+  2 ** 63,
+  -(2 ** 63),
+  2 ** 64,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  5e-324,
+  -0,
+  0,
+  -1,
+  -1_000_000,
+  0.5,
+  1.5,
+  -0.5,
+  1e-7,
+  0.1 + 0.2,
+  999_999_999_999.999,
+  70_000_000_000.5,
+  1_000_000_001,
+  4_294_967_296,
 ];
 
 export const HOSTILE_STRINGS = [
-  'NaN', 'Infinity', '-Infinity', '1e308', '1e400', '9223372036854775808', '-9223372036854775809', '-0', '0x10', '0b11', '1_000',
-  '1,000', '١٢٣', '１２３', ' 1', '1 ', '', ' ', '\t', 'null', 'undefined', 'true', '[]', '{}', '0', '-1', '1.5',
-  '../../etc/passwd', '..\\..\\windows', '..%2F..%2F', '%00', '\u0000', 'a\u0000b', '\u202egnp.exe', '\u200f\u200e', 'منى حسن',
-  '😀', '👩‍👩‍👧‍👦', '\ud800', '\udfff', 'a\ud800b', '\udc00\ud800', '\ufeff', '\ufffe', 'Z̷̢̛a̸l̵g̶o̶', 'ﷺ', '\u0085', '\u2028\u2029',
-  "' OR 1=1 --", '"; DROP TABLE orders; --', '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '__proto__', 'constructor',
-  'prototype', 'inv_', 'inv_0000000000', 'ord_zzzzzzzzzz', 'kyc_', 'req_x', '\r\nX-Injected: 1', 'a'.repeat(65), 'a'.repeat(257),
-  'a'.repeat(10_000), '😀'.repeat(5_000), 'ﷺ'.repeat(2_000), '\u0000'.repeat(1_000),
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e308',
+  '1e400',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '-0',
+  '0x10',
+  '0b11',
+  '1_000',
+  '1,000',
+  '١٢٣',
+  '１２３',
+  ' 1',
+  '1 ',
+  '',
+  ' ',
+  '\t',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '0',
+  '-1',
+  '1.5',
+  '../../etc/passwd',
+  '..\\..\\windows',
+  '..%2F..%2F',
+  '%00',
+  '\u0000',
+  'a\u0000b',
+  '\u202egnp.exe',
+  '\u200f\u200e',
+  'منى حسن',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '\ud800',
+  '\udfff',
+  'a\ud800b',
+  '\udc00\ud800',
+  '\ufeff',
+  '\ufffe',
+  'Z̷̢̛a̸l̵g̶o̶',
+  'ﷺ',
+  '\u0085',
+  '\u2028\u2029',
+  "' OR 1=1 --",
+  '"; DROP TABLE orders; --',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'inv_',
+  'inv_0000000000',
+  'ord_zzzzzzzzzz',
+  'kyc_',
+  'req_x',
+  '\r\nX-Injected: 1',
+  'a'.repeat(65),
+  'a'.repeat(257),
+  'a'.repeat(10_000),
+  '😀'.repeat(5_000),
+  'ﷺ'.repeat(2_000),
+  '\u0000'.repeat(1_000),
 ];
 
 function deepArray(n: number): unknown {
@@ -351,7 +479,20 @@ function deepArray(n: number): unknown {
   return v;
 }
 
-export const WRONG_TYPES: unknown[] = [null, true, false, {}, [], [1], ['a'], [{}], { $gt: '' }, { id: 1 }, { '': '' }, deepArray(200)];
+export const WRONG_TYPES: unknown[] = [
+  null,
+  true,
+  false,
+  {},
+  [],
+  [1],
+  ['a'],
+  [{}],
+  { $gt: '' },
+  { id: 1 },
+  { '': '' },
+  deepArray(200),
+];
 
 /** Any value that should not be accepted where a well-typed one is expected. */
 export function hostileValueArb(): fc.Arbitrary<unknown> {
@@ -373,29 +514,124 @@ function hostileForField(s: JsonSchema, valid: unknown): fc.Arbitrary<unknown> {
   const alts: Array<fc.Arbitrary<unknown>> = [hostileValueArb()];
   if (t === 'integer' || t === 'number') {
     const base = typeof valid === 'number' ? valid : 1;
-    alts.push(fc.constantFrom(base + 0.5, base - 0.001, -base, -Math.abs(base) - 1, base * 1e12, String(base), `${base}`.padStart(40, '0')));
+    alts.push(
+      fc.constantFrom(
+        base + 0.5,
+        base - 0.001,
+        -base,
+        -Math.abs(base) - 1,
+        base * 1e12,
+        String(base),
+        `${base}`.padStart(40, '0'),
+      ),
+    );
   }
-  if (t === 'string' && typeof valid === 'string') alts.push(fc.constantFrom(valid + '\u0000', ` ${valid}`, valid.toUpperCase(), valid + 'x'.repeat(300), [valid], { value: valid }));
-  if (Array.isArray(s.enum)) alts.push(fc.constantFrom(...s.enum.map((e: unknown) => (typeof e === 'string' ? e.toUpperCase() + ' ' : e))));
+  if (t === 'string' && typeof valid === 'string')
+    alts.push(
+      fc.constantFrom(valid + '\u0000', ` ${valid}`, valid.toUpperCase(), valid + 'x'.repeat(300), [valid], {
+        value: valid,
+      }),
+    );
+  if (Array.isArray(s.enum))
+    alts.push(fc.constantFrom(...s.enum.map((e: unknown) => (typeof e === 'string' ? e.toUpperCase() + ' ' : e))));
   return fc.oneof(...alts);
 }
 
 const PATH_HOSTILE = [
-  '..', '.', '../..', '../../admin/audit', '..%2F..%2Fadmin%2Faudit', '%2e%2e', '%2e%2e%2f%2e%2e%2fadmin', '%252e%252e%252f', 'a%2Fb', '%2F',
-  '%5C..%5C', '..\\..\\', '%00', 'a%00b', '%ZZ', '%', '%E0%A4%A', '%ED%A0%80', '%C0%AE%C0%AE%C0%AF', '%FF%FE', ' ', '%20', 'ٱ😀',
-  '\u202e', 'x'.repeat(101), 'x'.repeat(2_000), '*', '?', '#', ';', 'a;b=c', ':id', '{id}', 'null', 'undefined', '__proto__',
-  'constructor', '%2e', '.%2e', '~', '$', '@', 'a+b', 'A'.repeat(64), 'inv_0000000000', '\ud800',
+  '..',
+  '.',
+  '../..',
+  '../../admin/audit',
+  '..%2F..%2Fadmin%2Faudit',
+  '%2e%2e',
+  '%2e%2e%2f%2e%2e%2fadmin',
+  '%252e%252e%252f',
+  'a%2Fb',
+  '%2F',
+  '%5C..%5C',
+  '..\\..\\',
+  '%00',
+  'a%00b',
+  '%ZZ',
+  '%',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AE%C0%AE%C0%AF',
+  '%FF%FE',
+  ' ',
+  '%20',
+  'ٱ😀',
+  '\u202e',
+  'x'.repeat(101),
+  'x'.repeat(2_000),
+  '*',
+  '?',
+  '#',
+  ';',
+  'a;b=c',
+  ':id',
+  '{id}',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  '%2e',
+  '.%2e',
+  '~',
+  '$',
+  '@',
+  'a+b',
+  'A'.repeat(64),
+  'inv_0000000000',
+  '\ud800',
 ];
 
-const PATH_SUFFIXES = ['/', '//', '/..', '/.', '/%2F', '/%00', '.json', '/x', '?', '#frag', '/%2e%2e%2fadmin', ';x=1', '/' + 'y'.repeat(200)];
+const PATH_SUFFIXES = [
+  '/',
+  '//',
+  '/..',
+  '/.',
+  '/%2F',
+  '/%00',
+  '.json',
+  '/x',
+  '?',
+  '#frag',
+  '/%2e%2e%2fadmin',
+  ';x=1',
+  '/' + 'y'.repeat(200),
+];
 
 const CONTENT_TYPES_JSON_ROUTE = [
-  'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'image/png', 'image/jpeg',
-  'application/octet-stream', 'application/json; charset=utf-16', 'application/json;charset="utf-8"', 'APPLICATION/JSON',
-  'application/jsonp', 'application/vnd.api+json', 'text/json', '*/*', ';', 'application/json, text/plain', 'application', '',
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'image/png',
+  'image/jpeg',
+  'application/octet-stream',
+  'application/json; charset=utf-16',
+  'application/json;charset="utf-8"',
+  'APPLICATION/JSON',
+  'application/jsonp',
+  'application/vnd.api+json',
+  'text/json',
+  '*/*',
+  ';',
+  'application/json, text/plain',
+  'application',
+  '',
 ];
 
-const CONTENT_TYPES_UPLOAD_ROUTE = ['application/json', 'image/gif', 'image/svg+xml', 'image/png; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', ''];
+const CONTENT_TYPES_UPLOAD_ROUTE = [
+  'application/json',
+  'image/gif',
+  'image/svg+xml',
+  'image/png; charset=utf-8',
+  'text/plain',
+  'multipart/form-data; boundary=x',
+  '',
+];
 
 /** `{id}` after `/orders` draws from the order_id values seen (`/investors/{id}` from investor_id...). */
 export function pathParamKey(path: string, name: string, pools: Pools): string {
@@ -429,8 +665,36 @@ export interface Spec {
 
 export type HeaderMutation =
   | { kind: 'idempotency'; value: string | string[] | null }
-  | { kind: 'auth'; variant: 'none' | 'garbage' | 'dup-garbage-first' | 'dup-valid-first' | 'lowercase-bearer' | 'spaces' | 'basic' | 'wrong-realm' | 'other-tenant' | 'operator-as-bearer' }
-  | { kind: 'signature'; variant: 'none' | 'no-timestamp' | 'garbage' | 'stale' | 'future' | 'huge-ts' | 'negative-ts' | 'fractional-ts' | 'dup-with-garbage' | 'uppercase' | 'other-body' | 'key-swapped' }
+  | {
+      kind: 'auth';
+      variant:
+        | 'none'
+        | 'garbage'
+        | 'dup-garbage-first'
+        | 'dup-valid-first'
+        | 'lowercase-bearer'
+        | 'spaces'
+        | 'basic'
+        | 'wrong-realm'
+        | 'other-tenant'
+        | 'operator-as-bearer';
+    }
+  | {
+      kind: 'signature';
+      variant:
+        | 'none'
+        | 'no-timestamp'
+        | 'garbage'
+        | 'stale'
+        | 'future'
+        | 'huge-ts'
+        | 'negative-ts'
+        | 'fractional-ts'
+        | 'dup-with-garbage'
+        | 'uppercase'
+        | 'other-body'
+        | 'key-swapped';
+    }
   | { kind: 'extra'; headers: Record<string, string | string[]> };
 
 function encodeSegment(v: string): string {
@@ -461,21 +725,62 @@ function malformedJson(valid: unknown): fc.Arbitrary<Spec['body']> {
   const json = JSON.stringify(valid ?? {});
   const firstNumber = /(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/;
   const texts = [
-    json.slice(0, Math.max(0, json.length - 1)), json + 'garbage', json + '}', json + json, `[${json}`, "{'a':1}", '{"a":NaN}', '{"a":Infinity}',
-    '{"a":undefined}', '{"a":1,}', '{,}', '{"a" 1}', '\ufeff' + json, json.replace(firstNumber, '1e400'), json.replace(firstNumber, '-1e400'),
-    json.replace(firstNumber, '-0'), json.replace(firstNumber, '9007199254740993'), json.replace(firstNumber, '1.0'), json.replace(firstNumber, '0.1e1'),
-    json.replace(firstNumber, '1E2'), json.replace(firstNumber, '00012'), json.replace(/^\{/, '{"__proto__":{"polluted":1},'), json.replace(/^\{/, '{"constructor":{"prototype":{"x":1}},'),
-    json.replace(/^\{"([^"]+)":/, '{"$1":"dup","$1":'), 'null', '[]', '""', '"str"', '123', 'true', '{}', '[' + json + ']', ' ', '\u0000', '/* c */' + json,
-    '{"a":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}', '['.repeat(5_000), '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"a":"\\x41"}', "{\"a\":'b'}",
+    json.slice(0, Math.max(0, json.length - 1)),
+    json + 'garbage',
+    json + '}',
+    json + json,
+    `[${json}`,
+    "{'a':1}",
+    '{"a":NaN}',
+    '{"a":Infinity}',
+    '{"a":undefined}',
+    '{"a":1,}',
+    '{,}',
+    '{"a" 1}',
+    '\ufeff' + json,
+    json.replace(firstNumber, '1e400'),
+    json.replace(firstNumber, '-1e400'),
+    json.replace(firstNumber, '-0'),
+    json.replace(firstNumber, '9007199254740993'),
+    json.replace(firstNumber, '1.0'),
+    json.replace(firstNumber, '0.1e1'),
+    json.replace(firstNumber, '1E2'),
+    json.replace(firstNumber, '00012'),
+    json.replace(/^\{/, '{"__proto__":{"polluted":1},'),
+    json.replace(/^\{/, '{"constructor":{"prototype":{"x":1}},'),
+    json.replace(/^\{"([^"]+)":/, '{"$1":"dup","$1":'),
+    'null',
+    '[]',
+    '""',
+    '"str"',
+    '123',
+    'true',
+    '{}',
+    '[' + json + ']',
+    ' ',
+    '\u0000',
+    '/* c */' + json,
+    '{"a":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}',
+    '['.repeat(5_000),
+    '{"a":"\\ud800"}',
+    '{"a":"\\u0000"}',
+    '{"a":"\\x41"}',
+    '{"a":\'b\'}',
   ];
   return fc.oneof(
     fc.constantFrom(...texts).map((text): Spec['body'] => ({ kind: 'text', text })),
-    fc.constantFrom(
-      Buffer.concat([Buffer.from(json.slice(0, -2)), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(json.slice(-2))]).toString('hex'),
-      Buffer.from(json, 'utf16le').toString('hex'),
-      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(json, 'utf16le')]).toString('hex'),
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('hex'),
-    ).map((hex): Spec['body'] => ({ kind: 'bytes', hex })),
+    fc
+      .constantFrom(
+        Buffer.concat([
+          Buffer.from(json.slice(0, -2)),
+          Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+          Buffer.from(json.slice(-2)),
+        ]).toString('hex'),
+        Buffer.from(json, 'utf16le').toString('hex'),
+        Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(json, 'utf16le')]).toString('hex'),
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('hex'),
+      )
+      .map((hex): Spec['body'] => ({ kind: 'bytes', hex })),
   );
 }
 
@@ -484,14 +789,20 @@ const JPEG_MAGIC = 'ffd8ffe0';
 
 function uploadBodyArb(): fc.Arbitrary<Spec['body']> {
   return fc.oneof(
-    fc.uint8Array({ minLength: 0, maxLength: 64 }).map((b): Spec['body'] => ({ kind: 'bytes', hex: PNG_MAGIC + Buffer.from(b).toString('hex') })),
-    fc.uint8Array({ minLength: 0, maxLength: 64 }).map((b): Spec['body'] => ({ kind: 'bytes', hex: JPEG_MAGIC + Buffer.from(b).toString('hex') })),
+    fc
+      .uint8Array({ minLength: 0, maxLength: 64 })
+      .map((b): Spec['body'] => ({ kind: 'bytes', hex: PNG_MAGIC + Buffer.from(b).toString('hex') })),
+    fc
+      .uint8Array({ minLength: 0, maxLength: 64 })
+      .map((b): Spec['body'] => ({ kind: 'bytes', hex: JPEG_MAGIC + Buffer.from(b).toString('hex') })),
   );
 }
 
 function hostileUploadBodyArb(): fc.Arbitrary<Spec['body']> {
   return fc.oneof(
-    fc.uint8Array({ minLength: 0, maxLength: 64 }).map((b): Spec['body'] => ({ kind: 'bytes', hex: Buffer.from(b).toString('hex') })),
+    fc
+      .uint8Array({ minLength: 0, maxLength: 64 })
+      .map((b): Spec['body'] => ({ kind: 'bytes', hex: Buffer.from(b).toString('hex') })),
     fc.constantFrom<Spec['body']>(
       { kind: 'none' },
       { kind: 'bytes', hex: '' },
@@ -505,14 +816,39 @@ function hostileUploadBodyArb(): fc.Arbitrary<Spec['body']> {
   );
 }
 
-const SIGNATURE_VARIANTS = ['none', 'no-timestamp', 'garbage', 'stale', 'future', 'huge-ts', 'negative-ts', 'fractional-ts', 'dup-with-garbage', 'uppercase', 'other-body', 'key-swapped'] as const;
-const AUTH_VARIANTS = ['none', 'garbage', 'dup-garbage-first', 'dup-valid-first', 'lowercase-bearer', 'spaces', 'basic', 'wrong-realm', 'other-tenant', 'operator-as-bearer'] as const;
+const SIGNATURE_VARIANTS = [
+  'none',
+  'no-timestamp',
+  'garbage',
+  'stale',
+  'future',
+  'huge-ts',
+  'negative-ts',
+  'fractional-ts',
+  'dup-with-garbage',
+  'uppercase',
+  'other-body',
+  'key-swapped',
+] as const;
+const AUTH_VARIANTS = [
+  'none',
+  'garbage',
+  'dup-garbage-first',
+  'dup-valid-first',
+  'lowercase-bearer',
+  'spaces',
+  'basic',
+  'wrong-realm',
+  'other-tenant',
+  'operator-as-bearer',
+] as const;
 
 /** Every request shape the fuzzer sends to one operation. */
 export function specArb(op: Operation, pools: Pools): fc.Arbitrary<Spec> {
   const root = op.jsonBody ?? {};
   const paramArbs: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of op.pathParams) paramArbs[p.name] = validArb(p.schema, {}, pathParamKey(op.path, p.name, pools), pools);
+  for (const p of op.pathParams)
+    paramArbs[p.name] = validArb(p.schema, {}, pathParamKey(op.path, p.name, pools), pools);
   const queryModel: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of op.queryParams) queryModel[p.name] = validArb(p.schema, {}, p.name, pools);
   const requiredQuery = op.queryParams.filter((p) => p.required).map((p) => p.name);
@@ -525,7 +861,9 @@ export function specArb(op: Operation, pools: Pools): fc.Arbitrary<Spec> {
 
   const base = fc.record({
     params: fc.record(paramArbs).map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, stringify(v)]))),
-    query: fc.record(queryModel, { requiredKeys: requiredQuery }).map((o) => Object.entries(o).map(([k, v]): [string, string] => [k, stringify(v)])),
+    query: fc
+      .record(queryModel, { requiredKeys: requiredQuery })
+      .map((o) => Object.entries(o).map(([k, v]): [string, string] => [k, stringify(v)])),
     body: validBody,
     contentType: fc.constant<string | undefined>(op.rawBodyTypes[0]),
   });
@@ -544,99 +882,395 @@ export function specArb(op: Operation, pools: Pools): fc.Arbitrary<Spec> {
       add(
         24,
         fc.tuple(base, fc.constantFrom(...props), fc.nat()).chain(([b, [name, ps], n]) =>
-          hostileForField(resolve(ps, root), (b.body as { value?: Record<string, unknown> }).value?.[name]).map((bad): Spec => {
-            const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
-            // a hostile value at the field, or one level down when the field is itself an object
-            const inner = resolve(ps, root);
-            if (inner.properties && n % 3 === 0 && value[name] && typeof value[name] === 'object') {
-              const keys = Object.keys(inner.properties);
-              value[name] = { ...(value[name] as object), [keys[n % keys.length]]: bad };
-            } else value[name] = bad;
-            return { mutation: `body.field:${name}`, paramMode: 'encoded', ...b, body: { kind: 'json', value } };
-          }),
+          hostileForField(resolve(ps, root), (b.body as { value?: Record<string, unknown> }).value?.[name]).map(
+            (bad): Spec => {
+              const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
+              // a hostile value at the field, or one level down when the field is itself an object
+              const inner = resolve(ps, root);
+              if (inner.properties && n % 3 === 0 && value[name] && typeof value[name] === 'object') {
+                const keys = Object.keys(inner.properties);
+                value[name] = { ...(value[name] as object), [keys[n % keys.length]]: bad };
+              } else value[name] = bad;
+              return { mutation: `body.field:${name}`, paramMode: 'encoded', ...b, body: { kind: 'json', value } };
+            },
+          ),
         ),
       );
-      add(4, fc.tuple(base, fc.constantFrom(...props.map(([k]) => k))).map(([b, name]): Spec => {
-        const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
-        delete value[name];
-        return { mutation: required.includes(name) ? 'body.missing-required' : 'body.missing-optional', paramMode: 'encoded', ...b, body: { kind: 'json', value } };
-      }));
+      add(
+        4,
+        fc.tuple(base, fc.constantFrom(...props.map(([k]) => k))).map(([b, name]): Spec => {
+          const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
+          delete value[name];
+          return {
+            mutation: required.includes(name) ? 'body.missing-required' : 'body.missing-optional',
+            paramMode: 'encoded',
+            ...b,
+            body: { kind: 'json', value },
+          };
+        }),
+      );
     }
-    add(4, fc.tuple(base, fc.constantFrom('__proto__', 'constructor', 'extra', 'tenant_id', 'status', 'id', 'investor_id ', 'QTY', ''), hostileValueArb()).map(([b, k, v]): Spec => {
-      const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
-      Object.defineProperty(value, k, { value: v, enumerable: true, configurable: true, writable: true });
-      return { mutation: 'body.unknown-field', paramMode: 'encoded', ...b, body: { kind: 'json', value } };
-    }));
-    add(5, fc.tuple(base, fc.oneof(fc.constantFrom(...WRONG_TYPES), fc.constantFrom(...HOSTILE_NUMBERS), fc.constantFrom('', 'a', '{}')), fc.boolean()).map(([b, v, wrap]): Spec => ({
-      mutation: 'body.wrong-root', paramMode: 'encoded', ...b,
-      body: { kind: 'json', value: wrap && b.body.kind === 'json' ? [b.body.value] : v },
-    })));
-    add(8, base.chain((b) => malformedJson(b.body.kind === 'json' ? b.body.value : {}).map((body): Spec => ({ mutation: 'body.malformed', paramMode: 'encoded', ...b, body }))));
-    add(1, fc.tuple(base, fc.constantFrom<'json' | 'garbage'>('json', 'garbage'), fc.integer({ min: 1024 * 1024 + 1, max: 1024 * 1024 + 4096 })).map(([b, shape, bytes]): Spec => ({ mutation: 'body.oversized', paramMode: 'encoded', ...b, body: { kind: 'oversized', shape, bytes } })));
-    add(1, base.map((b): Spec => ({ mutation: 'body.huge-field', paramMode: 'encoded', ...b, body: { kind: 'oversized', shape: 'json', bytes: 1024 * 1024 - 64 } })));
-    add(6, fc.tuple(base, fc.constantFrom<string | null>(...CONTENT_TYPES_JSON_ROUTE, null)).map(([b, ct]): Spec => ({ mutation: 'content-type', paramMode: 'encoded', ...b, contentType: ct })));
-    add(2, base.map((b): Spec => ({ mutation: 'body.none', paramMode: 'encoded', ...b, body: { kind: 'none' }, contentType: 'application/json' })));
+    add(
+      4,
+      fc
+        .tuple(
+          base,
+          fc.constantFrom('__proto__', 'constructor', 'extra', 'tenant_id', 'status', 'id', 'investor_id ', 'QTY', ''),
+          hostileValueArb(),
+        )
+        .map(([b, k, v]): Spec => {
+          const value = { ...((b.body as { value?: Record<string, unknown> }).value ?? {}) };
+          Object.defineProperty(value, k, { value: v, enumerable: true, configurable: true, writable: true });
+          return { mutation: 'body.unknown-field', paramMode: 'encoded', ...b, body: { kind: 'json', value } };
+        }),
+    );
+    add(
+      5,
+      fc
+        .tuple(
+          base,
+          fc.oneof(
+            fc.constantFrom(...WRONG_TYPES),
+            fc.constantFrom(...HOSTILE_NUMBERS),
+            fc.constantFrom('', 'a', '{}'),
+          ),
+          fc.boolean(),
+        )
+        .map(
+          ([b, v, wrap]): Spec => ({
+            mutation: 'body.wrong-root',
+            paramMode: 'encoded',
+            ...b,
+            body: { kind: 'json', value: wrap && b.body.kind === 'json' ? [b.body.value] : v },
+          }),
+        ),
+    );
+    add(
+      8,
+      base.chain((b) =>
+        malformedJson(b.body.kind === 'json' ? b.body.value : {}).map(
+          (body): Spec => ({ mutation: 'body.malformed', paramMode: 'encoded', ...b, body }),
+        ),
+      ),
+    );
+    add(
+      1,
+      fc
+        .tuple(
+          base,
+          fc.constantFrom<'json' | 'garbage'>('json', 'garbage'),
+          fc.integer({ min: 1024 * 1024 + 1, max: 1024 * 1024 + 4096 }),
+        )
+        .map(
+          ([b, shape, bytes]): Spec => ({
+            mutation: 'body.oversized',
+            paramMode: 'encoded',
+            ...b,
+            body: { kind: 'oversized', shape, bytes },
+          }),
+        ),
+    );
+    add(
+      1,
+      base.map(
+        (b): Spec => ({
+          mutation: 'body.huge-field',
+          paramMode: 'encoded',
+          ...b,
+          body: { kind: 'oversized', shape: 'json', bytes: 1024 * 1024 - 64 },
+        }),
+      ),
+    );
+    add(
+      6,
+      fc
+        .tuple(base, fc.constantFrom<string | null>(...CONTENT_TYPES_JSON_ROUTE, null))
+        .map(([b, ct]): Spec => ({ mutation: 'content-type', paramMode: 'encoded', ...b, contentType: ct })),
+    );
+    add(
+      2,
+      base.map(
+        (b): Spec => ({
+          mutation: 'body.none',
+          paramMode: 'encoded',
+          ...b,
+          body: { kind: 'none' },
+          contentType: 'application/json',
+        }),
+      ),
+    );
   } else if (op.rawBodyTypes.length) {
-    add(14, fc.tuple(base, hostileUploadBodyArb()).map(([b, body]): Spec => ({ mutation: 'upload.body', paramMode: 'encoded', ...b, body })));
-    add(8, fc.tuple(base, fc.constantFrom<string | null>(...CONTENT_TYPES_UPLOAD_ROUTE, null)).map(([b, ct]): Spec => ({ mutation: 'content-type', paramMode: 'encoded', ...b, contentType: ct })));
-    add(4, fc.tuple(base, fc.constantFrom(...WRONG_TYPES)).map(([b, v]): Spec => ({ mutation: 'upload.json', paramMode: 'encoded', ...b, body: { kind: 'json', value: v }, contentType: 'application/json' })));
+    add(
+      14,
+      fc
+        .tuple(base, hostileUploadBodyArb())
+        .map(([b, body]): Spec => ({ mutation: 'upload.body', paramMode: 'encoded', ...b, body })),
+    );
+    add(
+      8,
+      fc
+        .tuple(base, fc.constantFrom<string | null>(...CONTENT_TYPES_UPLOAD_ROUTE, null))
+        .map(([b, ct]): Spec => ({ mutation: 'content-type', paramMode: 'encoded', ...b, contentType: ct })),
+    );
+    add(
+      4,
+      fc.tuple(base, fc.constantFrom(...WRONG_TYPES)).map(
+        ([b, v]): Spec => ({
+          mutation: 'upload.json',
+          paramMode: 'encoded',
+          ...b,
+          body: { kind: 'json', value: v },
+          contentType: 'application/json',
+        }),
+      ),
+    );
   } else {
     // A body the route does not take: must be ignored or refused, never crash.
-    add(4, fc.tuple(base, fc.oneof(fc.constantFrom(...WRONG_TYPES), hostileValueArb())).map(([b, v]): Spec => ({ mutation: 'body.unexpected', paramMode: 'encoded', ...b, body: { kind: 'json', value: v }, contentType: 'application/json' })));
-    add(3, base.chain((b) => malformedJson({ a: 1 }).map((body): Spec => ({ mutation: 'body.unexpected-malformed', paramMode: 'encoded', ...b, body, contentType: 'application/json' }))));
-    add(1, base.map((b): Spec => ({ mutation: 'body.unexpected-oversized', paramMode: 'encoded', ...b, body: { kind: 'oversized', shape: 'garbage', bytes: 1024 * 1024 + 10 }, contentType: 'text/plain' })));
+    add(
+      4,
+      fc.tuple(base, fc.oneof(fc.constantFrom(...WRONG_TYPES), hostileValueArb())).map(
+        ([b, v]): Spec => ({
+          mutation: 'body.unexpected',
+          paramMode: 'encoded',
+          ...b,
+          body: { kind: 'json', value: v },
+          contentType: 'application/json',
+        }),
+      ),
+    );
+    add(
+      3,
+      base.chain((b) =>
+        malformedJson({ a: 1 }).map(
+          (body): Spec => ({
+            mutation: 'body.unexpected-malformed',
+            paramMode: 'encoded',
+            ...b,
+            body,
+            contentType: 'application/json',
+          }),
+        ),
+      ),
+    );
+    add(
+      1,
+      base.map(
+        (b): Spec => ({
+          mutation: 'body.unexpected-oversized',
+          paramMode: 'encoded',
+          ...b,
+          body: { kind: 'oversized', shape: 'garbage', bytes: 1024 * 1024 + 10 },
+          contentType: 'text/plain',
+        }),
+      ),
+    );
   }
 
   // Path parameters: traversal, encoded slashes, bad percent-encoding, unicode, very long values.
   if (op.pathParams.length) {
-    add(12, fc.tuple(base, fc.constantFrom(...op.pathParams.map((p) => p.name)), fc.oneof(fc.constantFrom(...PATH_HOSTILE), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })), fc.constantFrom<'encoded' | 'raw'>('encoded', 'raw')).map(
-      ([b, name, v, mode]): Spec => ({ mutation: `path.${mode}`, ...b, paramMode: mode, params: { ...b.params, [name]: v } }),
-    ));
-    add(3, fc.tuple(base, fc.constantFrom(...op.pathParams.map((p) => p.name)), hostileValueArb()).map(
-      ([b, name, v]): Spec => ({ mutation: 'path.hostile-value', ...b, paramMode: 'encoded', params: { ...b.params, [name]: stringify(v) } }),
-    ));
+    add(
+      12,
+      fc
+        .tuple(
+          base,
+          fc.constantFrom(...op.pathParams.map((p) => p.name)),
+          fc.oneof(fc.constantFrom(...PATH_HOSTILE), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 })),
+          fc.constantFrom<'encoded' | 'raw'>('encoded', 'raw'),
+        )
+        .map(
+          ([b, name, v, mode]): Spec => ({
+            mutation: `path.${mode}`,
+            ...b,
+            paramMode: mode,
+            params: { ...b.params, [name]: v },
+          }),
+        ),
+    );
+    add(
+      3,
+      fc.tuple(base, fc.constantFrom(...op.pathParams.map((p) => p.name)), hostileValueArb()).map(
+        ([b, name, v]): Spec => ({
+          mutation: 'path.hostile-value',
+          ...b,
+          paramMode: 'encoded',
+          params: { ...b.params, [name]: stringify(v) },
+        }),
+      ),
+    );
   }
-  add(3, fc.tuple(base, fc.constantFrom(...PATH_SUFFIXES)).map(([b, s]): Spec => ({ mutation: 'path.suffix', paramMode: 'encoded', ...b, pathSuffix: s })));
+  add(
+    3,
+    fc
+      .tuple(base, fc.constantFrom(...PATH_SUFFIXES))
+      .map(([b, s]): Spec => ({ mutation: 'path.suffix', paramMode: 'encoded', ...b, pathSuffix: s })),
+  );
 
   // Query strings.
   if (op.queryParams.length) {
     const names = op.queryParams.map((p) => p.name);
-    add(10, fc.tuple(base, fc.constantFrom(...names), hostileValueArb()).map(([b, name, v]): Spec => ({
-      mutation: `query.value:${name}`, paramMode: 'encoded', ...b, query: [...b.query.filter(([k]) => k !== name), [name, stringify(v)]],
-    })));
-    add(4, fc.tuple(base, fc.constantFrom(...names), fc.array(fc.oneof(fc.constantFrom('1', '2', '-1', 'x', ''), fc.string({ maxLength: 5 })), { minLength: 2, maxLength: 4 })).map(([b, name, vs]): Spec => ({
-      mutation: 'query.duplicate', paramMode: 'encoded', ...b, query: [...b.query.filter(([k]) => k !== name), ...vs.map((v): [string, string] => [name, v])],
-    })));
-    add(3, fc.tuple(base, fc.constantFrom(...names)).map(([b, name]): Spec => ({
-      mutation: 'query.raw', paramMode: 'encoded', ...b,
-      rawQuery: [`${name}[]=1`, `${name}[a]=1`, `${name}=%ZZ`, `${name}=`, `${name}`, '&&&', '=', `${name}=1&&${name}=2`, `${name}=%00`, `${name}=${'9'.repeat(400)}`, Array.from({ length: 500 }, (_, i) => `p${i}=1`).join('&')][b.query.length % 11],
-    })));
+    add(
+      10,
+      fc.tuple(base, fc.constantFrom(...names), hostileValueArb()).map(
+        ([b, name, v]): Spec => ({
+          mutation: `query.value:${name}`,
+          paramMode: 'encoded',
+          ...b,
+          query: [...b.query.filter(([k]) => k !== name), [name, stringify(v)]],
+        }),
+      ),
+    );
+    add(
+      4,
+      fc
+        .tuple(
+          base,
+          fc.constantFrom(...names),
+          fc.array(fc.oneof(fc.constantFrom('1', '2', '-1', 'x', ''), fc.string({ maxLength: 5 })), {
+            minLength: 2,
+            maxLength: 4,
+          }),
+        )
+        .map(
+          ([b, name, vs]): Spec => ({
+            mutation: 'query.duplicate',
+            paramMode: 'encoded',
+            ...b,
+            query: [...b.query.filter(([k]) => k !== name), ...vs.map((v): [string, string] => [name, v])],
+          }),
+        ),
+    );
+    add(
+      3,
+      fc.tuple(base, fc.constantFrom(...names)).map(
+        ([b, name]): Spec => ({
+          mutation: 'query.raw',
+          paramMode: 'encoded',
+          ...b,
+          rawQuery: [
+            `${name}[]=1`,
+            `${name}[a]=1`,
+            `${name}=%ZZ`,
+            `${name}=`,
+            `${name}`,
+            '&&&',
+            '=',
+            `${name}=1&&${name}=2`,
+            `${name}=%00`,
+            `${name}=${'9'.repeat(400)}`,
+            Array.from({ length: 500 }, (_, i) => `p${i}=1`).join('&'),
+          ][b.query.length % 11],
+        }),
+      ),
+    );
   }
-  add(3, fc.tuple(base, fc.constantFrom('__proto__', 'constructor', 'x', 'tenant_id', 'limit', ''), hostileValueArb()).map(([b, k, v]): Spec => ({
-    mutation: 'query.unknown', paramMode: 'encoded', ...b, query: [...b.query, [k, stringify(v)]],
-  })));
+  add(
+    3,
+    fc.tuple(base, fc.constantFrom('__proto__', 'constructor', 'x', 'tenant_id', 'limit', ''), hostileValueArb()).map(
+      ([b, k, v]): Spec => ({
+        mutation: 'query.unknown',
+        paramMode: 'encoded',
+        ...b,
+        query: [...b.query, [k, stringify(v)]],
+      }),
+    ),
+  );
 
   // Headers: idempotency keys, credentials, signatures, extras.
   if (op.auth.kind === 'tenant' && op.auth.mode !== 'B') {
-    add(6, fc.tuple(base, fc.constantFrom<string | string[] | null>(null, '', ' ', 'k'.repeat(256), 'k'.repeat(255), 'a\tb', 'clé-\xe9', ['dup-a', 'dup-b'], ['', 'x'], '\u00ff'.repeat(10), '../../x', '%00')).map(
-      ([b, value]): Spec => ({ mutation: 'header.idempotency-key', paramMode: 'encoded', ...b, header: { kind: 'idempotency', value } }),
-    ));
+    add(
+      6,
+      fc
+        .tuple(
+          base,
+          fc.constantFrom<string | string[] | null>(
+            null,
+            '',
+            ' ',
+            'k'.repeat(256),
+            'k'.repeat(255),
+            'a\tb',
+            'clé-\xe9',
+            ['dup-a', 'dup-b'],
+            ['', 'x'],
+            '\u00ff'.repeat(10),
+            '../../x',
+            '%00',
+          ),
+        )
+        .map(
+          ([b, value]): Spec => ({
+            mutation: 'header.idempotency-key',
+            paramMode: 'encoded',
+            ...b,
+            header: { kind: 'idempotency', value },
+          }),
+        ),
+    );
   }
   if (op.auth.kind !== 'none') {
-    add(5, fc.tuple(base, fc.constantFrom(...AUTH_VARIANTS)).map(([b, variant]): Spec => ({ mutation: `header.auth:${variant}`, paramMode: 'encoded', ...b, header: { kind: 'auth', variant } })));
+    add(
+      5,
+      fc.tuple(base, fc.constantFrom(...AUTH_VARIANTS)).map(
+        ([b, variant]): Spec => ({
+          mutation: `header.auth:${variant}`,
+          paramMode: 'encoded',
+          ...b,
+          header: { kind: 'auth', variant },
+        }),
+      ),
+    );
   }
   if (op.auth.kind === 'tenant' && op.auth.mode === 'S') {
-    add(6, fc.tuple(base, fc.constantFrom(...SIGNATURE_VARIANTS)).map(([b, variant]): Spec => ({ mutation: `header.signature:${variant}`, paramMode: 'encoded', ...b, header: { kind: 'signature', variant } })));
+    add(
+      6,
+      fc.tuple(base, fc.constantFrom(...SIGNATURE_VARIANTS)).map(
+        ([b, variant]): Spec => ({
+          mutation: `header.signature:${variant}`,
+          paramMode: 'encoded',
+          ...b,
+          header: { kind: 'signature', variant },
+        }),
+      ),
+    );
   }
-  add(2, fc.tuple(base, fc.constantFrom<Record<string, string | string[]>>(
-    { 'x-http-method-override': 'DELETE' }, { 'x-forwarded-for': '10.0.0.1, 127.0.0.1' }, { 'content-encoding': 'gzip' }, { 'transfer-encoding': 'identity' },
-    { 'x-request-id': 'req_attacker' }, { accept: 'application/xml' }, { 'accept-charset': 'utf-16' }, { 'x-svc-timestamp': ['1', '2'] }, { host: 'evil.example' },
-    { 'x-admin-key': 'ak_sbx_guess' }, { 'x-tenant-id': 'tnt_other' }, { 'user-agent': 'x'.repeat(8000) },
-  )).map(([b, headers]): Spec => ({ mutation: 'header.extra', paramMode: 'encoded', ...b, header: { kind: 'extra', headers } })));
+  add(
+    2,
+    fc
+      .tuple(
+        base,
+        fc.constantFrom<Record<string, string | string[]>>(
+          { 'x-http-method-override': 'DELETE' },
+          { 'x-forwarded-for': '10.0.0.1, 127.0.0.1' },
+          { 'content-encoding': 'gzip' },
+          { 'transfer-encoding': 'identity' },
+          { 'x-request-id': 'req_attacker' },
+          { accept: 'application/xml' },
+          { 'accept-charset': 'utf-16' },
+          { 'x-svc-timestamp': ['1', '2'] },
+          { host: 'evil.example' },
+          { 'x-admin-key': 'ak_sbx_guess' },
+          { 'x-tenant-id': 'tnt_other' },
+          { 'user-agent': 'x'.repeat(8000) },
+        ),
+      )
+      .map(
+        ([b, headers]): Spec => ({
+          mutation: 'header.extra',
+          paramMode: 'encoded',
+          ...b,
+          header: { kind: 'extra', headers },
+        }),
+      ),
+  );
 
   // A method the path does not define.
   if (op.otherMethods.length) {
-    add(2, fc.tuple(base, fc.constantFrom(...op.otherMethods)).map(([b, method]): Spec => ({ mutation: 'method', paramMode: 'encoded', ...b, method })));
+    add(
+      2,
+      fc
+        .tuple(base, fc.constantFrom(...op.otherMethods))
+        .map(([b, method]): Spec => ({ mutation: 'method', paramMode: 'encoded', ...b, method })),
+    );
   }
 
   return fc.oneof(...mutations);
@@ -681,7 +1315,8 @@ function payloadOf(body: Spec['body']): Buffer | undefined {
         const pad = Math.max(0, body.bytes - 12);
         return Buffer.from(`{"x":"${'a'.repeat(pad)}"}`);
       }
-      if (body.shape === 'image') return Buffer.concat([Buffer.from(PNG_MAGIC, 'hex'), Buffer.alloc(body.bytes - 8, 7)]);
+      if (body.shape === 'image')
+        return Buffer.concat([Buffer.from(PNG_MAGIC, 'hex'), Buffer.alloc(body.bytes - 8, 7)]);
       return Buffer.alloc(body.bytes, 0x41);
     }
   }
@@ -703,7 +1338,12 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
   const payload = payloadOf(spec.body);
   const headers: Record<string, string | string[]> = {};
   if (payload !== undefined || spec.contentType !== undefined) {
-    const ct = spec.contentType === undefined ? (spec.body.kind === 'bytes' || spec.body.kind === 'oversized') && op.rawBodyTypes.length ? op.rawBodyTypes[0] : 'application/json' : spec.contentType;
+    const ct =
+      spec.contentType === undefined
+        ? (spec.body.kind === 'bytes' || spec.body.kind === 'oversized') && op.rawBodyTypes.length
+          ? op.rawBodyTypes[0]
+          : 'application/json'
+        : spec.contentType;
     if (ct !== null) headers['content-type'] = ct;
   }
 
@@ -714,7 +1354,8 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
   if (h?.kind === 'auth') {
     const realm = op.auth.kind === 'operator' ? realmHeader(op.auth.realm) : 'authorization';
     const valid = headers[realm] as string | undefined;
-    const garbage = realm === 'authorization' ? 'Bearer sk_sbx_garbage000000000000000000000' : 'ak_sbx_garbage00000000000000000000';
+    const garbage =
+      realm === 'authorization' ? 'Bearer sk_sbx_garbage000000000000000000000' : 'ak_sbx_garbage00000000000000000000';
     tenantId = undefined;
     switch (h.variant) {
       case 'none':
@@ -751,7 +1392,11 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
           tenant = env.other;
           tenantId = env.other.tenant_id;
           headers.authorization = `Bearer ${env.other.api_key}`;
-        } else headers[realm] = op.auth.kind === 'operator' && op.auth.realm === 'admin' ? t.creds.operators.dealer_key : t.creds.operators.admin_key;
+        } else
+          headers[realm] =
+            op.auth.kind === 'operator' && op.auth.realm === 'admin'
+              ? t.creds.operators.dealer_key
+              : t.creds.operators.admin_key;
         break;
       case 'operator-as-bearer':
         delete headers[realm];
@@ -767,16 +1412,25 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
       if (h.value === null) delete headers['idempotency-key'];
       else headers['idempotency-key'] = h.value;
     }
-    if (headers['idempotency-key'] !== undefined) idempotencyKey = seenHeader('idempotency-key', headers['idempotency-key']);
+    if (headers['idempotency-key'] !== undefined)
+      idempotencyKey = seenHeader('idempotency-key', headers['idempotency-key']);
   }
 
   if (op.auth.kind === 'tenant' && op.auth.mode === 'S') {
     const now = Math.floor(env.wallNow() / 1000);
     const v = h?.kind === 'signature' ? h.variant : undefined;
     const ts = v === 'stale' ? now - 301 : v === 'future' ? now + 301 : now;
-    const key = v === 'key-swapped' ? 'not-the-sent-key' : idempotencyKey ?? '';
-    const signedBody = v === 'other-body' ? Buffer.concat([payload ?? Buffer.alloc(0), Buffer.from(' ')]) : payload ?? '';
-    const sig = sign(tenant.signing_secret, { timestamp: String(ts), method, path: urlPath, rawQuery: urlQuery, idempotencyKey: key, body: signedBody });
+    const key = v === 'key-swapped' ? 'not-the-sent-key' : (idempotencyKey ?? '');
+    const signedBody =
+      v === 'other-body' ? Buffer.concat([payload ?? Buffer.alloc(0), Buffer.from(' ')]) : (payload ?? '');
+    const sig = sign(tenant.signing_secret, {
+      timestamp: String(ts),
+      method,
+      path: urlPath,
+      rawQuery: urlQuery,
+      idempotencyKey: key,
+      body: signedBody,
+    });
     headers['x-svc-timestamp'] = String(ts);
     headers['x-svc-signature'] = sig;
     switch (v) {
@@ -843,15 +1497,18 @@ export function isServerFailure(res: Res): boolean {
 
 /** Null when the response is an error in exactly the spec's shape; otherwise what is wrong. */
 export function errorShapeProblem(res: Res): string | null {
-  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) return `content-type ${String(res.headers['content-type'])}`;
+  if (!String(res.headers['content-type'] ?? '').startsWith('application/json'))
+    return `content-type ${String(res.headers['content-type'])}`;
   const b = res.body;
   if (!b || typeof b !== 'object' || Array.isArray(b)) return 'body is not a JSON object';
   const keys = Object.keys(b).sort().join(',');
   if (keys !== 'error,request_id') return `top-level keys ${keys}`;
-  if (!b.error || typeof b.error !== 'object' || Object.keys(b.error).sort().join(',') !== 'code,message') return `error keys ${b.error && Object.keys(b.error)}`;
+  if (!b.error || typeof b.error !== 'object' || Object.keys(b.error).sort().join(',') !== 'code,message')
+    return `error keys ${b.error && Object.keys(b.error)}`;
   const code: unknown = b.error.code;
   if (typeof code !== 'string' || !isErrorCode(code)) return `unregistered code ${String(code)}`;
-  if (ERROR_CODES[code].status !== res.status) return `code ${code} is registered with ${ERROR_CODES[code].status}, sent with ${res.status}`;
+  if (ERROR_CODES[code].status !== res.status)
+    return `code ${code} is registered with ${ERROR_CODES[code].status}, sent with ${res.status}`;
   if (typeof b.error.message !== 'string' || b.error.message.length === 0) return 'empty message';
   if (typeof b.request_id !== 'string' || !/^req_[0-9a-z]+$/.test(b.request_id)) return `request_id ${b.request_id}`;
   return null;
@@ -859,8 +1516,18 @@ export function errorShapeProblem(res: Res): string | null {
 
 /** Refusals decided before any handler runs: they must store nothing, not even an idempotency record. */
 const PRE_HANDLER_CODES = new Set([
-  'UNAUTHENTICATED', 'FORBIDDEN', 'SIGNATURE_INVALID', 'SIGNATURE_EXPIRED', 'IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID',
-  'IDEMPOTENCY_KEY_REUSED', 'MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'SIGNATURE_INVALID',
+  'SIGNATURE_EXPIRED',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_KEY_INVALID',
+  'IDEMPOTENCY_KEY_REUSED',
+  'MALFORMED_JSON',
+  'UNSUPPORTED_CONTENT_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
 ]);
 
 export function refusedBeforeHandler(res: Res): boolean {
@@ -877,12 +1544,24 @@ export class StateGuard {
   private readonly changesStmt;
 
   constructor(private readonly db: Db) {
-    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const names = (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
     this.tables = names.map((name) => {
       const cols = db.pragma(`table_info("${name}")`) as Array<{ name: string; pk: number }>;
-      const pk = cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => `"${c.name}"`);
-      const withoutRowid = /WITHOUT\s+ROWID/i.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql);
-      return { name, order: pk.length ? pk.join(', ') : withoutRowid ? cols.map((c) => `"${c.name}"`).join(', ') : 'rowid' };
+      const pk = cols
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => `"${c.name}"`);
+      const withoutRowid = /WITHOUT\s+ROWID/i.test(
+        (db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql,
+      );
+      return {
+        name,
+        order: pk.length ? pk.join(', ') : withoutRowid ? cols.map((c) => `"${c.name}"`).join(', ') : 'rowid',
+      };
     });
     this.changesStmt = db.prepare('SELECT total_changes() AS n');
     this.lastChanges = this.totalChanges();
@@ -903,9 +1582,10 @@ export class StateGuard {
     const h = createHash('sha256');
     // The journal is append-only (triggers refuse UPDATE and DELETE) and its sealed bodies hold whole
     // ID images: its row count and last seq are enough to see a row appear.
-    const stmt = name === 'journal' && !where
-      ? this.db.prepare('SELECT COUNT(*), MAX(seq) FROM journal').raw(true)
-      : this.db.prepare(`SELECT * FROM "${name}" ${where} ORDER BY ${t.order}`).raw(true);
+    const stmt =
+      name === 'journal' && !where
+        ? this.db.prepare('SELECT COUNT(*), MAX(seq) FROM journal').raw(true)
+        : this.db.prepare(`SELECT * FROM "${name}" ${where} ORDER BY ${t.order}`).raw(true);
     for (const row of stmt.iterate(...args) as Iterable<unknown[]>) {
       for (const v of row) {
         if (Buffer.isBuffer(v)) h.update('b').update(v);
@@ -929,7 +1609,9 @@ export class StateGuard {
   rebaseline(): void {
     this.baseline = this.digestAll();
     this.baselineSandbox = this.sandboxRow();
-    this.journalHead = this.tables.some((t) => t.name === 'journal') ? ((this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0) : 0;
+    this.journalHead = this.tables.some((t) => t.name === 'journal')
+      ? ((this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0)
+      : 0;
     this.lastChanges = this.totalChanges();
   }
 
@@ -938,7 +1620,9 @@ export class StateGuard {
 
   /** Journal entries appended since the baseline. */
   journalSince(): Array<{ request_id: string; method: string; path: string; status: number }> {
-    return this.db.prepare('SELECT request_id, method, path, status FROM journal WHERE seq > ? ORDER BY seq').all(this.journalHead) as Array<{ request_id: string; method: string; path: string; status: number }>;
+    return this.db
+      .prepare('SELECT request_id, method, path, status FROM journal WHERE seq > ? ORDER BY seq')
+      .all(this.journalHead) as Array<{ request_id: string; method: string; path: string; status: number }>;
   }
 
   private baselineSandbox: Record<string, unknown> | undefined;
@@ -998,7 +1682,18 @@ export interface FuzzStats {
 }
 
 export function newStats(): FuzzStats {
-  return { requests: 0, byStatus: {}, byMutation: {}, byCode: {}, byOp: {}, storedRefusals: 0, replays: 0, journaledRefusals: 0, accepted: 0, ms: 0 };
+  return {
+    requests: 0,
+    byStatus: {},
+    byMutation: {},
+    byCode: {},
+    byOp: {},
+    storedRefusals: 0,
+    replays: 0,
+    journaledRefusals: 0,
+    accepted: 0,
+    ms: 0,
+  };
 }
 
 const bump = (o: Record<string, number>, k: string) => void (o[k] = (o[k] ?? 0) + 1);
@@ -1008,7 +1703,9 @@ function truncate(s: string, n = 600): string {
 }
 
 export function describeRequest(op: Operation, spec: Spec, b: Built): string {
-  const headers = Object.fromEntries(Object.entries(b.headers).map(([k, v]) => [k, truncate(Array.isArray(v) ? v.join(' | ') : v, 120)]));
+  const headers = Object.fromEntries(
+    Object.entries(b.headers).map(([k, v]) => [k, truncate(Array.isArray(v) ? v.join(' | ') : v, 120)]),
+  );
   const body = b.payload ? truncate(b.payload.toString('utf8'), 400) : '(none)';
   return `${op.key} [${spec.mutation}]\n  ${b.method} ${truncate(b.url, 300)}\n  headers ${JSON.stringify(headers)}\n  body ${body}`;
 }
@@ -1017,13 +1714,23 @@ export function describeRequest(op: Operation, spec: Spec, b: Built): string {
  * Sends one generated request and checks the answer and the state. Throws (with the request and the
  * response) on a 5xx, an error body not in the spec's shape, or a state change by a refused request.
  */
-export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guard: StateGuard, stats: FuzzStats, pools?: Pools): Promise<Res> {
+export async function sendAndCheck(
+  env: FuzzEnv,
+  op: Operation,
+  spec: Spec,
+  guard: StateGuard,
+  stats: FuzzStats,
+  pools?: Pools,
+): Promise<Res> {
   const b = build(env, op, spec);
   const res = await send(env.t, b);
   stats.requests++;
   bump(stats.byStatus, String(res.status));
   bump(stats.byMutation, spec.mutation.replace(/:.*$/, ''));
-  bump((stats.byOp[op.key] ??= {}), res.status >= 400 ? String(res.body?.error?.code ?? res.status) : String(res.status));
+  bump(
+    (stats.byOp[op.key] ??= {}),
+    res.status >= 400 ? String(res.body?.error?.code ?? res.status) : String(res.status),
+  );
   const where = () => `${describeRequest(op, spec, b)}\n  -> ${res.status} ${truncate(res.text, 500)}`;
 
   if (isServerFailure(res)) throw new Error(`5xx answer\n${where()}`);
@@ -1041,7 +1748,11 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
       if (b.method === 'GET') {
         // A read writes nothing, except the audit entry of an audited read (an ID image viewed, a
         // statement downloaded) and the audit's signed head that moves with it.
-        const changed = guard.diff().filter((x) => x !== 'audit_log' && x !== 'audit_seal' && !(x === 'sandbox_state' && guard.onlyAuditHeadMoved()));
+        const changed = guard
+          .diff()
+          .filter(
+            (x) => x !== 'audit_log' && x !== 'audit_seal' && !(x === 'sandbox_state' && guard.onlyAuditHeadMoved()),
+          );
         if (changed.length) throw new Error(`a read changed state (${changed.join(', ')})\n${where()}`);
       }
       guard.rebaseline();
@@ -1055,20 +1766,33 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
   // written and it is a new journal entry, nothing else can have changed: no full comparison needed.
   const changed = guard.lastDelta === 1 && guard.journalSince().length === 1 ? ['journal'] : guard.diff();
   const others = changed.filter((x) => x !== 'idempotency' && x !== 'journal');
-  if (others.length) throw new Error(`a refused request changed ${others.join(', ')}${others.includes('audit_log') ? ' (it appended to the audit log)' : ''}\n${where()}`);
+  if (others.length)
+    throw new Error(
+      `a refused request changed ${others.join(', ')}${others.includes('audit_log') ? ' (it appended to the audit log)' : ''}\n${where()}`,
+    );
   if (changed.includes('idempotency')) {
-    if (refusedBeforeHandler(res)) throw new Error(`a request refused by authentication or validation stored an idempotency record\n${where()}`);
-    if (!b.idempotencyKey || !b.tenantId) throw new Error(`an idempotency record appeared for a request without a key\n${where()}`);
+    if (refusedBeforeHandler(res))
+      throw new Error(`a request refused by authentication or validation stored an idempotency record\n${where()}`);
+    if (!b.idempotencyKey || !b.tenantId)
+      throw new Error(`an idempotency record appeared for a request without a key\n${where()}`);
     const path = b.url.split('?')[0];
     const row = env.t.deps.db
       .prepare('SELECT status, response FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?')
       .get(b.tenantId, b.method, path, b.idempotencyKey) as { status: number; response: string } | undefined;
     if (!row) throw new Error(`the idempotency table changed but holds no record for this request\n${where()}`);
     if (row.status !== res.status || row.response !== JSON.stringify(res.body)) {
-      throw new Error(`the stored refusal differs from the answer (${row.status} ${truncate(row.response, 200)})\n${where()}`);
+      throw new Error(
+        `the stored refusal differs from the answer (${row.status} ${truncate(row.response, 200)})\n${where()}`,
+      );
     }
-    const rest = guard.digestTable('idempotency', 'WHERE NOT (tenant_id = ? AND method = ? AND path = ? AND key = ?)', [b.tenantId, b.method, path, b.idempotencyKey]);
-    if (rest !== guard.baselineOf('idempotency')) throw new Error(`a refused request changed other idempotency records\n${where()}`);
+    const rest = guard.digestTable('idempotency', 'WHERE NOT (tenant_id = ? AND method = ? AND path = ? AND key = ?)', [
+      b.tenantId,
+      b.method,
+      path,
+      b.idempotencyKey,
+    ]);
+    if (rest !== guard.baselineOf('idempotency'))
+      throw new Error(`a refused request changed other idempotency records\n${where()}`);
     stats.storedRefusals++;
     // Every fifth stored refusal: the same request again is replayed byte for byte and changes nothing.
     if (stats.storedRefusals % 5 === 1) {
@@ -1076,18 +1800,33 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
       stats.requests++;
       stats.replays++;
       if (again.status !== res.status || again.text !== res.text || again.headers['idempotent-replayed'] !== 'true') {
-        throw new Error(`the stored refusal was not replayed (${again.status} ${truncate(again.text, 300)})\n${where()}`);
+        throw new Error(
+          `the stored refusal was not replayed (${again.status} ${truncate(again.text, 300)})\n${where()}`,
+        );
       }
-        if (guard.wroteSinceLastLook() && (guard.diff().some((x) => x !== 'idempotency' && x !== 'journal') || guard.journalSince().length > 1)) throw new Error(`a replay changed state\n${where()}`);
+      if (
+        guard.wroteSinceLastLook() &&
+        (guard.diff().some((x) => x !== 'idempotency' && x !== 'journal') || guard.journalSince().length > 1)
+      )
+        throw new Error(`a replay changed state\n${where()}`);
     }
   }
   if (changed.includes('journal')) {
     // (By code only: a handler may refuse with VALIDATION_FAILED and a field path too.)
-    if (PRE_HANDLER_CODES.has(res.body?.error?.code)) throw new Error(`a request refused before its handler was journaled\n${where()}`);
+    if (PRE_HANDLER_CODES.has(res.body?.error?.code))
+      throw new Error(`a request refused before its handler was journaled\n${where()}`);
     const added = guard.journalSince();
     const path = b.url.split('?')[0];
-    if (added.length !== 1 || added[0].request_id !== res.body.request_id || added[0].status !== res.status || added[0].method !== b.method || added[0].path !== path) {
-      throw new Error(`a refusal's journal entries are not exactly this request (${JSON.stringify(added)})\n${where()}`);
+    if (
+      added.length !== 1 ||
+      added[0].request_id !== res.body.request_id ||
+      added[0].status !== res.status ||
+      added[0].method !== b.method ||
+      added[0].path !== path
+    ) {
+      throw new Error(
+        `a refusal's journal entries are not exactly this request (${JSON.stringify(added)})\n${where()}`,
+      );
     }
     stats.journaledRefusals++;
   }
@@ -1099,7 +1838,9 @@ export async function sendAndCheck(env: FuzzEnv, op: Operation, spec: Spec, guar
 /** Realm order for the run: tenant routes first, sandbox resets last (they wipe what the others use). */
 export function runOrder(ops: Operation[]): Operation[] {
   const rank = (op: Operation) =>
-    (/\/reset$/.test(op.path) ? 100 : 0) + (op.auth.kind === 'tenant' ? 0 : op.auth.kind === 'operator' ? (op.auth.realm === 'console' ? 10 : 20) : 30) + (op.method === 'GET' ? 0 : 1);
+    (/\/reset$/.test(op.path) ? 100 : 0) +
+    (op.auth.kind === 'tenant' ? 0 : op.auth.kind === 'operator' ? (op.auth.realm === 'console' ? 10 : 20) : 30) +
+    (op.method === 'GET' ? 0 : 1);
   return [...ops].sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key));
 }
 
@@ -1120,7 +1861,8 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
   const started = performance.now();
   const ordered = runOrder(ops);
   // Operations with more surface (a JSON body, parameters) get a larger share of the budget.
-  const weight = (op: Operation) => 1 + (op.jsonBody || op.rawBodyTypes.length ? 2 : 0) + 0.25 * (op.pathParams.length + op.queryParams.length);
+  const weight = (op: Operation) =>
+    1 + (op.jsonBody || op.rawBodyTypes.length ? 2 : 0) + 0.25 * (op.pathParams.length + op.queryParams.length);
   const totalWeight = ordered.reduce((a, op) => a + weight(op), 0);
   for (const [i, op] of ordered.entries()) {
     const runs = Math.max(1, Math.ceil((opts.totalRuns * weight(op)) / totalWeight));
@@ -1135,7 +1877,9 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
         { numRuns: runs, seed: opts.seed + i, endOnFailure: true, includeErrorInReport: true },
       );
     } catch (err) {
-      throw new Error(`fuzzing ${op.key} failed (reproduce the whole run with SVC_FUZZ_SEED=${opts.seed}):\n${(err as Error).message}`);
+      throw new Error(
+        `fuzzing ${op.key} failed (reproduce the whole run with SVC_FUZZ_SEED=${opts.seed}):\n${(err as Error).message}`,
+      );
     }
     // The batch as a whole: when nothing in it was accepted or stored, every table is as before it.
     const after = guard.digestAll();
@@ -1144,7 +1888,8 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
       if (changed.length) throw new Error(`the refused batch for ${op.key} changed ${changed.join(', ')}`);
     }
     const drift = guard.diff();
-    if (drift.length) throw new Error(`after ${op.key}: tables changed without a request that may change them: ${drift.join(', ')}`);
+    if (drift.length)
+      throw new Error(`after ${op.key}: tables changed without a request that may change them: ${drift.join(', ')}`);
   }
   stats.ms = Math.round(performance.now() - started);
   return stats;

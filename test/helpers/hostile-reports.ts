@@ -17,7 +17,11 @@ export interface HostileReport {
 
 /** The periods the issue named: year 1, year 100 (a 39 s stall), 1899 (read as 19xx years), and a century. */
 export const HOSTILE_PERIODS: Array<[string, string]> = [
-  ['0001-01-01', '2026-11-22'], ['0100-01-01', '2026-11-22'], ['1899-12-31', '2026-11-22'], ['0099-12-31', '0100-01-01'], ['1926-01-01', '2026-11-22'],
+  ['0001-01-01', '2026-11-22'],
+  ['0100-01-01', '2026-11-22'],
+  ['1899-12-31', '2026-11-22'],
+  ['0099-12-31', '0100-01-01'],
+  ['1926-01-01', '2026-11-22'],
 ];
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -29,7 +33,18 @@ export function insertHostileReport(db: Database.Database, r: HostileReport): vo
     db.prepare(
       `INSERT INTO reports (id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, expires_ms, expires_at)
        VALUES (?, ?, ?, 'client_statement', ?, ?, '["summary","performance","holdings","trades"]', 'en', ?, ?, ?, ?, ?)`,
-    ).run(r.id, r.tenantId, r.investorId, r.periodStart, r.periodEnd, r.state ?? 'pending', r.createdMs, iso(r.createdMs), expires, iso(expires));
+    ).run(
+      r.id,
+      r.tenantId,
+      r.investorId,
+      r.periodStart,
+      r.periodEnd,
+      r.state ?? 'pending',
+      r.createdMs,
+      iso(r.createdMs),
+      expires,
+      iso(expires),
+    );
     const ev = db.prepare('INSERT INTO events (due_ms, kind, payload) VALUES (?, ?, ?)');
     const payload = JSON.stringify({ report_id: r.id });
     ev.run(r.createdMs + 60_000, 'report.start', payload);

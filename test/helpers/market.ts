@@ -7,9 +7,22 @@ import type { MarketView, Side, TickAt } from '../../daemon/trading/matcher.js';
 const MINUTE_MS = 60_000;
 
 export function fixtureCalendar(): Calendar {
-  const s = readFixture<{ zone: string; weekend: number[]; open: string; close: string; short_sessions: { from: string; to: string; open: string; close: string }[] }>('sessions.json');
+  const s = readFixture<{
+    zone: string;
+    weekend: number[];
+    open: string;
+    close: string;
+    short_sessions: { from: string; to: string; open: string; close: string }[];
+  }>('sessions.json');
   const holidays = readFixture<{ holidays: { date: string }[] }>('holidays.json').holidays.map((h) => h.date);
-  return createCalendar({ zone: s.zone, weekend: s.weekend, open: s.open, close: s.close, shortSessions: s.short_sessions, holidays });
+  return createCalendar({
+    zone: s.zone,
+    weekend: s.weekend,
+    open: s.open,
+    close: s.close,
+    shortSessions: s.short_sessions,
+    holidays,
+  });
 }
 
 /** The price of the tick at `minute` of the session on `date`. */
@@ -25,7 +38,8 @@ export function naiveView(cal: Calendar, tickPrice: TickPrice): NaiveView {
   function lastTickPrice(symbol: string, ms: number): number {
     const today = cal.localDate(ms);
     const s = cal.session(today);
-    if (s && ms >= s.openMs) return tickPrice(symbol, today, Math.min(Math.floor((ms - s.openMs) / MINUTE_MS), cal.sessionMinutes(today) - 1));
+    if (s && ms >= s.openMs)
+      return tickPrice(symbol, today, Math.min(Math.floor((ms - s.openMs) / MINUTE_MS), cal.sessionMinutes(today) - 1));
     const prev = cal.prevTradingDay(today);
     return tickPrice(symbol, prev, cal.sessionMinutes(prev) - 1);
   }
@@ -33,7 +47,8 @@ export function naiveView(cal: Calendar, tickPrice: TickPrice): NaiveView {
     halts,
     isOpen: (ms) => cal.isOpen(ms),
     nextOpen(ms) {
-      for (let t = Math.floor(ms / MINUTE_MS) * MINUTE_MS + MINUTE_MS; ; t += MINUTE_MS) if (cal.isOpen(t) && !cal.isOpen(t - MINUTE_MS)) return t;
+      for (let t = Math.floor(ms / MINUTE_MS) * MINUTE_MS + MINUTE_MS; ; t += MINUTE_MS)
+        if (cal.isOpen(t) && !cal.isOpen(t - MINUTE_MS)) return t;
     },
     closeOf(ms) {
       let t = Math.floor(ms / MINUTE_MS) * MINUTE_MS;

@@ -78,8 +78,15 @@ export async function onboardInvestor(t: TestApp, opts: OnboardOptions = {}): Pr
   expectStatus(created, 201, 'create application');
   const id = created.body.application_id as string;
   if (!opts.dossier) {
-    for (const [side, raw] of [['national_id_front', SAMPLE_FRONT], ['national_id_back', SAMPLE_BACK]] as const) {
-      expectStatus(await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw, contentType: 'image/png', tenant }), 200, `upload ${side}`);
+    for (const [side, raw] of [
+      ['national_id_front', SAMPLE_FRONT],
+      ['national_id_back', SAMPLE_BACK],
+    ] as const) {
+      expectStatus(
+        await t.req('PUT', `/v1/kyc/applications/${id}/documents/${side}`, { raw, contentType: 'image/png', tenant }),
+        200,
+        `upload ${side}`,
+      );
     }
   }
   expectStatus(await t.req('POST', `/v1/kyc/applications/${id}/submit`, { tenant }), 200, 'submit');
@@ -88,7 +95,10 @@ export async function onboardInvestor(t: TestApp, opts: OnboardOptions = {}): Pr
   const investorId = app.body.investor_id as string;
   if (opts.suitability !== false) {
     const res = await t.req('PUT', `/v1/investors/${investorId}/suitability`, {
-      body: { questionnaire: { ...BALANCED, ...(opts.suitability ?? {}) }, risk_acknowledged: opts.riskAcknowledged ?? true },
+      body: {
+        questionnaire: { ...BALANCED, ...(opts.suitability ?? {}) },
+        risk_acknowledged: opts.riskAcknowledged ?? true,
+      },
       tenant,
     });
     expectStatus(res, 200, 'suitability');

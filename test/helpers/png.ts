@@ -25,7 +25,11 @@ export function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-function parts(w: number, h: number, pixel: (x: number, y: number) => [number, number, number]): [Buffer, Buffer, Buffer] {
+function parts(
+  w: number,
+  h: number,
+  pixel: (x: number, y: number) => [number, number, number],
+): [Buffer, Buffer, Buffer] {
   const raw = Buffer.alloc((w * 3 + 1) * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) raw.set(pixel(x, y), y * (w * 3 + 1) + 1 + x * 3);
@@ -60,7 +64,13 @@ export const JPEG_LOGO = readFileSync(new URL('../fixtures/logo.jpg', import.met
 export function noisyJpeg(noise: number): Buffer {
   const len = Buffer.alloc(2);
   len.writeUInt16BE(noise + 2);
-  return Buffer.concat([JPEG_LOGO.subarray(0, 2), Buffer.from([0xff, 0xfe]), len, randomBytes(noise), JPEG_LOGO.subarray(2)]);
+  return Buffer.concat([
+    JPEG_LOGO.subarray(0, 2),
+    Buffer.from([0xff, 0xfe]),
+    len,
+    randomBytes(noise),
+    JPEG_LOGO.subarray(2),
+  ]);
 }
 
 export interface PngSpec {
@@ -91,12 +101,23 @@ export function pngOf(spec: PngSpec): Buffer {
   const stride = 1 + Math.ceil((spec.width * spec.depth * (CHANNELS[spec.colour] ?? 1)) / 8);
   const rows = spec.rows ?? Buffer.alloc(stride * spec.height);
   return Buffer.concat([
-    SIGNATURE, pngChunk('IHDR', ihdr), ...(spec.before ?? []), pngChunk('IDAT', deflateSync(rows, { level: 9 })), ...(spec.after ?? []), pngChunk('IEND', Buffer.alloc(0)),
+    SIGNATURE,
+    pngChunk('IHDR', ihdr),
+    ...(spec.before ?? []),
+    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+    ...(spec.after ?? []),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
 /** JPEG_LOGO with its frame header (SOF0) changed: another marker (0xC9 arithmetic, 0xC1 extended...), another precision. */
-export function jpegWithFrame(opts: { marker?: number; precision?: number; width?: number; height?: number; sampling?: number }): Buffer {
+export function jpegWithFrame(opts: {
+  marker?: number;
+  precision?: number;
+  width?: number;
+  height?: number;
+  sampling?: number;
+}): Buffer {
   const bytes = Buffer.from(JPEG_LOGO);
   const at = bytes.indexOf(Buffer.from([0xff, 0xc0]));
   if (opts.marker !== undefined) bytes[at + 1] = opts.marker;

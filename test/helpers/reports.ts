@@ -18,7 +18,11 @@ export interface Download {
   body: any;
 }
 
-export function createReport(t: TestApp, body: Record<string, unknown>, opts: { tenant?: Tenant; idempotencyKey?: string } = {}): Promise<Res> {
+export function createReport(
+  t: TestApp,
+  body: Record<string, unknown>,
+  opts: { tenant?: Tenant; idempotencyKey?: string } = {},
+): Promise<Res> {
   return t.req('POST', '/v1/reports', { body: { type: 'client_statement', ...body }, ...opts });
 }
 
@@ -28,10 +32,19 @@ export function getReport(t: TestApp, id: string, tenant?: Tenant): Promise<Res>
 
 /** GET .../download with the bearer key, keeping the raw bytes (t.req decodes bodies as text). */
 export async function downloadReport(t: TestApp, id: string, tenant: Tenant = t.creds.tenant): Promise<Download> {
-  const res = await t.app.inject({ method: 'GET', url: `/v1/reports/${id}/download`, headers: { authorization: `Bearer ${tenant.api_key}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v1/reports/${id}/download`,
+    headers: { authorization: `Bearer ${tenant.api_key}` },
+  });
   const bytes = res.rawPayload;
   const isJson = String(res.headers['content-type'] ?? '').includes('json');
-  return { status: res.statusCode, headers: res.headers, bytes, body: isJson ? JSON.parse(bytes.toString('utf8')) : null };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    bytes,
+    body: isJson ? JSON.parse(bytes.toString('utf8')) : null,
+  };
 }
 
 /**
@@ -54,7 +67,8 @@ export async function readyReport(t: TestApp, body: Record<string, unknown>, ten
   if (created.status !== 201) throw new Error(`create report: ${created.status} ${created.text}`);
   await advance(t, { minutes: 2 });
   const report = await settle(t, created.body.report_id, tenant);
-  if (report.state !== 'ready') throw new Error(`report ${report.report_id} is ${report.state} (${report.reason_code})`);
+  if (report.state !== 'ready')
+    throw new Error(`report ${report.report_id} is ${report.state} (${report.reason_code})`);
   return report;
 }
 
@@ -73,7 +87,11 @@ export function pdfText(pdf: Buffer, opts: { layout?: boolean } = {}): string {
     writeFileSync(file, pdf);
     const args = [...(opts.layout === false ? [] : ['-layout']), '-enc', 'UTF-8', file, '-'];
     // stderr piped: poppler warns that Typst's /MarkInfo /Suspects is a boolean, which it is (harmless)
-    return execFileSync('pdftotext', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync('pdftotext', args, {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -99,7 +117,11 @@ export function imagePages(pdf: Buffer): number[] {
     const file = join(dir, 'statement.pdf');
     writeFileSync(file, pdf);
     const list = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const pages = list.split('\n').slice(2).map((l) => Number(l.trim().split(/\s+/)[0])).filter((n) => n > 0);
+    const pages = list
+      .split('\n')
+      .slice(2)
+      .map((l) => Number(l.trim().split(/\s+/)[0]))
+      .filter((n) => n > 0);
     return [...new Set(pages)].sort((a, b) => a - b);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -117,4 +139,3 @@ export function reportCount(t: TestApp): number {
 export function today(t: TestApp): string {
   return t.deps.market.calendar.localDate(t.deps.clock.now());
 }
-

@@ -50,28 +50,37 @@ export function openEverySealed(db: Database.Database, kek: Buffer | Buffer[]): 
     failures.push(what);
     return null;
   };
-  const hasNext = db.prepare("SELECT 1 FROM pragma_table_info('tenants') WHERE name = 'dek_next_wrapped'").get() !== undefined;
+  const hasNext =
+    db.prepare("SELECT 1 FROM pragma_table_info('tenants') WHERE name = 'dek_next_wrapped'").get() !== undefined;
   const deks = new Map<string, Buffer[]>();
-  const tenants = db.prepare(`SELECT id, dek_wrapped${hasNext ? ', dek_next_wrapped' : ''} FROM tenants`).all() as Array<{ id: string; dek_wrapped: Buffer; dek_next_wrapped?: Buffer | null }>;
+  const tenants = db
+    .prepare(`SELECT id, dek_wrapped${hasNext ? ', dek_next_wrapped' : ''} FROM tenants`)
+    .all() as Array<{ id: string; dek_wrapped: Buffer; dek_next_wrapped?: Buffer | null }>;
   for (const t of tenants) {
     const ring: Buffer[] = [];
-    for (const [wrapped, name] of [[t.dek_wrapped, 'data key'], [t.dek_next_wrapped, 'next data key']] as const) {
+    for (const [wrapped, name] of [
+      [t.dek_wrapped, 'data key'],
+      [t.dek_next_wrapped, 'next data key'],
+    ] as const) {
       if (!wrapped) continue;
       const dek = tryOpen(keks, wrapped, `dek:${t.id}`, `${name} of ${t.id}`);
       if (dek) ring.push(dek);
     }
     deks.set(t.id, ring);
   }
-  for (const s of db.prepare('SELECT operator_id, secret_sealed FROM operator_step_up').all() as Array<{ operator_id: string; secret_sealed: Buffer }>) {
+  for (const s of db.prepare('SELECT operator_id, secret_sealed FROM operator_step_up').all() as Array<{
+    operator_id: string;
+    secret_sealed: Buffer;
+  }>) {
     tryOpen(keks, s.secret_sealed, `stepup:${s.operator_id}`, `step-up secret of ${s.operator_id}`);
   }
   for (const sql of [...TENANT_COLUMNS, ...JOURNAL_COLUMNS]) {
     for (const r of db.prepare(sql).all() as Row[]) {
       if (r.sealed === null) continue;
-      tryOpen(r.tenant === null ? keks : deks.get(r.tenant) ?? [], r.sealed, r.aad, `${r.aad} (${r.k})`);
+      tryOpen(r.tenant === null ? keks : (deks.get(r.tenant) ?? []), r.sealed, r.aad, `${r.aad} (${r.k})`);
     }
   }
-  const audits = keks.map((k) => createAudit(db, () => "", { sealKey: auditSealKeyOf(k) }).verify());
+  const audits = keks.map((k) => createAudit(db, () => '', { sealKey: auditSealKeyOf(k) }).verify());
   if (!audits.some((a) => a.ok)) failures.push(`audit: ${JSON.stringify(audits[0])}`);
   return { opened, failures };
 }

@@ -40,7 +40,8 @@ export function softPasskey(rpId = 'localhost'): SoftPasskey {
   const credentialId = b64u(credId);
   const rpIdHash = sha256(rpId);
   let userHandle = '';
-  const clientData = (type: string, challenge: string, origin: string) => Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  const clientData = (type: string, challenge: string, origin: string) =>
+    Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   const counterBytes = (n: number) => {
     const b = Buffer.alloc(4);
     b.writeUInt32BE(n);
@@ -50,14 +51,43 @@ export function softPasskey(rpId = 'localhost'): SoftPasskey {
     credentialId,
     register(options, origin) {
       userHandle = options.user.id;
-      const cose = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+      const cose = cbor(
+        new Map<Cbor, Cbor>([
+          [1, 2],
+          [3, -7],
+          [-1, 1],
+          [-2, Buffer.from(jwk.x!, 'base64url')],
+          [-3, Buffer.from(jwk.y!, 'base64url')],
+        ]),
+      );
       const idLen = Buffer.alloc(2);
       idLen.writeUInt16BE(credId.length);
-      const authData = Buffer.concat([rpIdHash, Buffer.from([0x45]), counterBytes(0), Buffer.alloc(16), idLen, credId, cose]);
-      const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+      const authData = Buffer.concat([
+        rpIdHash,
+        Buffer.from([0x45]),
+        counterBytes(0),
+        Buffer.alloc(16),
+        idLen,
+        credId,
+        cose,
+      ]);
+      const attestationObject = cbor(
+        new Map<Cbor, Cbor>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', authData],
+        ]),
+      );
       return {
-        id: credentialId, rawId: credentialId, type: 'public-key', clientExtensionResults: {},
-        response: { clientDataJSON: b64u(clientData('webauthn.create', options.challenge, origin)), attestationObject: b64u(attestationObject), transports: ['internal'] },
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: b64u(clientData('webauthn.create', options.challenge, origin)),
+          attestationObject: b64u(attestationObject),
+          transports: ['internal'],
+        },
       };
     },
     assert(challenge, origin, counter) {
@@ -65,8 +95,16 @@ export function softPasskey(rpId = 'localhost'): SoftPasskey {
       const authData = Buffer.concat([rpIdHash, Buffer.from([0x05]), counterBytes(counter)]);
       const signature = sign('sha256', Buffer.concat([authData, sha256(cd)]), privateKey as KeyObject);
       return {
-        id: credentialId, rawId: credentialId, type: 'public-key', clientExtensionResults: {},
-        response: { clientDataJSON: b64u(cd), authenticatorData: b64u(authData), signature: b64u(signature), userHandle },
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: b64u(cd),
+          authenticatorData: b64u(authData),
+          signature: b64u(signature),
+          userHandle,
+        },
       };
     },
   };

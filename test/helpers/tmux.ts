@@ -11,7 +11,18 @@ export class TmuxSession {
 
   /** Starts `command` (a shell command line) in a detached width x height session. */
   constructor(command: string, opts: { width?: number; height?: number; cwd?: string } = {}) {
-    this.tmux('new-session', '-d', '-s', 'main', '-x', String(opts.width ?? 160), '-y', String(opts.height ?? 50), ...(opts.cwd ? ['-c', opts.cwd] : []), command);
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'main',
+      '-x',
+      String(opts.width ?? 160),
+      '-y',
+      String(opts.height ?? 50),
+      ...(opts.cwd ? ['-c', opts.cwd] : []),
+      command,
+    );
   }
 
   private tmux(...args: string[]): string {

@@ -12,19 +12,33 @@ let refCounter = 0;
 export function creditCash(t: TestApp, investorId: string, micros: number, tenantId = t.creds.tenant.tenant_id): void {
   const r = t.deps.db.transaction(() =>
     t.deps.ledger.transfer({
-      tenantId, debit: { system: 'rail', asset: CASH_EGP }, credit: { investorId, asset: CASH_EGP, bucket: 'settled' },
-      amount: micros, kind: 'deposit', ref: `test-credit-${++refCounter}`,
+      tenantId,
+      debit: { system: 'rail', asset: CASH_EGP },
+      credit: { investorId, asset: CASH_EGP, bucket: 'settled' },
+      amount: micros,
+      kind: 'deposit',
+      ref: `test-credit-${++refCounter}`,
     }),
   )();
   if (!r.ok) throw new Error(`credit failed: ${r.code}`);
 }
 
 /** Credits settled shares (a security journal from the adjustments account). */
-export function creditShares(t: TestApp, investorId: string, symbol: string, qty: number, tenantId = t.creds.tenant.tenant_id): void {
+export function creditShares(
+  t: TestApp,
+  investorId: string,
+  symbol: string,
+  qty: number,
+  tenantId = t.creds.tenant.tenant_id,
+): void {
   const r = t.deps.db.transaction(() =>
     t.deps.ledger.transfer({
-      tenantId, debit: { system: 'adjustments', asset: symbol }, credit: { investorId, asset: symbol, bucket: 'settled' },
-      amount: qty, kind: 'journal', ref: `test-shares-${++refCounter}`,
+      tenantId,
+      debit: { system: 'adjustments', asset: symbol },
+      credit: { investorId, asset: symbol, bucket: 'settled' },
+      amount: qty,
+      kind: 'journal',
+      ref: `test-shares-${++refCounter}`,
     }),
   )();
   if (!r.ok) throw new Error(`share credit failed: ${r.code}`);
@@ -33,7 +47,8 @@ export function creditShares(t: TestApp, investorId: string, symbol: string, qty
 /** An approved, suitable investor with `cashEgp` EGP of settled cash. */
 export async function trader(t: TestApp, cashEgp = 100_000, opts: OnboardOptions = {}): Promise<string> {
   const { investorId } = await onboardInvestor(t, opts);
-  if (cashEgp > 0) creditCash(t, investorId, cashEgp * EGP, opts.tenant ? tenantIdOf(t, opts.tenant.api_key) : undefined);
+  if (cashEgp > 0)
+    creditCash(t, investorId, cashEgp * EGP, opts.tenant ? tenantIdOf(t, opts.tenant.api_key) : undefined);
   return investorId;
 }
 
@@ -43,7 +58,11 @@ function tenantIdOf(t: TestApp, apiKey: string): string {
   return id;
 }
 
-export function order(t: TestApp, body: Record<string, unknown>, opts: { idempotencyKey?: string; tenant?: { api_key: string; signing_secret: string } } = {}): Promise<Res> {
+export function order(
+  t: TestApp,
+  body: Record<string, unknown>,
+  opts: { idempotencyKey?: string; tenant?: { api_key: string; signing_secret: string } } = {},
+): Promise<Res> {
   return t.req('POST', '/v1/orders', { body, ...opts });
 }
 

@@ -18,12 +18,29 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fcParams } from '../helpers/fc.js';
 import {
-  Api, call, deposit, onboard, openStore, removeHome, sleep, startDaemon, stopDaemon, storeViolations, tempHome, type DaemonProc,
+  Api,
+  call,
+  deposit,
+  onboard,
+  openStore,
+  removeHome,
+  sleep,
+  startDaemon,
+  stopDaemon,
+  storeViolations,
+  tempHome,
+  type DaemonProc,
 } from '../helpers/crash-daemon.js';
 import { HOSTILE_PERIODS, insertHostileReport } from '../helpers/hostile-reports.js';
 
 const HEALTHZ_BOUND_MS = 1_000;
-const FAILURE_CODES = ['DATE_OUT_OF_RANGE', 'PERIOD_BEFORE_ACCOUNT', 'PERIOD_TOO_LONG', 'INVALID_DATE', 'GENERATION_FAILED'];
+const FAILURE_CODES = [
+  'DATE_OUT_OF_RANGE',
+  'PERIOD_BEFORE_ACCOUNT',
+  'PERIOD_TOO_LONG',
+  'INVALID_DATE',
+  'GENERATION_FAILED',
+];
 
 type Span = { minutes: number } | { hours: number } | { days: number } | { until: 'next_open' | 'next_close' };
 type Step =
@@ -44,16 +61,45 @@ const span: fc.Arbitrary<Span> = fc.oneof(
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: span.map((s) => ({ kind: 'advance' as const, span: s })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('order' as const), side: fc.constantFrom('buy' as const, 'sell' as const), qty: fc.integer({ min: 1, max: 20 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('transfer' as const), direction: fc.constantFrom('deposit' as const, 'withdrawal' as const), egp: fc.integer({ min: 1, max: 5_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fund' as const), side: fc.constantFrom('subscribe' as const, 'redeem' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dividend' as const), exIn: fc.integer({ min: 0, max: 4 }), payAfter: fc.integer({ min: 0, max: 6 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      qty: fc.integer({ min: 1, max: 20 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      direction: fc.constantFrom('deposit' as const, 'withdrawal' as const),
+      egp: fc.integer({ min: 1, max: 5_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('fund' as const),
+      side: fc.constantFrom('subscribe' as const, 'redeem' as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('dividend' as const),
+      exIn: fc.integer({ min: 0, max: 4 }),
+      payAfter: fc.integer({ min: 0, max: 6 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'report' as const }) },
   {
     weight: 3,
     arbitrary: fc.record({
-      kind: fc.constant('hostile' as const), period: fc.integer({ min: 0, max: HOSTILE_PERIODS.length - 1 }),
-      state: fc.constantFrom('pending' as const, 'generating' as const), expiresInMin: fc.option(fc.integer({ min: 1, max: 600 }), { nil: null }),
+      kind: fc.constant('hostile' as const),
+      period: fc.integer({ min: 0, max: HOSTILE_PERIODS.length - 1 }),
+      state: fc.constantFrom('pending' as const, 'generating' as const),
+      expiresInMin: fc.option(fc.integer({ min: 1, max: 600 }), { nil: null }),
     }),
   },
 );
@@ -82,9 +128,22 @@ async function world(): Promise<World> {
   const inv = await onboard(api);
   await deposit(api, inv, 140_000);
   await api.advance({ until: 'next_open' });
-  await api.expect(call('POST', '/v1/orders', { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 50 }), 201);
+  await api.expect(
+    call('POST', '/v1/orders', { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 50 }),
+    201,
+  );
   const funds = (await api.get('/v1/funds')).funds as Array<{ fund_code: string }>;
-  return { d, api, probe: new Api(d.baseUrl, d.creds), inv, tenantId: d.creds.tenant_id, fund: funds[0]?.fund_code ?? null, bad: [], worstHealthzMs: 0, hostile: [] };
+  return {
+    d,
+    api,
+    probe: new Api(d.baseUrl, d.creds),
+    inv,
+    tenantId: d.creds.tenant_id,
+    fund: funds[0]?.fund_code ?? null,
+    bad: [],
+    worstHealthzMs: 0,
+    hostile: [],
+  };
 }
 
 /** Runs the advance while a separate client polls /healthz; records the slowest answer. */
@@ -109,13 +168,16 @@ async function today(w: World): Promise<{ date: string; ms: number }> {
   return { date: String(c.timestamp).slice(0, 10), ms: Date.parse(c.timestamp) };
 }
 
-const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const plusDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The request a step sends (null: the step is done another way). */
 async function requestOf(w: World, s: Exclude<Step, { kind: 'advance' } | { kind: 'hostile' }>) {
   const investor_id = w.inv;
-  if (s.kind === 'order') return call('POST', '/v1/orders', { investor_id, symbol: 'COMI', side: s.side, type: 'market', qty: s.qty });
-  if (s.kind === 'transfer') return call('POST', '/v1/transfers', { investor_id, direction: s.direction, amount_micros: s.egp * 1_000_000 });
+  if (s.kind === 'order')
+    return call('POST', '/v1/orders', { investor_id, symbol: 'COMI', side: s.side, type: 'market', qty: s.qty });
+  if (s.kind === 'transfer')
+    return call('POST', '/v1/transfers', { investor_id, direction: s.direction, amount_micros: s.egp * 1_000_000 });
   if (s.kind === 'fund') {
     if (!w.fund) return null;
     const body = s.side === 'subscribe' ? { amount_micros: 5_000 * 1_000_000 } : { units_micros: 1_000_000 };
@@ -124,9 +186,20 @@ async function requestOf(w: World, s: Exclude<Step, { kind: 'advance' } | { kind
   const t = (await today(w)).date;
   if (s.kind === 'dividend') {
     const ex = plusDays(t, s.exIn);
-    return call('POST', '/admin/sandbox/declare-dividend', { symbol: 'COMI', amount_per_share_micros: 500_000, ex_date: ex, pay_date: plusDays(ex, s.payAfter) }, 'admin');
+    return call(
+      'POST',
+      '/admin/sandbox/declare-dividend',
+      { symbol: 'COMI', amount_per_share_micros: 500_000, ex_date: ex, pay_date: plusDays(ex, s.payAfter) },
+      'admin',
+    );
   }
-  return call('POST', '/v1/reports', { investor_id, type: 'client_statement', period_start: `${t.slice(0, 8)}01`, period_end: t, sections: ['summary'] });
+  return call('POST', '/v1/reports', {
+    investor_id,
+    type: 'client_statement',
+    period_start: `${t.slice(0, 8)}01`,
+    period_end: t,
+    sections: ['summary'],
+  });
 }
 
 async function hostile(w: World, s: Extract<Step, { kind: 'hostile' }>): Promise<void> {
@@ -138,7 +211,16 @@ async function hostile(w: World, s: Extract<Step, { kind: 'hostile' }>): Promise
   try {
     const [periodStart, periodEnd] = HOSTILE_PERIODS[s.period];
     const createdMs = s.state === 'generating' ? now - 60_000 : now;
-    insertHostileReport(db, { id, tenantId: w.tenantId, investorId: w.inv, periodStart, periodEnd, state: s.state, createdMs, expiresMs: s.expiresInMin === null ? undefined : now + s.expiresInMin * 60_000 });
+    insertHostileReport(db, {
+      id,
+      tenantId: w.tenantId,
+      investorId: w.inv,
+      periodStart,
+      periodEnd,
+      state: s.state,
+      createdMs,
+      expiresMs: s.expiresInMin === null ? undefined : now + s.expiresInMin * 60_000,
+    });
   } finally {
     db.close();
   }
@@ -161,16 +243,30 @@ async function run(w: World, steps: Step[]): Promise<void> {
 
 function check(w: World): void {
   expect(w.bad).toEqual([]);
-  expect(w.worstHealthzMs, `slowest /healthz during an advance: ${w.worstHealthzMs.toFixed(0)} ms`).toBeLessThan(HEALTHZ_BOUND_MS);
+  expect(w.worstHealthzMs, `slowest /healthz during an advance: ${w.worstHealthzMs.toFixed(0)} ms`).toBeLessThan(
+    HEALTHZ_BOUND_MS,
+  );
   const db = openStore(w.d.home);
   try {
     expect(storeViolations(db, w.tenantId)).toEqual([]);
-    const undone = db.prepare('SELECT kind, due_ms FROM events WHERE done = 0 AND due_ms <= (SELECT processed_ms FROM sandbox_state WHERE id = 1)').all();
+    const undone = db
+      .prepare(
+        'SELECT kind, due_ms FROM events WHERE done = 0 AND due_ms <= (SELECT processed_ms FROM sandbox_state WHERE id = 1)',
+      )
+      .all();
     expect(undone).toEqual([]);
-    const stuck = db.prepare("SELECT id, state FROM reports WHERE state IN ('pending', 'generating') AND created_ms + 120000 <= (SELECT sim_ms FROM sandbox_state WHERE id = 1)").all();
+    const stuck = db
+      .prepare(
+        "SELECT id, state FROM reports WHERE state IN ('pending', 'generating') AND created_ms + 120000 <= (SELECT sim_ms FROM sandbox_state WHERE id = 1)",
+      )
+      .all();
     expect(stuck).toEqual([]);
     for (const id of w.hostile) {
-      const r = db.prepare<[string], { state: string; reason_code: string }>('SELECT state, reason_code FROM reports WHERE id = ?').get(id)!;
+      const r = db
+        .prepare<[string], { state: string; reason_code: string }>(
+          'SELECT state, reason_code FROM reports WHERE id = ?',
+        )
+        .get(id)!;
       expect(r.state, id).toBe('failed');
       expect(FAILURE_CODES).toContain(r.reason_code);
     }
@@ -188,7 +284,9 @@ describe('No tenant can stop the clock for everyone', () => {
           await run(w, steps);
           const verify = await w.api.get('/admin/audit/verify', 'admin');
           expect(verify.ok).toBe(true);
-          console.log(`case: ${steps.length} steps, ${steps.filter((x) => x.kind === 'advance').length + 1} advances, ${w.hostile.length} hostile reports; slowest /healthz ${w.worstHealthzMs.toFixed(0)} ms`);
+          console.log(
+            `case: ${steps.length} steps, ${steps.filter((x) => x.kind === 'advance').length + 1} advances, ${w.hostile.length} hostile reports; slowest /healthz ${w.worstHealthzMs.toFixed(0)} ms`,
+          );
           check(w);
         } finally {
           await w.api.close();

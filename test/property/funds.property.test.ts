@@ -34,17 +34,71 @@ type Cmd =
 
 const who = fc.nat(INVESTORS - 1);
 const command: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('subscribe' as const), who, fund: fc.nat(CODES.length - 1), egp: fc.oneof(fc.integer({ min: 1, max: 600 }), fc.integer({ min: 500, max: 30_000 })) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('redeem' as const), who, fund: fc.nat(CODES.length - 1), permille: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(1001)) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('nav' as const), fund: fc.nat(CODES.length - 1), bps: fc.integer({ min: -500, max: 500 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('dividend' as const), symbol: fc.nat(SYMBOLS.length - 1), micros: fc.integer({ min: 1, max: 5 * EGP }), exIn: fc.nat(3), payAfter: fc.nat(4) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('order' as const), who, symbol: fc.nat(SYMBOLS.length - 1), side: fc.constantFrom('buy' as const, 'sell' as const), qty: fc.integer({ min: 1, max: 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deposit' as const), who, egp: fc.integer({ min: 100, max: 20_000 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(1, 45, 150, 300, 1_440, 2_880) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('subscribe' as const),
+      who,
+      fund: fc.nat(CODES.length - 1),
+      egp: fc.oneof(fc.integer({ min: 1, max: 600 }), fc.integer({ min: 500, max: 30_000 })),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('redeem' as const),
+      who,
+      fund: fc.nat(CODES.length - 1),
+      permille: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.constant(1001)),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('nav' as const),
+      fund: fc.nat(CODES.length - 1),
+      bps: fc.integer({ min: -500, max: 500 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('dividend' as const),
+      symbol: fc.nat(SYMBOLS.length - 1),
+      micros: fc.integer({ min: 1, max: 5 * EGP }),
+      exIn: fc.nat(3),
+      payAfter: fc.nat(4),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      who,
+      symbol: fc.nat(SYMBOLS.length - 1),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      qty: fc.integer({ min: 1, max: 60 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('deposit' as const), who, egp: fc.integer({ min: 100, max: 20_000 }) }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      minutes: fc.constantFrom(1, 45, 150, 300, 1_440, 2_880),
+    }),
+  },
 );
 
 const ALLOWED_REFUSALS = new Set([
-  'INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES', 'BELOW_MINIMUM_SUBSCRIPTION', 'FUND_ORDER_TOO_SMALL', 'DAILY_TRANSFER_LIMIT_EXCEEDED',
+  'INSUFFICIENT_SETTLED_CASH',
+  'INSUFFICIENT_SETTLED_SECURITIES',
+  'BELOW_MINIMUM_SUBSCRIPTION',
+  'FUND_ORDER_TOO_SMALL',
+  'DAILY_TRANSFER_LIMIT_EXCEEDED',
 ]);
 
 let t: TestApp;
@@ -56,7 +110,8 @@ afterAll(async () => t.close());
 const now = () => t.deps.clock.now();
 const tenant = () => t.creds.tenant.tenant_id;
 const iso = (ms: number) => t.deps.market.calendar.toIso(ms);
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const all = <T>(sql: string, ...args: unknown[]) => t.deps.db.prepare(sql).all(...args) as T[];
 
 /** The NAV model: per fund, the controls sent (instant, the sweep date then, NAV, the last fund order before it). */
@@ -71,7 +126,9 @@ function sweepDateAt(fund: Fund, ms: number): string {
 /** The NAV a fund order created at ms (with seq, when it exists) executed at: a control sent at the same instant counts only for orders after it. */
 function modelNav(fund: Fund, ms: number, seq = Infinity): number {
   const list = (controls.get(fund.fund_code) ?? []).filter((c) => c.atMs < ms || (c.atMs === ms && seq > c.afterSeq));
-  const base = list.length ? list[list.length - 1] : { navMicros: fund.nav_micros, sweepDate: sweepDateAt(fund, Date.parse(START)) };
+  const base = list.length
+    ? list[list.length - 1]
+    : { navMicros: fund.nav_micros, sweepDate: sweepDateAt(fund, Date.parse(START)) };
   return navOnSweepDate(base.navMicros, base.sweepDate, sweepDateAt(fund, ms), fund.indicative_yield_bps);
 }
 
@@ -81,21 +138,41 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
   };
   switch (cmd.kind) {
     case 'subscribe':
-      refusedOk(await t.req('POST', '/v1/fund-orders', { body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'subscribe', amount_micros: cmd.egp * EGP } }));
+      refusedOk(
+        await t.req('POST', '/v1/fund-orders', {
+          body: {
+            investor_id: investors[cmd.who],
+            fund_code: CODES[cmd.fund],
+            side: 'subscribe',
+            amount_micros: cmd.egp * EGP,
+          },
+        }),
+      );
       return;
     case 'redeem': {
-      const held = t.deps.ledger.balance(tenant(), { investorId: investors[cmd.who], asset: `fund:${CODES[cmd.fund]}`, bucket: 'settled' });
+      const held = t.deps.ledger.balance(tenant(), {
+        investorId: investors[cmd.who],
+        asset: `fund:${CODES[cmd.fund]}`,
+        bucket: 'settled',
+      });
       const units = Math.max(1, Math.floor((held * cmd.permille) / 1000) + (cmd.permille > 1000 ? 1 : 0));
-      refusedOk(await t.req('POST', '/v1/fund-orders', { body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'redeem', units_micros: units } }));
+      refusedOk(
+        await t.req('POST', '/v1/fund-orders', {
+          body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'redeem', units_micros: units },
+        }),
+      );
       return;
     }
     case 'nav': {
       const fund = FUNDS[cmd.fund];
       const navMicros = Math.max(1, Math.floor((modelNav(fund, now()) * (10_000 + cmd.bps)) / 10_000));
-      const res = await t.req('POST', '/admin/sandbox/nav', { body: { fund_code: fund.fund_code, nav_micros: navMicros } });
+      const res = await t.req('POST', '/admin/sandbox/nav', {
+        body: { fund_code: fund.fund_code, nav_micros: navMicros },
+      });
       expect(res.status, res.text).toBe(200);
       const list = controls.get(fund.fund_code) ?? [];
-      const afterSeq = (t.deps.db.prepare('SELECT COALESCE(MAX(seq), 0) AS m FROM fund_orders').get() as { m: number }).m;
+      const afterSeq = (t.deps.db.prepare('SELECT COALESCE(MAX(seq), 0) AS m FROM fund_orders').get() as { m: number })
+        .m;
       list.push({ atMs: now(), sweepDate: sweepDateAt(fund, now()), navMicros, afterSeq });
       controls.set(fund.fund_code, list);
       return;
@@ -103,16 +180,35 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
     case 'dividend': {
       const exDate = addDays(t.deps.market.calendar.localDate(now()), cmd.exIn);
       const res = await t.req('POST', '/admin/sandbox/declare-dividend', {
-        body: { symbol: SYMBOLS[cmd.symbol], amount_per_share_micros: cmd.micros, ex_date: exDate, pay_date: addDays(exDate, cmd.payAfter) },
+        body: {
+          symbol: SYMBOLS[cmd.symbol],
+          amount_per_share_micros: cmd.micros,
+          ex_date: exDate,
+          pay_date: addDays(exDate, cmd.payAfter),
+        },
       });
       expect(res.status, res.text).toBe(201);
       return;
     }
     case 'order':
-      refusedOk(await t.req('POST', '/v1/orders', { body: { investor_id: investors[cmd.who], symbol: SYMBOLS[cmd.symbol], side: cmd.side, type: 'market', qty: cmd.qty } }));
+      refusedOk(
+        await t.req('POST', '/v1/orders', {
+          body: {
+            investor_id: investors[cmd.who],
+            symbol: SYMBOLS[cmd.symbol],
+            side: cmd.side,
+            type: 'market',
+            qty: cmd.qty,
+          },
+        }),
+      );
       return;
     case 'deposit':
-      refusedOk(await t.req('POST', '/v1/transfers', { body: { investor_id: investors[cmd.who], direction: 'deposit', amount_micros: cmd.egp * EGP } }));
+      refusedOk(
+        await t.req('POST', '/v1/transfers', {
+          body: { investor_id: investors[cmd.who], direction: 'deposit', amount_micros: cmd.egp * EGP },
+        }),
+      );
       return;
     case 'advance':
       await advance(t, { minutes: cmd.minutes });
@@ -140,7 +236,8 @@ function naiveHolders(asset: string, beforeMs: number): Map<string, number> {
     `SELECT e.amount, d.owner AS d, c.owner AS c, d.bucket AS db, c.bucket AS cb FROM ledger_entries e
        JOIN ledger_accounts d ON d.id = e.debit_account_id JOIN ledger_accounts c ON c.id = e.credit_account_id
       WHERE d.asset = ? AND e.at_ms < ?`,
-    asset, beforeMs,
+    asset,
+    beforeMs,
   );
   const out = new Map<string, number>();
   for (const r of rows) {
@@ -183,13 +280,25 @@ async function check(investors: string[]): Promise<void> {
   }
   expect(t.deps.ledger.balance(ten, { system: 'fund', asset: 'cash:EGP' })).toBe(fundCash);
 
-  const dividends = all<{ id: string; symbol: string; amount_per_share_micros: number; record_ms: number; pay_ms: number; state: string }>('SELECT * FROM dividends ORDER BY seq');
+  const dividends = all<{
+    id: string;
+    symbol: string;
+    amount_per_share_micros: number;
+    record_ms: number;
+    pay_ms: number;
+    state: string;
+  }>('SELECT * FROM dividends ORDER BY seq');
   let paidGross = 0;
   for (const d of dividends) {
     expect(d.state, d.id).toBe(d.pay_ms <= now() ? 'paid' : d.record_ms <= now() ? 'recorded' : 'declared');
-    const ents = all<{ investor_id: string; shares: number; gross_micros: number; tax_micros: number; net_micros: number; state: string }>(
-      'SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY investor_id', d.id,
-    );
+    const ents = all<{
+      investor_id: string;
+      shares: number;
+      gross_micros: number;
+      tax_micros: number;
+      net_micros: number;
+      state: string;
+    }>('SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY investor_id', d.id);
     if (d.state === 'declared') {
       expect(ents).toEqual([]);
       continue;
@@ -227,7 +336,9 @@ describe('Funds and dividends property: random fund orders, NAV controls, divide
         controls = new Map();
         const investors = Array.from({ length: INVESTORS }, () => seedInvestor(t));
         for (const inv of investors) {
-          t.deps.db.prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?').run(inv);
+          t.deps.db
+            .prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?')
+            .run(inv);
           creditCash(t, inv, 60_000 * EGP);
           for (const s of SYMBOLS) creditShares(t, inv, s, 100);
         }

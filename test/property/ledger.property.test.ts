@@ -35,8 +35,14 @@ const command: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('deposit' as const), who: fc.nat(INVESTORS - 1), amount }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('withdrawal' as const), who: fc.nat(INVESTORS - 1), amount }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('manual' as const), enabled: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const), pick: fc.nat(5) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(1, 1, 2, 3, 45, 24 * 60) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const), pick: fc.nat(5) }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(1, 1, 2, 3, 45, 24 * 60) }),
+  },
 );
 
 interface Transfer {
@@ -80,7 +86,11 @@ async function resolveAmount(investorId: string, a: Amount): Promise<number> {
 }
 
 /** The refusal the rules predict for a new transfer, from the transfer list and balances alone. */
-async function expectedRefusal(investorId: string, kind: 'deposit' | 'withdrawal', amountMicros: number): Promise<string | null> {
+async function expectedRefusal(
+  investorId: string,
+  kind: 'deposit' | 'withdrawal',
+  amountMicros: number,
+): Promise<string | null> {
   if (amountMicros > 70_000 * EGP) return 'TRANSFER_LIMIT_EXCEEDED';
   if ((await usedToday(investorId)) + amountMicros > 200_000 * EGP) return 'DAILY_TRANSFER_LIMIT_EXCEEDED';
   if (kind === 'withdrawal' && (await cashOf(investorId)).settled < amountMicros) return 'INSUFFICIENT_SETTLED_CASH';
@@ -94,13 +104,17 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
       const investorId = investors[cmd.who];
       const amountMicros = await resolveAmount(investorId, cmd.amount);
       const refusal = await expectedRefusal(investorId, cmd.kind, amountMicros);
-      const res = await t.req('POST', '/v1/transfers', { body: { investor_id: investorId, direction: cmd.kind, amount_micros: amountMicros } });
+      const res = await t.req('POST', '/v1/transfers', {
+        body: { investor_id: investorId, direction: cmd.kind, amount_micros: amountMicros },
+      });
       if (refusal === null) expect(res.status, res.text).toBe(201);
       else expect([res.status, res.body.error?.code]).toEqual([422, refusal]);
       return;
     }
     case 'manual': {
-      expect((await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: cmd.enabled } })).status).toBe(200);
+      expect((await t.req('POST', '/admin/sandbox/manual-funding', { body: { enabled: cmd.enabled } })).status).toBe(
+        200,
+      );
       return;
     }
     case 'approve':
@@ -108,7 +122,11 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
       const waiting = (await t.req('GET', '/broker/v1/funding')).body.funding;
       if (waiting.length === 0) return;
       const id = waiting[cmd.pick % waiting.length].transfer_id;
-      const res = await t.req('POST', `/broker/v1/funding/${id}/${cmd.kind}`, cmd.kind === 'reject' ? { body: { reason_code: 'DEALER_REJECTED' } } : {});
+      const res = await t.req(
+        'POST',
+        `/broker/v1/funding/${id}/${cmd.kind}`,
+        cmd.kind === 'reject' ? { body: { reason_code: 'DEALER_REJECTED' } } : {},
+      );
       expect(res.status, res.text).toBe(200);
       return;
     }
@@ -128,8 +146,15 @@ async function check(investors: string[]): Promise<void> {
     const inFlightOut = sum((x) => x.direction === 'withdrawal' && !['completed', 'failed'].includes(x.state));
     const cash = await cashOf(investorId);
     expect(cash.settled).toBeGreaterThanOrEqual(0);
-    expect(cash).toEqual({ asset: 'cash:EGP', settled: completedIn - completedOut - inFlightOut, reserved: inFlightOut, unsettled: 0 });
-    for (const x of list) if (x.amount_micros === 666 * EGP && ['at_broker', 'completed'].includes(x.state)) throw new Error(`666 EGP passed the rail: ${x.transfer_id}`);
+    expect(cash).toEqual({
+      asset: 'cash:EGP',
+      settled: completedIn - completedOut - inFlightOut,
+      reserved: inFlightOut,
+      unsettled: 0,
+    });
+    for (const x of list)
+      if (x.amount_micros === 666 * EGP && ['at_broker', 'completed'].includes(x.state))
+        throw new Error(`666 EGP passed the rail: ${x.transfer_id}`);
   }
 }
 
@@ -137,10 +162,14 @@ describe('Ledger property: random transfer sequences keep the books balanced', (
   it('after every step: per-asset sum zero, no negative settled balance, balances equal the sum of their postings, and the model agrees', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 40, size: 'max' }), async (cmds) => {
-        expect((await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: '2026-11-22T22:30:00+02:00' } })).status).toBe(200);
+        expect(
+          (await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: '2026-11-22T22:30:00+02:00' } }))
+            .status,
+        ).toBe(200);
         const investors = Array.from({ length: INVESTORS }, () => seedInvestor(t));
         // every investor starts with settled cash, so withdrawals and their failures are exercised
-        for (const investorId of investors) await run({ kind: 'deposit', who: investors.indexOf(investorId), amount: 20_000 * EGP }, investors);
+        for (const investorId of investors)
+          await run({ kind: 'deposit', who: investors.indexOf(investorId), amount: 20_000 * EGP }, investors);
         await run({ kind: 'advance', minutes: 3 }, investors);
         await check(investors);
         for (const cmd of cmds) {

@@ -8,8 +8,15 @@ import { createTape, type TapeOverride } from '../../daemon/market/tape.js';
 import { roundToTick } from '../../daemon/market/ticks.js';
 import { readFixture } from '../../daemon/fixtures.js';
 import {
-  nextStep, requestCancel, submit, nextMinute,
-  type MatchOrder, type OrderEvent, type Side, type TimeInForce, type OrderType,
+  nextStep,
+  requestCancel,
+  submit,
+  nextMinute,
+  type MatchOrder,
+  type OrderEvent,
+  type Side,
+  type TimeInForce,
+  type OrderType,
 } from '../../daemon/trading/matcher.js';
 import { createMarketView } from '../../daemon/trading/view.js';
 import { fixtureCalendar } from '../helpers/market.js';
@@ -17,8 +24,9 @@ import { fixtureCalendar } from '../helpers/market.js';
 const MIN = 60_000;
 const DAY = 86_400_000;
 const cal = fixtureCalendar();
-const equities = readFixture<Array<{ symbol: string; security_type: string; ref_price_micros: number }>>('instruments.json')
-  .filter((i) => i.security_type === 'equity');
+const equities = readFixture<Array<{ symbol: string; security_type: string; ref_price_micros: number }>>(
+  'instruments.json',
+).filter((i) => i.security_type === 'equity');
 const START = Date.parse('2026-11-22T08:00:00+02:00');
 
 interface Case {
@@ -107,26 +115,43 @@ function fast(c: Case, o0: MatchOrder, view: ReturnType<typeof createMarketView>
     } else after = stop;
     if (cancelPending && after >= tc!) {
       cancelPending = false;
-      if (o.state !== 'filled' && o.state !== 'cancelled' && o.state !== 'expired') o = requestCancel(o, nextMinute(tc!));
+      if (o.state !== 'filled' && o.state !== 'cancelled' && o.state !== 'expired')
+        o = requestCancel(o, nextMinute(tc!));
     }
   }
   return out;
 }
 
-const caseArb: fc.Arbitrary<Case> = fc.record({
-  symbol: fc.constantFrom(...equities.map((e) => e.symbol)),
-  side: fc.constantFrom<Side>('buy', 'sell'),
-  type: fc.constantFrom<OrderType>('market', 'limit', 'limit', 'limit'),
-  tif: fc.constantFrom<TimeInForce>('day', 'gtc', 'gtc', 'ioc', 'fok'),
-  qty: fc.oneof(fc.constant(13), fc.integer({ min: 1, max: 50 })),
-  limitOffsetBps: fc.integer({ min: -400, max: 200 }),
-  t0: fc.integer({ min: START, max: START + 60 * DAY }),
-  cancelAfterMs: fc.option(fc.integer({ min: 0, max: 3 * DAY }), { nil: null }),
-  windowMs: fc.integer({ min: MIN, max: 8 * DAY }),
-  chunkMs: fc.integer({ min: 10 * MIN, max: 4 * DAY }),
-  overrides: fc.array(fc.record({ dayOffset: fc.integer({ min: 0, max: 60 }), minute: fc.integer({ min: 0, max: 300 }), bps: fc.integer({ min: -500, max: 500 }) }), { maxLength: 2 })
-    .map((xs) => xs.map((x) => ({ symbol: '', atMs: START + x.dayOffset * DAY + 2 * 3_600_000 + x.minute * MIN, priceMicros: x.bps }))),
-}).map((c) => ({ ...c, overrides: c.overrides.map((o) => ({ ...o, symbol: c.symbol })) }));
+const caseArb: fc.Arbitrary<Case> = fc
+  .record({
+    symbol: fc.constantFrom(...equities.map((e) => e.symbol)),
+    side: fc.constantFrom<Side>('buy', 'sell'),
+    type: fc.constantFrom<OrderType>('market', 'limit', 'limit', 'limit'),
+    tif: fc.constantFrom<TimeInForce>('day', 'gtc', 'gtc', 'ioc', 'fok'),
+    qty: fc.oneof(fc.constant(13), fc.integer({ min: 1, max: 50 })),
+    limitOffsetBps: fc.integer({ min: -400, max: 200 }),
+    t0: fc.integer({ min: START, max: START + 60 * DAY }),
+    cancelAfterMs: fc.option(fc.integer({ min: 0, max: 3 * DAY }), { nil: null }),
+    windowMs: fc.integer({ min: MIN, max: 8 * DAY }),
+    chunkMs: fc.integer({ min: 10 * MIN, max: 4 * DAY }),
+    overrides: fc
+      .array(
+        fc.record({
+          dayOffset: fc.integer({ min: 0, max: 60 }),
+          minute: fc.integer({ min: 0, max: 300 }),
+          bps: fc.integer({ min: -500, max: 500 }),
+        }),
+        { maxLength: 2 },
+      )
+      .map((xs) =>
+        xs.map((x) => ({
+          symbol: '',
+          atMs: START + x.dayOffset * DAY + 2 * 3_600_000 + x.minute * MIN,
+          priceMicros: x.bps,
+        })),
+      ),
+  })
+  .map((c) => ({ ...c, overrides: c.overrides.map((o) => ({ ...o, symbol: c.symbol })) }));
 
 describe('the fast matcher agrees with a minute-by-minute reference model', () => {
   it('same events at the same instants for random orders, cancels, windows and quote overrides', () => {
@@ -134,14 +159,43 @@ describe('the fast matcher agrees with a minute-by-minute reference model', () =
       fc.property(caseArb, (c) => {
         const ref = equities.find((e) => e.symbol === c.symbol)!.ref_price_micros;
         // overrides carry an offset in bps of the reference; turn them into prices on the grid
-        const overrides = c.overrides.map((o) => ({ ...o, priceMicros: roundToTick(Math.max(1_000, Math.round((ref * (10_000 + o.priceMicros)) / 10_000)), 'nearest') }));
-        const tape = createTape({ seed: 42, calendar: cal, instruments: equities.map((e) => ({ symbol: e.symbol, refPriceMicros: e.ref_price_micros })), overrides: () => overrides });
+        const overrides = c.overrides.map((o) => ({
+          ...o,
+          priceMicros: roundToTick(Math.max(1_000, Math.round((ref * (10_000 + o.priceMicros)) / 10_000)), 'nearest'),
+        }));
+        const tape = createTape({
+          seed: 42,
+          calendar: cal,
+          instruments: equities.map((e) => ({ symbol: e.symbol, refPriceMicros: e.ref_price_micros })),
+          overrides: () => overrides,
+        });
         const view = createMarketView({ calendar: cal, tape, isHalted: () => false });
         if ((c.tif === 'ioc' || c.tif === 'fok') && !cal.isOpen(c.t0)) return; // refused by validation
-        const limit = c.type === 'market' ? null : roundToTick(Math.round((tape.priceAt(c.symbol, c.t0) * (10_000 + (c.side === 'buy' ? c.limitOffsetBps : -c.limitOffsetBps))) / 10_000), 'nearest');
+        const limit =
+          c.type === 'market'
+            ? null
+            : roundToTick(
+                Math.round(
+                  (tape.priceAt(c.symbol, c.t0) *
+                    (10_000 + (c.side === 'buy' ? c.limitOffsetBps : -c.limitOffsetBps))) /
+                    10_000,
+                ),
+                'nearest',
+              );
         const o0: MatchOrder = {
-          symbol: c.symbol, side: c.side, type: c.type, tif: c.tif, qty: c.qty, limitPriceMicros: limit, routing: 'auto',
-          state: 'received', filledQty: 0, transmitted: false, eligibleFromMs: c.t0, cancelDueMs: null, reasonCode: null,
+          symbol: c.symbol,
+          side: c.side,
+          type: c.type,
+          tif: c.tif,
+          qty: c.qty,
+          limitPriceMicros: limit,
+          routing: 'auto',
+          state: 'received',
+          filledQty: 0,
+          transmitted: false,
+          eligibleFromMs: c.t0,
+          cancelDueMs: null,
+          reasonCode: null,
         };
         const end = c.t0 + c.windowMs;
         const expected = reference(c, limit, (ms) => tape.priceAt(c.symbol, ms), end);

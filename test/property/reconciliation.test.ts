@@ -30,17 +30,57 @@ type Cmd =
 
 const who = fc.nat(INVESTORS - 1);
 const command: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), who, egp: fc.integer({ min: 1, max: 20_000 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('order' as const), who, symbol: fc.nat(SYMBOLS.length - 1), side: fc.constantFrom('buy' as const, 'sell' as const), qty: fc.integer({ min: 1, max: 80 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('subscribe' as const), who, fund: fc.nat(CODES.length - 1), egp: fc.integer({ min: 500, max: 20_000 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('deposit' as const, 'withdraw' as const),
+      who,
+      egp: fc.integer({ min: 1, max: 20_000 }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('order' as const),
+      who,
+      symbol: fc.nat(SYMBOLS.length - 1),
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      qty: fc.integer({ min: 1, max: 80 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('subscribe' as const),
+      who,
+      fund: fc.nat(CODES.length - 1),
+      egp: fc.integer({ min: 500, max: 20_000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), who, fund: fc.nat(CODES.length - 1) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dividend' as const), symbol: fc.nat(SYMBOLS.length - 1), micros: fc.integer({ min: 1, max: 3 * EGP }), exIn: fc.nat(2), payAfter: fc.nat(3) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(5, 90, 300, 1_440, 2_880) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('dividend' as const),
+      symbol: fc.nat(SYMBOLS.length - 1),
+      micros: fc.integer({ min: 1, max: 3 * EGP }),
+      exIn: fc.nat(2),
+      payAfter: fc.nat(3),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(5, 90, 300, 1_440, 2_880) }),
+  },
 );
 
 const ALLOWED_REFUSALS = new Set([
-  'INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES', 'MARKET_CLOSED', 'DAILY_TRANSFER_LIMIT_EXCEEDED',
-  'BELOW_MINIMUM_SUBSCRIPTION', 'FUND_ORDER_TOO_SMALL',
+  'INSUFFICIENT_SETTLED_CASH',
+  'INSUFFICIENT_SETTLED_SECURITIES',
+  'MARKET_CLOSED',
+  'DAILY_TRANSFER_LIMIT_EXCEEDED',
+  'BELOW_MINIMUM_SUBSCRIPTION',
+  'FUND_ORDER_TOO_SMALL',
 ]);
 
 let t: TestApp;
@@ -52,13 +92,21 @@ afterAll(async () => t.close());
 const tenant = () => t.creds.tenant.tenant_id;
 const cal = () => t.deps.market.calendar;
 const today = () => cal().localDate(t.deps.clock.now());
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const lastBusinessDay = () => (cal().isTradingDay(today()) ? today() : cal().prevTradingDay(today()));
 
 /** Shares delivered in by the depository (a visible movement, unlike a journal from system:adjustments). */
 function deliverShares(investorId: string, symbol: string, qty: number): void {
   const r = t.deps.db.transaction(() =>
-    t.deps.ledger.transfer({ tenantId: tenant(), debit: { system: 'clearing', asset: symbol }, credit: { investorId, asset: symbol, bucket: 'settled' }, amount: qty, kind: 'transfer_in', ref: `prop-${investorId}-${symbol}` }),
+    t.deps.ledger.transfer({
+      tenantId: tenant(),
+      debit: { system: 'clearing', asset: symbol },
+      credit: { investorId, asset: symbol, bucket: 'settled' },
+      amount: qty,
+      kind: 'transfer_in',
+      ref: `prop-${investorId}-${symbol}`,
+    }),
   )();
   if (!r.ok) throw new Error(`share delivery failed: ${r.code}`);
 }
@@ -70,19 +118,62 @@ async function step(cmd: Cmd, investors: string[]): Promise<void> {
   switch (cmd.kind) {
     case 'deposit':
     case 'withdraw':
-      return refusedOk(await t.req('POST', '/v1/transfers', { body: { investor_id: investors[cmd.who], direction: cmd.kind === 'deposit' ? 'deposit' : 'withdrawal', amount_micros: cmd.egp * EGP } }));
+      return refusedOk(
+        await t.req('POST', '/v1/transfers', {
+          body: {
+            investor_id: investors[cmd.who],
+            direction: cmd.kind === 'deposit' ? 'deposit' : 'withdrawal',
+            amount_micros: cmd.egp * EGP,
+          },
+        }),
+      );
     case 'order':
-      return refusedOk(await t.req('POST', '/v1/orders', { body: { investor_id: investors[cmd.who], symbol: SYMBOLS[cmd.symbol], side: cmd.side, type: 'market', qty: cmd.qty } }));
+      return refusedOk(
+        await t.req('POST', '/v1/orders', {
+          body: {
+            investor_id: investors[cmd.who],
+            symbol: SYMBOLS[cmd.symbol],
+            side: cmd.side,
+            type: 'market',
+            qty: cmd.qty,
+          },
+        }),
+      );
     case 'subscribe':
-      return refusedOk(await t.req('POST', '/v1/fund-orders', { body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'subscribe', amount_micros: cmd.egp * EGP } }));
+      return refusedOk(
+        await t.req('POST', '/v1/fund-orders', {
+          body: {
+            investor_id: investors[cmd.who],
+            fund_code: CODES[cmd.fund],
+            side: 'subscribe',
+            amount_micros: cmd.egp * EGP,
+          },
+        }),
+      );
     case 'redeem': {
-      const held = t.deps.ledger.balance(tenant(), { investorId: investors[cmd.who], asset: `fund:${CODES[cmd.fund]}`, bucket: 'settled' });
-      if (held > 0) refusedOk(await t.req('POST', '/v1/fund-orders', { body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'redeem', units_micros: held } }));
+      const held = t.deps.ledger.balance(tenant(), {
+        investorId: investors[cmd.who],
+        asset: `fund:${CODES[cmd.fund]}`,
+        bucket: 'settled',
+      });
+      if (held > 0)
+        refusedOk(
+          await t.req('POST', '/v1/fund-orders', {
+            body: { investor_id: investors[cmd.who], fund_code: CODES[cmd.fund], side: 'redeem', units_micros: held },
+          }),
+        );
       return;
     }
     case 'dividend': {
       const exDate = addDays(today(), cmd.exIn);
-      const res = await t.req('POST', '/admin/sandbox/declare-dividend', { body: { symbol: SYMBOLS[cmd.symbol], amount_per_share_micros: cmd.micros, ex_date: exDate, pay_date: addDays(exDate, cmd.payAfter) } });
+      const res = await t.req('POST', '/admin/sandbox/declare-dividend', {
+        body: {
+          symbol: SYMBOLS[cmd.symbol],
+          amount_per_share_micros: cmd.micros,
+          ex_date: exDate,
+          pay_date: addDays(exDate, cmd.payAfter),
+        },
+      });
       expect(res.status, res.text).toBe(201);
       return;
     }
@@ -131,7 +222,8 @@ const injections = fc.uniqueArray(
 async function inject(list: Injection[], investors: string[], date: string): Promise<string[]> {
   const expected: string[] = [];
   for (const i of list) {
-    const kind = i.kind === 'position' && i.asset < 0 ? 'cash' : i.kind === 'cash' && i.asset >= 0 ? 'position' : i.kind;
+    const kind =
+      i.kind === 'position' && i.asset < 0 ? 'cash' : i.kind === 'cash' && i.asset >= 0 ? 'position' : i.kind;
     const symbol = i.asset >= 0 ? SYMBOLS[i.asset] : undefined;
     const body: Record<string, unknown> = { kind, investor_id: investors[i.investor], date };
     if (symbol) body.symbol = symbol;
@@ -147,26 +239,33 @@ async function inject(list: Injection[], investors: string[], date: string): Pro
 describe('Reconciliation property: a clean sandbox has no break; each injected break is found once', () => {
   it('random funding, trading, fund orders, dividends and settlement reconcile with 0 breaks every business day, and injected breaks are found exactly once', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 10, maxLength: 40, size: 'max' }), injections, async (cmds, inj) => {
-        expect((await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: START } })).status).toBe(200);
-        const investors = Array.from({ length: INVESTORS }, () => seedInvestor(t));
-        for (const inv of investors) {
-          t.deps.db.prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?').run(inv);
-          creditCash(t, inv, 60_000 * EGP);
-          deliverShares(inv, SYMBOLS[0], 100);
-        }
-        await advance(t, { minutes: 10 });
-        for (const cmd of cmds) await step(cmd, investors);
-        expect(t.deps.ledger.checkInvariants().ok).toBe(true);
-        await expectCleanEveryDay();
+      fc.asyncProperty(
+        fc.array(command, { minLength: 10, maxLength: 40, size: 'max' }),
+        injections,
+        async (cmds, inj) => {
+          expect((await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: START } })).status).toBe(200);
+          const investors = Array.from({ length: INVESTORS }, () => seedInvestor(t));
+          for (const inv of investors) {
+            t.deps.db
+              .prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?')
+              .run(inv);
+            creditCash(t, inv, 60_000 * EGP);
+            deliverShares(inv, SYMBOLS[0], 100);
+          }
+          await advance(t, { minutes: 10 });
+          for (const cmd of cmds) await step(cmd, investors);
+          expect(t.deps.ledger.checkInvariants().ok).toBe(true);
+          await expectCleanEveryDay();
 
-        const date = lastBusinessDay();
-        const expected = await inject(inj, investors, date);
-        const run = await runOf(date);
-        const found = (await t.req('GET', `/admin/reconciliation/breaks?run_id=${run.run_id}&limit=1000`)).body.breaks as any[];
-        expect(found.map((b) => `${b.kind}|${b.investor_id}|${b.asset}`).sort()).toEqual(expected);
-        expect(run.breaks_found).toBe(expected.length);
-      }),
+          const date = lastBusinessDay();
+          const expected = await inject(inj, investors, date);
+          const run = await runOf(date);
+          const found = (await t.req('GET', `/admin/reconciliation/breaks?run_id=${run.run_id}&limit=1000`)).body
+            .breaks as any[];
+          expect(found.map((b) => `${b.kind}|${b.investor_id}|${b.asset}`).sort()).toEqual(expected);
+          expect(run.breaks_found).toBe(expected.length);
+        },
+      ),
       fcParams({ numRuns: 15 }),
     );
   }, 600_000);

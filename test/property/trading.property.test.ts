@@ -24,7 +24,16 @@ const SYMBOLS = ['COMI', 'OIH', 'SWDY', 'ETEL'] as const;
 const INVESTORS = 2;
 
 type Cmd =
-  | { kind: 'order'; who: number; symbol: number; side: 'buy' | 'sell'; type: 'market' | 'limit'; tif: 'day' | 'gtc' | 'ioc' | 'fok'; qty: number; offsetBps: number }
+  | {
+      kind: 'order';
+      who: number;
+      symbol: number;
+      side: 'buy' | 'sell';
+      type: 'market' | 'limit';
+      tif: 'day' | 'gtc' | 'ioc' | 'fok';
+      qty: number;
+      offsetBps: number;
+    }
   | { kind: 'cancel'; pick: number }
   | { kind: 'quote'; symbol: number; bps: number }
   | { kind: 'deposit'; who: number; egp: number }
@@ -45,12 +54,37 @@ const command: fc.Arbitrary<Cmd> = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('quote' as const), symbol: fc.nat(SYMBOLS.length - 1), bps: fc.integer({ min: -600, max: 600 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deposit' as const), who: fc.nat(INVESTORS - 1), egp: fc.integer({ min: 100, max: 20_000 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.constantFrom(1, 1, 2, 17, 90, 300, 1_440, 2 * 1_440, 3 * 1_440) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('quote' as const),
+      symbol: fc.nat(SYMBOLS.length - 1),
+      bps: fc.integer({ min: -600, max: 600 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('deposit' as const),
+      who: fc.nat(INVESTORS - 1),
+      egp: fc.integer({ min: 100, max: 20_000 }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      minutes: fc.constantFrom(1, 1, 2, 17, 90, 300, 1_440, 2 * 1_440, 3 * 1_440),
+    }),
+  },
 );
 
-const ALLOWED_REFUSALS = new Set(['INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES', 'MARKET_CLOSED', 'DAILY_TRANSFER_LIMIT_EXCEEDED']);
+const ALLOWED_REFUSALS = new Set([
+  'INSUFFICIENT_SETTLED_CASH',
+  'INSUFFICIENT_SETTLED_SECURITIES',
+  'MARKET_CLOSED',
+  'DAILY_TRANSFER_LIMIT_EXCEEDED',
+]);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -70,7 +104,15 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
       const signed = cmd.side === 'buy' ? cmd.offsetBps : -cmd.offsetBps;
       const raw = roundToTick(Math.max(1_000, Math.round((p * (10_000 + signed)) / 10_000)), 'nearest');
       const limit = Math.min(b.upperMicros, Math.max(b.lowerMicros, raw));
-      const body = { investor_id: investors[cmd.who], symbol, side: cmd.side, type: cmd.type, qty: cmd.qty, time_in_force: cmd.tif, ...(cmd.type === 'limit' ? { limit_price_micros: limit } : {}) };
+      const body = {
+        investor_id: investors[cmd.who],
+        symbol,
+        side: cmd.side,
+        type: cmd.type,
+        qty: cmd.qty,
+        time_in_force: cmd.tif,
+        ...(cmd.type === 'limit' ? { limit_price_micros: limit } : {}),
+      };
       const res = await t.req('POST', '/v1/orders', { body });
       if (res.status !== 201) expect(ALLOWED_REFUSALS.has(res.body.error?.code), res.text).toBe(true);
       return;
@@ -87,12 +129,17 @@ async function run(cmd: Cmd, investors: string[]): Promise<void> {
       const symbol = SYMBOLS[cmd.symbol];
       const b = bandAt(symbol, now());
       const p = t.deps.market.tape.priceAt(symbol, now());
-      const price = Math.min(b.upperMicros, Math.max(b.lowerMicros, roundToTick(Math.round((p * (10_000 + cmd.bps)) / 10_000), 'nearest')));
+      const price = Math.min(
+        b.upperMicros,
+        Math.max(b.lowerMicros, roundToTick(Math.round((p * (10_000 + cmd.bps)) / 10_000), 'nearest')),
+      );
       expect((await t.req('POST', '/admin/sandbox/quote', { body: { symbol, price_micros: price } })).status).toBe(200);
       return;
     }
     case 'deposit': {
-      const res = await t.req('POST', '/v1/transfers', { body: { investor_id: investors[cmd.who], direction: 'deposit', amount_micros: cmd.egp * EGP } });
+      const res = await t.req('POST', '/v1/transfers', {
+        body: { investor_id: investors[cmd.who], direction: 'deposit', amount_micros: cmd.egp * EGP },
+      });
       if (res.status !== 201) expect(ALLOWED_REFUSALS.has(res.body.error?.code), res.text).toBe(true);
       return;
     }
@@ -121,7 +168,11 @@ async function check(investors: string[]): Promise<void> {
     expect(o.filled_value_micros).toBe(sum('value_micros'));
     expect(o.state === 'filled').toBe(o.filled_qty === o.qty);
     const view = (await t.req('GET', `/v1/orders/${o.id}`)).body;
-    expect(view).toMatchObject({ filled_qty: o.filled_qty, status: STATUS_OF[o.state], avg_price_micros: averagePrice(o.filled_value_micros, o.filled_qty) });
+    expect(view).toMatchObject({
+      filled_qty: o.filled_qty,
+      status: STATUS_OF[o.state],
+      avg_price_micros: averagePrice(o.filled_value_micros, o.filled_qty),
+    });
     const f = orderFees(o.filled_value_micros, FEES);
     expect(o.fees_micros).toBe(f.commission_micros + f.egx_micros + f.mcdr_micros + f.ipf_micros + f.fra_micros);
     expect(o.withholding_micros).toBe(f.stamp_duty_micros);
@@ -144,7 +195,8 @@ async function check(investors: string[]): Promise<void> {
       expect(cashHold.amount).toBe(o.reserved_cash_micros);
       expect(cashHold.posted).toBe(cashUsed);
       expect(cashHold.state === 'pending').toBe(open && cashHold.remaining > 0);
-      if (cashHold.state === 'pending') reservedCash.set(o.investor_id, (reservedCash.get(o.investor_id) ?? 0) + cashHold.remaining);
+      if (cashHold.state === 'pending')
+        reservedCash.set(o.investor_id, (reservedCash.get(o.investor_id) ?? 0) + cashHold.remaining);
     } else if (o.reserved_cash_micros > 0) {
       // completed in the request that placed it: paid from settled cash, within its reservation
       expect(open).toBe(false);
@@ -166,7 +218,11 @@ async function check(investors: string[]): Promise<void> {
   for (const inv of investors) {
     const cash = t.deps.ledger.position(tenant, inv, 'cash:EGP');
     expect(cash.reserved).toBe(reservedCash.get(inv) ?? 0);
-    const pending = t.deps.db.prepare("SELECT asset, SUM(amount) AS n FROM settlements WHERE investor_id = ? AND state = 'pending' GROUP BY asset").all(inv) as Array<{ asset: string; n: number }>;
+    const pending = t.deps.db
+      .prepare(
+        "SELECT asset, SUM(amount) AS n FROM settlements WHERE investor_id = ? AND state = 'pending' GROUP BY asset",
+      )
+      .all(inv) as Array<{ asset: string; n: number }>;
     const pendingOf = (asset: string) => pending.find((p) => p.asset === asset)?.n ?? 0;
     expect(cash.unsettled).toBe(pendingOf('cash:EGP'));
     for (const symbol of SYMBOLS) {
@@ -175,7 +231,9 @@ async function check(investors: string[]): Promise<void> {
       expect(pos.unsettled).toBe(pendingOf(symbol));
     }
   }
-  const overdue = t.deps.db.prepare("SELECT COUNT(*) AS n FROM settlements WHERE state = 'pending' AND due_ms <= ?").get(now()) as { n: number };
+  const overdue = t.deps.db
+    .prepare("SELECT COUNT(*) AS n FROM settlements WHERE state = 'pending' AND due_ms <= ?")
+    .get(now()) as { n: number };
   expect(overdue.n).toBe(0);
 }
 
@@ -183,10 +241,15 @@ describe('Trading property: random order, cancel, quote, deposit and clock seque
   it('keep the ledger balanced and every order, hold and balance in agreement with the fills', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 10, maxLength: 40, size: 'max' }), async (cmds) => {
-        expect((await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: '2026-11-25T13:50:00+02:00' } })).status).toBe(200);
+        expect(
+          (await t.req('POST', '/admin/sandbox/reset', { body: { seed: 42, start: '2026-11-25T13:50:00+02:00' } }))
+            .status,
+        ).toBe(200);
         const investors = Array.from({ length: INVESTORS }, () => seedInvestor(t));
         for (const inv of investors) {
-          t.deps.db.prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?').run(inv);
+          t.deps.db
+            .prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?')
+            .run(inv);
           creditCash(t, inv, 30_000 * EGP);
           for (const s of SYMBOLS) creditShares(t, inv, s, 200);
         }

@@ -12,19 +12,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, ai: string): string {
   const f = join(dir, name);
-  writeFileSync(f, [
-    'name: assistant provider',
-    'seed: 42',
-    'start: 2026-11-22T09:00:00+02:00',
-    `ai: ${ai}`,
-    'steps:',
-    '  - name: state',
-    '    request: { method: GET, path: /admin/sandbox/state }',
-    `    expect: { status: 200, fields: { ai: ${JSON.stringify(ai)} } }`,
-    '  - name: glossary',
-    '    request: { method: GET, path: /v1/ai/glossary/t-plus-2 }',
-    '    expect: { status: 200, fields: { outcome: answered } }',
-  ].join('\n') + '\n');
+  writeFileSync(
+    f,
+    [
+      'name: assistant provider',
+      'seed: 42',
+      'start: 2026-11-22T09:00:00+02:00',
+      `ai: ${ai}`,
+      'steps:',
+      '  - name: state',
+      '    request: { method: GET, path: /admin/sandbox/state }',
+      `    expect: { status: 200, fields: { ai: ${JSON.stringify(ai)} } }`,
+      '  - name: glossary',
+      '    request: { method: GET, path: /v1/ai/glossary/t-plus-2 }',
+      '    expect: { status: 200, fields: { outcome: answered } }',
+    ].join('\n') + '\n',
+  );
   return f;
 }
 

@@ -58,15 +58,28 @@ describe('matchers', () => {
   it('check: a status or an error code, 2xx by default, then body, fields and headers', () => {
     const ok = { status: 201, headers: { 'idempotent-replayed': 'true' }, body: { state: 'x', n: 2 } };
     expect(check(ok, undefined)).toEqual([]);
-    expect(check(ok, { status: [200, 201], fields: { state: 'x', n: { gt: 1 } }, headers: { 'Idempotent-Replayed': 'true' }, body: { eq: { state: 'x', n: 2 } } })).toEqual([]);
+    expect(
+      check(ok, {
+        status: [200, 201],
+        fields: { state: 'x', n: { gt: 1 } },
+        headers: { 'Idempotent-Replayed': 'true' },
+        body: { eq: { state: 'x', n: 2 } },
+      }),
+    ).toEqual([]);
     const err = { status: 422, headers: {}, body: { error: { code: 'NOPE', message: '' } } };
     expect(check(err, undefined)).toEqual([{ check: 'status', expected: '2xx', actual: '422 NOPE' }]);
     expect(check(err, { error: 'NOPE' })).toEqual([]);
     expect(check(err, { error: 'OTHER' })).toEqual([{ check: 'error', expected: 'OTHER', actual: 'NOPE' }]);
-    expect(check(ok, { error: 'OTHER' })).toEqual([{ check: 'error', expected: 'OTHER', actual: '(no error; HTTP 201)' }]);
+    expect(check(ok, { error: 'OTHER' })).toEqual([
+      { check: 'error', expected: 'OTHER', actual: '(no error; HTTP 201)' },
+    ]);
     // a wrong status skips the field checks (the body has another shape)
-    expect(check(err, { status: 201, fields: { state: 'x' } })).toEqual([{ check: 'status', expected: '201', actual: '422 NOPE' }]);
-    expect(check(ok, { fields: { 'missing.deeper': 1 } })).toEqual([{ check: 'fields.missing.deeper', expected: '1', actual: '(absent)' }]);
+    expect(check(err, { status: 201, fields: { state: 'x' } })).toEqual([
+      { check: 'status', expected: '201', actual: '422 NOPE' },
+    ]);
+    expect(check(ok, { fields: { 'missing.deeper': 1 } })).toEqual([
+      { check: 'fields.missing.deeper', expected: '1', actual: '(absent)' },
+    ]);
   });
 });
 
@@ -77,7 +90,11 @@ describe('paths and references', () => {
     expect(() => parsePath('a..b')).toThrow(/not a path/);
     expect(lookup({ a: [{ b: 1 }] }, ['a', 0, 'b'])).toEqual({ found: true, value: 1 });
     expect(lookup({ a: [1, 2] }, ['a', 'length'])).toEqual({ found: true, value: 2 });
-    expect(lookup({ a: { x: 1 } }, ['a', 'y'])).toMatchObject({ found: false, missingAt: ['a', 'y'], available: ['x'] });
+    expect(lookup({ a: { x: 1 } }, ['a', 'y'])).toMatchObject({
+      found: false,
+      missingAt: ['a', 'y'],
+      available: ['x'],
+    });
   });
 
   it('a whole-string reference keeps its type; embedded ones are written in; $${ escapes', () => {
@@ -111,20 +128,28 @@ describe('the loader', () => {
   };
 
   it('loads a valid file: defaults, merge keys, 1-based steps with their lines, body files resolved', () => {
-    const f = write('ok.yaml', [
-      'name: ok',
-      'seed: 1',
-      'start: 2026-11-22T09:00:00+02:00',
-      'steps:',
-      '  - name: a',
-      '    request: { method: get, path: /v1/clock, body: &b { x: 1, y: 2 } }',
-      '  - request: { method: POST, path: /v1/x, body: { <<: *b, y: 3 } }',
-      '  - advance: next_open',
-      '  - request: { method: PUT, path: /v1/y, body_file: fixtures/documents/national_id_front.png }',
-    ].join('\n'));
+    const f = write(
+      'ok.yaml',
+      [
+        'name: ok',
+        'seed: 1',
+        'start: 2026-11-22T09:00:00+02:00',
+        'steps:',
+        '  - name: a',
+        '    request: { method: get, path: /v1/clock, body: &b { x: 1, y: 2 } }',
+        '  - request: { method: POST, path: /v1/x, body: { <<: *b, y: 3 } }',
+        '  - advance: next_open',
+        '  - request: { method: PUT, path: /v1/y, body_file: fixtures/documents/national_id_front.png }',
+      ].join('\n'),
+    );
     const sc = loadScenario(f, { processEnv: {} });
     expect(sc.header.clock).toBe('frozen');
-    expect(sc.steps.map((s) => [s.index, s.line, s.step.kind])).toEqual([[1, 5, 'request'], [2, 7, 'request'], [3, 8, 'advance'], [4, 9, 'request']]);
+    expect(sc.steps.map((s) => [s.index, s.line, s.step.kind])).toEqual([
+      [1, 5, 'request'],
+      [2, 7, 'request'],
+      [3, 8, 'advance'],
+      [4, 9, 'request'],
+    ]);
     expect(sc.steps[0].step).toMatchObject({ request: { method: 'GET' } });
     expect(sc.steps[1].step).toMatchObject({ request: { body: { x: 1, y: 3 } } });
     expect(sc.steps[2].step).toMatchObject({ advance: { until: 'next_open' } });
@@ -132,25 +157,28 @@ describe('the loader', () => {
   });
 
   it('names the line of the offending key, and the step by number and name', () => {
-    const f = write('bad.yaml', [
-      'name: bad',
-      'seed: 1',
-      'start: 2026-11-22T09:00:00+02:00',
-      'steps:',
-      '  - name: first',
-      '    request:',
-      '      method: GET',
-      '      path: /v1/clock',
-      '    expect:',
-      '      status: 99',
-      '  - name: second',
-      '    advance: { minutes: 1 }',
-      '    request: { method: GET, path: /v1/clock }',
-      '  - wait_until:',
-      '      request: { method: GET, path: /v1/clock }',
-      '  - request: { method: GET, path: /x, body_file: no/such/file.png }',
-      '  - 42',
-    ].join('\n'));
+    const f = write(
+      'bad.yaml',
+      [
+        'name: bad',
+        'seed: 1',
+        'start: 2026-11-22T09:00:00+02:00',
+        'steps:',
+        '  - name: first',
+        '    request:',
+        '      method: GET',
+        '      path: /v1/clock',
+        '    expect:',
+        '      status: 99',
+        '  - name: second',
+        '    advance: { minutes: 1 }',
+        '    request: { method: GET, path: /v1/clock }',
+        '  - wait_until:',
+        '      request: { method: GET, path: /v1/clock }',
+        '  - request: { method: GET, path: /x, body_file: no/such/file.png }',
+        '  - 42',
+      ].join('\n'),
+    );
     expect(issues(f)).toEqual([
       `${f}:10:7: step 1 (first): expect.status: Too small: expected number to be >=100`,
       `${f}:13:5: step 2 (second): a step has exactly one kind; this one has advance and request`,

@@ -17,9 +17,13 @@ function alive(pid: number): boolean {
   }
 }
 
-const SHIPPED = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort().map((f) => `scenarios/${f}`);
+const SHIPPED = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => `scenarios/${f}`);
 const FIX = 'test/scenario/fixtures';
-const scenario = (args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}) => runSvc(['scenario', 'run', ...args], opts);
+const scenario = (args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}) =>
+  runSvc(['scenario', 'run', ...args], opts);
 
 let tmp: string;
 beforeAll(() => {
@@ -29,7 +33,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Well-formed XML: every character belongs to a token, tags nest, entities are the predefined ones. */
 function assertWellFormedXml(text: string): void {
-  const token = /<\?xml[^?]*\?>|<!--[\s\S]*?-->|<\/([A-Za-z_][\w.-]*)\s*>|<([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|&(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);|[^<&]+/gy;
+  const token =
+    /<\?xml[^?]*\?>|<!--[\s\S]*?-->|<\/([A-Za-z_][\w.-]*)\s*>|<([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|&(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);|[^<&]+/gy;
   const stack: string[] = [];
   let roots = 0;
   let m: RegExpExecArray | null;
@@ -58,12 +63,21 @@ describe('the shipped scenarios', () => {
   it('every one passes through svc scenario run, twice with identical --json reports', async () => {
     // Two runs at once: each scenario has a daemon of its own in a home of its own, so neither can
     // see the other, and the reports must still be byte-identical.
-    const [first, second] = await Promise.all([scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }), scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 })]);
+    const [first, second] = await Promise.all([
+      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
+      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
+    ]);
     expect(first.code, first.stderr + first.stdout.slice(0, 4000)).toBe(0);
     expect(first.json.ok).toBe(true);
     expect(first.json.scenarios.map((s: any) => s.file)).toEqual(SHIPPED);
     for (const s of first.json.scenarios) {
-      expect({ file: s.file, outcome: s.outcome, failed: s.counts.failed, error: s.counts.error, skipped: s.counts.skipped }).toEqual({ file: s.file, outcome: 'passed', failed: 0, error: 0, skipped: 0 });
+      expect({
+        file: s.file,
+        outcome: s.outcome,
+        failed: s.counts.failed,
+        error: s.counts.error,
+        skipped: s.counts.skipped,
+      }).toEqual({ file: s.file, outcome: 'passed', failed: 0, error: 0, skipped: 0 });
       expect(s.steps.length).toBeGreaterThan(5);
       // deterministic: no durations without --timings
       expect(JSON.stringify(s)).not.toContain('duration_ms');
@@ -91,11 +105,25 @@ describe('failure reports name the place', () => {
     expect(json.code).toBe(1);
     expect(json.json.ok).toBe(false);
     const [s] = json.json.scenarios;
-    expect(s).toMatchObject({ file: `${FIX}/failed-status.yaml`, outcome: 'failed', counts: { passed: 1, failed: 1, error: 0, skipped: 1 } });
+    expect(s).toMatchObject({
+      file: `${FIX}/failed-status.yaml`,
+      outcome: 'failed',
+      counts: { passed: 1, failed: 1, error: 0, skipped: 1 },
+    });
     expect(s.steps[1]).toEqual({
-      index: 2, name: 'quote', kind: 'control', line: 8, method: 'POST', path: '/admin/sandbox/quote', status: 422, outcome: 'failed',
+      index: 2,
+      name: 'quote',
+      kind: 'control',
+      line: 8,
+      method: 'POST',
+      path: '/admin/sandbox/quote',
+      status: 422,
+      outcome: 'failed',
       failures: [{ check: 'status', expected: '200', actual: '422 PRICE_OFF_TICK' }],
-      response: { error: { code: 'PRICE_OFF_TICK', message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) },
+      response: {
+        error: { code: 'PRICE_OFF_TICK', message: expect.any(String) },
+        request_id: expect.stringMatching(/^req_/),
+      },
     });
     expect(s.steps[2]).toEqual({ index: 3, kind: 'advance', line: 13, outcome: 'skipped' });
   });
@@ -120,17 +148,25 @@ describe('failure reports name the place', () => {
     const go = await scenario([`${FIX}/keep-going.yaml`, '--json', '--keep-going']);
     expect(go.code).toBe(1);
     expect(go.json.scenarios[0].counts).toEqual({ passed: 1, failed: 2, error: 0, skipped: 0 });
-    expect(go.json.scenarios[0].steps[0].failures).toEqual([{ check: 'status', expected: '2xx', actual: '404 UNKNOWN_SYMBOL' }]);
+    expect(go.json.scenarios[0].steps[0].failures).toEqual([
+      { check: 'status', expected: '2xx', actual: '404 UNKNOWN_SYMBOL' },
+    ]);
   });
 
   it('an unknown step kind: exit 2 with the file, line and step, and nothing runs', async () => {
     const res = await scenario([`${FIX}/unknown-kind.yaml`]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain(`${FIX}/unknown-kind.yaml:7:5: step 2 (typo): unknown step kind "reqest"; a step is one of request, advance, control, wait_until`);
+    expect(res.stderr).toContain(
+      `${FIX}/unknown-kind.yaml:7:5: step 2 (typo): unknown step kind "reqest"; a step is one of request, advance, control, wait_until`,
+    );
     expect(res.stdout).toBe('');
     const json = await scenario([`${FIX}/unknown-kind.yaml`, '--json']);
     expect(json.code).toBe(2);
-    expect(json.json).toMatchObject({ ok: false, scenarios: [], invalid: [{ file: `${FIX}/unknown-kind.yaml`, line: 7, col: 5, step: { index: 2, name: 'typo' } }] });
+    expect(json.json).toMatchObject({
+      ok: false,
+      scenarios: [],
+      invalid: [{ file: `${FIX}/unknown-kind.yaml`, line: 7, col: 5, step: { index: 2, name: 'typo' } }],
+    });
   });
 
   it('a malformed YAML file: exit 2 naming the file and line', async () => {
@@ -166,11 +202,19 @@ describe('failure reports name the place', () => {
   it('a reference to no earlier step, or to an unset env variable, is found before anything runs', async () => {
     const res = await scenario([`${FIX}/unknown-ref.yaml`]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain(`${FIX}/unknown-ref.yaml:7:29: step 1: request.path: \${nobody.order_id}: no earlier step is named "nobody"`);
-    expect(res.stderr).toContain(`${FIX}/unknown-ref.yaml:8:29: step 2: request.path: \${later.order_id}: step "later" is step 4, which has not run yet here`);
-    expect(res.stderr).toContain(`${FIX}/unknown-ref.yaml:9:29: step 3: request.path: \${env.SVC_TEST_UNSET_SYMBOL}: SVC_TEST_UNSET_SYMBOL is set neither`);
+    expect(res.stderr).toContain(
+      `${FIX}/unknown-ref.yaml:7:29: step 1: request.path: \${nobody.order_id}: no earlier step is named "nobody"`,
+    );
+    expect(res.stderr).toContain(
+      `${FIX}/unknown-ref.yaml:8:29: step 2: request.path: \${later.order_id}: step "later" is step 4, which has not run yet here`,
+    );
+    expect(res.stderr).toContain(
+      `${FIX}/unknown-ref.yaml:9:29: step 3: request.path: \${env.SVC_TEST_UNSET_SYMBOL}: SVC_TEST_UNSET_SYMBOL is set neither`,
+    );
     // the same variable from the environment, or from --env, makes it valid
-    const fromEnv = await runSvc(['scenario', 'run', `${FIX}/unknown-ref.yaml`], { env: { SVC_TEST_UNSET_SYMBOL: 'COMI' } });
+    const fromEnv = await runSvc(['scenario', 'run', `${FIX}/unknown-ref.yaml`], {
+      env: { SVC_TEST_UNSET_SYMBOL: 'COMI' },
+    });
     expect(fromEnv.stderr).not.toContain('SVC_TEST_UNSET_SYMBOL');
     expect(fromEnv.code).toBe(2);
   });
@@ -181,8 +225,15 @@ describe('failure reports name the place', () => {
     const s = res.json.scenarios[0];
     expect(s.outcome).toBe('error');
     expect(s.steps[1]).toEqual({
-      index: 2, name: 'investor', kind: 'request', line: 8, method: 'GET', path: '/v1/investors/${clock.investor_id}', outcome: 'error',
-      error: '${clock.investor_id}: the response of step "clock" (HTTP 200) has no field investor_id; there: timestamp, is_open, next_open, next_close',
+      index: 2,
+      name: 'investor',
+      kind: 'request',
+      line: 8,
+      method: 'GET',
+      path: '/v1/investors/${clock.investor_id}',
+      outcome: 'error',
+      error:
+        '${clock.investor_id}: the response of step "clock" (HTTP 200) has no field investor_id; there: timestamp, is_open, next_open, next_close',
     });
     expect(s.steps[2].outcome).toBe('skipped');
     const human = await scenario([`${FIX}/missing-capture.yaml`]);
@@ -206,7 +257,12 @@ describe('failure reports name the place', () => {
     expect(res.code, res.stdout).toBe(0);
     const s = res.json.scenarios[0];
     expect(s.clock).toBe('running');
-    expect(s.steps[4]).toMatchObject({ kind: 'wait_until', outcome: 'passed', tries: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(s.steps[4]).toMatchObject({
+      kind: 'wait_until',
+      outcome: 'passed',
+      tries: expect.any(Number),
+      duration_ms: expect.any(Number),
+    });
     expect(res.json.duration_ms).toEqual(expect.any(Number));
   });
 
@@ -220,7 +276,10 @@ describe('failure reports name the place', () => {
 
   it('expands a pattern itself (no shell) and takes a directory', async () => {
     const res = await scenario([`${FIX}/failed-*.yaml`, '--json']);
-    expect(res.json.scenarios.map((s: any) => s.file)).toEqual([`${FIX}/failed-field.yaml`, `${FIX}/failed-status.yaml`]);
+    expect(res.json.scenarios.map((s: any) => s.file)).toEqual([
+      `${FIX}/failed-field.yaml`,
+      `${FIX}/failed-status.yaml`,
+    ]);
     expect(res.stderr).toContain('[2/2]');
     const dir = join(tmp, 'suite');
     mkdirSync(dir);
@@ -233,10 +292,12 @@ describe('failure reports name the place', () => {
 });
 
 describe('the isolated daemons', () => {
-  it('Ctrl-C stops the running scenario\'s daemon and removes its temporary home', async () => {
+  it("Ctrl-C stops the running scenario's daemon and removes its temporary home", async () => {
     const root = mkdtempSync(join(tmpdir(), 'svc-scenario-sigint-'));
     try {
-      const child = spawn(process.execPath, [SVC, 'scenario', 'run', `${FIX}/slow.yaml`], { env: { ...process.env, TMPDIR: root, NO_COLOR: '1', CI: '1' } });
+      const child = spawn(process.execPath, [SVC, 'scenario', 'run', `${FIX}/slow.yaml`], {
+        env: { ...process.env, TMPDIR: root, NO_COLOR: '1', CI: '1' },
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -258,19 +319,37 @@ describe('the isolated daemons', () => {
 describe('--junit', () => {
   it('writes well-formed JUnit XML: a testsuite per file, a testcase per step, failures, errors and skips marked', async () => {
     const out = join(tmp, 'junit.xml');
-    const res = await scenario([`${FIX}/failed-status.yaml`, `${FIX}/missing-capture.yaml`, 'scenarios/01-onboarding.yaml', '--junit', out]);
+    const res = await scenario([
+      `${FIX}/failed-status.yaml`,
+      `${FIX}/missing-capture.yaml`,
+      'scenarios/01-onboarding.yaml',
+      '--junit',
+      out,
+    ]);
     expect(res.code).toBe(1);
     const xml = readFileSync(out, 'utf8');
     assertWellFormedXml(xml);
     expect(xml.match(/<testsuite /g)).toHaveLength(3);
     expect(xml).toMatch(/<testsuites name="svc scenarios" tests="\d+" failures="1" errors="1" skipped="2"/);
-    expect(xml).toContain('<testsuite name="failed status" file="test/scenario/fixtures/failed-status.yaml" tests="3" failures="1" errors="0" skipped="1"');
-    expect(xml).toMatch(/<testcase name="02 quote: control quote" classname="failed status" file="[^"]+" line="8" time="[\d.]+">\s*<failure type="AssertionFailed" message="status: expected 200, got 422 PRICE_OFF_TICK">/);
-    expect(xml).toMatch(/<testcase name="03 advance minutes 1"[^>]*><skipped message="an earlier step failed"\/><\/testcase>/);
+    expect(xml).toContain(
+      '<testsuite name="failed status" file="test/scenario/fixtures/failed-status.yaml" tests="3" failures="1" errors="0" skipped="1"',
+    );
+    expect(xml).toMatch(
+      /<testcase name="02 quote: control quote" classname="failed status" file="[^"]+" line="8" time="[\d.]+">\s*<failure type="AssertionFailed" message="status: expected 200, got 422 PRICE_OFF_TICK">/,
+    );
+    expect(xml).toMatch(
+      /<testcase name="03 advance minutes 1"[^>]*><skipped message="an earlier step failed"\/><\/testcase>/,
+    );
     expect(xml).toContain('<testcase name="02 investor: GET /v1/investors/${clock.investor_id}"');
-    expect(xml).toContain('<testcase name="02 front: PUT /v1/kyc/applications/${application.application_id}/documents/national_id_front"');
-    expect(xml).toMatch(/<error type="StepError" message="\$\{clock.investor_id\}: the response of step &quot;clock&quot;/);
-    expect(xml).toMatch(/<testsuite name="Onboarding happy path" file="scenarios\/01-onboarding.yaml" tests="9" failures="0" errors="0" skipped="0"/);
+    expect(xml).toContain(
+      '<testcase name="02 front: PUT /v1/kyc/applications/${application.application_id}/documents/national_id_front"',
+    );
+    expect(xml).toMatch(
+      /<error type="StepError" message="\$\{clock.investor_id\}: the response of step &quot;clock&quot;/,
+    );
+    expect(xml).toMatch(
+      /<testsuite name="Onboarding happy path" file="scenarios\/01-onboarding.yaml" tests="9" failures="0" errors="0" skipped="0"/,
+    );
   });
 
   it('an invalid file still gives CI a report', async () => {
@@ -295,13 +374,28 @@ describe('--against a running sandbox', () => {
   it('an invalid file changes nothing in the running sandbox, even with --reset', async () => {
     await sbx.svc(['clock', 'advance', '--minutes', '7']);
     const before = await state();
-    const res = await sbx.svc(['scenario', 'run', `${FIX}/unknown-kind.yaml`, '--against', sbx.info.base_url, '--reset']);
+    const res = await sbx.svc([
+      'scenario',
+      'run',
+      `${FIX}/unknown-kind.yaml`,
+      '--against',
+      sbx.info.base_url,
+      '--reset',
+    ]);
     expect(res.code).toBe(2);
     expect(await state()).toEqual(before);
   });
 
-  it('--reset resets it to the file\'s seed and start, then runs the steps with the profile\'s credentials', async () => {
-    const res = await sbx.svc(['scenario', 'run', 'scenarios/01-onboarding.yaml', '--against', sbx.info.base_url, '--reset', '--json']);
+  it("--reset resets it to the file's seed and start, then runs the steps with the profile's credentials", async () => {
+    const res = await sbx.svc([
+      'scenario',
+      'run',
+      'scenarios/01-onboarding.yaml',
+      '--against',
+      sbx.info.base_url,
+      '--reset',
+      '--json',
+    ]);
     expect(res.code, res.stdout).toBe(0);
     expect(res.json.scenarios[0].counts).toEqual({ passed: 9, failed: 0, error: 0, skipped: 0 });
     const after = await state();
@@ -309,7 +403,7 @@ describe('--against a running sandbox', () => {
     // without --reset the state is used as it is: the same person cannot be onboarded twice
     const again = await sbx.svc(['scenario', 'run', 'scenarios/01-onboarding.yaml', '--against', sbx.info.base_url]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('the files\' seed, start and clock apply only with --reset');
+    expect(again.stderr).toContain("the files' seed, start and clock apply only with --reset");
     expect(again.stdout).toContain('DUPLICATE_NATIONAL_ID');
   });
 
@@ -318,7 +412,14 @@ describe('--against a running sandbox', () => {
     expect(res.code).toBe(3);
     expect(res.stderr).toContain('no sandbox answers at http://127.0.0.1:9 (GET /healthz)');
     expect(res.stdout).toBe('');
-    const json = await runSvc(['scenario', 'run', `${FIX}/failed-status.yaml`, '--against', 'http://127.0.0.1:9', '--json']);
+    const json = await runSvc([
+      'scenario',
+      'run',
+      `${FIX}/failed-status.yaml`,
+      '--against',
+      'http://127.0.0.1:9',
+      '--json',
+    ]);
     expect(json.code).toBe(3);
     expect(json.json).toMatchObject({ ok: false, error: expect.stringContaining('http://127.0.0.1:9') });
   });

@@ -26,14 +26,29 @@ afterEach(async () => {
 });
 
 /** A home with a 500,000 EGP ledger:adjust approved last (its approval among the chain's last entries), then stopped. */
-async function homeWithApproval(before?: (t: TestApp) => void): Promise<{ dir: string; kek: Buffer; creds: BootstrapResult; approvalSeq: number }> {
+async function homeWithApproval(
+  before?: (t: TestApp) => void,
+): Promise<{ dir: string; kek: Buffer; creds: BootstrapResult; approvalSeq: number }> {
   const t = await makeApp();
   const inv = await trader(t, 1000);
   before?.(t);
-  const p = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'ledger:adjust', params: { tenant_id: t.creds.tenant.tenant_id, investor_id: inv, amount_micros: 500_000 * EGP }, reason: 'drill' } });
-  expect((await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} })).status).toBe(200);
+  const p = await t.req('POST', '/admin/actions', {
+    as: 'security',
+    body: {
+      action: 'ledger:adjust',
+      params: { tenant_id: t.creds.tenant.tenant_id, investor_id: inv, amount_micros: 500_000 * EGP },
+      reason: 'drill',
+    },
+  });
+  expect((await t.req('POST', `/admin/actions/${p.body.action_id}/approve`, { as: 'approver', body: {} })).status).toBe(
+    200,
+  );
   expect((await t.req('GET', '/admin/audit/verify')).body.ok).toBe(true);
-  const approvalSeq = (t.deps.db.prepare("SELECT max(seq) AS s FROM audit_log WHERE action = 'admin_action.approved'").get() as { s: number }).s;
+  const approvalSeq = (
+    t.deps.db.prepare("SELECT max(seq) AS s FROM audit_log WHERE action = 'admin_action.approved'").get() as {
+      s: number;
+    }
+  ).s;
   await t.close({ keepDir: true });
   dirs.push(t.dir);
   return { dir: t.dir, kek: t.kek, creds: t.creds, approvalSeq };
@@ -41,30 +56,57 @@ async function homeWithApproval(before?: (t: TestApp) => void): Promise<{ dir: s
 
 /** The home opened again, as a daemon's restart does; `adopt` as `--adopt-audit-head`. */
 async function reopen(home: { dir: string; kek: Buffer; creds: BootstrapResult }, adopt = false) {
-  const deps = createDeps({ dbFile: join(home.dir, 'svc.db'), kek: home.kek, adoptAuditHead: adopt, sandbox: { seed: 42, startMs: START, clockMode: 'frozen', speedMilli: 1000 } });
+  const deps = createDeps({
+    dbFile: join(home.dir, 'svc.db'),
+    kek: home.kek,
+    adoptAuditHead: adopt,
+    sandbox: { seed: 42, startMs: START, clockMode: 'frozen', speedMilli: 1000 },
+  });
   const app = buildApp(deps);
   await app.ready();
-  const o = { close: async () => { await app.close(); deps.db.close(); } };
+  const o = {
+    close: async () => {
+      await app.close();
+      deps.db.close();
+    },
+  };
   opened.push(o);
   const admin = { 'x-admin-key': home.creds.operators.admin_key };
   return {
     deps,
     verify: async () => (await app.inject({ method: 'GET', url: '/admin/audit/verify', headers: admin })).json(),
     /** A write that appends to the chain (a halt is audited). */
-    write: async () => expect((await app.inject({ method: 'POST', url: '/admin/sandbox/halt', headers: admin, payload: { symbol: 'COMI', halted: true } })).statusCode).toBe(200),
-    close: async () => { opened.splice(opened.indexOf(o), 1); await o.close(); },
+    write: async () =>
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/admin/sandbox/halt',
+            headers: admin,
+            payload: { symbol: 'COMI', halted: true },
+          })
+        ).statusCode,
+      ).toBe(200),
+    close: async () => {
+      opened.splice(opened.indexOf(o), 1);
+      await o.close();
+    },
   };
 }
 
 /** The attacker's handle on the stopped database: triggers dropped, rows and the head theirs to write. */
 function tamper(dir: string, fn: (db: Database.Database) => void): void {
   const db = new Database(join(dir, 'svc.db'));
-  for (const tr of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all() as Array<{ name: string }>) db.exec(`DROP TRIGGER ${tr.name}`);
+  for (const tr of db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'")
+    .all() as Array<{ name: string }>)
+    db.exec(`DROP TRIGGER ${tr.name}`);
   fn(db);
   db.close();
 }
 
-const seal = (db: Database.Database) => db.prepare('SELECT * FROM audit_seal WHERE id = 1').get() as { count: number; head: string; mac: string } | undefined;
+const seal = (db: Database.Database) =>
+  db.prepare('SELECT * FROM audit_seal WHERE id = 1').get() as { count: number; head: string; mac: string } | undefined;
 
 function cutTo(db: Database.Database, n: number): void {
   const keep = db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(n) as { hash: string };
@@ -100,34 +142,53 @@ describe('the three attacks of issue 26 are verification failures after a restar
       cutTo(db, n - 3);
       db.prepare('DELETE FROM audit_seal').run();
     });
-    await expectCaught(home, /the chain has \d+ entries but the checkpoint kept with the key names \d+: it was cut short or rolled back/);
+    await expectCaught(
+      home,
+      /the chain has \d+ entries but the checkpoint kept with the key names \d+: it was cut short or rolled back/,
+    );
   });
 
   it('editing an entry and re-chaining every entry after it (head rewritten, signed head deleted) is caught', async () => {
     const home = await homeWithApproval();
     tamper(home.dir, (db) => {
-      const rows = db.prepare('SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq').all(home.approvalSeq) as AuditRow[];
+      const rows = db
+        .prepare('SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq')
+        .all(home.approvalSeq) as AuditRow[];
       let prev = rows[0].prev_hash;
       for (const r of rows) {
         // the approval now names someone else as its checker
         const edited = { ...r, prev_hash: prev, actor: r.seq === home.approvalSeq ? 'operator:admin' : r.actor };
         edited.hash = rowHash(edited);
         expect(edited.hash === r.hash).toBe(r.seq !== home.approvalSeq && prev === r.prev_hash);
-        db.prepare('UPDATE audit_log SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(edited.actor, edited.prev_hash, edited.hash, r.seq);
+        db.prepare('UPDATE audit_log SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?').run(
+          edited.actor,
+          edited.prev_hash,
+          edited.hash,
+          r.seq,
+        );
         prev = edited.hash;
       }
       db.prepare('UPDATE sandbox_state SET audit_head = ? WHERE id = 1').run(prev);
       db.prepare('DELETE FROM audit_seal').run();
     });
-    await expectCaught(home, /entry \d+ is not the one the checkpoint kept with the key names: the chain was rewritten/);
+    await expectCaught(
+      home,
+      /entry \d+ is not the one the checkpoint kept with the key names: the chain was rewritten/,
+    );
   });
 
   it('cutting the chain back to an older signed head copied from the database (its MAC valid) is caught', async () => {
     let older: { count: number; head: string; mac: string } | undefined;
-    const home = await homeWithApproval((t) => { older = seal(t.deps.db); });
+    const home = await homeWithApproval((t) => {
+      older = seal(t.deps.db);
+    });
     tamper(home.dir, (db) => {
       cutTo(db, older!.count);
-      db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)').run(older!.count, older!.head, older!.mac);
+      db.prepare('INSERT OR REPLACE INTO audit_seal (id, count, head, mac) VALUES (1, ?, ?, ?)').run(
+        older!.count,
+        older!.head,
+        older!.mac,
+      );
     });
     await expectCaught(home, /the chain has \d+ entries but the checkpoint kept with the key names \d+/);
   });
@@ -136,7 +197,9 @@ describe('the three attacks of issue 26 are verification failures after a restar
 describe('the checkpoint beside the key', () => {
   it('a checkpoint a crash left behind the database (killed between the COMMIT and its write) is caught up, not a false alarm', async () => {
     let behind: Buffer | undefined;
-    const home = await homeWithApproval((t) => { behind = checkpointBytes(t.dir); });
+    const home = await homeWithApproval((t) => {
+      behind = checkpointBytes(t.dir);
+    });
     writeFileSync(join(home.dir, AUDIT_CHECKPOINT_FILE), behind!);
     const d = await reopen(home);
     expect(await d.verify()).toMatchObject({ ok: true, first_bad_seq: null });
@@ -144,9 +207,11 @@ describe('the checkpoint beside the key', () => {
     expect(cp).toEqual({ state: 'ok', checkpoint: { count: seal(d.deps.db)!.count, head: seal(d.deps.db)!.head } });
   });
 
-  it('entries beyond a checkpoint left behind stand only on a valid signed head naming the chain\'s end', async () => {
+  it("entries beyond a checkpoint left behind stand only on a valid signed head naming the chain's end", async () => {
     let behind: Buffer | undefined;
-    const home = await homeWithApproval((t) => { behind = checkpointBytes(t.dir); });
+    const home = await homeWithApproval((t) => {
+      behind = checkpointBytes(t.dir);
+    });
     writeFileSync(join(home.dir, AUDIT_CHECKPOINT_FILE), behind!);
     tamper(home.dir, (db) => db.prepare('DELETE FROM audit_seal').run());
     const v = await (await reopen(home)).verify();
@@ -190,11 +255,36 @@ describe('while the daemon runs', () => {
     await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: true } });
     const before = seal(t.deps.db);
     const other = new Database(join(t.dir, 'svc.db'));
-    const head = other.prepare('SELECT audit_count AS n, audit_head AS h FROM sandbox_state').get() as { n: number; h: string };
-    const forged = { seq: head.n + 1, at: '2026-11-22T09:00:00+02:00', actor: 'operator:approver', action: 'admin_action.approved', subject: 'act_forged', tenant_id: null, detail: '{}', prev_hash: head.h };
+    const head = other.prepare('SELECT audit_count AS n, audit_head AS h FROM sandbox_state').get() as {
+      n: number;
+      h: string;
+    };
+    const forged = {
+      seq: head.n + 1,
+      at: '2026-11-22T09:00:00+02:00',
+      actor: 'operator:approver',
+      action: 'admin_action.approved',
+      subject: 'act_forged',
+      tenant_id: null,
+      detail: '{}',
+      prev_hash: head.h,
+    };
     const hash = rowHash(forged);
-    other.prepare('INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)')
-      .run(forged.seq, forged.at, forged.actor, forged.action, forged.subject, forged.tenant_id, forged.detail, forged.prev_hash, hash);
+    other
+      .prepare(
+        'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)',
+      )
+      .run(
+        forged.seq,
+        forged.at,
+        forged.actor,
+        forged.action,
+        forged.subject,
+        forged.tenant_id,
+        forged.detail,
+        forged.prev_hash,
+        hash,
+      );
     other.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1').run(forged.seq, hash);
     other.close();
     expect((await t.req('POST', '/admin/sandbox/halt', { body: { symbol: 'COMI', halted: false } })).status).toBe(200);

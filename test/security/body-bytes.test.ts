@@ -19,12 +19,25 @@ const count = (table: string) => (t.deps.db.prepare(`SELECT COUNT(*) AS n FROM $
 /** A signed POST of exactly these bytes, signed over exactly these bytes. */
 function signedPost(path: string, bytes: Buffer, key: string) {
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign(t.creds.tenant.signing_secret, { timestamp, method: 'POST', path, rawQuery: '', idempotencyKey: key, body: bytes });
+  const signature = sign(t.creds.tenant.signing_secret, {
+    timestamp,
+    method: 'POST',
+    path,
+    rawQuery: '',
+    idempotencyKey: key,
+    body: bytes,
+  });
   return t.app.inject({
     method: 'POST',
     url: path,
     payload: bytes,
-    headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature },
+    headers: {
+      authorization: `Bearer ${t.creds.tenant.api_key}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+      'x-svc-timestamp': timestamp,
+      'x-svc-signature': signature,
+    },
   });
 }
 
@@ -59,7 +72,11 @@ describe('signatures over bytes', () => {
       method: 'POST',
       url: '/v1/kyc/applications',
       payload: bytes,
-      headers: { authorization: `Bearer ${t.creds.tenant.api_key}`, 'content-type': 'application/json; charset=utf-8', 'idempotency-key': 'arabic-1' },
+      headers: {
+        authorization: `Bearer ${t.creds.tenant.api_key}`,
+        'content-type': 'application/json; charset=utf-8',
+        'idempotency-key': 'arabic-1',
+      },
     });
     expect(res.statusCode).toBe(201);
     const deposited = await signedPost('/v1/transfers', Buffer.from(deposit(investorId)), 'plain-1');
@@ -73,9 +90,16 @@ describe('an upload is judged by its magic bytes, whatever its Content-Type', ()
     expect(res.status).toBe(201);
     return res.body.application_id;
   }
-  const upload = (id: string, raw: Buffer, contentType: string) => t.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, { raw, contentType });
+  const upload = (id: string, raw: Buffer, contentType: string) =>
+    t.req('PUT', `/v1/kyc/applications/${id}/documents/national_id_front`, { raw, contentType });
 
-  it.each(['application/json', 'application/json; charset=latin1', 'text/plain', 'image/jpeg', 'application/octet-stream'])('a PNG sent as %s is stored as image/png', async (contentType) => {
+  it.each([
+    'application/json',
+    'application/json; charset=latin1',
+    'text/plain',
+    'image/jpeg',
+    'application/octet-stream',
+  ])('a PNG sent as %s is stored as image/png', async (contentType) => {
     const id = await application();
     const res = await upload(id, SAMPLE_FRONT, contentType);
     expect([res.status, res.body.content_type, res.body.size_bytes]).toEqual([200, 'image/png', SAMPLE_FRONT.length]);

@@ -22,11 +22,14 @@ beforeAll(async () => {
 /** The path sent byte for byte over a socket (inject and URL-based clients would resolve dot segments first). */
 function rawPost(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -34,7 +37,17 @@ function rawPost(path: string, body: string, headers: Record<string, string>): P
 afterAll(() => t.close());
 
 const count = (sql: string) => (t.deps.db.prepare(sql).get() as { n: number }).n;
-const ALIASES = ['/v1/transfers/', '/v1/%74ransfers', '/v1/%74%72ansfers', '//v1/transfers', '/v1//transfers', '/v1/./transfers', '/v1/x/../transfers', '/v1/%2e/transfers', '/./v1/transfers'];
+const ALIASES = [
+  '/v1/transfers/',
+  '/v1/%74ransfers',
+  '/v1/%74%72ansfers',
+  '//v1/transfers',
+  '/v1//transfers',
+  '/v1/./transfers',
+  '/v1/x/../transfers',
+  '/v1/%2e/transfers',
+  '/./v1/transfers',
+];
 
 describe('canonicalPath', () => {
   it.each([
@@ -62,8 +75,20 @@ describe('one resource, one path', () => {
     for (const alias of ALIASES) {
       // Signed over the alias as sent: before this rule the signature passed and the alias was a new scope.
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = sign(t.creds.tenant.signing_secret, { timestamp, method: 'POST', path: alias, rawQuery: '', idempotencyKey: 'one-key', body: JSON.stringify(body) });
-      const headers = { authorization: `Bearer ${t.creds.tenant.api_key}`, 'idempotency-key': 'one-key', 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
+      const signature = sign(t.creds.tenant.signing_secret, {
+        timestamp,
+        method: 'POST',
+        path: alias,
+        rawQuery: '',
+        idempotencyKey: 'one-key',
+        body: JSON.stringify(body),
+      });
+      const headers = {
+        authorization: `Bearer ${t.creds.tenant.api_key}`,
+        'idempotency-key': 'one-key',
+        'x-svc-timestamp': timestamp,
+        'x-svc-signature': signature,
+      };
       const res = await rawPost(alias, JSON.stringify(body), headers);
       expect([alias, res.status, res.body.error.code]).toEqual([alias, 400, 'NON_CANONICAL_PATH']);
       expect(res.body.error.message).toContain('send /v1/transfers');

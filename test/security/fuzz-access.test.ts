@@ -5,7 +5,15 @@
 // campaign and identity ids. The same checks: no 5xx, spec-shaped errors with registered codes, no
 // refused request changes any table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUZZ_WALL, bootstrapKeysAnswer, buildFuzzWorld, formatStats, fuzzOperations, fuzzSeed, type FuzzWorld } from '../helpers/fuzz-world.js';
+import {
+  FUZZ_WALL,
+  bootstrapKeysAnswer,
+  buildFuzzWorld,
+  formatStats,
+  fuzzOperations,
+  fuzzSeed,
+  type FuzzWorld,
+} from '../helpers/fuzz-world.js';
 import { openSession } from '../../daemon/backoffice/sessions.js';
 
 const IDENTITY_ROUTES = /^\/admin\/(sessions|keys|access-review)/;
@@ -27,16 +35,31 @@ afterAll(() => world?.t.close());
 describe('fuzzing the identity routes', () => {
   it('2,000 requests: no 5xx, spec-shaped errors with registered codes, no state change on refusal', async () => {
     const ops = world.ops.filter((op) => IDENTITY_ROUTES.test(op.path));
-    expect(ops.map((o) => o.key).sort()).toEqual(expect.arrayContaining([
-      'GET /admin/sessions', 'POST /admin/sessions/revoke', 'POST /admin/keys/rotate', 'POST /admin/keys/revoke',
-      'GET /admin/access-review', 'POST /admin/access-reviews', 'GET /admin/access-reviews', 'POST /admin/access-reviews/{id}/decisions',
-    ]));
+    expect(ops.map((o) => o.key).sort()).toEqual(
+      expect.arrayContaining([
+        'GET /admin/sessions',
+        'POST /admin/sessions/revoke',
+        'POST /admin/keys/rotate',
+        'POST /admin/keys/revoke',
+        'GET /admin/access-review',
+        'POST /admin/access-reviews',
+        'GET /admin/access-reviews',
+        'POST /admin/access-reviews/{id}/decisions',
+      ]),
+    );
     const seed = fuzzSeed();
     const stats = await fuzzOperations(world, ops, { totalRuns: 2_000, seed });
     console.log(formatStats(stats, seed, ops.length));
     expect(stats.requests).toBeGreaterThanOrEqual(2_000);
     expect(stats.accepted).toBeGreaterThan(0);
     // The key routes got throwaway identities: every key the run authenticates with still works.
-    expect(await bootstrapKeysAnswer(world)).toEqual({ admin: 200, security: 200, approver: 200, compliance: 200, auditor: 200, dealer: 200 });
+    expect(await bootstrapKeysAnswer(world)).toEqual({
+      admin: 200,
+      security: 200,
+      approver: 200,
+      compliance: 200,
+      auditor: 200,
+      dealer: 200,
+    });
   }, 180_000);
 });

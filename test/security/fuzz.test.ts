@@ -7,7 +7,14 @@
 // repeated on the wire, dot segments no client resolved, and requests the HTTP parser refuses.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapKeysAnswer, buildFuzzWorld, formatStats, fuzzSeed, runFuzz, type FuzzWorld } from '../helpers/fuzz-world.js';
+import {
+  bootstrapKeysAnswer,
+  buildFuzzWorld,
+  formatStats,
+  fuzzSeed,
+  runFuzz,
+  type FuzzWorld,
+} from '../helpers/fuzz-world.js';
 import { StateGuard, errorShapeProblem, type Res } from '../helpers/fuzz.js';
 
 export const FUZZ_REQUESTS = 10_200;
@@ -27,9 +34,27 @@ describe('fuzzing every operation of /openapi.json with malformed requests', () 
     // The generators reach past authentication and validation, not just the front door.
     expect(stats.accepted).toBeGreaterThan(0);
     expect(stats.storedRefusals).toBeGreaterThan(0);
-    expect(Object.keys(stats.byCode)).toEqual(expect.arrayContaining(['VALIDATION_FAILED', 'MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE', 'UNAUTHENTICATED', 'NOT_FOUND', 'SIGNATURE_INVALID', 'IDEMPOTENCY_KEY_REQUIRED']));
+    expect(Object.keys(stats.byCode)).toEqual(
+      expect.arrayContaining([
+        'VALIDATION_FAILED',
+        'MALFORMED_JSON',
+        'UNSUPPORTED_CONTENT_TYPE',
+        'PAYLOAD_TOO_LARGE',
+        'UNAUTHENTICATED',
+        'NOT_FOUND',
+        'SIGNATURE_INVALID',
+        'IDEMPOTENCY_KEY_REQUIRED',
+      ]),
+    );
     // No generated request took a key the run authenticates with (the key routes get throwaway identities).
-    expect(await bootstrapKeysAnswer(world)).toEqual({ admin: 200, security: 200, approver: 200, compliance: 200, auditor: 200, dealer: 200 });
+    expect(await bootstrapKeysAnswer(world)).toEqual({
+      admin: 200,
+      security: 200,
+      approver: 200,
+      compliance: 200,
+      auditor: 200,
+      dealer: 200,
+    });
   }, 180_000);
 });
 
@@ -47,7 +72,9 @@ function rawHttp(request: string): Promise<Res & { raw: string }> {
     socket.on('close', () => {
       const raw = Buffer.concat(chunks).toString('latin1');
       const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
-      const text = Buffer.concat(chunks).subarray(Buffer.byteLength(head, 'latin1') + 4).toString('utf8');
+      const text = Buffer.concat(chunks)
+        .subarray(Buffer.byteLength(head, 'latin1') + 4)
+        .toString('utf8');
       const headers: Record<string, string> = {};
       for (const line of head.split('\r\n').slice(1)) {
         const i = line.indexOf(':');
@@ -77,11 +104,16 @@ describe('raw HTTP over a real socket', () => {
     admin = world.t.creds.operators.admin_key;
   });
 
-  const get = (path: string, headers: string[]) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`;
+  const get = (path: string, headers: string[]) =>
+    `GET ${path} HTTP/1.1\r\nHost: x\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`;
 
   it('repeated headers as Node sees them: Authorization keeps the first, custom headers are joined and refused', async () => {
-    expect((await rawHttp(get('/v1/clock', ['Authorization: Bearer sk_sbx_nope', `Authorization: Bearer ${k}`]))).status).toBe(401);
-    expect((await rawHttp(get('/v1/clock', [`Authorization: Bearer ${k}`, 'Authorization: Bearer sk_sbx_nope']))).status).toBe(200);
+    expect(
+      (await rawHttp(get('/v1/clock', ['Authorization: Bearer sk_sbx_nope', `Authorization: Bearer ${k}`]))).status,
+    ).toBe(401);
+    expect(
+      (await rawHttp(get('/v1/clock', [`Authorization: Bearer ${k}`, 'Authorization: Bearer sk_sbx_nope']))).status,
+    ).toBe(200);
     const dupAdmin = await rawHttp(get('/admin/sandbox/state', [`X-Admin-Key: ${admin}`, `X-Admin-Key: ${admin}`]));
     expect([dupAdmin.status, dupAdmin.body?.error?.code]).toEqual([401, 'UNAUTHENTICATED']);
     const body = '{"__probe__":1}';
@@ -95,7 +127,13 @@ describe('raw HTTP over a real socket', () => {
   });
 
   it('dot segments sent as they are never reach another route (no normalisation into /admin)', async () => {
-    for (const path of ['/v1/orders/../../admin/audit', '/v1/orders/..%2F..%2Fadmin%2Faudit', '/v1/./clock', '/assets/logos/../../../kek.key', '/assets/logos/..%2f..%2fsvc.db']) {
+    for (const path of [
+      '/v1/orders/../../admin/audit',
+      '/v1/orders/..%2F..%2Fadmin%2Faudit',
+      '/v1/./clock',
+      '/assets/logos/../../../kek.key',
+      '/assets/logos/..%2f..%2fsvc.db',
+    ]) {
       const res = await rawHttp(get(path, [`Authorization: Bearer ${k}`, `X-Admin-Key: ${admin}`]));
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
@@ -107,12 +145,24 @@ describe('raw HTTP over a real socket', () => {
 
   // What the HTTP parser refuses before any route: request smuggling shapes, bad framing, bad bytes.
   const MALFORMED: Array<[string, string]> = [
-    ['two different Content-Length', `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{"a":1}`],
-    ['Content-Length with Transfer-Encoding', `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`],
-    ['a bad chunk size', `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`],
+    [
+      'two different Content-Length',
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{"a":1}`,
+    ],
+    [
+      'Content-Length with Transfer-Encoding',
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'a bad chunk size',
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+    ],
     ['NUL in the path', `GET /v1/orders/a\x00b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
     ['not HTTP at all', `HELLO\r\n\r\n`],
-    ['a 20 KiB header', `GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`],
+    [
+      'a 20 KiB header',
+      `GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    ],
   ];
 
   it.each(MALFORMED)('%s: refused with a 4xx, the connection closed, nothing changed', async (_name, req) => {
@@ -122,7 +172,7 @@ describe('raw HTTP over a real socket', () => {
     expect(guard.diff()).toEqual([]);
   });
 
-  it('requests refused by the HTTP parser (conflicting lengths, bad chunks, oversized headers) get the spec\'s error body', async () => {
+  it("requests refused by the HTTP parser (conflicting lengths, bad chunks, oversized headers) get the spec's error body", async () => {
     const problems: string[] = [];
     for (const [name, req] of MALFORMED) {
       const res = await rawHttp(req.replace('ADMIN', admin));

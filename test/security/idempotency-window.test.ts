@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = (table: string) => (t.deps.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-const create = (body: unknown, key: string, tenant?: typeof other) => t.req('POST', '/v1/kyc/applications', { body, idempotencyKey: key, tenant });
+const create = (body: unknown, key: string, tenant?: typeof other) =>
+  t.req('POST', '/v1/kyc/applications', { body, idempotencyKey: key, tenant });
 
 describe('idempotency window: 24 simulated hours (and the signature window of wall time), scoped by tenant, method and path', () => {
   it('replays the first answer byte for byte inside the window, creates nothing new, and frees the key after it', async () => {
@@ -51,24 +52,41 @@ describe('idempotency window: 24 simulated hours (and the signature window of wa
     const theirs = await create(applicant(), 'scope-1', other);
     expect(theirs.status).toBe(201);
     const { investorId } = await onboardInvestor(t, { suitability: false });
-    const put = await t.req('PUT', `/v1/investors/${investorId}/suitability`, { body: { questionnaire: { investment_experience: 'none' }, risk_acknowledged: true }, idempotencyKey: 'scope-1' });
+    const put = await t.req('PUT', `/v1/investors/${investorId}/suitability`, {
+      body: { questionnaire: { investment_experience: 'none' }, risk_acknowledged: true },
+      idempotencyKey: 'scope-1',
+    });
     expect(put.body.error.code).not.toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('a business refusal is stored and replayed like a success', async () => {
-    const refused = await t.req('POST', '/v1/transfers', { body: { investor_id: 'inv_nobody0000', direction: 'deposit', amount_micros: 1_000_000 }, idempotencyKey: 'biz-1' });
+    const refused = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: 'inv_nobody0000', direction: 'deposit', amount_micros: 1_000_000 },
+      idempotencyKey: 'biz-1',
+    });
     expect([refused.status, refused.body.error.code]).toEqual([404, 'NOT_FOUND']);
-    const again = await t.req('POST', '/v1/transfers', { body: { investor_id: 'inv_nobody0000', direction: 'deposit', amount_micros: 1_000_000 }, idempotencyKey: 'biz-1' });
+    const again = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: 'inv_nobody0000', direction: 'deposit', amount_micros: 1_000_000 },
+      idempotencyKey: 'biz-1',
+    });
     expect([again.status, again.text, again.headers['idempotent-replayed']]).toEqual([404, refused.text, 'true']);
   });
 
   it('a request refused by authentication or validation stores nothing: the fixed request reuses the key', async () => {
     const rows = count('idempotency');
-    const unsigned = await t.req('POST', '/v1/transfers', { body: { investor_id: 'inv_x', direction: 'deposit', amount_micros: 1 }, idempotencyKey: 'fix-1', sign: false });
+    const unsigned = await t.req('POST', '/v1/transfers', {
+      body: { investor_id: 'inv_x', direction: 'deposit', amount_micros: 1 },
+      idempotencyKey: 'fix-1',
+      sign: false,
+    });
     expect(unsigned.body.error.code).toBe('SIGNATURE_INVALID');
     const invalid = await create({ ...applicant(), national_id: 'not-an-id' }, 'fix-1');
     expect(invalid.status).toBe(422);
-    const malformed = await t.req('POST', '/v1/kyc/applications', { raw: '{"full_name":', contentType: 'application/json', idempotencyKey: 'fix-1' });
+    const malformed = await t.req('POST', '/v1/kyc/applications', {
+      raw: '{"full_name":',
+      contentType: 'application/json',
+      idempotencyKey: 'fix-1',
+    });
     expect(malformed.body.error.code).toBe('MALFORMED_JSON');
     expect(count('idempotency')).toBe(rows);
     const fixed = await create(applicant(), 'fix-1');

@@ -30,7 +30,9 @@ interface World {
   answers: string[];
 }
 
-const symbol = ((await t.req('GET', '/v1/instruments?security_type=equity')).body.instruments as Array<{ symbol: string }>)[0].symbol;
+const symbol = (
+  (await t.req('GET', '/v1/instruments?security_type=equity')).body.instruments as Array<{ symbol: string }>
+)[0].symbol;
 
 function ok(res: Res, what: string): Res {
   if (res.status >= 300) throw new Error(`${what}: ${res.status} ${res.text}`);
@@ -38,7 +40,12 @@ function ok(res: Res, what: string): Res {
 }
 
 /** The smallest body a JSON Schema accepts, with investor_id and symbol filled in. */
-function minimalBody(schema: JsonSchema | undefined, root: JsonSchema, ctx: { investorId: string }, name = ''): unknown {
+function minimalBody(
+  schema: JsonSchema | undefined,
+  root: JsonSchema,
+  ctx: { investorId: string },
+  name = '',
+): unknown {
   let s = schema ?? {};
   while (typeof s.$ref === 'string') s = root.$defs?.[s.$ref.replace('#/$defs/', '')] ?? {};
   if (name === 'investor_id') return ctx.investorId;
@@ -46,9 +53,11 @@ function minimalBody(schema: JsonSchema | undefined, root: JsonSchema, ctx: { in
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum[0];
   if (s.anyOf || s.oneOf) return minimalBody((s.anyOf ?? s.oneOf)[0], root, ctx, name);
-  switch (Array.isArray(s.type) ? s.type[0] : s.type ?? (s.properties ? 'object' : 'string')) {
+  switch (Array.isArray(s.type) ? s.type[0] : (s.type ?? (s.properties ? 'object' : 'string'))) {
     case 'object':
-      return Object.fromEntries(((s.required ?? []) as string[]).map((k) => [k, minimalBody(s.properties?.[k], root, ctx, k)]));
+      return Object.fromEntries(
+        ((s.required ?? []) as string[]).map((k) => [k, minimalBody(s.properties?.[k], root, ctx, k)]),
+      );
     case 'array':
       return Array.from({ length: s.minItems ?? 0 }, () => minimalBody(s.items, root, ctx, name));
     case 'integer':
@@ -63,16 +72,42 @@ function minimalBody(schema: JsonSchema | undefined, root: JsonSchema, ctx: { in
 
 // How to build a valid body per route family; anything else gets minimalBody() from its schema.
 const BODIES: Array<{ route: RegExp; body: (ctx: { investorId: string }) => unknown }> = [
-  { route: /^POST \/v1\/transfers$/, body: ({ investorId }) => ({ investor_id: investorId, direction: 'deposit', amount_micros: 1_000_000 }) },
-  { route: /^POST \/v1\/orders$/, body: ({ investorId }) => ({ investor_id: investorId, symbol, side: 'buy', type: 'market', qty: 1 }) },
-  { route: /^PUT \/v1\/investors\/\{id\}\/suitability$/, body: () => ({ questionnaire: BALANCED, risk_acknowledged: true }) },
+  {
+    route: /^POST \/v1\/transfers$/,
+    body: ({ investorId }) => ({ investor_id: investorId, direction: 'deposit', amount_micros: 1_000_000 }),
+  },
+  {
+    route: /^POST \/v1\/orders$/,
+    body: ({ investorId }) => ({ investor_id: investorId, symbol, side: 'buy', type: 'market', qty: 1 }),
+  },
+  {
+    route: /^PUT \/v1\/investors\/\{id\}\/suitability$/,
+    body: () => ({ questionnaire: BALANCED, risk_acknowledged: true }),
+  },
   { route: /^POST \/v1\/kyc\/applications$/, body: () => applicant() },
-  { route: /^POST \/v1\/reports$/, body: ({ investorId }) => ({ investor_id: investorId, type: 'client_statement', period_start: '2026-11-22', period_end: '2026-11-22' }) },
-  { route: /^POST \/v1\/fund-orders$/, body: ({ investorId }) => ({ investor_id: investorId, fund_code: 'NILSK', side: 'subscribe', amount_micros: 500_000_000 }) },
+  {
+    route: /^POST \/v1\/reports$/,
+    body: ({ investorId }) => ({
+      investor_id: investorId,
+      type: 'client_statement',
+      period_start: '2026-11-22',
+      period_end: '2026-11-22',
+    }),
+  },
+  {
+    route: /^POST \/v1\/fund-orders$/,
+    body: ({ investorId }) => ({
+      investor_id: investorId,
+      fund_code: 'NILSK',
+      side: 'subscribe',
+      amount_micros: 500_000_000,
+    }),
+  },
 ];
 
 function bodyFor(op: Operation, investorId: string): { body?: unknown; raw?: Buffer; contentType?: string } {
-  if (op.rawBodyTypes.length) return { raw: SAMPLE_FRONT, contentType: op.rawBodyTypes.includes('image/png') ? 'image/png' : op.rawBodyTypes[0] };
+  if (op.rawBodyTypes.length)
+    return { raw: SAMPLE_FRONT, contentType: op.rawBodyTypes.includes('image/png') ? 'image/png' : op.rawBodyTypes[0] };
   if (!op.jsonBody) return {};
   const fam = BODIES.find((b) => b.route.test(op.key));
   return { body: fam ? fam.body({ investorId }) : minimalBody(op.jsonBody, op.jsonBody, { investorId }) };
@@ -81,7 +116,8 @@ function bodyFor(op: Operation, investorId: string): { body?: unknown; raw?: Buf
 function idsIn(value: unknown, out = new Set<string>(), key = ''): Set<string> {
   if (Array.isArray(value)) for (const v of value) idsIn(v, out, key);
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) idsIn(v, out, k);
-  else if (typeof value === 'string' && (key === 'id' || key.endsWith('_id')) && /^[a-z]{2,5}_[0-9a-z]+$/.test(value)) out.add(value);
+  else if (typeof value === 'string' && (key === 'id' || key.endsWith('_id')) && /^[a-z]{2,5}_[0-9a-z]+$/.test(value))
+    out.add(value);
   return out;
 }
 
@@ -90,8 +126,21 @@ async function buildTenant(tenant: Tenant, name: string): Promise<World> {
   const keep = (res: Res) => (answers.push(res.text), res);
   const inv = await onboardInvestor(t, { tenant, fullName: name });
   keep(ok(await t.req('GET', `/v1/kyc/applications/${inv.applicationId}`, { tenant }), 'application'));
-  keep(ok(await t.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: name }), tenant }), 'second application'));
-  keep(ok(await t.req('POST', '/v1/transfers', { body: { investor_id: inv.investorId, direction: 'deposit', amount_micros: 20_000_000_000 }, tenant }), 'deposit'));
+  keep(
+    ok(
+      await t.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: name }), tenant }),
+      'second application',
+    ),
+  );
+  keep(
+    ok(
+      await t.req('POST', '/v1/transfers', {
+        body: { investor_id: inv.investorId, direction: 'deposit', amount_micros: 20_000_000_000 },
+        tenant,
+      }),
+      'deposit',
+    ),
+  );
   if (has('POST /v1/reports')) {
     const op = ops.find((o) => o.key === 'POST /v1/reports')!;
     keep(ok(await t.req('POST', '/v1/reports', { ...bodyFor(op, inv.investorId), tenant }), 'report'));
@@ -104,14 +153,24 @@ await advance(t, { minutes: 5 });
 for (const w of Object.values(worlds)) {
   const keep = (res: Res) => (w.answers.push(res.text), res);
   if (has('POST /v1/orders')) {
-    keep(ok(await t.req('POST', '/v1/orders', { body: { investor_id: w.investorId, symbol, side: 'buy', type: 'market', qty: 1 }, tenant: w.tenant }), 'order'));
+    keep(
+      ok(
+        await t.req('POST', '/v1/orders', {
+          body: { investor_id: w.investorId, symbol, side: 'buy', type: 'market', qty: 1 },
+          tenant: w.tenant,
+        }),
+        'order',
+      ),
+    );
   }
   if (has('POST /v1/fund-orders')) {
     const op = ops.find((o) => o.key === 'POST /v1/fund-orders')!;
     const res = await t.req('POST', '/v1/fund-orders', { ...bodyFor(op, w.investorId), tenant: w.tenant });
     keep(ok(res, 'fund order (add a body for POST /v1/fund-orders to BODIES)'));
   }
-  w.accountNumber = keep(ok(await t.req('GET', `/v1/accounts/${w.investorId}`, { tenant: w.tenant }), 'account')).body.account_number;
+  w.accountNumber = keep(
+    ok(await t.req('GET', `/v1/accounts/${w.investorId}`, { tenant: w.tenant }), 'account'),
+  ).body.account_number;
   // Every list and every by-id read of the tenant's own ids, for the ids they show (activities, fills...).
   for (const op of ops) {
     if (op.method !== 'GET' || op.auth.kind !== 'tenant' || op.pathParams.length) continue;
@@ -123,7 +182,9 @@ for (const w of Object.values(worlds)) {
   for (const op of ops) {
     if (op.method !== 'GET' || op.auth.kind !== 'tenant' || !op.pathParams.length) continue;
     for (const id of own) {
-      const values = Object.fromEntries(op.pathParams.map((p) => [p.name, Array.isArray(p.schema.enum) ? String(p.schema.enum[0]) : id]));
+      const values = Object.fromEntries(
+        op.pathParams.map((p) => [p.name, Array.isArray(p.schema.enum) ? String(p.schema.enum[0]) : id]),
+      );
       keep(await t.req('GET', fillPath(op.path, values), { tenant: w.tenant }));
     }
   }
@@ -157,7 +218,10 @@ function slots(op: Operation): Array<'path' | 'query' | 'body'> {
   const out: Array<'path' | 'query' | 'body'> = [];
   if (op.pathParams.some((p) => !Array.isArray(p.schema.enum))) out.push('path');
   if (op.queryParams.some((p) => p.name === 'investor_id')) out.push('query');
-  const bodyProps = op.jsonBody ? (op.jsonBody.$ref ? op.jsonBody.$defs?.[op.jsonBody.$ref.replace('#/$defs/', '')] : op.jsonBody)?.properties ?? {} : {};
+  const bodyProps = op.jsonBody
+    ? ((op.jsonBody.$ref ? op.jsonBody.$defs?.[op.jsonBody.$ref.replace('#/$defs/', '')] : op.jsonBody)?.properties ??
+      {})
+    : {};
   if ('investor_id' in bodyProps) out.push('body');
   return out;
 }
@@ -171,7 +235,8 @@ interface Probe {
 function request(p: Probe, as: World): Promise<Res> {
   const own = as.investorId;
   const params: Record<string, string> = {};
-  for (const q of p.op.pathParams) params[q.name] = Array.isArray(q.schema.enum) ? String(q.schema.enum[0]) : p.slot === 'path' ? p.id : own;
+  for (const q of p.op.pathParams)
+    params[q.name] = Array.isArray(q.schema.enum) ? String(q.schema.enum[0]) : p.slot === 'path' ? p.id : own;
   let url = fillPath(p.op.path, params);
   if (p.slot === 'query') url += `?investor_id=${encodeURIComponent(p.id)}`;
   const b = bodyFor(p.op, p.slot === 'body' ? p.id : own);
@@ -180,7 +245,9 @@ function request(p: Probe, as: World): Promise<Res> {
 
 // /v1/ai/* answers 200 by design (outcome not_found / abstained, never 403 or 404): test/api/assistant.test.ts
 // proves B's answer for A's order equals its answer for an unknown id, and glossary terms and error codes are not ids.
-const tenantOps = ops.filter((o) => o.auth.kind === 'tenant' && o.path.startsWith('/v1/') && !o.path.startsWith('/v1/ai/'));
+const tenantOps = ops.filter(
+  (o) => o.auth.kind === 'tenant' && o.path.startsWith('/v1/') && !o.path.startsWith('/v1/ai/'),
+);
 const probes: Probe[] = [];
 for (const op of tenantOps) {
   for (const slot of slots(op)) {
@@ -209,19 +276,21 @@ async function aView(): Promise<Map<string, string>> {
   return out;
 }
 
-
 const bAnswers = new Map<Probe, Res>();
 const aAnswers = new Map<Probe, Res>();
 
-describe('tenant B with tenant A\'s ids', () => {
+describe("tenant B with tenant A's ids", () => {
   it('the world has something to isolate: A holds ids B does not (investor, applications, transfer, order...)', () => {
     for (const prefix of ['inv_', 'kyc_', 'trf_', ...(has('POST /v1/orders') ? ['ord_'] : [])]) {
-      expect(aOnly.some((id) => id.startsWith(prefix)), prefix).toBe(true);
+      expect(
+        aOnly.some((id) => id.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     }
     expect(probes.length).toBeGreaterThan(50);
   });
 
-  it('B gets 404 NOT_FOUND on every route for every id of A (never 403, never A\'s data), and changes nothing of A\'s', async () => {
+  it("B gets 404 NOT_FOUND on every route for every id of A (never 403, never A's data), and changes nothing of A's", async () => {
     const viewBefore = await aView();
     const problems: string[] = [];
     for (const p of probes) {
@@ -230,15 +299,18 @@ describe('tenant B with tenant A\'s ids', () => {
       if (res.status === 403) problems.push(`${p.op.key} [${p.slot} ${p.id}] -> 403 (must be 404)`);
       if (res.status < 300) problems.push(`${p.op.key} [${p.slot} ${p.id}] -> ${res.status} ${res.text.slice(0, 200)}`);
       const leaked = [...aMarkers, ...aOnly.filter((id) => id !== p.id)].filter((m) => m && res.text.includes(m));
-      if (leaked.length) problems.push(`${p.op.key} [${p.slot} ${p.id}] shows A's ${leaked.join(', ')}: ${res.text.slice(0, 200)}`);
+      if (leaked.length)
+        problems.push(`${p.op.key} [${p.slot} ${p.id}] shows A's ${leaked.join(', ')}: ${res.text.slice(0, 200)}`);
     }
     const viewAfter = await aView();
     expect(problems).toEqual([]);
-    const changed = [...viewBefore].filter(([k, v]) => viewAfter.get(k) !== v).map(([k, v]) => `${k}: ${v.slice(0, 200)} -> ${viewAfter.get(k)?.slice(0, 200)}`);
+    const changed = [...viewBefore]
+      .filter(([k, v]) => viewAfter.get(k) !== v)
+      .map(([k, v]) => `${k}: ${v.slice(0, 200)} -> ${viewAfter.get(k)?.slice(0, 200)}`);
     expect(changed, "A's reads of its own resources changed while B probed").toEqual([]);
   });
 
-  it('wherever an id of A means something to A, B\'s answer was exactly 404 NOT_FOUND', async () => {
+  it("wherever an id of A means something to A, B's answer was exactly 404 NOT_FOUND", async () => {
     const problems: string[] = [];
     for (const p of probes) {
       const res = await request(p, worlds.A);
@@ -246,7 +318,9 @@ describe('tenant B with tenant A\'s ids', () => {
       const b = bAnswers.get(p)!;
       const resolvesForA = res.status !== 404;
       if (resolvesForA && (b.status !== 404 || b.body?.error?.code !== 'NOT_FOUND')) {
-        problems.push(`${p.op.key} [${p.slot} ${p.id}]: A gets ${res.status}, B gets ${b.status} ${b.text.slice(0, 160)}`);
+        problems.push(
+          `${p.op.key} [${p.slot} ${p.id}]: A gets ${res.status}, B gets ${b.status} ${b.text.slice(0, 160)}`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -255,7 +329,9 @@ describe('tenant B with tenant A\'s ids', () => {
   it('every /v1 route that takes an id is exercised with an id that resolves for A (market data aside)', () => {
     const PUBLIC_DATA = /^\/v1\/(instruments|markets|news|bonds|calendar|clock)(\/|$)/;
     const withSlots = tenantOps.filter((op) => slots(op).length && !PUBLIC_DATA.test(op.path));
-    const unexercised = withSlots.filter((op) => ![...aAnswers].some(([p, r]) => p.op === op && r.status !== 404)).map((op) => op.key);
+    const unexercised = withSlots
+      .filter((op) => ![...aAnswers].some(([p, r]) => p.op === op && r.status !== 404))
+      .map((op) => op.key);
     // A route listed here takes an id but none of A's resources reached it: give the world that resource.
     expect(unexercised).toEqual([]);
     expect(withSlots.length).toBeGreaterThanOrEqual(10);
@@ -277,7 +353,10 @@ describe('lists never show B anything of A', () => {
   it("A's own lists do show A's records (the check above can see them)", async () => {
     let shown = 0;
     for (const op of lists) {
-      const res = await t.req('GET', op.path + (op.queryParams.some((p) => p.name === 'investor_id') ? `?investor_id=${worlds.A.investorId}` : ''));
+      const res = await t.req(
+        'GET',
+        op.path + (op.queryParams.some((p) => p.name === 'investor_id') ? `?investor_id=${worlds.A.investorId}` : ''),
+      );
       if (aOnly.some((id) => res.text.includes(id))) shown++;
     }
     expect(shown).toBeGreaterThanOrEqual(3);
@@ -285,6 +364,8 @@ describe('lists never show B anything of A', () => {
 });
 
 afterAll(async () => {
-  console.log(`isolation: ${probes.length} probes (route x slot x id of A) over ${new Set(probes.map((p) => p.op.key)).size} routes, ${aOnly.length} ids of A, each sent by B then by A`);
+  console.log(
+    `isolation: ${probes.length} probes (route x slot x id of A) over ${new Set(probes.map((p) => p.op.key)).size} routes, ${aOnly.length} ids of A, each sent by B then by A`,
+  );
   await t.close();
 });

@@ -33,8 +33,20 @@ let n = 0;
 function entry(principal: string, method: string, path: string, body: unknown): JournalEntry {
   n++;
   return {
-    seq: n, request_id: `req_zzzz00000${n}`, at: t.deps.nowIso(), sim_ms: t.deps.clock.now(), method: method as 'POST', route: `${method} ${path}`,
-    path, query: '', principal, idempotency_key: null, content_type: 'application/json', body: JSON.stringify(body), body_base64: null, status: 200,
+    seq: n,
+    request_id: `req_zzzz00000${n}`,
+    at: t.deps.nowIso(),
+    sim_ms: t.deps.clock.now(),
+    method: method as 'POST',
+    route: `${method} ${path}`,
+    path,
+    query: '',
+    principal,
+    idempotency_key: null,
+    content_type: 'application/json',
+    body: JSON.stringify(body),
+    body_base64: null,
+    status: 200,
   };
 }
 
@@ -50,22 +62,61 @@ describe("the issue's attack: the admin key alone, on a fresh sandbox", () => {
       return res;
     };
     await send('open a session', 'POST', '/admin/sandbox/replay-session', { origin });
-    const proposal = await send('propose mallory as security', 'POST', '/admin/sandbox/replay-entry',
-      entry('operator:security', 'POST', '/admin/actions', { action: 'console-users:manage', params: { name: 'mallory', role: 'approver' }, reason: 'replayed' }));
+    const proposal = await send(
+      'propose mallory as security',
+      'POST',
+      '/admin/sandbox/replay-entry',
+      entry('operator:security', 'POST', '/admin/actions', {
+        action: 'console-users:manage',
+        params: { name: 'mallory', role: 'approver' },
+        reason: 'replayed',
+      }),
+    );
     const actionId = proposal.body?.body?.action_id ?? 'act_0000000000';
-    const approval = await send('approve as approver, no step-up', 'POST', '/admin/sandbox/replay-entry', entry('operator:approver', 'POST', `/admin/actions/${actionId}/approve`, {}));
+    const approval = await send(
+      'approve as approver, no step-up',
+      'POST',
+      '/admin/sandbox/replay-entry',
+      entry('operator:approver', 'POST', `/admin/actions/${actionId}/approve`, {}),
+    );
     const adminId = (t.deps.db.prepare("SELECT id FROM operators WHERE name = 'admin'").get() as { id: string }).id;
-    const glass = await send('propose break-glass as security', 'POST', '/admin/sandbox/replay-entry',
-      entry('operator:security', 'POST', '/admin/actions', { action: 'break-glass', params: { identity_id: adminId, minutes: 240 }, reason: 'replayed' }));
-    await send('approve break-glass as approver', 'POST', '/admin/sandbox/replay-entry',
-      entry('operator:approver', 'POST', `/admin/actions/${glass.body?.body?.action_id ?? 'act_0000000001'}/approve`, {}));
+    const glass = await send(
+      'propose break-glass as security',
+      'POST',
+      '/admin/sandbox/replay-entry',
+      entry('operator:security', 'POST', '/admin/actions', {
+        action: 'break-glass',
+        params: { identity_id: adminId, minutes: 240 },
+        reason: 'replayed',
+      }),
+    );
+    await send(
+      'approve break-glass as approver',
+      'POST',
+      '/admin/sandbox/replay-entry',
+      entry(
+        'operator:approver',
+        'POST',
+        `/admin/actions/${glass.body?.body?.action_id ?? 'act_0000000001'}/approve`,
+        {},
+      ),
+    );
     await send('close the session', 'DELETE', '/admin/sandbox/replay-session');
 
-    expect(seen.map(([label, status, code]) => [label, status, code])).toEqual(seen.map(([label]) => [label, 404, 'ROUTE_NOT_FOUND']));
+    expect(seen.map(([label, status, code]) => [label, status, code])).toEqual(
+      seen.map(([label]) => [label, 404, 'ROUTE_NOT_FOUND']),
+    );
     // No enrolment code reached the caller, no identity was made, the admin is no superuser.
     expect(JSON.stringify(approval.body)).not.toMatch(/enrolment_code/);
     expect(fingerprint()).toEqual(before);
-    expect((await t.req('POST', '/admin/actions', { as: 'admin', body: { action: 'broker:create', params: {}, reason: 'x' } })).status).toBe(403);
+    expect(
+      (
+        await t.req('POST', '/admin/actions', {
+          as: 'admin',
+          body: { action: 'broker:create', params: {}, reason: 'x' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('no route of the running daemon takes a journal entry or a replay session (the API lists none)', async () => {
@@ -76,7 +127,11 @@ describe("the issue's attack: the admin key alone, on a fresh sandbox", () => {
   it('a replay ticket header on an ordinary request is refused (401) and changes nothing, whoever sends it', async () => {
     const before = fingerprint();
     for (const as of ['admin', 'none'] as const) {
-      const res = await t.req('POST', '/admin/actions', { as, headers: { 'x-svc-replay-ticket': 'rt_guess' }, body: { action: 'break-glass', params: { identity_id: 'opr_x00', minutes: 5 }, reason: 'x' } });
+      const res = await t.req('POST', '/admin/actions', {
+        as,
+        headers: { 'x-svc-replay-ticket': 'rt_guess' },
+        body: { action: 'break-glass', params: { identity_id: 'opr_x00', minutes: 5 }, reason: 'x' },
+      });
       expect(res.status, res.text).toBe(401);
     }
     expect(fingerprint()).toEqual(before);

@@ -43,11 +43,17 @@ beforeAll(async () => {
   const created = await a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Realm Person' }) });
   expect(created.status).toBe(201);
   expect((await a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 5 } })).status).toBe(200);
-  expect((await a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Second Person' }) })).status).toBe(201);
+  expect(
+    (await a.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Second Person' }) })).status,
+  ).toBe(201);
   const page = await a.req('GET', '/admin/sandbox/journal');
   entries = page.body.entries;
   header = page.body.header;
-  expect(entries.map((e) => e.principal)).toEqual([`tenant:${a.creds.tenant.tenant_id}`, 'operator:admin', `tenant:${a.creds.tenant.tenant_id}`]);
+  expect(entries.map((e) => e.principal)).toEqual([
+    `tenant:${a.creds.tenant.tenant_id}`,
+    'operator:admin',
+    `tenant:${a.creds.tenant.tenant_id}`,
+  ]);
 });
 
 afterEach(async () => {
@@ -56,7 +62,7 @@ afterEach(async () => {
 
 afterAll(() => a?.close());
 
-describe('the rebuild opens its session only on a fresh sandbox of the journal\'s origin', () => {
+describe("the rebuild opens its session only on a fresh sandbox of the journal's origin", () => {
   it('a sandbox that has run requests is refused (SANDBOX_NOT_FRESH), another origin too (REPLAY_ORIGIN_MISMATCH): nothing replayed, nothing changes', async () => {
     const before = fingerprint(a);
     const used = await rebuild(a, header, entries);
@@ -76,7 +82,9 @@ describe('the rebuild opens its session only on a fresh sandbox of the journal\'
     const odd = { ...entries[1], path: '/v1/teleport', route: 'POST /v1/teleport' };
     const r = await rebuild(b, header, [entries[0], odd, entries[2]]);
     expect(r.code).toBe(2);
-    expect(r.lines).toEqual([{ refused: { line: 3, message: 'unknown route POST /v1/teleport (not in the API of this svc)' } }]);
+    expect(r.lines).toEqual([
+      { refused: { line: 3, message: 'unknown route POST /v1/teleport (not in the API of this svc)' } },
+    ]);
     expect(fingerprint(b)).toEqual(before);
   });
 });
@@ -87,13 +95,20 @@ describe('inside the rebuild', () => {
     expect(openSession(b.deps, REPLAY_ACTOR, header.origin).ok).toBe(true);
     const before = fingerprint(b);
     const skip = await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR);
-    expect(skip).toMatchObject({ ok: false, code: 'REPLAY_OUT_OF_ORDER', message: expect.stringContaining('takes seq 1') });
+    expect(skip).toMatchObject({
+      ok: false,
+      code: 'REPLAY_OUT_OF_ORDER',
+      message: expect.stringContaining('takes seq 1'),
+    });
     expect(fingerprint(b)).toEqual(before);
     for (const e of entries) {
       const r = await replayEntry(b.deps, injectOf(b), e, REPLAY_ACTOR);
       expect(r.ok && r.value.status).toBe(e.status);
     }
-    expect(await replayEntry(b.deps, injectOf(b), entries[0], REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_OUT_OF_ORDER' });
+    expect(await replayEntry(b.deps, injectOf(b), entries[0], REPLAY_ACTOR)).toMatchObject({
+      ok: false,
+      code: 'REPLAY_OUT_OF_ORDER',
+    });
     expect((await b.req('GET', '/admin/sandbox/journal')).body.entries).toEqual(entries);
   });
 
@@ -104,15 +119,30 @@ describe('inside the rebuild', () => {
     expect(r.results.map((x) => x.status)).toEqual(entries.map((e) => e.status));
     const log = (await b.req('GET', '/admin/audit?limit=100')).body.entries;
     const tenant = `tenant:${a.creds.tenant.tenant_id}`;
-    expect(log.find((x: { action: string }) => x.action === 'POST /v1/kyc/applications')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: tenant });
-    expect(log.find((x: { action: string }) => x.action === 'POST /admin/sandbox/clock-advance')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: 'operator:admin' });
-    expect(log.find((x: { action: string }) => x.action === 'sandbox.replay_session_opened')).toMatchObject({ actor: REPLAY_ACTOR, on_behalf_of: null });
+    expect(log.find((x: { action: string }) => x.action === 'POST /v1/kyc/applications')).toMatchObject({
+      actor: REPLAY_ACTOR,
+      on_behalf_of: tenant,
+    });
+    expect(log.find((x: { action: string }) => x.action === 'POST /admin/sandbox/clock-advance')).toMatchObject({
+      actor: REPLAY_ACTOR,
+      on_behalf_of: 'operator:admin',
+    });
+    expect(log.find((x: { action: string }) => x.action === 'sandbox.replay_session_opened')).toMatchObject({
+      actor: REPLAY_ACTOR,
+      on_behalf_of: null,
+    });
     // Nothing in B's audit claims the tenant or the admin itself acted.
     expect(log.filter((x: { actor: string }) => x.actor === tenant || x.actor === 'operator:admin')).toEqual([]);
-    const own = (await a.req('GET', '/admin/audit?limit=100')).body.entries.find((x: { action: string }) => x.action === 'POST /v1/kyc/applications');
+    const own = (await a.req('GET', '/admin/audit?limit=100')).body.entries.find(
+      (x: { action: string }) => x.action === 'POST /v1/kyc/applications',
+    );
     expect(own).toMatchObject({ actor: tenant, on_behalf_of: null });
     expect((await b.req('GET', '/admin/audit/verify')).body).toMatchObject({ ok: true, first_bad_seq: null });
-    const snap = await b.app.inject({ method: 'GET', url: '/admin/sandbox/export', headers: { 'x-admin-key': b.creds.operators.admin_key } });
+    const snap = await b.app.inject({
+      method: 'GET',
+      url: '/admin/sandbox/export',
+      headers: { 'x-admin-key': b.creds.operators.admin_key },
+    });
     expect(verifySnapshot(snap.rawPayload)).toMatchObject({ ok: true });
   });
 
@@ -120,11 +150,15 @@ describe('inside the rebuild', () => {
     const b = await fresh();
     expect(openSession(b.deps, REPLAY_ACTOR, header.origin).ok).toBe(true);
     expect((await replayEntry(b.deps, injectOf(b), entries[0], REPLAY_ACTOR)).ok).toBe(true);
-    expect((await b.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Interloper' }) })).status).toBe(201);
+    expect((await b.req('POST', '/v1/kyc/applications', { body: applicant({ full_name: 'Interloper' }) })).status).toBe(
+      201,
+    );
     const before = fingerprint(b);
     const next = await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR);
     expect(next).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
-    expect(!next.ok && next.message).toMatch(/closed: the journal gained entry 2 \(POST \/v1\/kyc\/applications by tenant:tnt_\w+\), which is not a replay/);
+    expect(!next.ok && next.message).toMatch(
+      /closed: the journal gained entry 2 \(POST \/v1\/kyc\/applications by tenant:tnt_\w+\), which is not a replay/,
+    );
     expect(fingerprint(b)).toEqual(before);
     expect(closeSession(b.deps, REPLAY_ACTOR)).toMatchObject({ ok: true, value: { state: 'closed', last_seq: 1 } });
   });
@@ -132,7 +166,10 @@ describe('inside the rebuild', () => {
   it('the rebuild closes its session at the end: no entry replays afterwards, and no new session opens', async () => {
     const b = await fresh();
     expect((await rebuild(b, header, entries.slice(0, 1))).code).toBe(0);
-    expect(await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR)).toMatchObject({ ok: false, code: 'REPLAY_SESSION_REQUIRED' });
+    expect(await replayEntry(b.deps, injectOf(b), entries[1], REPLAY_ACTOR)).toMatchObject({
+      ok: false,
+      code: 'REPLAY_SESSION_REQUIRED',
+    });
     expect(openSession(b.deps, REPLAY_ACTOR, header.origin)).toMatchObject({ ok: false, code: 'SANDBOX_NOT_FRESH' });
   });
 });
@@ -149,10 +186,15 @@ describe('a replayed answer never hands back a secret it showed once', () => {
       const r = await rebuild(b, page.header, page.entries);
       expect(r.code).toBe(0);
       const text = JSON.stringify(r.lines);
-      const tenant = r.results.find((x) => (x.body as { tenant_id?: string })?.tenant_id && x.status === 201)!.body as Record<string, unknown>;
+      const tenant = r.results.find((x) => (x.body as { tenant_id?: string })?.tenant_id && x.status === 201)!
+        .body as Record<string, unknown>;
       expect(tenant).toMatchObject({ api_key: JOURNAL_SECRET, signing_secret: JOURNAL_SECRET });
       const approved = r.results.at(-1)!.body as { result: { answered_once: Record<string, string> } };
-      expect(approved.result.answered_once).toEqual({ enrolment_code: JOURNAL_SECRET, enrolment_path: JOURNAL_SECRET, expires_at: JOURNAL_SECRET });
+      expect(approved.result.answered_once).toEqual({
+        enrolment_code: JOURNAL_SECRET,
+        enrolment_path: JOURNAL_SECRET,
+        expires_at: JOURNAL_SECRET,
+      });
       expect(text).not.toMatch(/(ak|ck|sk|tk)_sbx_[A-Za-z0-9]/);
     } finally {
       await c.close();

@@ -42,7 +42,14 @@ async function call(s: Sent): Promise<{ status: number; body: any }> {
   if (s.signed) {
     const ts = String(Math.floor(Date.now() / 1000) + (s.tsOffset ?? 0));
     const { path, rawQuery } = splitUrl(s.path);
-    const sig = sign(s.secret ?? info.signing_secret, { timestamp: ts, method: s.method, path, rawQuery, idempotencyKey: s.key ?? '', body: payload ?? '' });
+    const sig = sign(s.secret ?? info.signing_secret, {
+      timestamp: ts,
+      method: s.method,
+      path,
+      rawQuery,
+      idempotencyKey: s.key ?? '',
+      body: payload ?? '',
+    });
     headers['x-svc-timestamp'] = ts;
     headers['x-svc-signature'] = sig;
     signatures.push(sig.slice(3));
@@ -67,7 +74,16 @@ beforeAll(async () => {
   // debug: quick successful reads are logged too, so every request has its line to leak into.
   sbx = await startSandbox(['--clock', 'frozen', '--log-level', 'debug']);
   info = sbx.info;
-  for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key', 'security_key', 'approver_key', 'compliance_key', 'auditor_key']) {
+  for (const k of [
+    'api_key',
+    'signing_secret',
+    'admin_key',
+    'dealer_key',
+    'security_key',
+    'approver_key',
+    'compliance_key',
+    'auditor_key',
+  ]) {
     expect(info[k], k).toEqual(expect.any(String));
     secrets.set(k, info[k]);
   }
@@ -78,8 +94,22 @@ beforeAll(async () => {
   const cliId = nationalId();
   secrets.set('national id (CLI)', cliId.nationalId);
   const kyc = await sbx.svc([
-    'kyc', 'apply', '--full-name', 'Mona Hassan', '--national-id', cliId.nationalId, '--dob', cliId.dateOfBirth, '--email', 'mona@example.com',
-    '--phone', '01012345678', '--address', '12 Tahrir Street, Cairo', '--sample-documents', '--json',
+    'kyc',
+    'apply',
+    '--full-name',
+    'Mona Hassan',
+    '--national-id',
+    cliId.nationalId,
+    '--dob',
+    cliId.dateOfBirth,
+    '--email',
+    'mona@example.com',
+    '--phone',
+    '01012345678',
+    '--address',
+    '12 Tahrir Street, Cairo',
+    '--sample-documents',
+    '--json',
   ]);
   expect(kyc.code, kyc.stderr).toBe(0);
   const cliInvestor = kyc.json.investor_id as string;
@@ -91,28 +121,91 @@ beforeAll(async () => {
   secrets.set('national id (fetch)', body.national_id);
   const app = await call({ method: 'POST', path: '/v1/kyc/applications', body, key: key(), headers: bearer() });
   expect(app.status).toBe(201);
-  for (const [side, raw] of [['national_id_front', SAMPLE_FRONT], ['national_id_back', SAMPLE_BACK]] as const) {
-    expect((await call({ method: 'PUT', path: `/v1/kyc/applications/${app.body.application_id}/documents/${side}`, raw, contentType: 'image/png', key: key(), headers: bearer() })).status).toBe(200);
+  for (const [side, raw] of [
+    ['national_id_front', SAMPLE_FRONT],
+    ['national_id_back', SAMPLE_BACK],
+  ] as const) {
+    expect(
+      (
+        await call({
+          method: 'PUT',
+          path: `/v1/kyc/applications/${app.body.application_id}/documents/${side}`,
+          raw,
+          contentType: 'image/png',
+          key: key(),
+          headers: bearer(),
+        })
+      ).status,
+    ).toBe(200);
   }
-  expect((await call({ method: 'POST', path: `/v1/kyc/applications/${app.body.application_id}/submit`, key: key(), headers: bearer() })).status).toBe(200);
-  const investorId = (await call({ method: 'GET', path: `/v1/kyc/applications/${app.body.application_id}`, headers: bearer() })).body.investor_id as string;
+  expect(
+    (
+      await call({
+        method: 'POST',
+        path: `/v1/kyc/applications/${app.body.application_id}/submit`,
+        key: key(),
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(200);
+  const investorId = (
+    await call({ method: 'GET', path: `/v1/kyc/applications/${app.body.application_id}`, headers: bearer() })
+  ).body.investor_id as string;
   expect(investorId).toMatch(/^inv_/);
-  expect((await call({ method: 'PUT', path: `/v1/investors/${investorId}/suitability`, body: { questionnaire: BALANCED, risk_acknowledged: true }, key: key(), headers: bearer() })).status).toBe(200);
+  expect(
+    (
+      await call({
+        method: 'PUT',
+        path: `/v1/investors/${investorId}/suitability`,
+        body: { questionnaire: BALANCED, risk_acknowledged: true },
+        key: key(),
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(200);
   const deposit = { investor_id: investorId, direction: 'deposit', amount_micros: 2_000_000_000 };
-  expect((await call({ method: 'POST', path: '/v1/transfers', body: deposit, key: key(), signed: true, headers: bearer() })).status).toBe(201);
+  expect(
+    (await call({ method: 'POST', path: '/v1/transfers', body: deposit, key: key(), signed: true, headers: bearer() }))
+      .status,
+  ).toBe(201);
   expect((await sbx.svc(['clock', 'advance', '--minutes', '5', '--json'])).code).toBe(0);
 
   // A referred application the dealer reviews, viewing the decrypted ID images.
   const referred = applicant({}, '9999');
   secrets.set('national id (referred)', referred.national_id);
-  const ref = await call({ method: 'POST', path: '/v1/kyc/applications', body: referred, key: key(), headers: bearer() });
-  for (const [side, raw] of [['national_id_front', SAMPLE_FRONT], ['national_id_back', SAMPLE_BACK]] as const) {
-    await call({ method: 'PUT', path: `/v1/kyc/applications/${ref.body.application_id}/documents/${side}`, raw, contentType: 'image/png', key: key(), headers: bearer() });
+  const ref = await call({
+    method: 'POST',
+    path: '/v1/kyc/applications',
+    body: referred,
+    key: key(),
+    headers: bearer(),
+  });
+  for (const [side, raw] of [
+    ['national_id_front', SAMPLE_FRONT],
+    ['national_id_back', SAMPLE_BACK],
+  ] as const) {
+    await call({
+      method: 'PUT',
+      path: `/v1/kyc/applications/${ref.body.application_id}/documents/${side}`,
+      raw,
+      contentType: 'image/png',
+      key: key(),
+      headers: bearer(),
+    });
   }
-  await call({ method: 'POST', path: `/v1/kyc/applications/${ref.body.application_id}/submit`, key: key(), headers: bearer() });
+  await call({
+    method: 'POST',
+    path: `/v1/kyc/applications/${ref.body.application_id}/submit`,
+    key: key(),
+    headers: bearer(),
+  });
   const dealer = { 'x-console-key': info.dealer_key };
   expect((await call({ method: 'GET', path: '/broker/v1/kyc', headers: dealer })).status).toBe(200);
-  const image = await call({ method: 'GET', path: `/broker/v1/kyc/${ref.body.application_id}/documents/national_id_front`, headers: dealer });
+  const image = await call({
+    method: 'GET',
+    path: `/broker/v1/kyc/${ref.body.application_id}/documents/national_id_front`,
+    headers: dealer,
+  });
   expect(image.status).toBe(200);
 
   // Operators: reads, a tenant provisioned (its new key and secret are secrets too), a refused grant.
@@ -122,21 +215,86 @@ beforeAll(async () => {
   expect(tenant.status).toBe(201);
   secrets.set('new tenant api_key', tenant.body.api_key);
   secrets.set('new tenant signing_secret', tenant.body.signing_secret);
-  expect((await call({ method: 'GET', path: '/admin/sandbox/state', headers: { 'x-admin-key': info.security_key } })).status).toBe(403);
-  expect((await call({ method: 'GET', path: '/admin/audit?limit=1', headers: { 'x-admin-key': info.approver_key } })).status).toBe(200);
-  expect((await call({ method: 'GET', path: '/v1/clock', headers: { authorization: `Bearer ${tenant.body.api_key}` } })).status).toBe(200);
+  expect(
+    (await call({ method: 'GET', path: '/admin/sandbox/state', headers: { 'x-admin-key': info.security_key } })).status,
+  ).toBe(403);
+  expect(
+    (await call({ method: 'GET', path: '/admin/audit?limit=1', headers: { 'x-admin-key': info.approver_key } })).status,
+  ).toBe(200);
+  expect(
+    (await call({ method: 'GET', path: '/v1/clock', headers: { authorization: `Bearer ${tenant.body.api_key}` } }))
+      .status,
+  ).toBe(200);
 
   // Refusals: unknown keys (which look like secrets, and must not be logged either), bad and stale signatures, bad JSON.
   const guessed = 'sk_sbx_GuessedKeyThatMustNotBeLogged0001';
   secrets.set('a guessed api key', guessed);
-  expect((await call({ method: 'GET', path: '/v1/clock', headers: { authorization: `Bearer ${guessed}` } })).status).toBe(401);
-  expect((await call({ method: 'GET', path: '/admin/audit', headers: { 'x-admin-key': 'ak_sbx_GuessedAdminKeyNotLogged0001' } })).status).toBe(401);
+  expect(
+    (await call({ method: 'GET', path: '/v1/clock', headers: { authorization: `Bearer ${guessed}` } })).status,
+  ).toBe(401);
+  expect(
+    (
+      await call({
+        method: 'GET',
+        path: '/admin/audit',
+        headers: { 'x-admin-key': 'ak_sbx_GuessedAdminKeyNotLogged0001' },
+      })
+    ).status,
+  ).toBe(401);
   secrets.set('a guessed admin key', 'ak_sbx_GuessedAdminKeyNotLogged0001');
-  expect((await call({ method: 'POST', path: '/v1/transfers', body: deposit, key: key(), signed: true, secret: 'ss_sbx_wrong', headers: bearer() })).status).toBe(401);
-  expect((await call({ method: 'POST', path: '/v1/transfers', body: deposit, key: key(), signed: true, tsOffset: -400, headers: bearer() })).status).toBe(401);
-  expect((await call({ method: 'POST', path: '/v1/transfers', raw: Buffer.from('{"investor_id":'), key: key(), signed: true, headers: bearer() })).status).toBe(400);
-  expect((await call({ method: 'POST', path: '/v1/transfers', body: { ...deposit, amount_micros: -1 }, key: key(), signed: true, headers: bearer() })).status).toBe(422);
-  expect((await call({ method: 'GET', path: `/v1/investors/${investorId}/balances`, headers: bearer() })).status).toBe(200);
+  expect(
+    (
+      await call({
+        method: 'POST',
+        path: '/v1/transfers',
+        body: deposit,
+        key: key(),
+        signed: true,
+        secret: 'ss_sbx_wrong',
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(401);
+  expect(
+    (
+      await call({
+        method: 'POST',
+        path: '/v1/transfers',
+        body: deposit,
+        key: key(),
+        signed: true,
+        tsOffset: -400,
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(401);
+  expect(
+    (
+      await call({
+        method: 'POST',
+        path: '/v1/transfers',
+        raw: Buffer.from('{"investor_id":'),
+        key: key(),
+        signed: true,
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(400);
+  expect(
+    (
+      await call({
+        method: 'POST',
+        path: '/v1/transfers',
+        body: { ...deposit, amount_micros: -1 },
+        key: key(),
+        signed: true,
+        headers: bearer(),
+      })
+    ).status,
+  ).toBe(422);
+  expect((await call({ method: 'GET', path: `/v1/investors/${investorId}/balances`, headers: bearer() })).status).toBe(
+    200,
+  );
   expect((await sbx.svc(['api', 'GET', '/v1/transfers', '--json'])).code).toBe(0);
 
   // Stop gracefully so the logger flushes, then read both files.
@@ -173,21 +331,25 @@ describe('the daemon logs', () => {
   });
 
   it('the search finds secrets where they are meant to be (credentials.json, mode 0600)', () => {
-    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key']) expect(credentialsText.includes(secrets.get(k)!), k).toBe(true);
+    for (const k of ['api_key', 'signing_secret', 'admin_key', 'dealer_key'])
+      expect(credentialsText.includes(secrets.get(k)!), k).toBe(true);
   });
 
-  it.each(['daemon.log', 'daemon.out'])('%s holds no api key, signing secret, operator key, signature, national id, key-encryption key or image bytes', (file) => {
-    const text = file === 'daemon.log' ? logText : outText;
-    const needles: Array<[string, string]> = [
-      ...secrets,
-      ...signatures.map((s, i): [string, string] => [`signature #${i + 1}`, s]),
-      ...imageNeedles(SAMPLE_FRONT),
-      ...imageNeedles(SAMPLE_BACK),
-    ];
-    expect(signatures.length).toBeGreaterThanOrEqual(5);
-    const found = needles.filter(([, v]) => v.length >= 8 && text.includes(v)).map(([what]) => what);
-    expect(found, `${file} leaks`).toEqual([]);
-    // Header names that carry credentials never appear with a value.
-    expect(text).not.toMatch(/"(authorization|x-admin-key|x-console-key|x-svc-signature)":"(?!\[Redacted\])/i);
-  });
+  it.each(['daemon.log', 'daemon.out'])(
+    '%s holds no api key, signing secret, operator key, signature, national id, key-encryption key or image bytes',
+    (file) => {
+      const text = file === 'daemon.log' ? logText : outText;
+      const needles: Array<[string, string]> = [
+        ...secrets,
+        ...signatures.map((s, i): [string, string] => [`signature #${i + 1}`, s]),
+        ...imageNeedles(SAMPLE_FRONT),
+        ...imageNeedles(SAMPLE_BACK),
+      ];
+      expect(signatures.length).toBeGreaterThanOrEqual(5);
+      const found = needles.filter(([, v]) => v.length >= 8 && text.includes(v)).map(([what]) => what);
+      expect(found, `${file} leaks`).toEqual([]);
+      // Header names that carry credentials never appear with a value.
+      expect(text).not.toMatch(/"(authorization|x-admin-key|x-console-key|x-svc-signature)":"(?!\[Redacted\])/i);
+    },
+  );
 });

@@ -19,7 +19,14 @@ function capturedDeposit(app: TestApp, investorId: string, wallMs: number) {
   const body = JSON.stringify({ investor_id: investorId, direction: 'deposit', amount_micros: 5_000_000_000 });
   const timestamp = String(Math.floor(wallMs / 1000));
   const key = 'captured-1';
-  const signature = sign(app.creds.tenant.signing_secret, { timestamp, method: 'POST', path: '/v1/transfers', rawQuery: '', idempotencyKey: key, body });
+  const signature = sign(app.creds.tenant.signing_secret, {
+    timestamp,
+    method: 'POST',
+    path: '/v1/transfers',
+    rawQuery: '',
+    idempotencyKey: key,
+    body,
+  });
   const headers = {
     authorization: `Bearer ${app.creds.tenant.api_key}`,
     'content-type': 'application/json',
@@ -30,7 +37,8 @@ function capturedDeposit(app: TestApp, investorId: string, wallMs: number) {
   return () => app.app.inject({ method: 'POST', url: '/v1/transfers', headers, payload: body });
 }
 
-const transfers = (app: TestApp) => (app.deps.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number }).n;
+const transfers = (app: TestApp) =>
+  (app.deps.db.prepare('SELECT COUNT(*) AS n FROM transfers').get() as { n: number }).n;
 
 describe('a captured signed request can never apply twice', () => {
   it('on a frozen clock advanced 24 hours and a minute, the same bytes replay the first answer and create nothing', async () => {

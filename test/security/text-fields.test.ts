@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeApp, type As, type TestApp } from '../helpers/app.js';
-import { loadOperations, operatorKey, realmHeader, rolesHolding, type JsonSchema, type Operation } from '../helpers/fuzz.js';
+import {
+  loadOperations,
+  operatorKey,
+  realmHeader,
+  rolesHolding,
+  type JsonSchema,
+  type Operation,
+} from '../helpers/fuzz.js';
 import { BASE_PARAMS } from '../../daemon/backoffice/action-bases.js';
 
 let t: TestApp;
@@ -44,10 +51,12 @@ function stringPaths(schema: JsonSchema | undefined, root: JsonSchema, prefix: P
   if (!schema || depth > 4) return [];
   const s = resolve(schema, root);
   const out: Path[] = [];
-  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) for (const sub of s[k] ?? []) out.push(...stringPaths(sub, root, prefix, depth + 1));
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
+    for (const sub of s[k] ?? []) out.push(...stringPaths(sub, root, prefix, depth + 1));
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.includes('string') && prefix.length > 0) out.push(prefix);
-  for (const [k, v] of Object.entries<JsonSchema>(s.properties ?? {})) out.push(...stringPaths(v, root, [...prefix, k], depth + 1));
+  for (const [k, v] of Object.entries<JsonSchema>(s.properties ?? {}))
+    out.push(...stringPaths(v, root, [...prefix, k], depth + 1));
   if (types.includes('array') && s.items) out.push(...stringPaths(s.items, root, [...prefix, 0], depth + 1));
   const seen = new Set<string>();
   return out.filter((p) => !seen.has(p.join('.')) && seen.add(p.join('.')));
@@ -68,22 +77,43 @@ function caller(op: Operation): { as: As; headers: Record<string, string> } {
   return { as: 'none', headers: { [realmHeader(op.auth.realm)]: operatorKey(t, role) } };
 }
 
-const counts = () => Object.fromEntries(['audit_log', 'idempotency', 'journal', 'admin_actions'].map((x) => [x, t.deps.db.prepare(`SELECT COUNT(*) FROM ${x}`).pluck().get()]));
+const counts = () =>
+  Object.fromEntries(
+    ['audit_log', 'idempotency', 'journal', 'admin_actions'].map((x) => [
+      x,
+      t.deps.db.prepare(`SELECT COUNT(*) FROM ${x}`).pluck().get(),
+    ]),
+  );
 
-interface Case { op: Operation; url: string; where: 'body' | 'query'; path: Path; body?: unknown }
+interface Case {
+  op: Operation;
+  url: string;
+  where: 'body' | 'query';
+  path: Path;
+  body?: unknown;
+}
 
 function cases(): Case[] {
   const out: Case[] = [];
   for (const op of ops) {
     const url = op.path.replace(/\{[^}]+\}/g, 'x1234');
-    if (op.jsonBody) for (const p of stringPaths(op.jsonBody, op.jsonBody)) out.push({ op, url, where: 'body', path: p });
-    for (const q of op.queryParams) if (resolve(q.schema, {}).type === 'string') out.push({ op, url, where: 'query', path: [q.name] });
+    if (op.jsonBody)
+      for (const p of stringPaths(op.jsonBody, op.jsonBody)) out.push({ op, url, where: 'body', path: p });
+    for (const q of op.queryParams)
+      if (resolve(q.schema, {}).type === 'string') out.push({ op, url, where: 'query', path: [q.name] });
   }
   // a proposal's params are validated by its base's schema, which the document does not spell out
   const propose = ops.find((o) => o.key === 'POST /admin/actions')!;
   for (const [base, schema] of Object.entries(BASE_PARAMS)) {
     const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    for (const p of stringPaths(js, js)) out.push({ op: propose, url: propose.path, where: 'body', path: ['params', ...p], body: { action: base, reason: 'r', params: setAt(p, '') } });
+    for (const p of stringPaths(js, js))
+      out.push({
+        op: propose,
+        url: propose.path,
+        where: 'body',
+        path: ['params', ...p],
+        body: { action: base, reason: 'r', params: setAt(p, '') },
+      });
   }
   return out;
 }
@@ -100,10 +130,17 @@ describe('every text field of every route refuses invalid Unicode and control ch
         const { as, headers } = caller(c.op);
         const field = [c.where, ...c.path].join('.');
         const body = c.where === 'body' ? (c.body ? merge(c.body, c.path, bad) : setAt(c.path, bad)) : undefined;
-        const url = c.where === 'query' ? `${c.url}?${encodeURIComponent(String(c.path[0]))}=${encodeURIComponent(bad)}` : c.url;
+        const url =
+          c.where === 'query' ? `${c.url}?${encodeURIComponent(String(c.path[0]))}=${encodeURIComponent(bad)}` : c.url;
         const res = await t.req(c.op.method, url, { as, headers, body: body ?? (c.op.jsonBody ? {} : undefined) });
-        const ok = res.status === 422 && typeof res.body?.error?.message === 'string' && res.body.error.message.startsWith(`${field}:`);
-        if (!ok) wrong.push(`${c.op.key} ${field} with ${what}: ${res.status} ${res.body?.error?.code ?? ''} ${res.body?.error?.message ?? res.text.slice(0, 80)}`);
+        const ok =
+          res.status === 422 &&
+          typeof res.body?.error?.message === 'string' &&
+          res.body.error.message.startsWith(`${field}:`);
+        if (!ok)
+          wrong.push(
+            `${c.op.key} ${field} with ${what}: ${res.status} ${res.body?.error?.code ?? ''} ${res.body?.error?.message ?? res.text.slice(0, 80)}`,
+          );
       }
     }
     expect(wrong.slice(0, 40).join('\n'), `${wrong.length} of ${all.length * BAD.length} cases`).toBe('');
@@ -112,7 +149,10 @@ describe('every text field of every route refuses invalid Unicode and control ch
 
   it("a proposal's reason with a lone surrogate is 422 naming body.reason, and no proposal is stored", async () => {
     const before = counts();
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', params: {}, reason: 'because \ud800' } });
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action: 'broker:create', params: {}, reason: 'because \ud800' },
+    });
     expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
     expect(res.body.error.message).toMatch(/^body\.reason: .*U\+D800/);
     expect(counts()).toEqual(before);
@@ -120,14 +160,24 @@ describe('every text field of every route refuses invalid Unicode and control ch
 
   it("a console user's display_name with a NUL is refused at proposal: 422 naming body.params.display_name", async () => {
     const before = counts();
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'console-users:manage', params: { name: 'ops.nul', role: 'dealer', display_name: 'Ops\u0000One' }, reason: 'a new desk' } });
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: {
+        action: 'console-users:manage',
+        params: { name: 'ops.nul', role: 'dealer', display_name: 'Ops\u0000One' },
+        reason: 'a new desk',
+      },
+    });
     expect([res.status, res.body.error.code]).toEqual([422, 'VALIDATION_FAILED']);
     expect(res.body.error.message).toMatch(/^body\.params\.display_name: .*U\+0000/);
     expect(counts()).toEqual(before);
   });
 
   it('a key of an object carrying a control character is refused too, naming where it is', async () => {
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', params: { 'na\u0000me': 'x' }, reason: 'r' } });
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action: 'broker:create', params: { 'na\u0000me': 'x' }, reason: 'r' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.message).toMatch(/^body\.params: a key/);
   });
@@ -135,16 +185,22 @@ describe('every text field of every route refuses invalid Unicode and control ch
   it.each([
     ['POST', '/v1/kyc/applications'],
     ['PUT', '/v1/branding'],
-  ])('%s %s: an unknown field named like an Object property (constructor, toString, __proto__) carrying bad text is 422 VALIDATION_FAILED, never a 500', async (method, url) => {
-    for (const field of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
-      const raw = JSON.stringify({ [field]: 'bad\u0001' }); // an own key, __proto__ included
-      const res = await t.req(method, url, { raw, contentType: 'application/json' });
-      expect([res.status, res.body.error.code], `${field}: ${res.text}`).toEqual([422, 'VALIDATION_FAILED']);
-    }
-  });
+  ])(
+    '%s %s: an unknown field named like an Object property (constructor, toString, __proto__) carrying bad text is 422 VALIDATION_FAILED, never a 500',
+    async (method, url) => {
+      for (const field of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+        const raw = JSON.stringify({ [field]: 'bad\u0001' }); // an own key, __proto__ included
+        const res = await t.req(method, url, { raw, contentType: 'application/json' });
+        expect([res.status, res.body.error.code], `${field}: ${res.text}`).toEqual([422, 'VALIDATION_FAILED']);
+      }
+    },
+  );
 
   it('tab and line feed stay allowed in text (a multi-line reason), and so do Arabic, emoji and joiners', async () => {
-    const res = await t.req('POST', '/admin/actions', { as: 'security', body: { action: 'broker:create', params: {}, reason: 'سطر أول\n\tsecond line 👩‍👩‍👧 \u200d' } });
+    const res = await t.req('POST', '/admin/actions', {
+      as: 'security',
+      body: { action: 'broker:create', params: {}, reason: 'سطر أول\n\tsecond line 👩‍👩‍👧 \u200d' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('INVALID_ACTION_PARAMS'); // the text passed; the empty params did not
   });

@@ -17,7 +17,9 @@ const RIGHT = '\u001B[C';
 afterEach(() => cleanup());
 
 function mount(source: FakeSource = fakeSource()) {
-  const app = render(<Dashboard source={source} investorId="inv_aaaaaaaaaa" symbols={['COMI', 'TMGH', 'FWRY']} intervalMs={20} />);
+  const app = render(
+    <Dashboard source={source} investorId="inv_aaaaaaaaaa" symbols={['COMI', 'TMGH', 'FWRY']} intervalMs={20} />,
+  );
   return { source, app, frame: () => app.lastFrame() ?? '' };
 }
 
@@ -59,14 +61,17 @@ class TestStdin extends EventEmitter {
 function mountSized(columns: number, rows: number, source: FakeSource = fakeSource()) {
   const stdout = new SizedStdout(columns, rows);
   const stdin = new TestStdin();
-  const app = inkRender(<Dashboard source={source} investorId="inv_aaaaaaaaaa" symbols={['COMI', 'TMGH', 'FWRY']} intervalMs={20} />, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    debug: true,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const app = inkRender(
+    <Dashboard source={source} investorId="inv_aaaaaaaaaa" symbols={['COMI', 'TMGH', 'FWRY']} intervalMs={20} />,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: new SizedStdout(columns, rows) as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
   return { source, app: { ...app, stdin }, frame: stdout.lastFrame };
 }
 
@@ -75,7 +80,9 @@ function fieldLine(frame: string, label: string): string {
   return frame.split('\n').find((l) => new RegExp(`│ [› ] ${label}\\s`).test(l)) ?? '';
 }
 
-function account(over: Omit<Partial<Account>, 'suitability'> & { suitability?: Partial<Account['suitability']> }): (a: Account) => Account {
+function account(
+  over: Omit<Partial<Account>, 'suitability'> & { suitability?: Partial<Account['suitability']> },
+): (a: Account) => Account {
   return (a) => ({ ...a, ...over, suitability: { ...a.suitability, ...over.suitability } });
 }
 
@@ -84,16 +91,52 @@ describe('keys typed faster than the screen draws', () => {
     const { app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     app.stdin.write('bFWRY');
-    await vi.waitFor(() => expect(fieldLine(frame(), 'symbol')).toMatch(/FWRY█? {2}Fawry for Banking Technology/), WAIT);
+    await vi.waitFor(
+      () => expect(fieldLine(frame(), 'symbol')).toMatch(/FWRY█? {2}Fawry for Banking Technology/),
+      WAIT,
+    );
   });
 
   it('a whole order in separate writes with no wait between them: every key lands in order, and y places it', async () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
-    for (const k of ['b', 'T', 'M', 'G', 'H', '\r', '1', '2', '3', '4', '\r', RIGHT, '\r', '6', '0', '.', '5', '\r', '\r', 'y']) app.stdin.write(k);
+    for (const k of [
+      'b',
+      'T',
+      'M',
+      'G',
+      'H',
+      '\r',
+      '1',
+      '2',
+      '3',
+      '4',
+      '\r',
+      RIGHT,
+      '\r',
+      '6',
+      '0',
+      '.',
+      '5',
+      '\r',
+      '\r',
+      'y',
+    ])
+      app.stdin.write(k);
     await vi.waitFor(() => expect(source.calls.filter(([c]) => c === 'placeOrder')).toHaveLength(1), WAIT);
-    expect(source.calls.find(([c]) => c === 'placeOrder')?.[1]).toEqual({ investor_id: 'inv_aaaaaaaaaa', symbol: 'TMGH', side: 'buy', type: 'limit', qty: 1234, limit_price_micros: 60_500_000, time_in_force: 'day' });
-    await vi.waitFor(() => expect(frame()).toContain('Placed ord_new0000001 buy 1234 TMGH limit 60.50 day: open'), WAIT);
+    expect(source.calls.find(([c]) => c === 'placeOrder')?.[1]).toEqual({
+      investor_id: 'inv_aaaaaaaaaa',
+      symbol: 'TMGH',
+      side: 'buy',
+      type: 'limit',
+      qty: 1234,
+      limit_price_micros: 60_500_000,
+      time_in_force: 'day',
+    });
+    await vi.waitFor(
+      () => expect(frame()).toContain('Placed ord_new0000001 buy 1234 TMGH limit 60.50 day: open'),
+      WAIT,
+    );
   });
 
   it('the same order pasted in one write is placed the same way', async () => {
@@ -103,7 +146,11 @@ describe('keys typed faster than the screen draws', () => {
     app.stdin.write(RIGHT);
     app.stdin.write('\r60.5\r\ry');
     await vi.waitFor(() => expect(source.calls.filter(([c]) => c === 'placeOrder')).toHaveLength(1), WAIT);
-    expect(source.calls.find(([c]) => c === 'placeOrder')?.[1]).toMatchObject({ symbol: 'TMGH', qty: 1234, limit_price_micros: 60_500_000 });
+    expect(source.calls.find(([c]) => c === 'placeOrder')?.[1]).toMatchObject({
+      symbol: 'TMGH',
+      qty: 1234,
+      limit_price_micros: 60_500_000,
+    });
   });
 
   it('a4 in one write opens the advance menu and chooses +1 hour', async () => {
@@ -125,7 +172,10 @@ describe('keys typed faster than the screen draws', () => {
     await vi.waitFor(() => expect(frame()).toContain('advancing the clock +1 minute…'), WAIT);
     app.stdin.write('bCOMI');
     finish();
-    await vi.waitFor(() => expect(fieldLine(frame(), 'symbol')).toMatch(/COMI█? {2}Commercial International Bank/), WAIT);
+    await vi.waitFor(
+      () => expect(fieldLine(frame(), 'symbol')).toMatch(/COMI█? {2}Commercial International Bank/),
+      WAIT,
+    );
   });
 });
 
@@ -140,15 +190,26 @@ describe('at 80x24', () => {
     expect(frame()).toMatch(/│ Quotes as of 10:00/);
     expect(frame()).toMatch(/│ Omar Farouk inv_aaaaaaaaaa/);
     expect(frame()).toMatch(/│ Orders 1 open · 1 recent/);
-    expect(lines.at(-1)).toMatch(/a clock {2}i investor {2}b buy {2}s sell {2}c cancel {2}↑↓ select {2}r refresh {2}q quit/);
+    expect(lines.at(-1)).toMatch(
+      /a clock {2}i investor {2}b buy {2}s sell {2}c cancel {2}↑↓ select {2}r refresh {2}q quit/,
+    );
   });
 
   it('with more holdings than fit, every title stays and one line says how many more there are', async () => {
     const source = fakeSource();
     const held = source.state.balances.inv_aaaaaaaaaa;
-    held.securities = ['COMI', 'TMGH', 'FWRY', 'EAST', 'HRHO', 'ETEL'].map((symbol) => ({ asset: symbol, symbol, settled: 10, reserved: 0, unsettled: 0 }));
+    held.securities = ['COMI', 'TMGH', 'FWRY', 'EAST', 'HRHO', 'ETEL'].map((symbol) => ({
+      asset: symbol,
+      symbol,
+      settled: 10,
+      reserved: 0,
+      unsettled: 0,
+    }));
     const { frame } = mountSized(80, 24, source);
-    await vi.waitFor(() => expect(frame()).toMatch(/more holdings: a taller terminal or svc balances shows them/), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toMatch(/more holdings: a taller terminal or svc balances shows them/),
+      WAIT,
+    );
     const lines = frame().split('\n');
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(frame()).toMatch(/│ Quotes as of 10:00/);
@@ -162,7 +223,10 @@ describe('at 80x24', () => {
     const { app, frame } = mountSized(80, 24);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b', 'COMI\r10\r');
-    await vi.waitFor(() => expect(frame()).toContain('Fills at once at the market price: nothing stays reserved'), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain('Fills at once at the market price: nothing stays reserved'),
+      WAIT,
+    );
     const lines = frame().split('\n');
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(lines[1]).toMatch(/^Omar Farouk inv_aaaaaaaaaa · active · settled cash 48,831\.91 EGP/);
@@ -175,9 +239,21 @@ describe('errors and gates', () => {
   it("a refused order's error shows on the status line, and is gone when the next form opens", async () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
-    source.state.failNext.placeOrder = new ApiFailure('INSUFFICIENT_SETTLED_CASH', 'The order needs 90,000.00 EGP of settled cash; 48,831.91 EGP is available.', 'req_fake000009', 'Deposit, or wait for settlement', 422);
+    source.state.failNext.placeOrder = new ApiFailure(
+      'INSUFFICIENT_SETTLED_CASH',
+      'The order needs 90,000.00 EGP of settled cash; 48,831.91 EGP is available.',
+      'req_fake000009',
+      'Deposit, or wait for settlement',
+      422,
+    );
     await press(app, 'b', 'COMI\r1000\r\r\r', 'y');
-    await vi.waitFor(() => expect(frame()).toMatch(/The order needs 90,000\.00 EGP of settled cash; 48,831\.91 EGP is available\.\s+\(INSUFFICIENT_SETTLED_CASH\)/), WAIT);
+    await vi.waitFor(
+      () =>
+        expect(frame()).toMatch(
+          /The order needs 90,000\.00 EGP of settled cash; 48,831\.91 EGP is available\.\s+\(INSUFFICIENT_SETTLED_CASH\)/,
+        ),
+      WAIT,
+    );
     expect(frame()).toContain('hint: Deposit, or wait for settlement  request req_fake000009');
     await press(app, 's');
     await vi.waitFor(() => expect(frame()).toContain('Sell for Omar Farouk'), WAIT);
@@ -190,17 +266,25 @@ describe('errors and gates', () => {
 
   it('no suitability on file: the form says so when it opens, offers no fields, and lifts when it is recorded', async () => {
     const source = fakeSource();
-    source.state.accounts = source.state.accounts.map(account({ suitability: { recorded: false, risk_acknowledged: false } }));
+    source.state.accounts = source.state.accounts.map(
+      account({ suitability: { recorded: false, risk_acknowledged: false } }),
+    );
     const { app, frame } = mount(source);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b');
-    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk has no suitability questionnaire on file, which equity trading needs.'), WAIT);
+    await vi.waitFor(
+      () =>
+        expect(frame()).toContain('Omar Farouk has no suitability questionnaire on file, which equity trading needs.'),
+      WAIT,
+    );
     expect(frame()).toContain('svc investor suitability inv_aaaaaaaaaa');
     expect(fieldLine(frame(), 'symbol')).toBe('');
     await press(app, 'COMI');
     expect(fieldLine(frame(), 'symbol')).toBe('');
     // recorded elsewhere (both gates at once): the next refresh opens the fields
-    source.state.accounts = source.state.accounts.map(account({ suitability: { recorded: true, risk_acknowledged: true } }));
+    source.state.accounts = source.state.accounts.map(
+      account({ suitability: { recorded: true, risk_acknowledged: true } }),
+    );
     await vi.waitFor(() => expect(fieldLine(frame(), 'symbol')).toContain('symbol'), WAIT);
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
   });
@@ -211,7 +295,10 @@ describe('errors and gates', () => {
     const { app, frame } = mount(source);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 's');
-    await vi.waitFor(() => expect(frame()).toContain('Omar Farouk has not accepted the risk disclosure, which equity trading needs.'), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain('Omar Farouk has not accepted the risk disclosure, which equity trading needs.'),
+      WAIT,
+    );
     expect(frame()).toContain('svc investor suitability inv_aaaaaaaaaa --ack-risk');
     await press(app, ESC);
     await vi.waitFor(() => expect(frame()).toContain('Orders 1 open'), WAIT);
@@ -223,7 +310,10 @@ describe('errors and gates', () => {
     const { app, frame } = mount(source);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b');
-    await vi.waitFor(() => expect(frame()).toContain("Omar Farouk's account is restricted: it may sell what it holds, but not buy."), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain("Omar Farouk's account is restricted: it may sell what it holds, but not buy."),
+      WAIT,
+    );
     expect(fieldLine(frame(), 'symbol')).toBe('');
     await press(app, ESC, 's');
     await vi.waitFor(() => expect(frame()).toContain('Restricted account: selling what it holds is allowed.'), WAIT);
@@ -245,7 +335,13 @@ describe('errors and gates', () => {
     const { app, frame } = mount(source);
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
     await press(app, 'b', 'COMI\r');
-    await vi.waitFor(() => expect(fieldLine(frame(), 'symbol')).toContain('not shariah-compliant: this investor buys only compliant shares'), WAIT);
+    await vi.waitFor(
+      () =>
+        expect(fieldLine(frame(), 'symbol')).toContain(
+          'not shariah-compliant: this investor buys only compliant shares',
+        ),
+      WAIT,
+    );
     expect(frame()).toContain('Shariah-only investor: only shariah-compliant shares can be bought.');
   });
 });
@@ -255,8 +351,21 @@ describe('words', () => {
     const source = fakeSource();
     source.state.orders.inv_aaaaaaaaaa = [
       order({ order_id: 'ord_open000001', symbol: 'TMGH' }),
-      order({ order_id: 'ord_fok0000001', symbol: 'FWRY', time_in_force: 'fok', status: 'canceled', state: 'cancelled', reason_code: 'FOK_NOT_FILLED' }),
-      order({ order_id: 'ord_part000001', symbol: 'FWRY', status: 'partially_filled', state: 'partially_filled', filled_qty: 2 }),
+      order({
+        order_id: 'ord_fok0000001',
+        symbol: 'FWRY',
+        time_in_force: 'fok',
+        status: 'canceled',
+        state: 'cancelled',
+        reason_code: 'FOK_NOT_FILLED',
+      }),
+      order({
+        order_id: 'ord_part000001',
+        symbol: 'FWRY',
+        status: 'partially_filled',
+        state: 'partially_filled',
+        filled_qty: 2,
+      }),
     ];
     // wide enough for the reason after the fill (narrower terminals cut the row's end)
     const { frame } = mountSized(160, 40, source);

@@ -47,7 +47,17 @@ afterAll(async () => {
 });
 
 function panel(snap: Snapshot, width: number, fit?: { positions: number; funds: number }): string {
-  const app = render(<AccountPanel investorId={inv} account={snap.account ?? undefined} balances={snap.balances} quotes={snap.quotes} funds={snap.funds} width={width} fit={fit} />);
+  const app = render(
+    <AccountPanel
+      investorId={inv}
+      account={snap.account ?? undefined}
+      balances={snap.balances}
+      quotes={snap.quotes}
+      funds={snap.funds}
+      width={width}
+      fit={fit}
+    />,
+  );
   const frame = app.lastFrame() ?? '';
   app.unmount();
   return frame;
@@ -70,9 +80,13 @@ describe('the dashboard agrees with the portfolio', () => {
     for (const width of [74, 80]) {
       const f = panel(snap, width);
       for (const pos of p.positions.filter((x: { kind: string }) => x.kind === 'equity')) {
-        expect(f, `${pos.symbol} at ${width}`).toMatch(new RegExp(`${pos.symbol}\\s+\\d+\\s+\\d+\\s+\\d+\\s+[\\d.]+\\s+${re(egp(pos.value_micros))}\\b`));
+        expect(f, `${pos.symbol} at ${width}`).toMatch(
+          new RegExp(`${pos.symbol}\\s+\\d+\\s+\\d+\\s+\\d+\\s+[\\d.]+\\s+${re(egp(pos.value_micros))}\\b`),
+        );
       }
-      const shares = p.positions.filter((x: { kind: string }) => x.kind === 'equity').reduce((s: number, x: { value_micros: number }) => s + x.value_micros, 0);
+      const shares = p.positions
+        .filter((x: { kind: string }) => x.kind === 'equity')
+        .reduce((s: number, x: { value_micros: number }) => s + x.value_micros, 0);
       expect(f).toMatch(new RegExp(`shares worth\\s+${re(egp(shares))}\\b`));
       for (const fund of p.positions.filter((x: { kind: string }) => x.kind === 'fund')) {
         expect(f).toMatch(new RegExp(`${fund.symbol}\\s+[\\d,.]+\\s+[\\d.]+\\s+${re(egp(fund.value_micros))}\\b`));
@@ -84,7 +98,9 @@ describe('the dashboard agrees with the portfolio', () => {
     // a short terminal shows one share row and no fund rows: the totals still count every holding
     const short = panel(snap, 80, { positions: 1, funds: 0 });
     expect(short).toContain('more holdings');
-    const shares = p.positions.filter((x: { kind: string }) => x.kind === 'equity').reduce((s: number, x: { value_micros: number }) => s + x.value_micros, 0);
+    const shares = p.positions
+      .filter((x: { kind: string }) => x.kind === 'equity')
+      .reduce((s: number, x: { value_micros: number }) => s + x.value_micros, 0);
     expect(short).toMatch(new RegExp(`shares worth\\s+${re(egp(shares))}\\b`));
     expect(short).toContain(`Total ${egp(p.total_value_micros)} EGP, of which cash ${egp(p.cash_micros)} EGP`);
   });

@@ -19,7 +19,14 @@ afterEach(() => {
 
 function mount(opts: { investorId?: string | null; symbols?: string[] } = {}) {
   const source = fakeSource();
-  const app = render(<Dashboard source={source} investorId={opts.investorId === undefined ? 'inv_aaaaaaaaaa' : opts.investorId} symbols={opts.symbols ?? ['COMI', 'TMGH', 'FWRY']} intervalMs={20} />);
+  const app = render(
+    <Dashboard
+      source={source}
+      investorId={opts.investorId === undefined ? 'inv_aaaaaaaaaa' : opts.investorId}
+      symbols={opts.symbols ?? ['COMI', 'TMGH', 'FWRY']}
+      intervalMs={20}
+    />,
+  );
   const frame = () => app.lastFrame() ?? '';
   return { source, app, frame };
 }
@@ -54,7 +61,10 @@ describe('svc dashboard screen', () => {
     await press(app, 'i', '2');
     await vi.waitFor(() => expect(frame()).toContain('Mona Hassan inv_bbbbbbbbbb'), WAIT);
     const reads = source.calls.filter(([c]) => c === 'funds').length;
-    await vi.waitFor(() => expect(source.calls.filter(([c]) => c === 'orders').at(-1)).toEqual(['orders', 'inv_bbbbbbbbbb']), WAIT);
+    await vi.waitFor(
+      () => expect(source.calls.filter(([c]) => c === 'orders').at(-1)).toEqual(['orders', 'inv_bbbbbbbbbb']),
+      WAIT,
+    );
     // two more refreshes of the second investor start, so at least one has been read and drawn whole
     const ordersOfSecond = () => source.calls.filter((c) => c[0] === 'orders' && c[1] === 'inv_bbbbbbbbbb').length;
     const started = ordersOfSecond();
@@ -77,7 +87,14 @@ describe('svc dashboard screen', () => {
     for (const [securities, funds] of cases) {
       const balances: Balances = { ...held, securities, funds };
       const { lastFrame, unmount } = render(
-        <AccountPanel investorId="inv_aaaaaaaaaa" account={state.accounts[0]} balances={balances} quotes={[quote('COMI', 85_630_000)]} funds={state.funds} width={74} />,
+        <AccountPanel
+          investorId="inv_aaaaaaaaaa"
+          account={state.accounts[0]}
+          balances={balances}
+          quotes={[quote('COMI', 85_630_000)]}
+          funds={state.funds}
+          width={74}
+        />,
       );
       const f = lastFrame() ?? '';
       for (const line of funds) expect(f).toContain(line.fund_code);
@@ -145,7 +162,18 @@ describe('svc dashboard screen', () => {
     expect(source.calls.some(([c]) => c === 'placeOrder')).toBe(false);
     await press(app, 'y');
     await vi.waitFor(() => expect(frame()).toContain('Placed ord_new0000001 buy 10 COMI limit 85.00 day: open'), WAIT);
-    expect(source.calls).toContainEqual(['placeOrder', { investor_id: 'inv_aaaaaaaaaa', symbol: 'COMI', side: 'buy', type: 'limit', qty: 10, limit_price_micros: 85_000_000, time_in_force: 'day' }]);
+    expect(source.calls).toContainEqual([
+      'placeOrder',
+      {
+        investor_id: 'inv_aaaaaaaaaa',
+        symbol: 'COMI',
+        side: 'buy',
+        type: 'limit',
+        qty: 10,
+        limit_price_micros: 85_000_000,
+        time_in_force: 'day',
+      },
+    ]);
     await vi.waitFor(() => expect(frame()).toMatch(/› \d\d:\d\d\s+ord_new0000001/), WAIT);
   });
 
@@ -172,13 +200,22 @@ describe('svc dashboard screen', () => {
     await press(app, ARROW_DOWN);
     await vi.waitFor(() => expect(frame()).toMatch(/› 09:03\s+ord_done000001/), WAIT);
     await press(app, 'c');
-    await vi.waitFor(() => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain('ord_done000001 is filled: only open orders can be cancelled.'),
+      WAIT,
+    );
   });
 
   it('an API refusal shows the message (its code after it), the registry hint and the request id', async () => {
     const { source, app, frame } = mount();
     await vi.waitFor(() => expect(frame()).toContain('Omar Farouk'), WAIT);
-    source.state.failNext.advance = new ApiFailure('FORBIDDEN', 'The admin key lacks sandbox:control.', 'req_fake000002', 'Use a key with the grant the message names.', 403);
+    source.state.failNext.advance = new ApiFailure(
+      'FORBIDDEN',
+      'The admin key lacks sandbox:control.',
+      'req_fake000002',
+      'Use a key with the grant the message names.',
+      403,
+    );
     await press(app, 'a', '1');
     await vi.waitFor(() => expect(frame()).toContain('The admin key lacks sandbox:control. (FORBIDDEN)'), WAIT);
     expect(frame()).toContain('hint: Use a key with the grant the message names.  request req_fake000002');

@@ -33,7 +33,11 @@ afterAll(async () => {
 
 describe('the live data source over HTTP', () => {
   it('reads the clock with its mode, the orderable equities and the accounts', async () => {
-    expect(await source.clock()).toMatchObject({ timestamp: '2026-11-22T10:00:00+02:00', is_open: true, mode: 'frozen' });
+    expect(await source.clock()).toMatchObject({
+      timestamp: '2026-11-22T10:00:00+02:00',
+      is_open: true,
+      mode: 'frozen',
+    });
     const instruments = await source.instruments();
     expect(instruments.map((i) => i.symbol)).toContain('COMI');
     expect(instruments.every((i) => i.security_type === 'equity')).toBe(true);
@@ -51,7 +55,13 @@ describe('the live data source over HTTP', () => {
     expect(snap.quotes.map((q) => q.symbol)).toEqual(['FWRY', 'COMI']);
     expect(snap.orders).toEqual([expect.objectContaining({ symbol: 'COMI', status: 'filled', filled_qty: 10 })]);
     // the account, read fresh each refresh: its status and suitability gate the order form
-    expect(snap.account).toMatchObject({ id: inv, name: 'Omar Farouk', status: 'active', shariah_only: false, suitability: { recorded: true, risk_acknowledged: true } });
+    expect(snap.account).toMatchObject({
+      id: inv,
+      name: 'Omar Farouk',
+      status: 'active',
+      shariah_only: false,
+      suitability: { recorded: true, risk_acknowledged: true },
+    });
     expect(snap.balances?.securities).toEqual([expect.objectContaining({ symbol: 'COMI', unsettled: 10 })]);
     // no fund units held: the NAVs are not read
     expect([snap.balances?.funds, snap.funds]).toEqual([[], []]);
@@ -60,14 +70,25 @@ describe('the live data source over HTTP', () => {
   });
 
   it('places and cancels signed orders and advances the clock', async () => {
-    const placed = await source.placeOrder({ investor_id: inv, symbol: 'TMGH', side: 'buy', type: 'limit', qty: 5, limit_price_micros: 60_000_000, time_in_force: 'gtc' });
+    const placed = await source.placeOrder({
+      investor_id: inv,
+      symbol: 'TMGH',
+      side: 'buy',
+      type: 'limit',
+      qty: 5,
+      limit_price_micros: 60_000_000,
+      time_in_force: 'gtc',
+    });
     expect(placed).toMatchObject({ status: 'new', symbol: 'TMGH', limit_price_micros: 60_000_000 });
     expect(await source.cancelOrder(placed.order_id)).toMatchObject({ status: 'pending_cancel' });
     const moved = await source.advance({ minutes: 1 });
     expect(moved).toMatchObject({ timestamp: '2026-11-22T10:01:00+02:00', mode: 'frozen' });
     expect(moved.instants_processed).toBeGreaterThan(0);
     const orders = await source.orders(inv, 10);
-    expect(orders.find((o) => o.order_id === placed.order_id)).toMatchObject({ status: 'canceled', reason_code: 'CANCELED_BY_CLIENT' });
+    expect(orders.find((o) => o.order_id === placed.order_id)).toMatchObject({
+      status: 'canceled',
+      reason_code: 'CANCELED_BY_CLIENT',
+    });
   });
 
   it('without a usable admin key the clock comes from the tenant API, without its mode', async () => {
@@ -89,13 +110,20 @@ describe('the live data source over HTTP', () => {
 function Probe(props: { source: LiveSource }) {
   const polled = usePolling(() => loadSnapshot(props.source, { investorId: inv, symbols: ['COMI'] }), 50, 'probe');
   const s = polled.value;
-  return <Text>{s ? `clock ${s.clock.timestamp} COMI ${s.quotes[0].price_micros} orders ${s.orders?.length}` : 'loading'}</Text>;
+  return (
+    <Text>
+      {s ? `clock ${s.clock.timestamp} COMI ${s.quotes[0].price_micros} orders ${s.orders?.length}` : 'loading'}
+    </Text>
+  );
 }
 
 describe('the polling hook against the daemon', () => {
   it('shows each refresh; advancing the clock moves what it shows', async () => {
     const app = render(<Probe source={source} />);
-    await vi.waitFor(() => expect(app.lastFrame()).toMatch(/^clock 2026-11-22T10:01:00\+02:00 COMI \d+ orders 2$/), WAIT);
+    await vi.waitFor(
+      () => expect(app.lastFrame()).toMatch(/^clock 2026-11-22T10:01:00\+02:00 COMI \d+ orders 2$/),
+      WAIT,
+    );
     await source.advance({ hours: 1 });
     await vi.waitFor(() => expect(app.lastFrame()).toContain('clock 2026-11-22T11:01:00+02:00'), WAIT);
     const after = (await source.quotes(['COMI']))[0].price_micros;

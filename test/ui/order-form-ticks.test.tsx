@@ -15,7 +15,12 @@ function mount(closed = false) {
   const source = fakeSource();
   if (closed) source.state.clock = { ...source.state.clock, is_open: false };
   // While closed, every quote says so too (the form reads the session from the symbol's quote).
-  const live: LiveSource = closed ? { ...source, quotes: async (symbols) => (await source.quotes(symbols)).map((q) => ({ ...q, session_open: false })) } : source;
+  const live: LiveSource = closed
+    ? {
+        ...source,
+        quotes: async (symbols) => (await source.quotes(symbols)).map((q) => ({ ...q, session_open: false })),
+      }
+    : source;
   const app = render(<Dashboard source={live} investorId="inv_aaaaaaaaaa" symbols={['COMI']} intervalMs={20} />);
   return { source, app, frame: () => app.lastFrame() ?? '' };
 }
@@ -32,9 +37,15 @@ describe('the dashboard order form checks prices and times in force as you type'
     await press(app, 'b');
     await vi.waitFor(() => expect(frame()).toContain('Buy for Omar Farouk (inv_aaaaaaaaaa)'), WAIT);
     await press(app, 'COMI\r', '10\r', RIGHT, '\r', '85.125');
-    await vi.waitFor(() => expect(frame()).toContain('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'),
+      WAIT,
+    );
     // the estimate says why it is missing: the symbol and the shares are set, the price is what is wrong
-    await vi.waitFor(() => expect(frame()).toContain('No estimate: 85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'), WAIT);
+    await vi.waitFor(
+      () => expect(frame()).toContain('No estimate: 85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP'),
+      WAIT,
+    );
     expect(frame()).not.toContain('once the symbol and the shares are set');
     await press(app, '\r', '\r', '\r');
     expect(frame()).not.toContain('Place buy');

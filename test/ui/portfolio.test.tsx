@@ -9,11 +9,50 @@ import type { PortfolioData } from '../../cli/ui/portfolio-model.js';
 // The numbers of test/api/portfolio.test.ts: 60 COMI, 600 BMYBY units and cash, Wednesday 11:30.
 const data: PortfolioData = {
   portfolio: {
-    investor_id: 'inv_0123456789', as_of: '2026-11-25T11:30:00+02:00', total_value_micros: 50_457_895_000, cash_micros: 39_165_805_000,
+    investor_id: 'inv_0123456789',
+    as_of: '2026-11-25T11:30:00+02:00',
+    total_value_micros: 50_457_895_000,
+    cash_micros: 39_165_805_000,
     positions: [
-      { asset: 'COMI', symbol: 'COMI', name: 'Commercial International Bank', kind: 'equity', qty: 60, price_micros: 88_000_000, value_micros: 5_280_000_000, cost_micros: 5_113_005_000, unrealized_micros: 166_995_000, unrealized_pct: 0.032661, weight_pct: 0.104642 },
-      { asset: 'fund:BMYBY', symbol: 'BMYBY', name: 'Banque Misr Youm b Youm', kind: 'fund', qty: 600_000_000, price_micros: 10_020_150, value_micros: 6_012_090_000, cost_micros: 6_000_000_000, unrealized_micros: 12_090_000, unrealized_pct: 0.002015, weight_pct: 0.119151 },
-      { asset: 'cash:EGP', symbol: 'EGP', name: 'Egyptian pound', kind: 'cash', qty: 39_165_805_000, price_micros: 1_000_000, value_micros: 39_165_805_000, cost_micros: 39_165_805_000, unrealized_micros: 0, unrealized_pct: 0, weight_pct: 0.776208 },
+      {
+        asset: 'COMI',
+        symbol: 'COMI',
+        name: 'Commercial International Bank',
+        kind: 'equity',
+        qty: 60,
+        price_micros: 88_000_000,
+        value_micros: 5_280_000_000,
+        cost_micros: 5_113_005_000,
+        unrealized_micros: 166_995_000,
+        unrealized_pct: 0.032661,
+        weight_pct: 0.104642,
+      },
+      {
+        asset: 'fund:BMYBY',
+        symbol: 'BMYBY',
+        name: 'Banque Misr Youm b Youm',
+        kind: 'fund',
+        qty: 600_000_000,
+        price_micros: 10_020_150,
+        value_micros: 6_012_090_000,
+        cost_micros: 6_000_000_000,
+        unrealized_micros: 12_090_000,
+        unrealized_pct: 0.002015,
+        weight_pct: 0.119151,
+      },
+      {
+        asset: 'cash:EGP',
+        symbol: 'EGP',
+        name: 'Egyptian pound',
+        kind: 'cash',
+        qty: 39_165_805_000,
+        price_micros: 1_000_000,
+        value_micros: 39_165_805_000,
+        cost_micros: 39_165_805_000,
+        unrealized_micros: 0,
+        unrealized_pct: 0,
+        weight_pct: 0.776208,
+      },
     ],
   },
   exposures: {
@@ -31,7 +70,13 @@ const data: PortfolioData = {
     top_holding_pct: 0.119151,
   },
   performance: {
-    days: 5, start_date: '2026-11-19', end_date: '2026-11-25', start_value_micros: 0, end_value_micros: 50_457_895_000, net_flow_micros: 50_000_000_000, twr_pct: 0.009158,
+    days: 5,
+    start_date: '2026-11-19',
+    end_date: '2026-11-25',
+    start_value_micros: 0,
+    end_value_micros: 50_457_895_000,
+    net_flow_micros: 50_000_000_000,
+    twr_pct: 0.009158,
     series: [
       { date: '2026-11-19', value_micros: 0, net_flow_micros: 0, return_pct: null },
       { date: '2026-11-22', value_micros: 49_990_000_000, net_flow_micros: 50_000_000_000, return_pct: -0.0002 },
@@ -41,8 +86,15 @@ const data: PortfolioData = {
     ],
   },
   risk: {
-    start_date: '2026-11-19', end_date: '2026-11-25', observations: 4, annualized_volatility_pct: 0.031234, max_drawdown_pct: 0.0002,
-    var95_pct: 0.0002, var95_micros: 10_091_579, beta: 0.412345, beta_observations: 4,
+    start_date: '2026-11-19',
+    end_date: '2026-11-25',
+    observations: 4,
+    annualized_volatility_pct: 0.031234,
+    max_drawdown_pct: 0.0002,
+    var95_pct: 0.0002,
+    var95_micros: 10_091_579,
+    beta: 0.412345,
+    beta_observations: 4,
   },
 };
 
@@ -65,9 +117,18 @@ describe('svc portfolio renders positions, exposures and performance as tables w
       'cash    EGP              -          -  39,165.81  39,165.81     0.00   0.00%  77.62%',
       '',
     ]);
-    expect(frame).toContain(['Exposures', 'sector              value EGP  weight', 'Banks                5,280.00  10.46%', 'Money market funds   6,012.09  11.92%'].join('\n'));
+    expect(frame).toContain(
+      [
+        'Exposures',
+        'sector              value EGP  weight',
+        'Banks                5,280.00  10.46%',
+        'Money market funds   6,012.09  11.92%',
+      ].join('\n'),
+    );
     expect(frame).toContain('HHI 0.5021  top holding BMYBY 11.92%  (cash 77.62%, equity 10.46%, fund 11.92%)');
-    expect(frame).toContain('Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, net deposits 50,000.00 EGP');
+    expect(frame).toContain(
+      'Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, net deposits 50,000.00 EGP',
+    );
     // the chart starts on the first day with a value: 4 columns, 5 rows, rising to a full block
     const lines = frame.split('\n');
     const at = lines.findIndex((l) => l.startsWith('Value 0.00'));
@@ -85,7 +146,10 @@ describe('svc portfolio renders positions, exposures and performance as tables w
       gain.unmount();
       const loss: PortfolioData = {
         ...data,
-        portfolio: { ...data.portfolio, positions: [{ ...data.portfolio.positions[0], unrealized_micros: -5_000_000, unrealized_pct: -0.01 }] },
+        portfolio: {
+          ...data.portfolio,
+          positions: [{ ...data.portfolio.positions[0], unrealized_micros: -5_000_000, unrealized_pct: -0.01 }],
+        },
         exposures: { sectors: [], asset_classes: [], hhi: null, top_holding: null, top_holding_pct: null },
       };
       const r = render(<PortfolioScreen data={loss} />);
@@ -105,7 +169,9 @@ describe('svc portfolio renders positions, exposures and performance as tables w
     expect(text).toContain('Banks                5,280.00  10.46%');
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('Value 0.00'));
-    expect(lines.slice(at + 1, at + 6).map((l) => l.slice(0, 6))).toEqual(valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5).map((r) => `  ${r}`));
+    expect(lines.slice(at + 1, at + 6).map((l) => l.slice(0, 6))).toEqual(
+      valueChart([49_990_000_000, 50_100_000_000, 50_300_000_000, 50_457_895_000], 60, 5).map((r) => `  ${r}`),
+    );
   });
 
   it('at 80 columns no line of the screen or of the text is wider: no row wraps', () => {
@@ -128,9 +194,14 @@ describe('svc portfolio renders positions, exposures and performance as tables w
   });
 
   it('shows the risk figures: volatility, max drawdown, VaR(95) in percent and EGP, beta vs EGX30', () => {
-    for (const out of [portfolioText(data, 80), plain(render(<PortfolioScreen data={data} width={80} />).lastFrame())]) {
+    for (const out of [
+      portfolioText(data, 80),
+      plain(render(<PortfolioScreen data={data} width={80} />).lastFrame()),
+    ]) {
       expect(out).toContain('Risk over 4 daily returns, 2026-11-19 to 2026-11-25');
-      expect(out.replace(/\s+/g, ' ')).toContain('Volatility 3.12% a year, max drawdown 0.02%, 1-day VaR(95) 0.02% (10.09 EGP), beta vs EGX30 0.41 (4 days)');
+      expect(out.replace(/\s+/g, ' ')).toContain(
+        'Volatility 3.12% a year, max drawdown 0.02%, 1-day VaR(95) 0.02% (10.09 EGP), beta vs EGX30 0.41 (4 days)',
+      );
     }
   });
 });
@@ -141,7 +212,11 @@ describe('valueChart: a value series as rows of eighth blocks (integer arithmeti
     expect(valueChart([0, 5, 10], 3, 2)).toEqual(['  █', '▁██']);
     expect(valueChart([7, 7, 7], 3, 2)).toEqual(['   ', '███']);
     expect(valueChart([], 10, 3)).toEqual([]);
-    const wide = valueChart(Array.from({ length: 365 }, (_, i) => i), 50, 4);
+    const wide = valueChart(
+      Array.from({ length: 365 }, (_, i) => i),
+      50,
+      4,
+    );
     expect(wide.every((r) => r.length === 50)).toBe(true);
     expect(wide[0].endsWith('█')).toBe(true);
   });

@@ -9,7 +9,14 @@ import { quote } from '../helpers/fake-source.js';
 afterEach(() => cleanup());
 
 const board = (open: boolean) =>
-  render(<QuoteBoard quotes={[quote('COMI', 87_300_000, { session_open: open }), quote('TMGH', 71_740_000, { session_open: open })]} moves={new Map()} width={90} rows={5} />).lastFrame() ?? '';
+  render(
+    <QuoteBoard
+      quotes={[quote('COMI', 87_300_000, { session_open: open }), quote('TMGH', 71_740_000, { session_open: open })]}
+      moves={new Map()}
+      width={90}
+      rows={5}
+    />,
+  ).lastFrame() ?? '';
 
 describe('The quote board names whose limits it shows', () => {
   it('in the session the band column reads limits today', () => {

@@ -14,7 +14,15 @@ const quoteCalls = (calls: Array<[string, unknown]>) => calls.filter(([c]) => c 
 
 describe('svc market watch strip', () => {
   it('shows each symbol with its price and change since the previous close', () => {
-    const app = render(<QuoteStrip quotes={[quote('COMI', 85_630_000, { change_pct: 0.0123 }), quote('FWRY', 1_234_000, { tick_micros: 1_000, change_pct: -0.005, halted: true })]} moves={new Map([['COMI', { direction: 'up', fresh: true }]])} />);
+    const app = render(
+      <QuoteStrip
+        quotes={[
+          quote('COMI', 85_630_000, { change_pct: 0.0123 }),
+          quote('FWRY', 1_234_000, { tick_micros: 1_000, change_pct: -0.005, halted: true }),
+        ]}
+        moves={new Map([['COMI', { direction: 'up', fresh: true }]])}
+      />,
+    );
     const f = app.lastFrame() ?? '';
     expect(f).toContain('COMI 85.63 ▲ +1.23%');
     expect(f).toMatch(/FWRY 1\.234 {3}-0\.50% HALTED/);

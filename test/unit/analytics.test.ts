@@ -72,7 +72,10 @@ describe('time-weighted return: daily sub-periods with flows at the start of the
     expect(timeWeightedReturn(series([3], [5]))).toBe(0.666667); // 2/3
     expect(timeWeightedReturn(series([3], [2]))).toBe(-0.333333);
     // 2,000,001 / 2,000,000 - 1 = 0.0000005 exactly: half goes away from zero
-    const up: ValuePoint[] = [{ date: '2026-06-01', valueMicros: 2_000_000, netFlowMicros: 0 }, { date: '2026-06-02', valueMicros: 2_000_001, netFlowMicros: 0 }];
+    const up: ValuePoint[] = [
+      { date: '2026-06-01', valueMicros: 2_000_000, netFlowMicros: 0 },
+      { date: '2026-06-02', valueMicros: 2_000_001, netFlowMicros: 0 },
+    ];
     const down: ValuePoint[] = [up[0], { ...up[1], valueMicros: 1_999_999 }];
     expect(timeWeightedReturn(up)).toBe(0.000001);
     expect(timeWeightedReturn(down)).toBe(-0.000001);
@@ -140,7 +143,10 @@ describe('1-day historical VaR(95): the nearest-rank 5th percentile of daily ret
     expect(historicalVaR95(returns, 100_000 * EGP)).toEqual({ var95_pct: 0.02, var95_micros: 2_000 * EGP });
   });
   it('below 20 returns the 5th percentile is the worst day; 21 returns take the second', () => {
-    expect(historicalVaR95([0.01, -0.012345, 0.003], 1_000 * EGP)).toEqual({ var95_pct: 0.012345, var95_micros: 12_345_000 });
+    expect(historicalVaR95([0.01, -0.012345, 0.003], 1_000 * EGP)).toEqual({
+      var95_pct: 0.012345,
+      var95_micros: 12_345_000,
+    });
     const r21 = [-0.05, -0.04, ...Array<number>(19).fill(0)];
     expect(historicalVaR95(r21, EGP)?.var95_pct).toBe(0.04);
   });
@@ -173,8 +179,16 @@ describe('beta against the index: sample covariance / sample variance', () => {
   it('needs aligned series', () => {
     expect(() => beta([0.01, 0.02], [0.01])).toThrow(RangeError);
     const paired = pairByDate(
-      [{ date: '2026-06-02', dailyReturn: 0.01 }, { date: '2026-06-03', dailyReturn: 0.02 }, { date: '2026-06-04', dailyReturn: 0.03 }],
-      [{ date: '2026-06-03', dailyReturn: -0.01 }, { date: '2026-06-04', dailyReturn: 0.05 }, { date: '2026-06-05', dailyReturn: 0.07 }],
+      [
+        { date: '2026-06-02', dailyReturn: 0.01 },
+        { date: '2026-06-03', dailyReturn: 0.02 },
+        { date: '2026-06-04', dailyReturn: 0.03 },
+      ],
+      [
+        { date: '2026-06-03', dailyReturn: -0.01 },
+        { date: '2026-06-04', dailyReturn: 0.05 },
+        { date: '2026-06-05', dailyReturn: 0.07 },
+      ],
     );
     expect(paired).toEqual({ asset: [0.02, 0.03], index: [-0.01, 0.05] });
   });
@@ -212,14 +226,19 @@ describe('exposures: HHI, top holding, sectors', () => {
       { sector: 'Real estate', value_micros: 25 * EGP, weight_pct: 0.25 },
     ]);
     expect(sectorExposures([], 0)).toEqual([]);
-    expect(sectorExposures([{ sector: 'Banks', valueMicros: 0 }], 0)).toEqual([{ sector: 'Banks', value_micros: 0, weight_pct: null }]);
+    expect(sectorExposures([{ sector: 'Banks', valueMicros: 0 }], 0)).toEqual([
+      { sector: 'Banks', value_micros: 0, weight_pct: null },
+    ]);
   });
 });
 
 describe('average cost: buys add quantity and cost with fees, sells release cost proportionally', () => {
   it('two buys and two sells by hand', () => {
     // buy 100 @ 80.00 + fees 21.50: cost 8,021.50
-    let b = averageCostAfterBuy({ qty: 0, costMicros: 0 }, { qty: 100, considerationMicros: 8_000 * EGP, feesMicros: 21_500_000 });
+    let b = averageCostAfterBuy(
+      { qty: 0, costMicros: 0 },
+      { qty: 100, considerationMicros: 8_000 * EGP, feesMicros: 21_500_000 },
+    );
     expect(b).toEqual({ qty: 100, costMicros: 8_021_500_000 });
     // buy 50 @ 90.00 + fees 12.375: cost 12,533.875 for 150
     b = averageCostAfterBuy(b, { qty: 50, considerationMicros: 4_500 * EGP, feesMicros: 12_375_000 });
@@ -227,7 +246,12 @@ describe('average cost: buys add quantity and cost with fees, sells release cost
     // sell 40 @ 95.00, fees 10.45: released 12,533,875,000 x 40 / 150 = 3,342,366,666.67 -> 3,342,366,667
     // realized 3,800,000,000 - 10,450,000 - 3,342,366,667 = 447,183,333
     const s1 = averageCostAfterSell(b, { qty: 40, proceedsMicros: 3_800 * EGP, feesMicros: 10_450_000 });
-    expect(s1).toEqual({ qty: 110, costMicros: 9_191_508_333, releasedCostMicros: 3_342_366_667, realizedMicros: 447_183_333 });
+    expect(s1).toEqual({
+      qty: 110,
+      costMicros: 9_191_508_333,
+      releasedCostMicros: 3_342_366_667,
+      realizedMicros: 447_183_333,
+    });
     // selling the rest releases all of the remaining cost: nothing is left behind
     const s2 = averageCostAfterSell(s1, { qty: 110, proceedsMicros: 9_000 * EGP, feesMicros: 0 });
     expect(s2).toEqual({ qty: 0, costMicros: 0, releasedCostMicros: 9_191_508_333, realizedMicros: -191_508_333 });
@@ -236,23 +260,30 @@ describe('average cost: buys add quantity and cost with fees, sells release cost
     const s = averageCostAfterSell({ qty: 2, costMicros: 5 }, { qty: 1, proceedsMicros: 0, feesMicros: 0 }); // 2.5 -> 3
     expect(s).toMatchObject({ qty: 1, costMicros: 2, releasedCostMicros: 3 });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000_000_000 }), fc.array(fc.integer({ min: 1, max: 1_000 }), { maxLength: 20 }), (qty, cost, sells) => {
-        let basis = { qty, costMicros: cost };
-        let released = 0;
-        for (const n of sells) {
-          if (n > basis.qty) break;
-          const r = averageCostAfterSell(basis, { qty: n, proceedsMicros: 0, feesMicros: 0 });
-          released += r.releasedCostMicros;
-          basis = { qty: r.qty, costMicros: r.costMicros };
-        }
-        expect(released + basis.costMicros).toBe(cost);
-        expect(basis.costMicros).toBeGreaterThanOrEqual(0);
-        if (basis.qty === 0) expect(basis.costMicros).toBe(0);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000_000_000 }),
+        fc.array(fc.integer({ min: 1, max: 1_000 }), { maxLength: 20 }),
+        (qty, cost, sells) => {
+          let basis = { qty, costMicros: cost };
+          let released = 0;
+          for (const n of sells) {
+            if (n > basis.qty) break;
+            const r = averageCostAfterSell(basis, { qty: n, proceedsMicros: 0, feesMicros: 0 });
+            released += r.releasedCostMicros;
+            basis = { qty: r.qty, costMicros: r.costMicros };
+          }
+          expect(released + basis.costMicros).toBe(cost);
+          expect(basis.costMicros).toBeGreaterThanOrEqual(0);
+          if (basis.qty === 0) expect(basis.costMicros).toBe(0);
+        },
+      ),
     );
   });
   it('selling more than is held is a bug', () => {
-    expect(() => averageCostAfterSell({ qty: 1, costMicros: 1 }, { qty: 2, proceedsMicros: 0, feesMicros: 0 })).toThrow(RangeError);
+    expect(() => averageCostAfterSell({ qty: 1, costMicros: 1 }, { qty: 2, proceedsMicros: 0, feesMicros: 0 })).toThrow(
+      RangeError,
+    );
   });
 });
 
@@ -260,7 +291,15 @@ describe('position view: value, unrealized P/L and weight (fractions)', () => {
   it('an equity by hand', () => {
     // 110 x 97.50 = 10,725.00; unrealized 10,725,000,000 - 9,191,508,333 = 1,533,491,667
     // / 9,191,508,333 = 0.166837869 -> 0.166838; weight 10,725 / 20,000 = 0.53625
-    expect(positionView({ kind: 'equity', qty: 110, costMicros: 9_191_508_333, priceMicros: 97_500_000, totalValueMicros: 20_000 * EGP })).toEqual({
+    expect(
+      positionView({
+        kind: 'equity',
+        qty: 110,
+        costMicros: 9_191_508_333,
+        priceMicros: 97_500_000,
+        totalValueMicros: 20_000 * EGP,
+      }),
+    ).toEqual({
       value_micros: 10_725 * EGP,
       unrealized_micros: 1_533_491_667,
       unrealized_pct: 0.166838,
@@ -269,24 +308,49 @@ describe('position view: value, unrealized P/L and weight (fractions)', () => {
   });
   it('a fund: unit-micros x NAV / 1,000,000, floored like a redemption', () => {
     // 1,000 units after one sweep at NAV 10.006712: 10,006.712; gain 6.712 on 10,000 = 0.0006712 -> 0.000671
-    expect(positionView({ kind: 'fund', qty: 1_000_000_000, costMicros: 10_000 * EGP, priceMicros: 10_006_712, totalValueMicros: 40_000 * EGP })).toEqual({
+    expect(
+      positionView({
+        kind: 'fund',
+        qty: 1_000_000_000,
+        costMicros: 10_000 * EGP,
+        priceMicros: 10_006_712,
+        totalValueMicros: 40_000 * EGP,
+      }),
+    ).toEqual({
       value_micros: 10_006_712_000,
       unrealized_micros: 6_712_000,
       unrealized_pct: 0.000671,
       weight_pct: 0.250168,
     });
     // 29,301,847 unit-micros at 341.275413: 9,999,999,936.59 -> 9,999,999,936
-    expect(positionView({ kind: 'fund', qty: 29_301_847, costMicros: 9_999_999_937, priceMicros: 341_275_413, totalValueMicros: 9_999_999_936 }))
-      .toEqual({ value_micros: 9_999_999_936, unrealized_micros: -1, unrealized_pct: 0, weight_pct: 1 });
+    expect(
+      positionView({
+        kind: 'fund',
+        qty: 29_301_847,
+        costMicros: 9_999_999_937,
+        priceMicros: 341_275_413,
+        totalValueMicros: 9_999_999_936,
+      }),
+    ).toEqual({ value_micros: 9_999_999_936, unrealized_micros: -1, unrealized_pct: 0, weight_pct: 1 });
   });
   it('cash at price 1,000,000 is worth its amount; zero cost or zero total give null ratios', () => {
-    expect(positionView({ kind: 'cash', qty: 5_000 * EGP, costMicros: 5_000 * EGP, priceMicros: EGP, totalValueMicros: 20_000 * EGP })).toEqual({
+    expect(
+      positionView({
+        kind: 'cash',
+        qty: 5_000 * EGP,
+        costMicros: 5_000 * EGP,
+        priceMicros: EGP,
+        totalValueMicros: 20_000 * EGP,
+      }),
+    ).toEqual({
       value_micros: 5_000 * EGP,
       unrealized_micros: 0,
       unrealized_pct: 0,
       weight_pct: 0.25,
     });
-    expect(positionView({ kind: 'equity', qty: 10, costMicros: 0, priceMicros: EGP, totalValueMicros: 0 })).toMatchObject({ unrealized_pct: null, weight_pct: null });
+    expect(
+      positionView({ kind: 'equity', qty: 10, costMicros: 0, priceMicros: EGP, totalValueMicros: 0 }),
+    ).toMatchObject({ unrealized_pct: null, weight_pct: null });
   });
 });
 
@@ -304,7 +368,9 @@ describe('round6', () => {
 describe('the exact statistics are bounded: a series longer than MAX_SERIES_POINTS is refused, never a stall', () => {
   it('4,001 points is a RangeError for the time-weighted return and the drawdown', () => {
     const points = Array.from({ length: MAX_SERIES_POINTS + 1 }, (_, i) => ({
-      date: new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10), valueMicros: 1_000_000_000 + i, netFlowMicros: 0,
+      date: new Date(Date.UTC(2000, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+      valueMicros: 1_000_000_000 + i,
+      netFlowMicros: 0,
     }));
     expect(() => timeWeightedReturn(points)).toThrow(RangeError);
     expect(() => maxDrawdown(points)).toThrow(RangeError);

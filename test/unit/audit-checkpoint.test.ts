@@ -37,7 +37,10 @@ describe('the audit checkpoint across a KEK rotation cut by a crash', () => {
     const dir = home(oldKek, nextKek, nextKek);
     writeCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(oldKek), cp);
     expect(loadKek(dir)).toEqual(nextKek);
-    expect(readCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(nextKek))).toEqual({ state: 'ok', checkpoint: cp });
+    expect(readCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(nextKek))).toEqual({
+      state: 'ok',
+      checkpoint: cp,
+    });
   });
 
   it('a rotation that committed with the checkpoint already written under the new key: left as it is', () => {
@@ -54,7 +57,10 @@ describe('the audit checkpoint across a KEK rotation cut by a crash', () => {
     const dir = home(oldKek, nextKek, oldKek);
     writeCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(oldKek), cp);
     expect(loadKek(dir)).toEqual(oldKek);
-    expect(readCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(oldKek))).toEqual({ state: 'ok', checkpoint: cp });
+    expect(readCheckpoint(join(dir, AUDIT_CHECKPOINT_FILE), auditSealKeyOf(oldKek))).toEqual({
+      state: 'ok',
+      checkpoint: cp,
+    });
   });
 });
 

@@ -24,11 +24,18 @@ describe('coupon schedule steps back from maturity by 12/frequency months', () =
     expect(s).toEqual(['2026-02-28', '2026-08-31', '2027-02-28', '2027-08-31']);
   });
   it('first_coupon_date is respected for an odd first period', () => {
-    const s = couponSchedule({ ...tbond, issue_date: '2025-12-01', maturity_date: '2027-11-04', first_coupon_date: '2026-06-15' });
+    const s = couponSchedule({
+      ...tbond,
+      issue_date: '2025-12-01',
+      maturity_date: '2027-11-04',
+      first_coupon_date: '2026-06-15',
+    });
     expect(s).toEqual(['2026-06-15', '2026-11-04', '2027-05-04', '2027-11-04']);
   });
   it('RFC 3339 dates are read by their date part', () => {
-    expect(couponSchedule({ ...tbond, issue_date: '2023-05-08T00:00:00+03:00', maturity_date: '2028-05-08T00:00:00+03:00' })).toEqual(couponSchedule(tbond));
+    expect(
+      couponSchedule({ ...tbond, issue_date: '2023-05-08T00:00:00+03:00', maturity_date: '2028-05-08T00:00:00+03:00' }),
+    ).toEqual(couponSchedule(tbond));
   });
 });
 
@@ -53,13 +60,21 @@ describe('accrued interest = coupon x days since last coupon / days in period (A
   it('a first period accrues from issue over the regular period length', () => {
     // issued 2023-08-08, first coupon 2023-11-08 (short stub); the regular period ending then is May 8 -> Nov 8 (184 days)
     const stub = { ...tbond, issue_date: '2023-08-08' };
-    expect(accruedMicros(stub, '2023-09-08')).toBe(Math.floor((1_000_000_000 * 1_490 * 31 * 2 + 10_000 * 2 * 184) / (10_000 * 2 * 184 * 2)));
+    expect(accruedMicros(stub, '2023-09-08')).toBe(
+      Math.floor((1_000_000_000 * 1_490 * 31 * 2 + 10_000 * 2 * 184) / (10_000 * 2 * 184 * 2)),
+    );
   });
 });
 
 describe('zero-coupon bonds and ACT/365', () => {
   it('a zero-coupon bond accrues 0', () => {
-    const zero: BondTerms = { ...tbond, coupon_rate_bps: 0, coupon_frequency: 0, issue_date: '2025-11-04', maturity_date: '2027-11-04' };
+    const zero: BondTerms = {
+      ...tbond,
+      coupon_rate_bps: 0,
+      coupon_frequency: 0,
+      issue_date: '2025-11-04',
+      maturity_date: '2027-11-04',
+    };
     expect(couponSchedule(zero)).toEqual([]);
     expect(accruedMicros(zero, '2026-06-01')).toBe(0);
   });

@@ -16,7 +16,10 @@ const cal = createCalendar(params);
 
 describe('Cairo DST: sessions are 10:00-14:30 local whatever the offset', () => {
   it('Thu 23 Apr 2026 (winter time, UTC+2) opens 08:00Z', () => {
-    expect(cal.session('2026-04-23')).toMatchObject({ openMs: Z('2026-04-23T08:00:00Z'), closeMs: Z('2026-04-23T12:30:00Z') });
+    expect(cal.session('2026-04-23')).toMatchObject({
+      openMs: Z('2026-04-23T08:00:00Z'),
+      closeMs: Z('2026-04-23T12:30:00Z'),
+    });
   });
   it('Sun 26 Apr 2026 (summer time from Fri 24 Apr, UTC+3) opens 07:00Z', () => {
     expect(cal.session('2026-04-26')!.openMs).toBe(Z('2026-04-26T07:00:00Z'));
@@ -123,7 +126,12 @@ describe('GET /v1/calendar rows', () => {
     const rows = cal.rows('2026-10-05', '2026-10-11');
     expect(rows.map((r) => r.date)).toEqual(['2026-10-05', '2026-10-06', '2026-10-07', '2026-10-11']);
     expect(rows[1]).toEqual({
-      date: '2026-10-06', open: '10:00', close: '14:30', session_open: '1000', session_close: '1430', settlement_date: '2026-10-11',
+      date: '2026-10-06',
+      open: '10:00',
+      close: '14:30',
+      session_open: '1000',
+      session_close: '1430',
+      settlement_date: '2026-10-11',
     });
   });
   it('an empty range gives no rows', () => {

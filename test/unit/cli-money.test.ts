@@ -24,7 +24,7 @@ describe('money for people: two decimals, thousands separated, rounded half away
     expect(formatMoney(Number.MAX_SAFE_INTEGER)).toBe('9,007,199,254.74');
   });
 
-  it('prices show their tick\'s decimals: an average of 85.641538 is 85.64, one below 2 EGP keeps three', () => {
+  it("prices show their tick's decimals: an average of 85.641538 is 85.64, one below 2 EGP keeps three", () => {
     expect(formatPrice(85_641_538)).toBe('85.64');
     expect(formatPrice(85_645_000)).toBe('85.65');
     expect(formatPrice(85_600_000)).toBe('85.60');
@@ -42,14 +42,18 @@ describe('money for people: two decimals, thousands separated, rounded half away
 });
 
 describe('the tick grid lives in daemon/contract/tick.ts and the daemon uses the same functions', () => {
-  it('market/ticks re-exports the contract\'s grid unchanged', () => {
+  it("market/ticks re-exports the contract's grid unchanged", () => {
     expect(marketTicks.tickSize).toBe(tickSize);
     expect(marketTicks.isOnTick).toBe(isOnTick);
     expect(marketTicks.roundToTick).toBe(roundToTick);
   });
 
   it('names the grid prices either side of an off-tick price', () => {
-    expect(tickNeighbours(85_125_000)).toEqual({ tickMicros: 10_000, belowMicros: 85_120_000, aboveMicros: 85_130_000 });
+    expect(tickNeighbours(85_125_000)).toEqual({
+      tickMicros: 10_000,
+      belowMicros: 85_120_000,
+      aboveMicros: 85_130_000,
+    });
     expect(tickNeighbours(1_234_500)).toEqual({ tickMicros: 1_000, belowMicros: 1_234_000, aboveMicros: 1_235_000 });
   });
 });
@@ -64,11 +68,13 @@ describe('a limit price typed in the order wizard or the dashboard form', () => 
     expect(limitCheck('85.12', { band })).toBe(true);
   });
 
-  it('one off-tick message in EGP naming the nearest valid prices: the daemon\'s refusal and the forms\' check say the same words', () => {
+  it("one off-tick message in EGP naming the nearest valid prices: the daemon's refusal and the forms' check say the same words", () => {
     expect(offTickMessage(85_125_000)).toBe('85.125 EGP is not on the 0.01 EGP tick: use 85.12 or 85.13 EGP');
     expect(limitPriceProblem('85.125', band)).toBe(offTickMessage(85_125_000));
     expect(limitPriceProblem(' 1200.005', null)).toBe(offTickMessage(1_200_005_000));
-    expect(offTickMessage(1_200_005_000)).toBe('1,200.005 EGP is not on the 0.01 EGP tick: use 1,200.00 or 1,200.01 EGP');
+    expect(offTickMessage(1_200_005_000)).toBe(
+      '1,200.005 EGP is not on the 0.01 EGP tick: use 1,200.00 or 1,200.01 EGP',
+    );
   });
 
   it('checks the tick before the band, as the daemon does; outside the band names it; not a price says why', () => {
@@ -93,7 +99,9 @@ describe('hints name svc commands, not HTTP routes, and keep the --home in use',
   it('no hint names an HTTP route outside svc api', () => {
     for (const code of Object.keys(ERROR_CODES)) {
       const hint = cliHint(code) ?? '';
-      expect(hint.replace(/svc api GET \/\S+/g, ''), code).not.toMatch(/\b(GET|POST|PUT|PATCH|DELETE) \/|\/(v1|admin|broker)\//);
+      expect(hint.replace(/svc api GET \/\S+/g, ''), code).not.toMatch(
+        /\b(GET|POST|PUT|PATCH|DELETE) \/|\/(v1|admin|broker)\//,
+      );
     }
   });
 

@@ -8,7 +8,9 @@ describe('code shape: small functions, no explicit any', () => {
   const { offenders } = inspectTree(process.cwd());
 
   it(`no function in daemon/ or cli/ is over ${MAX_FUNCTION_LINES} lines`, () => {
-    const long = offenders.filter((o) => o.kind === 'long').map((o) => `${o.file}:${o.line} ${o.name ?? ''} (${o.lines} lines)`);
+    const long = offenders
+      .filter((o) => o.kind === 'long')
+      .map((o) => `${o.file}:${o.line} ${o.name ?? ''} (${o.lines} lines)`);
     expect(long).toEqual([]);
   });
 

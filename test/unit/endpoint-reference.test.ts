@@ -2,7 +2,14 @@
 // (scripts/endpoint-reference.ts); they must be the current rendering, and cover every operation.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authOf, openApiDocument, operations, renderEndpoints, renderHttp, type OpenApiDoc } from '../../scripts/endpoint-reference.js';
+import {
+  authOf,
+  openApiDocument,
+  operations,
+  renderEndpoints,
+  renderHttp,
+  type OpenApiDoc,
+} from '../../scripts/endpoint-reference.js';
 
 let doc: OpenApiDoc;
 beforeAll(() => {
@@ -38,7 +45,11 @@ describe('the endpoint reference', () => {
   it('every link inside the page leads to one of its headings (the contents, the schema references)', () => {
     const md = renderEndpoints(doc);
     // GitHub's heading ids: lower case, punctuation other than - and _ dropped, spaces as -
-    const slug = (h: string) => h.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = (h: string) =>
+      h
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
     const ids = new Set([...md.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1])));
     const links = [...md.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(100);

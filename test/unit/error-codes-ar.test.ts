@@ -30,13 +30,16 @@ describe('the Arabic error registry', () => {
     const numbers = (s: string) => (s.match(/\d[\d,.]*\d|\d/g) ?? []).map((n) => n.replace(/[.,]$/, '')).sort();
     for (const [code, en] of Object.entries(ERROR_CODES)) {
       const ar = ERROR_CODES_AR[code as keyof typeof ERROR_CODES];
-      expect(numbers(`${ar.message} ${ar.cause} ${ar.remedy}`), code).toEqual(numbers(`${en.message} ${en.cause} ${en.remedy}`));
+      expect(numbers(`${ar.message} ${ar.cause} ${ar.remedy}`), code).toEqual(
+        numbers(`${en.message} ${en.cause} ${en.remedy}`),
+      );
     }
   });
 
   it('passes the firewall, text by text', () => {
     for (const [code, t] of Object.entries(ERROR_CODES_AR)) {
-      for (const text of [t.message, t.cause, t.remedy]) expect(checkOutput(text), `${code}: ${text}`).toEqual({ ok: true });
+      for (const text of [t.message, t.cause, t.remedy])
+        expect(checkOutput(text), `${code}: ${text}`).toEqual({ ok: true });
     }
   });
 

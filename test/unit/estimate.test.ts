@@ -6,12 +6,23 @@ import { reservationFor } from '../../daemon/trading/validate.js';
 import { loadFeeSchedule } from '../../daemon/trading/fees.js';
 
 const EGP = 1_000_000;
-const quote = (priceMicros: number, lower: number, upper: number) => ({ price_micros: priceMicros, band: { lower_micros: lower, upper_micros: upper } });
+const quote = (priceMicros: number, lower: number, upper: number) => ({
+  price_micros: priceMicros,
+  band: { lower_micros: lower, upper_micros: upper },
+});
 
 describe('estimateOrder', () => {
   it('buy 100 COMI limit 85.00: fees 11.05, stamp duty 10.625, net debit 8,521.675 EGP (docs/trading.md)', () => {
-    const e = estimateOrder({ side: 'buy', qty: 100, limitPriceMicros: 85 * EGP }, quote(86 * EGP, 68 * EGP, 102 * EGP))!;
-    expect(e).toMatchObject({ priceMicros: 85 * EGP, valueMicros: 8_500 * EGP, feesMicros: 11_050_000, netMicros: 8_521_675_000 });
+    const e = estimateOrder(
+      { side: 'buy', qty: 100, limitPriceMicros: 85 * EGP },
+      quote(86 * EGP, 68 * EGP, 102 * EGP),
+    )!;
+    expect(e).toMatchObject({
+      priceMicros: 85 * EGP,
+      valueMicros: 8_500 * EGP,
+      feesMicros: 11_050_000,
+      netMicros: 8_521_675_000,
+    });
     expect(e.fees).toMatchObject({ commission_micros: 8_500_000, egx_micros: 850_000, stamp_duty_micros: 10_625_000 });
   });
 
@@ -42,16 +53,22 @@ describe('estimateOrder', () => {
     ]);
     // a marketable limit fills at once too; a sell says the shares it needs
     const limit = { side: 'buy' as const, qty: 100, limitPriceMicros: 86 * EGP };
-    expect(estimateLines(limit, estimateOrder(limit, open)!).at(-2)).toBe('Fills at once at the market price: nothing stays reserved');
+    expect(estimateLines(limit, estimateOrder(limit, open)!).at(-2)).toBe(
+      'Fills at once at the market price: nothing stays reserved',
+    );
     const sell = { side: 'sell' as const, qty: 100, limitPriceMicros: null };
-    expect(estimateLines(sell, estimateOrder(sell, open)!).slice(-2)).toEqual(['Fills at once at the market price: nothing stays reserved', '  (placing it needs 100 settled shares)']);
+    expect(estimateLines(sell, estimateOrder(sell, open)!).slice(-2)).toEqual([
+      'Fills at once at the market price: nothing stays reserved',
+      '  (placing it needs 100 settled shares)',
+    ]);
     // what rests still reserves: a limit below the tape, a closed market, a halt, the sandbox's split quantity 13
     for (const [dd, q] of [
       [{ side: 'buy' as const, qty: 100, limitPriceMicros: 80 * EGP }, open],
       [d, { ...open, session_open: false }],
       [d, { ...open, halted: true }],
       [{ ...d, qty: 13 }, open],
-    ] as const) expect(estimateLines(dd, estimateOrder(dd, q)!).join('\n')).toContain('Reserved now:');
+    ] as const)
+      expect(estimateLines(dd, estimateOrder(dd, q)!).join('\n')).toContain('Reserved now:');
   });
 
   it('holds what the daemon holds, for buys and sells, market and limit', () => {
@@ -71,6 +88,8 @@ describe('estimateOrder', () => {
     const d = { side: 'sell' as const, qty: 1, limitPriceMicros: null };
     const e = estimateOrder(d, quote(850_000, 680_000, 1_020_000))!;
     expect(e.netMicros).toBeLessThan(0);
-    expect(estimateLines(d, e).at(-1)).toMatch(/^Reserved now: 1 settled shares and 4\.\d+ EGP of settled cash \(fees above the proceeds\)$/);
+    expect(estimateLines(d, e).at(-1)).toMatch(
+      /^Reserved now: 1 settled shares and 4\.\d+ EGP of settled cash \(fees above the proceeds\)$/,
+    );
   });
 });

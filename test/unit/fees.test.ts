@@ -70,17 +70,20 @@ describe('fees per side: commission max(5 EGP, 10 bp) per order; EGX 1 bp capped
 
   it('property: fills always sum to the order-level figure, and the fee ceiling bounds any smaller execution', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 10_000_000_000_000 }), { minLength: 1, maxLength: 8 }), (values) => {
-        let cum = 0;
-        let charged = 0;
-        for (const v of values) {
-          charged += totalCharges(fillFees(cum, v, S));
-          cum += v;
-        }
-        expect(charged).toBe(totalCharges(orderFees(cum, S)));
-        expect(charged).toBeLessThanOrEqual(feeCeiling(cum, S));
-        for (const v of values) expect(feeCeiling(v, S)).toBeLessThanOrEqual(feeCeiling(cum, S));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 10_000_000_000_000 }), { minLength: 1, maxLength: 8 }),
+        (values) => {
+          let cum = 0;
+          let charged = 0;
+          for (const v of values) {
+            charged += totalCharges(fillFees(cum, v, S));
+            cum += v;
+          }
+          expect(charged).toBe(totalCharges(orderFees(cum, S)));
+          expect(charged).toBeLessThanOrEqual(feeCeiling(cum, S));
+          for (const v of values) expect(feeCeiling(v, S)).toBeLessThanOrEqual(feeCeiling(cum, S));
+        },
+      ),
     );
   });
 });

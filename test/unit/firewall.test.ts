@@ -15,8 +15,16 @@ import { TEMPLATES, factSheet } from '../../daemon/assistant/narration.js';
 import { ORDER_STATES, STATUS_OF } from '../../daemon/trading/matcher.js';
 import type { OrderFacts } from '../../daemon/assistant/grounding.js';
 
-interface Entry { kind: 'output' | 'request'; lang: 'en' | 'ar'; category: string; text: string; expect: 'refused' | 'answered' | 'abstained' }
-const corpus = (JSON.parse(readFileSync(new URL('../assistant-corpus/corpus.json', import.meta.url), 'utf8')) as { entries: Entry[] }).entries;
+interface Entry {
+  kind: 'output' | 'request';
+  lang: 'en' | 'ar';
+  category: string;
+  text: string;
+  expect: 'refused' | 'answered' | 'abstained';
+}
+const corpus = (
+  JSON.parse(readFileSync(new URL('../assistant-corpus/corpus.json', import.meta.url), 'utf8')) as { entries: Entry[] }
+).entries;
 
 describe('normalise: one spelling per phrase', () => {
   it.each([
@@ -45,18 +53,26 @@ describe('the adversarial corpus', () => {
     for (const e of corpus) expect(['refused', 'answered', 'abstained']).toContain(e.expect);
   });
 
-  it.each(corpus.filter((e) => e.kind === 'output').map((e) => [e.lang, e.category, e.text, e.expect] as const))('output %s %s: %s -> %s', (_l, _c, text, expected) => {
-    expect(checkOutput(text).ok ? 'answered' : 'refused').toBe(expected);
-  });
+  it.each(corpus.filter((e) => e.kind === 'output').map((e) => [e.lang, e.category, e.text, e.expect] as const))(
+    'output %s %s: %s -> %s',
+    (_l, _c, text, expected) => {
+      expect(checkOutput(text).ok ? 'answered' : 'refused').toBe(expected);
+    },
+  );
 
-  it.each(corpus.filter((e) => e.kind === 'request').map((e) => [e.lang, e.category, e.text, e.expect] as const))('request %s %s: %s -> %s', (_l, _c, text, expected) => {
-    expect(checkRequest(text).ok ? 'looked up' : 'refused').toBe(expected === 'refused' ? 'refused' : 'looked up');
-  });
+  it.each(corpus.filter((e) => e.kind === 'request').map((e) => [e.lang, e.category, e.text, e.expect] as const))(
+    'request %s %s: %s -> %s',
+    (_l, _c, text, expected) => {
+      expect(checkRequest(text).ok ? 'looked up' : 'refused').toBe(expected === 'refused' ? 'refused' : 'looked up');
+    },
+  );
 });
 
 describe("the assistant's own words pass the firewall (no false refusal of what it is built to say)", () => {
   it('every glossary title and body, both languages', () => {
-    for (const e of GLOSSARY) for (const t of [e.title.en, e.title.ar, e.body.en, e.body.ar]) expect(checkOutput(t), `${e.slug}: ${t}`).toEqual({ ok: true });
+    for (const e of GLOSSARY)
+      for (const t of [e.title.en, e.title.ar, e.body.en, e.body.ar])
+        expect(checkOutput(t), `${e.slug}: ${t}`).toEqual({ ok: true });
   });
 
   it('the disclosures, the neutral messages and every registry cause and remedy', () => {
@@ -70,7 +86,11 @@ describe("the assistant's own words pass the firewall (no false refusal of what 
   });
 
   it('every order reject code has an Arabic cause and remedy of its own, and they pass', () => {
-    expect(Object.keys(REJECT_CODES_AR).sort()).toEqual(rejectCodes().map((c) => c.code).sort());
+    expect(Object.keys(REJECT_CODES_AR).sort()).toEqual(
+      rejectCodes()
+        .map((c) => c.code)
+        .sort(),
+    );
     for (const [code, t] of Object.entries(REJECT_CODES_AR)) {
       for (const text of [t.cause, t.remedy]) {
         expect(text, code).toMatch(/[\u0600-\u06FF]{3,}/);
@@ -83,8 +103,20 @@ describe("the assistant's own words pass the firewall (no false refusal of what 
     for (const state of ORDER_STATES) {
       for (const filled of [0, 4]) {
         const f: OrderFacts = {
-          order_id: 'ord_1y000004dc', state, status: STATUS_OF[state], symbol: 'COMI', side: filled ? 'sell' : 'buy', type: 'limit', time_in_force: 'gtc', qty: 10,
-          filled_qty: filled, avg_price_micros: filled ? 81_230_000 : null, reason_code: null, fills: filled ? 2 : 0, settlement_date: filled ? '2026-11-24' : null, at: '2026-11-22T08:05:00.000Z',
+          order_id: 'ord_1y000004dc',
+          state,
+          status: STATUS_OF[state],
+          symbol: 'COMI',
+          side: filled ? 'sell' : 'buy',
+          type: 'limit',
+          time_in_force: 'gtc',
+          qty: 10,
+          filled_qty: filled,
+          avg_price_micros: filled ? 81_230_000 : null,
+          reason_code: null,
+          fills: filled ? 2 : 0,
+          settlement_date: filled ? '2026-11-24' : null,
+          at: '2026-11-22T08:05:00.000Z',
         };
         const sheet = factSheet(f);
         for (const t of [...TEMPLATES.cause, ...TEMPLATES.remedy]) {

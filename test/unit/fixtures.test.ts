@@ -4,8 +4,7 @@ import type { Instrument } from '../../daemon/market/catalog.js';
 
 // Checks the invariants of the market fixtures in fixtures/*.json (see fixtures/README.md).
 
-const fixturePath = (name: string): string =>
-  new URL(`../../fixtures/${name}`, import.meta.url).pathname;
+const fixturePath = (name: string): string => new URL(`../../fixtures/${name}`, import.meta.url).pathname;
 const readText = (name: string): string => fs.readFileSync(fixturePath(name), 'utf8');
 const readJson = <T>(name: string): T => JSON.parse(readText(name)) as T;
 
@@ -17,18 +16,55 @@ interface Holiday {
 }
 
 const EQUITY_KEYS = [
-  'symbol', 'name', 'name_ar', 'isin', 'sector', 'security_type', 'market_id', 'shariah_compliant',
-  'egx30', 'index_weight_bps', 'ref_price_micros', 'logo_url', 'fundamentals', 'lot_size',
+  'symbol',
+  'name',
+  'name_ar',
+  'isin',
+  'sector',
+  'security_type',
+  'market_id',
+  'shariah_compliant',
+  'egx30',
+  'index_weight_bps',
+  'ref_price_micros',
+  'logo_url',
+  'fundamentals',
+  'lot_size',
 ].sort();
 const FUNDAMENTAL_KEYS = [
-  'market_cap_micros', 'pe_ratio', 'dividend_yield', 'beta', 'net_income_micros',
-  'shares_outstanding', 'website', 'headquarters',
+  'market_cap_micros',
+  'pe_ratio',
+  'dividend_yield',
+  'beta',
+  'net_income_micros',
+  'shares_outstanding',
+  'website',
+  'headquarters',
 ].sort();
 const BOND_KEYS = [
-  'symbol', 'name', 'name_ar', 'isin', 'sector', 'security_type', 'market_id', 'shariah_compliant',
-  'egx30', 'index_weight_bps', 'ref_price_micros', 'clean_price_micros', 'currency',
-  'face_value_micros', 'coupon_rate_bps', 'coupon_frequency', 'issue_date', 'maturity_date',
-  'day_count_convention', 'first_coupon_date', 'logo_url', 'fundamentals', 'lot_size',
+  'symbol',
+  'name',
+  'name_ar',
+  'isin',
+  'sector',
+  'security_type',
+  'market_id',
+  'shariah_compliant',
+  'egx30',
+  'index_weight_bps',
+  'ref_price_micros',
+  'clean_price_micros',
+  'currency',
+  'face_value_micros',
+  'coupon_rate_bps',
+  'coupon_frequency',
+  'issue_date',
+  'maturity_date',
+  'day_count_convention',
+  'first_coupon_date',
+  'logo_url',
+  'fundamentals',
+  'lot_size',
 ].sort();
 
 /** ISIN check (ISO 6166): letters to numbers (A=10 .. Z=35), then Luhn over the digit string. */
@@ -147,7 +183,7 @@ describe('fixtures/instruments.json', () => {
       if (f.net_income_micros <= 0) {
         expect(f.pe_ratio, e.symbol).toBeNull();
       } else {
-        const hundredths = (BigInt(f.market_cap_micros) * 200n / BigInt(f.net_income_micros) + 1n) / 2n;
+        const hundredths = ((BigInt(f.market_cap_micros) * 200n) / BigInt(f.net_income_micros) + 1n) / 2n;
         expect(f.pe_ratio, e.symbol).toBe(Number(hundredths) / 100);
       }
       expect(f.dividend_yield >= 0 && f.dividend_yield < 1, e.symbol).toBe(true);

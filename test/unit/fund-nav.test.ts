@@ -15,8 +15,19 @@ import type { Fund } from '../../daemon/funds/catalog.js';
 
 const funds = JSON.parse(fs.readFileSync(new URL('../../fixtures/funds.json', import.meta.url), 'utf8')) as Fund[];
 const FUND_KEYS = [
-  'fund_code', 'name', 'name_ar', 'manager', 'shariah_compliant', 'nav_micros', 'indicative_yield_bps', 'cutoff_local',
-  'settlement_days', 'min_subscription_micros', 'management_fee_bps', 'logo_url', 'accrual',
+  'fund_code',
+  'name',
+  'name_ar',
+  'manager',
+  'shariah_compliant',
+  'nav_micros',
+  'indicative_yield_bps',
+  'cutoff_local',
+  'settlement_days',
+  'min_subscription_micros',
+  'management_fee_bps',
+  'logo_url',
+  'accrual',
 ].sort();
 
 /** Exact closed form floor(nav x (1 + y / (365 x 10,000))^days), in BigInt. */
@@ -95,10 +106,16 @@ describe('the daily NAV sweep compounds yield/365 with integer math, half up to 
   });
   it('the NAV is a function of the sweep count: n + m sweeps = n sweeps then m sweeps', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.integer({ min: 0, max: 5_000 }), fc.nat(60), fc.nat(60), (nav, y, n, m) => {
-        expect(navAfterDays(nav, y, n + m)).toBe(navAfterDays(navAfterDays(nav, y, n), y, m));
-        expect(navAfterDays(nav, y, n + m)).toBeGreaterThanOrEqual(navAfterDays(nav, y, n));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000_000 }),
+        fc.integer({ min: 0, max: 5_000 }),
+        fc.nat(60),
+        fc.nat(60),
+        (nav, y, n, m) => {
+          expect(navAfterDays(nav, y, n + m)).toBe(navAfterDays(navAfterDays(nav, y, n), y, m));
+          expect(navAfterDays(nav, y, n + m)).toBeGreaterThanOrEqual(navAfterDays(nav, y, n));
+        },
+      ),
     );
   });
   it('navOnSweepDate counts one sweep per calendar day, leap day included', () => {
@@ -118,12 +135,20 @@ describe('units and amounts at a NAV: floor the units, the remainder stays cash,
   it('EGP 10,000 into BMYBY at NAV 10.000000 buys exactly 1,000 units', () => {
     expect(unitsForAmount(10_000_000_000, 10_000_000)).toBe(1_000_000_000);
     expect(amountForUnits(1_000_000_000, 10_000_000)).toBe(10_000_000_000);
-    expect(subscriptionAtNav(10_000_000_000, 10_000_000)).toEqual({ unitsMicros: 1_000_000_000, amountMicros: 10_000_000_000, remainderMicros: 0 });
+    expect(subscriptionAtNav(10_000_000_000, 10_000_000)).toEqual({
+      unitsMicros: 1_000_000_000,
+      amountMicros: 10_000_000_000,
+      remainderMicros: 0,
+    });
   });
   it('EGP 10,000 into UBRKH at NAV 341.275413 by hand', () => {
     // units = floor(10,000,000,000 x 1,000,000 / 341,275,413) = floor(29,301,847.99...) = 29,301,847 unit-micros
     // value = 29,301,847 x 341,275,413 / 1,000,000 = 9,999,999,936.59 micros: charged 9,999,999,937 (up), 63 stay cash
-    expect(subscriptionAtNav(10_000_000_000, 341_275_413)).toEqual({ unitsMicros: 29_301_847, amountMicros: 9_999_999_937, remainderMicros: 63 });
+    expect(subscriptionAtNav(10_000_000_000, 341_275_413)).toEqual({
+      unitsMicros: 29_301_847,
+      amountMicros: 9_999_999_937,
+      remainderMicros: 63,
+    });
     // redeeming them at once pays the value floored: 9,999,999,936, one micro less than was charged
     expect(amountForUnits(29_301_847, 341_275_413)).toBe(9_999_999_936);
   });
@@ -133,22 +158,30 @@ describe('units and amounts at a NAV: floor the units, the remainder stays cash,
   it('subscribe then redeem never returns more than was asked or charged (property)', () => {
     fc.assert(
       // Up to EGP 9m at a NAV from 0.001 to 10,000 EGP keeps every product of units and NAV a safe integer.
-      fc.property(fc.integer({ min: 0, max: 9_000_000_000_000 }), fc.integer({ min: 1_000, max: 10_000_000_000 }), (amount, nav) => {
-        const s = subscriptionAtNav(amount, nav);
-        expect(s.amountMicros + s.remainderMicros).toBe(amount);
-        expect(s.amountMicros).toBeLessThanOrEqual(amount);
-        expect(s.remainderMicros * UNIT_MICROS).toBeLessThan(nav); // less than one unit-micro's value
-        expect(BigInt(s.unitsMicros + 1) * BigInt(nav)).toBeGreaterThan(BigInt(amount) * BigInt(UNIT_MICROS)); // the most units it can buy
-        expect(amountForUnits(s.unitsMicros, nav)).toBeLessThanOrEqual(s.amountMicros);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 9_000_000_000_000 }),
+        fc.integer({ min: 1_000, max: 10_000_000_000 }),
+        (amount, nav) => {
+          const s = subscriptionAtNav(amount, nav);
+          expect(s.amountMicros + s.remainderMicros).toBe(amount);
+          expect(s.amountMicros).toBeLessThanOrEqual(amount);
+          expect(s.remainderMicros * UNIT_MICROS).toBeLessThan(nav); // less than one unit-micro's value
+          expect(BigInt(s.unitsMicros + 1) * BigInt(nav)).toBeGreaterThan(BigInt(amount) * BigInt(UNIT_MICROS)); // the most units it can buy
+          expect(amountForUnits(s.unitsMicros, nav)).toBeLessThanOrEqual(s.amountMicros);
+        },
+      ),
     );
   });
   it('redeem then subscribe never yields more units than were redeemed (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 900_000_000_000 }), fc.integer({ min: 1, max: 10_000_000_000 }), (units, nav) => {
-        const paid = amountForUnits(units, nav);
-        expect(subscriptionAtNav(paid, nav).unitsMicros).toBeLessThanOrEqual(units);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 900_000_000_000 }),
+        fc.integer({ min: 1, max: 10_000_000_000 }),
+        (units, nav) => {
+          const paid = amountForUnits(units, nav);
+          expect(subscriptionAtNav(paid, nav).unitsMicros).toBeLessThanOrEqual(units);
+        },
+      ),
     );
   });
   it('a product past 2^53 is refused rather than rounded', () => {
@@ -159,12 +192,12 @@ describe('units and amounts at a NAV: floor the units, the remainder stays cash,
 });
 
 describe('accrual eligibility follows the daily NAV sweep, so execution time decides when earning starts', () => {
-  it('executed before the cut-off: the same day\'s sweep pays the units', () => {
+  it("executed before the cut-off: the same day's sweep pays the units", () => {
     expect(firstAccrualDate('2026-06-07', '11:59', '12:00')).toBe('2026-06-07');
     expect(firstAccrualDate('2026-06-07', '11:59:59.999', '12:00')).toBe('2026-06-07');
     expect(firstAccrualDate('2026-06-07', '00:00', '12:00')).toBe('2026-06-07');
   });
-  it('executed at or after the cut-off: the next calendar day\'s sweep', () => {
+  it("executed at or after the cut-off: the next calendar day's sweep", () => {
     expect(firstAccrualDate('2026-06-07', '12:00', '12:00')).toBe('2026-06-08');
     expect(firstAccrualDate('2026-06-07', '12:00:00', '12:00')).toBe('2026-06-08');
     expect(firstAccrualDate('2026-06-07', '23:59:59', '12:00')).toBe('2026-06-08');
@@ -177,11 +210,14 @@ describe('accrual eligibility follows the daily NAV sweep, so execution time dec
   });
   it('a holder from Sunday 11:00 to Monday 11:00 earns one day; from Sunday 12:30 to Monday 11:00 earns nothing', () => {
     // The NAV at an instant is the NAV after lastSweepDate; base: 10.000000 after Saturday's sweep.
-    const nav = (date: string, time: string): number => navOnSweepDate(10_000_000, '2026-06-06', lastSweepDate(date, time, '12:00'), 2_450);
+    const nav = (date: string, time: string): number =>
+      navOnSweepDate(10_000_000, '2026-06-06', lastSweepDate(date, time, '12:00'), 2_450);
     const buyEarly = subscriptionAtNav(10_000_000_000, nav('2026-06-07', '11:00'));
     expect(amountForUnits(buyEarly.unitsMicros, nav('2026-06-08', '11:00')) - buyEarly.amountMicros).toBe(6_712_000);
     const buyLate = subscriptionAtNav(10_000_000_000, nav('2026-06-07', '12:30'));
-    expect(amountForUnits(buyLate.unitsMicros, nav('2026-06-08', '11:00')) - buyLate.amountMicros).toBeLessThanOrEqual(0);
+    expect(amountForUnits(buyLate.unitsMicros, nav('2026-06-08', '11:00')) - buyLate.amountMicros).toBeLessThanOrEqual(
+      0,
+    );
   });
   it('malformed times and dates are refused', () => {
     expect(() => firstAccrualDate('2026-06-07', '12', '12:00')).toThrow(RangeError);

@@ -18,14 +18,42 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'contract', paths: ['daemon/contract/'] },
   // fixtures.ts reads the fixture files and imports nothing of the daemon.
   { name: 'store, sim', paths: ['daemon/store/', 'daemon/sim/', 'daemon/fixtures.ts'] },
-  { name: 'market, ledger, tenancy, investors, record', paths: ['daemon/market/', 'daemon/ledger/', 'daemon/tenancy/', 'daemon/investors/', 'daemon/record/'] },
+  {
+    name: 'market, ledger, tenancy, investors, record',
+    paths: ['daemon/market/', 'daemon/ledger/', 'daemon/tenancy/', 'daemon/investors/', 'daemon/record/'],
+  },
   {
     name: 'domains',
-    paths: ['daemon/onboarding/', 'daemon/funding/', 'daemon/trading/', 'daemon/funds/', 'daemon/dividends/', 'daemon/portfolio/', 'daemon/news/', 'daemon/backoffice/', 'daemon/branding/', 'daemon/reports/', 'daemon/reconciliation/', 'daemon/assistant/', 'daemon/surveillance/', 'daemon/complaints/'],
+    paths: [
+      'daemon/onboarding/',
+      'daemon/funding/',
+      'daemon/trading/',
+      'daemon/funds/',
+      'daemon/dividends/',
+      'daemon/portfolio/',
+      'daemon/news/',
+      'daemon/backoffice/',
+      'daemon/branding/',
+      'daemon/reports/',
+      'daemon/reconciliation/',
+      'daemon/assistant/',
+      'daemon/surveillance/',
+      'daemon/complaints/',
+    ],
   },
   { name: 'sandbox', paths: ['daemon/sandbox/'] },
   { name: 'http', paths: ['daemon/http/', 'daemon/console/'] },
-  { name: 'app', paths: ['daemon/app.ts', 'daemon/routes.ts', 'daemon/deps.ts', 'daemon/main.ts', 'daemon/start.ts', 'daemon/tick-shape.ts'] },
+  {
+    name: 'app',
+    paths: [
+      'daemon/app.ts',
+      'daemon/routes.ts',
+      'daemon/deps.ts',
+      'daemon/main.ts',
+      'daemon/start.ts',
+      'daemon/tick-shape.ts',
+    ],
+  },
 ];
 
 /**
@@ -77,18 +105,34 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   if (clause.isTypeOnly) return true;
   if (clause.name) return false;
   const bindings = clause.namedBindings;
-  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 function isTypeOnlyExport(node: ts.ExportDeclaration): boolean {
   if (node.isTypeOnly) return true;
   const clause = node.exportClause;
-  return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  return (
+    clause !== undefined &&
+    ts.isNamedExports(clause) &&
+    clause.elements.length > 0 &&
+    clause.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 function importsOf(file: string): Edge[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const edges: Edge[] = [];
   const add = (spec: ts.Node | undefined, typeOnly: boolean) => {
     if (!spec || !ts.isStringLiteralLike(spec)) return;
@@ -99,7 +143,8 @@ function importsOf(file: string): Edge[] {
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, isTypeOnlyImport(node));
     else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, isTypeOnlyExport(node));
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      add(node.arguments[0], false);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -172,7 +217,9 @@ describe('layers: imports under daemon/ and cli/ point down, without circles', (
     const found = circles(files, edges);
     for (const c of found) {
       const inside = new Set(c);
-      const lines = edges.filter((e) => inside.has(e.from) && inside.has(e.to)).map((e) => `  ${key(e)}${e.typeOnly ? ' (type-only)' : ''}`);
+      const lines = edges
+        .filter((e) => inside.has(e.from) && inside.has(e.to))
+        .map((e) => `  ${key(e)}${e.typeOnly ? ' (type-only)' : ''}`);
       console.error(`import circle of ${c.length} files:\n${lines.join('\n')}`);
     }
     expect(found).toEqual([]);
@@ -188,13 +235,20 @@ describe('layers: imports under daemon/ and cli/ point down, without circles', (
   });
 
   it('has no circle between folders either: no two folders of daemon/ import each other, even through others', () => {
-    const folderOf = (f: string) => (/^daemon\/[^/]+\//.test(f) ? f.split('/').slice(0, 2).join('/') + '/' : f.startsWith('cli/') ? 'cli/' : f);
+    const folderOf = (f: string) =>
+      /^daemon\/[^/]+\//.test(f) ? f.split('/').slice(0, 2).join('/') + '/' : f.startsWith('cli/') ? 'cli/' : f;
     const folders = [...new Set(files.map(folderOf))].sort();
-    const between = edges.map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) })).filter((e) => e.from !== e.to);
+    const between = edges
+      .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }))
+      .filter((e) => e.from !== e.to);
     const found = circles(folders, between);
     for (const c of found) {
       const inside = new Set(c);
-      const lines = edges.filter((e) => inside.has(folderOf(e.from)) && inside.has(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to)).map((e) => `  ${key(e)}`);
+      const lines = edges
+        .filter(
+          (e) => inside.has(folderOf(e.from)) && inside.has(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to),
+        )
+        .map((e) => `  ${key(e)}`);
       console.error(`folder circle ${c.join(' ')}:\n${lines.join('\n')}`);
     }
     expect(found).toEqual([]);

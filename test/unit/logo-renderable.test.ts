@@ -19,8 +19,12 @@ let compiler: NodeCompiler | null = null;
 /** Typst's answer for this image in the template's image call: null when it draws it, else its error. */
 function typstRefusal(bytes: Buffer, type: 'image/png' | 'image/jpeg'): string | null {
   if (!compiler) {
-    const { NodeCompiler: C } = require('@myriaddreamin/typst-ts-node-compiler') as typeof import('@myriaddreamin/typst-ts-node-compiler');
-    const font = join(dirname(require.resolve('@expo-google-fonts/noto-sans/package.json')), '400Regular/NotoSans_400Regular.ttf');
+    const { NodeCompiler: C } =
+      require('@myriaddreamin/typst-ts-node-compiler') as typeof import('@myriaddreamin/typst-ts-node-compiler');
+    const font = join(
+      dirname(require.resolve('@expo-google-fonts/noto-sans/package.json')),
+      '400Regular/NotoSans_400Regular.ttf',
+    );
     compiler = C.create({ workspace: '/statement', fontArgs: [{ fontPaths: [font] }] });
   }
   const c = compiler;
@@ -48,7 +52,7 @@ function prng(seed: number): (n: number) => number {
 
 /** The PNG with every chunk's CRC recomputed, so that a mutation inside a chunk reaches the decoder. */
 function rechecksummed(png: Buffer): Buffer {
-  for (let at = 8; at + 12 <= png.length;) {
+  for (let at = 8; at + 12 <= png.length; ) {
     const length = png.readUInt32BE(at);
     if (at + 12 + length > png.length) break;
     pngChunk(png.toString('latin1', at + 4, at + 8), png.subarray(at + 8, at + 8 + length)).copy(png, at);
@@ -59,12 +63,22 @@ function rechecksummed(png: Buffer): Buffer {
 
 const VALID: Array<[string, Buffer]> = [
   ['an 8-bit RGB PNG', makePng(12, 7, (x, y) => [x * 20, y * 30, 100])],
-  ['a 4-bit palette PNG with its PLTE and a tRNS', pngOf({
-    width: 5, height: 3, depth: 4, colour: 3, rows: Buffer.from([0, 0x12, 0x01, 0, 0, 0x21, 0x10, 0, 0, 0, 0x22, 0]),
-    before: [pngChunk('PLTE', Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9])), pngChunk('tRNS', Buffer.from([0, 128]))],
-  })],
+  [
+    'a 4-bit palette PNG with its PLTE and a tRNS',
+    pngOf({
+      width: 5,
+      height: 3,
+      depth: 4,
+      colour: 3,
+      rows: Buffer.from([0, 0x12, 0x01, 0, 0, 0x21, 0x10, 0, 0, 0, 0x22, 0]),
+      before: [pngChunk('PLTE', Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9])), pngChunk('tRNS', Buffer.from([0, 128]))],
+    }),
+  ],
   // Adam7 passes of 3 x 3 at 4 bytes a pixel: 1x1, 1x1, 2x1, 1x2 and 3x1 pixels, a filter byte a row
-  ['an interlaced 16-bit grey + alpha PNG', pngOf({ width: 3, height: 3, depth: 16, colour: 4, interlace: 1, rows: Buffer.alloc(5 + 5 + 9 + 10 + 13) })],
+  [
+    'an interlaced 16-bit grey + alpha PNG',
+    pngOf({ width: 3, height: 3, depth: 16, colour: 4, interlace: 1, rows: Buffer.alloc(5 + 5 + 9 + 10 + 13) }),
+  ],
   ['the ID card fixture (PNG)', readFileSync('fixtures/documents/national_id_front.png')],
   ['a baseline JPEG', JPEG_LOGO],
   ['an extended sequential JPEG at 8 bits (SOF1)', jpegWithFrame({ marker: 0xc1 })],
@@ -105,11 +119,30 @@ describe('Every logo the upload accepts, the renderer draws', () => {
 
 describe("The issue's logos, which the renderer refuses, the upload refuses too, naming why", () => {
   const cases: Array<[string, Buffer, 'image/png' | 'image/jpeg', RegExp]> = [
-    ['a palette PNG without its PLTE chunk', pngOf({ width: 4, height: 4, depth: 8, colour: 3 }), 'image/png', /without its palette/],
+    [
+      'a palette PNG without its PLTE chunk',
+      pngOf({ width: 4, height: 4, depth: 8, colour: 3 }),
+      'image/png',
+      /without its palette/,
+    ],
     ['an arithmetic-coded JPEG (SOF9)', jpegWithFrame({ marker: 0xc9 }), 'image/jpeg', /arithmetic-coded/],
     ['a 12-bit JPEG (SOF1)', jpegWithFrame({ marker: 0xc1, precision: 12 }), 'image/jpeg', /12 bits/],
-    ['a JPEG with a DC Huffman value over 15', (() => { const b = Buffer.from(JPEG_LOGO); b[0xc7] = 16; return b; })(), 'image/jpeg', /over 15/],
-    ['a PNG with an unknown critical chunk', pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('ABCD', Buffer.alloc(3))] }), 'image/png', /ABCD/],
+    [
+      'a JPEG with a DC Huffman value over 15',
+      (() => {
+        const b = Buffer.from(JPEG_LOGO);
+        b[0xc7] = 16;
+        return b;
+      })(),
+      'image/jpeg',
+      /over 15/,
+    ],
+    [
+      'a PNG with an unknown critical chunk',
+      pngOf({ width: 4, height: 4, depth: 8, colour: 0, before: [pngChunk('ABCD', Buffer.alloc(3))] }),
+      'image/png',
+      /ABCD/,
+    ],
   ];
   for (const [what, bytes, type, why] of cases) {
     it(`${what}: the renderer refuses it, and so does the upload`, () => {

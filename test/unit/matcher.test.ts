@@ -1,7 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import {
-  deskExecute, deskReject, nextStep, requestCancel, STATUS_OF, submit,
-  type MatchOrder, type MarketView, type Step,
+  deskExecute,
+  deskReject,
+  nextStep,
+  requestCancel,
+  STATUS_OF,
+  submit,
+  type MatchOrder,
+  type MarketView,
+  type Step,
 } from '../../daemon/trading/matcher.js';
 import { fixtureCalendar, naiveView } from '../helpers/market.js';
 
@@ -19,8 +26,20 @@ function view(ticks: Record<string, number> = {}): MarketView & { halts: Set<str
 
 function order(p: Partial<MatchOrder> = {}): MatchOrder {
   return {
-    symbol: 'TEST', side: 'buy', type: 'market', tif: 'day', qty: 10, limitPriceMicros: null, routing: 'auto',
-    state: 'received', filledQty: 0, transmitted: false, eligibleFromMs: 0, cancelDueMs: null, reasonCode: null, ...p,
+    symbol: 'TEST',
+    side: 'buy',
+    type: 'market',
+    tif: 'day',
+    qty: 10,
+    limitPriceMicros: null,
+    routing: 'auto',
+    state: 'received',
+    filledQty: 0,
+    transmitted: false,
+    eligibleFromMs: 0,
+    cancelDueMs: null,
+    reasonCode: null,
+    ...p,
   };
 }
 
@@ -67,7 +86,7 @@ describe('a marketable limit fills at the tape price, never worse than the limit
 });
 
 describe('a limit away from the market rests until a minute tick reaches it', () => {
-  it('acked (status new), then filled at the first reaching tick, at that tick\'s price', () => {
+  it("acked (status new), then filled at the first reaching tick, at that tick's price", () => {
     const v = view({ [`${SUN}|100`]: 19_520_000, [`${SUN}|130`]: 19_480_000, [`${SUN}|131`]: 19_400_000 });
     const s = submit(order({ type: 'limit', limitPriceMicros: 19_500_000 }), OPEN + 10 * MIN, v);
     expect(types(s)).toEqual(['transmitted', 'acked']);
@@ -119,7 +138,9 @@ describe('time in force: ioc and fok never rest', () => {
     expect(s.order.state).toBe('filled');
   });
   it('fok fills the whole quantity now or cancels', () => {
-    expect(submit(order({ type: 'limit', tif: 'fok', limitPriceMicros: 21_000_000 }), OPEN + 10 * MIN, view()).order.state).toBe('filled');
+    expect(
+      submit(order({ type: 'limit', tif: 'fok', limitPriceMicros: 21_000_000 }), OPEN + 10 * MIN, view()).order.state,
+    ).toBe('filled');
     const no = submit(order({ type: 'limit', tif: 'fok', limitPriceMicros: 19_000_000 }), OPEN + 10 * MIN, view());
     expect(no.order).toMatchObject({ state: 'cancelled', filledQty: 0, reasonCode: 'FOK_NOT_FILLED' });
   });
@@ -133,7 +154,7 @@ describe('time in force: ioc and fok never rest', () => {
 });
 
 describe('sandbox: qty 13 fills in two partial executions, the second one simulated minute later', () => {
-  it('market: 7 now, 6 at the first minute tick at least a simulated minute later, at that minute\'s price', () => {
+  it("market: 7 now, 6 at the first minute tick at least a simulated minute later, at that minute's price", () => {
     const v = view({ [`${SUN}|10`]: 20_000_000, [`${SUN}|11`]: 20_050_000, [`${SUN}|12`]: 20_070_000 });
     const s = submit(order({ qty: 13 }), OPEN + 10 * MIN + 20_000, v);
     expect(s.events.at(-1)).toEqual({ type: 'partially_filled', qty: 7, priceMicros: 20_000_000 });
@@ -190,18 +211,24 @@ describe('the dealer desk: orders wait in received until executed or rejected', 
     expect(STATUS_OF[d.order.state]).toBe('pending_new');
     expect(run(d.order, d.atMs, CLOSE + 1, v).map((x) => [x.atMs, types(x)])).toEqual([[CLOSE, ['expired']]]);
     const ioc = submit(order({ routing: 'desk', tif: 'ioc' }), OPEN + 10 * MIN, v);
-    expect(run(ioc.order, ioc.atMs, CLOSE + 1, v)[0].order).toMatchObject({ state: 'cancelled', reasonCode: 'DESK_NOT_EXECUTED' });
+    expect(run(ioc.order, ioc.atMs, CLOSE + 1, v)[0].order).toMatchObject({
+      state: 'cancelled',
+      reasonCode: 'DESK_NOT_EXECUTED',
+    });
     const gtc = submit(order({ routing: 'desk', tif: 'gtc' }), OPEN + 10 * MIN, v);
     expect(run(gtc.order, gtc.atMs, CLOSE + 7 * 86_400_000, v)).toEqual([]);
   });
-  it('execute fills at the dealer\'s price and quantity; reject sets the reason code', () => {
+  it("execute fills at the dealer's price and quantity; reject sets the reason code", () => {
     const d = submit(order({ routing: 'desk', qty: 10 }), OPEN + 10 * MIN, view()).order;
     const part = deskExecute(d, 4, 20_010_000, OPEN + 20 * MIN);
     expect(types(part)).toEqual(['transmitted', 'acked', 'partially_filled']);
     expect(part.order.filledQty).toBe(4);
     const rest = deskExecute(part.order, 6, 20_020_000, OPEN + 21 * MIN);
     expect(rest.order.state).toBe('filled');
-    expect(deskReject(d, 'DEALER_REJECTED', OPEN + 20 * MIN).order).toMatchObject({ state: 'rejected', reasonCode: 'DEALER_REJECTED' });
+    expect(deskReject(d, 'DEALER_REJECTED', OPEN + 20 * MIN).order).toMatchObject({
+      state: 'rejected',
+      reasonCode: 'DEALER_REJECTED',
+    });
   });
 });
 

@@ -25,13 +25,26 @@ describe('migration 009 (orders that complete on placement need no hold)', () =>
     const placed = [
       await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 2 }),
       await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 13 }),
-      await order(t, { investor_id: inv, symbol: 'TMGH', side: 'buy', type: 'limit', qty: 1, limit_price_micros: LIMIT, time_in_force: 'gtc', client_order_id: 'resting-1' }),
+      await order(t, {
+        investor_id: inv,
+        symbol: 'TMGH',
+        side: 'buy',
+        type: 'limit',
+        qty: 1,
+        limit_price_micros: LIMIT,
+        time_in_force: 'gtc',
+        client_order_id: 'resting-1',
+      }),
     ];
     expect(placed.map((p) => p.body.status)).toEqual(['filled', 'partially_filled', 'new']);
     const db = t.deps.db;
     const before = db.prepare('SELECT * FROM orders ORDER BY seq').all();
     const fills = db.prepare('SELECT COUNT(*) AS n FROM fills').get();
-    expect((before as Array<{ cash_hold_id: string | null }>).map((o) => o.cash_hold_id === null)).toEqual([true, false, false]);
+    expect((before as Array<{ cash_hold_id: string | null }>).map((o) => o.cash_hold_id === null)).toEqual([
+      true,
+      false,
+      false,
+    ]);
 
     // re-apply 009 alone (later migrations add columns, which cannot be added twice)
     db.pragma('user_version = 8');
@@ -45,12 +58,18 @@ describe('migration 009 (orders that complete on placement need no hold)', () =>
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     // the rebuilt table still refuses what it must
     const open = before[2] as Record<string, unknown>;
-    expect(() => db.prepare('UPDATE orders SET cash_hold_id = NULL WHERE id = ?').run(open.id)).toThrow(/terms of an order never change/);
+    expect(() => db.prepare('UPDATE orders SET cash_hold_id = NULL WHERE id = ?').run(open.id)).toThrow(
+      /terms of an order never change/,
+    );
     const copy = { ...open, seq: null, id: 'ord_copy', client_order_id: 'resting-2', cash_hold_id: null };
     const cols = Object.keys(copy);
-    const insert = db.prepare(`INSERT INTO orders (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`);
+    const insert = db.prepare(
+      `INSERT INTO orders (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`,
+    );
     expect(() => insert.run(copy)).toThrow(/CHECK constraint failed/);
-    expect(() => insert.run({ ...copy, client_order_id: 'resting-1', cash_hold_id: open.cash_hold_id })).toThrow(/UNIQUE constraint failed/);
+    expect(() => insert.run({ ...copy, client_order_id: 'resting-1', cash_hold_id: open.cash_hold_id })).toThrow(
+      /UNIQUE constraint failed/,
+    );
     // and the daemon goes on working on it
     const next = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
     expect(next.body.status).toBe('filled');
@@ -64,15 +83,37 @@ const LIST = /\bIN\s*\(\s*(?:'[^']*'|-?\d+)\s*,\s*(?:'[^']*'|-?\d+)\s*,/i;
 // every table a filled market order writes (docs/bench.md, "The floor"); ledger_accounts and
 // sandbox_state are only updated, and SQLite checks on an UPDATE only the CHECKs naming a changed column:
 // a posting changes balance and last_entry_id, not the bucket that ledger_accounts' list is about
-const ORDER_TABLES = ['orders', 'ledger_entries', 'fills', 'activities', 'settlements', 'events', 'id_seq', 'idempotency', 'audit_log', 'sandbox_state', 'audit_seal', 'journal'];
+const ORDER_TABLES = [
+  'orders',
+  'ledger_entries',
+  'fills',
+  'activities',
+  'settlements',
+  'events',
+  'id_seq',
+  'idempotency',
+  'audit_log',
+  'sandbox_state',
+  'audit_seal',
+  'journal',
+];
 
 describe('migration 029 (the same rules, checked without temporary tables)', () => {
   it('the tables a signed order writes check their rules without a list of three constants', () => {
-    const objects = t.deps.db.prepare<[], { name: string; tbl_name: string; sql: string }>('SELECT name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL').all();
+    const objects = t.deps.db
+      .prepare<[], { name: string; tbl_name: string; sql: string }>(
+        'SELECT name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL',
+      )
+      .all();
     const listed = objects.filter((o) => ORDER_TABLES.includes(o.tbl_name) && LIST.test(o.sql)).map((o) => o.name);
     expect(listed).toEqual([]);
-    const accounts = objects.filter((o) => o.tbl_name === 'ledger_accounts').map((o) => o.sql).join('\n');
-    const balanceRules = accounts.split('\n').filter((line) => /CHECK/.test(line) && /balance|last_entry_id/.test(line));
+    const accounts = objects
+      .filter((o) => o.tbl_name === 'ledger_accounts')
+      .map((o) => o.sql)
+      .join('\n');
+    const balanceRules = accounts
+      .split('\n')
+      .filter((line) => /CHECK/.test(line) && /balance|last_entry_id/.test(line));
     expect(balanceRules.length).toBeGreaterThan(0);
     expect(balanceRules.filter((line) => LIST.test(line))).toEqual([]);
     // the pattern finds what it is for
@@ -86,22 +127,36 @@ describe('migration 029 (the same rules, checked without temporary tables)', () 
     const q = (await t.req('GET', '/v1/instruments/TMGH/quote')).body;
     const LIMIT = Math.ceil(q.band.lower_micros / q.tick_micros) * q.tick_micros;
     await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 2 });
-    const resting = await order(t, { investor_id: inv, symbol: 'TMGH', side: 'buy', type: 'limit', qty: 1, limit_price_micros: LIMIT, time_in_force: 'gtc' });
+    const resting = await order(t, {
+      investor_id: inv,
+      symbol: 'TMGH',
+      side: 'buy',
+      type: 'limit',
+      qty: 1,
+      limit_price_micros: LIMIT,
+      time_in_force: 'gtc',
+    });
     expect(resting.body.status).toBe('new');
     const db = t.deps.db;
-    const rows = () => ['orders', 'activities', 'journal'].map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY seq`).all());
+    const rows = () =>
+      ['orders', 'activities', 'journal'].map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY seq`).all());
     const before = rows();
     expect(before.map((r) => r.length > 0)).toEqual([true, true, true]);
 
     // 029 rebuilds the journal with the columns it knew; migration 030 then adds answer_in_body again
     // (default 0), so the flags of entries sealed together are put back as they were
-    const together = db.prepare<[], { seq: number }>('SELECT seq FROM journal WHERE answer_in_body = 1').all().map((r) => r.seq);
+    const together = db
+      .prepare<[], { seq: number }>('SELECT seq FROM journal WHERE answer_in_body = 1')
+      .all()
+      .map((r) => r.seq);
     expect(together.length).toBeGreaterThan(0);
     db.pragma('user_version = 28');
     migrate(db, 29);
     migrate(db, 30); // later migrations add columns to tables 029 does not rebuild, which cannot be added twice
     db.pragma(`user_version = ${LATEST}`);
-    const guard = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'journal_no_update'").get()!.sql;
+    const guard = db
+      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'journal_no_update'")
+      .get()!.sql;
     db.exec('DROP TRIGGER journal_no_update');
     for (const seq of together) db.prepare('UPDATE journal SET answer_in_body = 1 WHERE seq = ?').run(seq);
     db.exec(guard);
@@ -115,21 +170,39 @@ describe('migration 029 (the same rules, checked without temporary tables)', () 
     const copy = (over: Record<string, unknown>) => {
       const row = { ...filled, seq: null, id: 'ord_copy', ...over };
       const cols = Object.keys(row);
-      return () => db.prepare(`INSERT INTO orders (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
+      return () =>
+        db.prepare(`INSERT INTO orders (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run(row);
     };
     expect(copy({ state: 'bogus' })).toThrow(/CHECK constraint failed/);
     expect(copy({ time_in_force: 'week' })).toThrow(/CHECK constraint failed/);
-    expect(() => db.prepare("UPDATE orders SET updated_at = 'x' WHERE id = ?").run(filled.id)).toThrow(/order is final/);
+    expect(() => db.prepare("UPDATE orders SET updated_at = 'x' WHERE id = ?").run(filled.id)).toThrow(
+      /order is final/,
+    );
     const act = (before[1] as Array<Record<string, unknown>>)[0];
     const activity = (over: Record<string, unknown>) => () =>
-      db.prepare('INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, at, at_ms) VALUES (@id, @tenant_id, @investor_id, @activity_type, 0, @description, @ref_type, @ref_id, @at, 0)')
-        .run({ id: 'act_copy', tenant_id: t.creds.tenant.tenant_id, investor_id: act.investor_id, activity_type: 'FILL', description: 'x', ref_type: 'order', ref_id: 'x', at: 'x', ...over });
+      db
+        .prepare(
+          'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, at, at_ms) VALUES (@id, @tenant_id, @investor_id, @activity_type, 0, @description, @ref_type, @ref_id, @at, 0)',
+        )
+        .run({
+          id: 'act_copy',
+          tenant_id: t.creds.tenant.tenant_id,
+          investor_id: act.investor_id,
+          activity_type: 'FILL',
+          description: 'x',
+          ref_type: 'order',
+          ref_id: 'x',
+          at: 'x',
+          ...over,
+        });
     expect(activity({ activity_type: 'BOGUS' })).toThrow(/CHECK constraint failed/);
     expect(activity({ ref_type: 'invoice' })).toThrow(/CHECK constraint failed/);
     const entry = (before[2] as Array<Record<string, unknown>>)[0];
     const cols = Object.keys(entry).filter((c) => c !== 'seq');
     const journal = (over: Record<string, unknown>) => () =>
-      db.prepare(`INSERT INTO journal (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`).run({ ...entry, ...over, seq: undefined });
+      db
+        .prepare(`INSERT INTO journal (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`)
+        .run({ ...entry, ...over, seq: undefined });
     expect(journal({ method: 'GET' })).toThrow(/CHECK constraint failed/);
     expect(journal({ body_kind: 'json' })).toThrow(/CHECK constraint failed/);
     expect(() => db.prepare('DELETE FROM journal WHERE seq = ?').run(entry.seq)).toThrow(/append-only/);

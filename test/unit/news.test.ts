@@ -24,20 +24,73 @@ const svc = createNewsService(articles);
 
 /** The 30 EGX30 constituents (Feb-2026 review) + 7 extra names, from shared/research/egx-facts.md. */
 const EGX_SYMBOLS = [
-  'COMI', 'ADIB', 'HRHO', 'BTFH', 'CCAP', 'OIH', 'VLMRA', 'RAYA', 'EFIH', 'FWRY',
-  'ETEL', 'TMGH', 'PHDC', 'EMFD', 'HELI', 'ORHD', 'ORAS', 'EAST', 'JUFO', 'EFID',
-  'ABUK', 'EGCH', 'EGAL', 'AMOC', 'ARCC', 'MCQE', 'ORWE', 'ISPH', 'RMDA', 'GBCO',
-  'SWDY', 'CIEB', 'MFPC', 'SKPC', 'MASR', 'ALCN', 'CLHO',
+  'COMI',
+  'ADIB',
+  'HRHO',
+  'BTFH',
+  'CCAP',
+  'OIH',
+  'VLMRA',
+  'RAYA',
+  'EFIH',
+  'FWRY',
+  'ETEL',
+  'TMGH',
+  'PHDC',
+  'EMFD',
+  'HELI',
+  'ORHD',
+  'ORAS',
+  'EAST',
+  'JUFO',
+  'EFID',
+  'ABUK',
+  'EGCH',
+  'EGAL',
+  'AMOC',
+  'ARCC',
+  'MCQE',
+  'ORWE',
+  'ISPH',
+  'RMDA',
+  'GBCO',
+  'SWDY',
+  'CIEB',
+  'MFPC',
+  'SKPC',
+  'MASR',
+  'ALCN',
+  'CLHO',
 ] as const;
 const EGX_SECTORS = [
-  'Banks', 'Non-bank financials', 'IT / holding', 'IT / fintech', 'Telecom', 'Real estate',
-  'Real estate / tourism', 'Contracting', 'Food, beverages & tobacco', 'Food & beverages',
-  'Basic resources', 'Energy', 'Building materials', 'Textiles & durables', 'Healthcare',
+  'Banks',
+  'Non-bank financials',
+  'IT / holding',
+  'IT / fintech',
+  'Telecom',
+  'Real estate',
+  'Real estate / tourism',
+  'Contracting',
+  'Food, beverages & tobacco',
+  'Food & beverages',
+  'Basic resources',
+  'Energy',
+  'Building materials',
+  'Textiles & durables',
+  'Healthcare',
   'Industrials / auto',
 ];
 const ASSET_CLASSES = ['equity', 'bond', 'sukuk', 'fund'];
 const HEADLINE_KEYS = [
-  'headline', 'headline_ar', 'id', 'image_url', 'language', 'publisher', 'published_at', 'summary', 'url',
+  'headline',
+  'headline_ar',
+  'id',
+  'image_url',
+  'language',
+  'publisher',
+  'published_at',
+  'summary',
+  'url',
 ].sort();
 const FORBIDDEN_KEY = /sentiment|score|relevance|rank/i;
 
@@ -154,10 +207,27 @@ describe('news fixture', () => {
 
   it('neutrality rule: news content carries no recommendation, ranking or prediction wording', () => {
     const forbidden = [
-      /\bbest\b/i, /\btop pick/i, /\bshould (buy|sell)\b/i, /\brecommend/i, /\bbullish\b/i, /\bbearish\b/i,
-      /\boutperform/i, /\bunderperform/i, /\btarget price\b/i, /\bupside\b/i, /\bdownside\b/i, /\bsentiment\b/i,
-      /\bsurge/i, /\bplunge/i, /\brally/i, /\bexpected to (rise|fall)\b/i,
-      /ننصح/, /توصية/, /أفضل/, /ارتفاع قوي/, /فرصة شراء/,
+      /\bbest\b/i,
+      /\btop pick/i,
+      /\bshould (buy|sell)\b/i,
+      /\brecommend/i,
+      /\bbullish\b/i,
+      /\bbearish\b/i,
+      /\boutperform/i,
+      /\bunderperform/i,
+      /\btarget price\b/i,
+      /\bupside\b/i,
+      /\bdownside\b/i,
+      /\bsentiment\b/i,
+      /\bsurge/i,
+      /\bplunge/i,
+      /\brally/i,
+      /\bexpected to (rise|fall)\b/i,
+      /ننصح/,
+      /توصية/,
+      /أفضل/,
+      /ارتفاع قوي/,
+      /فرصة شراء/,
     ];
     for (const a of articles) {
       const text = [a.headline, a.headline_ar, a.summary, a.body ?? ''].join('\n');
@@ -326,7 +396,10 @@ describe('NewsQuery schema', () => {
   it('"language (ar or en), tag_type with tag_value, symbol" are validated; tag_type and tag_value come together', () => {
     expect(NewsQuery.parse({ language: 'ar' }).language).toBe('ar');
     expect(NewsQuery.safeParse({ language: 'fr' }).success).toBe(false);
-    expect(NewsQuery.parse({ tag_type: 'sector', tag_value: 'Banks' })).toMatchObject({ tag_type: 'sector', tag_value: 'Banks' });
+    expect(NewsQuery.parse({ tag_type: 'sector', tag_value: 'Banks' })).toMatchObject({
+      tag_type: 'sector',
+      tag_value: 'Banks',
+    });
     expect(NewsQuery.safeParse({ tag_type: 'sector' }).success).toBe(false);
     expect(NewsQuery.safeParse({ tag_value: 'Banks' }).success).toBe(false);
     expect(NewsQuery.safeParse({ tag_type: 'sentiment', tag_value: 'x' }).success).toBe(false);

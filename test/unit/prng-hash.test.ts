@@ -44,16 +44,37 @@ const part = fc.oneof(
   fc.maxSafeNat(),
   fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
   fc.double(),
-  fc.constantFrom(0, -0, 9, 10, 99, 100, 999_999_999_999_999, 2 ** 53 - 1, 2 ** 53, 1e21, 0.1, NaN, Infinity, -Infinity),
+  fc.constantFrom(
+    0,
+    -0,
+    9,
+    10,
+    99,
+    100,
+    999_999_999_999_999,
+    2 ** 53 - 1,
+    2 ** 53,
+    1e21,
+    0.1,
+    NaN,
+    Infinity,
+    -Infinity,
+  ),
 );
 
 describe('seeded hashing: the same values as the plain forms', () => {
   it('hash32 of any strings and numbers equals the hash of their text (numbers as #n)', () => {
-    fc.assert(fc.property(fc.array(part, { maxLength: 6 }), (parts) => hash32(...parts) === referenceHash32(...parts)), fcParams({ numRuns: 5000 }));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 6 }), (parts) => hash32(...parts) === referenceHash32(...parts)),
+      fcParams({ numRuns: 5000 }),
+    );
   });
 
   it('encode48 of any 48-bit number equals ten base32 characters built one by one', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 48 - 1 }), (n) => encode48(n) === referenceEncode48(n)), fcParams({ numRuns: 5000 }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 48 - 1 }), (n) => encode48(n) === referenceEncode48(n)),
+      fcParams({ numRuns: 5000 }),
+    );
     expect(encode48(0)).toBe('0000000000');
     expect(encode48(2 ** 48 - 1)).toBe(referenceEncode48(2 ** 48 - 1));
   });

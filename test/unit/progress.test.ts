@@ -24,10 +24,17 @@ async function after<T>(ms: number, running: Promise<T>): Promise<T> {
 describe('withProgress', () => {
   it('on a terminal: redraws a spinner with the label and elapsed seconds on one line, erases it at the end, returns the result', async () => {
     const s = stream(true);
-    const result = await after(120, withProgress('advancing the clock 30 days', async () => {
-      await sleep(120);
-      return 42;
-    }, { stream: s.stream, frameMs: 20 }));
+    const result = await after(
+      120,
+      withProgress(
+        'advancing the clock 30 days',
+        async () => {
+          await sleep(120);
+          return 42;
+        },
+        { stream: s.stream, frameMs: 20 },
+      ),
+    );
     expect(result).toBe(42);
     expect(s.writes.length).toBeGreaterThan(3);
     expect(s.writes[0]).toMatch(/^\r. advancing the clock 30 days 0\.0s\u001B\[K$/);
@@ -37,19 +44,31 @@ describe('withProgress', () => {
 
   it('on a terminal: a failure still erases the line and rethrows', async () => {
     const s = stream(true);
-    await expect(withProgress('x', async () => Promise.reject(new Error('boom')), { stream: s.stream })).rejects.toThrow('boom');
+    await expect(
+      withProgress('x', async () => Promise.reject(new Error('boom')), { stream: s.stream }),
+    ).rejects.toThrow('boom');
     expect(s.writes.at(-1)).toBe('\r\u001B[K');
   });
 
   it('without a terminal: nothing for quick work; for slow work a line after quietMs and then every everyMs', async () => {
     const quick = stream(false);
-    await after(20, withProgress('advancing', async () => sleep(20), { stream: quick.stream, quietMs: 200 }));
+    await after(
+      20,
+      withProgress('advancing', async () => sleep(20), { stream: quick.stream, quietMs: 200 }),
+    );
     expect(quick.writes).toEqual([]);
     const slow = stream(false);
-    await after(190, withProgress('advancing', async () => sleep(190), { stream: slow.stream, quietMs: 50, everyMs: 60 }));
+    await after(
+      190,
+      withProgress('advancing', async () => sleep(190), { stream: slow.stream, quietMs: 50, everyMs: 60 }),
+    );
     expect(slow.writes.length).toBeGreaterThanOrEqual(2);
     for (const w of slow.writes) expect(w).toMatch(/^advancing \(\d\.\ds so far\)\n$/);
     // after 50 ms, then every 60 ms until the work ends at 190 ms
-    expect(slow.writes).toEqual(['advancing (0.1s so far)\n', 'advancing (0.1s so far)\n', 'advancing (0.2s so far)\n']);
+    expect(slow.writes).toEqual([
+      'advancing (0.1s so far)\n',
+      'advancing (0.1s so far)\n',
+      'advancing (0.2s so far)\n',
+    ]);
   });
 });

@@ -25,8 +25,12 @@ describe('deps.reload() after a rollback the code did not plan', () => {
     const journal = () =>
       t.deps.ledger.unit(() =>
         t.deps.ledger.transfer({
-          tenantId: t.creds.tenant.tenant_id, debit: { system: 'adjustments', asset: 'FWRY' }, credit: { investorId: inv, asset: 'FWRY', bucket: 'settled' },
-          amount: 5, kind: 'journal', ref: 'reload-test',
+          tenantId: t.creds.tenant.tenant_id,
+          debit: { system: 'adjustments', asset: 'FWRY' },
+          credit: { investorId: inv, asset: 'FWRY', bucket: 'settled' },
+          amount: 5,
+          kind: 'journal',
+          ref: 'reload-test',
         }),
       );
     // opens two FWRY accounts and caches their ids
@@ -50,7 +54,11 @@ describe('deps.reload() after a rollback the code did not plan', () => {
     const joined = g.join();
     // a deferred foreign key that is still broken at COMMIT makes the COMMIT itself fail
     t.deps.db.pragma('defer_foreign_keys = ON');
-    t.deps.db.prepare("INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES ('tnt_nobody', 'system:rail', 'cash:EGP', 'system')").run();
+    t.deps.db
+      .prepare(
+        "INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES ('tnt_nobody', 'system:rail', 'cash:EGP', 'system')",
+      )
+      .run();
     await expect(joined).rejects.toThrow(/FOREIGN KEY/);
     expect(reloaded).toBe(1);
     expect(t.deps.db.inTransaction).toBe(false);

@@ -10,32 +10,73 @@ import { DISCLOSURES, licenceLine } from '../../daemon/contract/disclosures.js';
 import { pdfText, squash } from '../helpers/reports.js';
 import type { StatementFigures, StatementFill } from '../../daemon/portfolio/statement.js';
 
-const broker = { name: 'Nile Securities Brokerage (Sandbox)', name_ar: 'النيل لتداول الأوراق المالية (بيئة تجريبية)', fra_license_no: '417/2009' };
+const broker = {
+  name: 'Nile Securities Brokerage (Sandbox)',
+  name_ar: 'النيل لتداول الأوراق المالية (بيئة تجريبية)',
+  fra_license_no: '417/2009',
+};
 
 function fill(i: number): StatementFill {
   return {
-    fill_id: `fil_${i}`, order_id: `ord_${i}`, at: '2026-11-23T10:00:00+02:00', trade_date: '2026-11-23', symbol: 'COMI', side: 'buy', qty: 10,
-    price_micros: 85_100_000, value_micros: 851_000_000, commission_micros: 1_000_000, egx_micros: 10, mcdr_micros: 10, ipf_micros: 10,
-    fra_micros: 10, stamp_duty_micros: 500_000, net_micros: 852_500_040, settlement_date: '2026-11-25',
+    fill_id: `fil_${i}`,
+    order_id: `ord_${i}`,
+    at: '2026-11-23T10:00:00+02:00',
+    trade_date: '2026-11-23',
+    symbol: 'COMI',
+    side: 'buy',
+    qty: 10,
+    price_micros: 85_100_000,
+    value_micros: 851_000_000,
+    commission_micros: 1_000_000,
+    egx_micros: 10,
+    mcdr_micros: 10,
+    ipf_micros: 10,
+    fra_micros: 10,
+    stamp_duty_micros: 500_000,
+    net_micros: 852_500_040,
+    settlement_date: '2026-11-25',
   };
 }
 
 function pagesOf(locale: 'en' | 'ar', trades: number): string[] {
   const figures: StatementFigures = {
     as_of_ms: 0,
-    summary: { opening_value_micros: 0, closing_value_micros: 0, cash_micros: 0, deposits_micros: 0, withdrawals_micros: 0, dividends_micros: 0, fees_micros: 0, taxes_micros: 0 },
+    summary: {
+      opening_value_micros: 0,
+      closing_value_micros: 0,
+      cash_micros: 0,
+      deposits_micros: 0,
+      withdrawals_micros: 0,
+      dividends_micros: 0,
+      fees_micros: 0,
+      taxes_micros: 0,
+    },
     performance: { twr_pct: null, series: [] },
     holdings: [],
     trades: Array.from({ length: trades }, (_, i) => fill(i)),
   };
   const document = statementDocument({
-    locale, sections: ['trades'], period: { start: '2026-11-01', end: '2026-11-26' }, generatedAt: '2026-11-26T15:00:00+02:00',
-    investor: { id: 'inv_1', full_name: 'Youssef Tarek Nabil', account_number: 'NS-1' }, broker,
-    branding: { display_name: 'Nile Wealth', primary_color: '#1F3A5F', accent_color: '#C8102E', font: 'Noto Sans', footer_text: '', logo: null },
+    locale,
+    sections: ['trades'],
+    period: { start: '2026-11-01', end: '2026-11-26' },
+    generatedAt: '2026-11-26T15:00:00+02:00',
+    investor: { id: 'inv_1', full_name: 'Youssef Tarek Nabil', account_number: 'NS-1' },
+    broker,
+    branding: {
+      display_name: 'Nile Wealth',
+      primary_color: '#1F3A5F',
+      accent_color: '#C8102E',
+      font: 'Noto Sans',
+      footer_text: '',
+      logo: null,
+    },
     figures,
   });
   const pdf = renderStatement({ document, atMs: Date.UTC(2026, 10, 26, 13), logo: null });
-  return pdfText(pdf, { layout: false }).split('\f').filter((p) => p.trim() !== '').map(squash);
+  return pdfText(pdf, { layout: false })
+    .split('\f')
+    .filter((p) => p.trim() !== '')
+    .map(squash);
 }
 
 describe('The disclosures are kept together: the last page never holds only a line or two of them', () => {

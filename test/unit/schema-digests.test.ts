@@ -19,7 +19,9 @@ describe('schema digests', () => {
     migrate(db);
     expect(schemaProblem(db, LATEST_SCHEMA_VERSION)).toBeNull();
     db.exec('DROP TRIGGER admin_actions_checker_not_maker');
-    expect(schemaProblem(db, LATEST_SCHEMA_VERSION)).toBe(`svc.db lacks the trigger admin_actions_checker_not_maker of schema version ${LATEST_SCHEMA_VERSION}`);
+    expect(schemaProblem(db, LATEST_SCHEMA_VERSION)).toBe(
+      `svc.db lacks the trigger admin_actions_checker_not_maker of schema version ${LATEST_SCHEMA_VERSION}`,
+    );
     db.close();
   });
 });

@@ -6,7 +6,14 @@ import { createCalendar } from '../../daemon/market/calendar.js';
 import { createTape, type TapeOverride, type TapeSplit } from '../../daemon/market/tape.js';
 import { band, isOnTick, roundRatioToTick } from '../../daemon/market/ticks.js';
 
-const cal = createCalendar({ zone: 'Africa/Cairo', weekend: [5, 6], open: '10:00', close: '14:30', shortSessions: [], holidays: [] });
+const cal = createCalendar({
+  zone: 'Africa/Cairo',
+  weekend: [5, 6],
+  open: '10:00',
+  close: '14:30',
+  shortSessions: [],
+  holidays: [],
+});
 const instruments = [
   { symbol: 'COMI', refPriceMicros: 80_000_000, weightBps: 6_000 },
   { symbol: 'LOWP', refPriceMicros: 3_100_000, weightBps: 4_000 }, // divided, it crosses the 2 EGP tick level
@@ -22,35 +29,45 @@ function tapes(splits: TapeSplit[], overrides: TapeOverride[] = []) {
 }
 
 describe('a split divides the prices from its instant on', () => {
-  it.each([['COMI', 2], ['LOWP', 3]] as const)('%s split %i-for-1 mid-session: minutes before unchanged, after divided to the nearest tick inside the divided band', (symbol, ratio) => {
-    const { raw, split } = tapes([{ symbol, atMs: SPLIT_MS, ratio }]);
-    const rawPath = raw.minutePrices(symbol, DAY);
-    const path = split.minutePrices(symbol, DAY);
-    const openMs = cal.session(DAY)!.openMs;
-    const ref = split.referencePriceAt(symbol, SPLIT_MS);
-    expect(ref).toBe(roundRatioToTick(BigInt(raw.referencePriceAt(symbol, SPLIT_MS)), BigInt(ratio), 'nearest'));
-    expect(split.referencePriceAt(symbol, SPLIT_MS - 1)).toBe(raw.referencePriceAt(symbol, SPLIT_MS - 1));
-    const b = band(ref);
-    for (let i = 0; i < path.length; i++) {
-      if (openMs + i * MINUTE < SPLIT_MS) expect(path[i]).toBe(rawPath[i]);
-      else {
-        expect(isOnTick(path[i])).toBe(true);
-        expect(path[i]).toBeGreaterThanOrEqual(b.lowerMicros);
-        expect(path[i]).toBeLessThanOrEqual(b.upperMicros);
-        expect(Math.abs(path[i] * ratio - rawPath[i])).toBeLessThanOrEqual(ratio * 10_000);
+  it.each([
+    ['COMI', 2],
+    ['LOWP', 3],
+  ] as const)(
+    '%s split %i-for-1 mid-session: minutes before unchanged, after divided to the nearest tick inside the divided band',
+    (symbol, ratio) => {
+      const { raw, split } = tapes([{ symbol, atMs: SPLIT_MS, ratio }]);
+      const rawPath = raw.minutePrices(symbol, DAY);
+      const path = split.minutePrices(symbol, DAY);
+      const openMs = cal.session(DAY)!.openMs;
+      const ref = split.referencePriceAt(symbol, SPLIT_MS);
+      expect(ref).toBe(roundRatioToTick(BigInt(raw.referencePriceAt(symbol, SPLIT_MS)), BigInt(ratio), 'nearest'));
+      expect(split.referencePriceAt(symbol, SPLIT_MS - 1)).toBe(raw.referencePriceAt(symbol, SPLIT_MS - 1));
+      const b = band(ref);
+      for (let i = 0; i < path.length; i++) {
+        if (openMs + i * MINUTE < SPLIT_MS) expect(path[i]).toBe(rawPath[i]);
+        else {
+          expect(isOnTick(path[i])).toBe(true);
+          expect(path[i]).toBeGreaterThanOrEqual(b.lowerMicros);
+          expect(path[i]).toBeLessThanOrEqual(b.upperMicros);
+          expect(Math.abs(path[i] * ratio - rawPath[i])).toBeLessThanOrEqual(ratio * 10_000);
+        }
       }
-    }
-    // the quote at the split's instant is divided even though the last tick was a moment before it
-    expect(split.priceAt(symbol, SPLIT_MS + 1)).toBe(roundRatioToTick(BigInt(raw.priceAt(symbol, SPLIT_MS + 1)), BigInt(ratio), 'nearest'));
-    // earlier days: bars and closes as they were
-    expect(split.candles(symbol, '2026-11-22', 10, SPLIT_MS)).toEqual(raw.candles(symbol, '2026-11-22', 10, SPLIT_MS));
-    expect(split.prevClose(symbol, DAY)).toBe(raw.prevClose(symbol, DAY));
-    expect(split.prevClose(symbol, DAY, SPLIT_MS)).toBe(ref);
-    // the next days are referenced on the divided closes
-    const next = cal.nextTradingDay(DAY);
-    expect(split.prevClose(symbol, next)).toBe(path[path.length - 1]);
-    expect(split.referencePriceAt(symbol, cal.session(next)!.openMs)).toBe(path[path.length - 1]);
-  });
+      // the quote at the split's instant is divided even though the last tick was a moment before it
+      expect(split.priceAt(symbol, SPLIT_MS + 1)).toBe(
+        roundRatioToTick(BigInt(raw.priceAt(symbol, SPLIT_MS + 1)), BigInt(ratio), 'nearest'),
+      );
+      // earlier days: bars and closes as they were
+      expect(split.candles(symbol, '2026-11-22', 10, SPLIT_MS)).toEqual(
+        raw.candles(symbol, '2026-11-22', 10, SPLIT_MS),
+      );
+      expect(split.prevClose(symbol, DAY)).toBe(raw.prevClose(symbol, DAY));
+      expect(split.prevClose(symbol, DAY, SPLIT_MS)).toBe(ref);
+      // the next days are referenced on the divided closes
+      const next = cal.nextTradingDay(DAY);
+      expect(split.prevClose(symbol, next)).toBe(path[path.length - 1]);
+      expect(split.referencePriceAt(symbol, cal.session(next)!.openMs)).toBe(path[path.length - 1]);
+    },
+  );
 
   it('the index does not move, and the other symbols are untouched', () => {
     const { raw, split } = tapes([{ symbol: 'COMI', atMs: SPLIT_MS, ratio: 4 }]);
@@ -61,9 +78,14 @@ describe('a split divides the prices from its instant on', () => {
 
   it('two splits compose, and an override set after them is quoted exactly as set until the next tick', () => {
     const later = SPLIT_MS + 10 * MINUTE;
-    const splits = [{ symbol: 'COMI', atMs: SPLIT_MS, ratio: 2 }, { symbol: 'COMI', atMs: later, ratio: 5 }];
+    const splits = [
+      { symbol: 'COMI', atMs: SPLIT_MS, ratio: 2 },
+      { symbol: 'COMI', atMs: later, ratio: 5 },
+    ];
     const { raw, split } = tapes(splits);
-    expect(split.referencePriceAt('COMI', later)).toBe(roundRatioToTick(BigInt(raw.referencePriceAt('COMI', later)), 10n, 'nearest'));
+    expect(split.referencePriceAt('COMI', later)).toBe(
+      roundRatioToTick(BigInt(raw.referencePriceAt('COMI', later)), 10n, 'nearest'),
+    );
     const set = roundRatioToTick(BigInt(split.priceAt('COMI', later + MINUTE)) * 101n, 100n, 'nearest');
     const overridden = tapes(splits, [{ symbol: 'COMI', atMs: later + 5 * MINUTE + 1, priceMicros: set }]).split;
     expect(overridden.priceAt('COMI', later + 5 * MINUTE + 2)).toBe(set);

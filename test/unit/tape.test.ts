@@ -10,7 +10,16 @@ const cal = createCalendar({
   open: '10:00',
   close: '14:30',
   shortSessions: [{ from: '2026-02-18', to: '2026-03-18', open: '10:00', close: '13:30' }],
-  holidays: ['2026-01-07', '2026-03-19', '2026-03-22', '2026-03-23', '2026-05-26', '2026-05-27', '2026-05-28', '2026-10-08'],
+  holidays: [
+    '2026-01-07',
+    '2026-03-19',
+    '2026-03-22',
+    '2026-03-23',
+    '2026-05-26',
+    '2026-05-27',
+    '2026-05-28',
+    '2026-10-08',
+  ],
 });
 const instruments = [
   { symbol: 'COMI', refPriceMicros: 80_000_000, weightBps: 6_000 },
@@ -45,7 +54,9 @@ describe('the tape is a deterministic function of the seed', () => {
       expect(a.minutePrices(s, '2026-11-22')).toEqual(b.minutePrices(s, '2026-11-22'));
       expect(a.priceAt(s, at)).toBe(b.priceAt(s, at));
     }
-    expect(symbols.some((s) => a.minutePrices(s, '2026-11-22').join() !== c.minutePrices(s, '2026-11-22').join())).toBe(true);
+    expect(symbols.some((s) => a.minutePrices(s, '2026-11-22').join() !== c.minutePrices(s, '2026-11-22').join())).toBe(
+      true,
+    );
   });
   it('prices do not depend on the order of questions (no hidden state)', () => {
     const a = makeTape();
@@ -75,7 +86,7 @@ describe('every tick is on the grid and inside the day band', () => {
     for (let i = 0; i < 250; i++) {
       const prev = tape.prevClose('COMI', date);
       const close = tape.dayBar('COMI', date)!.close_micros;
-      maxMoveBps = Math.max(maxMoveBps, Math.abs(close - prev) * 10_000 / prev);
+      maxMoveBps = Math.max(maxMoveBps, (Math.abs(close - prev) * 10_000) / prev);
       date = cal.nextTradingDay(date);
     }
     expect(maxMoveBps).toBeLessThan(800);
@@ -90,7 +101,13 @@ describe('bars agree with the minute path', () => {
       for (const s of symbols) {
         const p = [...tape.minutePrices(s, date)];
         const bar = tape.dayBar(s, date)!;
-        expect(bar).toMatchObject({ date, open_micros: p[0], high_micros: Math.max(...p), low_micros: Math.min(...p), close_micros: p[p.length - 1] });
+        expect(bar).toMatchObject({
+          date,
+          open_micros: p[0],
+          high_micros: Math.max(...p),
+          low_micros: Math.min(...p),
+          close_micros: p[p.length - 1],
+        });
         expect(bar.volume).toBeGreaterThan(0);
         expect(tape.prevClose(s, cal.nextTradingDay(date))).toBe(bar.close_micros);
       }
@@ -100,7 +117,12 @@ describe('bars agree with the minute path', () => {
     const at = Date.parse('2026-11-22T09:00:00Z'); // minute 60
     const p = tape.minutePrices('COMI', '2026-11-22').slice(0, 61);
     const bar = tape.barAsOf('COMI', '2026-11-22', at)!;
-    expect(bar).toMatchObject({ open_micros: p[0], high_micros: Math.max(...p), low_micros: Math.min(...p), close_micros: p[60] });
+    expect(bar).toMatchObject({
+      open_micros: p[0],
+      high_micros: Math.max(...p),
+      low_micros: Math.min(...p),
+      close_micros: p[60],
+    });
     expect(bar.volume).toBeLessThan(tape.dayBar('COMI', '2026-11-22')!.volume);
     expect(tape.barAsOf('COMI', '2026-11-22', Date.parse('2026-11-22T07:59:59Z'))).toBeNull();
     expect(tape.dayBar('COMI', '2026-11-27')).toBeNull();
@@ -113,7 +135,13 @@ describe('bars agree with the minute path', () => {
     expect(c[88].date).toBe('2026-11-19');
     for (let i = 1; i < c.length; i++) expect(c[i].date > c[i - 1].date).toBe(true);
     const beforeOpen = tape.candles('COMI', '2026-11-22', 5, Date.parse('2026-11-22T06:00:00Z'));
-    expect(beforeOpen.map((b) => b.date)).toEqual(['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19']);
+    expect(beforeOpen.map((b) => b.date)).toEqual([
+      '2026-11-15',
+      '2026-11-16',
+      '2026-11-17',
+      '2026-11-18',
+      '2026-11-19',
+    ]);
   });
 });
 
@@ -155,7 +183,8 @@ describe('quote overrides set the price now and ticks continue from it', () => {
     const p = tape.minutePrices('COMI', date);
     const bp = base.minutePrices('COMI', date);
     for (let i = 61; i < bp.length; i++) {
-      const expected = Number((BigInt(bp[i]) * BigInt(target) * 2n + BigInt(b60) * 10_000n) / (BigInt(b60) * 20_000n)) * 10_000;
+      const expected =
+        Number((BigInt(bp[i]) * BigInt(target) * 2n + BigInt(b60) * 10_000n) / (BigInt(b60) * 20_000n)) * 10_000;
       expect(p[i]).toBe(expected);
     }
     expect(p.slice(0, 61)).toEqual(bp.slice(0, 61));
@@ -163,7 +192,13 @@ describe('quote overrides set the price now and ticks continue from it', () => {
   });
   it('the scaling carries into later days: closes and references shift with it', () => {
     const base = makeTape(11);
-    const tape = makeTape(11, [{ symbol: 'COMI', atMs: t, priceMicros: base.minutePrices('COMI', date)[60] * 1.1 - ((base.minutePrices('COMI', date)[60] * 1.1) % 10_000) }]);
+    const tape = makeTape(11, [
+      {
+        symbol: 'COMI',
+        atMs: t,
+        priceMicros: base.minutePrices('COMI', date)[60] * 1.1 - ((base.minutePrices('COMI', date)[60] * 1.1) % 10_000),
+      },
+    ]);
     const close = tape.dayBar('COMI', date)!.close_micros;
     const factorBps = (close * 10_000) / base.dayBar('COMI', date)!.close_micros;
     expect(factorBps).toBeGreaterThan(10_900);
@@ -171,11 +206,17 @@ describe('quote overrides set the price now and ticks continue from it', () => {
     for (let i = 0; i < 30; i++) {
       d = cal.nextTradingDay(d);
       const shifted = tape.dayBar('COMI', d)!;
-      const expected = Number((BigInt(base.dayBar('COMI', d)!.close_micros) * BigInt(close) * 2n + BigInt(base.dayBar('COMI', date)!.close_micros) * 10_000n) / (BigInt(base.dayBar('COMI', date)!.close_micros) * 20_000n)) * 10_000;
+      const expected =
+        Number(
+          (BigInt(base.dayBar('COMI', d)!.close_micros) * BigInt(close) * 2n +
+            BigInt(base.dayBar('COMI', date)!.close_micros) * 10_000n) /
+            (BigInt(base.dayBar('COMI', date)!.close_micros) * 20_000n),
+        ) * 10_000;
       expect(shifted.close_micros).toBe(expected);
       expect(tape.prevClose('COMI', cal.nextTradingDay(d))).toBe(shifted.close_micros);
       const b = band(tape.prevClose('COMI', d));
-      for (const x of tape.minutePrices('COMI', d)) expect(x >= b.lowerMicros && x <= b.upperMicros && isOnTick(x)).toBe(true);
+      for (const x of tape.minutePrices('COMI', d))
+        expect(x >= b.lowerMicros && x <= b.upperMicros && isOnTick(x)).toBe(true);
     }
     expect(tape.minutePrices('PENY', d)).toEqual(base.minutePrices('PENY', d));
   });
@@ -207,7 +248,9 @@ describe('quote overrides set the price now and ticks continue from it', () => {
     const open = tape.dayBar('COMI', '2026-11-29')!.open_micros;
     const baseOpen = base.dayBar('COMI', '2026-11-29')!.open_micros;
     const baseClose = base.dayBar('COMI', '2026-11-26')!.close_micros;
-    expect(Math.abs(open - Math.round((baseOpen * 85_000_000) / baseClose / 10_000) * 10_000)).toBeLessThanOrEqual(10_000);
+    expect(Math.abs(open - Math.round((baseOpen * 85_000_000) / baseClose / 10_000) * 10_000)).toBeLessThanOrEqual(
+      10_000,
+    );
   });
   it('an override price is clamped to the band and put on the grid', () => {
     const ref = makeTape(11).prevClose('COMI', date);
@@ -228,7 +271,8 @@ describe('firstMinuteReaching agrees with a naive scan of the minute path', () =
       const limit = bar.low_micros - 20_000 + rng.int(0, (bar.high_micros - bar.low_micros + 40_000) / 1_000) * 1_000;
       const from = rng.int(0, p.length + 5);
       let naive: number | null = null;
-      for (let i = from; i < p.length && naive === null; i++) if (side === 'buy' ? p[i] <= limit : p[i] >= limit) naive = i;
+      for (let i = from; i < p.length && naive === null; i++)
+        if (side === 'buy' ? p[i] <= limit : p[i] >= limit) naive = i;
       expect(tape.firstMinuteReaching(s, date, side, limit, from)).toBe(naive);
     }
   });
@@ -252,7 +296,10 @@ describe('the market index is computed from its constituents', () => {
     const closes = ['COMI', 'PENY', 'LOWP'].map((s) => tape.dayBar(s, date)!.close_micros);
     const weights = [6_000, 1_000, 3_000];
     const bases = [80_000_000, 2_050_000, 450_000];
-    const weighted = closes.reduce((sum, c, k) => sum + BigInt(weights[k]) * ((BigInt(c) * 1_000_000n) / BigInt(bases[k])), 0n);
+    const weighted = closes.reduce(
+      (sum, c, k) => sum + BigInt(weights[k]) * ((BigInt(c) * 1_000_000n) / BigInt(bases[k])),
+      0n,
+    );
     expect(tape.indexLevel(date)).toBe(Number((weighted * 10_000n) / 10_000n));
     expect(tape.indexLevel('2026-11-27')).toBe(tape.indexLevel('2026-11-26'));
   });

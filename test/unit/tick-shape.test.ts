@@ -17,7 +17,7 @@ describe('the daemon keeps one tick object alive', () => {
 
   it('is the same object after the module is evaluated again elsewhere (one holder per process)', async () => {
     const first = keptTick();
-    const again = await import('../../daemon/tick-shape.js?again' as string) as { keptTick(): object | undefined };
+    const again = (await import('../../daemon/tick-shape.js?again' as string)) as { keptTick(): object | undefined };
     expect(again.keptTick()).toBe(first);
   });
 });

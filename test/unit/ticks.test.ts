@@ -52,13 +52,18 @@ describe('price band is +/-20% of the reference, rounded inward to the grid', ()
   });
   it('huge references do not lose precision', () => {
     // ref x 12,000 passes 2^53; 4,000,000,000,000,008 rounds up, 6,000,000,000,000,012 down
-    expect(band(5_000_000_000_000_010)).toEqual({ lowerMicros: 4_000_000_000_010_000, upperMicros: 6_000_000_000_000_000 });
+    expect(band(5_000_000_000_000_010)).toEqual({
+      lowerMicros: 4_000_000_000_010_000,
+      upperMicros: 6_000_000_000_000_000,
+    });
   });
 });
 
 describe('integer helpers', () => {
   it('mulDivFloor is exact past 2^53 and floors negatives', () => {
-    expect(mulDivFloor(3_000_000_000_001, 3_000_000_000_000, 1_000_000_007)).toBe(Number(3_000_000_000_001n * 3_000_000_000_000n / 1_000_000_007n));
+    expect(mulDivFloor(3_000_000_000_001, 3_000_000_000_000, 1_000_000_007)).toBe(
+      Number((3_000_000_000_001n * 3_000_000_000_000n) / 1_000_000_007n),
+    );
     expect(mulDivFloor(-7, 1, 2)).toBe(-4);
   });
 });

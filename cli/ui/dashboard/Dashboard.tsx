@@ -4,14 +4,45 @@
 // It reads and acts only through a LiveSource, so tests give it a fake one.
 import { useCallback, useEffect, useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import { Box, useApp } from 'ink';
-import { ApiFailure, ADVANCE_CHOICES, isOpen, type Account, type Balances, type Clock, type Instrument, type LiveSource, type Order, type OrderRequest } from '../../live/source.js';
+import {
+  ApiFailure,
+  ADVANCE_CHOICES,
+  isOpen,
+  type Account,
+  type Balances,
+  type Clock,
+  type Instrument,
+  type LiveSource,
+  type Order,
+  type OrderRequest,
+} from '../../live/source.js';
 import { loadSnapshot } from '../../live/snapshot.js';
 import { priceText, wallTime } from '../format.js';
 import { useMoves, usePolling, useTerminalSize } from '../hooks.js';
 import { SelectList, useKeys } from '../inputs.js';
 import { KeyRouter, useKeyQueue } from '../key-router.js';
 import { OrderForm } from './order-form.js';
-import { ACCOUNT_MIN_WIDTH, AccountPanel, BOARD_CHROME, BOARD_WIDTH, Header, InvestorLine, KeyBar, ORDERS_CHROME, OrdersPanel, QuoteBoard, STATUS_LINES, StatusLine, accountLines, fitHoldings, heldFunds, type HoldingRows, heldPositions, orderRows, type Tone } from './panels.js';
+import {
+  ACCOUNT_MIN_WIDTH,
+  AccountPanel,
+  BOARD_CHROME,
+  BOARD_WIDTH,
+  Header,
+  InvestorLine,
+  KeyBar,
+  ORDERS_CHROME,
+  OrdersPanel,
+  QuoteBoard,
+  STATUS_LINES,
+  StatusLine,
+  accountLines,
+  fitHoldings,
+  heldFunds,
+  type HoldingRows,
+  heldPositions,
+  orderRows,
+  type Tone,
+} from './panels.js';
 import { orderStatusText } from './words.js';
 
 export interface DashboardProps {
@@ -21,7 +52,12 @@ export interface DashboardProps {
   intervalMs: number;
 }
 
-type Mode = { kind: 'main' } | { kind: 'advance' } | { kind: 'investor' } | { kind: 'order'; side: 'buy' | 'sell' } | { kind: 'cancel'; order: Order };
+type Mode =
+  | { kind: 'main' }
+  | { kind: 'advance' }
+  | { kind: 'investor' }
+  | { kind: 'order'; side: 'buy' | 'sell' }
+  | { kind: 'cancel'; order: Order };
 
 interface Status {
   tone: Tone;
@@ -34,7 +70,10 @@ interface Status {
  */
 export function failureLines(err: unknown): string[] {
   if (err instanceof ApiFailure) {
-    return [`${err.message} (${err.code})`, [err.hint ? `hint: ${err.hint}` : '', err.requestId ? `request ${err.requestId}` : ''].filter(Boolean).join('  ')].filter(Boolean);
+    return [
+      `${err.message} (${err.code})`,
+      [err.hint ? `hint: ${err.hint}` : '', err.requestId ? `request ${err.requestId}` : ''].filter(Boolean).join('  '),
+    ].filter(Boolean);
   }
   return [(err as Error)?.message ?? String(err)];
 }
@@ -49,7 +88,11 @@ function useDashboardData(props: DashboardProps, setStatus: (status: Status) => 
   const [investorId, setInvestorId] = useState(props.investorId);
   const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [instruments, setInstruments] = useState<Instrument[] | null>(null);
-  const polled = usePolling(() => loadSnapshot(source, { investorId, symbols: props.symbols }), props.intervalMs, `${investorId}|${props.symbols.join(',')}`);
+  const polled = usePolling(
+    () => loadSnapshot(source, { investorId, symbols: props.symbols }),
+    props.intervalMs,
+    `${investorId}|${props.symbols.join(',')}`,
+  );
 
   const loadAccounts = useCallback(() => {
     source.accounts().then(setAccounts, (err) => setStatus({ tone: 'error', lines: failureLines(err) }));
@@ -88,7 +131,10 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
       if (input === 'q') return exit();
       const step = (by: number) =>
         k.setSelectedId((id) => {
-          const at = Math.max(0, list.findIndex((o) => o.order_id === id));
+          const at = Math.max(
+            0,
+            list.findIndex((o) => o.order_id === id),
+          );
           return list[Math.max(0, Math.min(list.length - 1, at + by))]?.order_id ?? null;
         });
       if (key.upArrow) step(-1);
@@ -107,7 +153,8 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
       } else if (input === 'c') {
         const o = k.selected;
         if (!o) setStatus({ tone: 'error', lines: ['No order selected.'] });
-        else if (!isOpen(o)) setStatus({ tone: 'error', lines: [`${o.order_id} is ${o.status}: only open orders can be cancelled.`] });
+        else if (!isOpen(o))
+          setStatus({ tone: 'error', lines: [`${o.order_id} is ${o.status}: only open orders can be cancelled.`] });
         else setMode({ kind: 'cancel', order: o });
       } else if (input === 'r') data.polled.refresh();
     },
@@ -121,7 +168,13 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
       if (input === 'y' || key.return) {
         void k.act(`cancelling ${o.order_id}`, async () => {
           const done = await source.cancelOrder(o.order_id);
-          return { tone: 'ok', lines: [`Cancel requested: ${orderLine(done)}`, 'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.'] };
+          return {
+            tone: 'ok',
+            lines: [
+              `Cancel requested: ${orderLine(done)}`,
+              'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.',
+            ],
+          };
         });
       } else if (input === 'n' || key.escape) setMode({ kind: 'main' });
     },
@@ -164,7 +217,12 @@ function layoutOf(columns: number, rows: number, quoteCount: number, orderCount:
   return { width, height, wide, boardWidth, boardRows, ordersRows, fit, spare: room - top(boardRows) };
 }
 
-function advanceMenu(source: LiveSource, clock: Clock | undefined, setMode: (mode: Mode) => void, act: KeyContext['act']) {
+function advanceMenu(
+  source: LiveSource,
+  clock: Clock | undefined,
+  setMode: (mode: Mode) => void,
+  act: KeyContext['act'],
+) {
   return (
     <SelectList
       title={`Advance the clock from ${clock ? wallTime(clock.timestamp) : 'now'}`}
@@ -188,7 +246,10 @@ function investorMenu(k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' |
     <SelectList
       title={accounts ? 'Switch investor' : 'Switch investor (loading accounts…)'}
       items={items}
-      initial={Math.max(0, (accounts ?? []).findIndex((a) => a.id === investorId))}
+      initial={Math.max(
+        0,
+        (accounts ?? []).findIndex((a) => a.id === investorId),
+      )}
       onCancel={() => k.setMode({ kind: 'main' })}
       onSelect={(i) => {
         const a = accounts?.[i];
@@ -203,7 +264,12 @@ function investorMenu(k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' |
   );
 }
 
-function orderForm(source: LiveSource, side: 'buy' | 'sell', investorId: string, k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' | 'act'>) {
+function orderForm(
+  source: LiveSource,
+  side: 'buy' | 'sell',
+  investorId: string,
+  k: Pick<KeyContext, 'data' | 'setMode' | 'setSelectedId' | 'act'>,
+) {
   return (
     <OrderForm
       side={side}
@@ -296,19 +362,45 @@ function DashboardScreen(props: DashboardProps) {
 
   // A form or menu needs about this many lines; on a short terminal the panels above make way for it.
   const hideTop = modal !== null && layout.spare < 20;
-  const question = mode.kind === 'cancel' ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] } : null;
+  const question =
+    mode.kind === 'cancel'
+      ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] }
+      : null;
   // A failed refresh keeps the first line; the last action's outcome keeps the second.
-  const problem = polled.error ? { tone: 'error' as const, lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`, ...status.lines.slice(0, 1)] } : null;
+  const problem = polled.error
+    ? {
+        tone: 'error' as const,
+        lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`, ...status.lines.slice(0, 1)],
+      }
+    : null;
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
       <Header clock={snap?.clock ?? null} width={width} />
-      {hideTop ? <InvestorLine investorId={investorId} account={accountRow} balances={snap?.balances ?? null} /> : (
+      {hideTop ? (
+        <InvestorLine investorId={investorId} account={accountRow} balances={snap?.balances ?? null} />
+      ) : (
         <Box flexDirection={wide ? 'row' : 'column'}>
           <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={layout.boardRows} />
-          <AccountPanel investorId={investorId} account={accountRow} balances={snap?.balances ?? null} quotes={quotes} funds={snap?.funds ?? []} width={wide ? width - boardWidth : width} fit={layout.fit} />
+          <AccountPanel
+            investorId={investorId}
+            account={accountRow}
+            balances={snap?.balances ?? null}
+            quotes={quotes}
+            funds={snap?.funds ?? []}
+            width={wide ? width - boardWidth : width}
+            fit={layout.fit}
+          />
         </Box>
       )}
-      {modal ?? <OrdersPanel orders={snap?.orders ?? (investorId ? [] : null)} selectedId={selected?.order_id ?? null} rows={layout.ordersRows} width={width} now={snap?.clock.timestamp ?? null} />}
+      {modal ?? (
+        <OrdersPanel
+          orders={snap?.orders ?? (investorId ? [] : null)}
+          selectedId={selected?.order_id ?? null}
+          rows={layout.ordersRows}
+          width={width}
+          now={snap?.clock.timestamp ?? null}
+        />
+      )}
       <Box flexGrow={1} />
       <StatusLine {...(question ?? problem ?? status)} />
       <KeyBar width={width} modal={modal !== null} />

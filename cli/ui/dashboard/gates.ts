@@ -15,7 +15,8 @@ export interface Gate {
 /** The first gate that refuses a `side` order of this account, or null when none does. */
 export function orderGate(account: Account, side: 'buy' | 'sell'): Gate | null {
   const who = account.name;
-  if (account.status === 'closed') return { reason: `${who}'s account is closed: it takes no orders.`, remedy: 'Only the broker can reopen it.' };
+  if (account.status === 'closed')
+    return { reason: `${who}'s account is closed: it takes no orders.`, remedy: 'Only the broker can reopen it.' };
   if (!account.suitability.recorded) {
     return {
       reason: `${who} has no suitability questionnaire on file, which equity trading needs.`,
@@ -29,7 +30,10 @@ export function orderGate(account: Account, side: 'buy' | 'sell'): Gate | null {
     };
   }
   if (account.status === 'restricted' && side === 'buy') {
-    return { reason: `${who}'s account is restricted: it may sell what it holds, but not buy.`, remedy: 'Only the broker can lift the restriction; s sells.' };
+    return {
+      reason: `${who}'s account is restricted: it may sell what it holds, but not buy.`,
+      remedy: 'Only the broker can lift the restriction; s sells.',
+    };
   }
   return null;
 }
@@ -37,7 +41,9 @@ export function orderGate(account: Account, side: 'buy' | 'sell'): Gate | null {
 /** What the form says about the account without refusing the order (a restricted account selling, a shariah-only election). */
 export function orderNotes(account: Account, side: 'buy' | 'sell'): string[] {
   const notes: string[] = [];
-  if (account.status === 'restricted' && side === 'sell') notes.push('Restricted account: selling what it holds is allowed.');
-  if (account.shariah_only && side === 'buy') notes.push('Shariah-only investor: only shariah-compliant shares can be bought.');
+  if (account.status === 'restricted' && side === 'sell')
+    notes.push('Restricted account: selling what it holds is allowed.');
+  if (account.shariah_only && side === 'buy')
+    notes.push('Shariah-only investor: only shariah-compliant shares can be bought.');
   return notes;
 }

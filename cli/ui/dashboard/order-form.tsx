@@ -76,7 +76,8 @@ function symbolProblem(symbol: string, rules: Rules): string | null {
   if (symbol === '') return 'type a symbol';
   const known = rules.instruments?.find((i) => i.symbol === symbol);
   if (rules.instruments && !known) return 'no such equity (Tab completes)';
-  if (known && rules.shariahOnlyBuy && known.shariah_compliant === false) return 'not shariah-compliant: this investor buys only compliant shares';
+  if (known && rules.shariahOnlyBuy && known.shariah_compliant === false)
+    return 'not shariah-compliant: this investor buys only compliant shares';
   return null;
 }
 
@@ -138,12 +139,34 @@ function reduce(s: FormState, a: Action): FormState {
   return s;
 }
 
-const TIF_MEANING: Record<Tif, string> = { day: 'until the close', gtc: 'good till cancelled', ioc: 'fill now, cancel the rest', fok: 'fill all now or nothing' };
+const TIF_MEANING: Record<Tif, string> = {
+  day: 'until the close',
+  gtc: 'good till cancelled',
+  ioc: 'fill now, cancel the rest',
+  fok: 'fill all now or nothing',
+};
 
-const EMPTY: FormState = { symbol: '', qty: '', type: 'market', limit: '', tif: 'day', field: 0, shown: [], quote: null, step: 'editing' };
+const EMPTY: FormState = {
+  symbol: '',
+  qty: '',
+  type: 'market',
+  limit: '',
+  tif: 'day',
+  field: 0,
+  shown: [],
+  quote: null,
+  step: 'editing',
+};
 
 function requestOf(s: FormState, props: OrderFormProps): OrderRequest {
-  const request: OrderRequest = { investor_id: props.investorId, symbol: s.symbol, side: props.side, type: s.type, qty: Number(s.qty), time_in_force: s.tif };
+  const request: OrderRequest = {
+    investor_id: props.investorId,
+    symbol: s.symbol,
+    side: props.side,
+    type: s.type,
+    qty: Number(s.qty),
+    time_in_force: s.tif,
+  };
   if (s.type === 'limit') request.limit_price_micros = parseEgp(s.limit);
   return request;
 }
@@ -187,17 +210,28 @@ function noEstimate(s: FormState, problems: Record<FieldName, string | null>, qu
   return 'No estimate: the order is too large to value.';
 }
 
-function availability(props: OrderFormProps, s: FormState, known: Instrument | undefined, reservation: { cashMicros: number } | null | undefined): { line: string | null; short: string | null } {
+function availability(
+  props: OrderFormProps,
+  s: FormState,
+  known: Instrument | undefined,
+  reservation: { cashMicros: number } | null | undefined,
+): { line: string | null; short: string | null } {
   const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
   const held = props.balances?.securities.find((x) => (x.symbol ?? x.asset) === s.symbol);
   if (props.side === 'buy') {
     const line = cash ? `Settled cash available ${egp(cash.settled)} EGP` : null;
-    const short = reservation && cash !== undefined && reservation.cashMicros > cash.settled ? `More than the ${egp(cash.settled)} EGP of settled cash: this order would be refused.` : null;
+    const short =
+      reservation && cash !== undefined && reservation.cashMicros > cash.settled
+        ? `More than the ${egp(cash.settled)} EGP of settled cash: this order would be refused.`
+        : null;
     return { line, short };
   }
   const shares = held?.settled ?? 0;
   const line = known ? `Settled ${s.symbol} shares available ${shares}` : null;
-  const short = reservation && shares < Number(s.qty) ? `More than the ${shares} settled ${s.symbol} shares: this order would be refused.` : null;
+  const short =
+    reservation && shares < Number(s.qty)
+      ? `More than the ${shares} settled ${s.symbol} shares: this order would be refused.`
+      : null;
   return { line, short };
 }
 
@@ -210,11 +244,18 @@ export function OrderForm(props: OrderFormProps) {
   const matches = matchesOf(s.symbol, props.instruments).map((i) => i.symbol);
   const quote = s.quote?.symbol === s.symbol ? s.quote : null;
   const tifs = offeredTifs(quote ? quote.session_open : props.marketOpen);
-  const rules: Rules = { instruments: props.instruments, tifs, shariahOnlyBuy: props.side === 'buy' && props.account?.shariah_only === true };
+  const rules: Rules = {
+    instruments: props.instruments,
+    tifs,
+    shariahOnlyBuy: props.side === 'buy' && props.account?.shariah_only === true,
+  };
   const problems = problemsOf(s, rules);
   const limitMicros = s.type === 'limit' && problems.limit === null ? parseEgp(s.limit) : null;
   const draft = { side: props.side, qty: Number(s.qty), limitPriceMicros: limitMicros };
-  const estimate = quote && problems.qty === null && (s.type === 'market' || limitMicros !== null) ? estimateOrder(draft, quote) : null;
+  const estimate =
+    quote && problems.qty === null && (s.type === 'market' || limitMicros !== null)
+      ? estimateOrder(draft, quote)
+      : null;
   const gate = props.account ? orderGate(props.account, props.side) : null;
 
   /** Runs the reducer on the latest state at once; confirming or cancelling hands over in the same key. */
@@ -240,16 +281,21 @@ export function OrderForm(props: OrderFormProps) {
     apply({ kind: 'quote', quote: null });
     if (!known) return;
     let live = true;
-    props.loadQuote(known.symbol).then((q) => live && apply({ kind: 'quote', quote: q }), () => undefined);
+    props.loadQuote(known.symbol).then(
+      (q) => live && apply({ kind: 'quote', quote: q }),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
   }, [known?.symbol]);
 
-  if (gate && props.account) return <GateView side={props.side} investorId={props.investorId} account={props.account} gate={gate} />;
+  if (gate && props.account)
+    return <GateView side={props.side} investorId={props.investorId} account={props.account} gate={gate} />;
   const { line, short } = availability(props, s, known, estimate?.reservation);
   // A limit off the tick shows at once: typing more digits cannot bring it back on the grid.
-  const problemOf = (f: FieldName) => (s.shown.includes(f) || (f === 'limit' && / tick: use /.test(problems.limit ?? '')) ? problems[f] : null);
+  const problemOf = (f: FieldName) =>
+    s.shown.includes(f) || (f === 'limit' && / tick: use /.test(problems.limit ?? '')) ? problems[f] : null;
   const editing = s.step === 'editing';
   const color = props.side === 'buy' ? 'green' : 'red';
   const tifNote = `${TIF_MEANING[s.tif]}${tifs === CLOSED_TIFS ? ' · ioc and fok need an open market' : ''}`;
@@ -257,22 +303,64 @@ export function OrderForm(props: OrderFormProps) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color} paddingX={1}>
       <FormTitle side={props.side} investorId={props.investorId} account={props.account} color={color} />
-      {props.account ? orderNotes(props.account, props.side).map((n) => <Text key={n} color="yellow">{n}</Text>) : null}
-      <Field label="symbol" value={s.symbol} active={editing && current === 'symbol'} note={known ? known.name : matches.length ? `Tab: ${matches.slice(0, 8).join(' ')}` : undefined} invalid={problemOf('symbol')} />
+      {props.account
+        ? orderNotes(props.account, props.side).map((n) => (
+            <Text key={n} color="yellow">
+              {n}
+            </Text>
+          ))
+        : null}
+      <Field
+        label="symbol"
+        value={s.symbol}
+        active={editing && current === 'symbol'}
+        note={known ? known.name : matches.length ? `Tab: ${matches.slice(0, 8).join(' ')}` : undefined}
+        invalid={problemOf('symbol')}
+      />
       <Field label="shares" value={s.qty} active={editing && current === 'qty'} invalid={problemOf('qty')} />
       <Field label="type" value={s.type} choices={TYPES} active={editing && current === 'type'} />
-      {s.type === 'limit' ? <Field label="limit" value={s.limit} active={editing && current === 'limit'} note="EGP a share" invalid={problemOf('limit')} /> : null}
-      <Field label="validity" value={s.tif} choices={tifs} active={editing && current === 'tif'} note={tifNote} invalid={problemOf('tif')} />
-      {quote ? <Text dimColor wrap="truncate">{quoteLine(quote)}</Text> : null}
-      {estimate ? estimateLines(draft, estimate).map((l, i) => <Text key={i} wrap="truncate">{l}</Text>) : <Text dimColor>{noEstimate(s, problems, quote)}</Text>}
+      {s.type === 'limit' ? (
+        <Field
+          label="limit"
+          value={s.limit}
+          active={editing && current === 'limit'}
+          note="EGP a share"
+          invalid={problemOf('limit')}
+        />
+      ) : null}
+      <Field
+        label="validity"
+        value={s.tif}
+        choices={tifs}
+        active={editing && current === 'tif'}
+        note={tifNote}
+        invalid={problemOf('tif')}
+      />
+      {quote ? (
+        <Text dimColor wrap="truncate">
+          {quoteLine(quote)}
+        </Text>
+      ) : null}
+      {estimate ? (
+        estimateLines(draft, estimate).map((l, i) => (
+          <Text key={i} wrap="truncate">
+            {l}
+          </Text>
+        ))
+      ) : (
+        <Text dimColor>{noEstimate(s, problems, quote)}</Text>
+      )}
       {line ? <Text dimColor>{line}</Text> : null}
       {short ? <Text color="yellow">{short}</Text> : null}
       {s.step === 'confirming' ? (
         <Text bold>
-          {`Place ${props.side} ${s.qty} ${s.symbol} ${s.type === 'limit' ? `limit ${s.limit}` : 'market'} ${s.tif}?`} <Text color="cyan">y/Enter place · n/Esc back</Text>
+          {`Place ${props.side} ${s.qty} ${s.symbol} ${s.type === 'limit' ? `limit ${s.limit}` : 'market'} ${s.tif}?`}{' '}
+          <Text color="cyan">y/Enter place · n/Esc back</Text>
         </Text>
       ) : (
-        <Text dimColor wrap="truncate">Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel</Text>
+        <Text dimColor wrap="truncate">
+          Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel
+        </Text>
       )}
     </Box>
   );

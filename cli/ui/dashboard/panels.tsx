@@ -2,8 +2,29 @@
 import { Box, Text } from 'ink';
 import { svc } from '../../hints.js';
 import { egp, nav as navText } from '../../output.js';
-import { isOpen, type Account, type Balances, type Clock, type Fund, type FundHolding, type Order, type Quote, type SharePosition } from '../../live/source.js';
-import { fundValueMicros, hhmm, pad, priceText, quotePrice, signedPct, span, timeOrDate, unitsText, wallTime } from '../format.js';
+import {
+  isOpen,
+  type Account,
+  type Balances,
+  type Clock,
+  type Fund,
+  type FundHolding,
+  type Order,
+  type Quote,
+  type SharePosition,
+} from '../../live/source.js';
+import {
+  fundValueMicros,
+  hhmm,
+  pad,
+  priceText,
+  quotePrice,
+  signedPct,
+  span,
+  timeOrDate,
+  unitsText,
+  wallTime,
+} from '../format.js';
 import type { Move } from '../hooks.js';
 import { reasonText, statusText } from './words.js';
 
@@ -20,12 +41,24 @@ function whenShort(iso: string, nowIso: string): string {
 /** One line at any width from 60 columns: the clock, the session, the clock's mode. */
 export function Header(props: { clock: Clock | null; width: number }) {
   const c = props.clock;
-  if (!c) return <Text bold>svc dashboard <Text dimColor>· connecting…</Text></Text>;
+  if (!c)
+    return (
+      <Text bold>
+        svc dashboard <Text dimColor>· connecting…</Text>
+      </Text>
+    );
   const full = props.width >= HEADER_FULL_WIDTH;
   const session = c.is_open ? (
-    <Text color="green" bold>market OPEN <Text dimColor>{`closes ${hhmm(c.next_close)} (in ${span(c.timestamp, c.next_close)})`}</Text></Text>
+    <Text color="green" bold>
+      market OPEN <Text dimColor>{`closes ${hhmm(c.next_close)} (in ${span(c.timestamp, c.next_close)})`}</Text>
+    </Text>
   ) : (
-    <Text color="yellow" bold>market CLOSED <Text dimColor>{`opens ${full ? wallTime(c.next_open, false) : whenShort(c.next_open, c.timestamp)} (in ${span(c.timestamp, c.next_open)})`}</Text></Text>
+    <Text color="yellow" bold>
+      market CLOSED{' '}
+      <Text
+        dimColor
+      >{`opens ${full ? wallTime(c.next_open, false) : whenShort(c.next_open, c.timestamp)} (in ${span(c.timestamp, c.next_open)})`}</Text>
+    </Text>
   );
   const mode = c.mode ? `clock ${c.mode}${c.mode === 'running' && c.speed && c.speed !== 1 ? ` x${c.speed}` : ''}` : '';
   return (
@@ -33,7 +66,10 @@ export function Header(props: { clock: Clock | null; width: number }) {
       <Box flexShrink={1}>
         <Text wrap="truncate">
           {full ? <Text bold>{'svc dashboard  '}</Text> : null}
-          <Text bold color="cyan">{wallTime(c.timestamp)}</Text> <Text dimColor>Cairo</Text>  {session}
+          <Text bold color="cyan">
+            {wallTime(c.timestamp)}
+          </Text>{' '}
+          <Text dimColor>Cairo</Text> {session}
         </Text>
       </Box>
       <Box flexShrink={0} marginLeft={1}>
@@ -56,13 +92,20 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
   const shown = props.quotes.slice(0, props.rows);
   const hidden = props.quotes.length - shown.length;
   // between sessions the band is the next session's, the one an order placed now is checked against
-  const limits = props.quotes.length > 0 && props.quotes.every((q) => !q.session_open) ? 'next session limits' : 'limits today';
+  const limits =
+    props.quotes.length > 0 && props.quotes.every((q) => !q.session_open) ? 'next session limits' : 'limits today';
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
-        Quotes <Text dimColor>{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
+        Quotes{' '}
+        <Text
+          dimColor
+        >{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
       </Text>
-      <Text dimColor wrap="truncate">{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad(limits, w.band)}`}</Text>
+      <Text
+        dimColor
+        wrap="truncate"
+      >{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad(limits, w.band)}`}</Text>
       {shown.map((q) => {
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
@@ -71,10 +114,19 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
         const band = `${priceText(q.band.lower_micros)}-${priceText(q.band.upper_micros)}`;
         return (
           <Text key={q.symbol} wrap="truncate">
-            <Text bold>{pad(q.symbol, w.symbol)}</Text> <Text inverse={move?.fresh}>{pad(quotePrice(q), w.last, true)}</Text>{' '}
+            <Text bold>{pad(q.symbol, w.symbol)}</Text>{' '}
+            <Text inverse={move?.fresh}>{pad(quotePrice(q), w.last, true)}</Text>{' '}
             <Text color={move?.direction === 'up' ? 'green' : 'red'}>{arrow}</Text>
-            <Text color={color}>{pad(signedPct(q.change_pct), w.change, true)}</Text>  <Text dimColor>{pad(range, w.range)} {pad(band, w.band)}</Text>
-            {q.halted ? <Text color="red" bold> HALTED</Text> : null}
+            <Text color={color}>{pad(signedPct(q.change_pct), w.change, true)}</Text>{' '}
+            <Text dimColor>
+              {pad(range, w.range)} {pad(band, w.band)}
+            </Text>
+            {q.halted ? (
+              <Text color="red" bold>
+                {' '}
+                HALTED
+              </Text>
+            ) : null}
           </Text>
         );
       })}
@@ -118,10 +170,16 @@ export function ownedShares(s: SharePosition): number {
  * shares at the quote's price, fund units (reserved ones too) at the NAV floored to the micro, cash in
  * all its buckets. Null where a price or a NAV is not known yet.
  */
-export function accountWorth(b: Balances, quotes: Quote[], funds: Fund[]): { shares: number; total: number | null; cash: number } {
+export function accountWorth(
+  b: Balances,
+  quotes: Quote[],
+  funds: Fund[],
+): { shares: number; total: number | null; cash: number } {
   const price = new Map(quotes.map((q) => [q.symbol, q.price_micros]));
   const nav = new Map(funds.map((f) => [f.fund_code, f.nav_micros]));
-  const cash = b.cash.filter((c) => c.asset === 'cash:EGP').reduce((sum, c) => sum + c.settled + c.reserved + c.unsettled, 0);
+  const cash = b.cash
+    .filter((c) => c.asset === 'cash:EGP')
+    .reduce((sum, c) => sum + c.settled + c.reserved + c.unsettled, 0);
   let shares = 0;
   let known = true;
   for (const s of heldPositions(b)) {
@@ -146,12 +204,24 @@ export function heldFunds(b: Balances | null): FundHolding[] {
   return (b?.funds ?? []).filter((f) => f.settled + f.unsettled + f.reserved > 0);
 }
 
-export function AccountPanel(props: { investorId: string | null; account: Account | undefined; balances: Balances | null; quotes: Quote[]; funds: Fund[]; width: number; fit?: HoldingRows }) {
+export function AccountPanel(props: {
+  investorId: string | null;
+  account: Account | undefined;
+  balances: Balances | null;
+  quotes: Quote[];
+  funds: Fund[];
+  width: number;
+  fit?: HoldingRows;
+}) {
   if (!props.investorId) {
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
-        <Text bold color="cyan">Investor</Text>
-        <Text>No investor selected: press <Text bold>i</Text> to choose one.</Text>
+        <Text bold color="cyan">
+          Investor
+        </Text>
+        <Text>
+          No investor selected: press <Text bold>i</Text> to choose one.
+        </Text>
         <Text dimColor>{`None yet? Open an account with ${svc('kyc apply')}.`}</Text>
       </Box>
     );
@@ -170,17 +240,26 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
-        {a ? `${a.name} ` : ''}<Text dimColor>{`${props.investorId}${a ? ` · ${a.account_number} · ${a.status}` : ''}`}</Text>
+        {a ? `${a.name} ` : ''}
+        <Text dimColor>{`${props.investorId}${a ? ` · ${a.account_number} · ${a.status}` : ''}`}</Text>
       </Text>
       {cash ? (
         <Text wrap="truncate">
-          Cash EGP  settled <Text bold>{egp(cash.settled)}</Text>  reserved {egp(cash.reserved)}  unsettled {egp(cash.unsettled)}
+          Cash EGP settled <Text bold>{egp(cash.settled)}</Text> reserved {egp(cash.reserved)} unsettled{' '}
+          {egp(cash.unsettled)}
         </Text>
       ) : (
         <Text dimColor>loading balances…</Text>
       )}
-      <Text wrap="truncate">{worth ? `Total ${worth.total === null ? '-' : egp(worth.total)} EGP, of which cash ${egp(worth.cash)} EGP` : ' '}</Text>
-      <Text dimColor wrap="truncate">{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
+      <Text wrap="truncate">
+        {worth
+          ? `Total ${worth.total === null ? '-' : egp(worth.total)} EGP, of which cash ${egp(worth.cash)} EGP`
+          : ' '}
+      </Text>
+      <Text
+        dimColor
+        wrap="truncate"
+      >{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
       {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
       {positions.map((s) => {
         const symbol = s.symbol ?? s.asset;
@@ -193,8 +272,15 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
           </Text>
         );
       })}
-      {positions.length > 0 ? <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(worth?.shares ?? 0), 13, true)}`}</Text> : null}
-      {funds.length > 0 ? <Text dimColor wrap="truncate">{`${pad('fund', 8)} ${pad('units', 19, true)} ${pad('NAV', 13, true)} ${pad('value EGP', 19, true)}`}</Text> : null}
+      {positions.length > 0 ? (
+        <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(worth?.shares ?? 0), 13, true)}`}</Text>
+      ) : null}
+      {funds.length > 0 ? (
+        <Text
+          dimColor
+          wrap="truncate"
+        >{`${pad('fund', 8)} ${pad('units', 19, true)} ${pad('NAV', 13, true)} ${pad('value EGP', 19, true)}`}</Text>
+      ) : null}
       {funds.map((f) => {
         const code = f.fund_code ?? f.asset.slice('fund:'.length);
         const unitMicros = f.settled + f.unsettled + f.reserved;
@@ -207,7 +293,12 @@ export function AccountPanel(props: { investorId: string | null; account: Accoun
           </Text>
         );
       })}
-      {hidden > 0 ? <Text dimColor wrap="truncate">{`+${hidden} more holding${hidden === 1 ? '' : 's'}: a taller terminal or ${svc('balances')} shows them`}</Text> : null}
+      {hidden > 0 ? (
+        <Text
+          dimColor
+          wrap="truncate"
+        >{`+${hidden} more holding${hidden === 1 ? '' : 's'}: a taller terminal or ${svc('balances')} shows them`}</Text>
+      ) : null}
     </Box>
   );
 }
@@ -228,10 +319,19 @@ function statusColor(o: Order): string | undefined {
 /** The orders panel's lines besides its rows: the border and the title. */
 export const ORDERS_CHROME = 3;
 
-export function OrdersPanel(props: { orders: Order[] | null; selectedId: string | null; rows: number; width: number; now: string | null }) {
+export function OrdersPanel(props: {
+  orders: Order[] | null;
+  selectedId: string | null;
+  rows: number;
+  width: number;
+  now: string | null;
+}) {
   const rows = orderRows(props.orders);
   const open = rows.filter(isOpen).length;
-  const selected = Math.max(0, rows.findIndex((o) => o.order_id === props.selectedId));
+  const selected = Math.max(
+    0,
+    rows.findIndex((o) => o.order_id === props.selectedId),
+  );
   const visible = Math.max(1, props.rows);
   const first = Math.min(Math.max(0, selected - visible + 1), Math.max(0, rows.length - visible));
   const shown = rows.slice(first, first + visible);
@@ -240,9 +340,18 @@ export function OrdersPanel(props: { orders: Order[] | null; selectedId: string 
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
-        Orders <Text dimColor>{props.orders ? `${open} open · ${rows.length - open} recent${rows.length > shown.length ? ` · showing ${first + 1}-${first + shown.length} (↑↓ scroll)` : ''}` : ''}</Text>
+        Orders{' '}
+        <Text dimColor>
+          {props.orders
+            ? `${open} open · ${rows.length - open} recent${rows.length > shown.length ? ` · showing ${first + 1}-${first + shown.length} (↑↓ scroll)` : ''}`
+            : ''}
+        </Text>
       </Text>
-      {props.orders === null ? <Text dimColor>choose an investor to see orders</Text> : rows.length === 0 ? <Text dimColor>no orders yet: b to buy, s to sell</Text> : null}
+      {props.orders === null ? (
+        <Text dimColor>choose an investor to see orders</Text>
+      ) : rows.length === 0 ? (
+        <Text dimColor>no orders yet: b to buy, s to sell</Text>
+      ) : null}
       {shown.map((o) => {
         const isSel = o.order_id === props.selectedId;
         const price = o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market';
@@ -271,7 +380,9 @@ export function StatusLine(props: { tone: Tone; lines: string[] }) {
   return (
     <Box flexDirection="column" height={STATUS_LINES} overflow="hidden">
       {props.lines.slice(0, STATUS_LINES).map((l, i) => (
-        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0} wrap={i === 0 ? 'wrap' : 'truncate'}>{l}</Text>
+        <Text key={i} color={i === 0 ? color : undefined} dimColor={i > 0} wrap={i === 0 ? 'wrap' : 'truncate'}>
+          {l}
+        </Text>
       ))}
     </Box>
   );
@@ -284,14 +395,29 @@ export function StatusLine(props: { tone: Tone; lines: string[] }) {
 export function KeyBar(props: { width: number; modal: boolean }) {
   const short = props.width < 100;
   const keys: Array<[string, string]> = props.modal
-    ? [['Esc', 'close'], ['Ctrl-C', 'quit']]
-    : [['a', short ? 'clock' : 'advance clock'], ['i', 'investor'], ['b', 'buy'], ['s', 'sell'], ['c', short ? 'cancel' : 'cancel order'], ['↑↓', 'select'], ['r', 'refresh'], ['q', 'quit']];
+    ? [
+        ['Esc', 'close'],
+        ['Ctrl-C', 'quit'],
+      ]
+    : [
+        ['a', short ? 'clock' : 'advance clock'],
+        ['i', 'investor'],
+        ['b', 'buy'],
+        ['s', 'sell'],
+        ['c', short ? 'cancel' : 'cancel order'],
+        ['↑↓', 'select'],
+        ['r', 'refresh'],
+        ['q', 'quit'],
+      ];
   return (
     <Text wrap="truncate">
       {keys.map(([k, what], i) => (
         <Text key={k}>
           {i > 0 ? '  ' : ''}
-          <Text bold color="cyan">{k}</Text> {what}
+          <Text bold color="cyan">
+            {k}
+          </Text>{' '}
+          {what}
         </Text>
       ))}
     </Text>
@@ -299,13 +425,21 @@ export function KeyBar(props: { width: number; modal: boolean }) {
 }
 
 /** The investor on one line, for when a form or menu takes the room of the panels. */
-export function InvestorLine(props: { investorId: string | null; account: Account | undefined; balances: Balances | null }) {
+export function InvestorLine(props: {
+  investorId: string | null;
+  account: Account | undefined;
+  balances: Balances | null;
+}) {
   if (!props.investorId) return <Text dimColor>No investor selected</Text>;
   const cash = props.balances?.cash.find((c) => c.asset === 'cash:EGP');
   return (
     <Text wrap="truncate">
-      <Text bold color="cyan">{props.account ? props.account.name : props.investorId}</Text>
-      <Text dimColor>{`${props.account ? ` ${props.investorId} · ${statusText(props.account.status)}` : ''}${cash ? ` · settled cash ${egp(cash.settled)} EGP` : ''}`}</Text>
+      <Text bold color="cyan">
+        {props.account ? props.account.name : props.investorId}
+      </Text>
+      <Text
+        dimColor
+      >{`${props.account ? ` ${props.investorId} · ${statusText(props.account.status)}` : ''}${cash ? ` · settled cash ${egp(cash.settled)} EGP` : ''}`}</Text>
     </Text>
   );
 }

@@ -13,7 +13,10 @@ export interface DashboardOptions {
 /** Draws the dashboard full screen until the user quits. */
 export async function renderDashboard(source: LiveSource, opts: DashboardOptions): Promise<void> {
   await onAlternateScreen(process.stdout, async () => {
-    const app = render(<Dashboard source={source} investorId={opts.investorId} symbols={opts.symbols} intervalMs={opts.intervalMs} />, { exitOnCtrlC: true });
+    const app = render(
+      <Dashboard source={source} investorId={opts.investorId} symbols={opts.symbols} intervalMs={opts.intervalMs} />,
+      { exitOnCtrlC: true },
+    );
     await app.waitUntilExit();
   });
 }

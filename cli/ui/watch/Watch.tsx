@@ -15,9 +15,18 @@ export function QuoteStrip(props: { quotes: Quote[]; moves: Map<string, Move> })
         return (
           <Text key={q.symbol}>
             <Text bold>{q.symbol}</Text> <Text inverse={move?.fresh}>{quotePrice(q)}</Text>
-            <Text color={move?.direction === 'up' ? 'green' : 'red'}>{move ? (move.direction === 'up' ? ' ▲' : ' ▼') : '  '}</Text>{' '}
-            <Text color={q.change_pct > 0 ? 'green' : q.change_pct < 0 ? 'red' : undefined}>{signedPct(q.change_pct)}</Text>
-            {q.halted ? <Text color="red" bold> HALTED</Text> : null}
+            <Text color={move?.direction === 'up' ? 'green' : 'red'}>
+              {move ? (move.direction === 'up' ? ' ▲' : ' ▼') : '  '}
+            </Text>{' '}
+            <Text color={q.change_pct > 0 ? 'green' : q.change_pct < 0 ? 'red' : undefined}>
+              {signedPct(q.change_pct)}
+            </Text>
+            {q.halted ? (
+              <Text color="red" bold>
+                {' '}
+                HALTED
+              </Text>
+            ) : null}
           </Text>
         );
       })}

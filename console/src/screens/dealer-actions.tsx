@@ -9,21 +9,66 @@ import { labelIn, stateIn, useT, valueIn } from '../i18n';
 import { egp, Empty, ErrorBox, Section, toMicros } from '../ui';
 
 interface QueueItem {
-  order_id: string; symbol: string; side: string; qty: number; filled_qty: number; limit_price_micros: number | null; time_in_force: string; created_at: string;
-  investor_name: string; account_number: string; market: { price_micros: number; band: { lower_micros: number; upper_micros: number }; session_open: boolean };
+  order_id: string;
+  symbol: string;
+  side: string;
+  qty: number;
+  filled_qty: number;
+  limit_price_micros: number | null;
+  time_in_force: string;
+  created_at: string;
+  investor_name: string;
+  account_number: string;
+  market: { price_micros: number; band: { lower_micros: number; upper_micros: number }; session_open: boolean };
 }
 
-const ORDER_REASONS = ['DEALER_REJECTED', 'COMPLIANCE_REVIEW', 'PRICE_AWAY_FROM_MARKET', 'DUPLICATE_ORDER_SUSPECTED', 'INSTRUMENT_HALTED', 'INSUFFICIENT_BUYING_POWER'];
-const FUNDING_REASONS = ['SOURCE_OF_FUNDS_UNVERIFIED', 'NAME_MISMATCH', 'AML_REVIEW', 'LIMIT_POLICY', 'DEALER_REJECTED'];
-const KYC_REASONS = ['SCREENING_MATCH', 'IDENTITY_NOT_VERIFIED', 'DOCUMENTS_ILLEGIBLE', 'DOCUMENTS_MISMATCH', 'DUPLICATE_INVESTOR', 'OTHER'];
+const ORDER_REASONS = [
+  'DEALER_REJECTED',
+  'COMPLIANCE_REVIEW',
+  'PRICE_AWAY_FROM_MARKET',
+  'DUPLICATE_ORDER_SUSPECTED',
+  'INSTRUMENT_HALTED',
+  'INSUFFICIENT_BUYING_POWER',
+];
+const FUNDING_REASONS = [
+  'SOURCE_OF_FUNDS_UNVERIFIED',
+  'NAME_MISMATCH',
+  'AML_REVIEW',
+  'LIMIT_POLICY',
+  'DEALER_REJECTED',
+];
+const KYC_REASONS = [
+  'SCREENING_MATCH',
+  'IDENTITY_NOT_VERIFIED',
+  'DOCUMENTS_ILLEGIBLE',
+  'DOCUMENTS_MISMATCH',
+  'DUPLICATE_INVESTOR',
+  'OTHER',
+];
 
-function ReasonPicker({ reasons, busy, label, onPick }: { reasons: string[]; busy: boolean; label: string; onPick: (r: string) => void }) {
+function ReasonPicker({
+  reasons,
+  busy,
+  label,
+  onPick,
+}: {
+  reasons: string[];
+  busy: boolean;
+  label: string;
+  onPick: (r: string) => void;
+}) {
   const { t } = useT();
   const [reason, setReason] = useState(reasons[0]);
   return (
     <span className="inline">
-      <select value={reason} onChange={(e) => setReason(e.target.value)} aria-label={t('reason')}>{reasons.map((r) => <option key={r}>{r}</option>)}</select>
-      <button disabled={busy} onClick={() => onPick(reason)}>{label}</button>
+      <select value={reason} onChange={(e) => setReason(e.target.value)} aria-label={t('reason')}>
+        {reasons.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
+      </select>
+      <button disabled={busy} onClick={() => onPick(reason)}>
+        {label}
+      </button>
     </span>
   );
 }
@@ -34,21 +79,71 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
   const busy = act.pending !== null;
   const execute = () => {
     const micros = toMicros(price);
-    return act.run(o.order_id, () => call('POST', `/broker/v1/queue/${o.order_id}/execute`, micros === null ? {} : { price_micros: micros }));
+    return act.run(o.order_id, () =>
+      call('POST', `/broker/v1/queue/${o.order_id}/execute`, micros === null ? {} : { price_micros: micros }),
+    );
   };
   return (
     <tr data-order={o.order_id}>
-      <td><strong>{o.symbol}</strong><br /><span className="muted small anywhere"><bdi dir="ltr">{o.order_id}</bdi></span>
-        <div className="small" title={o.created_at} data-placed={o.created_at}><bdi dir="ltr" className="nowrap">{o.created_at.slice(0, 10)}</bdi> <bdi dir="ltr">{o.created_at.slice(11, 16)}</bdi><br /><span className="muted" data-tif={o.time_in_force}>{labelIn(lang, o.time_in_force)}</span></div></td>
-      <td className="num"><span className={o.side} data-side={o.side}>{valueIn(lang, o.side)}</span><br />{o.qty - o.filled_qty}</td>
+      <td>
+        <strong>{o.symbol}</strong>
+        <br />
+        <span className="muted small anywhere">
+          <bdi dir="ltr">{o.order_id}</bdi>
+        </span>
+        <div className="small" title={o.created_at} data-placed={o.created_at}>
+          <bdi dir="ltr" className="nowrap">
+            {o.created_at.slice(0, 10)}
+          </bdi>{' '}
+          <bdi dir="ltr">{o.created_at.slice(11, 16)}</bdi>
+          <br />
+          <span className="muted" data-tif={o.time_in_force}>
+            {labelIn(lang, o.time_in_force)}
+          </span>
+        </div>
+      </td>
+      <td className="num">
+        <span className={o.side} data-side={o.side}>
+          {valueIn(lang, o.side)}
+        </span>
+        <br />
+        {o.qty - o.filled_qty}
+      </td>
       <td className="num">{egp(o.limit_price_micros)}</td>
-      <td className="num">{egp(o.market.price_micros)}<br /><span className="muted" data-testid="band">{egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}</span></td>
-      <td>{o.investor_name}<br /><span className="muted nowrap">{o.account_number}</span></td>
-      <td><div className="actions">
-        <input className="price" value={price} onChange={(e) => setPrice(e.target.value)} aria-label={t('price')} inputMode="decimal" />
-        <button className="primary" disabled={busy} onClick={execute} data-action="execute">{act.pending === o.order_id ? t('working') : t('execute')}</button>
-        <ReasonPicker reasons={ORDER_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(o.order_id, () => call('POST', `/broker/v1/queue/${o.order_id}/reject`, { reason_code: r }))} />
-      </div></td>
+      <td className="num">
+        {egp(o.market.price_micros)}
+        <br />
+        <span className="muted" data-testid="band">
+          {egp(o.market.band.lower_micros)} – {egp(o.market.band.upper_micros)}
+        </span>
+      </td>
+      <td>
+        {o.investor_name}
+        <br />
+        <span className="muted nowrap">{o.account_number}</span>
+      </td>
+      <td>
+        <div className="actions">
+          <input
+            className="price"
+            value={price}
+            onChange={(e) => setPrice(e.target.value)}
+            aria-label={t('price')}
+            inputMode="decimal"
+          />
+          <button className="primary" disabled={busy} onClick={execute} data-action="execute">
+            {act.pending === o.order_id ? t('working') : t('execute')}
+          </button>
+          <ReasonPicker
+            reasons={ORDER_REASONS}
+            busy={busy}
+            label={t('reject')}
+            onPick={(r) =>
+              act.run(o.order_id, () => call('POST', `/broker/v1/queue/${o.order_id}/reject`, { reason_code: r }))
+            }
+          />
+        </div>
+      </td>
     </tr>
   );
 }
@@ -60,19 +155,51 @@ export function Queue() {
   return (
     <Section title={t('queue')} updated={q.data !== null}>
       <ErrorBox error={act.error ?? q.error} />
-      {q.data && <p className="muted">{t('autoFill')}: {q.data.auto_fill ? t('on') : t('off')}</p>}
+      {q.data && (
+        <p className="muted">
+          {t('autoFill')}: {q.data.auto_fill ? t('on') : t('off')}
+        </p>
+      )}
       {q.data?.orders.length === 0 && <Empty />}
       {q.data && q.data.orders.length > 0 && (
-        <div className="table-wrap"><table>
-          <thead><tr><th>{t('order')}</th><th>{t('side')} · {t('qty')}</th><th>{t('limit')}</th><th>{t('tape')} · {t('band')}</th><th>{t('investor')}</th><th /></tr></thead>
-          <tbody>{q.data.orders.map((o) => <QueueRow key={o.order_id} o={o} act={act} />)}</tbody>
-        </table></div>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>{t('order')}</th>
+                <th>
+                  {t('side')} · {t('qty')}
+                </th>
+                <th>{t('limit')}</th>
+                <th>
+                  {t('tape')} · {t('band')}
+                </th>
+                <th>{t('investor')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.orders.map((o) => (
+                <QueueRow key={o.order_id} o={o} act={act} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Section>
   );
 }
 
-interface DeskTransfer { transfer_id: string; direction: string; amount_micros: number; state: string; approval: string; investor_name: string; account_number: string; created_at: string }
+interface DeskTransfer {
+  transfer_id: string;
+  direction: string;
+  amount_micros: number;
+  state: string;
+  approval: string;
+  investor_name: string;
+  account_number: string;
+  created_at: string;
+}
 
 export function Funding() {
   const { t, lang } = useT();
@@ -84,35 +211,90 @@ export function Funding() {
       <ErrorBox error={act.error ?? q.error} />
       {q.data?.funding.length === 0 && <Empty />}
       {q.data && q.data.funding.length > 0 && (
-        <div className="table-wrap"><table>
-          <thead><tr><th>{t('direction')}</th><th>{t('amount')}</th><th>{t('investor')}</th><th>{t('created')}</th><th /></tr></thead>
-          <tbody>{q.data.funding.map((f) => (
-            <tr key={f.transfer_id} data-transfer={f.transfer_id}>
-              <td>{valueIn(lang, f.direction)}</td><td className="num">{egp(f.amount_micros)}</td>
-              <td>{f.investor_name}<br /><span className="muted nowrap">{f.account_number}</span></td><td className="nowrap"><bdi dir="ltr">{f.created_at.slice(0, 16).replace('T', ' ')}</bdi></td>
-              <td><div className="actions">
-                <button className="primary" disabled={busy} onClick={() => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/approve`))}>{act.pending === f.transfer_id ? t('working') : t('approve')}</button>
-                <ReasonPicker reasons={FUNDING_REASONS} busy={busy} label={t('reject')} onPick={(r) => act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/reject`, { reason_code: r }))} />
-              </div></td>
-            </tr>
-          ))}</tbody>
-        </table></div>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>{t('direction')}</th>
+                <th>{t('amount')}</th>
+                <th>{t('investor')}</th>
+                <th>{t('created')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.funding.map((f) => (
+                <tr key={f.transfer_id} data-transfer={f.transfer_id}>
+                  <td>{valueIn(lang, f.direction)}</td>
+                  <td className="num">{egp(f.amount_micros)}</td>
+                  <td>
+                    {f.investor_name}
+                    <br />
+                    <span className="muted nowrap">{f.account_number}</span>
+                  </td>
+                  <td className="nowrap">
+                    <bdi dir="ltr">{f.created_at.slice(0, 16).replace('T', ' ')}</bdi>
+                  </td>
+                  <td>
+                    <div className="actions">
+                      <button
+                        className="primary"
+                        disabled={busy}
+                        onClick={() =>
+                          act.run(f.transfer_id, () => call('POST', `/broker/v1/funding/${f.transfer_id}/approve`))
+                        }
+                      >
+                        {act.pending === f.transfer_id ? t('working') : t('approve')}
+                      </button>
+                      <ReasonPicker
+                        reasons={FUNDING_REASONS}
+                        busy={busy}
+                        label={t('reject')}
+                        onPick={(r) =>
+                          act.run(f.transfer_id, () =>
+                            call('POST', `/broker/v1/funding/${f.transfer_id}/reject`, { reason_code: r }),
+                          )
+                        }
+                      />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Section>
   );
 }
 
-interface KycItem { application_id: string; full_name: string; national_id_masked: string; state: string; reason_code: string | null; submitted_at: string | null }
+interface KycItem {
+  application_id: string;
+  full_name: string;
+  national_id_masked: string;
+  state: string;
+  reason_code: string | null;
+  submitted_at: string | null;
+}
 
 function IdImages({ id }: { id: string }) {
   const { t } = useT();
   const [urls, setUrls] = useState<string[] | null>(null);
   const [error, setError] = useState<import('../api').ApiError | null>(null);
-  const show = () => Promise.all(['national_id_front', 'national_id_back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`))).then(setUrls, setError);
+  const show = () =>
+    Promise.all(
+      ['national_id_front', 'national_id_back'].map((side) => blobUrl(`/broker/v1/kyc/${id}/documents/${side}`)),
+    ).then(setUrls, setError);
   return (
     <div>
       {!urls && <button onClick={show}>{t('images')}</button>}
-      {urls && <div className="ids">{urls.map((u, i) => <img key={u} src={u} alt={i === 0 ? t('front') : t('back')} />)}</div>}
+      {urls && (
+        <div className="ids">
+          {urls.map((u, i) => (
+            <img key={u} src={u} alt={i === 0 ? t('front') : t('back')} />
+          ))}
+        </div>
+      )}
       <ErrorBox error={error} />
     </div>
   );
@@ -129,12 +311,37 @@ export function Kyc() {
       {q.data?.applications.length === 0 && <Empty />}
       {q.data?.applications.map((a) => (
         <article key={a.application_id} className="card" data-application={a.application_id}>
-          <h2>{a.full_name} <span className="muted">{a.national_id_masked}</span></h2>
-          <p className="muted"><bdi dir="ltr">{a.application_id}</bdi> · {stateIn(lang, a.state)}{a.reason_code && <> · <bdi dir="ltr">{a.reason_code}</bdi></>}</p>
+          <h2>
+            {a.full_name} <span className="muted">{a.national_id_masked}</span>
+          </h2>
+          <p className="muted">
+            <bdi dir="ltr">{a.application_id}</bdi> · {stateIn(lang, a.state)}
+            {a.reason_code && (
+              <>
+                {' '}
+                · <bdi dir="ltr">{a.reason_code}</bdi>
+              </>
+            )}
+          </p>
           <IdImages id={a.application_id} />
           <div className="actions">
-            <button className="primary" disabled={busy} onClick={() => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/clear`))}>{t('clear')}</button>
-            <ReasonPicker reasons={KYC_REASONS} busy={busy} label={t('decline')} onPick={(r) => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/decline`, { reason_code: r }))} />
+            <button
+              className="primary"
+              disabled={busy}
+              onClick={() => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/clear`))}
+            >
+              {t('clear')}
+            </button>
+            <ReasonPicker
+              reasons={KYC_REASONS}
+              busy={busy}
+              label={t('decline')}
+              onPick={(r) =>
+                act.run(a.application_id, () =>
+                  call('POST', `/broker/v1/kyc/${a.application_id}/decline`, { reason_code: r }),
+                )
+              }
+            />
           </div>
         </article>
       ))}

@@ -7,35 +7,132 @@ import { fill, stateIn, useT, valueIn } from '../i18n';
 import { Empty, ErrorBox, Section } from '../ui';
 import { holds, NoteButton, useMe, When, withNote } from './ops-common';
 
-interface Snapshot { identities: Array<{ identity_id: string; name: string; role: string; realm: string; roles: string[]; last_used_at: string | null; revoked_at: string | null; grants: Array<{ grant: string; scope: string }> }> }
-interface ReviewItem { item_id: string; identity_id: string; identity_name: string; grant: string; scope: string; role: string; decision: 'certify' | 'revoke' | null; decided_by: string | null; note: string | null }
-interface Review { review_id: string; state: 'open' | 'closed'; opened_by: string; opened_at: string; items_total: number; items_open: number; items: ReviewItem[] }
-interface Session { session_id: string; identity_id: string; identity_name: string; role: string; created_at: string; last_seen_at: string; idle_expires_at: string; revoked_at: string | null; revoked_by: string | null }
+interface Snapshot {
+  identities: Array<{
+    identity_id: string;
+    name: string;
+    role: string;
+    realm: string;
+    roles: string[];
+    last_used_at: string | null;
+    revoked_at: string | null;
+    grants: Array<{ grant: string; scope: string }>;
+  }>;
+}
+interface ReviewItem {
+  item_id: string;
+  identity_id: string;
+  identity_name: string;
+  grant: string;
+  scope: string;
+  role: string;
+  decision: 'certify' | 'revoke' | null;
+  decided_by: string | null;
+  note: string | null;
+}
+interface Review {
+  review_id: string;
+  state: 'open' | 'closed';
+  opened_by: string;
+  opened_at: string;
+  items_total: number;
+  items_open: number;
+  items: ReviewItem[];
+}
+interface Session {
+  session_id: string;
+  identity_id: string;
+  identity_name: string;
+  role: string;
+  created_at: string;
+  last_seen_at: string;
+  idle_expires_at: string;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
 
-function ReviewCard({ r, canDecide, myId, act }: { r: Review; canDecide: boolean; myId: string; act: ReturnType<typeof useAction> }) {
+function ReviewCard({
+  r,
+  canDecide,
+  myId,
+  act,
+}: {
+  r: Review;
+  canDecide: boolean;
+  myId: string;
+  act: ReturnType<typeof useAction>;
+}) {
   const { t, lang } = useT();
   const busy = act.pending !== null;
   const decide = (i: ReviewItem, decision: 'certify' | 'revoke', note: string) =>
-    act.run(i.item_id, () => call('POST', `/admin/access-reviews/${r.review_id}/decisions`, withNote(note, { item_id: i.item_id, decision })));
+    act.run(i.item_id, () =>
+      call('POST', `/admin/access-reviews/${r.review_id}/decisions`, withNote(note, { item_id: i.item_id, decision })),
+    );
   return (
     <article className="card" data-review={r.review_id}>
-      <h2><bdi dir="ltr">{r.review_id}</bdi> <span className="muted">{stateIn(lang, r.state)} · <span data-testid="items-open">{fill(t('itemsOpen'), { open: r.items_open, total: r.items_total })}</span> · {fill(t('openedBy'), { who: r.opened_by })}{t('comma')}<When at={r.opened_at} /></span></h2>
+      <h2>
+        <bdi dir="ltr">{r.review_id}</bdi>{' '}
+        <span className="muted">
+          {stateIn(lang, r.state)} ·{' '}
+          <span data-testid="items-open">{fill(t('itemsOpen'), { open: r.items_open, total: r.items_total })}</span> ·{' '}
+          {fill(t('openedBy'), { who: r.opened_by })}
+          {t('comma')}
+          <When at={r.opened_at} />
+        </span>
+      </h2>
       {r.state === 'open' && (
-        <div className="table-wrap"><table>
-          <thead><tr><th>{t('identity')}</th><th>{t('grant')} · {t('scope')}</th><th>{t('decision')}</th></tr></thead>
-          <tbody>{r.items.map((i) => (
-            <tr key={i.item_id} data-item={i.item_id} data-identity={i.identity_name} data-grant={i.grant} data-decision={i.decision ?? ''}>
-              <td>{i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span></td>
-              <td><bdi dir="ltr">{i.grant}</bdi><br /><bdi dir="ltr" className="muted">{valueIn(lang, i.scope)}</bdi></td>
-              {i.decision || !canDecide || i.identity_id === myId
-                ? <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
-                : <td className="decide"><div className="actions">
-                  <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">{t('certify')}</button>
-                  <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
-                </div></td>}
-            </tr>
-          ))}</tbody>
-        </table></div>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>{t('identity')}</th>
+                <th>
+                  {t('grant')} · {t('scope')}
+                </th>
+                <th>{t('decision')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.items.map((i) => (
+                <tr
+                  key={i.item_id}
+                  data-item={i.item_id}
+                  data-identity={i.identity_name}
+                  data-grant={i.grant}
+                  data-decision={i.decision ?? ''}
+                >
+                  <td>
+                    {i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span>
+                  </td>
+                  <td>
+                    <bdi dir="ltr">{i.grant}</bdi>
+                    <br />
+                    <bdi dir="ltr" className="muted">
+                      {valueIn(lang, i.scope)}
+                    </bdi>
+                  </td>
+                  {i.decision || !canDecide || i.identity_id === myId ? (
+                    <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
+                  ) : (
+                    <td className="decide">
+                      <div className="actions">
+                        <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">
+                          {t('certify')}
+                        </button>
+                        <NoteButton
+                          label={t('revoke')}
+                          busy={busy}
+                          testId="revoke"
+                          onGo={(n) => decide(i, 'revoke', n)}
+                        />
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </article>
   );
@@ -51,22 +148,60 @@ export function Access() {
     <Section title={t('access')} updated={snap.data !== null}>
       <ErrorBox error={act.error ?? snap.error ?? reviews.error} />
       {holds(me, 'access-review:open') && (
-        <button className="primary" disabled={act.pending !== null} data-action="open-review" onClick={() => act.run('open', () => call('POST', '/admin/access-reviews', {}))}>{t('openReview')}</button>
+        <button
+          className="primary"
+          disabled={act.pending !== null}
+          data-action="open-review"
+          onClick={() => act.run('open', () => call('POST', '/admin/access-reviews', {}))}
+        >
+          {t('openReview')}
+        </button>
       )}
-      {me && reviews.data?.reviews.map((r) => <ReviewCard key={r.review_id} r={r} act={act} myId={me.identity.id} canDecide={holds(me, 'access-review:decide')} />)}
+      {me &&
+        reviews.data?.reviews.map((r) => (
+          <ReviewCard
+            key={r.review_id}
+            r={r}
+            act={act}
+            myId={me.identity.id}
+            canDecide={holds(me, 'access-review:decide')}
+          />
+        ))}
       <h2>{t('snapshot')}</h2>
       {snap.data && (
-        <div className="table-wrap"><table>
-          <thead><tr><th>{t('identity')}</th><th>{t('roles')}</th><th>{t('grants')}</th><th>{t('lastUsed')}</th></tr></thead>
-          <tbody>{snap.data.identities.map((i) => (
-            <tr key={i.identity_id} data-identity={i.identity_id}>
-              <td>{i.name}{i.revoked_at && <span className="muted"> ({t('revoked')})</span>}<br /><span className="muted" dir="ltr">{i.identity_id}</span></td>
-              <td>{i.roles.map((r) => valueIn(lang, r)).join(t('comma'))}</td>
-              <td dir="ltr" style={{ fontSize: 13 }}>{i.grants.map((g) => `${g.grant}@${g.scope}`).join(' ')}</td>
-              <td className="nowrap"><When at={i.last_used_at} /></td>
-            </tr>
-          ))}</tbody>
-        </table></div>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>{t('identity')}</th>
+                <th>{t('roles')}</th>
+                <th>{t('grants')}</th>
+                <th>{t('lastUsed')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {snap.data.identities.map((i) => (
+                <tr key={i.identity_id} data-identity={i.identity_id}>
+                  <td>
+                    {i.name}
+                    {i.revoked_at && <span className="muted"> ({t('revoked')})</span>}
+                    <br />
+                    <span className="muted" dir="ltr">
+                      {i.identity_id}
+                    </span>
+                  </td>
+                  <td>{i.roles.map((r) => valueIn(lang, r)).join(t('comma'))}</td>
+                  <td dir="ltr" style={{ fontSize: 13 }}>
+                    {i.grants.map((g) => `${g.grant}@${g.scope}`).join(' ')}
+                  </td>
+                  <td className="nowrap">
+                    <When at={i.last_used_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Section>
   );
@@ -83,21 +218,65 @@ export function Sessions() {
       <ErrorBox error={act.error ?? q.error} />
       {q.data?.sessions.length === 0 && <Empty />}
       {q.data && q.data.sessions.length > 0 && (
-        <div className="table-wrap"><table>
-          <thead><tr><th>{t('identity')}</th><th>{t('created')}</th><th>{t('lastSeen')}</th><th>{t('state')}</th><th /></tr></thead>
-          <tbody>{q.data.sessions.map((s) => (
-            <tr key={s.session_id} data-session={s.session_id} data-identity={s.identity_name}>
-              <td>{s.identity_name} <span className="muted">({valueIn(lang, s.role)})</span>{me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}<br /><span className="muted" dir="ltr">{s.session_id}</span></td>
-              <td className="nowrap"><When at={s.created_at} /></td><td className="nowrap"><When at={s.last_seen_at} /></td>
-              <td>{s.revoked_at ? <>{t('revoked')} ({s.revoked_by ?? ''}, <When at={s.revoked_at} />)</> : t('active')}</td>
-              <td><div className="actions">{!s.revoked_at && canRevoke && (
-                <button disabled={act.pending !== null} data-action="revoke-session" onClick={() => act.run(s.session_id, () => call('POST', '/admin/sessions/revoke', { session_ids: [s.session_id] }))}>
-                  {act.pending === s.session_id ? t('working') : t('revoke')}
-                </button>
-              )}</div></td>
-            </tr>
-          ))}</tbody>
-        </table></div>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>{t('identity')}</th>
+                <th>{t('created')}</th>
+                <th>{t('lastSeen')}</th>
+                <th>{t('state')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.sessions.map((s) => (
+                <tr key={s.session_id} data-session={s.session_id} data-identity={s.identity_name}>
+                  <td>
+                    {s.identity_name} <span className="muted">({valueIn(lang, s.role)})</span>
+                    {me?.session_id === s.session_id && <strong> · {t('thisSession')}</strong>}
+                    <br />
+                    <span className="muted" dir="ltr">
+                      {s.session_id}
+                    </span>
+                  </td>
+                  <td className="nowrap">
+                    <When at={s.created_at} />
+                  </td>
+                  <td className="nowrap">
+                    <When at={s.last_seen_at} />
+                  </td>
+                  <td>
+                    {s.revoked_at ? (
+                      <>
+                        {t('revoked')} ({s.revoked_by ?? ''}, <When at={s.revoked_at} />)
+                      </>
+                    ) : (
+                      t('active')
+                    )}
+                  </td>
+                  <td>
+                    <div className="actions">
+                      {!s.revoked_at && canRevoke && (
+                        <button
+                          disabled={act.pending !== null}
+                          data-action="revoke-session"
+                          onClick={() =>
+                            act.run(s.session_id, () =>
+                              call('POST', '/admin/sessions/revoke', { session_ids: [s.session_id] }),
+                            )
+                          }
+                        >
+                          {act.pending === s.session_id ? t('working') : t('revoke')}
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Section>
   );

@@ -8,12 +8,31 @@ import { stateIn, useT } from '../i18n';
 import { egp, Empty, ErrorBox, Section } from '../ui';
 import { holds, NoteButton, useMe, When } from './ops-common';
 
-const PRE = { background: '#f6f7f9', border: '1px solid #d9dee3', borderRadius: 6, padding: 8, margin: '8px 0', whiteSpace: 'pre-wrap', fontSize: 13, textAlign: 'left' } as const;
+const PRE = {
+  background: '#f6f7f9',
+  border: '1px solid #d9dee3',
+  borderRadius: 6,
+  padding: 8,
+  margin: '8px 0',
+  whiteSpace: 'pre-wrap',
+  fontSize: 13,
+  textAlign: 'left',
+} as const;
 
 interface AdminAction {
-  action_id: string; action: string; params: Record<string, unknown>; reason: string; payload_sha256: string;
-  state: 'proposed' | 'approved' | 'rejected' | 'expired'; maker: string; checker: string | null;
-  created_at: string; expires_at: string; decided_at: string | null; decision_reason: string | null; result: Record<string, unknown> | null;
+  action_id: string;
+  action: string;
+  params: Record<string, unknown>;
+  reason: string;
+  payload_sha256: string;
+  state: 'proposed' | 'approved' | 'rejected' | 'expired';
+  maker: string;
+  checker: string | null;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decision_reason: string | null;
+  result: Record<string, unknown> | null;
 }
 
 function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean; act: ReturnType<typeof useAction> }) {
@@ -21,23 +40,83 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
   const busy = act.pending !== null;
   return (
     <article className="card" data-action-id={a.action_id} data-state={a.state}>
-      <h2><bdi dir="ltr">{a.action}</bdi> <span className="muted">{a.action_id}</span></h2>
-      <p><strong>{t('state')}:</strong> <span data-testid="action-state" data-value={a.state}>{stateIn(lang, a.state)}</span> · <strong>{t('maker')}:</strong> {a.maker}{t('comma')}<When at={a.created_at} />
-        {a.checker && <> · <strong>{t('checker')}:</strong> {a.checker}{t('comma')}<When at={a.decided_at} /></>}</p>
-      <p><strong>{t('reason')}:</strong> {a.reason}{a.decision_reason && <> · <strong>{t('decision')}:</strong> {a.decision_reason}</>}</p>
-      {typeof a.params.amount_micros === 'number' && <p><strong>{t('amount')}:</strong> <span data-testid="action-amount"><span className="num">{egp(a.params.amount_micros)}</span> {t('egp')}</span></p>}
-      <pre className="payload" dir="ltr" style={PRE}>{JSON.stringify(a.params, null, 2)}</pre>
-      {a.result && <><strong>{t('result')}</strong><pre className="payload" dir="ltr" style={PRE} data-testid="action-result">{JSON.stringify(a.result, null, 2)}</pre></>}
-      <p className="muted"><bdi dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}…</bdi> · {t('expires')} <When at={a.expires_at} /></p>
+      <h2>
+        <bdi dir="ltr">{a.action}</bdi> <span className="muted">{a.action_id}</span>
+      </h2>
+      <p>
+        <strong>{t('state')}:</strong>{' '}
+        <span data-testid="action-state" data-value={a.state}>
+          {stateIn(lang, a.state)}
+        </span>{' '}
+        · <strong>{t('maker')}:</strong> {a.maker}
+        {t('comma')}
+        <When at={a.created_at} />
+        {a.checker && (
+          <>
+            {' '}
+            · <strong>{t('checker')}:</strong> {a.checker}
+            {t('comma')}
+            <When at={a.decided_at} />
+          </>
+        )}
+      </p>
+      <p>
+        <strong>{t('reason')}:</strong> {a.reason}
+        {a.decision_reason && (
+          <>
+            {' '}
+            · <strong>{t('decision')}:</strong> {a.decision_reason}
+          </>
+        )}
+      </p>
+      {typeof a.params.amount_micros === 'number' && (
+        <p>
+          <strong>{t('amount')}:</strong>{' '}
+          <span data-testid="action-amount">
+            <span className="num">{egp(a.params.amount_micros)}</span> {t('egp')}
+          </span>
+        </p>
+      )}
+      <pre className="payload" dir="ltr" style={PRE}>
+        {JSON.stringify(a.params, null, 2)}
+      </pre>
+      {a.result && (
+        <>
+          <strong>{t('result')}</strong>
+          <pre className="payload" dir="ltr" style={PRE} data-testid="action-result">
+            {JSON.stringify(a.result, null, 2)}
+          </pre>
+        </>
+      )}
+      <p className="muted">
+        <bdi dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}…</bdi> · {t('expires')} <When at={a.expires_at} />
+      </p>
       {a.state === 'proposed' && canDecide && (
         <div className="actions">
-          <button className="primary" disabled={busy} data-action="approve" onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}>
+          <button
+            className="primary"
+            disabled={busy}
+            data-action="approve"
+            onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}
+          >
             {act.pending === a.action_id ? t('working') : t('approve')}
           </button>
-          <NoteButton label={t('reject')} busy={busy} required testId="reject" onGo={(r) => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/reject`, { reason: r }))} />
+          <NoteButton
+            label={t('reject')}
+            busy={busy}
+            required
+            testId="reject"
+            onGo={(r) =>
+              act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/reject`, { reason: r }))
+            }
+          />
         </div>
       )}
-      {a.state === 'proposed' && !canDecide && <p className="muted" data-testid="not-yours">{t('otherChecker')}</p>}
+      {a.state === 'proposed' && !canDecide && (
+        <p className="muted" data-testid="not-yours">
+          {t('otherChecker')}
+        </p>
+      )}
     </article>
   );
 }
@@ -51,9 +130,15 @@ export function Actions() {
     <Section title={t('actions')} updated={q.data !== null}>
       <ErrorBox error={act.error ?? q.error} />
       {q.data?.actions.length === 0 && <Empty />}
-      {me && q.data?.actions.map((a) => (
-        <ActionCard key={a.action_id} a={a} act={act} canDecide={a.maker !== me.identity.name && holds(me, `${a.action}:approve`)} />
-      ))}
+      {me &&
+        q.data?.actions.map((a) => (
+          <ActionCard
+            key={a.action_id}
+            a={a}
+            act={act}
+            canDecide={a.maker !== me.identity.name && holds(me, `${a.action}:approve`)}
+          />
+        ))}
     </Section>
   );
 }

@@ -23,17 +23,38 @@ export const when = (s: string | null | undefined): string => (s ? s.slice(0, 16
 export const When = ({ at }: { at: string | null | undefined }) => <bdi dir="ltr">{when(at)}</bdi>;
 
 /** A note field and a button; with required, the button stays disabled until there is a note. */
-export function NoteButton({ label, busy, required, onGo, testId }: { label: string; busy: boolean; required?: boolean; onGo: (note: string) => void; testId?: string }) {
+export function NoteButton({
+  label,
+  busy,
+  required,
+  onGo,
+  testId,
+}: {
+  label: string;
+  busy: boolean;
+  required?: boolean;
+  onGo: (note: string) => void;
+  testId?: string;
+}) {
   const { t } = useT();
   const [note, setNote] = useState('');
   const empty = note.trim() === '';
   return (
     <span className="note-button">
-      <input className="note" value={note} onChange={(e) => setNote(e.target.value)} aria-label={label} placeholder={required ? t('noteRequired') : t('note')} />
-      <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>{label}</button>
+      <input
+        className="note"
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        aria-label={label}
+        placeholder={required ? t('noteRequired') : t('note')}
+      />
+      <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>
+        {label}
+      </button>
     </span>
   );
 }
 
 /** A body with the note only when one was typed (the routes take 1..2000 characters). */
-export const withNote = (note: string, extra: Record<string, unknown> = {}): Record<string, unknown> => (note ? { ...extra, note } : extra);
+export const withNote = (note: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+  note ? { ...extra, note } : extra;

@@ -8,18 +8,33 @@ export const identityId = z.string().regex(/^[A-Za-z0-9_]{3,64}$/);
 /** Every role of daemon/contract/grants.ts but superuser, which only break-glass gives (time-boxed). */
 export const PERSON_ROLES = ['dealer', 'admin', 'security', 'approver', 'auditor', 'compliance'] as const;
 export const personRole = z.enum(PERSON_ROLES);
-export const scope = z.string().regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/, 'global, tenant:<id> or broker:<id>');
+export const scope = z
+  .string()
+  .regex(/^(global|tenant:[A-Za-z0-9_]{1,64}|broker:[A-Za-z0-9_]{1,64})$/, 'global, tenant:<id> or broker:<id>');
 
 export interface ConsoleIdentity {
-  id: string; name: string; display_name: string | null; role: string; realm: 'admin' | 'console';
-  revoked_at: string | null; disabled_at: string | null;
+  id: string;
+  name: string;
+  display_name: string | null;
+  role: string;
+  realm: 'admin' | 'console';
+  revoked_at: string | null;
+  disabled_at: string | null;
 }
 
 /** The identity, refused ACTION_NOT_EXECUTABLE when unknown or when its key was revoked for good. */
 export function liveIdentity(deps: Deps, id: string): Outcome<ConsoleIdentity> {
-  const who = deps.db.prepare<[string], ConsoleIdentity>('SELECT id, name, display_name, role, realm, revoked_at, disabled_at FROM operators WHERE id = ?').get(id);
+  const who = deps.db
+    .prepare<[string], ConsoleIdentity>(
+      'SELECT id, name, display_name, role, realm, revoked_at, disabled_at FROM operators WHERE id = ?',
+    )
+    .get(id);
   if (!who) return refuse('ACTION_NOT_EXECUTABLE', `No identity ${id}.`);
-  if (who.revoked_at !== null) return refuse('ACTION_NOT_EXECUTABLE', `The key of ${who.name} was revoked at ${who.revoked_at}; a revoked identity stays revoked.`);
+  if (who.revoked_at !== null)
+    return refuse(
+      'ACTION_NOT_EXECUTABLE',
+      `The key of ${who.name} was revoked at ${who.revoked_at}; a revoked identity stays revoked.`,
+    );
   return { ok: true, value: who };
 }
 

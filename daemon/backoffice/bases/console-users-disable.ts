@@ -10,13 +10,19 @@ import { identityId, liveIdentity } from './console-identity.js';
 
 export const disableParams = z.strictObject({ identity_id: identityId });
 
-export function disableConsoleUser({ deps, actionId }: ExecCtx, params: Record<string, unknown>): Outcome<Record<string, unknown>> {
+export function disableConsoleUser(
+  { deps, actionId }: ExecCtx,
+  params: Record<string, unknown>,
+): Outcome<Record<string, unknown>> {
   const { identity_id: id } = params as z.infer<typeof disableParams>;
   const who = liveIdentity(deps, id);
   if (!who.ok) return who;
-  if (who.value.disabled_at !== null) return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is already disabled (since ${who.value.disabled_at}).`);
+  if (who.value.disabled_at !== null)
+    return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is already disabled (since ${who.value.disabled_at}).`);
   const at = deps.nowIso();
-  deps.db.prepare('UPDATE operators SET disabled_at = ?, disabled_by = ? WHERE id = ?').run(at, `action:${actionId}`, id);
+  deps.db
+    .prepare('UPDATE operators SET disabled_at = ?, disabled_by = ? WHERE id = ?')
+    .run(at, `action:${actionId}`, id);
   const s = revokeSessions(deps, { identity_id: id }, `action:${actionId}`, deps.wallNow());
   deps.keys.stepUpWindow.end(id); // enabled again, it steps up again
   deps.keys.clearCaches();

@@ -21,14 +21,24 @@ import type { ExecCtx } from './exec.js';
 
 export const corpActionParams = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('dividend'), dividend_id: z.string().regex(/^div_[A-Za-z0-9_]{1,60}$/) }),
-  z.strictObject({ kind: z.literal('split'), symbol: z.string().regex(/^[A-Z0-9]{2,12}$/), ratio: z.number().int().min(2).max(100) }),
+  z.strictObject({
+    kind: z.literal('split'),
+    symbol: z.string().regex(/^[A-Z0-9]{2,12}$/),
+    ratio: z.number().int().min(2).max(100),
+  }),
 ]);
 
 type Params = z.infer<typeof corpActionParams>;
 
 function dividendCtx(deps: ExecCtx['deps']): DividendCtx {
   return {
-    db: deps.db, ids: deps.ids, clock: deps.clock, nowIso: deps.nowIso, ledger: deps.ledger, market: deps.market, scheduler: deps.scheduler,
+    db: deps.db,
+    ids: deps.ids,
+    clock: deps.clock,
+    nowIso: deps.nowIso,
+    ledger: deps.ledger,
+    market: deps.market,
+    scheduler: deps.scheduler,
     repo: createDividendRepo(deps.db),
     history: createLedgerHistory(deps.db),
     withholdingBps: readFixture<{ dividend_withholding_bps: number }>('fees.json').dividend_withholding_bps,
@@ -42,7 +52,10 @@ function processDividend({ deps }: ExecCtx, dividendId: string): Outcome<Record<
   if (d.state === 'paid') return refuse('ACTION_NOT_EXECUTABLE', `${dividendId} was paid at ${d.paid_at}.`);
   if (d.state === 'declared') {
     if (deps.clock.now() < d.record_ms) {
-      return refuse('ACTION_NOT_EXECUTABLE', `The ex-date of ${dividendId} (${d.ex_date}) has not begun: its holders are fixed at ${deps.market.calendar.toIso(d.record_ms)}.`);
+      return refuse(
+        'ACTION_NOT_EXECUTABLE',
+        `The ex-date of ${dividendId} (${d.ex_date}) has not begun: its holders are fixed at ${deps.market.calendar.toIso(d.record_ms)}.`,
+      );
     }
     recordDividend(ctx, d);
   }
@@ -50,8 +63,13 @@ function processDividend({ deps }: ExecCtx, dividendId: string): Outcome<Record<
   const ents = ctx.repo.entitlements(dividendId);
   const paid = ents.filter((e) => e.state === 'paid');
   return ok({
-    kind: 'dividend', dividend_id: dividendId, symbol: d.symbol, state: 'paid', paid_at: deps.nowIso(),
-    holders_paid: paid.length, holders_failed: ents.length - paid.length,
+    kind: 'dividend',
+    dividend_id: dividendId,
+    symbol: d.symbol,
+    state: 'paid',
+    paid_at: deps.nowIso(),
+    holders_paid: paid.length,
+    holders_failed: ents.length - paid.length,
     net_paid_micros: paid.reduce((s, e) => s + (e.net_micros ?? 0), 0),
   });
 }

@@ -28,14 +28,16 @@ interface Holding {
 }
 
 function holdingsOf(db: Db, symbol: string): Holding[] {
-  return db.prepare<[string], Holding>(
-    `SELECT tenant_id, owner AS investor_id,
+  return db
+    .prepare<[string], Holding>(
+      `SELECT tenant_id, owner AS investor_id,
             SUM(CASE bucket WHEN 'settled' THEN balance ELSE 0 END) AS settled,
             SUM(CASE bucket WHEN 'reserved' THEN balance ELSE 0 END) AS reserved,
             SUM(CASE bucket WHEN 'unsettled' THEN balance ELSE 0 END) AS unsettled
        FROM ledger_accounts WHERE asset = ? AND bucket <> 'system'
       GROUP BY tenant_id, owner HAVING SUM(balance) > 0 ORDER BY tenant_id, owner`,
-  ).all(symbol);
+    )
+    .all(symbol);
 }
 
 /**
@@ -43,24 +45,33 @@ function holdingsOf(db: Db, symbol: string): Holding[] {
  * on the old shares, on the split ones: the split waits until the holders are recorded (or it is paid).
  */
 function checkDividends(ctx: ExecCtx, symbol: string): Outcome<void> {
-  const waiting = ctx.deps.db.prepare<[string, number], { id: string; ex_date: string }>(
-    "SELECT id, ex_date FROM dividends WHERE symbol = ? AND state = 'declared' AND record_ms > ? ORDER BY record_ms LIMIT 1",
-  ).get(symbol, ctx.deps.clock.now());
+  const waiting = ctx.deps.db
+    .prepare<[string, number], { id: string; ex_date: string }>(
+      "SELECT id, ex_date FROM dividends WHERE symbol = ? AND state = 'declared' AND record_ms > ? ORDER BY record_ms LIMIT 1",
+    )
+    .get(symbol, ctx.deps.clock.now());
   if (!waiting) return ok(undefined);
-  return refuse('SPLIT_NOT_APPLICABLE', `${symbol}'s dividend ${waiting.id} (ex-date ${waiting.ex_date}) is declared per pre-split share and its holders are not recorded yet; split after its ex-date begins.`);
+  return refuse(
+    'SPLIT_NOT_APPLICABLE',
+    `${symbol}'s dividend ${waiting.id} (ex-date ${waiting.ex_date}) is declared per pre-split share and its holders are not recorded yet; split after its ex-date begins.`,
+  );
 }
 
 function checkCapacity(ctx: ExecCtx, symbol: string, ratio: number): Outcome<void> {
   const repo = createSplitRepo(ctx.deps.db);
   for (const o of repo.openOrders(symbol)) {
     if (o.side === 'buy' && o.limit_price_micros !== null && o.limit_price_micros < ratio * MIN_PRICE_MICROS) {
-      return refuse('SPLIT_NOT_APPLICABLE', `Order ${o.id}'s limit ${o.limit_price_micros} divided by ${ratio} would fall under the smallest price ${MIN_PRICE_MICROS}.`);
+      return refuse(
+        'SPLIT_NOT_APPLICABLE',
+        `Order ${o.id}'s limit ${o.limit_price_micros} divided by ${ratio} would fall under the smallest price ${MIN_PRICE_MICROS}.`,
+      );
     }
   }
   let total = 0;
   for (const h of holdingsOf(ctx.deps.db, symbol)) {
     total += h.settled + h.reserved + h.unsettled;
-    if (!Number.isSafeInteger(total * ratio)) return refuse('AMOUNT_TOO_LARGE', `${symbol} holdings x ${ratio} would pass the largest exact amount.`);
+    if (!Number.isSafeInteger(total * ratio))
+      return refuse('AMOUNT_TOO_LARGE', `${symbol} holdings x ${ratio} would pass the largest exact amount.`);
   }
   return ok(undefined);
 }
@@ -68,21 +79,33 @@ function checkCapacity(ctx: ExecCtx, symbol: string, ratio: number): Outcome<voi
 function multiplyHolding(ctx: ExecCtx, split: SplitRef, h: Holding, at: string): number {
   const { ledger } = ctx.deps;
   // step 3 returned every reserved share to settled: a reserved balance left is a hold no order explains
-  if (h.reserved !== 0) throw new Error(`corp-action: ${h.investor_id} still has ${h.reserved} ${split.symbol} reserved after the orders' holds were released`);
+  if (h.reserved !== 0)
+    throw new Error(
+      `corp-action: ${h.investor_id} still has ${h.reserved} ${split.symbol} reserved after the orders' holds were released`,
+    );
   let added = 0;
   for (const bucket of ['settled', 'unsettled'] as const) {
-    const amount = (h[bucket] * (split.ratio - 1));
+    const amount = h[bucket] * (split.ratio - 1);
     if (amount === 0) continue;
     const moved = ledger.transfer({
-      tenantId: h.tenant_id, debit: { system: 'corporate_actions', asset: split.symbol },
-      credit: { investorId: h.investor_id, asset: split.symbol, bucket }, amount, kind: 'split', ref: split.id,
+      tenantId: h.tenant_id,
+      debit: { system: 'corporate_actions', asset: split.symbol },
+      credit: { investorId: h.investor_id, asset: split.symbol, bucket },
+      amount,
+      kind: 'split',
+      ref: split.id,
     });
     if (!moved.ok) throw new Error(`corp-action: split posting refused: ${moved.code}`);
     added += amount;
   }
   const before = h.settled + h.unsettled;
   ledger.recordActivity({
-    tenantId: h.tenant_id, investorId: h.investor_id, type: 'SPLIT', netAmountMicros: 0, symbol: split.symbol, qty: added,
+    tenantId: h.tenant_id,
+    investorId: h.investor_id,
+    type: 'SPLIT',
+    netAmountMicros: 0,
+    symbol: split.symbol,
+    qty: added,
     ref: { type: 'split', id: split.id },
     description: `${split.ratio}-for-1 split of ${split.symbol} at ${at}: ${before} shares became ${before + added}`,
   });
@@ -108,8 +131,16 @@ export function processSplit(ctx: ExecCtx, symbol: string, ratio: number): Outco
   const amended = amendOpenOrders(repo, deps.ledger, split, orders, row.effective_at);
   const settlements = amendSettlements(repo, split);
   return ok({
-    kind: 'split', split_id: row.id, symbol: sym, ratio, effective_at: row.effective_at,
-    ref_price_before_micros: plan.value.refBeforeMicros, ref_price_after_micros: deps.market.referenceAt(sym, row.effective_ms).refPriceMicros,
-    holders: holdings.length, shares_added: added, orders_amended: amended, settlements_amended: settlements,
+    kind: 'split',
+    split_id: row.id,
+    symbol: sym,
+    ratio,
+    effective_at: row.effective_at,
+    ref_price_before_micros: plan.value.refBeforeMicros,
+    ref_price_after_micros: deps.market.referenceAt(sym, row.effective_ms).refPriceMicros,
+    holders: holdings.length,
+    shares_added: added,
+    orders_amended: amended,
+    settlements_amended: settlements,
   });
 }

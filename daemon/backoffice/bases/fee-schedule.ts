@@ -12,22 +12,27 @@ import type { ExecCtx } from './exec.js';
 const rate = z.number().int().min(0).max(10_000);
 const amount = z.number().int().min(0).max(1_000_000_000_000);
 
-export const feeScheduleParams = z.strictObject({
-  commission_rate_bps_x10: rate.optional(),
-  commission_min_micros: amount.optional(),
-  egx_rate_bps_x10: rate.optional(),
-  egx_cap_micros: amount.min(1).optional(),
-  mcdr_rate_bps_x10: rate.optional(),
-  ipf_rate_bps_x10: rate.optional(),
-  fra_rate_bps_x10: rate.optional(),
-  stamp_duty_rate_bps_x10: rate.optional(),
-}).refine((p) => Object.keys(p).length > 0, 'name at least one fee line to change');
+export const feeScheduleParams = z
+  .strictObject({
+    commission_rate_bps_x10: rate.optional(),
+    commission_min_micros: amount.optional(),
+    egx_rate_bps_x10: rate.optional(),
+    egx_cap_micros: amount.min(1).optional(),
+    mcdr_rate_bps_x10: rate.optional(),
+    ipf_rate_bps_x10: rate.optional(),
+    fra_rate_bps_x10: rate.optional(),
+    stamp_duty_rate_bps_x10: rate.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'name at least one fee line to change');
 
 type Params = z.infer<typeof feeScheduleParams>;
 
 function merged(cur: FeeSchedule, p: Params): FeeSchedule {
   return {
-    commission: { rateBpsX10: p.commission_rate_bps_x10 ?? cur.commission.rateBpsX10, minMicros: p.commission_min_micros ?? cur.commission.minMicros },
+    commission: {
+      rateBpsX10: p.commission_rate_bps_x10 ?? cur.commission.rateBpsX10,
+      minMicros: p.commission_min_micros ?? cur.commission.minMicros,
+    },
     egx: { rateBpsX10: p.egx_rate_bps_x10 ?? cur.egx.rateBpsX10, capMicros: p.egx_cap_micros ?? cur.egx.capMicros },
     mcdr: { rateBpsX10: p.mcdr_rate_bps_x10 ?? cur.mcdr.rateBpsX10 },
     ipf: { rateBpsX10: p.ipf_rate_bps_x10 ?? cur.ipf.rateBpsX10 },
@@ -36,7 +41,10 @@ function merged(cur: FeeSchedule, p: Params): FeeSchedule {
   };
 }
 
-export function updateFeeSchedule({ deps, actionId }: ExecCtx, p: Record<string, unknown>): Outcome<Record<string, unknown>> {
+export function updateFeeSchedule(
+  { deps, actionId }: ExecCtx,
+  p: Record<string, unknown>,
+): Outcome<Record<string, unknown>> {
   const before = feeScheduleInForce(deps.db);
   const next = merged(before, p as Params);
   const effectiveAt = deps.market.calendar.toIso(deps.clock.now());

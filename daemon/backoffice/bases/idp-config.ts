@@ -7,26 +7,60 @@ import type { Db } from '../../store/db.js';
 import { ok, type Outcome } from '../../contract/outcome.js';
 import type { ExecCtx } from './exec.js';
 
-const domain = z.string().toLowerCase().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a domain name such as broker.example');
+const domain = z
+  .string()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a domain name such as broker.example');
 
 export const idpParams = z.strictObject({
   issuer: z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(300),
-  client_id: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
-  allowed_domains: z.array(domain).min(1).max(20).refine((d) => new Set(d).size === d.length, 'no domain twice'),
+  client_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+  allowed_domains: z
+    .array(domain)
+    .min(1)
+    .max(20)
+    .refine((d) => new Set(d).size === d.length, 'no domain twice'),
 });
 
-export interface IdpConfig { version: number; issuer: string; client_id: string; allowed_domains: string[]; action_id: string; recorded_at: string }
+export interface IdpConfig {
+  version: number;
+  issuer: string;
+  client_id: string;
+  allowed_domains: string[];
+  action_id: string;
+  recorded_at: string;
+}
 
 export function idpConfigInForce(db: Db): IdpConfig | null {
-  const r = db.prepare<[], Omit<IdpConfig, 'allowed_domains'> & { allowed_domains: string }>('SELECT * FROM idp_configs ORDER BY version DESC LIMIT 1').get();
+  const r = db
+    .prepare<[], Omit<IdpConfig, 'allowed_domains'> & { allowed_domains: string }>(
+      'SELECT * FROM idp_configs ORDER BY version DESC LIMIT 1',
+    )
+    .get();
   return r ? { ...r, allowed_domains: JSON.parse(r.allowed_domains) as string[] } : null;
 }
 
-export function updateIdpConfig({ deps, actionId }: ExecCtx, params: Record<string, unknown>): Outcome<Record<string, unknown>> {
+export function updateIdpConfig(
+  { deps, actionId }: ExecCtx,
+  params: Record<string, unknown>,
+): Outcome<Record<string, unknown>> {
   const p = params as z.infer<typeof idpParams>;
-  deps.db.prepare('INSERT INTO idp_configs (issuer, client_id, allowed_domains, action_id, recorded_at) VALUES (?,?,?,?,?)')
+  deps.db
+    .prepare('INSERT INTO idp_configs (issuer, client_id, allowed_domains, action_id, recorded_at) VALUES (?,?,?,?,?)')
     .run(p.issuer, p.client_id, JSON.stringify(p.allowed_domains), actionId, deps.nowIso());
   const cfg = idpConfigInForce(deps.db)!;
-  deps.audit.append({ actor: `action:${actionId}`, action: 'idp_config.recorded', subject: String(cfg.version), detail: { issuer: cfg.issuer, client_id: cfg.client_id, allowed_domains: cfg.allowed_domains } });
-  return ok({ ...cfg, sign_in: 'passkeys only (the sandbox has no identity provider; this configuration is recorded for parity)' });
+  deps.audit.append({
+    actor: `action:${actionId}`,
+    action: 'idp_config.recorded',
+    subject: String(cfg.version),
+    detail: { issuer: cfg.issuer, client_id: cfg.client_id, allowed_domains: cfg.allowed_domains },
+  });
+  return ok({
+    ...cfg,
+    sign_in: 'passkeys only (the sandbox has no identity provider; this configuration is recorded for parity)',
+  });
 }

@@ -28,9 +28,16 @@ export const KEK_SEALED: SealedColumn[] = [
 
 /** Re-sealed whole by the switch-over: one row per tenant or identity. */
 export const KEK_SMALL: SealedColumn[] = [
-  { names: ['data_keys'], select: "SELECT rowid AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants WHERE rowid > ? ORDER BY rowid LIMIT ?", update: 'UPDATE tenants SET dek_wrapped = ? WHERE rowid = ?' },
   {
-    names: ['step_up_secrets'], select: "SELECT rowid AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up WHERE rowid > ? ORDER BY rowid LIMIT ?",
+    names: ['data_keys'],
+    select:
+      "SELECT rowid AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants WHERE rowid > ? ORDER BY rowid LIMIT ?",
+    update: 'UPDATE tenants SET dek_wrapped = ? WHERE rowid = ?',
+  },
+  {
+    names: ['step_up_secrets'],
+    select:
+      "SELECT rowid AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up WHERE rowid > ? ORDER BY rowid LIMIT ?",
     update: 'UPDATE operator_step_up SET secret_sealed = ? WHERE rowid = ?',
   },
 ];
@@ -54,12 +61,19 @@ export function switchOverKek(deps: Deps, next: Buffer, afterSeq: number, at: st
   const ring = [Buffer.from(deps.kek), next];
   const counts: Record<string, number> = {};
   for (const col of [...KEK_SEALED.map((c) => ({ c, after: afterSeq })), ...KEK_SMALL.map((c) => ({ c, after: 0 }))]) {
-    Object.assign(counts, resealSlice(deps.db, col.c, [], ring, next, { after: col.after, limit: -1, budgetMs: Infinity }).counts);
+    Object.assign(
+      counts,
+      resealSlice(deps.db, col.c, [], ring, next, { after: col.after, limit: -1, budgetMs: Infinity }).counts,
+    );
   }
   // the console's session, passkey and enrolment rows that verify under the old KEK get their MACs
   // under the new one (a row that did not verify still does not)
   counts.console_rows = remacSessions(deps.db, ring[0], next) + remacPasskeys(deps.db, ring[0], next);
-  deps.db.prepare('UPDATE key_state SET kek_check = ?, kek_next_check = NULL, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1').run(kekCheck(next), at);
+  deps.db
+    .prepare(
+      'UPDATE key_state SET kek_check = ?, kek_next_check = NULL, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1',
+    )
+    .run(kekCheck(next), at);
   useKek(deps, next);
   return counts;
 }

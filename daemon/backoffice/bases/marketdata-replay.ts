@@ -13,11 +13,13 @@ import type { ExecCtx } from './exec.js';
 
 const symbol = z.string().regex(/^[A-Z0-9]{2,12}$/);
 
-export const replayParams = z.strictObject({
-  from: z.iso.datetime({ offset: true }),
-  to: z.iso.datetime({ offset: true }),
-  symbols: z.array(symbol).min(1).max(50).optional(),
-}).refine((p) => Date.parse(p.from) < Date.parse(p.to), { message: 'must be after from', path: ['to'] });
+export const replayParams = z
+  .strictObject({
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+    symbols: z.array(symbol).min(1).max(50).optional(),
+  })
+  .refine((p) => Date.parse(p.from) < Date.parse(p.to), { message: 'must be after from', path: ['to'] });
 
 type Params = z.infer<typeof replayParams>;
 interface Recorded {
@@ -27,7 +29,10 @@ interface Recorded {
 }
 
 function recorded(ctx: ExecCtx, p: Params): Recorded[] {
-  const rows = ctx.deps.db.prepare<[number, number], Recorded>('SELECT symbol, at_ms, price_micros FROM quote_overrides WHERE at_ms BETWEEN ? AND ? ORDER BY at_ms, id')
+  const rows = ctx.deps.db
+    .prepare<[number, number], Recorded>(
+      'SELECT symbol, at_ms, price_micros FROM quote_overrides WHERE at_ms BETWEEN ? AND ? ORDER BY at_ms, id',
+    )
     .all(Date.parse(p.from), Date.parse(p.to));
   return p.symbols ? rows.filter((r) => p.symbols!.includes(r.symbol)) : rows;
 }
@@ -47,11 +52,16 @@ function problem(ctx: ExecCtx, r: Recorded, now: number): string | null {
 export function replayMarketData(ctx: ExecCtx, params: Record<string, unknown>): Outcome<Record<string, unknown>> {
   const p = params as Params;
   const rows = recorded(ctx, p);
-  if (rows.length === 0) return refuse('ACTION_NOT_EXECUTABLE', `No quote overrides were recorded between ${p.from} and ${p.to}.`);
+  if (rows.length === 0)
+    return refuse('ACTION_NOT_EXECUTABLE', `No quote overrides were recorded between ${p.from} and ${p.to}.`);
   const now = ctx.deps.clock.now();
   for (const r of rows) {
     const why = problem(ctx, r, now);
-    if (why) return refuse('ACTION_NOT_EXECUTABLE', `The override of ${ctx.deps.market.calendar.toIso(r.at_ms)} cannot be applied now: ${why}; nothing was replayed.`);
+    if (why)
+      return refuse(
+        'ACTION_NOT_EXECUTABLE',
+        `The override of ${ctx.deps.market.calendar.toIso(r.at_ms)} cannot be applied now: ${why}; nothing was replayed.`,
+      );
   }
   const quotes: Record<string, number> = {};
   for (const r of rows) {

@@ -11,11 +11,15 @@ import { identityId, liveIdentity } from './console-identity.js';
 
 export const unlockParams = z.strictObject({ identity_id: identityId });
 
-export function unlockPasskeys({ deps, actionId }: ExecCtx, params: Record<string, unknown>): Outcome<Record<string, unknown>> {
+export function unlockPasskeys(
+  { deps, actionId }: ExecCtx,
+  params: Record<string, unknown>,
+): Outcome<Record<string, unknown>> {
   const { identity_id: id } = params as z.infer<typeof unlockParams>;
   const who = liveIdentity(deps, id);
   if (!who.ok) return who;
-  if (who.value.disabled_at !== null) return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is disabled; enable it first (console-users:manage).`);
+  if (who.value.disabled_at !== null)
+    return refuse('ACTION_NOT_EXECUTABLE', `${who.value.name} is disabled; enable it first (console-users:manage).`);
   const at = deps.nowIso();
   const removed = deps.db.prepare('DELETE FROM console_passkeys WHERE operator_id = ?').run(id).changes;
   // spent without a new MAC: a spent code's row stops verifying, which enrols nothing either way
@@ -23,7 +27,14 @@ export function unlockPasskeys({ deps, actionId }: ExecCtx, params: Record<strin
   const s = revokeSessions(deps, { identity_id: id }, `action:${actionId}`, deps.wallNow());
   const enrol = createPasskeyStore(deps.db, deps.kek).createEnrolment(id, deps.wallNow(), at);
   return ok({
-    identity_id: id, name: who.value.name, passkeys_removed: removed, sessions_revoked: s.ok ? s.value.revoked : [],
-    answered_once: { enrolment_code: enrol.code, enrolment_path: `/console/enroll?code=${encodeURIComponent(enrol.code)}`, expires_at: new Date(enrol.expiresAtMs).toISOString() },
+    identity_id: id,
+    name: who.value.name,
+    passkeys_removed: removed,
+    sessions_revoked: s.ok ? s.value.revoked : [],
+    answered_once: {
+      enrolment_code: enrol.code,
+      enrolment_path: `/console/enroll?code=${encodeURIComponent(enrol.code)}`,
+      expires_at: new Date(enrol.expiresAtMs).toISOString(),
+    },
   });
 }

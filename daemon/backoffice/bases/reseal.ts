@@ -65,7 +65,13 @@ export interface Slice {
   counts: Record<string, number>;
 }
 
-function resealField(ring: readonly Buffer[], to: Buffer, sealed: Buffer | null | undefined, aad: string, what: string): Buffer | null {
+function resealField(
+  ring: readonly Buffer[],
+  to: Buffer,
+  sealed: Buffer | null | undefined,
+  aad: string,
+  what: string,
+): Buffer | null {
   return sealed == null ? null : seal(to, reopen(ring, sealed, aad, what), aad);
 }
 
@@ -74,7 +80,14 @@ function resealField(ring: readonly Buffer[], to: Buffer, sealed: Buffer | null 
  * thread are spent: at least one row) from any key of `ring` to `to`. The budget only moves where a
  * slice ends, never what is written.
  */
-export function resealSlice(db: Db, col: SealedColumn, args: unknown[], ring: readonly Buffer[], to: Buffer, at: { after: number; limit: number; budgetMs: number }): Slice {
+export function resealSlice(
+  db: Db,
+  col: SealedColumn,
+  args: unknown[],
+  ring: readonly Buffer[],
+  to: Buffer,
+  at: { after: number; limit: number; budgetMs: number },
+): Slice {
   const update = db.prepare(col.update);
   const fetched = db.prepare(col.select).all(...args, at.after, at.limit) as SealedRow[];
   const counts: Record<string, number> = Object.fromEntries(col.names.map((n) => [n, 0]));

@@ -23,13 +23,15 @@ const CHECKED_AT_APPROVAL = [
 
 export function rotateDek({ deps, actionId }: ExecCtx, p: Record<string, unknown>): Outcome<Record<string, unknown>> {
   const { tenant_id: tenantId } = p as z.infer<typeof rotateDekParams>;
-  if (!deps.db.prepare('SELECT 1 FROM tenants WHERE id = ?').get(tenantId)) return refuse('ACTION_NOT_EXECUTABLE', `No tenant ${tenantId}.`);
+  if (!deps.db.prepare('SELECT 1 FROM tenants WHERE id = ?').get(tenantId))
+    return refuse('ACTION_NOT_EXECUTABLE', `No tenant ${tenantId}.`);
   const busy = rotationRefusal(deps);
   if (busy) return refuse('ACTION_NOT_EXECUTABLE', busy);
   const dek = deps.keys.tenantDek(tenantId);
   for (const select of CHECKED_AT_APPROVAL) {
     const what = firstUnreadable(deps.db, select, [tenantId], dek);
-    if (what) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${what} does not open under the tenant's data key.`);
+    if (what)
+      return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${what} does not open under the tenant's data key.`);
   }
   const next = newKey();
   storeNextDek(deps.db, deps.kek, tenantId, next);

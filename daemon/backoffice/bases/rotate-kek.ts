@@ -23,7 +23,8 @@ import { kickRotation, startRotationRunner } from './rotation-runner.js';
 /** Why no rotation can start now (one runs, or a KEK file is still being renamed), or null. */
 export function rotationRefusal(deps: Deps): string | null {
   const running = runningRotation(deps.db);
-  if (running) return `A key rotation (${running.action_id}) is still re-sealing; approve again once it has finished (GET /admin/actions shows its progress).`;
+  if (running)
+    return `A key rotation (${running.action_id}) is still re-sealing; approve again once it has finished (GET /admin/actions shows its progress).`;
   if (kekFilePending(deps)) return 'A key-encryption key rotation is still being finished; approve again in a moment.';
   return null;
 }
@@ -65,16 +66,24 @@ export function rotateKek({ deps, actionId }: ExecCtx): Outcome<Record<string, u
   if (busy) return refuse('ACTION_NOT_EXECUTABLE', busy);
   for (const select of SWITCHED_OVER) {
     const what = firstUnreadable(deps.db, select, [], deps.kek);
-    if (what) return refuse('ACTION_NOT_EXECUTABLE', `Nothing was rotated: ${what} does not open under the current key-encryption key.`);
+    if (what)
+      return refuse(
+        'ACTION_NOT_EXECUTABLE',
+        `Nothing was rotated: ${what} does not open under the current key-encryption key.`,
+      );
   }
   const next = newKey();
   if (deps.home) writeNextKek(deps.home, next); // durable before anything is sealed under it
-  deps.db.prepare('INSERT INTO key_state (id, kek_check) VALUES (1, ?) ON CONFLICT (id) DO NOTHING').run(kekCheck(deps.kek));
+  deps.db
+    .prepare('INSERT INTO key_state (id, kek_check) VALUES (1, ?) ON CONFLICT (id) DO NOTHING')
+    .run(kekCheck(deps.kek));
   deps.db.prepare('UPDATE key_state SET kek_next_check = ? WHERE id = 1').run(kekCheck(next));
   recordRotation(deps.db, { actionId, kind: 'kek', tenantId: null, at: deps.nowIso() });
   deps.kekNext = next;
   pairKey(deps.kek, next);
   startAfterCommit(deps, actionId, () => dropNext(deps));
-  const version = deps.db.prepare<[], { kek_version: number }>('SELECT kek_version FROM key_state WHERE id = 1').get()!.kek_version;
+  const version = deps.db
+    .prepare<[], { kek_version: number }>('SELECT kek_version FROM key_state WHERE id = 1')
+    .get()!.kek_version;
   return ok({ kek_version: version + 1 });
 }

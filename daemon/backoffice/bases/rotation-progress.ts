@@ -31,8 +31,16 @@ export interface RotationView {
 export const runningRotation = (db: Db): RotationRow | undefined =>
   db.prepare<[], RotationRow>('SELECT * FROM key_rotations WHERE finished_at IS NULL').get();
 
-export function recordRotation(db: Db, r: { actionId: string; kind: 'kek' | 'dek'; tenantId: string | null; at: string }): void {
-  db.prepare('INSERT INTO key_rotations (action_id, kind, tenant_id, started_at) VALUES (?, ?, ?, ?)').run(r.actionId, r.kind, r.tenantId, r.at);
+export function recordRotation(
+  db: Db,
+  r: { actionId: string; kind: 'kek' | 'dek'; tenantId: string | null; at: string },
+): void {
+  db.prepare('INSERT INTO key_rotations (action_id, kind, tenant_id, started_at) VALUES (?, ?, ?, ?)').run(
+    r.actionId,
+    r.kind,
+    r.tenantId,
+    r.at,
+  );
 }
 
 /** Adds `counts` to what the rotation re-sealed so far; the new totals. */
@@ -42,12 +50,23 @@ export function addCounts(row: RotationRow, counts: Record<string, number>): Rec
   return total;
 }
 
-export function advanceRotation(db: Db, row: RotationRow, at: { step: number; after: number; upto: number | null }, resealed: Record<string, number>): void {
-  db.prepare('UPDATE key_rotations SET step = ?, after_rowid = ?, upto_rowid = ?, resealed = ?, slices = slices + 1 WHERE seq = ?').run(at.step, at.after, at.upto, JSON.stringify(resealed), row.seq);
+export function advanceRotation(
+  db: Db,
+  row: RotationRow,
+  at: { step: number; after: number; upto: number | null },
+  resealed: Record<string, number>,
+): void {
+  db.prepare(
+    'UPDATE key_rotations SET step = ?, after_rowid = ?, upto_rowid = ?, resealed = ?, slices = slices + 1 WHERE seq = ?',
+  ).run(at.step, at.after, at.upto, JSON.stringify(resealed), row.seq);
 }
 
 export function finishRotation(db: Db, row: RotationRow, resealed: Record<string, number>, at: string): void {
-  db.prepare('UPDATE key_rotations SET resealed = ?, finished_at = ?, slices = slices + 1 WHERE seq = ?').run(JSON.stringify(resealed), at, row.seq);
+  db.prepare('UPDATE key_rotations SET resealed = ?, finished_at = ?, slices = slices + 1 WHERE seq = ?').run(
+    JSON.stringify(resealed),
+    at,
+    row.seq,
+  );
 }
 
 export function blockRotation(db: Db, row: RotationRow, what: string): void {
@@ -58,5 +77,12 @@ export function rotationView(db: Db, actionId: string): RotationView | null {
   const r = db.prepare<[string], RotationRow>('SELECT * FROM key_rotations WHERE action_id = ?').get(actionId);
   if (!r) return null;
   const state = r.finished_at !== null ? 'done' : r.blocked !== null ? 'blocked' : 'running';
-  return { state, slices: r.slices, resealed: JSON.parse(r.resealed), started_at: r.started_at, finished_at: r.finished_at, blocked: r.blocked };
+  return {
+    state,
+    slices: r.slices,
+    resealed: JSON.parse(r.resealed),
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    blocked: r.blocked,
+  };
 }

@@ -7,7 +7,14 @@
 // start resumes from: every value under the old key or the new one, both keys stored.
 import type { Deps } from '../../deps.js';
 import { withResealing, resealSlice, stallMs, UnreadableSealed, type SealedColumn } from './reseal.js';
-import { addCounts, advanceRotation, blockRotation, finishRotation, runningRotation, type RotationRow } from './rotation-progress.js';
+import {
+  addCounts,
+  advanceRotation,
+  blockRotation,
+  finishRotation,
+  runningRotation,
+  type RotationRow,
+} from './rotation-progress.js';
 import { dekPair, switchOverDek, TENANT_SEALED } from './dek-plan.js';
 import { afterKekSwitchOver, KEK_SEALED, switchOverKek, useKek } from './kek-plan.js';
 
@@ -55,7 +62,10 @@ function planOf(deps: Deps, row: RotationRow): Plan | null {
     const pair = dekPair(deps, tenantId);
     if (!pair) return null;
     return {
-      columns: TENANT_SEALED, args: [tenantId], ring: [pair.current, pair.next], to: pair.next,
+      columns: TENANT_SEALED,
+      args: [tenantId],
+      ring: [pair.current, pair.next],
+      to: pair.next,
       switchOver: () => (switchOverDek(deps.db, tenantId), {}),
       after: () => {
         deps.keys.clearCaches();
@@ -65,22 +75,38 @@ function planOf(deps: Deps, row: RotationRow): Plan | null {
   }
   const next = deps.kekNext;
   if (!next) return null;
-  return { columns: KEK_SEALED, args: [], ring: [deps.kek, next], to: next, switchOver: (at) => switchOverKek(deps, next, row.after_rowid, at), after: () => afterKekSwitchOver(deps) };
+  return {
+    columns: KEK_SEALED,
+    args: [],
+    ring: [deps.kek, next],
+    to: next,
+    switchOver: (at) => switchOverKek(deps, next, row.after_rowid, at),
+    after: () => afterKekSwitchOver(deps),
+  };
 }
 
 /** One slice of the current column, and where the next one starts, in one transaction. */
 function slice(deps: Deps, row: RotationRow, plan: Plan): void {
   const col = plan.columns[row.step]!;
   const limit = sliceRows(col);
-  deps.db.transaction(() => withResealing(deps.db, deps.kek, () => {
-    const upto = row.upto_rowid ?? (col.upto ? (deps.db.prepare<[], { m: number | null }>(col.upto).get()?.m ?? 0) : null);
-    const r = resealSlice(deps.db, col, plan.args, plan.ring, plan.to, { after: row.after_rowid, limit, budgetMs: SLICE_BUDGET_MS });
-    const lastColumn = row.step === plan.columns.length - 1;
-    const done = r.exhausted || (upto !== null && r.last >= upto);
-    // the last column keeps its position: the KEK switch-over re-seals the journal's rows after it
-    const at = done ? { step: row.step + 1, after: lastColumn ? r.last : 0, upto: null } : { step: row.step, after: r.last, upto };
-    advanceRotation(deps.db, row, at, addCounts(row, r.counts));
-  }))();
+  deps.db.transaction(() =>
+    withResealing(deps.db, deps.kek, () => {
+      const upto =
+        row.upto_rowid ?? (col.upto ? (deps.db.prepare<[], { m: number | null }>(col.upto).get()?.m ?? 0) : null);
+      const r = resealSlice(deps.db, col, plan.args, plan.ring, plan.to, {
+        after: row.after_rowid,
+        limit,
+        budgetMs: SLICE_BUDGET_MS,
+      });
+      const lastColumn = row.step === plan.columns.length - 1;
+      const done = r.exhausted || (upto !== null && r.last >= upto);
+      // the last column keeps its position: the KEK switch-over re-seals the journal's rows after it
+      const at = done
+        ? { step: row.step + 1, after: lastColumn ? r.last : 0, upto: null }
+        : { step: row.step, after: r.last, upto };
+      advanceRotation(deps.db, row, at, addCounts(row, r.counts));
+    }),
+  )();
 }
 
 /** The switch-over, the rotation marked finished and its audit entry, in one transaction. */
@@ -88,12 +114,20 @@ function finish(deps: Deps, row: RotationRow, plan: Plan): void {
   const old = Buffer.from(deps.kek);
   const at = deps.nowIso();
   try {
-    deps.db.transaction(() => withResealing(deps.db, deps.kek, () => {
-      const resealed = addCounts(row, plan.switchOver(at));
-      finishRotation(deps.db, row, resealed, at);
-      const base = row.kind === 'kek' ? 'keys:rotate-kek' : 'keys:rotate-dek';
-      deps.audit.append({ actor: 'system', action: 'keys.rotation.completed', subject: row.action_id, tenantId: row.tenant_id, detail: { base, resealed } }); // not the slice count: it depends on the machine's speed
-    }))();
+    deps.db.transaction(() =>
+      withResealing(deps.db, deps.kek, () => {
+        const resealed = addCounts(row, plan.switchOver(at));
+        finishRotation(deps.db, row, resealed, at);
+        const base = row.kind === 'kek' ? 'keys:rotate-kek' : 'keys:rotate-dek';
+        deps.audit.append({
+          actor: 'system',
+          action: 'keys.rotation.completed',
+          subject: row.action_id,
+          tenantId: row.tenant_id,
+          detail: { base, resealed },
+        }); // not the slice count: it depends on the machine's speed
+      }),
+    )();
   } catch (e) {
     if (!deps.kek.equals(old)) useKek(deps, old); // the switch-over rolled back: the old key again
     throw e;
@@ -107,7 +141,13 @@ function finish(deps: Deps, row: RotationRow, plan: Plan): void {
 function block(deps: Deps, row: RotationRow, what: string): void {
   deps.db.transaction(() => {
     blockRotation(deps.db, row, what);
-    deps.audit.append({ actor: 'system', action: 'keys.rotation.blocked', subject: row.action_id, tenantId: row.tenant_id, detail: { value: what } });
+    deps.audit.append({
+      actor: 'system',
+      action: 'keys.rotation.blocked',
+      subject: row.action_id,
+      tenantId: row.tenant_id,
+      detail: { value: what },
+    });
   })();
 }
 
@@ -115,7 +155,11 @@ function block(deps: Deps, row: RotationRow, what: string): void {
 function runStep(deps: Deps, row: RotationRow): boolean {
   const plan = planOf(deps, row);
   if (!plan) {
-    block(deps, row, row.kind === 'kek' ? 'the next key-encryption key (kek.next.key) is missing' : 'the next data key is missing');
+    block(
+      deps,
+      row,
+      row.kind === 'kek' ? 'the next key-encryption key (kek.next.key) is missing' : 'the next data key is missing',
+    );
     return false;
   }
   try {
@@ -144,7 +188,8 @@ function step(deps: Deps): void {
     more = runStep(deps, row);
   } catch (e) {
     // a bug, not a refusal: the rotation stays recorded, and the next start resumes it
-    deps.log.error({ err: e, action_id: row.action_id }, 'key rotation stopped'); console.error('DEBUG', e);
+    deps.log.error({ err: e, action_id: row.action_id }, 'key rotation stopped');
+    console.error('DEBUG', e);
   }
   if (more) kickRotation(deps);
 }
@@ -158,7 +203,6 @@ export function kickRotation(deps: Deps): void {
   if (stall > 0) setTimeout(() => step(deps), Math.max(1, Math.floor(stall / 8)));
   else setImmediate(() => step(deps));
 }
-
 
 /** The runner of this daemon: resumes a rotation a stop cut short, and stops when the app closes. */
 export function startRotationRunner(deps: Deps): void {

@@ -23,7 +23,11 @@ function bilingual(name: string): Record<string, z.ZodType> {
 }
 
 const head = { outcome: AiOutcome, language: AiLanguage };
-const message = { message: z.string().optional(), message_ar: z.string().optional(), message_en: z.string().optional() };
+const message = {
+  message: z.string().optional(),
+  message_ar: z.string().optional(),
+  message_en: z.string().optional(),
+};
 
 export const AiOrderParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const AiTermParams = z.strictObject({ term: z.string().max(10_000) });
@@ -33,35 +37,59 @@ export const AiCodeQuery = z.strictObject({ code: z.string().max(10_000) });
 
 export const AiOrderExplanation = z
   .strictObject({
-    ...head, ...message,
+    ...head,
+    ...message,
     order_id: z.string(),
     state: z.string().optional(),
     symbol: z.string().optional(),
     reason_code: z.string().optional(),
-    cause: z.string().optional(), cause_ar: z.string().optional(), cause_en: z.string().optional(),
-    remedy: z.string().optional(), remedy_ar: z.string().optional(), remedy_en: z.string().optional(),
+    cause: z.string().optional(),
+    cause_ar: z.string().optional(),
+    cause_en: z.string().optional(),
+    remedy: z.string().optional(),
+    remedy_ar: z.string().optional(),
+    remedy_en: z.string().optional(),
   })
   .meta({ id: 'AiOrderExplanation' });
 
-export const AiGlossaryItem = z.strictObject({ slug: z.string(), ...bilingual('title') }).meta({ id: 'AiGlossaryItem' });
-export const AiGlossaryArticle = z.strictObject({ slug: z.string(), ...bilingual('title'), ...bilingual('body') }).meta({ id: 'AiGlossaryArticle' });
+export const AiGlossaryItem = z
+  .strictObject({ slug: z.string(), ...bilingual('title') })
+  .meta({ id: 'AiGlossaryItem' });
+export const AiGlossaryArticle = z
+  .strictObject({ slug: z.string(), ...bilingual('title'), ...bilingual('body') })
+  .meta({ id: 'AiGlossaryArticle' });
 
 export const AiGlossaryList = z
-  .strictObject({ ...head, ...message, articles: z.array(AiGlossaryItem).optional(), article: AiGlossaryArticle.optional() })
+  .strictObject({
+    ...head,
+    ...message,
+    articles: z.array(AiGlossaryItem).optional(),
+    article: AiGlossaryArticle.optional(),
+  })
   .meta({ id: 'AiGlossaryList' });
 
-export const AiGlossaryAnswer = z.strictObject({ ...head, ...message, article: AiGlossaryArticle.optional() }).meta({ id: 'AiGlossaryAnswer' });
+export const AiGlossaryAnswer = z
+  .strictObject({ ...head, ...message, article: AiGlossaryArticle.optional() })
+  .meta({ id: 'AiGlossaryAnswer' });
 
 export const AiDisclosures = z
-  .strictObject({ ...head, disclosures: z.array(z.strictObject({ key: z.enum(['ai_interaction', 'investment_risk']), ...bilingual('text') })) })
+  .strictObject({
+    ...head,
+    disclosures: z.array(z.strictObject({ key: z.enum(['ai_interaction', 'investment_risk']), ...bilingual('text') })),
+  })
   .meta({ id: 'AiDisclosures' });
 
 export const AiErrorExplanation = z
   .strictObject({
-    ...head, ...message,
+    ...head,
+    ...message,
     code: z.string(),
     http_status: z.number().int().nullable().optional(),
-    cause: z.string().optional(), cause_ar: z.string().optional(), cause_en: z.string().optional(),
-    remedy: z.string().optional(), remedy_ar: z.string().optional(), remedy_en: z.string().optional(),
+    cause: z.string().optional(),
+    cause_ar: z.string().optional(),
+    cause_en: z.string().optional(),
+    remedy: z.string().optional(),
+    remedy_ar: z.string().optional(),
+    remedy_en: z.string().optional(),
   })
   .meta({ id: 'AiErrorExplanation' });

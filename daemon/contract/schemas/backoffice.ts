@@ -24,7 +24,12 @@ export const AuditEntrySchema = z
     detail: z.string().describe('JSON text of the details (e.g. the status and idempotency key), exactly as hashed'),
     prev_hash: sha256Hex("the previous entry's hash (64 zeros for the first)"),
     hash: sha256Hex('SHA-256 of this entry with prev_hash'),
-    on_behalf_of: z.string().nullable().describe('for a replayed journal entry, the recorded principal the actor (the replaying operator) acted for; null otherwise'),
+    on_behalf_of: z
+      .string()
+      .nullable()
+      .describe(
+        'for a replayed journal entry, the recorded principal the actor (the replaying operator) acted for; null otherwise',
+      ),
   })
   .meta({ id: 'AuditEntry' });
 

@@ -36,7 +36,10 @@ function shown(input: unknown): string {
 const color = (what: string) =>
   z
     .string()
-    .regex(COLOR_RE, { error: (iss) => `${shown(iss.input)} is not #rrggbb: a # and six hex digits, e.g. #1F3A5F (short forms such as #fff and names such as red are refused)` })
+    .regex(COLOR_RE, {
+      error: (iss) =>
+        `${shown(iss.input)} is not #rrggbb: a # and six hex digits, e.g. #1F3A5F (short forms such as #fff and names such as red are refused)`,
+    })
     .toUpperCase()
     .describe(`${what}: #rrggbb (six hex digits; answered in upper case)`);
 
@@ -48,7 +51,10 @@ export const BrandingPatchBody = z
     display_name: z
       .string()
       .trim()
-      .refine((s) => charCount(s) >= 1 && charCount(s) <= DISPLAY_NAME_MAX, `1-${DISPLAY_NAME_MAX} characters after trimming`)
+      .refine(
+        (s) => charCount(s) >= 1 && charCount(s) <= DISPLAY_NAME_MAX,
+        `1-${DISPLAY_NAME_MAX} characters after trimming`,
+      )
       .refine((s) => NO_CONTROLS.test(s), 'one line, no control characters')
       .optional()
       .describe(`the name reports show, 1-${DISPLAY_NAME_MAX} characters (trimmed), one line`),
@@ -70,7 +76,11 @@ export const BrandingPatchBody = z
   .meta({ id: 'BrandingUpdate' });
 export type BrandingPatch = z.infer<typeof BrandingPatchBody>;
 
-const PATCH_CODES: Record<string, ErrorCode> = { primary_color: 'INVALID_COLOR', accent_color: 'INVALID_COLOR', font: 'UNSUPPORTED_FONT' };
+const PATCH_CODES: Record<string, ErrorCode> = {
+  primary_color: 'INVALID_COLOR',
+  accent_color: 'INVALID_COLOR',
+  font: 'UNSUPPORTED_FONT',
+};
 
 /** A bad colour is INVALID_COLOR, a font outside the set UNSUPPORTED_FONT; anything else VALIDATION_FAILED. */
 export function brandingIssueCode(path: readonly PropertyKey[], where: string): ErrorCode | undefined {
@@ -85,8 +95,15 @@ export const BrandingSchema = z
     accent_color: z.string().describe(`#RRGGBB; default ${DEFAULT_ACCENT_COLOR}`),
     font: z.enum(BRAND_FONTS).describe(`one of the embedded fonts; default ${DEFAULT_BRAND_FONT}`),
     footer_text: z.string().describe('printed at the foot of every report page; default ""'),
-    logo_url: z.string().nullable().describe(`${LOGO_PATH} (a path on the sandbox's base URL, bearer auth) once a logo is uploaded; null until then`),
-    updated_at: timestamp().describe('the last change of any field or the logo; the tenant\'s creation time before the first'),
+    logo_url: z
+      .string()
+      .nullable()
+      .describe(
+        `${LOGO_PATH} (a path on the sandbox's base URL, bearer auth) once a logo is uploaded; null until then`,
+      ),
+    updated_at: timestamp().describe(
+      "the last change of any field or the logo; the tenant's creation time before the first",
+    ),
   })
   .meta({ id: 'Branding' });
 export type Branding = z.infer<typeof BrandingSchema>;
@@ -96,7 +113,9 @@ export const BrandingLogoResponse = z
     logo_url: z.string().describe(`${LOGO_PATH}: GET it with the tenant's bearer key`),
     content_type: z.enum(LOGO_TYPES).describe('judged by the magic bytes, whatever the Content-Type said'),
     bytes: z.int().describe('size of the logo in bytes'),
-    sha256: z.string().describe('SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url'),
+    sha256: z
+      .string()
+      .describe('SHA-256 of the logo bytes (64 lowercase hex characters); also the ETag of GET logo_url'),
   })
   .meta({ id: 'BrandingLogo' });
 export type BrandingLogo = z.infer<typeof BrandingLogoResponse>;

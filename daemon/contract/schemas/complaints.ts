@@ -29,7 +29,9 @@ export const ComplaintSchema = z
     summary: z.string(),
     state: z.enum(COMPLAINT_STATES),
     received_at: timestamp(),
-    due_date: ymd('the response is due by this date: 15 EGX business days after receipt (weekends and holidays do not count)'),
+    due_date: ymd(
+      'the response is due by this date: 15 EGX business days after receipt (weekends and holidays do not count)',
+    ),
     overdue: z.boolean().describe('still received or investigating and the sandbox date is after due_date'),
     resolution_note: z.string().nullable(),
     closed_at: timestamp().nullable(),
@@ -38,7 +40,9 @@ export const ComplaintSchema = z
   })
   .meta({ id: 'Complaint' });
 
-export const ComplaintListSchema = z.object({ complaints: z.array(ComplaintSchema).describe('oldest first') }).meta({ id: 'ComplaintList' });
+export const ComplaintListSchema = z
+  .object({ complaints: z.array(ComplaintSchema).describe('oldest first') })
+  .meta({ id: 'ComplaintList' });
 
 export const ComplaintCreateSchema = z.strictObject({
   investor_id: z.string().min(1).max(64),

@@ -9,7 +9,11 @@ import { BlotterExecutionSchema } from './trading.js';
 const micros = (what: string) => z.int().describe(`${what}; EGP micros`);
 
 export const EodQuery = z.strictObject({
-  date: z.string().max(32).optional().describe('exchange date (YYYY-MM-DD, Cairo); default today on the sandbox clock; a future date is DATE_IN_FUTURE'),
+  date: z
+    .string()
+    .max(32)
+    .optional()
+    .describe('exchange date (YYYY-MM-DD, Cairo); default today on the sandbox clock; a future date is DATE_IN_FUTURE'),
 });
 
 const FeeLineFields = {
@@ -22,21 +26,23 @@ const FeeLineFields = {
 };
 
 // a blotter execution with its fee lines
-const EodTradeSchema = BlotterExecutionSchema
-  .extend({
-    fees: z.object(FeeLineFields).describe('each charge of this fill'),
-    fees_micros: micros('commission + EGX + MCDR + IPF + FRA (stamp duty apart)'),
-  })
-  .meta({ id: 'EodTrade' });
+const EodTradeSchema = BlotterExecutionSchema.extend({
+  fees: z.object(FeeLineFields).describe('each charge of this fill'),
+  fees_micros: micros('commission + EGX + MCDR + IPF + FRA (stamp duty apart)'),
+}).meta({ id: 'EodTrade' });
 
 const EodMovementSchema = z
   .object({
     activity_id: z.string(),
-    activity_type: z.enum(ACTIVITY_TYPES).describe('CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, SUB/RED fund orders, JNLC journal'),
+    activity_type: z
+      .enum(ACTIVITY_TYPES)
+      .describe(
+        'CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, SUB/RED fund orders, JNLC journal',
+      ),
     tenant_id: z.string(),
     investor_id: z.string(),
     account_number: z.string(),
-    amount_micros: micros('signed effect on the investor\'s cash: + in, - out'),
+    amount_micros: micros("signed effect on the investor's cash: + in, - out"),
     description: z.string(),
     ref_type: z.string().nullable(),
     ref_id: z.string().nullable(),
@@ -44,7 +50,11 @@ const EodMovementSchema = z
   })
   .meta({ id: 'EodCashMovement' });
 
-const SideTotal = z.object({ fills: z.int(), gross_micros: micros('qty x price summed'), net_micros: micros('net consideration summed') });
+const SideTotal = z.object({
+  fills: z.int(),
+  gross_micros: micros('qty x price summed'),
+  net_micros: micros('net consideration summed'),
+});
 
 const EodObligationSchema = z
   .object({
@@ -61,21 +71,35 @@ const EodObligationSchema = z
 export const EodSchema = z
   .object({
     date: calendarDate().describe('the exchange date reported (YYYY-MM-DD, Cairo)'),
-    broker_id: z.string().nullable().describe('the dealer\'s broker (null: an identity of every broker)'),
+    broker_id: z.string().nullable().describe("the dealer's broker (null: an identity of every broker)"),
     as_of: timestamp(),
     trading_day: z.boolean().describe('false on a weekend or an exchange holiday'),
-    trades: z.array(EodTradeSchema).describe('every fill of the broker\'s investors on that date, oldest first'),
+    trades: z.array(EodTradeSchema).describe("every fill of the broker's investors on that date, oldest first"),
     fees_by_line: z
-      .object({ ...FeeLineFields, fees_micros: micros('every line but stamp duty'), total_micros: micros('fees + stamp duty') })
+      .object({
+        ...FeeLineFields,
+        fees_micros: micros('every line but stamp duty'),
+        total_micros: micros('fees + stamp duty'),
+      })
       .describe('the charges of those trades, summed by line'),
     cash: z
       .object({
-        movements: z.array(EodMovementSchema).describe('every activity of the day that moved an investor\'s cash, oldest first'),
+        movements: z
+          .array(EodMovementSchema)
+          .describe("every activity of the day that moved an investor's cash, oldest first"),
         totals: z
-          .array(z.object({ activity_type: z.enum(ACTIVITY_TYPES), count: z.int(), in_micros: micros('credited'), out_micros: micros('debited'), net_micros: micros('in - out') }))
+          .array(
+            z.object({
+              activity_type: z.enum(ACTIVITY_TYPES),
+              count: z.int(),
+              in_micros: micros('credited'),
+              out_micros: micros('debited'),
+              net_micros: micros('in - out'),
+            }),
+          )
           .describe('the movements summed by activity type, alphabetical'),
       })
-      .describe('cash movements of the day from the ledger\'s activity feed'),
+      .describe("cash movements of the day from the ledger's activity feed"),
     settlements_due: z
       .object({
         investors: z.array(EodObligationSchema).describe('per investor, for fills settling on that date'),
@@ -84,10 +108,14 @@ export const EodSchema = z
             buy: SideTotal,
             sell: SideTotal,
             pending_fills: z.int(),
-            net_cash_micros: micros('sell.net - buy.net over every investor: positive, the broker pays its investors on balance'),
-            market_net_micros: micros('sell.gross - buy.gross: positive, the broker receives from the market on balance'),
+            net_cash_micros: micros(
+              'sell.net - buy.net over every investor: positive, the broker pays its investors on balance',
+            ),
+            market_net_micros: micros(
+              'sell.gross - buy.gross: positive, the broker receives from the market on balance',
+            ),
           })
-          .describe('the broker\'s net for the date'),
+          .describe("the broker's net for the date"),
       })
       .describe('settlement obligations falling due on that date (T+2 of earlier trades)'),
   })
@@ -114,10 +142,12 @@ export const ReferenceInstrumentsSchema = z
 
 export const ReferenceCalendarSchema = z
   .object({
-    zone: z.string().describe('the exchange\'s IANA zone'),
+    zone: z.string().describe("the exchange's IANA zone"),
     start_date: calendarDate().describe('first date of the range'),
     end_date: calendarDate().describe('last date of the range'),
-    calendar: z.array(CalendarRowSchema).describe('trading days from start_date to end_date inclusive, with session hours and T+2 settlement dates'),
+    calendar: z
+      .array(CalendarRowSchema)
+      .describe('trading days from start_date to end_date inclusive, with session hours and T+2 settlement dates'),
   })
   .meta({ id: 'ReferenceCalendar' });
 
@@ -141,7 +171,13 @@ export const ReferenceFeesSchema = z
 
 export const ReferenceTicksSchema = z
   .object({
-    ticks: z.array(z.object({ from_micros: z.int(), below_micros: z.int().nullable().describe('null: no upper bound'), tick_micros: z.int() })),
+    ticks: z.array(
+      z.object({
+        from_micros: z.int(),
+        below_micros: z.int().nullable().describe('null: no upper bound'),
+        tick_micros: z.int(),
+      }),
+    ),
     band_bps: z.int().describe('the daily price band around the reference price, in basis points (2000 = 20%)'),
     note: z.string(),
   })
@@ -149,7 +185,14 @@ export const ReferenceTicksSchema = z
 
 export const ReferenceHolidaysSchema = z
   .object({
-    holidays: z.array(z.object({ date: calendarDate(), name: z.string(), name_ar: z.string(), status: z.string().describe('confirmed or calendar (derived)') })),
+    holidays: z.array(
+      z.object({
+        date: calendarDate(),
+        name: z.string(),
+        name_ar: z.string(),
+        status: z.string().describe('confirmed or calendar (derived)'),
+      }),
+    ),
   })
   .meta({ id: 'ReferenceHolidays' });
 

@@ -2,7 +2,10 @@
 import { z } from 'zod';
 import { timestamp, calendarDate } from './formats.js';
 
-const date = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
+const date = (what: string) =>
+  calendarDate()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+    .describe(what);
 
 export const DeclareDividendBody = z
   .strictObject({

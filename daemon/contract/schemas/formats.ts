@@ -9,4 +9,5 @@ export const timestamp = () => z.string().meta({ format: 'date-time' });
 export const calendarDate = () => z.string().meta({ format: 'date' });
 
 /** The spec's page size of a list: 1-200, default 100 (its limits table). */
-export const listLimit = () => z.coerce.number().int().min(1).max(200).default(100).describe('page size, 1-200 (default 100)');
+export const listLimit = () =>
+  z.coerce.number().int().min(1).max(200).default(100).describe('page size, 1-200 (default 100)');

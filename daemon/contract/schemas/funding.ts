@@ -9,10 +9,19 @@ export const TransferSchema = z
     investor_id: z.string(),
     direction: z.enum(TRANSFER_DIRECTIONS),
     amount_micros: z.int(),
-    state: z.enum(TRANSFER_STATES).describe('received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed'),
-    approval: z.enum(TRANSFER_APPROVALS).describe('automatic unless manual funding approval was on at creation: then pending until a dealer approves or rejects'),
+    state: z
+      .enum(TRANSFER_STATES)
+      .describe('received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed'),
+    approval: z
+      .enum(TRANSFER_APPROVALS)
+      .describe(
+        'automatic unless manual funding approval was on at creation: then pending until a dealer approves or rejects',
+      ),
     rail_ref: z.string().nullable().describe('payment-rail reference, assigned at pending_rail'),
-    reason_code: z.string().nullable().describe('why it failed (RAIL_REJECTED, a dealer reason, ...); null unless failed'),
+    reason_code: z
+      .string()
+      .nullable()
+      .describe('why it failed (RAIL_REJECTED, a dealer reason, ...); null unless failed'),
     created_at: timestamp(),
     updated_at: timestamp(),
   })
@@ -48,7 +57,10 @@ export const DeskTransferSchema = TransferSchema.extend({
 }).meta({ id: 'FundingDeskTransfer' });
 
 export const DeskListQuery = z.strictObject({
-  approval: z.enum([...TRANSFER_APPROVALS, 'any']).default('pending').describe('default pending: the transfers waiting for a decision'),
+  approval: z
+    .enum([...TRANSFER_APPROVALS, 'any'])
+    .default('pending')
+    .describe('default pending: the transfers waiting for a decision'),
   state: z.enum(TRANSFER_STATES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });

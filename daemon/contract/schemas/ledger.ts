@@ -17,18 +17,28 @@ export const BalancesSchema = z
     investor_id: z.string(),
     as_of: timestamp().describe('simulated time of the read (RFC 3339, Africa/Cairo offset)'),
     cash: z.array(z.object(PositionFields)).describe('amounts in micros; cash:EGP is always present'),
-    securities: z.array(z.object({ ...PositionFields, symbol: z.string() })).describe('amounts in whole shares; listed while any bucket is non-zero'),
-    funds: z.array(z.object({ ...PositionFields, fund_code: z.string() })).describe('amounts in unit micros; listed while any bucket is non-zero'),
+    securities: z
+      .array(z.object({ ...PositionFields, symbol: z.string() }))
+      .describe('amounts in whole shares; listed while any bucket is non-zero'),
+    funds: z
+      .array(z.object({ ...PositionFields, fund_code: z.string() }))
+      .describe('amounts in unit micros; listed while any bucket is non-zero'),
   })
   .meta({ id: 'Balances' });
 
 export const ActivitySchema = z
   .object({
     id: z.string().describe('act_...'),
-    activity_type: z.enum(ACTIVITY_TYPES).describe('CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added by a stock split'),
+    activity_type: z
+      .enum(ACTIVITY_TYPES)
+      .describe(
+        'CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added by a stock split',
+      ),
     investor_id: z.string(),
     at: timestamp().describe('when it was booked, simulated time (RFC 3339)'),
-    net_amount_micros: z.int().describe('signed effect on cash: positive in, negative out, 0 for a holdings-only movement'),
+    net_amount_micros: z
+      .int()
+      .describe('signed effect on cash: positive in, negative out, 0 for a holdings-only movement'),
     description: z.string(),
     status: z.literal('executed').describe('rows are immutable; a correction is a new row'),
     ref_type: z.enum(ACTIVITY_REF_TYPES).nullable().describe('kind of the object that caused it'),

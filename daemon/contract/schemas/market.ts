@@ -39,8 +39,14 @@ export const LiveQuoteSchema = z
   .object({
     symbol: z.string(),
     price_micros: micros,
-    prev_close_micros: micros.describe("the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close"),
-    change_pct: z.number().describe('fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price)'),
+    prev_close_micros: micros.describe(
+      "the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close",
+    ),
+    change_pct: z
+      .number()
+      .describe(
+        'fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price)',
+      ),
     as_of: timestamp(),
     session_open: z.boolean(),
   })
@@ -49,14 +55,25 @@ export const LiveQuoteSchema = z
 export const DetailQuoteSchema = LiveQuoteSchema.extend({
   market_id: z.string(),
   ref_price_micros: micros.describe('the reference price the band is built on: always equal to prev_close_micros'),
-  band: z.object({ lower_micros: micros, upper_micros: micros, pct: z.number() }).describe("+/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's)"),
+  band: z
+    .object({ lower_micros: micros, upper_micros: micros, pct: z.number() })
+    .describe(
+      "+/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's)",
+    ),
   tick_micros: micros,
   halted: z.boolean(),
   day: z.object({ open_micros: micros, high_micros: micros, low_micros: micros, volume: z.int() }).nullable(),
 }).meta({ id: 'Quote' });
 
 export const CandleSchema = z
-  .object({ date: calendarDate(), open_micros: micros, high_micros: micros, low_micros: micros, close_micros: micros, volume: z.int() })
+  .object({
+    date: calendarDate(),
+    open_micros: micros,
+    high_micros: micros,
+    low_micros: micros,
+    close_micros: micros,
+    volume: z.int(),
+  })
   .meta({ id: 'Candle' });
 
 export const IndexCandleSchema = z
@@ -72,7 +89,9 @@ export const IndexCandleSchema = z
 export const IndexOhlcvSchema = z
   .object({
     index: z.literal('EGX30'),
-    candles: z.array(IndexCandleSchema).describe('the last `days` trading days, chronological; today\'s bar is cut at the current minute'),
+    candles: z
+      .array(IndexCandleSchema)
+      .describe("the last `days` trading days, chronological; today's bar is cut at the current minute"),
   })
   .meta({ id: 'IndexOhlcv' });
 
@@ -85,12 +104,21 @@ export const HaltSchema = z
   .meta({ id: 'Halt' });
 
 export const CalendarRowSchema = z
-  .object({ date: calendarDate(), open: z.string(), close: z.string(), session_open: z.string(), session_close: z.string(), settlement_date: calendarDate() })
+  .object({
+    date: calendarDate(),
+    open: z.string(),
+    close: z.string(),
+    session_open: z.string(),
+    session_close: z.string(),
+    settlement_date: calendarDate(),
+  })
   .meta({ id: 'CalendarDay' });
 
 export const ClosedDaySchema = z
   .object({ date: calendarDate(), name: z.string(), name_ar: z.string() })
-  .describe('A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are the weekend and not listed.')
+  .describe(
+    'A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are the weekend and not listed.',
+  )
   .meta({ id: 'ClosedDay' });
 
 export const BondSchema = z

@@ -5,26 +5,58 @@ import { calendarDate, timestamp } from './formats.js';
 import type { ErrorCode } from '../errors.js';
 import { drawableText } from '../font-coverage.js';
 import {
-  ACCOUNT_STATUSES, DOCUMENT_SIDES, EXPERIENCE_LEVELS, HORIZON_BANDS, INCOME_BANDS, KYC_DECLINE_REASONS, KYC_PATHS, KYC_STATES,
-  NET_WORTH_BANDS, OBJECTIVES, RISK_TOLERANCES, checkNationalId, isValidAddress, isValidEmail, isValidFullName, isValidPhone, parseIsoDate,
+  ACCOUNT_STATUSES,
+  DOCUMENT_SIDES,
+  EXPERIENCE_LEVELS,
+  HORIZON_BANDS,
+  INCOME_BANDS,
+  KYC_DECLINE_REASONS,
+  KYC_PATHS,
+  KYC_STATES,
+  NET_WORTH_BANDS,
+  OBJECTIVES,
+  RISK_TOLERANCES,
+  checkNationalId,
+  isValidAddress,
+  isValidEmail,
+  isValidFullName,
+  isValidPhone,
+  parseIsoDate,
 } from '../kyc.js';
 
 export const ApplicationIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 export const DealerApplicationParams = z.strictObject({ application_id: z.string().min(1).max(64) });
 export const DocumentParams = z.strictObject({ id: z.string().min(1).max(64), side: z.enum(DOCUMENT_SIDES) });
-export const DealerDocumentParams = z.strictObject({ application_id: z.string().min(1).max(64), side: z.enum(DOCUMENT_SIDES) });
+export const DealerDocumentParams = z.strictObject({
+  application_id: z.string().min(1).max(64),
+  side: z.enum(DOCUMENT_SIDES),
+});
 export const InvestorIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 
-const text = (max: number) => z.string().max(max * 4).trim();
+const text = (max: number) =>
+  z
+    .string()
+    .max(max * 4)
+    .trim();
 
 export const KycCreateBody = z
   .strictObject({
-    full_name: drawableText(text(120).refine(isValidFullName, 'letters (any script) with spaces, apostrophes, hyphens or periods between words, 2-120 characters')),
-    national_id: z.string().max(64).superRefine((v, ctx) => {
-      const r = checkNationalId(v);
-      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason });
-    }),
-    date_of_birth: calendarDate().max(32).refine((v) => parseIsoDate(v) !== null, 'a real date as YYYY-MM-DD'),
+    full_name: drawableText(
+      text(120).refine(
+        isValidFullName,
+        'letters (any script) with spaces, apostrophes, hyphens or periods between words, 2-120 characters',
+      ),
+    ),
+    national_id: z
+      .string()
+      .max(64)
+      .superRefine((v, ctx) => {
+        const r = checkNationalId(v);
+        if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason });
+      }),
+    date_of_birth: calendarDate()
+      .max(32)
+      .refine((v) => parseIsoDate(v) !== null, 'a real date as YYYY-MM-DD'),
     email: z.string().max(320).refine(isValidEmail, 'an email address such as name@example.com'),
     phone: z.string().max(32).refine(isValidPhone, 'an Egyptian mobile: 01[0125]XXXXXXXX or +201[0125]XXXXXXXX'),
     address: text(300).refine(isValidAddress, '5-300 characters, no control characters'),
@@ -63,13 +95,23 @@ export const DocumentSummary = z.object({
 });
 
 export const DocumentUploadResponse = z
-  .object({ application_id: z.string(), side: z.enum(DOCUMENT_SIDES), content_type: z.enum(['image/jpeg', 'image/png']), size_bytes: z.int(), sha256: z.string(), state: z.enum(KYC_STATES) })
+  .object({
+    application_id: z.string(),
+    side: z.enum(DOCUMENT_SIDES),
+    content_type: z.enum(['image/jpeg', 'image/png']),
+    size_bytes: z.int(),
+    sha256: z.string(),
+    state: z.enum(KYC_STATES),
+  })
   .meta({ id: 'KycDocumentUploaded' });
 
 export const SubmitResponse = z
   .object({
     state: z.enum(KYC_STATES),
-    investor_id: z.string().optional().describe('Present when the submit itself approved the application (the dossier-only path).'),
+    investor_id: z
+      .string()
+      .optional()
+      .describe('Present when the submit itself approved the application (the dossier-only path).'),
   })
   .meta({ id: 'KycSubmitted' });
 
@@ -134,10 +176,18 @@ export function suitabilityIssueCode(path: readonly PropertyKey[], where: string
   return where === 'body' && path[0] === 'questionnaire' ? 'INVALID_QUESTIONNAIRE' : undefined;
 }
 
-export const SuitabilityView = z.object({ tier: z.int().min(0).max(3), recorded: z.boolean(), risk_acknowledged: z.boolean() });
+export const SuitabilityView = z.object({
+  tier: z.int().min(0).max(3),
+  recorded: z.boolean(),
+  risk_acknowledged: z.boolean(),
+});
 
 export const SuitabilityResponse = z
-  .object({ investor_id: z.string(), suitability: SuitabilityView.extend({ score: z.int() }), shariah_only: z.boolean() })
+  .object({
+    investor_id: z.string(),
+    suitability: SuitabilityView.extend({ score: z.int() }),
+    shariah_only: z.boolean(),
+  })
   .meta({ id: 'SuitabilityRecorded' });
 
 const BrokerContact = {

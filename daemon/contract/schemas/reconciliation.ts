@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { calendarDate, timestamp } from './formats.js';
 import { freeText } from './free-text.js';
 
-const date = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
+const date = (what: string) =>
+  calendarDate()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+    .describe(what);
 const id = z.string().min(1).max(64);
 
 export const BREAK_KINDS = ['position', 'cash', 'missing', 'duplicate'] as const;
@@ -15,14 +18,32 @@ export type BreakState = (typeof BREAK_STATES)[number];
 
 export const InjectBreakBody = z
   .strictObject({
-    kind: z.enum(BREAK_KINDS).describe('position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more micros; missing: the line is left off the statement; duplicate: the line is listed twice'),
+    kind: z
+      .enum(BREAK_KINDS)
+      .describe(
+        'position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more micros; missing: the line is left off the statement; duplicate: the line is listed twice',
+      ),
     investor_id: id.describe('an investor of any tenant'),
-    symbol: z.string().min(1).max(16).optional().describe('an equity of the catalog: required for position, absent for cash; for missing and duplicate, the custodian line of this symbol (absent: the bank line)'),
-    amount: z.int().refine((n) => n !== 0, 'must not be 0').optional().describe('position: shares; cash: EGP micros; signed, not 0; only for position and cash'),
+    symbol: z
+      .string()
+      .min(1)
+      .max(16)
+      .optional()
+      .describe(
+        'an equity of the catalog: required for position, absent for cash; for missing and duplicate, the custodian line of this symbol (absent: the bank line)',
+      ),
+    amount: z
+      .int()
+      .refine((n) => n !== 0, 'must not be 0')
+      .optional()
+      .describe('position: shares; cash: EGP micros; signed, not 0; only for position and cash'),
     date: date('the first statement date it corrupts: a business day up to today; default today').optional(),
     through: date('the last statement date it corrupts (inclusive); default: every later date').optional(),
   })
-  .meta({ id: 'InjectBreakRequest', examples: [{ kind: 'position', investor_id: 'inv_...', symbol: 'COMI', amount: 10 }] });
+  .meta({
+    id: 'InjectBreakRequest',
+    examples: [{ kind: 'position', investor_id: 'inv_...', symbol: 'COMI', amount: 10 }],
+  });
 
 export const InjectionSchema = z
   .object({
@@ -40,7 +61,9 @@ export const InjectionSchema = z
 
 export const StatementQuery = z.strictObject({
   date: date('a business day up to today'),
-  source: z.enum(['custodian', 'bank']).describe('custodian: holdings per investor and symbol (MCDR); bank: cash per investor'),
+  source: z
+    .enum(['custodian', 'bank'])
+    .describe('custodian: holdings per investor and symbol (MCDR); bank: cash per investor'),
   investor_id: id.optional(),
 });
 
@@ -61,7 +84,9 @@ export const StatementSchema = z
   })
   .meta({ id: 'ExternalStatement' });
 
-export const RunBody = z.strictObject({ date: date('the business day to reconcile: up to today, not a weekend or holiday') }).meta({ id: 'ReconciliationRunRequest' });
+export const RunBody = z
+  .strictObject({ date: date('the business day to reconcile: up to today, not a weekend or holiday') })
+  .meta({ id: 'ReconciliationRunRequest' });
 
 export const RunSchema = z
   .object({
@@ -82,7 +107,9 @@ export const RunListQuery = z.strictObject({
   date: date('only runs of this date').optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
-export const RunListSchema = z.object({ runs: z.array(RunSchema).describe('newest first') }).meta({ id: 'ReconciliationRunList' });
+export const RunListSchema = z
+  .object({ runs: z.array(RunSchema).describe('newest first') })
+  .meta({ id: 'ReconciliationRunList' });
 
 export const BreakSchema = z
   .object({
@@ -118,13 +145,21 @@ export const BreakListQuery = z.strictObject({
   run_id: id.optional().describe('breaks a run found (first or last seen)'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
-export const BreakListSchema = z.object({ breaks: z.array(BreakSchema).describe('newest first') }).meta({ id: 'ReconciliationBreakList' });
+export const BreakListSchema = z
+  .object({ breaks: z.array(BreakSchema).describe('newest first') })
+  .meta({ id: 'ReconciliationBreakList' });
 
 export const IdParams = z.strictObject({ id });
-export const AcknowledgeBody = z.strictObject({ note: freeText(2000).optional() }).meta({ id: 'AcknowledgeBreakRequest' });
+export const AcknowledgeBody = z
+  .strictObject({ note: freeText(2000).optional() })
+  .meta({ id: 'AcknowledgeBreakRequest' });
 export const ResolveBody = z
   .strictObject({
-    resolution: z.literal('accepted').describe('accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto from a run)'),
+    resolution: z
+      .literal('accepted')
+      .describe(
+        'accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto from a run)',
+      ),
     note: freeText(2000).describe('why the difference is accepted'),
   })
   .meta({ id: 'ResolveBreakRequest' });

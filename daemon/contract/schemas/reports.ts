@@ -17,7 +17,11 @@ export const ReportCreateBody = z
     investor_id: z.string().min(1).max(64),
     type: z.enum(REPORT_TYPES),
     period_start: z.string().max(32).describe('YYYY-MM-DD (Cairo), inclusive').meta({ format: 'date' }),
-    period_end: z.string().max(32).describe('YYYY-MM-DD (Cairo), inclusive; not after today, not before period_start').meta({ format: 'date' }),
+    period_end: z
+      .string()
+      .max(32)
+      .describe('YYYY-MM-DD (Cairo), inclusive; not after today, not before period_start')
+      .meta({ format: 'date' }),
     sections: z
       .array(z.enum(REPORT_SECTIONS))
       .min(1)
@@ -42,7 +46,9 @@ export const ReportSchema = z
     period_end: calendarDate(),
     sections: z.array(z.enum(REPORT_SECTIONS)),
     locale: z.enum(REPORT_LOCALES),
-    state: z.enum(REPORT_STATES).describe('pending -> generating (the next simulated minute) -> ready or failed (the minute after)'),
+    state: z
+      .enum(REPORT_STATES)
+      .describe('pending -> generating (the next simulated minute) -> ready or failed (the minute after)'),
     created_at: timestamp(),
     ready_at: timestamp().nullable(),
     expires_at: timestamp().describe('created_at + 7 years: the PDF is purged after it (410 REPORT_PURGED)'),

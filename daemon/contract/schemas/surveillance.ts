@@ -7,15 +7,26 @@ import { freeText, optionalText } from './free-text.js';
 export const SURVEILLANCE_RULES = ['wash_trade', 'layering', 'concentration'] as const;
 export const ALERT_STATES = ['open', 'escalated', 'closed'] as const;
 
-const ymd = (what: string) => calendarDate().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD').describe(what);
+const ymd = (what: string) =>
+  calendarDate()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+    .describe(what);
 const note = () => freeText(2000);
 
 export const ThresholdsSchema = z
   .object({
-    wash_window_minutes: z.int().describe('wash trade: a buy and a sell fill of one investor in one symbol at most this many minutes apart'),
-    layering_min_cancels: z.int().describe('layering-like cancels: at least this many orders of one side of one symbol cancelled in a session...'),
+    wash_window_minutes: z
+      .int()
+      .describe('wash trade: a buy and a sell fill of one investor in one symbol at most this many minutes apart'),
+    layering_min_cancels: z
+      .int()
+      .describe('layering-like cancels: at least this many orders of one side of one symbol cancelled in a session...'),
     layering_cancel_within_minutes: z.int().describe('...each cancelled at most this many minutes after it was placed'),
-    concentration_share_bps: z.int().describe("concentration: one investor's filled quantity is MORE than this share (basis points) of the symbol's session volume"),
+    concentration_share_bps: z
+      .int()
+      .describe(
+        "concentration: one investor's filled quantity is MORE than this share (basis points) of the symbol's session volume",
+      ),
   })
   .meta({ id: 'SurveillanceThresholds' });
 
@@ -48,7 +59,9 @@ export const AlertSchema = z
     window_end: timestamp().describe('the last order or fill of the evidence'),
     order_ids: z.array(z.string()).describe('the orders that triggered the alert'),
     fill_ids: z.array(z.string()).describe('the fills that triggered the alert (empty for layering)'),
-    detail: z.record(z.string(), z.union([z.number(), z.string()])).describe('the measured values against the thresholds of the run'),
+    detail: z
+      .record(z.string(), z.union([z.number(), z.string()]))
+      .describe('the measured values against the thresholds of the run'),
     state: z.enum(ALERT_STATES),
     note: z.string().nullable().describe("the operator's note (the closing note once closed)"),
     created_at: timestamp(),
@@ -58,7 +71,9 @@ export const AlertSchema = z
   })
   .meta({ id: 'SurveillanceAlert' });
 
-export const AlertListSchema = z.object({ alerts: z.array(AlertSchema).describe('oldest first') }).meta({ id: 'SurveillanceAlertList' });
+export const AlertListSchema = z
+  .object({ alerts: z.array(AlertSchema).describe('oldest first') })
+  .meta({ id: 'SurveillanceAlertList' });
 
 export const RunSchema = z
   .object({
@@ -86,5 +101,9 @@ export const AlertListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-export const AlertCloseSchema = z.strictObject({ note: optionalText(2000).optional().describe('required: why the alert is closed') });
-export const AlertEscalateSchema = z.strictObject({ note: note().optional().describe('optional: why it is escalated') });
+export const AlertCloseSchema = z.strictObject({
+  note: optionalText(2000).optional().describe('required: why the alert is closed'),
+});
+export const AlertEscalateSchema = z.strictObject({
+  note: note().optional().describe('optional: why it is escalated'),
+});

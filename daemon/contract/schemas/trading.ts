@@ -6,7 +6,17 @@ import { timestamp, calendarDate } from './formats.js';
 import { ORDER_STATES } from '../orders.js';
 import { documentedAs } from './documentation.js';
 
-const STATUSES = ['pending_new', 'accepted', 'new', 'partially_filled', 'filled', 'pending_cancel', 'canceled', 'rejected', 'expired'] as const;
+const STATUSES = [
+  'pending_new',
+  'accepted',
+  'new',
+  'partially_filled',
+  'filled',
+  'pending_cancel',
+  'canceled',
+  'rejected',
+  'expired',
+] as const;
 
 const ORDER_TIFS = ['day', 'gtc', 'ioc', 'fok'] as const;
 
@@ -41,7 +51,12 @@ function orderRequestDocumentation() {
     side: z.enum(['buy', 'sell']),
     qty: z.int().min(1).max(1_000_000_000).describe('whole shares'),
     time_in_force: z.enum(ORDER_TIFS).nullable().optional().describe('default day; ioc and fok need an open session'),
-    client_order_id: z.string().min(1).max(128).optional().describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
+    client_order_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
   };
   return z
     .discriminatedUnion('type', [
@@ -51,7 +66,11 @@ function orderRequestDocumentation() {
       z.strictObject({
         ...common,
         type: z.literal('limit'),
-        limit_price_micros: z.int().min(1).max(Number.MAX_SAFE_INTEGER).describe('on the tick grid, inside the +/-20% band'),
+        limit_price_micros: z
+          .int()
+          .min(1)
+          .max(Number.MAX_SAFE_INTEGER)
+          .describe('on the tick grid, inside the +/-20% band'),
       }),
     ])
     .meta({ id: 'OrderRequest' });
@@ -74,9 +93,16 @@ export const OrderSchema = z
     qty: z.int(),
     limit_price_micros: z.int().nullable(),
     state: z.enum(ORDER_STATES).describe('internal lifecycle state'),
-    status: z.enum(STATUSES).describe('reference-aligned status (spec table: received/transmitted -> pending_new, validated -> accepted, acked -> new, cancel_requested -> pending_cancel, cancelled -> canceled)'),
+    status: z
+      .enum(STATUSES)
+      .describe(
+        'reference-aligned status (spec table: received/transmitted -> pending_new, validated -> accepted, acked -> new, cancel_requested -> pending_cancel, cancelled -> canceled)',
+      ),
     filled_qty: z.int(),
-    avg_price_micros: z.int().nullable().describe('filled value / filled_qty, rounded half up; null before the first fill'),
+    avg_price_micros: z
+      .int()
+      .nullable()
+      .describe('filled value / filled_qty, rounded half up; null before the first fill'),
     reason_code: z.string().nullable().describe('on rejection or cancel: a code of the reject-code registry'),
     created_at: timestamp(),
     updated_at: timestamp(),
@@ -144,7 +170,9 @@ export const ContractNoteSchema = z
     gross_consideration_micros: z.int(),
     fees: z.object(FeeLines),
     withholding: z.object({ stamp_duty_micros: z.int(), total_micros: z.int() }),
-    net_consideration_micros: z.int().describe('buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited'),
+    net_consideration_micros: z
+      .int()
+      .describe('buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited'),
     net_direction: z.enum(['debit', 'credit']),
     issued_at: timestamp(),
   })
@@ -153,11 +181,18 @@ export const ContractNoteSchema = z
 export const DeskQueueQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(100) });
 
 export const DeskExecuteBody = z.strictObject({
-  price_micros: z.int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('default: the tape price now; on the tick grid, inside the band, never worse than the limit'),
+  price_micros: z
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional()
+    .describe('default: the tape price now; on the tick grid, inside the band, never worse than the limit'),
   qty: z.int().positive().max(1_000_000_000).optional().describe('default: the whole remaining quantity'),
 });
 
-export const DeskRejectBody = z.strictObject({ reason_code: z.string().min(1).max(64).describe('a dealer reason of fixtures/reject-codes.json') });
+export const DeskRejectBody = z.strictObject({
+  reason_code: z.string().min(1).max(64).describe('a dealer reason of fixtures/reject-codes.json'),
+});
 
 export const BlotterQuery = z.strictObject({
   date: z.iso.date().optional().describe('trade date (YYYY-MM-DD, Cairo); default today'),
@@ -176,7 +211,9 @@ const Side = z.enum(['buy', 'sell']);
 export const PriceBandSchema = z
   .object({
     lower_micros: z.int().describe('lowest price allowed today: the reference price -20%, rounded up to the tick grid'),
-    upper_micros: z.int().describe('highest price allowed today: the reference price +20%, rounded down to the tick grid'),
+    upper_micros: z
+      .int()
+      .describe('highest price allowed today: the reference price +20%, rounded down to the tick grid'),
   })
   .meta({ id: 'PriceBand' });
 
@@ -184,7 +221,9 @@ export const DeskOrderSchema = OrderSchema.extend({
   tenant_id: z.string().describe('tnt_... of the tenant that placed it'),
   account_number: z.string().describe("the investor's account number"),
   investor_name: z.string().describe("the investor's full name"),
-  routing: z.enum(['auto', 'desk']).describe('desk: placed while auto-fill was off, waits for a dealer; auto: sent to the exchange (the tape)'),
+  routing: z
+    .enum(['auto', 'desk'])
+    .describe('desk: placed while auto-fill was off, waits for a dealer; auto: sent to the exchange (the tape)'),
 }).meta({ id: 'DeskOrder' });
 
 export const DeskQueueItemSchema = DeskOrderSchema.extend({
@@ -194,13 +233,17 @@ export const DeskQueueItemSchema = DeskOrderSchema.extend({
       band: PriceBandSchema,
       session_open: z.boolean().describe('the desk executes only in session'),
     })
-    .describe('the market for the order\'s symbol now'),
+    .describe("the market for the order's symbol now"),
 }).meta({ id: 'DeskQueueItem' });
 
 export const DeskQueueSchema = z
   .object({
-    auto_fill: z.boolean().describe('false: new orders wait here; true: new orders go to the exchange (those already here stay)'),
-    orders: z.array(DeskQueueItemSchema).describe('desk orders not yet filled, cancelled, rejected or expired, oldest first; at most limit'),
+    auto_fill: z
+      .boolean()
+      .describe('false: new orders wait here; true: new orders go to the exchange (those already here stay)'),
+    orders: z
+      .array(DeskQueueItemSchema)
+      .describe('desk orders not yet filled, cancelled, rejected or expired, oldest first; at most limit'),
   })
   .meta({ id: 'DeskQueue' });
 
@@ -216,7 +259,11 @@ export const BlotterExecutionSchema = z
     qty: z.int().describe('shares executed'),
     price_micros: z.int().describe('execution price per share'),
     gross_micros: z.int().describe('qty x price'),
-    net_micros: z.int().describe('buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)'),
+    net_micros: z
+      .int()
+      .describe(
+        'buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)',
+      ),
     venue: z.enum(['tape', 'desk']).describe('tape: auto-filled against the tape; desk: executed by a dealer'),
     executed_by: z.string().nullable().describe('name of the dealer who executed it; null for tape fills'),
     executed_at: timestamp().describe('RFC 3339, Cairo offset'),
@@ -227,7 +274,9 @@ export const BlotterExecutionSchema = z
 export const BlotterSchema = z
   .object({
     date: calendarDate().describe('the trade date shown (YYYY-MM-DD, Cairo)'),
-    executions: z.array(BlotterExecutionSchema).describe("executions of the dealer's broker on that date, newest first; at most limit"),
+    executions: z
+      .array(BlotterExecutionSchema)
+      .describe("executions of the dealer's broker on that date, newest first; at most limit"),
   })
   .meta({ id: 'Blotter' });
 
@@ -242,7 +291,9 @@ export const ExposureSchema = z
           orders: z.int().describe('open orders (not yet filled, cancelled, rejected or expired)'),
           qty: z.int().describe('their ordered shares'),
           filled_qty: z.int().describe('of which filled'),
-          reserved_cash_micros: z.int().describe('cash still reserved for them (what remains of their pending cash holds)'),
+          reserved_cash_micros: z
+            .int()
+            .describe('cash still reserved for them (what remains of their pending cash holds)'),
         }),
       )
       .describe('one row per side that has open orders, buy before sell'),
@@ -289,14 +340,18 @@ export const OrderBookSchema = z
     halted: z.boolean(),
     last_price_micros: z.int().describe('the tape price now'),
     band: PriceBandSchema,
-    bids: z.array(BookLevel).describe('from one tick below the tape price down, one tick apart, inside the band; at most levels'),
+    bids: z
+      .array(BookLevel)
+      .describe('from one tick below the tape price down, one tick apart, inside the band; at most levels'),
     asks: z.array(BookLevel).describe('from the tape price up, one tick apart, inside the band; at most levels'),
     note: z.string(),
   })
   .meta({ id: 'OrderBook' });
 
 export const AutoFillSchema = z
-  .object({ auto_fill: z.boolean().describe('true: orders execute against the tape; false: new orders wait at the dealer desk') })
+  .object({
+    auto_fill: z.boolean().describe('true: orders execute against the tape; false: new orders wait at the dealer desk'),
+  })
   .meta({ id: 'AutoFill' });
 
 // The response types, named as /openapi.json names them: the CLI's client is typed with these.

@@ -46,7 +46,14 @@ export function createTradingDays(weekendDays: readonly number[], holidayDates: 
     .map(epochDay)
     .filter((d) => !weekend.has(isoWeekday(d)))
     .sort((a, b) => a - b);
-  return { weekend, holidays, weekdayHolidays, weekdaysBefore: weekdayCounter(weekend), prev: new Map(), next: new Map() };
+  return {
+    weekend,
+    holidays,
+    weekdayHolidays,
+    weekdaysBefore: weekdayCounter(weekend),
+    prev: new Map(),
+    next: new Map(),
+  };
 }
 
 export function isTradingDay(r: Pick<TradingDays, 'weekend' | 'holidays'>, date: string): boolean {

@@ -19,7 +19,14 @@ export interface ZoneTime {
 
 export function createZoneTime(zone: string): ZoneTime {
   if (!IANAZone.isValidZone(zone)) throw new Error(`unknown time zone: ${zone}`);
-  return { zone, iana: IANAZone.create(zone), dateByBucket: new Map(), offsetByBucket: new Map(), lastSecond: NaN, lastIso: '' };
+  return {
+    zone,
+    iana: IANAZone.create(zone),
+    dateByBucket: new Map(),
+    offsetByBucket: new Map(),
+    lastSecond: NaN,
+    lastIso: '',
+  };
 }
 
 function cached<V>(cache: Map<number, V>, ms: number, compute: () => V): V {

@@ -36,7 +36,8 @@ function computeAdjustedPath(t: TapeCtx, inst: Instrument, date: string): number
   const lastD = divisorAt(t.splits, inst.symbol, openMs + (raw.length - 1) * MINUTE_MS);
   if (lastD === 1) return raw;
   const out = new Array<number>(raw.length);
-  for (let i = 0; i < raw.length; i++) out[i] = adjustOnDay(t, inst, date, raw[i], divisorAt(t.splits, inst.symbol, openMs + i * MINUTE_MS));
+  for (let i = 0; i < raw.length; i++)
+    out[i] = adjustOnDay(t, inst, date, raw[i], divisorAt(t.splits, inst.symbol, openMs + i * MINUTE_MS));
   return out;
 }
 
@@ -54,7 +55,9 @@ export function closeDivisor(t: TapeCtx, inst: Instrument, date: string): number
 /** The close as quoted: the adjusted path's last price, in O(1). */
 export function adjustedClose(t: TapeCtx, inst: Instrument, date: string): number {
   if (!t.splits.of(inst.symbol)) return closeOf(t, inst, date);
-  return memo(t.effective.adjustedCloses, `${inst.symbol}|${date}`, () => adjustOnDay(t, inst, date, closeOf(t, inst, date), closeDivisor(t, inst, date)));
+  return memo(t.effective.adjustedCloses, `${inst.symbol}|${date}`, () =>
+    adjustOnDay(t, inst, date, closeOf(t, inst, date), closeDivisor(t, inst, date)),
+  );
 }
 
 export function adjustedStats(t: TapeCtx, inst: Instrument, date: string): DayStats {

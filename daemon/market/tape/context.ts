@@ -46,10 +46,11 @@ export function createTapeContext(params: TapeParams): TapeCtx {
   const splits = createSplitBook(params.splits ?? (() => []));
   // An override set after a split is in adjusted prices; the effective paths are computed before the
   // split adjustment, so the override enters them multiplied back by the divisor of its instant.
-  const rawOverrides = () => params.overrides().map((o) => {
-    const d = divisorAt(splits, o.symbol, o.atMs);
-    return d === 1 ? o : { ...o, priceMicros: o.priceMicros * d };
-  });
+  const rawOverrides = () =>
+    params.overrides().map((o) => {
+      const d = divisorAt(splits, o.symbol, o.atMs);
+      return d === 1 ? o : { ...o, priceMicros: o.priceMicros * d };
+    });
   return {
     seed: params.seed,
     cal: params.calendar,

@@ -44,7 +44,11 @@ function tickDateOf(cal: Calendar, atMs: number): string {
   return cal.localDate(cal.nextOpen(atMs));
 }
 
-function buildIndex(cal: Calendar, overrides: readonly TapeOverride[], known: (symbol: string) => boolean): Map<string, SymbolOverrides> {
+function buildIndex(
+  cal: Calendar,
+  overrides: readonly TapeOverride[],
+  known: (symbol: string) => boolean,
+): Map<string, SymbolOverrides> {
   const index = new Map<string, SymbolOverrides>();
   const sorted = overrides.filter((o) => known(o.symbol)).sort((x, y) => x.atMs - y.atMs);
   for (const o of sorted) {
@@ -64,7 +68,11 @@ function buildIndex(cal: Calendar, overrides: readonly TapeOverride[], known: (s
   return index;
 }
 
-export function createOverrideBook(cal: Calendar, read: () => readonly TapeOverride[], known: (symbol: string) => boolean): OverrideBook {
+export function createOverrideBook(
+  cal: Calendar,
+  read: () => readonly TapeOverride[],
+  known: (symbol: string) => boolean,
+): OverrideBook {
   let index: Map<string, SymbolOverrides> | null = null;
   return {
     of(symbol) {

@@ -5,7 +5,14 @@ import { instrumentOf, sessionOf, type TapeCtx } from './context.js';
 import { adjustedPath, adjustedStats } from './adjusted.js';
 import { MINUTE_MS, type Side, type TickHit } from './types.js';
 
-export function firstMinuteReaching(t: TapeCtx, symbol: string, date: string, side: Side, limitMicros: number, fromMinute: number): number | null {
+export function firstMinuteReaching(
+  t: TapeCtx,
+  symbol: string,
+  date: string,
+  side: Side,
+  limitMicros: number,
+  fromMinute: number,
+): number | null {
   const inst = instrumentOf(t, symbol);
   if (!t.cal.isTradingDay(date)) return null;
   const { high, low } = adjustedStats(t, inst, date);
@@ -18,7 +25,14 @@ export function firstMinuteReaching(t: TapeCtx, symbol: string, date: string, si
 }
 
 /** First tick in [fromMs, toMs) at or through the limit, across sessions. */
-export function firstTickReaching(t: TapeCtx, symbol: string, side: Side, limitMicros: number, fromMs: number, toMs: number): TickHit | null {
+export function firstTickReaching(
+  t: TapeCtx,
+  symbol: string,
+  side: Side,
+  limitMicros: number,
+  fromMs: number,
+  toMs: number,
+): TickHit | null {
   for (let date = t.cal.sessionDateFor(fromMs); ; date = t.cal.nextTradingDay(date)) {
     const s = sessionOf(t.cal, date);
     if (s.openMs >= toMs) return null;

@@ -60,6 +60,13 @@ export function baseOpen(t: Pick<TapeCtx, 'seed' | 'cal'>, inst: Instrument, dat
 
 /** The whole day's volume: a seeded turnover in EGP divided by the base close. */
 export function baseVolume(t: SeriesCtx, inst: Instrument, date: string): number {
-  const turnoverKegp = hashInt(TURNOVER_MIN_KEGP, TURNOVER_MAX_KEGP, t.seed, inst.symbol, 'volume', t.cal.tradingDayNumber(date));
+  const turnoverKegp = hashInt(
+    TURNOVER_MIN_KEGP,
+    TURNOVER_MAX_KEGP,
+    t.seed,
+    inst.symbol,
+    'volume',
+    t.cal.tradingDayNumber(date),
+  );
   return mulDivFloor(turnoverKegp, MICROS_PER_KEGP, baseClose(t, inst, date));
 }

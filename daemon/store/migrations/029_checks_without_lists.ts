@@ -19,7 +19,18 @@ function oneOf(col: string, values: readonly string[]): string {
 }
 
 const FINAL = ['filled', 'cancelled', 'rejected', 'expired'] as const;
-const STATES = ['received', 'transmitted', 'validated', 'acked', 'partially_filled', 'filled', 'cancel_requested', 'cancelled', 'rejected', 'expired'];
+const STATES = [
+  'received',
+  'transmitted',
+  'validated',
+  'acked',
+  'partially_filled',
+  'filled',
+  'cancel_requested',
+  'cancelled',
+  'rejected',
+  'expired',
+];
 
 const ORDERS = `
 CREATE TABLE orders_v29 (

@@ -102,7 +102,9 @@ CREATE INDEX orders_open ON orders(state) WHERE state NOT IN ('filled', 'cancell
 
 /** Account ids, kept in memory as the daemon keeps them (the balances stay in the database). */
 const accounts = new Map();
-const openAccount = db.prepare('INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket, balance) VALUES (?, ?, ?, ?, ?)');
+const openAccount = db.prepare(
+  'INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket, balance) VALUES (?, ?, ?, ?, ?)',
+);
 function account(owner, asset, bucket, balance = 0) {
   const id = Number(openAccount.run(TENANT, owner, asset, bucket, balance).lastInsertRowid);
   accounts.set(`${owner}|${asset}|${bucket}`, id);
@@ -111,7 +113,12 @@ function account(owner, asset, bucket, balance = 0) {
 const investors = [];
 db.transaction(() => {
   const now = Date.now();
-  db.prepare(`INSERT INTO sandbox_state VALUES (1, 42, ?, 'frozen', ?, ?, 1000, ?, 1, 1, 1, 0, 0, '', 0)`).run(now, now, now, now);
+  db.prepare(`INSERT INTO sandbox_state VALUES (1, 42, ?, 'frozen', ?, ?, 1000, ?, 1, 1, 1, 0, 0, '', 0)`).run(
+    now,
+    now,
+    now,
+    now,
+  );
   for (const p of ['ord', 'fil', 'stl', 'act']) db.prepare('INSERT INTO id_seq (prefix, next) VALUES (?, 0)').run(p);
   for (const owner of ['system:clearing', 'system:fees', 'system:tax']) account(owner, 'cash:EGP', 'system');
   for (const s of Object.keys(PRICES)) account('system:clearing', s, 'system');
@@ -131,12 +138,17 @@ let nextEntryId = 1;
 let auditCount = 0;
 
 const q = {
-  idemGet: db.prepare('SELECT body_hash, status, response FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?'),
+  idemGet: db.prepare(
+    'SELECT body_hash, status, response FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
+  ),
   idemPut: db.prepare('INSERT INTO idempotency VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-  debitCash: db.prepare('UPDATE ledger_accounts SET balance = balance - ?, last_entry_id = ? WHERE id = ? AND balance >= ?'),
+  debitCash: db.prepare(
+    'UPDATE ledger_accounts SET balance = balance - ?, last_entry_id = ? WHERE id = ? AND balance >= ?',
+  ),
   move: db.prepare('UPDATE ledger_accounts SET balance = balance + ?, last_entry_id = ? WHERE id = ?'),
   posting: db.prepare('INSERT INTO ledger_entries VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)'),
-  order: db.prepare(`INSERT INTO orders (id, tenant_id, investor_id, client_order_id, market_id, symbol, asset_class, side, type,
+  order:
+    db.prepare(`INSERT INTO orders (id, tenant_id, investor_id, client_order_id, market_id, symbol, asset_class, side, type,
     order_class, time_in_force, qty, limit_price_micros, state, filled_qty, filled_value_micros, fees_micros, withholding_micros,
     reason_code, routing, transmitted, eligible_from_ms, cancel_due_ms, evaluated_ms, cash_hold_id, shares_hold_id,
     reserved_cash_micros, created_ms, created_at, submitted_at, filled_at, canceled_at, expired_at, updated_at)
@@ -145,15 +157,21 @@ const q = {
   fill: db.prepare(`INSERT INTO fills (id, tenant_id, investor_id, order_id, symbol, side, qty, price_micros, value_micros,
     commission_micros, egx_micros, mcdr_micros, ipf_micros, fra_micros, stamp_duty_micros, net_micros, venue, executed_by,
     trade_date, settlement_date, at_ms, at) VALUES (?, ?, ?, ?, ?, 'buy', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'tape', NULL, ?, ?, ?, ?)`),
-  activity: db.prepare(`INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, status,
+  activity:
+    db.prepare(`INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, status,
     ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES (?, ?, ?, ?, ?, ?, 'executed', 'order', ?, ?, ?, ?, ?, ?, ?)`),
-  settlement: db.prepare(`INSERT INTO settlements (id, tenant_id, investor_id, order_id, fill_id, asset, amount, settlement_date,
+  settlement:
+    db.prepare(`INSERT INTO settlements (id, tenant_id, investor_id, order_id, fill_id, asset, amount, settlement_date,
     due_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`),
   event: db.prepare("INSERT INTO events (due_ms, kind, payload, done) VALUES (?, 'trade.settle', ?, 0)"),
-  counters: db.prepare('INSERT INTO id_seq (prefix, next) VALUES (?, ?), (?, ?), (?, ?), (?, ?) ON CONFLICT(prefix) DO UPDATE SET next = excluded.next'),
+  counters: db.prepare(
+    'INSERT INTO id_seq (prefix, next) VALUES (?, ?), (?, ?), (?, ?), (?, ?) ON CONFLICT(prefix) DO UPDATE SET next = excluded.next',
+  ),
   audit: db.prepare('INSERT INTO audit_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
   auditHead: db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1'),
-  journal: db.prepare("INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status) VALUES (?, ?, 'POST', 'POST /v1/orders', '/v1/orders', '', ?, ?, ?, 'text', ?, ?)"),
+  journal: db.prepare(
+    "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status) VALUES (?, ?, 'POST', 'POST /v1/orders', '/v1/orders', '', ?, ?, ?, 'text', ?, ?)",
+  ),
 };
 
 // ---- group commit -------------------------------------------------------------------------------
@@ -199,9 +217,12 @@ const sha256Hex = (data) => createHash('sha256').update(data).digest('hex');
 function verifySignature(req, key, bodyHash) {
   const ts = req.headers['x-svc-timestamp'];
   const sig = req.headers['x-svc-signature'];
-  if (typeof ts !== 'string' || typeof sig !== 'string') throw new Refusal(401, 'SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature.');
-  if (!/^\d{1,12}$/.test(ts)) throw new Refusal(401, 'SIGNATURE_INVALID', 'X-Svc-Timestamp must be integer Unix seconds.');
-  if (Math.abs(Math.floor(Date.now() / 1000) - Number(ts)) > SIGNATURE_WINDOW_S) throw new Refusal(401, 'SIGNATURE_EXPIRED', 'X-Svc-Timestamp is outside the window.');
+  if (typeof ts !== 'string' || typeof sig !== 'string')
+    throw new Refusal(401, 'SIGNATURE_INVALID', 'Send X-Svc-Timestamp and X-Svc-Signature.');
+  if (!/^\d{1,12}$/.test(ts))
+    throw new Refusal(401, 'SIGNATURE_INVALID', 'X-Svc-Timestamp must be integer Unix seconds.');
+  if (Math.abs(Math.floor(Date.now() / 1000) - Number(ts)) > SIGNATURE_WINDOW_S)
+    throw new Refusal(401, 'SIGNATURE_EXPIRED', 'X-Svc-Timestamp is outside the window.');
   const q = req.url.indexOf('?');
   const path = q < 0 ? req.url : req.url.slice(0, q);
   const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
@@ -216,18 +237,29 @@ function verifySignature(req, key, bodyHash) {
 }
 
 function authenticate(req) {
-  if (req.headers.authorization !== `Bearer ${API_KEY}`) throw new Refusal(401, 'UNAUTHENTICATED', 'Send Authorization: Bearer <api_key>.');
+  if (req.headers.authorization !== `Bearer ${API_KEY}`)
+    throw new Refusal(401, 'UNAUTHENTICATED', 'Send Authorization: Bearer <api_key>.');
   const key = req.headers['idempotency-key'];
-  if (typeof key !== 'string' || key === '') throw new Refusal(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Send an Idempotency-Key.');
-  if (key.length > 255 || /[\x00-\x1f\x7f]/.test(key)) throw new Refusal(400, 'IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key is not valid.');
+  if (typeof key !== 'string' || key === '')
+    throw new Refusal(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Send an Idempotency-Key.');
+  if (key.length > 255 || /[\x00-\x1f\x7f]/.test(key))
+    throw new Refusal(400, 'IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key is not valid.');
   const bodyHash = sha256Hex(req.rawBody ?? '');
   verifySignature(req, key, bodyHash);
   return { key, bodyHash };
 }
 
 function validate(b) {
-  const ok = b && typeof b === 'object' && typeof b.investor_id === 'string' && typeof b.symbol === 'string'
-    && b.side === 'buy' && b.type === 'market' && Number.isSafeInteger(b.qty) && b.qty > 0 && b.qty <= 1_000_000;
+  const ok =
+    b &&
+    typeof b === 'object' &&
+    typeof b.investor_id === 'string' &&
+    typeof b.symbol === 'string' &&
+    b.side === 'buy' &&
+    b.type === 'market' &&
+    Number.isSafeInteger(b.qty) &&
+    b.qty > 0 &&
+    b.qty <= 1_000_000;
   if (!ok || !acct(b.investor_id, 'cash:EGP', 'settled') || PRICES[b.symbol] === undefined) {
     throw new Refusal(422, 'VALIDATION_FAILED', 'The floor takes market buys of a known investor and symbol.');
   }
@@ -242,21 +274,44 @@ function place(b, nowMs) {
   const price = PRICES[b.symbol];
   const value = b.qty * price;
   const lines = {
-    commission: Math.max(5_000_000, rate(value, 100)), egx: rate(value, 10), mcdr: rate(value, 10), ipf: rate(value, 5), fra: rate(value, 5),
+    commission: Math.max(5_000_000, rate(value, 100)),
+    egx: rate(value, 10),
+    mcdr: rate(value, 10),
+    ipf: rate(value, 5),
+    fra: rate(value, 5),
   };
   const feeTotal = lines.commission + lines.egx + lines.mcdr + lines.ipf + lines.fra;
   const stamp = rate(value, 12.5 * 10);
   const net = value + feeTotal + stamp;
   const e = nextEntryId;
   const cash = acct(b.investor_id, 'cash:EGP', 'settled');
-  if (q.debitCash.run(net, e + 2, cash, net).changes === 0) throw new Refusal(422, 'INSUFFICIENT_BUYING_POWER', 'Not enough settled cash.');
+  if (q.debitCash.run(net, e + 2, cash, net).changes === 0)
+    throw new Refusal(422, 'INSUFFICIENT_BUYING_POWER', 'Not enough settled cash.');
   nextEntryId += 4;
   const at = new Date(nowMs).toISOString();
   const tradeDate = at.slice(0, 10);
   const dueMs = nowMs + 2 * DAY_MS;
   const settlementDate = new Date(dueMs).toISOString().slice(0, 10);
   const id = nextId('ord');
-  q.order.run(id, TENANT, b.investor_id, b.symbol, b.qty, b.qty, value, feeTotal, stamp, nowMs, nowMs, net, nowMs, at, at, at, at);
+  q.order.run(
+    id,
+    TENANT,
+    b.investor_id,
+    b.symbol,
+    b.qty,
+    b.qty,
+    value,
+    feeTotal,
+    stamp,
+    nowMs,
+    nowMs,
+    net,
+    nowMs,
+    at,
+    at,
+    at,
+    at,
+  );
   const clearing = acct('system:clearing', 'cash:EGP', 'system');
   const shares = acct(b.investor_id, b.symbol, 'unsettled');
   const clearingShares = acct('system:clearing', b.symbol, 'system');
@@ -270,19 +325,100 @@ function place(b, nowMs) {
   q.move.run(-b.qty, e + 3, clearingShares);
   q.move.run(b.qty, e + 3, shares);
   const fillId = nextId('fil');
-  q.fill.run(fillId, TENANT, b.investor_id, id, b.symbol, b.qty, price, value, lines.commission, lines.egx, lines.mcdr, lines.ipf, lines.fra, stamp, net, tradeDate, settlementDate, nowMs, at);
-  q.activity.run(nextId('act'), TENANT, b.investor_id, 'FILL', -value, `Bought ${b.qty} ${b.symbol} at ${price / 1e6} EGP`, id, b.symbol, 'buy', b.qty, price, at, nowMs);
-  q.activity.run(nextId('act'), TENANT, b.investor_id, 'FEE', -feeTotal, `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${b.symbol} buy`, id, b.symbol, null, null, null, at, nowMs);
-  q.activity.run(nextId('act'), TENANT, b.investor_id, 'TAX', -stamp, `Stamp duty withheld on ${b.symbol} buy`, id, b.symbol, null, null, null, at, nowMs);
+  q.fill.run(
+    fillId,
+    TENANT,
+    b.investor_id,
+    id,
+    b.symbol,
+    b.qty,
+    price,
+    value,
+    lines.commission,
+    lines.egx,
+    lines.mcdr,
+    lines.ipf,
+    lines.fra,
+    stamp,
+    net,
+    tradeDate,
+    settlementDate,
+    nowMs,
+    at,
+  );
+  q.activity.run(
+    nextId('act'),
+    TENANT,
+    b.investor_id,
+    'FILL',
+    -value,
+    `Bought ${b.qty} ${b.symbol} at ${price / 1e6} EGP`,
+    id,
+    b.symbol,
+    'buy',
+    b.qty,
+    price,
+    at,
+    nowMs,
+  );
+  q.activity.run(
+    nextId('act'),
+    TENANT,
+    b.investor_id,
+    'FEE',
+    -feeTotal,
+    `Commission and exchange fees (EGX, MCDR, IPF, FRA) on ${b.symbol} buy`,
+    id,
+    b.symbol,
+    null,
+    null,
+    null,
+    at,
+    nowMs,
+  );
+  q.activity.run(
+    nextId('act'),
+    TENANT,
+    b.investor_id,
+    'TAX',
+    -stamp,
+    `Stamp duty withheld on ${b.symbol} buy`,
+    id,
+    b.symbol,
+    null,
+    null,
+    null,
+    at,
+    nowMs,
+  );
   const stl = nextId('stl');
   q.settlement.run(stl, TENANT, b.investor_id, id, fillId, b.symbol, b.qty, settlementDate, dueMs);
   q.event.run(dueMs, `{"settlement_id":"${stl}"}`);
   q.counters.run('ord', counters.ord, 'fil', counters.fil, 'stl', counters.stl, 'act', counters.act);
   return {
-    order_id: id, client_order_id: null, investor_id: b.investor_id, market_id: 'XCAI', symbol: b.symbol, asset_class: 'egx_equity',
-    side: 'buy', type: 'market', order_class: 'simple', time_in_force: 'day', qty: b.qty, limit_price_micros: null, state: 'filled',
-    status: 'filled', filled_qty: b.qty, avg_price_micros: price, reason_code: null, created_at: at, updated_at: at, submitted_at: at,
-    filled_at: at, canceled_at: null, expired_at: null,
+    order_id: id,
+    client_order_id: null,
+    investor_id: b.investor_id,
+    market_id: 'XCAI',
+    symbol: b.symbol,
+    asset_class: 'egx_equity',
+    side: 'buy',
+    type: 'market',
+    order_class: 'simple',
+    time_in_force: 'day',
+    qty: b.qty,
+    limit_price_micros: null,
+    state: 'filled',
+    status: 'filled',
+    filled_qty: b.qty,
+    avg_price_micros: price,
+    reason_code: null,
+    created_at: at,
+    updated_at: at,
+    submitted_at: at,
+    filled_at: at,
+    canceled_at: null,
+    expired_at: null,
   };
 }
 
@@ -291,9 +427,27 @@ function record(req, key, bodyHash, status, json, nowMs) {
   q.idemPut.run(TENANT, 'POST', '/v1/orders', key, bodyHash, status, json, nowMs);
   auditCount++;
   const actor = `tenant:${TENANT}`;
-  q.audit.run(auditCount, new Date(nowMs).toISOString(), actor, 'POST /v1/orders', '/v1/orders', TENANT, `{"status":${status},"idempotency_key":${JSON.stringify(key)}}`, ZERO_HASH, ZERO_HASH);
+  q.audit.run(
+    auditCount,
+    new Date(nowMs).toISOString(),
+    actor,
+    'POST /v1/orders',
+    '/v1/orders',
+    TENANT,
+    `{"status":${status},"idempotency_key":${JSON.stringify(key)}}`,
+    ZERO_HASH,
+    ZERO_HASH,
+  );
   q.auditHead.run(auditCount, ZERO_HASH);
-  q.journal.run(String(req.id), nowMs, actor, key, req.headers['content-type'] ?? null, Buffer.from(req.rawBody ?? '', 'utf8'), status);
+  q.journal.run(
+    String(req.id),
+    nowMs,
+    actor,
+    key,
+    req.headers['content-type'] ?? null,
+    Buffer.from(req.rawBody ?? '', 'utf8'),
+    status,
+  );
 }
 
 /** Runs inside the open batch; returns [status, json, replayed]. */
@@ -302,7 +456,8 @@ function handle(req) {
   const b = validate(req.body);
   const prior = q.idemGet.get(TENANT, 'POST', '/v1/orders', key);
   if (prior) {
-    if (prior.body_hash !== bodyHash) throw new Refusal(422, 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another body.');
+    if (prior.body_hash !== bodyHash)
+      throw new Refusal(422, 'IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used with another body.');
     return [prior.status, prior.response, true];
   }
   const nowMs = Date.now();
@@ -330,7 +485,11 @@ app.post('/v1/orders', async (req, reply) => {
     out = handle(req);
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
-    out = [err.status, JSON.stringify({ error: { code: err.code, message: err.message }, request_id: String(req.id) }), false];
+    out = [
+      err.status,
+      JSON.stringify({ error: { code: err.code, message: err.message }, request_id: String(req.id) }),
+      false,
+    ];
   } finally {
     await committed;
   }
@@ -341,12 +500,16 @@ app.post('/v1/orders', async (req, reply) => {
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(JSON.stringify({ port: app.server.address().port, api_key: API_KEY, signing_secret: SIGNING_SECRET, investors }) + '\n');
+process.stdout.write(
+  JSON.stringify({ port: app.server.address().port, api_key: API_KEY, signing_secret: SIGNING_SECRET, investors }) +
+    '\n',
+);
 
-const close = () => app.close().finally(() => {
-  db.close();
-  process.exit(0);
-});
+const close = () =>
+  app.close().finally(() => {
+    db.close();
+    process.exit(0);
+  });
 process.on('SIGTERM', close);
 process.on('SIGINT', close);
 // Never outlive the bench: when stdin is a pipe from the parent, exit once the parent goes away.

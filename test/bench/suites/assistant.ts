@@ -15,14 +15,22 @@ bench('assistant: GET /v1/ai/glossary/t-plus-2 vs GET /v1/clock (--ai registry)'
       // One probe first: a wrong key or path fails loudly here rather than as seconds of 4xx.
       const probe = await fetch(t.url, { headers: t.headers, signal: AbortSignal.timeout(5000) });
       const body = await probe.text();
-      if (probe.status !== 200 || (t === glossary && JSON.parse(body).outcome !== 'answered')) throw new Error(`GET ${t.url} answered ${probe.status}: ${body.slice(0, 200)}`);
+      if (probe.status !== 200 || (t === glossary && JSON.parse(body).outcome !== 'answered'))
+        throw new Error(`GET ${t.url} answered ${probe.status}: ${body.slice(0, 200)}`);
     }
     const c = await ctx.compare(glossary, clock);
     const ratio = c.base.p50 > 0 ? c.stats.p50 / c.base.p50 : null;
     const note = `p50 ${c.stats.p50.toFixed(2)} ms vs ${c.base.p50.toFixed(2)} ms for GET /v1/clock (${Math.round(c.stats.rps).toLocaleString('en-US')} vs ${Math.round(c.base.rps).toLocaleString('en-US')} req/s)`;
     return [
       ...httpFigures(c.stats),
-      { metric: 'latency p50 vs GET /v1/clock', value: ratio, unit: 'x', goal: { op: '<=', value: LATENCY_GOAL_X }, note, details: { clock_p50: c.base.p50, clock_p99: c.base.p99, clock_rps: c.base.rps } },
+      {
+        metric: 'latency p50 vs GET /v1/clock',
+        value: ratio,
+        unit: 'x',
+        goal: { op: '<=', value: LATENCY_GOAL_X },
+        note,
+        details: { clock_p50: c.base.p50, clock_p99: c.base.p99, clock_rps: c.base.rps },
+      },
       { metric: 'throughput vs GET /v1/clock', value: (100 * c.stats.rps) / c.base.rps, unit: '%' },
     ];
   } finally {

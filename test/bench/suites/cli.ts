@@ -11,32 +11,58 @@ import { bench } from '../registry.js';
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 export const CLI_RATIO_GOAL = 2.5;
 
-bench('cli: svc clock show --json vs a bare node script', async (ctx) => {
-  const d = await ctx.daemon();
-  const bare = `fetch(${JSON.stringify(d.baseUrl + '/v1/clock')}, { headers: ${JSON.stringify(d.bearer)} }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
-  const svcMs: number[] = [];
-  const nodeMs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    // Alternate, so both see the same machine load.
-    const a = await runCommand(process.execPath, [SVC_BIN, '--home', d.home, 'clock', 'show', '--json'], { cwd: ctx.root, timeoutMs: 30_000 });
-    const b = await runCommand(process.execPath, ['-e', bare], { cwd: ctx.root, timeoutMs: 30_000 });
-    if (a.code !== 0 || b.code !== 0) throw new Error(`clock show failed: svc ${a.code} ${a.stderr.slice(0, 200)} / node ${b.code} ${b.stderr.slice(0, 200)}`);
-    if (JSON.parse(a.stdout).timestamp !== JSON.parse(b.stdout).timestamp) throw new Error('svc and the bare script disagree on the clock');
-    svcMs.push(a.ms);
-    nodeMs.push(b.ms);
-  }
-  const svc = median(svcMs);
-  const node = median(nodeMs);
-  return [
-    { metric: `svc clock show --json, median of ${RUNS}`, value: svc, unit: 'ms' },
-    { metric: 'bare node fetch script, median', value: node, unit: 'ms' },
-    { metric: 'svc / bare node', value: svc / node, unit: 'x', goal: { op: '<=', value: CLI_RATIO_GOAL } },
-  ];
-}, { timeoutMs: () => RUNS * 2 * 30_000 });
+bench(
+  'cli: svc clock show --json vs a bare node script',
+  async (ctx) => {
+    const d = await ctx.daemon();
+    const bare = `fetch(${JSON.stringify(d.baseUrl + '/v1/clock')}, { headers: ${JSON.stringify(d.bearer)} }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
+    const svcMs: number[] = [];
+    const nodeMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // Alternate, so both see the same machine load.
+      const a = await runCommand(process.execPath, [SVC_BIN, '--home', d.home, 'clock', 'show', '--json'], {
+        cwd: ctx.root,
+        timeoutMs: 30_000,
+      });
+      const b = await runCommand(process.execPath, ['-e', bare], { cwd: ctx.root, timeoutMs: 30_000 });
+      if (a.code !== 0 || b.code !== 0)
+        throw new Error(
+          `clock show failed: svc ${a.code} ${a.stderr.slice(0, 200)} / node ${b.code} ${b.stderr.slice(0, 200)}`,
+        );
+      if (JSON.parse(a.stdout).timestamp !== JSON.parse(b.stdout).timestamp)
+        throw new Error('svc and the bare script disagree on the clock');
+      svcMs.push(a.ms);
+      nodeMs.push(b.ms);
+    }
+    const svc = median(svcMs);
+    const node = median(nodeMs);
+    return [
+      { metric: `svc clock show --json, median of ${RUNS}`, value: svc, unit: 'ms' },
+      { metric: 'bare node fetch script, median', value: node, unit: 'ms' },
+      { metric: 'svc / bare node', value: svc / node, unit: 'x', goal: { op: '<=', value: CLI_RATIO_GOAL } },
+    ];
+  },
+  { timeoutMs: () => RUNS * 2 * 30_000 },
+);
 
-bench('scenario suite: svc scenario run scenarios', async (ctx) => {
-  const r = await runCommand(process.execPath, [SVC_BIN, 'scenario', 'run', 'scenarios', '--json'], { cwd: ctx.root, timeoutMs: 600_000, env: { ...process.env, CI: '1' } });
-  if (r.code !== 0) throw new Error(`the scenario suite failed (${r.code}): ${r.stderr.slice(-400)}`);
-  const report = JSON.parse(r.stdout) as { scenarios: unknown[] };
-  return [{ metric: 'wall time of every shipped scenario', value: r.ms / 1000, unit: 's', note: `${report.scenarios.length} scenario files` }];
-}, { timeoutMs: () => 660_000 });
+bench(
+  'scenario suite: svc scenario run scenarios',
+  async (ctx) => {
+    const r = await runCommand(process.execPath, [SVC_BIN, 'scenario', 'run', 'scenarios', '--json'], {
+      cwd: ctx.root,
+      timeoutMs: 600_000,
+      env: { ...process.env, CI: '1' },
+    });
+    if (r.code !== 0) throw new Error(`the scenario suite failed (${r.code}): ${r.stderr.slice(-400)}`);
+    const report = JSON.parse(r.stdout) as { scenarios: unknown[] };
+    return [
+      {
+        metric: 'wall time of every shipped scenario',
+        value: r.ms / 1000,
+        unit: 's',
+        note: `${report.scenarios.length} scenario files`,
+      },
+    ];
+  },
+  { timeoutMs: () => 660_000 },
+);

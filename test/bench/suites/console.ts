@@ -17,8 +17,11 @@ const LOADS = 5;
 /** The scripts the console page loads: raw and gzip bytes. */
 async function firstLoadScripts(origin: string): Promise<{ files: number; raw: number; gzip: number }> {
   const html = await (await fetch(`${origin}/console`)).text();
-  const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
-  let raw = 0, gzip = 0;
+  const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map(
+    (m) => m[1] ?? m[2],
+  );
+  let raw = 0,
+    gzip = 0;
   for (const src of new Set(srcs)) {
     const res = await fetch(new URL(src, `${origin}/console/`));
     if (res.status !== 200) throw new Error(`${src} answered ${res.status}`);
@@ -32,10 +35,13 @@ async function firstLoadScripts(origin: string): Promise<{ files: number; raw: n
 
 async function enrolDealer(baseUrl: string, adminKey: string, origin: string, page: Page): Promise<void> {
   const res = await fetch(`${baseUrl}/admin/console/enrolments`, {
-    method: 'POST', headers: { 'x-admin-key': adminKey, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'dealer' }),
+    method: 'POST',
+    headers: { 'x-admin-key': adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ role: 'dealer' }),
   });
   const body = (await res.json()) as { enrolment_token?: string };
-  if (res.status !== 201 || !body.enrolment_token) throw new Error(`enrolment answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  if (res.status !== 201 || !body.enrolment_token)
+    throw new Error(`enrolment answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
   await page.goto(`${origin}/console/enroll?code=${encodeURIComponent(body.enrolment_token)}`);
   await page.getByTestId('enrol').click();
   await page.getByTestId('identity').waitFor({ timeout: 20_000 });
@@ -59,8 +65,20 @@ bench('console: first-load JavaScript and the queue screen interactive', async (
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)];
     return [
-      { metric: 'first-load JavaScript, gzip', value: js.gzip / 1024, unit: 'KB', goal: { op: '<=', value: JS_BUDGET_KB }, note: `${js.files} script(s), ${Math.round(js.raw / 1024)} KB raw` },
-      { metric: 'queue screen interactive (median)', value: median, unit: 'ms', goal: { op: '<=', value: INTERACTIVE_GOAL_MS }, note: `${LOADS} fresh loads signed in: ${times.map((t) => Math.round(t)).join(', ')} ms` },
+      {
+        metric: 'first-load JavaScript, gzip',
+        value: js.gzip / 1024,
+        unit: 'KB',
+        goal: { op: '<=', value: JS_BUDGET_KB },
+        note: `${js.files} script(s), ${Math.round(js.raw / 1024)} KB raw`,
+      },
+      {
+        metric: 'queue screen interactive (median)',
+        value: median,
+        unit: 'ms',
+        goal: { op: '<=', value: INTERACTIVE_GOAL_MS },
+        note: `${LOADS} fresh loads signed in: ${times.map((t) => Math.round(t)).join(', ')} ms`,
+      },
     ];
   } finally {
     await browser.close();

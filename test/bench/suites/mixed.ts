@@ -14,7 +14,20 @@
 // runMixed() is also the workload of test/soak/memory.soak.test.ts (10 minutes, RSS sampled).
 import { readFileSync } from 'node:fs';
 import { Prng } from '../../../daemon/sim/prng.js';
-import { Api, call, deposit, EGP, hasRoute, limitAt, onboard, rssKiB, type Answer, type Call, type Creds, type Quote } from '../../helpers/crash-daemon.js';
+import {
+  Api,
+  call,
+  deposit,
+  EGP,
+  hasRoute,
+  limitAt,
+  onboard,
+  rssKiB,
+  type Answer,
+  type Call,
+  type Creds,
+  type Quote,
+} from '../../helpers/crash-daemon.js';
 import { bench } from '../registry.js';
 import type { Figure } from '../registry.js';
 
@@ -26,7 +39,14 @@ const MIXED_CLOCK = process.env.BENCH_MIXED_CLOCK !== '0';
 const MAX_IN_FLIGHT = 256;
 const SYMBOLS = ['VLMRA', 'OIH', 'EGCH', 'BTFH', 'RMDA'];
 /** Refusals the workload provokes by design (a random mix on shared accounts), not errors. */
-const BUSINESS = new Set(['INSUFFICIENT_SETTLED_CASH', 'INSUFFICIENT_SETTLED_SECURITIES', 'ORDER_NOT_CANCELLABLE', 'DAILY_TRANSFER_LIMIT_EXCEEDED', 'PRICE_BAND_EXCEEDED', 'FUND_ORDER_TOO_SMALL']);
+const BUSINESS = new Set([
+  'INSUFFICIENT_SETTLED_CASH',
+  'INSUFFICIENT_SETTLED_SECURITIES',
+  'ORDER_NOT_CANCELLABLE',
+  'DAILY_TRANSFER_LIMIT_EXCEEDED',
+  'PRICE_BAND_EXCEEDED',
+  'FUND_ORDER_TOO_SMALL',
+]);
 
 export interface MixedTarget {
   baseUrl: string;
@@ -53,11 +73,27 @@ export async function prepareMixed(t: MixedTarget, investors = 8): Promise<Mixed
     await api.advance({ minutes: 3 });
     await api.advance({ until: 'next_open' });
     await api.advance({ minutes: 1 });
-    for (const id of ids) for (const symbol of SYMBOLS) await api.expect(call('POST', '/v1/orders', { investor_id: id, symbol, side: 'buy', type: 'market', qty: 2000 }), 201);
+    for (const id of ids)
+      for (const symbol of SYMBOLS)
+        await api.expect(
+          call('POST', '/v1/orders', { investor_id: id, symbol, side: 'buy', type: 'market', qty: 2000 }),
+          201,
+        );
     const funds: string[] = [];
     if (await hasRoute(api, 'POST', '/v1/fund-orders')) {
-      const f = ((await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>)[0];
-      for (const id of ids) await api.expect(call('POST', '/v1/fund-orders', { investor_id: id, fund_code: f.fund_code, side: 'subscribe', amount_micros: f.min_subscription_micros }), 201);
+      const f = (
+        (await api.get('/v1/funds')).funds as Array<{ fund_code: string; min_subscription_micros: number }>
+      )[0];
+      for (const id of ids)
+        await api.expect(
+          call('POST', '/v1/fund-orders', {
+            investor_id: id,
+            fund_code: f.fund_code,
+            side: 'subscribe',
+            amount_micros: f.min_subscription_micros,
+          }),
+          201,
+        );
       funds.push(f.fund_code);
     }
     await api.advance({ until: 'next_open' });
@@ -66,7 +102,12 @@ export async function prepareMixed(t: MixedTarget, investors = 8): Promise<Mixed
     const quotes = new Map<string, Quote>();
     for (const s of SYMBOLS) {
       const q = await api.get(`/v1/instruments/${s}/quote`);
-      quotes.set(s, { price: q.price_micros, tick: q.tick_micros, lower: q.band.lower_micros, upper: q.band.upper_micros });
+      quotes.set(s, {
+        price: q.price_micros,
+        tick: q.tick_micros,
+        lower: q.band.lower_micros,
+        upper: q.band.upper_micros,
+      });
     }
     return { investors: ids, quotes, funds, open: [], orders: [] };
   } finally {
@@ -92,10 +133,37 @@ function nextCall(rng: Prng, w: MixedWorld): { kind: Kind; c: Call } {
   if (r <= 35) return { kind: 'read', c: call('GET', `/v1/investors/${inv}/balances`) };
   if (r <= 45) return { kind: 'read', c: call('GET', `/v1/orders?investor_id=${inv}&limit=20`) };
   if (r <= 50) return { kind: 'read', c: call('GET', `/v1/investors/${inv}/activities?limit=20`) };
-  if (r <= 55) return { kind: 'read', c: call('GET', w.orders.length ? `/v1/orders/${pick(rng, w.orders)}` : '/v1/clock') };
-  if (r <= 67) return { kind: 'order', c: call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'buy', type: 'market', qty: rng.int(1, 5) }) };
-  if (r <= 75) return { kind: 'order', c: call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'buy', type: 'limit', qty: rng.int(1, 20), limit_price_micros: limitAt(q, -rng.int(50, 500)), time_in_force: 'day' }) };
-  if (r <= 79) return { kind: 'order', c: call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'sell', type: 'market', qty: rng.int(1, 3) }) };
+  if (r <= 55)
+    return { kind: 'read', c: call('GET', w.orders.length ? `/v1/orders/${pick(rng, w.orders)}` : '/v1/clock') };
+  if (r <= 67)
+    return {
+      kind: 'order',
+      c: call('POST', '/v1/orders', { investor_id: inv, symbol: sym, side: 'buy', type: 'market', qty: rng.int(1, 5) }),
+    };
+  if (r <= 75)
+    return {
+      kind: 'order',
+      c: call('POST', '/v1/orders', {
+        investor_id: inv,
+        symbol: sym,
+        side: 'buy',
+        type: 'limit',
+        qty: rng.int(1, 20),
+        limit_price_micros: limitAt(q, -rng.int(50, 500)),
+        time_in_force: 'day',
+      }),
+    };
+  if (r <= 79)
+    return {
+      kind: 'order',
+      c: call('POST', '/v1/orders', {
+        investor_id: inv,
+        symbol: sym,
+        side: 'sell',
+        type: 'market',
+        qty: rng.int(1, 3),
+      }),
+    };
   if (r <= 83) {
     if (w.open.length === 0) return { kind: 'read', c: call('GET', '/v1/clock') };
     const i = rng.int(0, w.open.length - 1);
@@ -104,10 +172,44 @@ function nextCall(rng: Prng, w: MixedWorld): { kind: Kind; c: Call } {
     w.open.pop();
     return { kind: 'cancel', c: call('DELETE', `/v1/orders/${id}`) };
   }
-  if (r <= 89) return { kind: 'transfer', c: call('POST', '/v1/transfers', { investor_id: inv, direction: 'deposit', amount_micros: rng.int(50, 500) * EGP }) };
-  if (r <= 93) return { kind: 'transfer', c: call('POST', '/v1/transfers', { investor_id: inv, direction: 'withdrawal', amount_micros: rng.int(10, 100) * EGP }) };
-  if (r <= 96 && funds) return { kind: 'fund_order', c: call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: w.funds[0], side: 'subscribe', amount_micros: rng.int(100, 500) * EGP }) };
-  if (funds && r <= 98) return { kind: 'fund_order', c: call('POST', '/v1/fund-orders', { investor_id: inv, fund_code: w.funds[0], side: 'redeem', units_micros: rng.int(1, 10) * 1_000_000 }) };
+  if (r <= 89)
+    return {
+      kind: 'transfer',
+      c: call('POST', '/v1/transfers', {
+        investor_id: inv,
+        direction: 'deposit',
+        amount_micros: rng.int(50, 500) * EGP,
+      }),
+    };
+  if (r <= 93)
+    return {
+      kind: 'transfer',
+      c: call('POST', '/v1/transfers', {
+        investor_id: inv,
+        direction: 'withdrawal',
+        amount_micros: rng.int(10, 100) * EGP,
+      }),
+    };
+  if (r <= 96 && funds)
+    return {
+      kind: 'fund_order',
+      c: call('POST', '/v1/fund-orders', {
+        investor_id: inv,
+        fund_code: w.funds[0],
+        side: 'subscribe',
+        amount_micros: rng.int(100, 500) * EGP,
+      }),
+    };
+  if (funds && r <= 98)
+    return {
+      kind: 'fund_order',
+      c: call('POST', '/v1/fund-orders', {
+        investor_id: inv,
+        fund_code: w.funds[0],
+        side: 'redeem',
+        units_micros: rng.int(1, 10) * 1_000_000,
+      }),
+    };
   return { kind: 'read', c: call('GET', `/v1/instruments/${sym}/quote`) };
 }
 
@@ -120,7 +222,12 @@ function learn(w: MixedWorld, c: Call, a: Answer): void {
   } else if (a.status === 200 && c.url.endsWith('/quote')) {
     const q = a.json;
     const sym = c.url.split('/')[3];
-    w.quotes.set(sym, { price: q.price_micros, tick: q.tick_micros, lower: q.band.lower_micros, upper: q.band.upper_micros });
+    w.quotes.set(sym, {
+      price: q.price_micros,
+      tick: q.tick_micros,
+      lower: q.band.lower_micros,
+      upper: q.band.upper_micros,
+    });
   }
 }
 
@@ -200,7 +307,10 @@ export async function runMixed(t: MixedTarget, w: MixedWorld, o: RunOptions): Pr
       if (errorSamples.length < 10) errorSamples.push(`${c.method} ${c.url}: ${(err as Error)?.message ?? err}`);
       return;
     }
-    const key = `${c.method} ${c.url.split('?')[0].replace(/(inv|ord)_\w+/g, '{id}').replace(/instruments\/\w+/, 'instruments/{s}')} ${a.status}`;
+    const key = `${c.method} ${c.url
+      .split('?')[0]
+      .replace(/(inv|ord)_\w+/g, '{id}')
+      .replace(/instruments\/\w+/, 'instruments/{s}')} ${a.status}`;
     statuses[key] = (statuses[key] ?? 0) + 1;
     if (a.status < 400) {
       (lat[kind] ??= []).push(a.ms);
@@ -217,13 +327,16 @@ export async function runMixed(t: MixedTarget, w: MixedWorld, o: RunOptions): Pr
   const fire = (kind: Kind, c: Call, via: Api) => {
     sent++;
     inFlight++;
-    return via.send(c).then(
-      (a) => {
-        record(kind, c, a);
-        if (a.status < 300) learn(w, c, a);
-      },
-      (err) => record(kind, c, null, err),
-    ).finally(() => inFlight--);
+    return via
+      .send(c)
+      .then(
+        (a) => {
+          record(kind, c, a);
+          if (a.status < 300) learn(w, c, a);
+        },
+        (err) => record(kind, c, null, err),
+      )
+      .finally(() => inFlight--);
   };
 
   const cpu0 = cpuMs(t.pid);
@@ -241,7 +354,12 @@ export async function runMixed(t: MixedTarget, w: MixedWorld, o: RunOptions): Pr
       const wait = t0 + s * 1000 - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       if (o.clock !== false) {
-        const c = call('POST', '/admin/sandbox/clock-advance', marketOpen ? { minutes: 1 } : { until: 'next_open' }, 'admin');
+        const c = call(
+          'POST',
+          '/admin/sandbox/clock-advance',
+          marketOpen ? { minutes: 1 } : { until: 'next_open' },
+          'admin',
+        );
         sent++;
         try {
           const a = await clockApi.send(c);
@@ -282,41 +400,86 @@ export async function runMixed(t: MixedTarget, w: MixedWorld, o: RunOptions): Pr
   }
   const answered = sorted.length;
   return {
-    seconds: o.seconds, rate: o.rate, sent, answered, throughput: answered / wallS,
-    p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, mean: all.reduce((a, b) => a + b, 0) / Math.max(1, all.length),
-    errors, errorSamples, refusals, dropped, byKind, statuses,
+    seconds: o.seconds,
+    rate: o.rate,
+    sent,
+    answered,
+    throughput: answered / wallS,
+    p50: pct(sorted, 50),
+    p99: pct(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+    mean: all.reduce((a, b) => a + b, 0) / Math.max(1, all.length),
+    errors,
+    errorSamples,
+    refusals,
+    dropped,
+    byKind,
+    statuses,
     serverCpuPct: cpu0 !== null && cpu1 !== null ? (100 * (cpu1 - cpu0)) / (wallS * 1000) : null,
   };
 }
 
 /** The bench's figures of one run. */
 export function mixedFigures(s: MixedStats, rss?: { start: number | null; end: number | null }): Figure[] {
-  const kinds = Object.entries(s.byKind).map(([k, v]) => `${k} ${v.n} p99 ${v.p99.toFixed(1)} ms`).join(', ');
+  const kinds = Object.entries(s.byKind)
+    .map(([k, v]) => `${k} ${v.n} p99 ${v.p99.toFixed(1)} ms`)
+    .join(', ');
   const figures: Figure[] = [
-    { metric: 'throughput', value: s.throughput, unit: 'req/s', note: `offered ${s.rate} req/s for ${s.seconds} s: ${s.sent} sent, ${s.answered} answered, ${s.dropped} dropped (over ${MAX_IN_FLIGHT} in flight)`, details: { ...s } },
+    {
+      metric: 'throughput',
+      value: s.throughput,
+      unit: 'req/s',
+      note: `offered ${s.rate} req/s for ${s.seconds} s: ${s.sent} sent, ${s.answered} answered, ${s.dropped} dropped (over ${MAX_IN_FLIGHT} in flight)`,
+      details: { ...s },
+    },
     { metric: 'latency p50', value: s.p50, unit: 'ms' },
     { metric: 'latency p99', value: s.p99, unit: 'ms', note: kinds },
     { metric: 'latency max', value: s.max, unit: 'ms' },
-    { metric: 'errors', value: s.errors, unit: '', goal: { op: '<=', value: 0 }, note: s.errorSamples.slice(0, 2).join('; ') || `transport errors, 5xx and unexpected 4xx; ${s.refusals} business refusals (cash, shares, cancel lost to a fill) apart` },
+    {
+      metric: 'errors',
+      value: s.errors,
+      unit: '',
+      goal: { op: '<=', value: 0 },
+      note:
+        s.errorSamples.slice(0, 2).join('; ') ||
+        `transport errors, 5xx and unexpected 4xx; ${s.refusals} business refusals (cash, shares, cancel lost to a fill) apart`,
+    },
   ];
-  if (s.serverCpuPct !== null) figures.push({ metric: 'server CPU', value: s.serverCpuPct, unit: '%', note: 'of one core over the run' });
-  if (rss) figures.push({ metric: 'daemon RSS start / end', value: rss.end === null ? null : rss.end / 1024, unit: 'MiB', note: `start ${rss.start === null ? '?' : (rss.start / 1024).toFixed(1)} MiB (after setup and warm-up)` });
+  if (s.serverCpuPct !== null)
+    figures.push({ metric: 'server CPU', value: s.serverCpuPct, unit: '%', note: 'of one core over the run' });
+  if (rss)
+    figures.push({
+      metric: 'daemon RSS start / end',
+      value: rss.end === null ? null : rss.end / 1024,
+      unit: 'MiB',
+      note: `start ${rss.start === null ? '?' : (rss.start / 1024).toFixed(1)} MiB (after setup and warm-up)`,
+    });
   return figures;
 }
 
-bench(`mixed workload at ${MIXED_RATE} req/s (reads, signed orders, transfers${MIXED_CLOCK ? ', clock advances' : ''})`, async (ctx) => {
-  const d = await ctx.startDaemon();
-  try {
-    const target: MixedTarget = { baseUrl: d.baseUrl, creds: d.creds as Creds, pid: d.pid };
-    const w = await prepareMixed(target);
-    const warm = ctx.config.load.warmupSeconds;
-    if (warm > 0) await runMixed(target, w, { rate: MIXED_RATE, seconds: Math.max(1, Math.round(warm)), seed: 0, clock: MIXED_CLOCK });
-    const rssStart = rssKiB(d.pid);
-    const s = await runMixed(target, w, { rate: MIXED_RATE, seconds: MIXED_SECONDS, seed: 1, clock: MIXED_CLOCK });
-    const rssEnd = rssKiB(d.pid);
-    ctx.log(`  mixed: ${JSON.stringify(s.statuses)}`);
-    return mixedFigures(s, { start: rssStart, end: rssEnd });
-  } finally {
-    await d.stop();
-  }
-}, { timeoutMs: (ctx) => 120_000 + (MIXED_SECONDS + ctx.config.load.warmupSeconds) * 1000 });
+bench(
+  `mixed workload at ${MIXED_RATE} req/s (reads, signed orders, transfers${MIXED_CLOCK ? ', clock advances' : ''})`,
+  async (ctx) => {
+    const d = await ctx.startDaemon();
+    try {
+      const target: MixedTarget = { baseUrl: d.baseUrl, creds: d.creds as Creds, pid: d.pid };
+      const w = await prepareMixed(target);
+      const warm = ctx.config.load.warmupSeconds;
+      if (warm > 0)
+        await runMixed(target, w, {
+          rate: MIXED_RATE,
+          seconds: Math.max(1, Math.round(warm)),
+          seed: 0,
+          clock: MIXED_CLOCK,
+        });
+      const rssStart = rssKiB(d.pid);
+      const s = await runMixed(target, w, { rate: MIXED_RATE, seconds: MIXED_SECONDS, seed: 1, clock: MIXED_CLOCK });
+      const rssEnd = rssKiB(d.pid);
+      ctx.log(`  mixed: ${JSON.stringify(s.statuses)}`);
+      return mixedFigures(s, { start: rssStart, end: rssEnd });
+    } finally {
+      await d.stop();
+    }
+  },
+  { timeoutMs: (ctx) => 120_000 + (MIXED_SECONDS + ctx.config.load.warmupSeconds) * 1000 },
+);

@@ -27,8 +27,22 @@ function seedInvestors(t: App): string[] {
     for (let i = 0; i < INVESTORS; i++) {
       const id = seedInvestor(t);
       t.deps.db.prepare('UPDATE investors SET suitability_recorded = 1, risk_acknowledged = 1 WHERE id = ?').run(id);
-      const cash = t.deps.ledger.transfer({ tenantId, debit: { system: 'rail', asset: 'cash:EGP' }, credit: { investorId: id, asset: 'cash:EGP', bucket: 'settled' }, amount: 500_000 * EGP, kind: 'deposit', ref: `bench-${id}` });
-      const shares = t.deps.ledger.transfer({ tenantId, debit: { system: 'clearing', asset: 'COMI' }, credit: { investorId: id, asset: 'COMI', bucket: 'settled' }, amount: 1_000, kind: 'transfer_in', ref: `bench-${id}` });
+      const cash = t.deps.ledger.transfer({
+        tenantId,
+        debit: { system: 'rail', asset: 'cash:EGP' },
+        credit: { investorId: id, asset: 'cash:EGP', bucket: 'settled' },
+        amount: 500_000 * EGP,
+        kind: 'deposit',
+        ref: `bench-${id}`,
+      });
+      const shares = t.deps.ledger.transfer({
+        tenantId,
+        debit: { system: 'clearing', asset: 'COMI' },
+        credit: { investorId: id, asset: 'COMI', bucket: 'settled' },
+        amount: 1_000,
+        kind: 'transfer_in',
+        ref: `bench-${id}`,
+      });
       if (!cash.ok || !shares.ok) throw new Error('seeding the ledger failed');
       ids.push(id);
     }
@@ -43,7 +57,13 @@ async function trade(t: App, investors: string[]): Promise<void> {
       Array.from({ length: Math.min(50, FILLS - k) }, (_, j) => {
         const n = k + j;
         const sell = n % 5 === 4;
-        const body = { investor_id: investors[n % investors.length], symbol: sell ? 'COMI' : SYMBOLS[(n + Math.floor(n / investors.length)) % SYMBOLS.length], side: sell ? 'sell' : 'buy', type: 'market', qty: 1 + (n % 3) };
+        const body = {
+          investor_id: investors[n % investors.length],
+          symbol: sell ? 'COMI' : SYMBOLS[(n + Math.floor(n / investors.length)) % SYMBOLS.length],
+          side: sell ? 'sell' : 'buy',
+          type: 'market',
+          qty: 1 + (n % 3),
+        };
         return t.req('POST', '/v1/orders', { body }).then((res) => {
           must(res, 201, 'order');
           if (res.body.status !== 'filled') throw new Error(`order not filled: ${res.text.slice(0, 200)}`);
@@ -53,37 +73,55 @@ async function trade(t: App, investors: string[]): Promise<void> {
   }
 }
 
-bench(`reconciliation: one run over ${INVESTORS} investors and ${FILLS} fills`, async (ctx) => {
-  const t = await makeApp({ start: '2026-11-22T10:05:00+02:00' });
-  try {
-    const t0 = Date.now();
-    const investors = seedInvestors(t);
-    await trade(t, investors);
-    must(await t.req('POST', '/admin/sandbox/clock-advance', { body: { until: '2026-11-24T12:00:00+02:00' } }), 200, 'advance');
-    const fills = (t.deps.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
-    const postings = (t.deps.db.prepare('SELECT COUNT(*) AS n FROM ledger_entries').get() as { n: number }).n;
-    ctx.log(`  built in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${fills} fills, ${postings} postings`);
-    must(await t.req('POST', '/admin/sandbox/inject-break', { body: { kind: 'position', investor_id: investors[7], symbol: 'SWDY', amount: 3 } }), 201, 'inject');
+bench(
+  `reconciliation: one run over ${INVESTORS} investors and ${FILLS} fills`,
+  async (ctx) => {
+    const t = await makeApp({ start: '2026-11-22T10:05:00+02:00' });
+    try {
+      const t0 = Date.now();
+      const investors = seedInvestors(t);
+      await trade(t, investors);
+      must(
+        await t.req('POST', '/admin/sandbox/clock-advance', { body: { until: '2026-11-24T12:00:00+02:00' } }),
+        200,
+        'advance',
+      );
+      const fills = (t.deps.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
+      const postings = (t.deps.db.prepare('SELECT COUNT(*) AS n FROM ledger_entries').get() as { n: number }).n;
+      ctx.log(`  built in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${fills} fills, ${postings} postings`);
+      must(
+        await t.req('POST', '/admin/sandbox/inject-break', {
+          body: { kind: 'position', investor_id: investors[7], symbol: 'SWDY', amount: 3 },
+        }),
+        201,
+        'inject',
+      );
 
-    const times: number[] = [];
-    let last: any;
-    for (let i = 0; i < 5; i++) {
-      const s = process.hrtime.bigint();
-      const res = await t.req('POST', '/admin/reconciliation/runs', { body: { date: '2026-11-24' } });
-      times.push(Number(process.hrtime.bigint() - s) / 1e6);
-      must(res, 201, 'run');
-      last = res.body;
+      const times: number[] = [];
+      let last: any;
+      for (let i = 0; i < 5; i++) {
+        const s = process.hrtime.bigint();
+        const res = await t.req('POST', '/admin/reconciliation/runs', { body: { date: '2026-11-24' } });
+        times.push(Number(process.hrtime.bigint() - s) / 1e6);
+        must(res, 201, 'run');
+        last = res.body;
+      }
+      if (last.breaks_found !== 1)
+        throw new Error(`expected the one injected break, the run found ${last.breaks_found}`);
+      times.sort((a, b) => a - b);
+      return [
+        {
+          metric: 'POST /admin/reconciliation/runs (median of 5)',
+          value: times[2],
+          unit: 'ms',
+          goal: { op: '<=', value: 1000 },
+          note: `${last.investors} investors, ${fills} fills, ${postings} postings, ${last.custodian_lines} custodian + ${last.bank_lines} bank lines`,
+          details: { samples_ms: times },
+        },
+      ];
+    } finally {
+      await t.close();
     }
-    if (last.breaks_found !== 1) throw new Error(`expected the one injected break, the run found ${last.breaks_found}`);
-    times.sort((a, b) => a - b);
-    return [
-      {
-        metric: 'POST /admin/reconciliation/runs (median of 5)', value: times[2], unit: 'ms', goal: { op: '<=', value: 1000 },
-        note: `${last.investors} investors, ${fills} fills, ${postings} postings, ${last.custodian_lines} custodian + ${last.bank_lines} bank lines`,
-        details: { samples_ms: times },
-      },
-    ];
-  } finally {
-    await t.close();
-  }
-}, { timeoutMs: 900_000 });
+  },
+  { timeoutMs: 900_000 },
+);

@@ -44,7 +44,11 @@ async function investorWithTrades(d: DaemonHandle): Promise<{ investorId: string
   await call(d, 'POST', `/v1/kyc/applications/${app.application_id}/submit`);
   const investorId = (await call(d, 'GET', `/v1/kyc/applications/${app.application_id}`)).investor_id as string;
   await call(d, 'PUT', `/v1/investors/${investorId}/suitability`, { questionnaire: BALANCED, risk_acknowledged: true });
-  await call(d, 'POST', '/v1/transfers', { investor_id: investorId, direction: 'deposit', amount_micros: 70_000 * EGP });
+  await call(d, 'POST', '/v1/transfers', {
+    investor_id: investorId,
+    direction: 'deposit',
+    amount_micros: 70_000 * EGP,
+  });
   const opened = await call(d, 'POST', '/admin/sandbox/clock-advance', { until: 'next_open' }, true);
   const perWeek = Math.ceil(TRADES / WEEKS);
   for (let week = 0, placed = 0; placed < TRADES; week++) {
@@ -54,7 +58,17 @@ async function investorWithTrades(d: DaemonHandle): Promise<{ investorId: string
     }
     await call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 5 }, true);
     const n = Math.min(perWeek, TRADES - placed);
-    await Promise.all(Array.from({ length: n }, () => call(d, 'POST', '/v1/orders', { investor_id: investorId, symbol: 'VLMRA', side: 'buy', type: 'market', qty: 1 })));
+    await Promise.all(
+      Array.from({ length: n }, () =>
+        call(d, 'POST', '/v1/orders', {
+          investor_id: investorId,
+          symbol: 'VLMRA',
+          side: 'buy',
+          type: 'market',
+          qty: 1,
+        }),
+      ),
+    );
     placed += n;
   }
   return { investorId, start: String(opened.timestamp).slice(0, 10) };
@@ -66,7 +80,9 @@ async function timedStatement(d: DaemonHandle, body: Record<string, unknown>, pr
   const cpu0 = cpuMs(d.pid);
   const t0 = performance.now();
   let done = false;
-  const advancing = call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 2 }, true, 120_000).finally(() => (done = true));
+  const advancing = call(d, 'POST', '/admin/sandbox/clock-advance', { minutes: 2 }, true, 120_000).finally(
+    () => (done = true),
+  );
   let slowestHealthz = 0;
   while (probe && !done) {
     const h0 = performance.now();
@@ -79,29 +95,57 @@ async function timedStatement(d: DaemonHandle, body: Record<string, unknown>, pr
   const cpu1 = cpuMs(d.pid);
   const report = await call(d, 'GET', `/v1/reports/${created.report_id}`);
   if (report.state !== 'ready') throw new Error(`the statement is ${report.state} (${report.reason_code})`);
-  return { ms, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, bytes: report.bytes as number, slowestHealthz };
+  return {
+    ms,
+    cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+    bytes: report.bytes as number,
+    slowestHealthz,
+  };
 }
 
-bench(`statements: a 12-month client statement with ${TRADES} trades`, async (ctx) => {
-  const d = await ctx.startDaemon();
-  try {
-    const { investorId, start } = await investorWithTrades(d);
-    const end = `${Number(start.slice(0, 4)) + 1}${start.slice(4)}`;
-    await call(d, 'POST', '/admin/sandbox/clock-advance', { until: `${end}T12:00:00+02:00` }, true);
-    const body = { investor_id: investorId, type: 'client_statement', period_start: start, period_end: end };
-    const rssBefore = peakRssMb(d.pid);
-    const cold = await timedStatement(d, body, false);
-    const warm = await timedStatement(d, body, true);
-    const rssAfter = peakRssMb(d.pid);
-    const goal = { op: '<=', value: 1000 } as const;
-    return [
-      { metric: 'cold: first statement (worker starts, compiler created), advance to ready', value: Math.round(cold.ms), unit: 'ms', note: `${(cold.bytes / 1024).toFixed(0)} KiB PDF, ${start}..${end}` },
-      { metric: 'warm: the same statement again, advance to ready', value: Math.round(warm.ms), unit: 'ms', goal },
-      { metric: 'warm: daemon CPU time (all threads) for it', value: warm.cpu, unit: 'ms', note: 'the wall time above on a machine with a free core' },
-      { metric: 'slowest GET /healthz while the warm statement rendered', value: Math.round(warm.slowestHealthz), unit: 'ms' },
-      { metric: 'daemon peak RSS (VmHWM, worker included)', value: rssAfter, unit: 'MiB', note: rssBefore === null ? undefined : `${rssBefore} MiB before the first statement` },
-    ];
-  } finally {
-    await d.stop();
-  }
-}, { timeoutMs: 900_000 });
+bench(
+  `statements: a 12-month client statement with ${TRADES} trades`,
+  async (ctx) => {
+    const d = await ctx.startDaemon();
+    try {
+      const { investorId, start } = await investorWithTrades(d);
+      const end = `${Number(start.slice(0, 4)) + 1}${start.slice(4)}`;
+      await call(d, 'POST', '/admin/sandbox/clock-advance', { until: `${end}T12:00:00+02:00` }, true);
+      const body = { investor_id: investorId, type: 'client_statement', period_start: start, period_end: end };
+      const rssBefore = peakRssMb(d.pid);
+      const cold = await timedStatement(d, body, false);
+      const warm = await timedStatement(d, body, true);
+      const rssAfter = peakRssMb(d.pid);
+      const goal = { op: '<=', value: 1000 } as const;
+      return [
+        {
+          metric: 'cold: first statement (worker starts, compiler created), advance to ready',
+          value: Math.round(cold.ms),
+          unit: 'ms',
+          note: `${(cold.bytes / 1024).toFixed(0)} KiB PDF, ${start}..${end}`,
+        },
+        { metric: 'warm: the same statement again, advance to ready', value: Math.round(warm.ms), unit: 'ms', goal },
+        {
+          metric: 'warm: daemon CPU time (all threads) for it',
+          value: warm.cpu,
+          unit: 'ms',
+          note: 'the wall time above on a machine with a free core',
+        },
+        {
+          metric: 'slowest GET /healthz while the warm statement rendered',
+          value: Math.round(warm.slowestHealthz),
+          unit: 'ms',
+        },
+        {
+          metric: 'daemon peak RSS (VmHWM, worker included)',
+          value: rssAfter,
+          unit: 'MiB',
+          note: rssBefore === null ? undefined : `${rssBefore} MiB before the first statement`,
+        },
+      ];
+    } finally {
+      await d.stop();
+    }
+  },
+  { timeoutMs: 900_000 },
+);
