@@ -157,7 +157,7 @@ export async function portHolder(port: number, host = '127.0.0.1'): Promise<Port
 export function describeHolder(h: PortHolder): string {
   if (h.home) return `the svc sandbox of home ${h.home}${h.pid ? ` (pid ${h.pid})` : ''}`;
   if (h.pid)
-    return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? h.command.slice(0, 77) + '...' : h.command}` : ''})`;
+    return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? `${h.command.slice(0, 77)}...` : h.command}` : ''})`;
   return 'another process';
 }
 

@@ -29,7 +29,7 @@ export class CliExit extends Error {
 }
 
 export function printJson(data: unknown): void {
-  process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
 }
 
 /**
@@ -55,7 +55,7 @@ export function messageWidth(): number {
 }
 
 export function info(line: string): void {
-  process.stderr.write(line + '\n');
+  process.stderr.write(`${line}\n`);
 }
 
 /** What to do about an error code, as svc commands (cli/hints.ts), when the code is one of the registry's. */

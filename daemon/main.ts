@@ -75,14 +75,14 @@ async function verifySnapshotOnStdin(): Promise<never> {
     bytes += (chunk as Buffer).length;
     if (bytes > MAX_SNAPSHOT_FILE_BYTES) {
       process.stdout.write(
-        JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes` }) + '\n',
+        `${JSON.stringify({ ok: false, problem: `the file is larger than ${MAX_SNAPSHOT_FILE_BYTES} bytes` })}\n`,
       );
       process.exit(2);
     }
     chunks.push(chunk as Buffer);
   }
   const verdict = verifySnapshot(Buffer.concat(chunks));
-  process.stdout.write(JSON.stringify(verdict.ok ? { ok: true } : verdict) + '\n', () =>
+  process.stdout.write(`${JSON.stringify(verdict.ok ? { ok: true } : verdict)}\n`, () =>
     process.exit(verdict.ok ? 0 : 2),
   );
   return new Promise<never>(() => {});
@@ -116,7 +116,7 @@ privateHome(home);
 
 /** Writes one line of the replay's output; resolves once it is handed to the pipe. */
 function replayLine(line: ReplayLine): Promise<void> {
-  return new Promise((done) => process.stdout.write(JSON.stringify(line) + '\n', () => done()));
+  return new Promise((done) => process.stdout.write(`${JSON.stringify(line)}\n`, () => done()));
 }
 
 /** --replay: the journal on stdin, checked whole; only into a home without a sandbox (else exit 2, nothing touched). */
@@ -192,7 +192,7 @@ if (deps.bootstrap) {
   const b = deps.bootstrap;
   writeFileSync(
     credentialsFile,
-    JSON.stringify(
+    `${JSON.stringify(
       {
         tenant_id: b.tenant.tenant_id,
         api_key: b.tenant.api_key,
@@ -213,7 +213,7 @@ if (deps.bootstrap) {
       },
       null,
       2,
-    ) + '\n',
+    )}\n`,
     { mode: 0o600 },
   );
   chmodSync(credentialsFile, 0o600);
@@ -296,7 +296,7 @@ const consoleOrigin =
   args.host === '127.0.0.1' || args.host === 'localhost' ? `http://localhost:${boundPort}` : baseUrl;
 writeFileSync(
   locatorFile,
-  JSON.stringify(
+  `${JSON.stringify(
     {
       pid: process.pid,
       port: boundPort,
@@ -309,7 +309,7 @@ writeFileSync(
     },
     null,
     2,
-  ) + '\n',
+  )}\n`,
   { mode: 0o600 },
 );
 chmodSync(locatorFile, 0o600);

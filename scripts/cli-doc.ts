@@ -47,7 +47,7 @@ export function renderReference(helps: Map<string, string>): string {
       '```',
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The hand-written part of the file up to and including the marker, then the reference. */

@@ -315,12 +315,10 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     for (const o of g.ops) lines.push(...operationSection(doc, o));
   }
   lines.push(...schemaSections(doc));
-  return (
-    lines
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd() + '\n'
-  );
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 // ---- the .http file ---------------------------------------------------------------------------------
@@ -508,12 +506,10 @@ export function renderHttp(doc: OpenApiDoc): string {
   const declared = new Set(header.filter((l) => l.startsWith('@')).map((l) => l.slice(1, l.indexOf(' '))));
   for (const m of requests.join('\n').matchAll(/\{\{(\w+)\}\}/g)) if (!declared.has(m[1])) vars.add(m[1]);
   const varLines = [...vars].sort().map((v) => `@${v} = ${VAR_EXAMPLES[v] ?? '...'}`);
-  return (
-    [...header, ...varLines, '', '', ...requests]
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd() + '\n'
-  );
+  return `${[...header, ...varLines, '', '', ...requests]
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -28,22 +28,20 @@ function priceOf(a: Activity): string {
 
 export function activitiesText(feed: ActivityFeed): string {
   if (feed.activities.length === 0) return 'No activity yet.\n';
-  return (
-    table(
-      ['at', 'type', 'cash EGP', 'symbol', 'side', 'qty', 'price EGP', 'description', 'ref'],
-      feed.activities.map((a) => [
-        a.at,
-        a.activity_type,
-        signedEgp(a.net_amount_micros),
-        a.symbol ?? '-',
-        a.side ?? '-',
-        a.qty ?? '-',
-        priceOf(a),
-        a.description,
-        a.ref_id ?? '-',
-      ]),
-    ) + '\n'
-  );
+  return `${table(
+    ['at', 'type', 'cash EGP', 'symbol', 'side', 'qty', 'price EGP', 'description', 'ref'],
+    feed.activities.map((a) => [
+      a.at,
+      a.activity_type,
+      signedEgp(a.net_amount_micros),
+      a.symbol ?? '-',
+      a.side ?? '-',
+      a.qty ?? '-',
+      priceOf(a),
+      a.description,
+      a.ref_id ?? '-',
+    ]),
+  )}\n`;
 }
 
 export async function list(opts: ActivitiesOptions, g: GlobalOptions): Promise<void> {

@@ -94,10 +94,10 @@ export async function accessReview(_o: unknown, g: AdminGlobals): Promise<void> 
     cairo(i.last_used_at),
     identityState(i),
   ]);
-  process.stdout.write(fittedTable(headers, rows, ['created (Cairo)', 'identity']) + '\n');
+  process.stdout.write(`${fittedTable(headers, rows, ['created (Cairo)', 'identity'])}\n`);
   if (reviews.reviews.length === 0)
     process.stdout.write(`\nNo open access review. Open one: ${svc('admin access-review open')}\n`);
-  for (const r of reviews.reviews) process.stdout.write('\n' + renderReview(r));
+  for (const r of reviews.reviews) process.stdout.write(`\n${renderReview(r)}`);
 }
 
 /** svc admin access-review open: a campaign with one item per identity-grant. */
@@ -156,7 +156,7 @@ export async function sessions(_o: unknown, g: AdminGlobals): Promise<void> {
           ? 'idle (expired)'
           : 'active',
   ]);
-  process.stdout.write(table(headers, rows) + '\n');
+  process.stdout.write(`${table(headers, rows)}\n`);
 }
 
 /** svc admin sessions revoke --session ID... | --identity NAME|ID */
@@ -178,7 +178,7 @@ export async function revokeSessions(o: RevokeSessionsOptions, g: AdminGlobals):
 /** Rewrites a JSON file of the home atomically, readable by its owner only. */
 function rewrite(file: string, data: unknown): void {
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, file);
 }

@@ -115,7 +115,7 @@ export function renderAction(a: AdminAction): string {
     ...[...Object.keys(a.params), ...Object.keys(a.result ?? {})].map((k) => k.length + 2),
   );
   const line = (k: string, v: string) => `  ${k.padEnd(width)}  ${v}\n`;
-  let out = `${chalk.bold(a.action_id)}\n` + rows.map(([k, v]) => line(k, v)).join('');
+  let out = `${chalk.bold(a.action_id)}\n${rows.map(([k, v]) => line(k, v)).join('')}`;
   out +=
     `  params\n` +
     (Object.keys(a.params).length === 0
@@ -156,7 +156,7 @@ export async function actions(opts: ActionsOptions, g: AdminGlobals): Promise<vo
     a.checker ?? '-',
     a.reason,
   ]);
-  process.stdout.write(fittedTable(headers, rows, ['checker', 'maker'], 16) + '\n');
+  process.stdout.write(`${fittedTable(headers, rows, ['checker', 'maker'], 16)}\n`);
 }
 
 export async function propose(opts: ProposeOptions, g: AdminGlobals, args: string[]): Promise<void> {

@@ -72,7 +72,7 @@ export async function list(opts: AlertsOptions, g: AdminGlobals): Promise<void> 
     a.state,
     `${a.order_ids.length}/${a.fill_ids.length}`,
   ]);
-  process.stdout.write(fittedTable(headers, rows, ['orders/fills', 'window (Cairo)']) + '\n');
+  process.stdout.write(`${fittedTable(headers, rows, ['orders/fills', 'window (Cairo)'])}\n`);
 }
 
 /** One alert with its evidence, for people. */

@@ -92,7 +92,7 @@ export async function audit(opts: AuditOptions, g: AdminGlobals): Promise<void> 
     process.stdout.write('No audit entries match.\n');
     return;
   }
-  process.stdout.write(auditTable(res.entries) + '\n');
+  process.stdout.write(`${auditTable(res.entries)}\n`);
   const last = res.entries[res.entries.length - 1].seq;
   if (res.entries.length === limit && last > 1) process.stdout.write(chalk.dim(`Older entries: --before ${last}\n`));
 }

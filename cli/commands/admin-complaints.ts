@@ -79,7 +79,7 @@ export async function list(opts: ListOptions, g: AdminGlobals): Promise<void> {
     x.overdue ? `${x.due_date} OVERDUE` : x.due_date,
     x.summary,
   ]);
-  process.stdout.write(fittedTable(headers, rows, ['received (Cairo)', 'category'], 16) + '\n');
+  process.stdout.write(`${fittedTable(headers, rows, ['received (Cairo)', 'category'], 16)}\n`);
   const overdue = res.complaints.filter((x) => x.overdue).length;
   if (overdue > 0) process.stdout.write(chalk.red(`${overdue} overdue: past the 15-business-day response date\n`));
 }

@@ -113,7 +113,7 @@ export async function breaks(opts: BreaksOptions, g: AdminGlobals): Promise<void
     stateOf(b),
     b.first_seen,
   ]);
-  process.stdout.write(fittedTable(headers, rows, ['first seen', 'statement', 'book']) + '\n');
+  process.stdout.write(`${fittedTable(headers, rows, ['first seen', 'statement', 'book'])}\n`);
   process.stdout.write(chalk.dim('difference = book - statement; EGP for cash, shares for positions\n'));
 }
 

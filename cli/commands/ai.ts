@@ -66,7 +66,7 @@ async function ask(g: GlobalOptions, opts: AiOptions, method: 'GET' | 'POST', pa
   const body = ok(await api<AiAnswer>(resolveProfile(g), method, path, { headers: { 'accept-language': lang } }), json);
   if (json) printJson(body);
   if (body.outcome === 'answered') return json ? null : body;
-  if (!json) process.stdout.write(wrap(body.message ?? body.outcome, width()) + '\n');
+  if (!json) process.stdout.write(`${wrap(body.message ?? body.outcome, width())}\n`);
   throw new CliExit(EXIT.apiError);
 }
 
@@ -95,10 +95,10 @@ export async function glossary(opts: AiOptions, g: GlobalOptions, args: string[]
     );
   else
     process.stdout.write(
-      table(
+      `${table(
         ['term', a.language === 'ar' ? 'title (ar)' : 'title'],
         (a.articles ?? []).map((x) => [x.slug, x.title]),
-      ) + '\n',
+      )}\n`,
     );
 }
 

@@ -50,7 +50,7 @@ export function balancesText(b: Balances): string {
         b.funds.map((f) => [f.fund_code, units(f.settled), units(f.reserved), units(f.unsettled)]),
       ),
     );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export async function show(opts: BalancesOptions, g: GlobalOptions): Promise<void> {

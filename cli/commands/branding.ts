@@ -34,9 +34,7 @@ export function renderBranding(b: Branding): string {
     ['updated', b.updated_at],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return (
-    rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n') + '\n'
-  );
+  return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n')}\n`;
 }
 
 function print(b: Branding, json: boolean): void {

@@ -17,7 +17,7 @@ const section = (title: string) => `\n${chalk.bold(title)}\n`;
 const timeOf = (iso: string) => iso.slice(11, 16);
 
 function trades(r: DeskEod): string {
-  if (r.trades.length === 0) return section('Trades') + 'No trades on this date.\n';
+  if (r.trades.length === 0) return `${section('Trades')}No trades on this date.\n`;
   return (
     section(`Trades (${r.trades.length}), amounts in EGP`) +
     table(
@@ -41,7 +41,7 @@ function trades(r: DeskEod): string {
 }
 
 function fees(r: DeskEod): string {
-  if (r.trades.length === 0) return section('Fees by line') + 'No charges on this date.\n';
+  if (r.trades.length === 0) return `${section('Fees by line')}No charges on this date.\n`;
   const f = r.fees_by_line;
   const rows: Array<[string, number]> = [
     ['Commission', f.commission_micros],
@@ -78,7 +78,7 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function cash(r: DeskEod): string {
-  if (r.cash.totals.length === 0) return section('Cash movements') + 'No cash moved on this date.\n';
+  if (r.cash.totals.length === 0) return `${section('Cash movements')}No cash moved on this date.\n`;
   return (
     section(`Cash movements (${r.cash.movements.length})`) +
     table(
@@ -98,7 +98,7 @@ function cash(r: DeskEod): string {
 
 function settlements(r: DeskEod): string {
   const s = r.settlements_due;
-  if (s.investors.length === 0) return section('Settlements due') + 'Nothing settles on this date.\n';
+  if (s.investors.length === 0) return `${section('Settlements due')}Nothing settles on this date.\n`;
   const b = s.broker;
   return (
     section(`Settlements due ${r.date}`) +

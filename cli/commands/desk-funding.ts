@@ -46,7 +46,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       ['transfer', 'tenant', 'investor', 'name', 'direction', 'EGP', 'state', 'approval', 'created'],
       res.funding.map((t) => [
         t.transfer_id,
@@ -59,7 +59,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
         t.approval,
         t.created_at,
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }
 

@@ -42,7 +42,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       ['application', 'tenant', 'state', 'path', 'name', 'national id', 'born', 'docs', 'submitted'],
       res.applications.map((a) => [
         a.application_id,
@@ -55,7 +55,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
         a.documents.length,
         a.submitted_at ?? '-',
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }
 

@@ -33,7 +33,7 @@ export async function queue(opts: QueueOptions, g: GlobalOptions): Promise<void>
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       [
         'order',
         'account',
@@ -64,7 +64,7 @@ export async function queue(opts: QueueOptions, g: GlobalOptions): Promise<void>
         `${price(o.market.band.lower_micros)}-${price(o.market.band.upper_micros)}`,
         o.created_at,
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }
 

@@ -40,19 +40,17 @@ function wrap(text: string, width = 96): string {
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
 function instruments(r: ReferenceInstruments): string {
-  return (
-    table(
-      ['symbol', 'name', 'type', 'sector', 'ref price', 'shariah'],
-      r.instruments.map((i) => [
-        i.symbol,
-        cut(i.name, 34),
-        i.security_type,
-        cut(i.sector, 20),
-        price(i.ref_price_micros),
-        i.shariah_compliant ? 'yes' : 'no',
-      ]),
-    ) + '\n'
-  );
+  return `${table(
+    ['symbol', 'name', 'type', 'sector', 'ref price', 'shariah'],
+    r.instruments.map((i) => [
+      i.symbol,
+      cut(i.name, 34),
+      i.security_type,
+      cut(i.sector, 20),
+      price(i.ref_price_micros),
+      i.shariah_compliant ? 'yes' : 'no',
+    ]),
+  )}\n`;
 }
 
 function calendar(r: ReferenceCalendar): string {
@@ -67,35 +65,29 @@ function calendar(r: ReferenceCalendar): string {
 }
 
 function fees(r: ReferenceFees): string {
-  return (
-    table(
-      ['line', 'kind', 'rate', 'min EGP', 'max EGP', 'what'],
-      r.lines.map((l) => [l.line, l.kind, bps(l.rate_bps_x10), egp(l.min_micros), egp(l.max_micros), l.description]),
-    ) + `\n${wrap(r.note)}\n`
-  );
+  return `${table(
+    ['line', 'kind', 'rate', 'min EGP', 'max EGP', 'what'],
+    r.lines.map((l) => [l.line, l.kind, bps(l.rate_bps_x10), egp(l.min_micros), egp(l.max_micros), l.description]),
+  )}\n${wrap(r.note)}\n`;
 }
 
 function ticks(r: ReferenceTicks): string {
-  return (
-    table(
-      ['from EGP', 'below EGP', 'tick EGP'],
-      r.ticks.map((x) => [
-        price(x.from_micros),
-        x.below_micros === null ? '-' : price(x.below_micros),
-        tick(x.tick_micros),
-      ]),
-    ) + `\nDaily price band: +/-${r.band_bps / 100}% around the reference price.\n${wrap(r.note)}\n`
-  );
+  return `${table(
+    ['from EGP', 'below EGP', 'tick EGP'],
+    r.ticks.map((x) => [
+      price(x.from_micros),
+      x.below_micros === null ? '-' : price(x.below_micros),
+      tick(x.tick_micros),
+    ]),
+  )}\nDaily price band: +/-${r.band_bps / 100}% around the reference price.\n${wrap(r.note)}\n`;
 }
 
 function holidays(r: ReferenceHolidays): string {
   if (r.holidays.length === 0) return 'No exchange holidays listed.\n';
-  return (
-    table(
-      ['date', 'holiday', 'status'],
-      r.holidays.map((h) => [h.date, cut(h.name, 70), h.status]),
-    ) + '\n'
-  );
+  return `${table(
+    ['date', 'holiday', 'status'],
+    r.holidays.map((h) => [h.date, cut(h.name, 70), h.status]),
+  )}\n`;
 }
 
 function query(kind: Kind, o: ReferenceOptions): string {

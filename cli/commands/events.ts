@@ -125,16 +125,16 @@ export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
       const status = await forward(opts.forward, e);
       process.stdout.write(
         json
-          ? JSON.stringify({
+          ? `${JSON.stringify({
               id: e.id,
               type: e.type,
               subject: e.subject,
               forwarded_to: opts.forward,
               status: status.replace(/\x1b\[[0-9;]*m/g, ''),
-            }) + '\n'
+            })}\n`
           : `${eventLine(e)}  -> ${status}\n`,
       );
-    } else process.stdout.write((json ? JSON.stringify(e) : eventLine(e)) + '\n');
+    } else process.stdout.write(`${json ? JSON.stringify(e) : eventLine(e)}\n`);
   };
   let last: number | null = opts.after !== undefined ? Number(opts.after) : null;
   let connected = false;

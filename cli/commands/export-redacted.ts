@@ -56,7 +56,7 @@ export async function exportRedactedCmd(_opts: unknown, g: GlobalOptions, args: 
   // always a temporary home, whatever --home names (that is the source)
   const { home, discard } = newHome({ ...g, home: undefined });
   try {
-    const text = [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const text = `${[header, ...entries].map((x) => JSON.stringify(x)).join('\n')}\n`;
     const outcome = await rebuild(home, text, numbered, json);
     if (!outcome.ok) failed('the redacted journal', numbered, outcome);
     const mismatches = outcome.mismatches;

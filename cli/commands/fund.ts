@@ -39,7 +39,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       ['fund', 'name', 'NAV EGP', 'NAV date', 'yield', 'min first EGP', 'shariah', 'cut-off'],
       res.funds.map((f) => [
         f.fund_code,
@@ -51,7 +51,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
         f.shariah_compliant ? 'yes' : 'no',
         f.cutoff_local,
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }
 

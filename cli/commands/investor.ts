@@ -56,7 +56,7 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
   const tier = account.suitability.tier as 0 | 1 | 2 | 3;
   const line = (k: string, v: string) => `  ${k.padEnd(20)} ${v}`;
   process.stdout.write(
-    [
+    `${[
       `${chalk.bold(inv.full_name)} ${chalk.dim(inv.investor_id)}`,
       line('status', inv.status),
       line('account', `${inv.broker_account_ref} (${account.currency})`),
@@ -73,7 +73,7 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
       ...(inv.suitability_recorded && inv.risk_acknowledged
         ? []
         : [chalk.dim(`  Equity trading needs both gates: ${svc(`investor suitability ${inv.investor_id}`)}`)]),
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }
 

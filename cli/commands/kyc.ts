@@ -249,7 +249,7 @@ function printOutcome(app: KycApplication): void {
       ),
     );
   }
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function stateLabel(state: string): string {

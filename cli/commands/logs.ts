@@ -78,11 +78,11 @@ export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
   if (!opts.follow) {
     if (json) printJson(first);
     else if (first.requests.length === 0) process.stderr.write('no requests recorded yet that match\n');
-    else process.stdout.write(first.requests.map(line).join('\n') + '\n');
+    else process.stdout.write(`${first.requests.map(line).join('\n')}\n`);
     return;
   }
   // following: one JSON document a line with --json
-  const emit = (r: InspectedRequestSummary) => process.stdout.write((json ? JSON.stringify(r) : line(r)) + '\n');
+  const emit = (r: InspectedRequestSummary) => process.stdout.write(`${json ? JSON.stringify(r) : line(r)}\n`);
   first.requests.forEach(emit);
   let after = first.last_seq;
   for (;;) {
@@ -156,5 +156,5 @@ export async function show(opts: ShowOptions, g: GlobalOptions, args: string[]):
     bodyText(r.response),
   ];
   if (r.signature) out.push(signatureText(r.signature, r.request_id));
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -43,7 +43,7 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       ['symbol', 'price', 'change', 'ref', 'band low', 'band high', 'tick', 'session'],
       // Each price at its tick's decimals: three below 2 EGP (0.001 ticks), two above.
       rows.map((q) => [
@@ -56,7 +56,7 @@ export async function quotes(_opts: unknown, g: GlobalOptions, symbols: string[]
         tick(q.tick_micros),
         q.halted ? 'HALTED' : q.session_open ? 'open' : 'closed',
       ]),
-    ) + `\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n${closedNote(rows)}`,
+    )}\n(as of ${rows[0]?.as_of ?? '-'}; prices in EGP)\n${closedNote(rows)}`,
   );
 }
 
@@ -91,7 +91,7 @@ export async function calendar(opts: CalendarOptions, g: GlobalOptions): Promise
     return;
   }
   const rows = calendarRows(res.calendar, res.closed_days);
-  process.stdout.write(table(['date', 'open', 'close', 'settles', 'holiday'], rows) + '\n');
+  process.stdout.write(`${table(['date', 'open', 'close', 'settles', 'holiday'], rows)}\n`);
   process.stdout.write('Fridays and Saturdays are the weekend; the exchange is closed on the holidays listed.\n');
 }
 
@@ -120,7 +120,7 @@ export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: strin
   }
   for (let n = 1; ; n++) {
     const quotes = n === 1 ? first : await fetchQuotes(profile, list, json);
-    if (json) process.stdout.write(JSON.stringify({ as_of: quotes[0].as_of, quotes }) + '\n');
+    if (json) process.stdout.write(`${JSON.stringify({ as_of: quotes[0].as_of, quotes })}\n`);
     else
       process.stdout.write(
         `${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`,

@@ -201,7 +201,7 @@ async function explainRejection(
   if ('code' in about && lang === 'en') return;
   const { rejectionRemedy, remedyLine } = await import('./ai.js');
   const remedy = await rejectionRemedy(profile, about, lang);
-  if (remedy) stream.write(remedyLine(remedy) + '\n');
+  if (remedy) stream.write(`${remedyLine(remedy)}\n`);
 }
 
 async function send(
@@ -268,7 +268,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       [
         'order',
         'investor',
@@ -299,7 +299,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
         o.reason_code ?? '-',
         o.created_at,
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }
 
@@ -329,7 +329,7 @@ export async function show(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     ['canceled at', o.canceled_at ?? '-'],
     ['expired at', o.expired_at ?? '-'],
   ];
-  process.stdout.write(rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n') + '\n');
+  process.stdout.write(`${rows.map(([k, v]) => `${k.padEnd(16)}${v}`).join('\n')}\n`);
 }
 
 export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
@@ -371,5 +371,5 @@ export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Pr
     `Stamp duty (withheld)        ${egp(n.withholding.stamp_duty_micros)}`,
     `Net consideration (${n.net_direction})   ${egp(n.net_consideration_micros)} EGP`,
   ];
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -84,7 +84,7 @@ export function renderReport(r: Report, now?: string): string {
   ];
   if (r.reason_code !== null) rows.push(['reason', r.reason_code]);
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n';
+  return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }
 
 /** What to do next, on stderr. */

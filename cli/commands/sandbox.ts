@@ -164,7 +164,7 @@ export async function banner(
       `  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ${svc('sandbox env')} · svc --help`,
     ),
   ];
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 export async function start(opts: StartOptions, g: GlobalOptions): Promise<void> {
@@ -209,7 +209,7 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
     throw new CliExit(err.exitCode === EXIT_HOME_ALTERED ? EXIT_HOME_ALTERED : EXIT.apiError);
   }
   if (opts.port !== undefined)
-    writeFileSync(join(home, START_FILE), JSON.stringify({ port: opts.port }) + '\n', { mode: 0o600 });
+    writeFileSync(join(home, START_FILE), `${JSON.stringify({ port: opts.port })}\n`, { mode: 0o600 });
   const { child, locator: loc } = spawned;
   await banner(home, loc, Boolean(g.json));
   if (!opts.foreground) {
@@ -267,12 +267,12 @@ export async function status(_opts: unknown, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    [
+    `${[
       `${chalk.green('running')}  pid ${loc.pid}  ${loc.base_url}  version ${loc.version}`,
       `clock    ${state.clock.timestamp} (${state.clock.mode}${state.clock.mode === 'running' ? ` x${state.clock.speed}` : ''}), market ${state.clock.is_open ? 'open' : 'closed'}`,
       `seed     ${state.seed} (start ${state.start}, generation ${state.generation})`,
       `home     ${home}`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }
 
@@ -286,7 +286,7 @@ function formatLogLine(line: string): string | null {
       ] ?? String(r.level);
     const { time, msg, method, url, status, ms, reqId } = r;
     const detail = method ? `${method} ${url} ${status} ${ms}ms ${reqId ?? ''}` : '';
-    return `${new Date(time).toISOString()} ${level.padEnd(5)} ${msg}${detail ? ' ' + detail : ''}`;
+    return `${new Date(time).toISOString()} ${level.padEnd(5)} ${msg}${detail ? ` ${detail}` : ''}`;
   } catch {
     return line;
   }
@@ -298,7 +298,7 @@ export async function logs(opts: LogsOptions, g: GlobalOptions): Promise<void> {
   const emit = (text: string) => {
     for (const l of text.split('\n')) {
       const f = g.json ? (l.trim() ? l : null) : formatLogLine(l);
-      if (f) process.stdout.write(f + '\n');
+      if (f) process.stdout.write(`${f}\n`);
     }
   };
   const n = Number(opts.lines);
@@ -440,5 +440,5 @@ export async function list(_opts: unknown, g: GlobalOptions): Promise<void> {
       .join('  ')
       .trimEnd(),
   );
-  process.stdout.write(text.join('\n') + '\n');
+  process.stdout.write(`${text.join('\n')}\n`);
 }

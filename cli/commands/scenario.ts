@@ -225,13 +225,13 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
       onStep: run.human
         ? (st) => {
             if (st.outcome === 'skipped') skipped.push(st.index);
-            else process.stdout.write(stepLine(st, sc.file) + '\n');
+            else process.stdout.write(`${stepLine(st, sc.file)}\n`);
           }
         : undefined,
       onWait: process.stderr.isTTY
         ? (ls, n, max) =>
             process.stderr.write(
-              chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : ''),
+              `${chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`)}\x1b[K${n === max ? '\n' : ''}`,
             )
         : undefined,
     });
@@ -240,8 +240,8 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
   } finally {
     await target?.close();
   }
-  if (run.human && skipped.length > 0) process.stdout.write(skippedLine(skipped) + '\n');
-  if (run.human) process.stdout.write(scenarioFooter(report) + '\n');
+  if (run.human && skipped.length > 0) process.stdout.write(`${skippedLine(skipped)}\n`);
+  if (run.human) process.stdout.write(`${scenarioFooter(report)}\n`);
   return report;
 }
 
@@ -273,7 +273,7 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   for (const [i, sc] of scenarios.entries()) {
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
     if (human)
-      process.stdout.write((i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
+      process.stdout.write(`${(i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against)}\n`);
     reports.push(await runFile(sc, fileRun));
   }
 
@@ -284,7 +284,7 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
     duration_ms: Math.round(performance.now() - t0),
   };
   if (json) printJson(jsonReport(report, Boolean(opts.timings)));
-  else process.stdout.write('\n' + summaryLine(report, report.duration_ms) + '\n');
+  else process.stdout.write(`\n${summaryLine(report, report.duration_ms)}\n`);
   if (opts.junit) writeFileSync(opts.junit, junitReport(report));
   if (progress)
     info(

@@ -291,7 +291,7 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
   const { header, entries } = await readJournal(profile, json, redactor, !toStdout, after);
   const count = entries.length;
   const lines = [header, ...entries].map((x) => JSON.stringify(x));
-  const text = lines.join('\n') + '\n';
+  const text = `${lines.join('\n')}\n`;
   if (toStdout) {
     process.stdout.write(text);
     return;

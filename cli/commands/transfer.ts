@@ -152,7 +152,7 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
     return;
   }
   process.stdout.write(
-    table(
+    `${table(
       ['transfer', 'investor', 'direction', 'EGP', 'state', 'approval', 'rail_ref', 'reason', 'created'],
       res.transfers.map((t) => [
         t.transfer_id,
@@ -165,6 +165,6 @@ export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {
         t.reason_code ?? '-',
         t.created_at,
       ]),
-    ) + '\n',
+    )}\n`,
   );
 }

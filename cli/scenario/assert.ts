@@ -27,9 +27,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
     return (
       ka.length === kb.length &&
       ka.every(
-        (k) =>
-          Object.prototype.hasOwnProperty.call(b, k) &&
-          deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+        (k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
       )
     );
   }
@@ -125,12 +123,11 @@ export function firstDifference(expected: unknown, actual: unknown, path: Segmen
   if (deepEqual(expected, actual)) return undefined;
   if (isPlainObject(expected) && isPlainObject(actual)) {
     for (const [k, v] of Object.entries(expected)) {
-      if (!Object.prototype.hasOwnProperty.call(actual, k))
-        return { path: [...path, k], expected: v, actual: undefined };
+      if (!Object.hasOwn(actual, k)) return { path: [...path, k], expected: v, actual: undefined };
       const d = firstDifference(v, actual[k], [...path, k]);
       if (d) return d;
     }
-    const extra = Object.keys(actual).find((k) => !Object.prototype.hasOwnProperty.call(expected, k))!;
+    const extra = Object.keys(actual).find((k) => !Object.hasOwn(expected, k))!;
     return { path: [...path, extra], expected: undefined, actual: actual[extra] };
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {

@@ -87,7 +87,7 @@ export function lookup(root: unknown, path: Segment[]): Lookup {
       cur = cur[idx];
     } else if (cur !== null && typeof cur === 'object') {
       const key = String(seg);
-      if (!Object.prototype.hasOwnProperty.call(cur, key))
+      if (!Object.hasOwn(cur, key))
         return { found: false, value: undefined, missingAt: path.slice(0, i + 1), available: Object.keys(cur) };
       cur = (cur as Record<string, unknown>)[key];
     } else {

@@ -125,7 +125,7 @@ export function stepLine(st: StepReport, file: string): string {
         `response${st.status !== undefined ? ` (HTTP ${st.status})` : ''}:`,
         indent(bodyText(st.response), '  '),
       );
-    out += '\n' + indent(lines.join('\n'), '       ');
+    out += `\n${indent(lines.join('\n'), '       ')}`;
   }
   return out;
 }
@@ -290,5 +290,5 @@ export function junitReport(r: RunReport): string {
   );
   for (const s of suites) out.push(suiteOpen(s), ...s.body, '  </testsuite>');
   out.push('</testsuites>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -68,6 +68,6 @@ export function span(fromIso: string, toIso: string): string {
 }
 
 export function pad(text: string, width: number, right = false): string {
-  const t = text.length > width ? text.slice(0, Math.max(0, width - 1)) + '…' : text;
+  const t = text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
   return right ? t.padStart(width) : t.padEnd(width);
 }

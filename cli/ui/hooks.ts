@@ -27,6 +27,7 @@ export function usePolling<T>(load: () => Promise<T>, intervalMs: number, key: s
   const [nonce, setNonce] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and nonce are the triggers that reload; load is read through a ref
   useEffect(() => {
     let live = true;
     let timer: NodeJS.Timeout | undefined;
@@ -92,6 +93,7 @@ export function useTerminalSize(): { columns: number; rows: number } {
   const { stdout } = useStdout();
   const read = () => ({ columns: stdout.columns || 100, rows: stdout.rows || 30 });
   const [size, setSize] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: subscribes once; read() only reads the same stdout
   useEffect(() => {
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);

@@ -29,5 +29,5 @@ export function portfolioText(d: PortfolioData, width = DEFAULT_WIDTH): string {
     '',
     ...riskLines(d.risk, width),
   ];
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

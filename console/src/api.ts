@@ -26,7 +26,7 @@ async function parse<T>(res: Response): Promise<T> {
   }
   if (!res.ok) {
     const e = (json as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(e?.code ?? 'HTTP_' + res.status, e?.message ?? res.statusText, res.status);
+    throw new ApiError(e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, res.status);
   }
   return json as T;
 }

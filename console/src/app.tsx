@@ -2,7 +2,7 @@
 // signed-in identity's grants allow, chosen by the URL hash. The server checks every grant again on
 // every call; hiding a screen here is only courtesy.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ApiError } from './api';
+import type { ApiError } from './api';
 import { enrol, signIn, signOut, whoAmI, type Me } from './auth';
 import { applyLang, DICTS, initialLang, LangContext, useT, valueIn, type Key, type Lang } from './i18n';
 import { toApiError } from './hooks';
@@ -60,7 +60,7 @@ function PasskeyCard(props: {
                 ],
           )}
       </p>
-      <button className="primary" disabled={busy} onClick={go} data-testid={props.testId}>
+      <button type="button" className="primary" disabled={busy} onClick={go} data-testid={props.testId}>
         {busy ? t('working') : t(props.label)}
       </button>
       <ErrorBox error={error} />
@@ -117,7 +117,7 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
         <div className="who">
           <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong>{' '}
           <span className="muted">({valueIn(lang, me.identity.role)})</span>
-          <button className="link" onClick={() => signOut().finally(onSignedOut)}>
+          <button type="button" className="link" onClick={() => signOut().finally(onSignedOut)}>
             {t('signOut')}
           </button>
         </div>
@@ -145,7 +145,7 @@ export function App() {
     <LangContext.Provider value={ctx}>
       <header className="top">
         <span className="brand">{t('title')}</span>
-        <button className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>
+        <button type="button" className="link" data-testid="lang" onClick={() => setLang(lang === 'en' ? 'ar' : 'en')}>
           {t('language')}
         </button>
       </header>

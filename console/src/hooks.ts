@@ -33,7 +33,7 @@ export function usePoll<T>(
     run();
     const t = setInterval(run, POLL_MS);
     return () => clearInterval(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps say when to fetch again
   }, deps);
   return { data, error, reload: run };
 }

@@ -145,7 +145,7 @@ const brokerCreate: Exec = ({ deps }, p) => {
 const breakGlass: Exec = ({ deps }, p) => {
   const { identity_id: identityId, minutes } = p as z.infer<(typeof BASE_PARAMS)['break-glass']>;
   const row = deps.db.prepare<[string], { realm: string }>('SELECT realm FROM operators WHERE id = ?').get(identityId);
-  if (!row || row.realm !== 'admin') return refuse('ACTION_NOT_EXECUTABLE', `No back-office identity ${identityId}.`);
+  if (row?.realm !== 'admin') return refuse('ACTION_NOT_EXECUTABLE', `No back-office identity ${identityId}.`);
   const expiresAt = deps.market.calendar.toIso(deps.clock.now() + minutes * 60_000);
   deps.keys.identities.assignRole(identityId, 'superuser', 'global', { expiresAt, review: true });
   return ok({ identity_id: identityId, role: 'superuser', expires_at: expiresAt, review_required: true });

@@ -78,10 +78,19 @@ export function createComplaintRepo(db: Db) {
       const where: string[] = [];
       const args: Array<string | number> = [];
       for (const k of ['state', 'investor_id', 'tenant_id'] as const) {
-        if (f[k] !== undefined) where.push(`${k} = ?`), args.push(f[k]!);
+        if (f[k] !== undefined) {
+          where.push(`${k} = ?`);
+          args.push(f[k]!);
+        }
       }
-      if (f.overdueBefore !== undefined) where.push(`${OPEN} AND due_date < ?`), args.push(f.overdueBefore);
-      if (f.notOverdueBefore !== undefined) where.push(`NOT (${OPEN} AND due_date < ?)`), args.push(f.notOverdueBefore);
+      if (f.overdueBefore !== undefined) {
+        where.push(`${OPEN} AND due_date < ?`);
+        args.push(f.overdueBefore);
+      }
+      if (f.notOverdueBefore !== undefined) {
+        where.push(`NOT (${OPEN} AND due_date < ?)`);
+        args.push(f.notOverdueBefore);
+      }
       const sql = `SELECT * FROM complaints${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq LIMIT ?`;
       return db.prepare<Array<string | number>, ComplaintRow>(sql).all(...args, f.limit);
     },

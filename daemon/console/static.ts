@@ -27,7 +27,7 @@ const CSP =
 export function findConsoleDir(): string | null {
   const candidates = [process.env.SVC_CONSOLE_DIR, '../console', '../../dist/console']
     .filter((c): c is string => typeof c === 'string' && c !== '')
-    .map((c) => (c.startsWith('/') ? c : fileURLToPath(new URL(c + '/', import.meta.url))));
+    .map((c) => (c.startsWith('/') ? c : fileURLToPath(new URL(`${c}/`, import.meta.url))));
   return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? null;
 }
 

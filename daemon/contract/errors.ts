@@ -816,7 +816,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export function isErrorCode(code: string): code is ErrorCode {
-  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+  return Object.hasOwn(ERROR_CODES, code);
 }
 
 export interface ErrorBody {

@@ -68,7 +68,7 @@ export function readSandboxId(home: string): string | null {
 export function keepSandboxId(home: string, id: string): string {
   const existing = readSandboxId(home);
   if (existing) return existing;
-  writeFileSync(join(home, SANDBOX_ID_FILE), id + '\n', { mode: 0o600 });
+  writeFileSync(join(home, SANDBOX_ID_FILE), `${id}\n`, { mode: 0o600 });
   return id;
 }
 
@@ -97,7 +97,7 @@ export function registerHome(home: string, sandboxId: string, now: string): void
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `${sandboxId}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ sandbox_id: sandboxId, home: resolve(home), registered_at: now }) + '\n', {
+    writeFileSync(tmp, `${JSON.stringify({ sandbox_id: sandboxId, home: resolve(home), registered_at: now })}\n`, {
       mode: 0o600,
     });
     renameSync(tmp, file);

@@ -127,7 +127,7 @@ export type ParsedJournal =
 
 function firstIssue(err: z.ZodError): string {
   const first = err.issues[0];
-  return `${first.path.length ? first.path.map(String).join('.') + ': ' : ''}${first.message}`;
+  return `${first.path.length ? `${first.path.map(String).join('.')}: ` : ''}${first.message}`;
 }
 
 function parseRow(row: string): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -19,7 +19,7 @@ const MICROS_PER_ONE = 1_000_000n;
 function groupThousands(digits: string): string {
   const head = digits.length % 3 || 3;
   let out = digits.slice(0, head);
-  for (let i = head; i < digits.length; i += 3) out += ',' + digits.slice(i, i + 3);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return out;
 }
 
@@ -27,7 +27,7 @@ export function formatMicros(micros: number, minDecimals = 2): string {
   const abs = BigInt(Math.abs(micros));
   const whole = groupThousands((abs / MICROS_PER_ONE).toString());
   const frac = (abs % MICROS_PER_ONE).toString().padStart(6, '0').replace(/0+$/, '').padEnd(minDecimals, '0');
-  return `${micros < 0 ? '-' : ''}${whole}${frac ? '.' + frac : ''}`;
+  return `${micros < 0 ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
 
 /** EGP, exact: "1,234.50", "0.855". */
@@ -43,7 +43,7 @@ export function formatRounded(micros: number, decimals: number): string {
   const whole = groupThousands((rounded / MICROS_PER_ONE).toString());
   const frac = (rounded % MICROS_PER_ONE).toString().padStart(6, '0').slice(0, decimals);
   const sign = micros < 0 && rounded > 0n ? '-' : '';
-  return `${sign}${whole}${decimals > 0 ? '.' + frac : ''}`;
+  return `${sign}${whole}${decimals > 0 ? `.${frac}` : ''}`;
 }
 
 /** Exactly `decimals` decimals (0-6), rounded towards +infinity ('up') or -infinity ('down'). */

@@ -35,7 +35,7 @@ export function stringToSign(input: SignInput): string {
 }
 
 export function sign(secret: string, input: SignInput): string {
-  return 'v1=' + createHmac('sha256', secret).update(stringToSign(input)).digest('hex');
+  return `v1=${createHmac('sha256', secret).update(stringToSign(input)).digest('hex')}`;
 }
 
 /** Splits "/v1/x?a=1" into path and raw query. */

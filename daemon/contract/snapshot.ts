@@ -76,7 +76,7 @@ export function packSnapshot(
   };
   const container = Buffer.concat([
     Buffer.from(SNAPSHOT_MAGIC, 'utf8'),
-    Buffer.from(JSON.stringify(manifest) + '\n', 'utf8'),
+    Buffer.from(`${JSON.stringify(manifest)}\n`, 'utf8'),
     payload,
   ]);
   return { container, manifest };

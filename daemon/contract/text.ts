@@ -42,7 +42,7 @@ interface Node {
 
 const pathOf = (n: Node | null): Array<string | number> => {
   const out: Array<string | number> = [];
-  for (let x = n; x && x.up; x = x.up) out.push(x.key);
+  for (let x = n; x?.up; x = x.up) out.push(x.key);
   return out.reverse();
 };
 

@@ -16,7 +16,7 @@ function brokerCode(name: string): string {
     .filter((w) => w.length > 0)
     .map((w) => w[0].toUpperCase())
     .join('');
-  return (initials + 'XXX').slice(0, 3);
+  return `${initials}XXX`.slice(0, 3);
 }
 
 /** Next account number at the broker: its code and an 8-digit sequence (NSB-00000001). */

@@ -33,7 +33,7 @@ export function createValuer(market: Market, funds: FundCatalog, navBook: NavBoo
   }
 
   /** Value in micros of qty of an asset at an instant: shares x price; units and cash x price / 1,000,000, floored. */
-  function valueOf(asset: string, qty: number, atMs: number): bigint {
+  function valueAt(asset: string, qty: number, atMs: number): bigint {
     const kind = assetKind(asset);
     if (kind === 'cash') return BigInt(qty);
     const v = BigInt(qty) * BigInt(priceAt(asset, atMs));
@@ -43,7 +43,7 @@ export function createValuer(market: Market, funds: FundCatalog, navBook: NavBoo
 
   function totalOf(holdings: ReadonlyMap<string, number>, atMs: number): number {
     let total = 0n;
-    for (const [asset, qty] of holdings) if (qty !== 0) total += valueOf(asset, qty, atMs);
+    for (const [asset, qty] of holdings) if (qty !== 0) total += valueAt(asset, qty, atMs);
     return safe('portfolio value', total);
   }
 
@@ -63,7 +63,7 @@ export function createValuer(market: Market, funds: FundCatalog, navBook: NavBoo
         const m = sorted[k];
         holdings.set(m.asset, (holdings.get(m.asset) ?? 0) + m.delta);
         if (m.counterparty === 'system:rail' || m.counterparty === 'system:adjustments')
-          flow += valueOf(m.asset, m.delta, p.atMs);
+          flow += valueAt(m.asset, m.delta, p.atMs);
       }
       out.push({ date: p.date, valueMicros: totalOf(holdings, p.atMs), netFlowMicros: safe('net flow', flow) });
     }
@@ -72,7 +72,7 @@ export function createValuer(market: Market, funds: FundCatalog, navBook: NavBoo
 
   return {
     priceAt,
-    valueOf: (asset: string, qty: number, atMs: number) => safe('value', valueOf(asset, qty, atMs)),
+    valueOf: (asset: string, qty: number, atMs: number) => safe('value', valueAt(asset, qty, atMs)),
     totalOf,
     series,
   };

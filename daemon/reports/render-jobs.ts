@@ -120,7 +120,7 @@ function store(s: Jobs, id: string, job: InFlight): void {
   s.inFlight.delete(id);
   job.markStored();
   const r = ctx.repo.byId(id);
-  if (!r || r.state !== 'generating' || generation(ctx.db) !== job.generation || !job.result) return;
+  if (r?.state !== 'generating' || generation(ctx.db) !== job.generation || !job.result) return;
   if ('failed' in job.result) return reportFailed(ctx, id, job.result.code ?? 'RENDER_FAILED');
   const pdf = job.result.pdf;
   const readyAt = ctx.market.calendar.toIso(job.readyMs);
@@ -179,7 +179,7 @@ export function createRenderJobs(ctx: RenderJobsCtx) {
      */
     finish(id: string): void {
       const r = ctx.repo.byId(id);
-      if (!r || r.state !== 'generating') return;
+      if (r?.state !== 'generating') return;
       const job = s.inFlight.get(id) ?? begin(s, r);
       job.due = true;
       if (job.result) store(s, id, job);

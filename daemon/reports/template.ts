@@ -5,7 +5,7 @@
 // the investor block, the chosen sections in order, the disclosures last, kept together on one page. `locale: ar` sets the whole
 // page right to left; table columns, numbers, ISINs and symbols keep their reading order (Unicode
 // bidi), and the value chart runs left to right in both.
-export const STATEMENT_TEMPLATE = String.raw`
+export const STATEMENT_TEMPLATE = `
 #let d = json(bytes(sys.inputs.data))
 #let l = d.labels
 #let ar = d.locale == "ar"

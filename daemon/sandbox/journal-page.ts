@@ -17,7 +17,7 @@ export function readJournal(journal: Journal, query: JournalQuery): JournalPage 
   if (query.format === 'ndjson') {
     // A file: every entry after `after` unless a limit is given.
     const entries = journal.list(query.after, query.limit ?? Number.MAX_SAFE_INTEGER);
-    const text = [header, ...entries].map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const text = `${[header, ...entries].map((x) => JSON.stringify(x)).join('\n')}\n`;
     return { status: 200, raw: Buffer.from(text, 'utf8'), contentType: 'application/x-ndjson; charset=utf-8' };
   }
   const limit = query.limit ?? DEFAULT_PAGE;

@@ -138,7 +138,7 @@ export function admitEntry(deps: SessionDeps, seq: number): Outcome<null> {
  */
 export function entryReplayed(deps: SessionDeps, seq: number, requestId: string): void {
   const r = row(deps);
-  if (!r || r.state !== 'open') return;
+  if (r?.state !== 'open') return;
   const added = deps.journal.since(r.journal_seq);
   const own = added[0]?.request_id === requestId ? added[0] : undefined;
   const foreign = own ? added[1] : added[0];

@@ -105,7 +105,7 @@ function openSecrets(db: Db, kek: Buffer): { problem: Problem; active: Map<strin
     .prepare<[], { id: string; dek_wrapped: Buffer }>('SELECT id, dek_wrapped FROM tenants ORDER BY id')
     .iterate()) {
     const dek = Buffer.isBuffer(t.dek_wrapped) ? opens(kek, t.dek_wrapped, `dek:${t.id}`) : null;
-    if (!dek || dek.length !== 32) return fail(`kek.key does not open the data key of tenant ${t.id}`);
+    if (dek?.length !== 32) return fail(`kek.key does not open the data key of tenant ${t.id}`);
     deks.set(t.id, dek);
     active.set(t.id, []);
   }

@@ -112,7 +112,10 @@ export function createSurveillanceRepo(db: Db) {
       const args: Array<string | number> = [];
       for (const k of FILTERS) {
         const v = f[k];
-        if (v !== undefined) where.push(`${k} = ?`), args.push(v);
+        if (v !== undefined) {
+          where.push(`${k} = ?`);
+          args.push(v);
+        }
       }
       const sql = `SELECT * FROM surveillance_alerts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq LIMIT ?`;
       return db.prepare<Array<string | number>, AlertRow>(sql).all(...args, f.limit);

@@ -47,7 +47,10 @@ export function createThresholdStore(db: Db) {
     const overridden: string[] = [];
     for (const k of THRESHOLD_NAMES) {
       const v = row?.[k];
-      if (v !== null && v !== undefined) (thresholds[k] = v), overridden.push(k);
+      if (v !== null && v !== undefined) {
+        thresholds[k] = v;
+        overridden.push(k);
+      }
     }
     return { thresholds, defaults, overridden, updated_at: row?.updated_at ?? null };
   }

@@ -46,7 +46,7 @@ const PLACEMENTS: Record<string, (u: UserMessage, h: string, e: Hostile) => stri
   'the old four prose fields (cause)': (u, _h, e) => legacy(u, e, 'cause'),
   'the old four prose fields (remedy)': (u, _h, e) => legacy(u, e, 'remedy'),
   'the whole content, as prose': (_u, h) => h,
-  'a Markdown fence holding prose': (_u, h) => '```json\n' + h + '\n```',
+  'a Markdown fence holding prose': (_u, h) => `\`\`\`json\n${h}\n\`\`\``,
   'prose before a valid answer': (u, h) => `${h}\n${JSON.stringify(firstChoice(u))}`,
   'prose after a valid answer': (u, h) => `${JSON.stringify(firstChoice(u))}\n${h}`,
   'a cause template id': (u, h) => {
@@ -242,7 +242,7 @@ describe('a model that answers well: every benign narration of every order state
       let seen: UserMessage | null = null;
       model.byOrder.set(id, (u) => {
         seen = u;
-        u.templates.cause.concat(u.templates.remedy).forEach((o) => offeredIds.add(o.template));
+        for (const o of u.templates.cause.concat(u.templates.remedy)) offeredIds.add(o.template);
         return ok(JSON.stringify(choose(u, e.cause, e.remedy)));
       });
       for (const lang of ['en', 'ar'] as const) {

@@ -52,7 +52,7 @@ function answer(u: UserMessage): Reply {
     case 'good':
       return json(firstChoice(u));
     case 'fenced':
-      return ok('```json\n' + JSON.stringify(firstChoice(u)) + '\n```');
+      return ok(`\`\`\`json\n${JSON.stringify(firstChoice(u))}\n\`\`\``);
     case 'slow':
       return null;
     case 'garbage':

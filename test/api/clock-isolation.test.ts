@@ -83,7 +83,7 @@ describe('A due event that fails, fails alone: the advance answers 200 and every
     const now = t.deps.clock.now();
     const tenantId = t.creds.tenant.tenant_id;
     const ids = HOSTILE_PERIODS.map((_, i) => `rpt_hostile000${i}`);
-    HOSTILE_PERIODS.forEach(([start, end], i) =>
+    HOSTILE_PERIODS.forEach(([start, end], i) => {
       insertHostileReport(t.deps.db, {
         id: ids[i],
         tenantId,
@@ -91,8 +91,8 @@ describe('A due event that fails, fails alone: the advance answers 200 and every
         periodStart: start,
         periodEnd: end,
         createdMs: now,
-      }),
-    );
+      });
+    });
     t.deps.scheduler.changed();
     const good = await createReport(t, { investor_id: inv, period_start: '2026-11-01', period_end: '2026-11-22' });
     expect(good.status).toBe(201);

@@ -141,7 +141,7 @@ describe('passkey sign-in and the session', () => {
     );
     expect((await call('POST', path, { cookie, body, csrf, origin: null })).body.error.code).toBe('CSRF_REFUSED');
     expect((await call('POST', path, { cookie, body })).body.error.code).toBe('CSRF_REFUSED');
-    expect((await call('POST', path, { cookie, body, csrf: csrf.slice(1) + 'A' })).body.error.code).toBe(
+    expect((await call('POST', path, { cookie, body, csrf: `${csrf.slice(1)}A` })).body.error.code).toBe(
       'CSRF_REFUSED',
     );
     expect((await call('POST', path, { cookie, body, csrf })).body.error.code).toBe('NOT_FOUND');

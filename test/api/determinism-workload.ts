@@ -17,9 +17,7 @@ const SUITABILITY = {
 };
 
 /** One request; throws unless the answer has the expected status (a workload of 404s proves nothing). */
-interface Call {
-  (method: string, url: string, body?: unknown, expectStatus?: number): Promise<Record<string, unknown>>;
-}
+type Call = (method: string, url: string, body?: unknown, expectStatus?: number) => Promise<Record<string, unknown>>;
 
 async function onboard(call: Call, name: string, nationalId: string, birthDate: string): Promise<string> {
   const app = await call('POST', '/v1/kyc/applications', {

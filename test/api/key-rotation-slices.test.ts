@@ -121,7 +121,7 @@ describe('a key rotation re-seals in slices while the daemon answers', () => {
 
     expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([]);
     const sealed = t.deps.db
-      .prepare("SELECT body_sealed, principal FROM journal WHERE request_id = 'req_seed_tenant:" + tenantId() + "_0'")
+      .prepare(`SELECT body_sealed, principal FROM journal WHERE request_id = 'req_seed_tenant:${tenantId()}_0'`)
       .get() as { body_sealed: Buffer; principal: string };
     expect(() => open(oldDek, sealed.body_sealed, `journal+response:${sealed.principal}`)).toThrow();
     expect(t.deps.db.prepare("SELECT subject FROM audit_log WHERE action = 'keys.rotation.completed'").all()).toEqual([

@@ -211,7 +211,7 @@ describe('GET /v1/calendar: default today through today plus 30 days', () => {
     expect(days[0].date).toBe('2026-11-22');
     expect(days[days.length - 1].date <= '2026-12-22').toBe(true);
     for (const d of days) {
-      const wd = new Date(d.date + 'T12:00:00Z').getUTCDay();
+      const wd = new Date(`${d.date}T12:00:00Z`).getUTCDay();
       expect([5, 6]).not.toContain(wd);
       expect(d).toMatchObject({ open: '10:00', close: '14:30', session_open: '1000', session_close: '1430' });
     }

@@ -154,7 +154,10 @@ describe('GET /openapi.json declares a response schema for every route that answ
           headers: { 'x-admin-key': t.creds.operators.admin_key },
           payloadAsStream: true,
         })
-        .then((r) => (r.stream().destroy(), { status: r.statusCode, headers: r.headers, body: null, text: '' })),
+        .then((r) => {
+          r.stream().destroy();
+          return { status: r.statusCode, headers: r.headers, body: null, text: '' };
+        }),
       'GET /v1/branding/logo': await t.req('GET', '/v1/branding/logo'),
       'GET /v1/reports/{id}/download': await t.req('GET', `/v1/reports/${report.body.report_id}/download`),
     };
@@ -421,7 +424,12 @@ describe('the document says what a generated client needs', () => {
     const { doc } = await document();
     const missing: string[] = [];
     const visit = (node: unknown, where: string): void => {
-      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}[${i}]`));
+      if (Array.isArray(node)) {
+        node.forEach((n, i) => {
+          visit(n, `${where}[${i}]`);
+        });
+        return;
+      }
       if (node === null || typeof node !== 'object') return;
       const o = node as Record<string, any>;
       for (const [name, prop] of Object.entries<any>(o.properties ?? {})) {

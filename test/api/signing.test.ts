@@ -19,7 +19,7 @@ function opensslSign(
   body: string,
 ): string {
   const sts = ['v1', ts, method, path, query, key, opensslHex([], body)].join('\n');
-  return 'v1=' + opensslHex(['-hmac', secret], sts);
+  return `v1=${opensslHex(['-hmac', secret], sts)}`;
 }
 
 let t: TestApp;

@@ -388,7 +388,7 @@ describe('Bad input: every field tried wrong is a 4xx with a stable code, and no
       ['empty body object', {}, 422, 'VALIDATION_FAILED'],
       ['investor_id a number', { ...ok, investor_id: 42 }, 422, 'VALIDATION_FAILED'],
       ['investor_id empty', { ...ok, investor_id: '' }, 422, 'VALIDATION_FAILED'],
-      ['investor_id huge', { ...ok, investor_id: 'inv_' + 'x'.repeat(10_000) }, 422, 'VALIDATION_FAILED'],
+      ['investor_id huge', { ...ok, investor_id: `inv_${'x'.repeat(10_000)}` }, 422, 'VALIDATION_FAILED'],
       ['direction unknown', { ...ok, direction: 'transfer' }, 422, 'VALIDATION_FAILED'],
       ['direction upper case', { ...ok, direction: 'DEPOSIT' }, 422, 'VALIDATION_FAILED'],
       ['direction null', { ...ok, direction: null }, 422, 'VALIDATION_FAILED'],

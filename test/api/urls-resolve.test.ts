@@ -100,7 +100,7 @@ function identityFor(path: string): As {
 }
 
 function walk(route: string, value: unknown, path: string, key: string, out: Found[]): void {
-  if (Array.isArray(value)) value.forEach((v) => walk(route, v, `${path}[]`, key, out));
+  if (Array.isArray(value)) for (const v of value) walk(route, v, `${path}[]`, key, out);
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) walk(route, v, path ? `${path}.${k}` : k, k, out);
   } else if (key.endsWith('_url') && (value === null || typeof value === 'string'))

@@ -20,7 +20,7 @@ if (!entryA || !entryB) {
 }
 const config = configFromEnv();
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const ctx = new BenchContext(config, log);
 installCleanup(rounds * 3 * (config.load.seconds + config.load.warmupSeconds + 10) * 1000 + 120_000);
 

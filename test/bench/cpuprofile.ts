@@ -43,7 +43,6 @@ class SourceMap {
   ) {
     let source = 0;
     let line = 0;
-    let col = 0;
     for (const lineText of mappings.split(';')) {
       const segs: Segment[] = [];
       let genCol = 0;
@@ -66,7 +65,6 @@ class SourceMap {
         if (vals.length >= 4) {
           source += vals[1];
           line += vals[2];
-          col += vals[3];
           segs.push({ col: genCol, source, line });
         }
       }
@@ -94,8 +92,8 @@ function sourceMapFor(url: string): SourceMap | null {
   let map: SourceMap | null = null;
   try {
     const file = fileURLToPath(url);
-    if (existsSync(file + '.map')) {
-      const raw = JSON.parse(readFileSync(file + '.map', 'utf8')) as { sources: string[]; mappings: string };
+    if (existsSync(`${file}.map`)) {
+      const raw = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string };
       map = new SourceMap(raw.sources, raw.mappings);
     }
   } catch {

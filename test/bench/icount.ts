@@ -35,7 +35,7 @@ const CONNECTIONS = 10;
 const FLOOR = 'floor'; // as an entry: the floor server instead of a daemon build
 const entries = process.argv.slice(2).map((p) => (p === FLOOR ? p : resolve(p)));
 if (entries.length === 0) entries.push(DAEMON_ENTRY);
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 const ctx = new BenchContext(configFromEnv(), log);
 installCleanup(entries.length * 30 * 60_000);
 
@@ -54,7 +54,7 @@ async function order(d: Counted, investorId: string): Promise<void> {
     idempotencyKey: key,
     body,
   });
-  const res = await fetch(d.baseUrl + '/v1/orders', {
+  const res = await fetch(`${d.baseUrl}/v1/orders`, {
     method: 'POST',
     body,
     headers: {

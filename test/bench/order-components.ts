@@ -6,7 +6,7 @@
 import type { Component } from './cpuprofile.js';
 
 const fn = (name: string, file: string) => (f: { name: string; where: string }) =>
-  f.name === name && f.where.startsWith(file + ':');
+  f.name === name && f.where.startsWith(`${file}:`);
 const under =
   (...prefixes: string[]) =>
   (f: { where: string }) =>

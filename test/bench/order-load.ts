@@ -40,7 +40,7 @@ export function signedOrders(
   let n = 0;
   const bearer = `Bearer ${creds.api_key}`;
   return {
-    url: baseUrl + '/v1/orders',
+    url: `${baseUrl}/v1/orders`,
     serverPid: pid,
     requests: [
       {
@@ -136,7 +136,7 @@ export async function floorForOrders(ctx: BenchContext, nodeArgs?: string[]): Pr
       idempotencyKey: key,
       body,
     });
-    const res = await fetch(f.baseUrl + '/v1/orders', {
+    const res = await fetch(`${f.baseUrl}/v1/orders`, {
       method: 'POST',
       body,
       headers: {

@@ -20,7 +20,7 @@ const path = process.argv[2] ?? '/v1/markets/XCAI/instruments/COMI/quote';
 const out = join(ROOT, 'bench-results', 'perf.data');
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
 installCleanup(5 * 60_000);
-const ctx = new BenchContext(configFromEnv(), (m) => process.stderr.write(m + '\n'));
+const ctx = new BenchContext(configFromEnv(), (m) => process.stderr.write(`${m}\n`));
 try {
   const d = await ctx.startDaemon({ nodeArgs: ['--perf-basic-prof', '--interpreted-frames-native-stack'] });
   await autocannon({ url: d.baseUrl + path, headers: d.bearer, connections: 10, duration: 3 });

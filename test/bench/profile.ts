@@ -24,7 +24,7 @@ if (paths.length === 0) paths.push('/v1/clock', '/v1/markets/XCAI/instruments/CO
 const top = Number(process.env.PROFILE_TOP ?? 25);
 const config = configFromEnv();
 installCleanup(paths.length * ((config.load.seconds + config.load.warmupSeconds) * 1000 + 60_000));
-const ctx = new BenchContext(config, (m) => process.stderr.write(m + '\n'));
+const ctx = new BenchContext(config, (m) => process.stderr.write(`${m}\n`));
 
 /** The server to profile and the load to put on it. */
 async function server(
@@ -50,7 +50,7 @@ const title = (path: string) =>
         ? 'daemon signed POST /v1/orders'
         : `GET ${path}`;
 
-const pad = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n));
+const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 const ms = (v: number) => v.toFixed(0).padStart(7);
 const pct = (v: number, of: number) => `${((100 * v) / of).toFixed(1).padStart(5)} %`;
 
@@ -122,7 +122,7 @@ for (const path of paths) {
     [...inclusive].sort((a, b) => b.totalMs - a.totalMs),
     (f) => f.totalMs,
   );
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 await ctx.close();
 cleanupSync();

@@ -31,7 +31,7 @@ import './suites/console.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
-const log = (msg: string) => process.stderr.write(msg + '\n');
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 const machine = {
   cpus: cpus().length,
@@ -58,7 +58,7 @@ try {
 }
 
 const table = renderTable(results);
-process.stdout.write('\n' + table + '\n');
+process.stdout.write(`\n${table}\n`);
 
 // Sanity notes: a throughput figure means something only when the server was the bottleneck.
 const warnings: string[] = [];
@@ -82,7 +82,7 @@ mkdirSync(outDir, { recursive: true });
 const file = join(outDir, 'latest.json');
 writeFileSync(
   file,
-  JSON.stringify(
+  `${JSON.stringify(
     {
       date: new Date().toISOString(),
       machine: { ...machine, loadavg_at_end: loadavg().map((v) => Math.round(v * 100) / 100) },
@@ -92,7 +92,7 @@ writeFileSync(
     },
     null,
     2,
-  ) + '\n',
+  )}\n`,
 );
 process.stdout.write(`\nwritten ${file}\n`);
 

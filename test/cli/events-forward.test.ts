@@ -96,7 +96,7 @@ describe('svc events tail --forward', () => {
     expect(received.every((h) => h.type === 'transfer.completed' || h.type!.startsWith('order.'))).toBe(true);
 
     await waitFor(() => out.includes('order.filled'), 'the printed line');
-    expect(out).toMatch(/transfer\.completed +trf_\w+ +deposit 60,000\.00 EGP  -> 202/);
+    expect(out).toMatch(/transfer\.completed +trf_\w+ +deposit 60,000\.00 EGP {2}-> 202/);
     expect(out).toMatch(new RegExp(`order\\.filled +${placed.json.order_id} +buy 13/13 COMI  -> 200`));
   });
 

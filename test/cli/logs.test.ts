@@ -41,7 +41,7 @@ describe('svc logs', () => {
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3}  GET +\/v1\/orders\/ord_missing +404 NOT_FOUND +[\d.]+ms  req_[0-9a-z]+$/,
+      /^\d\d:\d\d:\d\d\.\d{3} {2}GET +\/v1\/orders\/ord_missing +404 NOT_FOUND +[\d.]+ms {2}req_[0-9a-z]+$/,
     );
     expect(lines[1]).toMatch(
       new RegExp(`POST +/v1/transfers\\?src=test +401 SIGNATURE_INVALID +[\\d.]+ms  ${refusedId}$`),

@@ -40,7 +40,7 @@ afterAll(async () => {
 
 const write = (name: string, lines: unknown[]) => {
   const f = join(dir, name);
-  writeFileSync(f, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(f, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return f;
 };
 

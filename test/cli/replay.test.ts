@@ -169,7 +169,7 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
   const lines = () => readFileSync(journal, 'utf8').trimEnd().split('\n');
   const write = (name: string, rows: string[]) => {
     const f = join(dir, name);
-    writeFileSync(f, rows.join('\n') + '\n');
+    writeFileSync(f, `${rows.join('\n')}\n`);
     return f;
   };
 

@@ -51,7 +51,7 @@ function homeState(home: string, sub = ''): Record<string, string> {
   for (const name of readdirSync(join(home, sub)).sort()) {
     const rel = join(sub, name);
     const st = lstatSync(join(home, rel));
-    if (st.isDirectory()) Object.assign(out, { [rel + '/']: (st.mode & 0o777).toString(8) }, homeState(home, rel));
+    if (st.isDirectory()) Object.assign(out, { [`${rel}/`]: (st.mode & 0o777).toString(8) }, homeState(home, rel));
     else
       out[rel] = `${(st.mode & 0o777).toString(8)} ${createHash('sha256')
         .update(readFileSync(join(home, rel)))
@@ -191,7 +191,7 @@ describe('a snapshot whose sealed secrets do not open', () => {
 function container(files: SnapshotManifest['files'], payload: Buffer): Buffer {
   const { manifest } = unpackSnapshot(good);
   const m = { ...manifest, files, payload: { encoding: 'gzip', bytes: payload.length, sha256: sha256Hex(payload) } };
-  return Buffer.concat([Buffer.from(SNAPSHOT_MAGIC), Buffer.from(JSON.stringify(m) + '\n'), payload]);
+  return Buffer.concat([Buffer.from(SNAPSHOT_MAGIC), Buffer.from(`${JSON.stringify(m)}\n`), payload]);
 }
 
 /** gzip of `bytes` zero bytes, streamed (the test never holds them). */

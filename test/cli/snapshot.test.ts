@@ -172,7 +172,7 @@ describe('a bad snapshot changes nothing', () => {
         'newer',
         Buffer.concat([
           good.subarray(0, 9),
-          Buffer.from(JSON.stringify({ ...manifest, format_version: 9 }) + '\n'),
+          Buffer.from(`${JSON.stringify({ ...manifest, format_version: 9 })}\n`),
           good.subarray(nl + 1),
         ]),
         /format_version 9 is newer than this svc understands/,

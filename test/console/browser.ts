@@ -155,7 +155,7 @@ const VISIBLE_TEXT = `(() => {
 })()`;
 
 /** An id, a code, a symbol, an amount, a date or a grant: a token with a digit, _, :, @, /, . or -, or all capitals. */
-const CODE_LIKE = /[\d_:@/.\-]|^[A-Z]{2,}$/;
+const CODE_LIKE = /[\d_:@/.-]|^[A-Z]{2,}$/;
 
 /** The English words on the page that are not codes (see CODE_LIKE) and not inside one of the allowed strings (data people typed, names, the product's name). */
 export async function englishWords(page: Page, allowed: string[]): Promise<string[]> {

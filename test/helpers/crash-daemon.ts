@@ -111,7 +111,12 @@ export async function startDaemon(home: string, opts: StartOptions = {}): Promis
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   live.add(child);
-  const exited = new Promise<void>((r) => child.once('exit', () => (live.delete(child), r())));
+  const exited = new Promise<void>((r) =>
+    child.once('exit', () => {
+      live.delete(child);
+      r();
+    }),
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const ready = await waitForHealthy({ home, child, timeoutMs: opts.timeoutMs ?? 30_000, intervalMs: 20 });

@@ -528,12 +528,12 @@ function hostileForField(s: JsonSchema, valid: unknown): fc.Arbitrary<unknown> {
   }
   if (t === 'string' && typeof valid === 'string')
     alts.push(
-      fc.constantFrom(valid + '\u0000', ` ${valid}`, valid.toUpperCase(), valid + 'x'.repeat(300), [valid], {
+      fc.constantFrom(`${valid}\u0000`, ` ${valid}`, valid.toUpperCase(), valid + 'x'.repeat(300), [valid], {
         value: valid,
       }),
     );
   if (Array.isArray(s.enum))
-    alts.push(fc.constantFrom(...s.enum.map((e: unknown) => (typeof e === 'string' ? e.toUpperCase() + ' ' : e))));
+    alts.push(fc.constantFrom(...s.enum.map((e: unknown) => (typeof e === 'string' ? `${e.toUpperCase()} ` : e))));
   return fc.oneof(...alts);
 }
 
@@ -599,7 +599,7 @@ const PATH_SUFFIXES = [
   '#frag',
   '/%2e%2e%2fadmin',
   ';x=1',
-  '/' + 'y'.repeat(200),
+  `/${'y'.repeat(200)}`,
 ];
 
 const CONTENT_TYPES_JSON_ROUTE = [
@@ -726,8 +726,8 @@ function malformedJson(valid: unknown): fc.Arbitrary<Spec['body']> {
   const firstNumber = /(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/;
   const texts = [
     json.slice(0, Math.max(0, json.length - 1)),
-    json + 'garbage',
-    json + '}',
+    `${json}garbage`,
+    `${json}}`,
     json + json,
     `[${json}`,
     "{'a':1}",
@@ -737,7 +737,7 @@ function malformedJson(valid: unknown): fc.Arbitrary<Spec['body']> {
     '{"a":1,}',
     '{,}',
     '{"a" 1}',
-    '\ufeff' + json,
+    `\ufeff${json}`,
     json.replace(firstNumber, '1e400'),
     json.replace(firstNumber, '-1e400'),
     json.replace(firstNumber, '-0'),
@@ -756,11 +756,11 @@ function malformedJson(valid: unknown): fc.Arbitrary<Spec['body']> {
     '123',
     'true',
     '{}',
-    '[' + json + ']',
+    `[${json}]`,
     ' ',
     '\u0000',
-    '/* c */' + json,
-    '{"a":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}',
+    `/* c */${json}`,
+    `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
     '['.repeat(5_000),
     '{"a":"\\ud800"}',
     '{"a":"\\u0000"}',
@@ -1376,7 +1376,7 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
         if (realm === 'authorization') tenantId = t.creds.tenant.tenant_id;
         break;
       case 'spaces':
-        if (valid) headers[realm] = valid.replace(/^Bearer /, 'Bearer    ') + '   ';
+        if (valid) headers[realm] = `${valid.replace(/^Bearer /, 'Bearer    ')}   `;
         if (realm === 'authorization') tenantId = t.creds.tenant.tenant_id;
         break;
       case 'basic':
@@ -1441,19 +1441,19 @@ export function build(env: FuzzEnv, op: Operation, spec: Spec): Built {
         delete headers['x-svc-timestamp'];
         break;
       case 'garbage':
-        headers['x-svc-signature'] = 'v1=zz' + '0'.repeat(62);
+        headers['x-svc-signature'] = `v1=zz${'0'.repeat(62)}`;
         break;
       case 'huge-ts':
         headers['x-svc-timestamp'] = '99999999999999999999';
         break;
       case 'negative-ts':
-        headers['x-svc-timestamp'] = '-' + String(now);
+        headers['x-svc-timestamp'] = `-${String(now)}`;
         break;
       case 'fractional-ts':
         headers['x-svc-timestamp'] = `${now}.5`;
         break;
       case 'dup-with-garbage':
-        headers['x-svc-signature'] = [sig, 'v1=' + 'f'.repeat(64)];
+        headers['x-svc-signature'] = [sig, `v1=${'f'.repeat(64)}`];
         break;
       case 'uppercase':
         headers['x-svc-signature'] = sig.toUpperCase();

@@ -14,7 +14,7 @@ function file(name: string, ai: string): string {
   const f = join(dir, name);
   writeFileSync(
     f,
-    [
+    `${[
       'name: assistant provider',
       'seed: 42',
       'start: 2026-11-22T09:00:00+02:00',
@@ -26,7 +26,7 @@ function file(name: string, ai: string): string {
       '  - name: glossary',
       '    request: { method: GET, path: /v1/ai/glossary/t-plus-2 }',
       '    expect: { status: 200, fields: { outcome: answered } }',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   return f;
 }

@@ -402,7 +402,7 @@ describe.each(signedOps.map((op) => [op.key, op] as const))('%s (signed)', (_k, 
       h['x-svc-signature'].slice(0, -1),
       h['x-svc-signature'].replace('v1=', 'v2='),
       h['x-svc-signature'].replace('v1=', ''),
-      'v1=' + '0'.repeat(64),
+      `v1=${'0'.repeat(64)}`,
     ]) {
       expectError(
         await send(op, { headers: { ...h, 'x-svc-signature': sig } }),

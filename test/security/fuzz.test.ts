@@ -17,7 +17,7 @@ import {
 } from '../helpers/fuzz-world.js';
 import { StateGuard, errorShapeProblem, type Res } from '../helpers/fuzz.js';
 
-export const FUZZ_REQUESTS = 10_200;
+const FUZZ_REQUESTS = 10_200;
 
 let world: FuzzWorld;
 beforeAll(async () => {

@@ -123,7 +123,10 @@ function idsIn(value: unknown, out = new Set<string>(), key = ''): Set<string> {
 
 async function buildTenant(tenant: Tenant, name: string): Promise<World> {
   const answers: string[] = [];
-  const keep = (res: Res) => (answers.push(res.text), res);
+  const keep = (res: Res) => {
+    answers.push(res.text);
+    return res;
+  };
   const inv = await onboardInvestor(t, { tenant, fullName: name });
   keep(ok(await t.req('GET', `/v1/kyc/applications/${inv.applicationId}`, { tenant }), 'application'));
   keep(
@@ -151,7 +154,10 @@ async function buildTenant(tenant: Tenant, name: string): Promise<World> {
 const worlds = { A: await buildTenant(A, 'Aisha Alpha-Tenant'), B: await buildTenant(B, 'Bassem Beta-Tenant') };
 await advance(t, { minutes: 5 });
 for (const w of Object.values(worlds)) {
-  const keep = (res: Res) => (w.answers.push(res.text), res);
+  const keep = (res: Res) => {
+    w.answers.push(res.text);
+    return res;
+  };
   if (has('POST /v1/orders')) {
     keep(
       ok(

@@ -81,7 +81,7 @@ describe('a model answer is used only when all of it is an offered choice', () =
   it('the content is one JSON value: prose around it, a second value, or a refusal beside it is not read', () => {
     const json = JSON.stringify(summary(open));
     expect(contentValue(chat(json))).toEqual(summary(open));
-    expect(contentValue(chat('```json\n' + json + '\n```'))).toEqual(summary(open));
+    expect(contentValue(chat(`\`\`\`json\n${json}\n\`\`\``))).toEqual(summary(open));
     expect(() => contentValue(chat(`Sure! ${json}`))).toThrow();
     expect(() => contentValue(chat(`${json}\n${json}`))).toThrow();
     expect(contentValue(chat(json, { refusal: 'no' }))).toBeNull();

@@ -10,7 +10,13 @@ function db() {
   const d = new Database(join(dir, 'x.db'));
   d.pragma('journal_mode = WAL');
   d.exec('CREATE TABLE t (v INTEGER NOT NULL CHECK (v >= 0))');
-  return { d, done: () => (d.close(), rmSync(dir, { recursive: true, force: true })) };
+  return {
+    d,
+    done: () => {
+      d.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('Group commit: requests of one turn share a COMMIT; nobody is answered before it', () => {

@@ -91,7 +91,7 @@ describe('redaction', () => {
 
   it('stays linear on a long run of letters (a body of 200,000 characters takes well under a second)', () => {
     const started = performance.now();
-    expect(redactText('{"note":"' + 'a'.repeat(200_000))).toHaveLength(200_009);
+    expect(redactText(`{"note":"${'a'.repeat(200_000)}`)).toHaveLength(200_009);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 

@@ -236,7 +236,7 @@ describe('layers: imports under daemon/ and cli/ point down, without circles', (
 
   it('has no circle between folders either: no two folders of daemon/ import each other, even through others', () => {
     const folderOf = (f: string) =>
-      /^daemon\/[^/]+\//.test(f) ? f.split('/').slice(0, 2).join('/') + '/' : f.startsWith('cli/') ? 'cli/' : f;
+      /^daemon\/[^/]+\//.test(f) ? `${f.split('/').slice(0, 2).join('/')}/` : f.startsWith('cli/') ? 'cli/' : f;
     const folders = [...new Set(files.map(folderOf))].sort();
     const between = edges
       .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }))

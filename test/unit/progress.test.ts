@@ -16,7 +16,7 @@ afterEach(() => vi.useRealTimers());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Moves fake time on by `ms`, then answers what the running `withProgress` returned. */
-async function after<T>(ms: number, running: Promise<T>): Promise<T> {
+async function afterMs<T>(ms: number, running: Promise<T>): Promise<T> {
   await vi.advanceTimersByTimeAsync(ms);
   return running;
 }
@@ -24,7 +24,7 @@ async function after<T>(ms: number, running: Promise<T>): Promise<T> {
 describe('withProgress', () => {
   it('on a terminal: redraws a spinner with the label and elapsed seconds on one line, erases it at the end, returns the result', async () => {
     const s = stream(true);
-    const result = await after(
+    const result = await afterMs(
       120,
       withProgress(
         'advancing the clock 30 days',
@@ -52,13 +52,13 @@ describe('withProgress', () => {
 
   it('without a terminal: nothing for quick work; for slow work a line after quietMs and then every everyMs', async () => {
     const quick = stream(false);
-    await after(
+    await afterMs(
       20,
       withProgress('advancing', async () => sleep(20), { stream: quick.stream, quietMs: 200 }),
     );
     expect(quick.writes).toEqual([]);
     const slow = stream(false);
-    await after(
+    await afterMs(
       190,
       withProgress('advancing', async () => sleep(190), { stream: slow.stream, quietMs: 50, everyMs: 60 }),
     );

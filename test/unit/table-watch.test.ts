@@ -11,7 +11,15 @@ function setup() {
   );
   let reads = 0;
   const q = db.prepare<[], { flag: number }>('SELECT flag FROM state WHERE id = 1');
-  const flag = cachedRead(db, 'state', () => (reads++, q.get()!.flag), ['flag']);
+  const flag = cachedRead(
+    db,
+    'state',
+    () => {
+      reads++;
+      return q.get()!.flag;
+    },
+    ['flag'],
+  );
   return { db, flag, reads: () => reads };
 }
 

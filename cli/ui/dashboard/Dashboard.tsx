@@ -94,14 +94,17 @@ function useDashboardData(props: DashboardProps, setStatus: (status: Status) => 
     `${investorId}|${props.symbols.join(',')}`,
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: setStatus is stable for the screen's life; the callback changes only with the source
   const loadAccounts = useCallback(() => {
     source.accounts().then(setAccounts, (err) => setStatus({ tone: 'error', lines: failureLines(err) }));
   }, [source]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per source; loadAccounts is recreated only with it
   useEffect(() => {
     loadAccounts();
     source.instruments().then(setInstruments, () => undefined);
   }, [source]);
   // With no investor given, the first account (if there is one) is shown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the account list arrives; choosing an investor must not re-run it
   useEffect(() => {
     if (investorId === null && accounts && accounts.length > 0) setInvestorId(accounts[0].id);
   }, [accounts]);

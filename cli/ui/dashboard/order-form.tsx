@@ -277,6 +277,7 @@ export function OrderForm(props: OrderFormProps) {
     apply({ kind: 'key', input, key, rules });
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quotes only when the chosen symbol changes, not on every keystroke
   useEffect(() => {
     apply({ kind: 'quote', quote: null });
     if (!known) return;

@@ -49,6 +49,7 @@ export function Watch(props: WatchProps) {
   useKeys((input) => {
     if (input === 'q') exit();
   });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checks the count each time a refresh lands; exit is stable
   useEffect(() => {
     if (props.count !== null && polled.refreshes >= props.count) exit();
   }, [polled.refreshes]);

@@ -66,7 +66,7 @@ function ReasonPicker({
           <option key={r}>{r}</option>
         ))}
       </select>
-      <button disabled={busy} onClick={() => onPick(reason)}>
+      <button type="button" disabled={busy} onClick={() => onPick(reason)}>
         {label}
       </button>
     </span>
@@ -131,7 +131,7 @@ function QueueRow({ o, act }: { o: QueueItem; act: ReturnType<typeof useAction> 
             aria-label={t('price')}
             inputMode="decimal"
           />
-          <button className="primary" disabled={busy} onClick={execute} data-action="execute">
+          <button type="button" className="primary" disabled={busy} onClick={execute} data-action="execute">
             {act.pending === o.order_id ? t('working') : t('execute')}
           </button>
           <ReasonPicker
@@ -238,6 +238,7 @@ export function Funding() {
                   <td>
                     <div className="actions">
                       <button
+                        type="button"
                         className="primary"
                         disabled={busy}
                         onClick={() =>
@@ -287,7 +288,11 @@ function IdImages({ id }: { id: string }) {
     ).then(setUrls, setError);
   return (
     <div>
-      {!urls && <button onClick={show}>{t('images')}</button>}
+      {!urls && (
+        <button type="button" onClick={show}>
+          {t('images')}
+        </button>
+      )}
       {urls && (
         <div className="ids">
           {urls.map((u, i) => (
@@ -326,6 +331,7 @@ export function Kyc() {
           <IdImages id={a.application_id} />
           <div className="actions">
             <button
+              type="button"
               className="primary"
               disabled={busy}
               onClick={() => act.run(a.application_id, () => call('POST', `/broker/v1/kyc/${a.application_id}/clear`))}

@@ -116,7 +116,12 @@ function ReviewCard({
                   ) : (
                     <td className="decide">
                       <div className="actions">
-                        <button disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">
+                        <button
+                          type="button"
+                          disabled={busy}
+                          onClick={() => decide(i, 'certify', '')}
+                          data-action="certify"
+                        >
                           {t('certify')}
                         </button>
                         <NoteButton
@@ -149,6 +154,7 @@ export function Access() {
       <ErrorBox error={act.error ?? snap.error ?? reviews.error} />
       {holds(me, 'access-review:open') && (
         <button
+          type="button"
           className="primary"
           disabled={act.pending !== null}
           data-action="open-review"
@@ -259,6 +265,7 @@ export function Sessions() {
                     <div className="actions">
                       {!s.revoked_at && canRevoke && (
                         <button
+                          type="button"
                           disabled={act.pending !== null}
                           data-action="revoke-session"
                           onClick={() =>

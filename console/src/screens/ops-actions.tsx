@@ -94,6 +94,7 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
       {a.state === 'proposed' && canDecide && (
         <div className="actions">
           <button
+            type="button"
             className="primary"
             disabled={busy}
             data-action="approve"

@@ -44,7 +44,7 @@ function Verify() {
   };
   return (
     <div className="card">
-      <button className="primary" disabled={busy} onClick={go} data-action="verify">
+      <button type="button" className="primary" disabled={busy} onClick={go} data-action="verify">
         {busy ? t('working') : t('verify')}
       </button>{' '}
       {result && (
@@ -65,7 +65,7 @@ function Verify() {
 const Actor = ({ actor }: { actor: string }) => {
   const at = actor.indexOf(':');
   return at < 0 ? (
-    <>{actor}</>
+    actor
   ) : (
     <bdi dir="ltr">
       {actor.slice(0, at + 1)}
@@ -137,7 +137,7 @@ export function Audit() {
                     </bdi>
                     <br />
                     <code dir="ltr" className="evidence" style={{ fontSize: 12 }}>
-                      {e.detail.length > 160 ? e.detail.slice(0, 160) + '…' : e.detail}
+                      {e.detail.length > 160 ? `${e.detail.slice(0, 160)}…` : e.detail}
                     </code>
                   </td>
                 </tr>

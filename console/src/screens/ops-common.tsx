@@ -48,7 +48,12 @@ export function NoteButton({
         aria-label={label}
         placeholder={required ? t('noteRequired') : t('note')}
       />
-      <button disabled={busy || (required === true && empty)} onClick={() => onGo(note.trim())} data-action={testId}>
+      <button
+        type="button"
+        disabled={busy || (required === true && empty)}
+        onClick={() => onGo(note.trim())}
+        data-action={testId}
+      >
         {label}
       </button>
     </span>

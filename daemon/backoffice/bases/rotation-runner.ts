@@ -66,7 +66,10 @@ function planOf(deps: Deps, row: RotationRow): Plan | null {
       args: [tenantId],
       ring: [pair.current, pair.next],
       to: pair.next,
-      switchOver: () => (switchOverDek(deps.db, tenantId), {}),
+      switchOver: () => {
+        switchOverDek(deps.db, tenantId);
+        return {};
+      },
       after: () => {
         deps.keys.clearCaches();
         pair.current.fill(0);

@@ -15,7 +15,11 @@ function barUpTo(t: TapeCtx, inst: Instrument, date: string, lastMinute: number)
   let high = p[0];
   let low = p[0];
   if (full) ({ high, low } = adjustedStats(t, inst, date));
-  else for (let i = 1; i <= lastMinute; i++) (high = Math.max(high, p[i])), (low = Math.min(low, p[i]));
+  else
+    for (let i = 1; i <= lastMinute; i++) {
+      high = Math.max(high, p[i]);
+      low = Math.min(low, p[i]);
+    }
   const shares = divisorAt(t.splits, inst.symbol, t.cal.tickMs(date, lastMinute));
   const volume = mulDivFloor(baseVolume(t, inst, date) * shares, lastMinute + 1, p.length);
   return { date, open_micros: p[0], high_micros: high, low_micros: low, close_micros: p[lastMinute], volume };

@@ -34,8 +34,8 @@ if (!process.argv.includes('--db') || !dbFile) {
 }
 
 const TENANT = 'tnt_floor00001';
-const API_KEY = 'sk_' + randomBytes(24).toString('hex');
-const SIGNING_SECRET = 'ss_' + randomBytes(32).toString('hex');
+const API_KEY = `sk_${randomBytes(24).toString('hex')}`;
+const SIGNING_SECRET = `ss_${randomBytes(32).toString('hex')}`;
 const SIGNATURE_WINDOW_S = 300;
 const PRICES = { VLMRA: 462_000, COMI: 81_250_000, TMGH: 58_100_000 };
 const INVESTORS = 4;

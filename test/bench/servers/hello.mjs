@@ -8,7 +8,7 @@ const app = Fastify({ logger: false });
 app.get('/', async () => ({ hello: 'world' }));
 
 await app.listen({ port: 0, host: '127.0.0.1' });
-process.stdout.write(JSON.stringify({ port: app.server.address().port }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: app.server.address().port })}\n`);
 
 const close = () => app.close().finally(() => process.exit(0));
 process.on('SIGTERM', close);

@@ -60,7 +60,7 @@ bench(
         });
       }
       const open = async () => {
-        const res = await fetch(d.baseUrl + '/broker/v1/exposure', {
+        const res = await fetch(`${d.baseUrl}/broker/v1/exposure`, {
           headers: { 'x-console-key': d.creds.dealer_key },
         });
         const e = (await res.json()) as { open_orders: Array<{ orders: number }> };
