@@ -122,7 +122,8 @@ export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<v
   clearTimeout(timer);
 }
 
-/** Who listens on a port: an svc sandbox (its home and pid), another process (pid and command when /proc tells), or unknown. */
+/** Who listens on a port: an svc sandbox (its home and pid), another process (pid and command when /proc tells), or
+ * unknown. */
 export interface PortHolder {
   pid?: number;
   command?: string;
@@ -157,7 +158,10 @@ export async function portHolder(port: number, host = '127.0.0.1'): Promise<Port
 export function describeHolder(h: PortHolder): string {
   if (h.home) return `the svc sandbox of home ${h.home}${h.pid ? ` (pid ${h.pid})` : ''}`;
   if (h.pid)
-    return `another process (pid ${h.pid}${h.command ? `: ${h.command.length > 80 ? `${h.command.slice(0, 77)}...` : h.command}` : ''})`;
+    return (
+      `another process (pid ${h.pid}` +
+      `${h.command ? `: ${h.command.length > 80 ? `${h.command.slice(0, 77)}...` : h.command}` : ''})`
+    );
   return 'another process';
 }
 
@@ -180,7 +184,8 @@ function listeningInodes(port: number): Set<string> {
   return inodes;
 }
 
-/** The pid whose open files include a listening socket on `port`: best effort, only this user's processes are readable. */
+/** The pid whose open files include a listening socket on `port`: best effort, only this user's processes are readable.
+ * */
 function listenerPid(port: number): number | null {
   const inodes = listeningInodes(port);
   if (inodes.size === 0) return null;

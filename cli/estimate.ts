@@ -91,7 +91,8 @@ export function estimateLines(d: OrderDraft, e: Estimate): string[] {
   const f = e.fees;
   const lines = [
     `Value ${at}: ${egp(e.valueMicros)} EGP`,
-    `Fees ${egp(e.feesMicros)} EGP (commission ${egp(f.commission_micros)}, EGX ${egp(f.egx_micros)}, MCDR ${egp(f.mcdr_micros)}, IPF ${egp(f.ipf_micros)}, FRA ${egp(f.fra_micros)})`,
+    `Fees ${egp(e.feesMicros)} EGP (commission ${egp(f.commission_micros)}, EGX ${egp(f.egx_micros)}, MCDR ` +
+      `${egp(f.mcdr_micros)}, IPF ${egp(f.ipf_micros)}, FRA ${egp(f.fra_micros)})`,
     `Stamp duty ${egp(f.stamp_duty_micros)} EGP (withheld)`,
     `${d.side === 'buy' ? 'Net debit' : 'Net credit'} about ${egp(e.netMicros)} EGP`,
   ];
@@ -106,13 +107,15 @@ function reservationLines(d: OrderDraft, e: Estimate): string[] {
     const needs =
       d.side === 'buy'
         ? `${egp(r.cashMicros)} EGP of settled cash`
-        : `${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
+        : `${r.shares} settled shares` +
+          `${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`;
     return ['Fills at once at the market price: nothing stays reserved', `  (placing it needs ${needs})`];
   }
   const basis = d.limitPriceMicros === null ? 'qty x the highest price allowed today' : 'qty x limit';
   if (d.side === 'buy')
     return [`Reserved now: ${egp(r.cashMicros)} EGP of settled cash`, `  (${basis}, plus the most the fees can be)`];
   return [
-    `Reserved now: ${r.shares} settled shares${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`,
+    `Reserved now: ${r.shares} settled shares` +
+      `${r.cashMicros > 0 ? ` and ${egp(r.cashMicros)} EGP of settled cash (fees above the proceeds)` : ''}`,
   ];
 }

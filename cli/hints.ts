@@ -64,15 +64,19 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   UNAUTHENTICATED: () =>
     `The keys in use do not match this sandbox (unset SVC_API_KEY, or check the profile): ${svc('sandbox env')}`,
   SIGNATURE_INVALID: () =>
-    `The signing secret in use does not match this sandbox (unset SVC_SIGNING_SECRET, or check the profile): ${svc('sandbox env')}`,
+    `The signing secret in use does not match this sandbox (unset SVC_SIGNING_SECRET, or check the profile): ` +
+    `${svc('sandbox env')}`,
   UNKNOWN_SYMBOL: () => `List the symbols: ${svc('market quotes')}`,
   TRANSFER_NOT_PENDING_APPROVAL: () => `List the waiting transfers: ${svc('desk funding list')}`,
   DAILY_TRANSFER_LIMIT_EXCEEDED: () =>
-    `Send at most the remaining amount named in the message, or wait for the next Cairo day: ${svc('clock advance --days 1')}`,
+    `Send at most the remaining amount named in the message, or wait for the next Cairo day: ` +
+    `${svc('clock advance --days 1')}`,
   TICK_VIOLATION: () =>
-    `Round the price to the tick (0.01 EGP at 2 EGP and above, 0.001 below); the tick and band: ${svc('market quotes SYMBOL')}`,
+    `Round the price to the tick (0.01 EGP at 2 EGP and above, 0.001 below); the tick and band: ` +
+    `${svc('market quotes SYMBOL')}`,
   PRICE_OFF_TICK: () =>
-    `Round the price to the tick (0.01 EGP at 2 EGP and above, 0.001 below); the tick and band: ${svc('market quotes SYMBOL')}`,
+    `Round the price to the tick (0.01 EGP at 2 EGP and above, 0.001 below); the tick and band: ` +
+    `${svc('market quotes SYMBOL')}`,
   ORDER_NOT_CANCELLABLE: () => `No action needed; the order's final state: ${svc('order show ORDER_ID')}`,
   INVALID_CURSOR: () =>
     `Page with the next_before the previous page named (--before ID), or leave --before out for the newest items`,
@@ -80,7 +84,8 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   MARKET_CLOSED: () =>
     `Send a day or gtc order (--tif day), or wait for the open: ${svc('clock advance --until next_open')}`,
   INSUFFICIENT_SETTLED_CASH: () =>
-    `Deposit (${svc('transfer deposit AMOUNT_EGP')}), wait for settlement, or reduce the quantity or amount; the settled cash: ${svc('balances')}`,
+    `Deposit (${svc('transfer deposit AMOUNT_EGP')}), wait for settlement, or reduce the quantity or amount; ` +
+    `the settled cash: ${svc('balances')}`,
   INSUFFICIENT_SETTLED_SECURITIES: () =>
     `Reduce the quantity or wait for settlement (T+2); the settled shares: ${svc('balances')}`,
   INSUFFICIENT_BUYING_POWER: () => `Deposit or reduce the quantity: ${svc('transfer deposit AMOUNT_EGP')}`,
@@ -99,13 +104,16 @@ const CLI_REMEDIES: Partial<Record<ErrorCode, () => string>> = {
   UNKNOWN_DOCUMENT_SIDE: () =>
     `Upload both sides with --front FILE --back FILE (or --sample-documents): ${svc('kyc apply')}`,
   REPORT_NOT_READY: () =>
-    `Ask again until state is ready (two simulated minutes after it was asked for; a frozen clock: ${svc('clock advance --minutes 2')}): ${svc('report status REPORT_ID')}`,
+    `Ask again until state is ready (two simulated minutes after it was asked for; a frozen clock: ` +
+    `${svc('clock advance --minutes 2')}): ${svc('report status REPORT_ID')}`,
   REPORT_PURGED: () =>
     `The retention has passed; ask for a new statement: ${svc('report create --from YYYY-MM-DD --to YYYY-MM-DD')}`,
   UNSUPPORTED_LOCALE: () => `Ask for en (English) or ar (Arabic): ${svc('report create --locale ar')}`,
   INVALID_PERIOD: () => `Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: ${svc('clock show')}`,
   NOT_AVAILABLE: () =>
-    `Only narrating an order that was not rejected needs a provider; with --ai none everything else answers. Templates, no model: ${svc('sandbox start --ai registry')} (a running sandbox: ${svc('sandbox reset --ai registry')}, which empties it)`,
+    `Only narrating an order that was not rejected needs a provider; with --ai none everything else answers. ` +
+    `Templates, no model: ${svc('sandbox start --ai registry')} (a running sandbox: ` +
+    `${svc('sandbox reset --ai registry')}, which empties it)`,
 };
 
 /** The hint for an error code: its svc command where one does it, else the registry's remedy. */

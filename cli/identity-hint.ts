@@ -57,7 +57,11 @@ export function grantHint(
   const others = holdersOf(grant, identities).filter((n) => n !== identity);
   const head = `${identity}${o.why ?? ''} does not hold the grant ${grant}`;
   if (others.length === 0) {
-    return `${head}, and no identity of this sandbox's credentials holds it by its role; a break-glass action gives it for a time: ${svc('admin propose break-glass --param identity_id=ID --param minutes:=30 --reason TEXT')}`;
+    return (
+      `${head}, and no identity of this sandbox's credentials holds it by its role; a break-glass action gives ` +
+      `it for a time: ` +
+      `${svc('admin propose break-glass --param identity_id=ID --param minutes:=30 --reason TEXT')}`
+    );
   }
   const who =
     others.length === 1

@@ -51,7 +51,8 @@ function sameLengthDigits(original: string, n: number): string {
     .slice(-original.length);
 }
 
-/** One fake per value and kind, never one for two values; `known` maps every original (and derived form) to its fake. */
+/** One fake per value and kind, never one for two values; `known` maps every original (and derived form) to its fake.
+ * */
 function createFakeBook(known: Map<string, string>) {
   const fakes: Record<Kind, Map<string, string>> = {
     name: new Map(),

@@ -46,7 +46,8 @@ export interface DepsOptions {
   home?: string;
   /** Requests the inspector keeps (default $SVC_INSPECTOR_SIZE, else 1,000). */
   inspectorCapacity?: number;
-  /** The audit checkpoint beside the key (default: audit.checkpoint beside the database, i.e. in the home; docs/reliability.md). */
+  /** The audit checkpoint beside the key (default: audit.checkpoint beside the database, i.e. in the home;
+   * docs/reliability.md). */
   auditCheckpointFile?: string;
   /** Sign the audit chain's end as it is, if every row recomputes (`--adopt-audit-head`, a snapshot import). */
   adoptAuditHead?: boolean;

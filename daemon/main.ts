@@ -1,6 +1,6 @@
-// The daemon (bundled as dist/daemon/server.js, loaded by daemon/start.ts): open the store under $SVC_HOME, build the app, listen on 127.0.0.1, write the
-// locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
-// closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
+// The daemon (bundled as dist/daemon/server.js, loaded by daemon/start.ts): open the store under $SVC_HOME, build the
+// app, listen on 127.0.0.1, write the locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish,
+// the database is closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
 import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -155,7 +155,8 @@ const { port, seed, startMs, clockMode, speed, logLevel } = parsed.value;
 const altered = homeSchemaProblem(join(home, 'svc.db'), LATEST_SCHEMA_VERSION);
 if (altered) {
   process.stderr.write(
-    `svc daemon: refusing to start: ${altered}. The database's guards were altered; restore svc.db from a backup or import a snapshot.\n`,
+    `svc daemon: refusing to start: ${altered}. The database's guards were altered; restore svc.db from a ` +
+      `backup or import a snapshot.\n`,
   );
   process.exit(EXIT_HOME_ALTERED);
 }
@@ -184,7 +185,8 @@ const deps = createDeps({
 const auditProblem = deps.audit.anchorProblem();
 if (auditProblem)
   process.stderr.write(
-    `svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is signed until it is resolved (docs/reliability.md)\n`,
+    `svc daemon: AUDIT CHAIN NOT VOUCHED FOR (${auditProblem.kind}): ${auditProblem.reason}; nothing more is ` +
+      `signed until it is resolved (docs/reliability.md)\n`,
   );
 
 const credentialsFile = join(home, 'credentials.json');

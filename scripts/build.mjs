@@ -31,7 +31,9 @@ await build({
   external: ['better-sqlite3'],
   // CommonJS dependencies inside an ESM bundle still call require().
   banner: {
-    js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
+    js:
+      "import { createRequire as __svcCreateRequire } from 'node:module'; const require = " +
+      '__svcCreateRequire(import.meta.url);',
   },
 });
 await build({

@@ -72,7 +72,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
   const long = offenders.filter((o) => o.kind === 'long').length;
   console.log(
-    `shape: ${files} files, ${long} functions over ${MAX_FUNCTION_LINES} lines, ${offenders.length - long} explicit any`,
+    `shape: ${files} files, ${long} functions over ${MAX_FUNCTION_LINES} lines, ${offenders.length - long}` +
+      ` explicit any`,
   );
   process.exit(offenders.length === 0 ? 0 : 1);
 }

@@ -192,7 +192,8 @@ function parameterRows(doc: OpenApiDoc, op: Obj): string[] {
   for (const raw of (op.parameters as Obj[] | undefined) ?? []) {
     const p = typeof raw.$ref === 'string' ? doc.components.parameters[refName(raw.$ref)] : raw;
     rows.push(
-      `| \`${String(p.name)}\` | ${String(p.in)} | ${typeCell(typeText(doc, p.schema))} | ${p.required ? 'yes' : ''} | ${cell(String(p.description ?? ''))} |`,
+      `| \`${String(p.name)}\` | ${String(p.in)} | ${typeCell(typeText(doc, p.schema))} | ` +
+        `${p.required ? 'yes' : ''} | ${cell(String(p.description ?? ''))} |`,
     );
   }
   return rows.length === 0
@@ -224,7 +225,8 @@ function responseLines(doc: OpenApiDoc, op: Obj): string[] {
     out.push(`- **${status}**${what.length > 0 ? `: ${what.join('; or ')}` : ': no body'}`);
   }
   out.push(
-    '- any status: a transport refusal before a route is chosen (`ROUTE_NOT_FOUND`, `BAD_REQUEST`, `HEADERS_TOO_LARGE`...)',
+    '- any status: a transport refusal before a route is chosen (`ROUTE_NOT_FOUND`, `BAD_REQUEST`, ' +
+      '`HEADERS_TOO_LARGE`...)',
   );
   return out;
 }
@@ -244,7 +246,8 @@ function operationSection(doc: OpenApiDoc, o: Operation): string[] {
     '',
     String(o.op.description ?? o.op.summary ?? ''),
     '',
-    `Auth: ${AUTH_WORDS[auth] ?? `operator key, realm ${auth.replace(': ', ', grant `')}\``}. Operation id: \`${String(o.op.operationId)}\`.`,
+    `Auth: ${AUTH_WORDS[auth] ?? `operator key, realm ${auth.replace(': ', ', grant `')}\``}. Operation id: \`` +
+      `${String(o.op.operationId)}\`.`,
   ];
   lines.push(...parameterRows(doc, o.op));
   if (body) {
@@ -289,10 +292,15 @@ export function renderEndpoints(doc: OpenApiDoc): string {
     '|---|---|',
     '| none | nothing: a public route |',
     "| B | `Authorization: Bearer <api_key>`, the tenant's key |",
-    '| I | B, plus `Idempotency-Key` (a retry with the same key and body answers the first response; [api.md](api.md#idempotency)) |',
-    "| S | I, plus `X-Svc-Timestamp` and `X-Svc-Signature`, an HMAC of the request with the tenant's signing secret ([api.md](api.md#signing-money-endpoints)) |",
-    "| operator key, realm admin, grant G | `X-Admin-Key` of a back-office operator holding grant G (the sandbox's admin key has the sandbox and back-office grants; the security and approver keys have `audit:read`, `backoffice:read` and the actions grants) |",
-    "| operator key, realm console, grant G | `X-Console-Key` of a dealer-desk operator holding grant G (the sandbox's dealer key) |",
+    '| I | B, plus `Idempotency-Key` (a retry with the same key and body answers the first response; ' +
+      '[api.md](api.md#idempotency)) |',
+    "| S | I, plus `X-Svc-Timestamp` and `X-Svc-Signature`, an HMAC of the request with the tenant's signing " +
+      'secret ([api.md](api.md#signing-money-endpoints)) |',
+    '| operator key, realm admin, grant G | `X-Admin-Key` of a back-office operator holding grant G (the ' +
+      "sandbox's admin key has the sandbox and back-office grants; the security and approver keys have " +
+      '`audit:read`, `backoffice:read` and the actions grants) |',
+    '| operator key, realm console, grant G | `X-Console-Key` of a dealer-desk operator holding grant G (the ' +
+      "sandbox's dealer key) |",
     '',
     'Money is integer micros (1 EGP = 1,000,000). A **required** parameter or field must be sent; the others',
     'may be left out. Every error answer is `{ "error": { "code", "message" }, "request_id" }`; the codes',
@@ -343,7 +351,8 @@ const FIELD_EXAMPLES: Record<string, Json> = {
   start: '2026-11-22T09:00:00+02:00',
 };
 
-/** A placeholder value for a schema: its example, default or first enum value, a known field's example, else one that fits the type; objects get their required fields. */
+/** A placeholder value for a schema: its example, default or first enum value, a known field's example, else one that
+ * fits the type; objects get their required fields. */
 export function placeholder(doc: OpenApiDoc, schema: Json | undefined, name = ''): Json {
   const s = deref(doc, schema);
   if (Array.isArray(s.type)) return placeholder(doc, { ...s, type: s.type.find((t) => t !== 'null') ?? 'null' }, name);
@@ -374,7 +383,8 @@ export function placeholder(doc: OpenApiDoc, schema: Json | undefined, name = ''
   return typeof s.minLength === 'number' && s.minLength > 8 ? 'x'.repeat(s.minLength) : name || 'text';
 }
 
-/** The variables a path needs: `/v1/orders/{id}` -> `{{order_id}}` style names, from the parameter and the collection before it. */
+/** The variables a path needs: `/v1/orders/{id}` -> `{{order_id}}` style names, from the parameter and the collection
+ * before it. */
 const PARAM_VARIABLES: Record<string, string> = { application_id: 'kyc_application_id', m: 'market_id', s: 'symbol' };
 const COLLECTION_VARIABLES: Record<string, string> = {
   applications: 'kyc_application_id',

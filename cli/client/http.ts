@@ -88,7 +88,9 @@ async function identify(baseUrl: string, e: Expected): Promise<void> {
   if (e.env_sandbox_id && e.sandbox_id && e.env_sandbox_id !== e.sandbox_id) {
     throw new SandboxNotRunning(
       baseUrl,
-      `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${shellWord(e.home)} sandbox env)", or pass --home.`,
+      `SVC_SANDBOX_ID is ${e.env_sandbox_id}, but the home ${e.home} holds sandbox ${e.sandbox_id}: the ` +
+        `environment mixes two sandboxes and nothing was sent. Run eval "$(svc --home ${shellWord(e.home)}` +
+        ` sandbox env)", or pass --home.`,
     );
   }
   const expected = e.sandbox_id ?? e.env_sandbox_id ?? e.locator?.sandbox_id ?? null;
@@ -114,7 +116,8 @@ async function identify(baseUrl: string, e: Expected): Promise<void> {
       : 'another daemon';
   throw new SandboxNotRunning(
     baseUrl,
-    `${baseUrl} is ${who}, not the sandbox of home ${e.home} (${expected}); nothing was sent. The sandbox of ${e.home} is not running there. ${start}`,
+    `${baseUrl} is ${who}, not the sandbox of home ${e.home} (${expected}); nothing was sent. The sandbox of ` +
+      `${e.home} is not running there. ${start}`,
   );
 }
 

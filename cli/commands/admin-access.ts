@@ -51,8 +51,10 @@ async function identityId(c: AdminConnection, nameOrId: string): Promise<string>
 
 function renderReview(r: Review): string {
   const head =
-    `${chalk.bold(r.review_id)} ${r.state === 'open' ? chalk.yellow('open') : chalk.green('closed')}, opened by ${r.opened_by} ${cairo(r.opened_at)}` +
-    `${r.closed_at ? `, closed ${cairo(r.closed_at)}` : ''}: ${r.items_total - r.items_open} of ${r.items_total} decided\n`;
+    `${chalk.bold(r.review_id)} ${r.state === 'open' ? chalk.yellow('open') : chalk.green('closed')}, opened ` +
+    `by ${r.opened_by} ${cairo(r.opened_at)}` +
+    `${r.closed_at ? `, closed ${cairo(r.closed_at)}` : ''}: ${r.items_total - r.items_open} of ` +
+    `${r.items_total} decided\n`;
   const open = r.items.filter((i) => i.decision === null);
   if (open.length === 0) return head;
   const headers = ['item', 'identity', 'scope', 'grant'];
@@ -217,7 +219,8 @@ async function keys(verb: 'rotate' | 'revoke', g: AdminGlobals, who: string): Pr
     });
     if (c.json) return printJson(r);
     return void process.stdout.write(
-      `Revoked the key of ${r.name} (${r.identity_id}); ${r.sessions_revoked.length} console session(s) ended. Its next request is refused (KEY_REVOKED).\n`,
+      `Revoked the key of ${r.name} (${r.identity_id}); ${r.sessions_revoked.length} console session(s) ended. ` +
+        `Its next request is refused (KEY_REVOKED).\n`,
     );
   }
   const r = await call<z.infer<typeof RotatedKeySchema>>(c, 'POST', '/admin/keys/rotate', {

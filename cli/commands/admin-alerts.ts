@@ -81,7 +81,8 @@ export function renderAlert(a: SurveillanceAlert): string {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   return (
-    `${chalk.bold(a.alert_id)}  ${a.rule} of ${a.investor_id} in ${a.symbol}: ${(STATE_COLOUR[a.state] ?? String)(a.state)}\n` +
+    `${chalk.bold(a.alert_id)}  ${a.rule} of ${a.investor_id} in ${a.symbol}: ` +
+    `${(STATE_COLOUR[a.state] ?? String)(a.state)}\n` +
     `  session ${a.session_date}, window ${cairo(a.window_start)} to ${cairo(a.window_end).slice(11)} (Cairo)\n` +
     `  orders  ${a.order_ids.join(' ') || '-'}\n` +
     `  fills   ${a.fill_ids.join(' ') || '-'}\n` +
@@ -110,7 +111,8 @@ export async function run(opts: { date?: string }, g: AdminGlobals): Promise<voi
   });
   if (c.json) return printJson(r);
   process.stdout.write(
-    `${chalk.bold(r.run_id)}  session ${r.session_date}: ${r.alerts_raised} new alert${r.alerts_raised === 1 ? '' : 's'}\n`,
+    `${chalk.bold(r.run_id)}  session ${r.session_date}: ${r.alerts_raised} new alert` +
+      `${r.alerts_raised === 1 ? '' : 's'}\n`,
   );
   for (const a of r.alerts) process.stdout.write(`  ${a.alert_id}  ${a.rule}  ${a.investor_id}  ${a.symbol}\n`);
   if (r.alerts_raised > 0) process.stdout.write(`Review them: ${svc('admin alerts --state open')}\n`);

@@ -66,7 +66,8 @@ async function verify(g: AdminGlobals): Promise<void> {
     if (v.reason?.includes('checkpoint kept with the key')) {
       process.stdout.write(
         chalk.dim(
-          `  The database no longer holds the chain this daemon wrote (docs/reliability.md). If you restored svc.db yourself: ${svc('sandbox stop')}, then ${svc('sandbox start --adopt-audit-head')}\n`,
+          `  The database no longer holds the chain this daemon wrote (docs/reliability.md). If you restored ` +
+            `svc.db yourself: ${svc('sandbox stop')}, then ${svc('sandbox start --adopt-audit-head')}\n`,
         ),
       );
     }

@@ -98,7 +98,8 @@ export function renderComplaint(x: Complaint): string {
       .join('') +
     (next.length
       ? chalk.dim(
-          `  next:\n${next.map((s) => `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${s === 'investigating' ? '' : ' --note TEXT'}`)}\n`).join('')}`,
+          `  next:\n` +
+            `${next.map((s) => `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${s === 'investigating' ? '' : ' --note TEXT'}`)}\n`).join('')}`,
         )
       : '')
   );

@@ -43,7 +43,8 @@ export function adminConnection(g: AdminGlobals, fallback: AdminIdentity): Admin
   const stepUp = fromProfile[`${identity}_step_up`] ?? fromHome[`${identity}_step_up`];
   if (!key)
     usage(
-      `this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) hold no ${identity}_key`,
+      `this sandbox has no ${identity} identity: its credentials (${join(profile.home, 'credentials.json')}) ` +
+        `hold no ${identity}_key`,
     );
   // The client sends admin_key as X-Admin-Key (the dealer's key as X-Console-Key, its realm) and
   // computes X-Step-Up-Code from the secret paired with the key it sends: pairing them here makes every

@@ -76,7 +76,8 @@ export async function run(opts: RunOptions, g: AdminGlobals): Promise<void> {
       : chalk.yellow(`${r.breaks_found} break${r.breaks_found === 1 ? '' : 's'}`);
   process.stdout.write(
     `${chalk.bold(r.run_id)}  reconciled ${r.date} at ${cairo(r.created_at)} (Cairo)\n` +
-      `  ${plural(r.investors, 'investor')}, ${plural(r.custodian_lines, 'custodian line')}, ${plural(r.bank_lines, 'bank line')}\n` +
+      `  ${plural(r.investors, 'investor')}, ${plural(r.custodian_lines, 'custodian line')}, ` +
+      `${plural(r.bank_lines, 'bank line')}\n` +
       `  ${found}\n  ${r.breaks_opened} opened, ${r.breaks_auto_resolved} of earlier runs resolved (they match again)\n` +
       (r.breaks_found > 0 ? `See them: ${svc(`admin recon breaks --run ${r.run_id}`)}\n` : ''),
   );
@@ -126,7 +127,8 @@ function renderBreak(b: ReconciliationBreak): string {
       : '';
   return (
     `${chalk.bold(b.break_id)}  ${b.kind} break of ${b.investor_id} ${assetLabel(b.asset)}: ${stateOf(b)}${by}\n` +
-    `  book ${amountOf(b.asset, b.ledger_value)}, statement ${amountOf(b.asset, b.external_value)}, difference ${amountOf(b.asset, b.difference)}\n` +
+    `  book ${amountOf(b.asset, b.ledger_value)}, statement ${amountOf(b.asset, b.external_value)}, difference ` +
+    `${amountOf(b.asset, b.difference)}\n` +
     (b.note ? `  note: ${b.note}\n` : '')
   );
 }
@@ -158,7 +160,8 @@ async function proposeAdjustment(g: AdminGlobals, id: string, note: string | und
   }
   if (b.asset !== 'cash:EGP')
     usage(
-      `break ${id} is about ${b.asset} shares; ledger:adjust moves cash only. Resolve it with --accept --note, or fix the holding`,
+      `break ${id} is about ${b.asset} shares; ledger:adjust moves cash only. Resolve it with --accept --note, ` +
+        `or fix the holding`,
     );
   if (b.difference === 0)
     usage(`break ${id} has no difference to adjust (a ${b.kind} break); resolve it with --accept --note`);
@@ -172,12 +175,14 @@ async function proposeAdjustment(g: AdminGlobals, id: string, note: string | und
   };
   const reason =
     note ??
-    `Break ${b.break_id}: bank ${amountOf(b.asset, b.external_value)} EGP, book ${amountOf(b.asset, b.ledger_value)} EGP`;
+    `Break ${b.break_id}: bank ${amountOf(b.asset, b.external_value)} EGP, book ` +
+      `${amountOf(b.asset, b.ledger_value)} EGP`;
   const a = await call<AdminAction>(c, 'POST', '/admin/actions', { body: { action: 'ledger:adjust', params, reason } });
   if (c.json) return printJson(a);
   process.stdout.write(
     renderAction(a) +
-      `\nOnce another identity approves it (${svc(`admin approve ${a.action_id}`)}), the adjustment is posted and ${b.break_id} is resolved adjusted.\n`,
+      `\nOnce another identity approves it (${svc(`admin approve ${a.action_id}`)}), the adjustment is posted ` +
+      `and ${b.break_id} is resolved adjusted.\n`,
   );
 }
 

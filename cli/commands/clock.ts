@@ -13,7 +13,10 @@ export interface AdvanceOptions {
 }
 
 function render(c: Clock): string {
-  return `${c.timestamp}  market ${c.is_open ? 'open' : 'closed'}  next_open ${c.next_open}  next_close ${c.next_close}\n`;
+  return (
+    `${c.timestamp}  market ${c.is_open ? 'open' : 'closed'}  next_open ${c.next_open}  next_close ` +
+    `${c.next_close}\n`
+  );
 }
 
 export async function show(_opts: unknown, g: GlobalOptions): Promise<void> {

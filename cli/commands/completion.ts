@@ -84,7 +84,8 @@ function bash(nodes: Node[]): string {
         .flatMap((o) =>
           o.names.map(
             (name) =>
-              `    ${sq(`${n.path}|${name}`)}) echo ${sq(o.choices.length ? o.choices.join(' ') : o.files ? '@files' : '')} ;;`,
+              `    ${sq(`${n.path}|${name}`)}) echo ` +
+              `${sq(o.choices.length ? o.choices.join(' ') : o.files ? '@files' : '')} ;;`,
           ),
         ),
     )
@@ -164,7 +165,8 @@ function zsh(nodes: Node[]): string {
         .flatMap((o) =>
           o.names.map(
             (name) =>
-              `    ${sq(`${n.path}|${name}`)}) reply=(${(o.choices.length ? o.choices : o.files ? ['@files'] : []).map(sq).join(' ')}) ;;`,
+              `    ${sq(`${n.path}|${name}`)}) reply=(` +
+              `${(o.choices.length ? o.choices : o.files ? ['@files'] : []).map(sq).join(' ')}) ;;`,
           ),
         ),
     )

@@ -28,13 +28,16 @@ export async function enroll(opts: EnrollOptions, g: GlobalOptions): Promise<voi
     await api<Enrolment>(profile, 'POST', '/admin/console/enrolments', { body: { role }, adminKey: profile.admin_key }),
     json,
   );
-  const link = `${consoleOrigin(profile.console_url, profile.base_url)}/console/enroll?code=${encodeURIComponent(res.enrolment_token)}`;
+  const link =
+    `${consoleOrigin(profile.console_url, profile.base_url)}/console/enroll?code=` +
+    `${encodeURIComponent(res.enrolment_token)}`;
   if (json) {
     printJson({ ...res, link });
     return;
   }
   process.stdout.write(
-    `Open this link in a browser to register a passkey for ${chalk.bold(res.name)} (${res.role}); it works once, until ${res.expires_at}:\n\n  ${link}\n\n` +
+    `Open this link in a browser to register a passkey for ${chalk.bold(res.name)} (${res.role}); it works ` +
+      `once, until ${res.expires_at}:\n\n  ${link}\n\n` +
       'Then sign in at the console with that passkey.\n',
   );
 }

@@ -124,7 +124,8 @@ function settlements(r: DeskEod): string {
       ],
     ) +
     `\nnet: what the investor receives less what they pay (negative: they pay the broker).\n` +
-    `Net with the market (sells - buys, gross): ${egp(b.market_net_micros)} EGP. Fills not settled yet: ${b.pending_fills}.\n`
+    `Net with the market (sells - buys, gross): ${egp(b.market_net_micros)} EGP. Fills not settled yet: ` +
+    `${b.pending_fills}.\n`
   );
 }
 

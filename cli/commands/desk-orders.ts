@@ -96,7 +96,8 @@ export async function reject(opts: RejectOptions, g: GlobalOptions, args: string
   const json = Boolean(g.json);
   if (opts.reason === undefined)
     usage(
-      'missing --reason CODE (DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER)',
+      'missing --reason CODE (DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, ' +
+        'DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER)',
     );
   const o = ok(
     await api<DeskOrder>(resolveProfile(g), 'POST', `/broker/v1/queue/${encodeURIComponent(args[0])}/reject`, {

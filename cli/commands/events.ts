@@ -139,7 +139,8 @@ export async function tail(opts: TailOptions, g: GlobalOptions): Promise<void> {
   let last: number | null = opts.after !== undefined ? Number(opts.after) : null;
   let connected = false;
   info(
-    `listening for ${opts.types ?? 'all'} events at ${profile.base_url}${opts.forward ? `, forwarding to ${opts.forward}` : ''} (Ctrl-C stops)`,
+    `listening for ${opts.types ?? 'all'} events at ${profile.base_url}` +
+      `${opts.forward ? `, forwarding to ${opts.forward}` : ''} (Ctrl-C stops)`,
   );
   for (;;) {
     try {

@@ -48,7 +48,8 @@ export async function exportRedactedCmd(_opts: unknown, g: GlobalOptions, args: 
   const { header, entries } = await readJournal(source, json, redactor, true);
   if (!header.complete) {
     info(
-      `${chalk.red('error')} this sandbox's journal starts after the sandbox was created (a database older than its journal), so a replay cannot rebuild it; nothing was written.`,
+      `${chalk.red('error')} this sandbox's journal starts after the sandbox was created (a database older ` +
+        `than its journal), so a replay cannot rebuild it; nothing was written.`,
     );
     throw new CliExit(EXIT.apiError);
   }
@@ -75,11 +76,13 @@ export async function exportRedactedCmd(_opts: unknown, g: GlobalOptions, args: 
       return;
     }
     info(
-      `wrote ${file}: the sandbox rebuilt from ${numbered.length} redacted journal entries (seed ${manifest.seed}, clock ${manifest.clock.timestamp}); every entry answered as recorded.`,
+      `wrote ${file}: the sandbox rebuilt from ${numbered.length} redacted journal entries (seed ` +
+        `${manifest.seed}, clock ${manifest.clock.timestamp}); every entry answered as recorded.`,
     );
     info(
       chalk.dim(
-        "  It holds no personal data and none of this sandbox's keys: the rebuilt sandbox has keys of its own, which the file holds.",
+        "  It holds no personal data and none of this sandbox's keys: the rebuilt sandbox has keys of its own, " +
+          'which the file holds.',
       ),
     );
     info(chalk.dim(`  Restore it with: svc sandbox import ${basename(file)} [--home DIR]`));

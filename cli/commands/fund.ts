@@ -27,7 +27,10 @@ export function renderFundOrder(o: FundOrder): string {
   const cash = `${egp(o.result_amount_micros)} EGP`;
   const moved = o.side === 'subscribe' ? `${cash} -> ${unitsMoved}` : `${unitsMoved} -> ${cash}`;
   const accrual = o.first_accrual_date ? `  earns from the ${o.first_accrual_date} sweep` : '';
-  return `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${nav(o.nav_micros)} (${o.nav_date})  ${chalk.green(o.state)}${accrual}\n`;
+  return (
+    `${o.fund_order_id}  ${o.side} ${o.fund_code}  ${moved} at NAV ${nav(o.nav_micros)} (${o.nav_date})  ` +
+    `${chalk.green(o.state)}${accrual}\n`
+  );
 }
 
 export async function list(opts: ListOptions, g: GlobalOptions): Promise<void> {

@@ -40,7 +40,10 @@ function query(opts: TailOptions, extra: Record<string, string>): string {
 function clockTime(iso: string): string {
   const d = new Date(iso);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  return (
+    `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.` +
+    `${String(d.getMilliseconds()).padStart(3, '0')}`
+  );
 }
 
 /** One request on one line: wall time, method, path, status, code, latency, request id. */
@@ -52,7 +55,11 @@ export function line(r: InspectedRequestSummary): string {
         ? chalk.yellow(String(r.status))
         : chalk.green(String(r.status));
   const path = r.query ? `${r.path}?${r.query}` : r.path;
-  return `${clockTime(r.wall_at)}  ${r.method.padEnd(6)} ${path.padEnd(40)} ${status} ${(r.error_code ?? '-').padEnd(24)} ${`${r.latency_ms.toFixed(1)}ms`.padStart(9)}  ${chalk.dim(r.request_id)}`;
+  return (
+    `${clockTime(r.wall_at)}  ${r.method.padEnd(6)} ${path.padEnd(40)} ${status} ` +
+    `${(r.error_code ?? '-').padEnd(24)} ${`${r.latency_ms.toFixed(1)}ms`.padStart(9)}  ` +
+    `${chalk.dim(r.request_id)}`
+  );
 }
 
 function validate(opts: TailOptions): { limit: number; intervalMs: number } {

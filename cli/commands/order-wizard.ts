@@ -122,7 +122,8 @@ export async function askOrder(
   const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
   info(
     chalk.dim(
-      `${symbol} ${price(quote.price_micros)} EGP, band ${price(quote.band.lower_micros)}-${price(quote.band.upper_micros)}, ` +
+      `${symbol} ${price(quote.price_micros)} EGP, band ${price(quote.band.lower_micros)}-` +
+        `${price(quote.band.upper_micros)}, ` +
         `${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}; ` +
         (side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`),
     ),
@@ -146,7 +147,9 @@ export async function askOrder(
           {
             value: 'market',
             name: 'market',
-            description: `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price allowed today`,
+            description:
+              `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price ` +
+              `allowed today`,
           },
           {
             value: 'limit',
@@ -190,7 +193,8 @@ export async function askOrder(
   if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled)
     info(
       chalk.yellow(
-        `  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with INSUFFICIENT_SETTLED_CASH.`,
+        `  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with ` +
+          `INSUFFICIENT_SETTLED_CASH.`,
       ),
     );
   if (!quote.session_open && (tif === 'ioc' || tif === 'fok'))

@@ -58,7 +58,10 @@ function statusText(o: Order): string {
 export function renderOrder(o: Order): string {
   const at = o.type === 'limit' ? `limit ${price(o.limit_price_micros)}` : 'market';
   const fill = o.filled_qty > 0 ? `  filled ${o.filled_qty}/${o.qty} @ ${price(o.avg_price_micros)} EGP` : '';
-  return `${o.order_id}  ${o.side} ${o.qty} ${o.symbol}  ${at} ${o.time_in_force}  ${statusText(o)}${fill}  ${chalk.dim(o.updated_at)}\n`;
+  return (
+    `${o.order_id}  ${o.side} ${o.qty} ${o.symbol}  ${at} ${o.time_in_force}  ${statusText(o)}${fill}  ` +
+    `${chalk.dim(o.updated_at)}\n`
+  );
 }
 
 function print(o: Order, json: boolean): void {
@@ -75,7 +78,10 @@ async function clockMode(profile: Profile): Promise<'frozen' | 'running' | null>
 function frozenHint(o: Order): string {
   if (o.status === 'accepted') return svc('clock advance --until next_open');
   if (o.status === 'pending_new')
-    return `the dealer desk holds it: ${svc(`desk execute ${o.order_id}`)} (or ${svc(`desk reject ${o.order_id} --reason CODE`)})`;
+    return (
+      `the dealer desk holds it: ${svc(`desk execute ${o.order_id}`)} (or ` +
+      `${svc(`desk reject ${o.order_id} --reason CODE`)})`
+    );
   if (o.status === 'pending_cancel' || o.status === 'partially_filled') return svc('clock advance --minutes 1');
   return o.time_in_force === 'day'
     ? `${svc('clock advance --minutes N')} (it expires at the close: --until next_close)`
@@ -122,7 +128,8 @@ async function place(side: 'buy' | 'sell', opts: PlaceOptions, g: GlobalOptions,
       .join(' and ');
     if (!canPrompt(json))
       usage(
-        `missing ${missing} (no terminal to ask in): ${svc(`order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`)}`,
+        `missing ${missing} (no terminal to ask in): ` +
+          `${svc(`order ${side} SYMBOL QTY [--limit PRICE_EGP] [--tif day|gtc|ioc|fok]`)}`,
       );
     await askAndSend(
       side,

@@ -40,7 +40,8 @@ export interface Mismatch {
   recorded_status: number;
   replayed_status: number;
   replayed_error: string | null;
-  /** The first field of the body that differs (`body.data[0].price_micros`), with both values; null when only the status does. */
+  /** The first field of the body that differs (`body.data[0].price_micros`), with both values; null when only the
+   * status does. */
   field: JsonDifference | null;
 }
 
@@ -130,7 +131,8 @@ export async function rebuild(home: string, text: string, entries: Numbered, jso
   if (child.signalCode === 'SIGKILL') throw new CliExit(EXIT.interrupted);
   if (!outcome) {
     info(
-      `${chalk.red('error')} the replay ended without an answer (exit code ${code}).\n${stderr.split('\n').slice(-15).join('\n')}`,
+      `${chalk.red('error')} the replay ended without an answer (exit code ${code}).\n` +
+        `${stderr.split('\n').slice(-15).join('\n')}`,
     );
     throw new CliExit(EXIT.apiError);
   }
@@ -140,7 +142,8 @@ export async function rebuild(home: string, text: string, entries: Numbered, jso
 export function printMismatches(file: string, total: number, bodies: number, mismatches: Mismatch[]): void {
   if (mismatches.length === 0) {
     info(
-      `${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`,
+      `${chalk.green('ok')} replayed ${total} entries from ${basename(file)}: every one answered as recorded` +
+        `${bodies < total ? ` (${bodies} with a recorded body to compare; the others by status)` : ''}.`,
     );
     return;
   }
@@ -149,7 +152,8 @@ export function printMismatches(file: string, total: number, bodies: number, mis
     const status =
       m.recorded_status === m.replayed_status
         ? `status ${m.recorded_status}`
-        : `recorded ${m.recorded_status}, replayed ${m.replayed_status}${m.replayed_error ? ` ${m.replayed_error}` : ''}`;
+        : `recorded ${m.recorded_status}, replayed ${m.replayed_status}` +
+          `${m.replayed_error ? ` ${m.replayed_error}` : ''}`;
     const field = m.field
       ? `; ${m.field.path}: recorded ${showValue(m.field.recorded)}, replayed ${showValue(m.field.replayed)}`
       : '';
@@ -162,7 +166,8 @@ export function failed(file: string, entries: Numbered, o: Exclude<RebuildOutcom
   if ('refused' in o) invalid(o.refused.line === null ? file : `${file}:${o.refused.line}`, o.refused.message);
   const e = entries[o.stopped.seq - 1]?.entry;
   info(
-    `${chalk.red('error')} ${file}:${e ? entries[o.stopped.seq - 1].line : '?'} (seq ${o.stopped.seq}${e ? `, ${e.method} ${e.path}` : ''}): the replay stopped: ${o.stopped.code}: ${o.stopped.message}`,
+    `${chalk.red('error')} ${file}:${e ? entries[o.stopped.seq - 1].line : '?'} (seq ${o.stopped.seq}` +
+      `${e ? `, ${e.method} ${e.path}` : ''}): the replay stopped: ${o.stopped.code}: ${o.stopped.message}`,
   );
   throw new CliExit(EXIT.apiError);
 }
@@ -184,7 +189,8 @@ export async function replayCmd(opts: ReplayOptions, g: GlobalOptions, args: str
   if (!header.complete)
     info(
       chalk.yellow(
-        'warning: this journal starts after its sandbox was created (a database older than the journal); the replay may differ.',
+        'warning: this journal starts after its sandbox was created (a database older than the journal); the ' +
+          'replay may differ.',
       ),
     );
   const { home, discard } = newHome(g);

@@ -91,7 +91,8 @@ export function renderReport(r: Report, now?: string): string {
 function nextStep(r: Report, purged = false): void {
   if (purged)
     info(
-      `The retention has passed; a new statement of the period: ${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`,
+      `The retention has passed; a new statement of the period: ` +
+        `${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`,
     );
   else if (r.state === 'ready') info(chalk.dim(`Next: ${svc(`report download ${r.report_id}`)}`));
   else if (r.state === 'failed')
@@ -283,7 +284,8 @@ export async function download(opts: DownloadOptions, g: GlobalOptions, args: st
   const report = await getReport(profile, id, json);
   if (report.sha256 !== null && report.sha256 !== sha256) {
     info(
-      `${chalk.red('error')} the PDF received (sha256 ${sha256}) is not the report's (${report.sha256}); nothing was written`,
+      `${chalk.red('error')} the PDF received (sha256 ${sha256}) is not the report's (${report.sha256}); ` +
+        `nothing was written`,
     );
     throw new CliExit(EXIT.apiError);
   }
@@ -305,6 +307,7 @@ export async function download(opts: DownloadOptions, g: GlobalOptions, args: st
     info(
       opened
         ? `opening ${file}`
-        : `Nothing on this machine opens files (no ${process.platform === 'darwin' ? 'open' : 'xdg-open'} on PATH): the statement is at ${file}`,
+        : `Nothing on this machine opens files (no ${process.platform === 'darwin' ? 'open' : 'xdg-open'} on ` +
+            `PATH): the statement is at ${file}`,
     );
 }

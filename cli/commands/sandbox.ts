@@ -65,7 +65,8 @@ export interface ResetOptions {
   ai?: string;
 }
 
-/** The running daemon of this home, or null (a stale locator, of a dead process or of a port another sandbox now holds, counts as none). */
+/** The running daemon of this home, or null (a stale locator, of a dead process or of a port another sandbox now holds,
+ * counts as none). */
 export async function running(home: string): Promise<Locator | null> {
   const loc = readLocator(home);
   if (!loc || !alive(loc.pid)) return null;
@@ -157,7 +158,9 @@ export async function banner(
     line('compliance_key', creds.compliance_key),
     line('auditor_key', creds.auditor_key),
     '',
-    `  clock ${state.clock.timestamp} (${state.clock.mode}), market ${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ${state.seed}`,
+    `  clock ${state.clock.timestamp} (${state.clock.mode}), market ` +
+      `${state.clock.is_open ? chalk.green('open') : 'closed'}, next open ${state.clock.next_open}, seed ` +
+      `${state.seed}`,
     ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
     '',
     chalk.dim(
@@ -362,7 +365,8 @@ export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void>
   if (g.json) printJson(state);
   else
     process.stdout.write(
-      `sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode}), assistant ${state.ai}\n`,
+      `sandbox reset: seed ${state.seed}, clock ${state.clock.timestamp} (${state.clock.mode}), assistant ` +
+        `${state.ai}\n`,
     );
 }
 

@@ -132,7 +132,8 @@ function loadAll(
   for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
   const bad = new Set(issues.map((i) => i.scenario ?? i.file)).size;
   info(
-    `no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`,
+    `no scenario ran: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${bad} file` +
+      `${bad === 1 ? '' : 's'} (docs/scenarios.md describes the format)`,
   );
   const report = emptyReport(issues);
   if (json) printJson(jsonReport(report, false));
@@ -158,7 +159,9 @@ async function requireAnswer(
   scenarios: Scenario[],
 ): Promise<void> {
   if (await healthy(against)) return;
-  const message = `no sandbox answers at ${against} (GET /healthz); start one with ${svc('sandbox start')}, or drop --against to run an isolated one`;
+  const message =
+    `no sandbox answers at ${against} (GET /healthz); start one with ${svc('sandbox start')}, or drop --against ` +
+    `to run an isolated one`;
   info(`${chalk.red('error')} ${message}`);
   if (json) printJson({ ok: false, error: message, totals: totals([]), scenarios: [] });
   if (opts.junit)
@@ -289,7 +292,8 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   if (progress)
     info(
       chalk.dim(
-        `done: ${report.totals.passed}/${report.totals.scenarios} scenarios passed in ${((report.duration_ms ?? 0) / 1000).toFixed(1)}s`,
+        `done: ${report.totals.passed}/${report.totals.scenarios} scenarios passed in ` +
+          `${((report.duration_ms ?? 0) / 1000).toFixed(1)}s`,
       ),
     );
   process.removeListener('SIGINT', onSignal);

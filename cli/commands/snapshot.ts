@@ -102,11 +102,14 @@ export async function exportCmd(_opts: unknown, g: GlobalOptions, args: string[]
     return;
   }
   info(
-    `wrote ${file} (${mb(res.raw.length)}): seed ${manifest.seed}, clock ${manifest.clock.timestamp} (${manifest.clock.mode}), ${manifest.journal_entries} journal entries, sha256 ${manifest.payload.sha256.slice(0, 16)}...`,
+    `wrote ${file} (${mb(res.raw.length)}): seed ${manifest.seed}, clock ${manifest.clock.timestamp} (` +
+      `${manifest.clock.mode}), ${manifest.journal_entries} journal entries, sha256 ` +
+      `${manifest.payload.sha256.slice(0, 16)}...`,
   );
   info(
     chalk.yellow(
-      '  The snapshot holds the key-encryption key and the credentials (api key, signing secret, operator keys): keep it as secret as they are.',
+      '  The snapshot holds the key-encryption key and the credentials (api key, signing secret, operator ' +
+        'keys): keep it as secret as they are.',
     ),
   );
   info(chalk.dim(`  Restore it with: svc sandbox import ${basename(file)} [--home DIR]`));
@@ -306,10 +309,13 @@ export async function journalCmd(opts: JournalOptions, g: GlobalOptions, args: s
       .map(([k, n]) => `${n} ${(n === 1 ? k.replace(/(ss)es$|s$/, '$1') : k).replace('_', ' ')}`)
       .join(', ');
     info(
-      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}), redacted: ${what || 'nothing personal found'}. Dates of birth, ids, amounts and times are kept; it replays to the same answers.`,
+      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}), redacted: ` +
+        `${what || 'nothing personal found'}. Dates of birth, ids, amounts and times are kept; it replays to the ` +
+        `same answers.`,
     );
   } else
     info(
-      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds request bodies (national ids, ID images): keep it private, or write it with --redact.`,
+      `wrote ${file}: ${count} entries (seed ${header.origin.seed}, start ${header.origin.start}). It holds ` +
+        `request bodies (national ids, ID images): keep it private, or write it with --redact.`,
     );
 }

@@ -49,7 +49,10 @@ function stateText(t: Transfer): string {
 
 function render(t: Transfer): string {
   const rail = t.rail_ref ? `  rail ${t.rail_ref}` : '';
-  return `${t.transfer_id}  ${t.direction} ${egp(t.amount_micros)} EGP  ${stateText(t)}${rail}  ${chalk.dim(t.updated_at)}\n`;
+  return (
+    `${t.transfer_id}  ${t.direction} ${egp(t.amount_micros)} EGP  ${stateText(t)}${rail}  ` +
+    `${chalk.dim(t.updated_at)}\n`
+  );
 }
 
 function print(t: Transfer, json: boolean): void {
@@ -70,7 +73,8 @@ async function waitFor(profile: Profile, first: Transfer, timeoutS: number, json
     info(`${t.transfer_id} waits for a dealer: ${svc(`desk funding approve ${t.transfer_id}`)}`);
   if ((await clockMode(profile)) === 'frozen') {
     info(
-      `The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: ${svc('clock advance --minutes 3')}`,
+      `The sandbox clock is frozen: the transfer moves one step per simulated minute. Run: ` +
+        `${svc('clock advance --minutes 3')}`,
     );
     return t;
   }

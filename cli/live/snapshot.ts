@@ -1,6 +1,7 @@
 // One refresh of the dashboard: the clock, the quote board, and the selected investor's account (its
-// status and suitability gate the order form), orders and balances, read together. The quote board shows the chosen symbols, then any the investor holds or
-// has open orders in; the fund NAVs are read only while the investor holds fund units.
+// status and suitability gate the order form), orders and balances, read together. The quote board shows the chosen
+// symbols, then any the investor holds or has open orders in; the fund NAVs are read only while the investor holds fund
+// units.
 import {
   isOpen,
   type Account,

@@ -17,7 +17,8 @@ export type Clock = WireClock & Partial<Pick<ClockMode, 'mode' | 'speed'>>;
 /** GET /v1/instruments/{symbol}/quote, without the market id (always XCAI). */
 export type Quote = Omit<WireQuote, 'market_id'>;
 
-/** An equity of the catalog; `shariah_compliant` (when read) lets the form stop a shariah-only investor's buy as it is typed. */
+/** An equity of the catalog; `shariah_compliant` (when read) lets the form stop a shariah-only investor's buy as it is
+ * typed. */
 export type Instrument = Pick<WireInstrument, 'symbol' | 'name' | 'security_type'> &
   Partial<Pick<WireInstrument, 'shariah_compliant'>>;
 

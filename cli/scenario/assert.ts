@@ -102,7 +102,8 @@ export function matches(actual: unknown, m: Matcher): boolean {
   return true;
 }
 
-/** The value a matcher compares for equality (a literal, or a mapping of only eq), or undefined when it is not an equality. */
+/** The value a matcher compares for equality (a literal, or a mapping of only eq), or undefined when it is not an
+ * equality. */
 function equalityTarget(m: Matcher): { value: unknown } | undefined {
   if (!isOperatorMatcher(m)) return { value: m };
   const keys = Object.keys(m);
@@ -118,7 +119,8 @@ export interface Difference {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Where two JSON values first differ: depth first, the expected keys in their order, then keys only the actual value has; undefined when equal. */
+/** Where two JSON values first differ: depth first, the expected keys in their order, then keys only the actual value
+ * has; undefined when equal. */
 export function firstDifference(expected: unknown, actual: unknown, path: Segment[] = []): Difference | undefined {
   if (deepEqual(expected, actual)) return undefined;
   if (isPlainObject(expected) && isPlainObject(actual)) {

@@ -86,7 +86,8 @@ export function resolveBodyFile(ref: string, scenarioFile: string): string | nul
   return null;
 }
 
-/** Line and column of the node at `path` (for the last key of a mapping: the key itself); the deepest existing node when the path goes further. */
+/** Line and column of the node at `path` (for the last key of a mapping: the key itself); the deepest existing node
+ * when the path goes further. */
 function locate(doc: Document, lc: LineCounter, path: Segment[]): { line: number; col: number } {
   let node: unknown = doc.contents;
   let offset = (node as YamlNode | null)?.range?.[0] ?? 0;
@@ -172,7 +173,8 @@ function* strings(value: unknown, path: Segment[]): Generator<[string, Segment[]
   }
 }
 
-/** The file as YAML (anchors and merge keys resolved), the document and its line counter; a scenario must be a mapping, an included file may be a list. */
+/** The file as YAML (anchors and merge keys resolved), the document and its line counter; a scenario must be a mapping,
+ * an included file may be a list. */
 function parseYaml(file: string, included = false): { doc: Document; lc: LineCounter; raw: unknown } {
   let text: string;
   try {
@@ -304,7 +306,8 @@ function checkReferences(
   }
 }
 
-/** Checks step `index` (1-based, includes expanded): the loaded step, or undefined when it has problems (in c.issues). */
+/** Checks step `index` (1-based, includes expanded): the loaded step, or undefined when it has problems (in c.issues).
+ * */
 function checkStep(c: StepCheck, rawStep: unknown, index: number, base: Segment[]): LoadedStep | undefined {
   const { file, at, issues, names } = c;
   const loc = at(base);
@@ -424,7 +427,8 @@ export function loadScenario(file: string, opts: LoadOptions = {}): Scenario {
   return { file, header: header.data, env, steps: loaded };
 }
 
-/** The scenario's own problems first, then each included file's; in line order within a file. Problems in included files name the scenario too. */
+/** The scenario's own problems first, then each included file's; in line order within a file. Problems in included
+ * files name the scenario too. */
 function sortIssues(issues: ScenarioIssue[], file: string): ScenarioIssue[] {
   const rank = (i: ScenarioIssue) => (i.file === file ? '' : i.file);
   return issues
@@ -502,7 +506,8 @@ function includedSteps(file: string, x: Expansion): { src: Source; steps: unknow
   return { src, steps, base: Array.isArray(raw) ? [] : ['steps'] };
 }
 
-/** `- include: shared/onboard.yaml`: the path is relative to the including file; a file that includes itself, directly or not, is an error. */
+/** `- include: shared/onboard.yaml`: the path is relative to the including file; a file that includes itself, directly
+ * or not, is an error. */
 function includeSteps(
   src: Source,
   raw: Record<string, unknown>,

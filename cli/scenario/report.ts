@@ -9,7 +9,8 @@ export interface RunReport {
   ok: boolean;
   /** Files that did not validate (nothing ran when there are any). */
   invalid?: ScenarioIssue[];
-  /** JUnit only: the valid files that did not run (another file is invalid, the sandbox does not answer): every step skipped, with why. */
+  /** JUnit only: the valid files that did not run (another file is invalid, the sandbox does not answer): every step
+   * skipped, with why. */
   notRun?: { reason: string; scenarios: ScenarioReport[] };
   /** JUnit only: the --against sandbox did not answer (nothing ran). */
   unreachable?: { url: string; message: string };
@@ -104,7 +105,8 @@ function bodyText(body: unknown, maxLines = 40): string {
 
 export function stepLine(st: StepReport, file: string): string {
   const parts = [
-    `  ${color(st.outcome, MARK[st.outcome])} ${String(st.index).padStart(2)}${st.name ? ` ${chalk.bold(st.name)}` : ''}`,
+    `  ${color(st.outcome, MARK[st.outcome])} ${String(st.index).padStart(2)}` +
+      `${st.name ? ` ${chalk.bold(st.name)}` : ''}`,
   ];
   if (st.outcome === 'skipped') return chalk.dim(`${parts[0]}  ${st.kind}  skipped`);
   if (st.kind === 'advance') parts.push(`advance ${st.detail ?? ''}`);
@@ -140,7 +142,8 @@ export function skippedLine(indexes: number[]): string {
     i = j;
   }
   return chalk.dim(
-    `  - step${indexes.length === 1 ? '' : 's'} ${ranges.join(', ')} skipped (a failed step stops the scenario; --keep-going runs on)`,
+    `  - step${indexes.length === 1 ? '' : 's'} ${ranges.join(', ')} skipped (a failed step stops the ` +
+      `scenario; --keep-going runs on)`,
   );
 }
 
@@ -159,7 +162,10 @@ export function summaryLine(r: RunReport, ms?: number): string {
   const bits = [`${t.passed} passed`];
   if (t.failed) bits.push(`${t.failed} failed`);
   if (t.errors) bits.push(`${t.errors} with errors`);
-  const text = `${t.scenarios} scenario${t.scenarios === 1 ? '' : 's'}: ${bits.join(', ')}; steps: ${t.steps.passed} passed, ${t.steps.failed} failed, ${t.steps.error} errors, ${t.steps.skipped} skipped${ms !== undefined ? ` (${(ms / 1000).toFixed(1)}s)` : ''}`;
+  const text =
+    `${t.scenarios} scenario${t.scenarios === 1 ? '' : 's'}: ${bits.join(', ')}; steps: ${t.steps.passed}` +
+    ` passed, ${t.steps.failed} failed, ${t.steps.error} errors, ${t.steps.skipped} skipped` +
+    `${ms !== undefined ? ` (${(ms / 1000).toFixed(1)}s)` : ''}`;
   return r.ok ? chalk.green(text) : chalk.red(text);
 }
 
@@ -203,19 +209,22 @@ interface Suite {
 }
 
 const suiteOpen = (s: Suite) =>
-  `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${secs(s.time)}">`;
+  `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="` +
+  `${s.skipped}" time="${secs(s.time)}">`;
 
 /** An invalid file: one testcase with one error listing every problem of the file (and of the files it includes). */
 function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
   const text = issues
     .map(
       (i) =>
-        `${i.file}${i.line ? `:${i.line}:${i.col ?? 1}` : ''}: ${i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : ''}${i.message}`,
+        `${i.file}${i.line ? `:${i.line}:${i.col ?? 1}` : ''}: ` +
+        `${i.step ? `step ${i.step.index}${i.step.name ? ` (${i.step.name})` : ''}: ` : ''}${i.message}`,
     )
     .join('\n');
   const body = [
     `    <testcase name="validate" classname="${xml(file)}" file="${xml(file)}" time="0.000">`,
-    `      <error type="InvalidScenario" message="${xml(issues[0].message)}${issues.length > 1 ? xml(` (and ${issues.length - 1} more)`) : ''}">${xml(text)}</error>`,
+    `      <error type="InvalidScenario" message="${xml(issues[0].message)}` +
+      `${issues.length > 1 ? xml(` (and ${issues.length - 1} more)`) : ''}">${xml(text)}</error>`,
     '    </testcase>',
   ];
   return { attrs: `name="${xml(file)}" file="${xml(file)}"`, tests: 1, failures: 0, errors: 1, skipped: 0, body };
@@ -232,7 +241,9 @@ function unreachableSuite(url: string, message: string): Suite {
 }
 
 function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): string[] {
-  const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" line="${st.line}" time="${secs(st.duration_ms)}"`;
+  const open =
+    `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" ` +
+    `line="${st.line}" time="${secs(st.duration_ms)}"`;
   if (st.outcome === 'passed') return [`${open}/>`];
   if (st.outcome === 'skipped') return [`${open}><skipped message="${xml(skipMessage)}"/></testcase>`];
   const first =
@@ -240,7 +251,8 @@ function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): strin
   const tag = st.outcome === 'failed' ? 'failure' : 'error';
   return [
     `${open}>`,
-    `      <${tag} type="${st.outcome === 'failed' ? 'AssertionFailed' : 'StepError'}" message="${xml(first)}">${xml(failureText(st, s.file))}</${tag}>`,
+    `      <${tag} type="${st.outcome === 'failed' ? 'AssertionFailed' : 'StepError'}" message="${xml(first)}">` +
+      `${xml(failureText(st, s.file))}</${tag}>`,
     '    </testcase>',
   ];
 }
@@ -248,7 +260,8 @@ function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): strin
 /** A scenario that ran (or could not start, or did not run because another file is invalid): a testcase per step. */
 function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
   const body = [
-    `    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}"/><property name="clock" value="${s.clock}"/></properties>`,
+    `    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}` +
+      `"/><property name="clock" value="${s.clock}"/></properties>`,
   ];
   if (s.error) {
     body.push(`    <testcase name="setup" classname="${xml(s.name)}" file="${xml(s.file)}" time="0.000">`);
@@ -286,7 +299,8 @@ export function junitReport(r: RunReport): string {
   const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   out.push(
-    `<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`,
+    `<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="` +
+      `${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`,
   );
   for (const s of suites) out.push(suiteOpen(s), ...s.body, '  </testsuite>');
   out.push('</testsuites>');

@@ -62,7 +62,8 @@ export interface Target {
   profile: Profile;
   /** Prefix of the generated Idempotency-Keys: fixed for an isolated daemon (reproducible), per run otherwise. */
   keyPrefix: string;
-  /** What `${unique...}` values derive from: the seed for an isolated daemon (reproducible), random per file and run otherwise. */
+  /** What `${unique...}` values derive from: the seed for an isolated daemon (reproducible), random per file and run
+   * otherwise. */
   nonce: string;
   close(): Promise<void>;
 }
@@ -74,7 +75,8 @@ export interface RunOptions {
   onWait?: (step: LoadedStep, attempt: number, max: number) => void;
 }
 
-/** A step that could not run: a `${...}` that cannot be resolved (a capture of a missing field), a failed clock advance between polls. */
+/** A step that could not run: a `${...}` that cannot be resolved (a capture of a missing field), a failed clock advance
+ * between polls. */
 export class StepError extends Error {}
 
 interface Captured {
@@ -145,7 +147,8 @@ export async function isolatedTarget(h: Header): Promise<Target> {
   };
 }
 
-/** An already running sandbox; with reset, reset to the file's seed, start and clock first. `nonce`: random, one per file and run. */
+/** An already running sandbox; with reset, reset to the file's seed, start and clock first. `nonce`: random, one per
+ * file and run. */
 export async function againstTarget(
   profile: Profile,
   h: Header,
@@ -216,7 +219,8 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
           ? `; there: ${found.available.slice(0, 12).join(', ')}${found.available.length > 12 ? ', ...' : ''}`
           : '';
       throw new StepError(
-        `\${${expr}}: the response of step "${root}" (HTTP ${cap.status}) has no field ${formatPath(found.missingAt ?? rest)}${avail}`,
+        `\${${expr}}: the response of step "${root}" (HTTP ${cap.status}) has no field ` +
+          `${formatPath(found.missingAt ?? rest)}${avail}`,
       );
     }
     return found.value;
@@ -415,13 +419,15 @@ interface Poll {
   opts: RunOptions;
 }
 
-/** The sandbox's clock does not move by itself (frozen, or running at speed 0): waiting without advance: cannot change anything. */
+/** The sandbox's clock does not move by itself (frozen, or running at speed 0): waiting without advance: cannot change
+ * anything. */
 async function clockStands(target: Target): Promise<boolean> {
   const state = await api<SandboxState>(target.profile, 'GET', '/admin/sandbox/state', { identity: 'admin' });
   return state.status === 200 && (state.body.clock.mode === 'frozen' || state.body.clock.speed === 0);
 }
 
-/** wait_until: sends the request until its condition holds or max_tries, advancing the clock (or waiting) between tries; the last answer. */
+/** wait_until: sends the request until its condition holds or max_tries, advancing the clock (or waiting) between
+ * tries; the last answer. */
 async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiResponse> {
   const { target, r } = p;
   let tries = 0;
@@ -447,7 +453,8 @@ async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiRespons
       if (adv.status !== 200) {
         const err = refusalOf(adv.body)?.error;
         throw new StepError(
-          `advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}${err ? ` ${err.code}: ${err.message}` : ''}`,
+          `advancing the clock between polls (${describeAdvance(w.advance)}) failed: HTTP ${adv.status}` +
+            `${err ? ` ${err.code}: ${err.message}` : ''}`,
         );
       }
       r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
@@ -458,7 +465,8 @@ async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiRespons
         r.response = res.body;
         const unmet = lastFailures.map((f) => `${f.check} ${f.actual} (expected ${f.expected})`).join('; ');
         throw new StepError(
-          `the sandbox clock is frozen, so waiting cannot change the answer (${unmet}); add advance: to wait_until (e.g. advance: { minutes: 1 }) to move the clock between polls`,
+          `the sandbox clock is frozen, so waiting cannot change the answer (${unmet}); add advance: to ` +
+            `wait_until (e.g. advance: { minutes: 1 }) to move the clock between polls`,
         );
       }
       await sleep(w.interval_ms ?? 250);

@@ -14,7 +14,8 @@ export const INCLUDE_KEY = 'include';
 /** Keys every step may carry besides its kind. */
 export const COMMON_STEP_KEYS = ['name', 'expect'] as const;
 
-/** The sandbox controls a `control:` step may name: POST /admin/sandbox/<name>. `auto_fill` is accepted for `auto-fill`. */
+/** The sandbox controls a `control:` step may name: POST /admin/sandbox/<name>. `auto_fill` is accepted for
+ * `auto-fill`. */
 export const CONTROLS = [
   'quote',
   'halt',

@@ -12,7 +12,8 @@ export type UniqueKind = (typeof UNIQUE_KINDS)[number];
 
 const LABEL_RE = /^[A-Za-z0-9_-]+$/;
 
-/** Why `${unique...}` with these path segments (after `unique`) is not a unique reference, or undefined when it is one. */
+/** Why `${unique...}` with these path segments (after `unique`) is not a unique reference, or undefined when it is one.
+ * */
 export function uniqueRefProblem(rest: ReadonlyArray<string | number>): string | undefined {
   const kinds = UNIQUE_KINDS.join(', ');
   if (rest.length === 0 || rest.length > 2)
@@ -34,7 +35,8 @@ const GOVERNORATE_CODES = Object.keys(GOVERNORATES).sort();
 const FIRST_BIRTH_MS = Date.UTC(1950, 0, 1);
 const BIRTH_DAYS = 18_262;
 
-/** A national id the daemon accepts (century 2, a real birth date, a known governorate), never ending 0000 or 9999 (the sandbox's magic review suffixes). */
+/** A national id the daemon accepts (century 2, a real birth date, a known governorate), never ending 0000 or 9999 (the
+ * sandbox's magic review suffixes). */
 export function uniqueNationalId(nonce: string, label: string): { nationalId: string; dateOfBirth: string } {
   const h = digest(nonce, 'national_id', label);
   const birth = new Date(FIRST_BIRTH_MS + (h.readUInt32BE(0) % BIRTH_DAYS) * 86_400_000);
@@ -58,7 +60,10 @@ export function uniqueValue(nonce: string, kind: UniqueKind, label: string): str
     case 'phone':
       return `010${pad(digest(nonce, kind, label).readUInt32BE(0) % 100_000_000, 8)}`;
     case 'email':
-      return `${label === '' ? 'investor' : label.toLowerCase().replace(/_/g, '-')}.${digest(nonce, kind, label).toString('hex').slice(0, 12)}@example.com`;
+      return (
+        `${label === '' ? 'investor' : label.toLowerCase().replace(/_/g, '-')}.` +
+        `${digest(nonce, kind, label).toString('hex').slice(0, 12)}@example.com`
+      );
     case 'key':
       return `scn-${digest(nonce, kind, label).toString('hex').slice(0, 24)}`;
   }

@@ -85,7 +85,8 @@ export function headline(p: Portfolio): string[] {
 /** Columns of the positions table that give way, in this order, when the table is wider than the width. */
 const OPTIONAL_COLUMNS = ['kind', 'cost EGP', 'P/L'];
 
-/** The width of a table as `table()` and the Ink Table lay it out: the widest cell of each column, two spaces between. */
+/** The width of a table as `table()` and the Ink Table lay it out: the widest cell of each column, two spaces between.
+ * */
 export function tableWidth(t: TableRows): number {
   const widths = t.headers.map((h, i) => Math.max(h.length, ...t.rows.map((r) => r[i].length)));
   return widths.reduce((a, w) => a + w, 0) + 2 * (widths.length - 1);
@@ -141,7 +142,8 @@ export function concentration(x: Exposures, width = DEFAULT_WIDTH): string[] {
 export function performanceLines(perf: Performance, width = DEFAULT_WIDTH): string[] {
   const flows = perf.net_flow_micros === 0 ? '' : `, net deposits ${egp(perf.net_flow_micros)} EGP`;
   return [
-    `Time-weighted return ${percent(perf.twr_pct, true)} over ${perf.series.length} trading days, ${perf.start_date} to ${perf.end_date}`,
+    `Time-weighted return ${percent(perf.twr_pct, true)} over ${perf.series.length} trading days, ` +
+      `${perf.start_date} to ${perf.end_date}`,
     `Value ${egp(perf.start_value_micros)} -> ${egp(perf.end_value_micros)} EGP${flows}`,
   ].flatMap((l) => fitLine(l, width));
 }
@@ -151,7 +153,9 @@ export function riskLines(r: Risk, width = DEFAULT_WIDTH): string[] {
   const varEgp = r.var95_micros === null ? '' : ` (${egp(r.var95_micros)} EGP)`;
   return [
     `Risk over ${r.observations} daily returns, ${r.start_date} to ${r.end_date}`,
-    `Volatility ${percent(r.annualized_volatility_pct)} a year, max drawdown ${percent(r.max_drawdown_pct)}, 1-day VaR(95) ${percent(r.var95_pct)}${varEgp}, beta vs EGX30 ${r.beta === null ? '-' : r.beta.toFixed(2)} (${r.beta_observations} days)`,
+    `Volatility ${percent(r.annualized_volatility_pct)} a year, max drawdown ${percent(r.max_drawdown_pct)}, ` +
+      `1-day VaR(95) ${percent(r.var95_pct)}${varEgp}, beta vs EGX30 ${r.beta === null ? '-' : r.beta.toFixed(2)}` +
+      ` (${r.beta_observations} days)`,
   ].flatMap((l) => fitLine(l, width));
 }
 
@@ -172,6 +176,8 @@ export function chartRows(perf: Performance, width = 60, height = 5): string[] {
   const rows = bars.map((b, i) =>
     `${b} ${i === 0 ? hi.padStart(label) : i === bars.length - 1 ? lo.padStart(label) : ''}`.trimEnd(),
   );
-  const dates = `${perf.series[first].date}${' '.repeat(Math.max(1, bars[0].length - 20))}${perf.series[perf.series.length - 1].date}`;
+  const dates =
+    `${perf.series[first].date}${' '.repeat(Math.max(1, bars[0].length - 20))}` +
+    `${perf.series[perf.series.length - 1].date}`;
   return [...rows, dates];
 }

@@ -20,7 +20,8 @@ function useHash(): string {
   return hash;
 }
 
-/** A card with one passkey ceremony: `run` (enrol then sign in, or sign in) and the signed-in identity, or the error. */
+/** A card with one passkey ceremony: `run` (enrol then sign in, or sign in) and the signed-in identity, or the error.
+ * */
 function PasskeyCard(props: {
   title: Key;
   intro: Key;

@@ -130,7 +130,8 @@ const EN = {
   orderIds: 'Orders',
   ipTitle: 'Open the console on localhost',
   ipIntro:
-    'This page is open on {host}, an IP address. Passkeys need a name for the site, so they cannot be registered or used here. Open the same page on localhost:',
+    'This page is open on {host}, an IP address. Passkeys need a name for the site, so they cannot be ' +
+    'registered or used here. Open the same page on localhost:',
   ipOther: 'Open it on a host name that points to this daemon (localhost on this machine).',
   order: 'Order',
   placed: 'Placed',
@@ -269,7 +270,8 @@ const AR: typeof EN = {
   orderIds: 'الأوامر',
   ipTitle: 'افتح الوحدة على localhost',
   ipIntro:
-    'هذه الصفحة مفتوحة على {host}، وهو عنوان IP. تحتاج مفاتيح المرور إلى اسم للموقع، فلا يمكن تسجيلها أو استخدامها هنا. افتح الصفحة نفسها على localhost:',
+    'هذه الصفحة مفتوحة على {host}، وهو عنوان IP. تحتاج مفاتيح المرور إلى اسم للموقع، فلا يمكن تسجيلها أو ' +
+    'استخدامها هنا. افتح الصفحة نفسها على localhost:',
   ipOther: 'افتحها على اسم مضيف يشير إلى هذا الخادم (localhost على هذا الجهاز).',
   order: 'الأمر',
   placed: 'وقت الإدخال',
@@ -385,7 +387,8 @@ const VALUES_AR: Record<string, string> = {
   RED: 'استرداد من صندوق',
 };
 
-/** The English names of the values the API answers as keys (fee lines, times in force, cash activity types); Arabic is in VALUES_AR. */
+/** The English names of the values the API answers as keys (fee lines, times in force, cash activity types); Arabic is
+ * in VALUES_AR. */
 const VALUES_EN: Record<string, string> = {
   commission: 'Commission',
   egx: 'EGX fee',
@@ -420,7 +423,8 @@ export const stateIn = (lang: Lang, state: string): string =>
 export const valueIn = (lang: Lang, value: string): string =>
   lang === 'ar' ? (VALUES_AR[value] ?? STATES_AR[value] ?? value) : value;
 
-/** A key the API answers (a fee line, a time in force, a cash activity type) as a label in the reader's language; unknown keys as they are. */
+/** A key the API answers (a fee line, a time in force, a cash activity type) as a label in the reader's language;
+ * unknown keys as they are. */
 export const labelIn = (lang: Lang, key: string): string => (lang === 'ar' ? VALUES_AR[key] : VALUES_EN[key]) ?? key;
 
 /** A message with {name} placeholders filled in. */

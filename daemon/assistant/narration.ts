@@ -83,7 +83,9 @@ function what(f: OrderFacts): Text {
 }
 function fills(f: OrderFacts): Text {
   return {
-    en: `${f.filled_qty} of ${f.qty} executed in ${f.fills} fill(s) at an average price of ${money(f.avg_price_micros)}`,
+    en:
+      `${f.filled_qty} of ${f.qty} executed in ${f.fills} fill(s) at an average price of ` +
+      `${money(f.avg_price_micros)}`,
     ar: `تم تنفيذ ${f.filled_qty} من ${f.qty} في ${f.fills} عملية بمتوسط سعر ${money(f.avg_price_micros)}`,
   };
 }
@@ -158,15 +160,21 @@ function remedySummary(f: OrderFacts): { slots: readonly Slot[]; text: Text } {
       return {
         slots: withSettlement(f, ['remaining_qty', 'time_in_force']),
         text: {
-          en: `The remaining ${f.qty - f.filled_qty} stay open under time in force ${f.time_in_force} until they execute, are cancelled or expire.${s.en}`,
-          ar: `تبقى الكمية المتبقية ${f.qty - f.filled_qty} قائمة وفق مدة السريان ${f.time_in_force} حتى تنفذ أو تلغى أو تنتهي صلاحيتها.${s.ar}`,
+          en:
+            `The remaining ${f.qty - f.filled_qty} stay open under time in force ${f.time_in_force} until they ` +
+            `execute, are cancelled or expire.${s.en}`,
+          ar:
+            `تبقى الكمية المتبقية ${f.qty - f.filled_qty} قائمة وفق مدة السريان ${f.time_in_force} حتى تنفذ أو ` +
+            `تلغى أو تنتهي صلاحيتها.${s.ar}`,
         },
       };
     case 'cancel_requested':
       return {
         slots: [],
         text: {
-          en: 'The cancellation completes at the next simulated minute unless a fill completes the order first; a fill that completes it stands.',
+          en:
+            'The cancellation completes at the next simulated minute unless a fill completes the order first; a ' +
+            'fill that completes it stands.',
           ar: 'يكتمل الإلغاء في الدقيقة المحاكاة التالية ما لم يكتمل تنفيذ الأمر قبل ذلك، وعندها يبقى التنفيذ قائما.',
         },
       };
@@ -202,8 +210,12 @@ const CAUSES: readonly Template[] = [
     applies: (f) => f.filled_qty > 0,
     slots: () => ['filled_qty', 'qty', 'symbol', 'fills', 'average_price'],
     text: (f) => ({
-      en: `${f.filled_qty} of ${f.qty} ${f.symbol} executed in ${f.fills} fill(s) at an average price of ${money(f.avg_price_micros)}.`,
-      ar: `تم تنفيذ ${f.filled_qty} من ${f.qty} من ${f.symbol} في ${f.fills} عملية بمتوسط سعر ${money(f.avg_price_micros)}.`,
+      en:
+        `${f.filled_qty} of ${f.qty} ${f.symbol} executed in ${f.fills} fill(s) at an average price of ` +
+        `${money(f.avg_price_micros)}.`,
+      ar:
+        `تم تنفيذ ${f.filled_qty} من ${f.qty} من ${f.symbol} في ${f.fills} عملية بمتوسط سعر ` +
+        `${money(f.avg_price_micros)}.`,
     }),
   },
   {

@@ -33,9 +33,13 @@ export interface ChatEndpoint {
 const MAX_BODY_CHARS = 64_000;
 
 const SYSTEM = [
-  'You choose how the status of one brokerage order is told to the investor who placed it. You do not write the text: the service renders it in English and Arabic from its own templates.',
-  "The user message holds the order's facts and, for each part (cause: what happened; remedy: what happens next), the templates that hold for this order, each with its slots and its English text.",
-  `Answer with exactly one JSON object and nothing else: {"cause": [{"template": "<id>", "slots": {...}}], "remedy": [{"template": "<id>", "slots": {...}}]}, 1 to ${MAX_CHOICES} distinct templates per part, each with its slots copied exactly as offered.`,
+  'You choose how the status of one brokerage order is told to the investor who placed it. You do not write ' +
+    'the text: the service renders it in English and Arabic from its own templates.',
+  "The user message holds the order's facts and, for each part (cause: what happened; remedy: what happens " +
+    'next), the templates that hold for this order, each with its slots and its English text.',
+  `Answer with exactly one JSON object and nothing else: {"cause": [{"template": "<id>", "slots": {...}}], ` +
+    `"remedy": [{"template": "<id>", "slots": {...}}]}, 1 to ${MAX_CHOICES} distinct templates per part, each ` +
+    `with its slots copied exactly as offered.`,
 ].join(' ');
 
 type Obj = Record<string, unknown>;
@@ -105,7 +109,8 @@ function chosen(value: unknown, part: Part, f: OrderFacts, sheet: FactSheet): Te
   return out;
 }
 
-/** The model's structured choices rendered from the service's templates, or null unless all of the answer is accounted for. */
+/** The model's structured choices rendered from the service's templates, or null unless all of the answer is accounted
+ * for. */
 export function acceptChoices(value: unknown, f: OrderFacts): Narration | null {
   if (!isObject(value) || !keysAre(value, ['cause', 'remedy'])) return null;
   const sheet = factSheet(f);
@@ -114,7 +119,8 @@ export function acceptChoices(value: unknown, f: OrderFacts): Narration | null {
   return cause && remedy ? { cause: renderChoices(cause, f), remedy: renderChoices(remedy, f) } : null;
 }
 
-/** The message content of a chat completion, parsed: the whole content is one JSON value, or one inside a Markdown fence. */
+/** The message content of a chat completion, parsed: the whole content is one JSON value, or one inside a Markdown
+ * fence. */
 export function contentValue(body: string): unknown {
   const outer: unknown = JSON.parse(body);
   const message =

@@ -72,11 +72,13 @@ export const REJECT_CODES_AR: Readonly<Record<string, { cause: string; remedy: s
   MARKET_CLOSED: {
     cause: 'وصل أمر ioc أو fok خارج جلسة التداول، وهذان النوعان لا يوضعان في قائمة الانتظار.',
     remedy:
-      'أرسله أثناء الجلسة (من الأحد إلى الخميس، 10:00-14:30 بتوقيت القاهرة)، أو استخدم day أو gtc اللذين ينتظران افتتاح الجلسة التالية.',
+      'أرسله أثناء الجلسة (من الأحد إلى الخميس، 10:00-14:30 بتوقيت القاهرة)، أو استخدم day أو gtc اللذين ' +
+      'ينتظران افتتاح الجلسة التالية.',
   },
   INSUFFICIENT_SETTLED_CASH: {
     cause:
-      'النقد المسوى لم يغط مبلغ الحجز: الكمية مضروبة في السعر المحدد (الحد الأعلى للنطاق في أمر السوق) مضافا إليه الحد الأقصى للرسوم.',
+      'النقد المسوى لم يغط مبلغ الحجز: الكمية مضروبة في السعر المحدد (الحد الأعلى للنطاق في أمر السوق) مضافا ' +
+      'إليه الحد الأقصى للرسوم.',
     remedy: 'الأرصدة متاحة عبر GET /v1/investors/{id}/balances؛ الإيداعات والتسويات (T+2) تزيد النقد المسوى.',
   },
   INSUFFICIENT_SETTLED_SECURITIES: {
@@ -89,7 +91,8 @@ export const REJECT_CODES_AR: Readonly<Record<string, { cause: string; remedy: s
   },
   INSUFFICIENT_BUYING_POWER: {
     cause:
-      'عند التنفيذ لم يغط النقد المحجوز للأمر قيمة التنفيذ ورسومه (تحرك السعر فوق المبلغ المحجوز، كتنفيذ أمر سوق لاحقا في جلسة جديدة)، فرفضت البورصة باقي الأمر؛ وتبقى عمليات التنفيذ السابقة قائمة.',
+      'عند التنفيذ لم يغط النقد المحجوز للأمر قيمة التنفيذ ورسومه (تحرك السعر فوق المبلغ المحجوز، كتنفيذ أمر ' +
+      'سوق لاحقا في جلسة جديدة)، فرفضت البورصة باقي الأمر؛ وتبقى عمليات التنفيذ السابقة قائمة.',
     remedy: 'عمليات التنفيذ ورسومها مبينة في إشعار التنفيذ؛ الأمر الجديد يحجز من جديد من النقد المسوى.',
   },
   IOC_REMAINDER_CANCELED: {
@@ -127,7 +130,8 @@ export const REJECT_CODES_AR: Readonly<Record<string, { cause: string; remedy: s
   },
 };
 
-/** A reject code's Arabic cause and remedy, or null when it has none (then the code is named in Arabic around the English text). */
+/** A reject code's Arabic cause and remedy, or null when it has none (then the code is named in Arabic around the
+ * English text). */
 export function rejectCodeAr(code: string): { cause: string; remedy: string } | null {
   return Object.hasOwn(REJECT_CODES_AR, code) ? REJECT_CODES_AR[code] : null;
 }

@@ -18,8 +18,12 @@ export function twin(name: string, text: Text, lang: Lang): Record<string, strin
 
 export const NEUTRAL = {
   refused: {
-    en: 'I can give factual information about terms, orders and errors only, and cannot answer this request. For investment advice, please contact your broker.',
-    ar: 'يمكنني تقديم معلومات وقائعية عن المصطلحات والأوامر والأخطاء فقط، ولا يمكنني الإجابة على هذا الطلب. للحصول على المشورة الاستثمارية يرجى التواصل مع شركة السمسرة.',
+    en:
+      'I can give factual information about terms, orders and errors only, and cannot answer this request. For ' +
+      'investment advice, please contact your broker.',
+    ar:
+      'يمكنني تقديم معلومات وقائعية عن المصطلحات والأوامر والأخطاء فقط، ولا يمكنني الإجابة على هذا الطلب. للحصول ' +
+      'على المشورة الاستثمارية يرجى التواصل مع شركة السمسرة.',
   },
   abstainedTerm: {
     en: 'I have no glossary article for this term. GET /v1/ai/glossary lists the terms I can explain.',

@@ -29,7 +29,10 @@ export function assistantRoutes(deps: Deps): RouteDef[] {
       tags,
       outsideBatch: true,
       summary:
-        "Explain an order: a rejected order gets its reject code's cause and remedy; other states are narrated from the order's facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: the model chooses among the service's narration templates, outcome refused when its answer is not exactly such a choice). Another tenant's or an unknown id: outcome not_found. Books nothing.",
+        "Explain an order: a rejected order gets its reject code's cause and remedy; other states are narrated " +
+        "from the order's facts (501 NOT_AVAILABLE for those with --ai none; with --ai openai: the model " +
+        "chooses among the service's narration templates, outcome refused when its answer is not exactly such " +
+        "a choice). Another tenant's or an unknown id: outcome not_found. Books nothing.",
       params: AiOrderParams,
       response: AiOrderExplanation,
       errors: ['NOT_AVAILABLE'],
@@ -42,7 +45,8 @@ export function assistantRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        "The glossary: every article's slug and title, or with ?term= one article (exact slug; unmatched: outcome abstained).",
+        "The glossary: every article's slug and title, or with ?term= one article (exact slug; unmatched: " +
+        'outcome abstained).',
       query: AiTermQuery,
       response: AiGlossaryList,
       handler: ({ query, headers }) => ai.glossary(languageOf(headers['accept-language']), query.term),
@@ -53,7 +57,8 @@ export function assistantRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        'One glossary article by exact slug, in both languages; an unmatched term gives outcome abstained, an advice-seeking one outcome refused.',
+        'One glossary article by exact slug, in both languages; an unmatched term gives outcome abstained, an ' +
+        'advice-seeking one outcome refused.',
       params: AiTermParams,
       response: AiGlossaryAnswer,
       handler: ({ params, headers }) => ai.glossaryTerm(params.term, languageOf(headers['accept-language'])),

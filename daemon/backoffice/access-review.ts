@@ -58,7 +58,8 @@ export function accessSnapshot(deps: D): IdentityAccess[] {
   for (const u of uses) lastUse.set(u.who.slice('operator:'.length), u.at);
   const ops = deps.db
     .prepare<[], OperatorRow>(
-      'SELECT id, name, display_name, role, realm, broker_id, created_at, key_rotated_at, revoked_at, disabled_at FROM operators ORDER BY id',
+      'SELECT id, name, display_name, role, realm, broker_id, created_at, key_rotated_at, revoked_at, ' +
+        'disabled_at FROM operators ORDER BY id',
     )
     .all();
   return ops.map((o) => {
@@ -159,7 +160,8 @@ export function getReview(deps: D, id: string): Review | null {
 export function listReviews(deps: D, q: { state?: 'open' | 'closed'; limit: number }): Review[] {
   return deps.db
     .prepare<{ state: string | null; limit: number }, ReviewRow>(
-      'SELECT * FROM access_reviews WHERE (@state IS NULL OR state = @state) ORDER BY opened_at DESC, id DESC LIMIT @limit',
+      'SELECT * FROM access_reviews WHERE (@state IS NULL OR state = @state) ORDER BY opened_at DESC, id DESC ' +
+        'LIMIT @limit',
     )
     .all({ state: q.state ?? null, limit: q.limit })
     .map((r) => view(deps, r));
@@ -213,7 +215,8 @@ export function decideItem(
   if (!review) return refuse('NOT_FOUND', `No access review ${reviewId}.`);
   const item = deps.db
     .prepare<[string, string], ItemRow>(
-      'SELECT i.*, o.name FROM access_review_items i JOIN operators o ON o.id = i.operator_id WHERE i.id = ? AND i.review_id = ?',
+      'SELECT i.*, o.name FROM access_review_items i JOIN operators o ON o.id = i.operator_id WHERE i.id = ? ' +
+        'AND i.review_id = ?',
     )
     .get(d.item_id, reviewId);
   if (!item) return refuse('NOT_FOUND', `No item ${d.item_id} in access review ${reviewId}.`);
@@ -226,7 +229,8 @@ export function decideItem(
   const at = deps.nowIso();
   const done = deps.db
     .prepare(
-      'UPDATE access_review_items SET decision = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND decision IS NULL',
+      'UPDATE access_review_items SET decision = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND ' +
+        'decision IS NULL',
     )
     .run(d.decision, op.id, at, d.note ?? null, item.id).changes;
   if (done !== 1) return refuse('ACCESS_REVIEW_ITEM_DECIDED', `Item ${item.id} was already decided.`);

@@ -39,7 +39,8 @@ function sessionRoutes(deps: Deps): RouteDef[] {
       auth: admin('sessions:revoke'),
       tags,
       summary:
-        "End console sessions at once, by id and/or every session of an identity (with identity_id, its key's step-up window too); their next request is 401 SESSION_INVALID.",
+        "End console sessions at once, by id and/or every session of an identity (with identity_id, its key's " +
+        'step-up window too); their next request is 401 SESSION_INVALID.',
       body: z
         .strictObject({ session_ids: z.array(id).min(1).max(100).optional(), identity_id: id.optional() })
         .refine((b) => b.session_ids !== undefined || b.identity_id !== undefined, {
@@ -148,7 +149,8 @@ function reviewRoutes(deps: Deps): RouteDef[] {
       tags,
       params: z.strictObject({ id }),
       summary:
-        "Certify or revoke one item (not about the reviewer's own access); revoke removes the grant at once. The campaign closes with its last item.",
+        "Certify or revoke one item (not about the reviewer's own access); revoke removes the grant at once. " +
+        'The campaign closes with its last item.',
       body: z.strictObject({ item_id: id, decision: z.enum(['certify', 'revoke']), note: freeText(500).optional() }),
       response: AccessReviewSchema,
       errors: ['NOT_FOUND', 'ACCESS_REVIEW_OWN_ACCESS', 'ACCESS_REVIEW_ITEM_DECIDED', 'ACCESS_REVIEW_CLOSED'],

@@ -132,7 +132,8 @@ export function listActions(deps: D, f: { state?: ActionState; limit: number }):
   const stored = f.state === 'expired' || f.state === 'proposed' ? 'proposed' : (f.state ?? null);
   const rows = deps.db
     .prepare<[string | null, string | null, number, number, number, number], ActionRow>(
-      `${SELECT} WHERE (? IS NULL OR a.state = ?) AND (? = 0 OR a.expires_ms <= ?) AND (? = 0 OR a.expires_ms > ?) ORDER BY a.seq DESC LIMIT ${Math.floor(f.limit)}`,
+      `${SELECT} WHERE (? IS NULL OR a.state = ?) AND (? = 0 OR a.expires_ms <= ?) AND (? = 0 OR a.expires_ms ` +
+        `> ?) ORDER BY a.seq DESC LIMIT ${Math.floor(f.limit)}`,
     )
     .all(stored, stored, f.state === 'expired' ? 1 : 0, now, f.state === 'proposed' ? 1 : 0, now);
   return rows.map((r) => view(deps, r));
@@ -164,7 +165,8 @@ export function decideAction(
   }
   const changed = deps.db
     .prepare(
-      `UPDATE admin_actions SET state = ?, checker = ?, decided_at = ?, decision_reason = ?, result = ? WHERE id = ? AND state = 'proposed'`,
+      `UPDATE admin_actions SET state = ?, checker = ?, decided_at = ?, decision_reason = ?, result = ? WHERE ` +
+        `id = ? AND state = 'proposed'`,
     )
     .run(
       d.approve ? 'approved' : 'rejected',

@@ -37,7 +37,8 @@ export function consoleRoutes(deps: Deps): RouteDef[] {
       tags: ['sandbox'],
       status: 201,
       summary:
-        'Issue a one-time code (15 minutes, wall clock) that enrols a passkey for an operator identity in the browser console.',
+        'Issue a one-time code (15 minutes, wall clock) that enrols a passkey for an operator identity in the ' +
+        'browser console.',
       body: EnrolmentBody,
       response: EnrolmentSchema,
       errors: ['NOT_FOUND'],

@@ -13,7 +13,8 @@ export function idpRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'admin', grant: 'access-review:read' },
       tags: ['backoffice'],
       summary:
-        'The identity-provider configuration recorded by the newest approved idp-config:update (kept for parity; the console signs in only with passkeys).',
+        'The identity-provider configuration recorded by the newest approved idp-config:update (kept for ' +
+        'parity; the console signs in only with passkeys).',
       response: IdpConfigViewSchema,
       handler: () => ({ sign_in: 'passkeys' as const, idp_config: idpConfigInForce(deps.db) }),
     }),

@@ -88,7 +88,8 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
       'UPDATE console_enrolments SET used_at = ?, mac = ? WHERE code_hash = ? AND used_at IS NULL',
     ),
     put: db.prepare(
-      'INSERT INTO console_passkeys (credential_id, operator_id, public_key, counter, transports, created_at, mac) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO console_passkeys (credential_id, operator_id, public_key, counter, transports, created_at, ' +
+        'mac) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     get: db.prepare<[string], PasskeyRow>('SELECT * FROM console_passkeys WHERE credential_id = ?'),
     of: db.prepare<[string], PasskeyRow>('SELECT * FROM console_passkeys WHERE operator_id = ? ORDER BY created_at'),

@@ -34,7 +34,8 @@ export function backofficeRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'admin', grant: 'audit:read' },
       tags: ['backoffice'],
       summary:
-        'Read the hash-chained audit log, newest first, filtered by actor, action, tenant and time; paged with before_seq.',
+        'Read the hash-chained audit log, newest first, filtered by actor, action, tenant and time; paged with ' +
+        'before_seq.',
       query: z.strictObject({
         limit: z.coerce.number().int().min(1).max(200).default(100),
         after_seq: z.coerce.number().int().min(0).optional(),

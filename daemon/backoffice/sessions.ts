@@ -83,13 +83,15 @@ export const sessionRowOk = (kek: Buffer, r: StoredSession): boolean =>
 
 const STORED = 'id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by, mac';
 
-/** Writes the row's changed fields with its new MAC, only over the row as it was read (its MAC unchanged); true when written. */
+/** Writes the row's changed fields with its new MAC, only over the row as it was read (its MAC unchanged); true when
+ * written. */
 function writeOver(s: SessionStore, row: StoredSession, change: Partial<Omit<StoredSession, 'id' | 'mac'>>): boolean {
   const next = { ...row, ...change };
   return (
     s.db
       .prepare(
-        'UPDATE console_sessions SET last_seen_at = ?, stepped_up_until = ?, revoked_at = ?, revoked_by = ?, mac = ? WHERE id = ? AND mac IS ?',
+        'UPDATE console_sessions SET last_seen_at = ?, stepped_up_until = ?, revoked_at = ?, revoked_by = ?, ' +
+          'mac = ? WHERE id = ? AND mac IS ?',
       )
       .run(
         next.last_seen_at,
@@ -121,7 +123,8 @@ function nextId(db: Db, prefix: string): string {
   const seed = db.prepare<[], number>('SELECT seed FROM sandbox_state WHERE id = 1').pluck().get() ?? 0;
   const n = db
     .prepare<[string], number>(
-      'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 RETURNING next',
+      'INSERT INTO id_seq (prefix, next) VALUES (?, 1) ON CONFLICT(prefix) DO UPDATE SET next = next + 1 ' +
+        'RETURNING next',
     )
     .pluck()
     .get(prefix)!;
@@ -176,7 +179,8 @@ export function openSession(
       revoked_by: null,
     };
     db.prepare(
-      'INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at, mac) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at, mac) VALUES (?, ' +
+        '?, ?, ?, ?, ?)',
     ).run(sid, identityId, row.token_sha256, at, at, macOf(s.kek, row));
     return sid;
   })();

@@ -22,7 +22,10 @@ export function sizeProblem(width: number, height: number, bytesPerChannel: 1 | 
   const decoded = width * height * 4 * bytesPerChannel;
   if (decoded > MAX_LOGO_DECODED_BYTES) {
     const mib = Math.round(decoded / (1024 * 1024)); // whole MiB, for the message only
-    return `its pixels decode to ${mib} MiB (${width} x ${height} at ${bytesPerChannel * 8} bits a channel); at most ${MAX_LOGO_DECODED_BYTES / (1024 * 1024)} MiB`;
+    return (
+      `its pixels decode to ${mib} MiB (${width} x ${height} at ${bytesPerChannel * 8} bits a channel); at most ` +
+      `${MAX_LOGO_DECODED_BYTES / (1024 * 1024)} MiB`
+    );
   }
   return null;
 }

@@ -23,7 +23,8 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        "The tenant's branding, every field: the defaults (the tenant's name, #1F3A5F, #C8102E, Noto Sans, no footer, no logo) until a field is changed.",
+        "The tenant's branding, every field: the defaults (the tenant's name, #1F3A5F, #C8102E, Noto Sans, no " +
+        'footer, no logo) until a field is changed.',
       response: BrandingSchema,
       handler: ({ tenantId }) => svc.view(tenantId!),
     }),
@@ -33,7 +34,8 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        'Merge any subset of display_name, primary_color, accent_color, font and footer_text into the branding; answers the whole branding. {} changes nothing. A refused field changes nothing.',
+        'Merge any subset of display_name, primary_color, accent_color, font and footer_text into the ' +
+        'branding; answers the whole branding. {} changes nothing. A refused field changes nothing.',
       body: BrandingPatchBody,
       response: BrandingSchema,
       issueCode: brandingIssueCode,
@@ -46,7 +48,10 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        'Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is refused), at most 512 KiB, that the statement renderer can draw (at most 2048 pixels a side and 16 MiB decoded; else 422 LOGO_NOT_RENDERABLE naming why); stored encrypted under the tenant key. Replaces any previous logo.',
+        'Upload the logo: the raw PNG or JPEG bytes (judged by magic bytes, whatever the Content-Type; SVG is ' +
+        'refused), at most 512 KiB, that the statement renderer can draw (at most 2048 pixels a side and 16 ' +
+        'MiB decoded; else 422 LOGO_NOT_RENDERABLE naming why); stored encrypted under the tenant key. ' +
+        'Replaces any previous logo.',
       rawBody: { maxBytes: MAX_LOGO_BYTES },
       response: BrandingLogoResponse,
       errors: ['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'LOGO_NOT_RENDERABLE'],
@@ -58,7 +63,8 @@ export function brandingRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags,
       summary:
-        "The tenant's logo (logo_url), byte for byte, with its content type and its sha256 as ETag. 404 NOT_FOUND before any upload.",
+        "The tenant's logo (logo_url), byte for byte, with its content type and its sha256 as ETag. 404 " +
+        'NOT_FOUND before any upload.',
       errors: ['NOT_FOUND'],
       produces: [...LOGO_TYPES],
       handler: ({ tenantId }) => svc.serveLogo(tenantId!),

@@ -51,11 +51,13 @@ export function createComplaintRepo(db: Db) {
        VALUES (@id, @tenant_id, @investor_id, @category, @channel, @summary, 'received', @received_at, @received_date, @due_date, @received_at)`,
     ),
     event: db.prepare(
-      'INSERT INTO complaint_events (complaint_id, from_state, to_state, actor, note, at) VALUES (@complaint_id, @from_state, @to_state, @actor, @note, @at)',
+      'INSERT INTO complaint_events (complaint_id, from_state, to_state, actor, note, at) VALUES ' +
+        '(@complaint_id, @from_state, @to_state, @actor, @note, @at)',
     ),
     byId: db.prepare<[string], ComplaintRow>('SELECT * FROM complaints WHERE id = ?'),
     events: db.prepare<[string], ComplaintEventRow>(
-      'SELECT complaint_id, from_state, to_state, actor, note, at FROM complaint_events WHERE complaint_id = ? ORDER BY seq',
+      'SELECT complaint_id, from_state, to_state, actor, note, at FROM complaint_events WHERE complaint_id = ? ' +
+        'ORDER BY seq',
     ),
     move: db.prepare<[string, string | null, string | null, string, string]>(
       'UPDATE complaints SET state = ?, resolution_note = ?, closed_at = ?, updated_at = ? WHERE id = ?',

@@ -27,7 +27,8 @@ export function complaintsRoutes(deps: Deps): RouteDef[] {
       tags,
       status: 201,
       summary:
-        'Record a complaint of an investor: state received, received_at now (sandbox clock), due_date 15 EGX business days later.',
+        'Record a complaint of an investor: state received, received_at now (sandbox clock), due_date 15 EGX ' +
+        'business days later.',
       body: ComplaintCreateSchema,
       response: ComplaintSchema,
       errors: ['NOT_FOUND'],
@@ -60,7 +61,8 @@ export function complaintsRoutes(deps: Deps): RouteDef[] {
       auth: AUTH,
       tags,
       summary:
-        'Move a complaint one step: received -> investigating -> resolved | rejected (resolved and rejected need a note). A skipped step is 409 COMPLAINT_TRANSITION_INVALID and changes nothing.',
+        'Move a complaint one step: received -> investigating -> resolved | rejected (resolved and rejected ' +
+        'need a note). A skipped step is 409 COMPLAINT_TRANSITION_INVALID and changes nothing.',
       params: Params,
       body: ComplaintTransitionSchema,
       response: ComplaintSchema,

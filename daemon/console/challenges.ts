@@ -21,13 +21,16 @@ export function createChallenges(db: Db, wallNow: () => number) {
   const q = {
     purge: db.prepare<[number]>('DELETE FROM console_challenges WHERE expires_at_ms <= ?'),
     put: db.prepare<[string, string, string | null, string | null, number]>(
-      'INSERT INTO console_challenges (challenge_sha256, purpose, operator_id, session_id, expires_at_ms) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO console_challenges (challenge_sha256, purpose, operator_id, session_id, expires_at_ms) ' +
+        'VALUES (?, ?, ?, ?, ?)',
     ),
     open: db.prepare<Key, { one: number }>(
-      'SELECT 1 AS one FROM console_challenges WHERE challenge_sha256 = ? AND purpose = ? AND operator_id IS ? AND session_id IS ? AND expires_at_ms > ?',
+      'SELECT 1 AS one FROM console_challenges WHERE challenge_sha256 = ? AND purpose = ? AND operator_id IS ? ' +
+        'AND session_id IS ? AND expires_at_ms > ?',
     ),
     take: db.prepare<Key, { one: number }>(
-      'DELETE FROM console_challenges WHERE challenge_sha256 = ? AND purpose = ? AND operator_id IS ? AND session_id IS ? AND expires_at_ms > ? RETURNING 1 AS one',
+      'DELETE FROM console_challenges WHERE challenge_sha256 = ? AND purpose = ? AND operator_id IS ? AND ' +
+        'session_id IS ? AND expires_at_ms > ? RETURNING 1 AS one',
     ),
   };
   const key = (challenge: string, p: Purpose, now: number): Key => [

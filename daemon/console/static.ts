@@ -21,7 +21,8 @@ const TYPES: Record<string, string> = {
 };
 
 const CSP =
-  "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; object-src 'none'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Where the built console is: next to the daemon's bundle (dist/daemon -> dist/console) or, from source, in dist/. */
 export function findConsoleDir(): string | null {

@@ -3,12 +3,23 @@
 
 export const DISCLOSURES = {
   investment_risk: {
-    en: 'Investing in securities involves risk, including the loss of the capital invested. Past performance does not indicate future results. This statement is for information only; it is not investment advice and not a recommendation to buy, sell or hold any security.',
-    ar: 'ينطوي الاستثمار في الأوراق المالية على مخاطر، منها خسارة رأس المال المستثمر. الأداء السابق لا يدل على النتائج المستقبلية. هذا الكشف للعلم فقط، وليس نصيحة استثمارية ولا توصية بشراء أي ورقة مالية أو بيعها أو الاحتفاظ بها.',
+    en:
+      'Investing in securities involves risk, including the loss of the capital invested. Past performance does ' +
+      'not indicate future results. This statement is for information only; it is not investment advice and not ' +
+      'a recommendation to buy, sell or hold any security.',
+    ar:
+      'ينطوي الاستثمار في الأوراق المالية على مخاطر، منها خسارة رأس المال المستثمر. الأداء السابق لا يدل على ' +
+      'النتائج المستقبلية. هذا الكشف للعلم فقط، وليس نصيحة استثمارية ولا توصية بشراء أي ورقة مالية أو بيعها أو ' +
+      'الاحتفاظ بها.',
   },
   ai_interaction: {
-    en: 'You are interacting with an automated assistant, not a person. It gives factual information about terms, orders and errors only; it does not give investment advice, recommendations or opinions on any security. For advice, contact your broker.',
-    ar: 'أنت تتعامل مع مساعد آلي وليس مع شخص. يقدم المساعد معلومات وقائعية عن المصطلحات والأوامر والأخطاء فقط، ولا يقدم نصيحة استثمارية أو توصيات أو آراء بشأن أي ورقة مالية. للحصول على المشورة تواصل مع شركة السمسرة.',
+    en:
+      'You are interacting with an automated assistant, not a person. It gives factual information about terms, ' +
+      'orders and errors only; it does not give investment advice, recommendations or opinions on any security. ' +
+      'For advice, contact your broker.',
+    ar:
+      'أنت تتعامل مع مساعد آلي وليس مع شخص. يقدم المساعد معلومات وقائعية عن المصطلحات والأوامر والأخطاء فقط، ولا ' +
+      'يقدم نصيحة استثمارية أو توصيات أو آراء بشأن أي ورقة مالية. للحصول على المشورة تواصل مع شركة السمسرة.',
   },
   sandbox: {
     en: 'Produced by a sandbox: every price, trade and balance in it is simulated.',

@@ -20,7 +20,8 @@ export const ERROR_CODES = {
   BAD_REQUEST: e(
     400,
     'The request is not valid HTTP.',
-    'The HTTP parser refused the request: conflicting Content-Length headers, Content-Length with Transfer-Encoding, a bad chunk, or a malformed request line.',
+    'The HTTP parser refused the request: conflicting Content-Length headers, Content-Length with ' +
+      'Transfer-Encoding, a bad chunk, or a malformed request line.',
     'Send a well-formed HTTP/1.1 request; most HTTP clients do this for you.',
   ),
   HEADERS_TOO_LARGE: e(
@@ -74,7 +75,9 @@ export const ERROR_CODES = {
   NON_CANONICAL_PATH: e(
     400,
     'The path is not in its canonical form.',
-    'The path has a trailing slash, an empty segment (//), a dot segment (. or ..), a percent-encoded letter, digit or -._~, or an escape in lower case; the same resource has exactly one spelling, so idempotency keys and the journal name it one way.',
+    'The path has a trailing slash, an empty segment (//), a dot segment (. or ..), a percent-encoded letter, ' +
+      'digit or -._~, or an escape in lower case; the same resource has exactly one spelling, so idempotency ' +
+      'keys and the journal name it one way.',
     'Send the path the message names (the one /openapi.json lists).',
   ),
   METHOD_NOT_ALLOWED: e(
@@ -98,7 +101,8 @@ export const ERROR_CODES = {
   DATE_OUT_OF_RANGE: e(
     422,
     'The date is outside the dates the sandbox handles.',
-    'A date before 1900-01-01 or after 2199-12-31 was sent; the calendar and every report compute only inside that window.',
+    'A date before 1900-01-01 or after 2199-12-31 was sent; the calendar and every report compute only inside ' +
+      'that window.',
     'Send a date from 1900-01-01 to 2199-12-31 (YYYY-MM-DD).',
   ),
   DATE_IN_FUTURE: e(
@@ -137,7 +141,8 @@ export const ERROR_CODES = {
     401,
     'The request signature is missing or does not match.',
     'X-Svc-Timestamp or X-Svc-Signature is missing, or the HMAC does not match the request.',
-    'Sign "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)) with the signing secret; see docs/api.md.',
+    'Sign "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + ' +
+      '"\\n" + hex(sha256(body)) with the signing secret; see docs/api.md.',
   ),
   SIGNATURE_EXPIRED: e(
     401,
@@ -148,8 +153,12 @@ export const ERROR_CODES = {
   STEP_UP_REQUIRED: e(
     401,
     'This action needs a fresh step-up code.',
-    "Money and approval actions need a step-up-fresh key: X-Step-Up-Code, a TOTP (RFC 6238, SHA-1, 6 digits, 30 s steps of the wall clock) of the identity's step-up secret, opens the key's step-up window for 5 minutes, in which no code is needed; no window is open and the code is missing, or the code is wrong, older than one step, or was already used.",
-    "Send the current code of the identity's step-up secret (svc computes it from the credentials file); each code is accepted once, and for 5 minutes after it the same key needs none.",
+    'Money and approval actions need a step-up-fresh key: X-Step-Up-Code, a TOTP (RFC 6238, SHA-1, 6 digits, ' +
+      "30 s steps of the wall clock) of the identity's step-up secret, opens the key's step-up window for 5 " +
+      'minutes, in which no code is needed; no window is open and the code is missing, or the code is wrong, ' +
+      'older than one step, or was already used.',
+    "Send the current code of the identity's step-up secret (svc computes it from the credentials file); each " +
+      'code is accepted once, and for 5 minutes after it the same key needs none.',
   ),
   FORBIDDEN: e(
     403,
@@ -160,7 +169,8 @@ export const ERROR_CODES = {
   CSRF_REFUSED: e(
     403,
     'A console call must come from the console page with its session token.',
-    'A state-changing call made with a console session cookie came from another origin, or without the X-CSRF-Token of its session.',
+    'A state-changing call made with a console session cookie came from another origin, or without the ' +
+      'X-CSRF-Token of its session.',
     'Call from the console page itself: it sends its Origin and the token it reads when it signs in.',
   ),
   ENROLMENT_CODE_INVALID: e(
@@ -172,7 +182,8 @@ export const ERROR_CODES = {
   PASSKEY_REJECTED: e(
     401,
     'The passkey did not verify.',
-    'The WebAuthn registration or assertion did not match its challenge, origin, relying party or stored public key, or the passkey is not registered.',
+    'The WebAuthn registration or assertion did not match its challenge, origin, relying party or stored ' +
+      'public key, or the passkey is not registered.',
     'Try again from the console page; enrol a passkey first if this identity has none.',
   ),
   IDEMPOTENCY_KEY_REQUIRED: e(
@@ -222,7 +233,10 @@ export const ERROR_CODES = {
   REPLAY_SESSION_REQUIRED: e(
     409,
     'Journal entries are replayed only inside an open replay session.',
-    'Only the offline rebuild (svc sandbox replay, which runs the daemon with --replay on a new home, listening on nothing) replays an entry as its recorded principal, inside its own replay session and while the sandbox holds only replayed entries (anything else journaled closes the session). No running sandbox takes replayed entries.',
+    'Only the offline rebuild (svc sandbox replay, which runs the daemon with --replay on a new home, ' +
+      'listening on nothing) replays an entry as its recorded principal, inside its own replay session and while ' +
+      'the sandbox holds only replayed entries (anything else journaled closes the session). No running sandbox ' +
+      'takes replayed entries.',
     'Rebuild from the whole journal with svc sandbox replay JOURNAL (--home DIR keeps the rebuilt sandbox).',
   ),
   REPLAY_OUT_OF_ORDER: e(
@@ -234,8 +248,10 @@ export const ERROR_CODES = {
   SANDBOX_NOT_FRESH: e(
     409,
     'The sandbox has already run requests.',
-    'The offline rebuild replays a journal only into a new sandbox whose journal is empty: a journal replays from its origin.',
-    "Replay into a new home: svc sandbox replay creates it with the journal's seed and start; a reset is not enough, since the journal survives it.",
+    'The offline rebuild replays a journal only into a new sandbox whose journal is empty: a journal replays ' +
+      'from its origin.',
+    "Replay into a new home: svc sandbox replay creates it with the journal's seed and start; a reset is not " +
+      'enough, since the journal survives it.',
   ),
   REPLAY_ORIGIN_MISMATCH: e(
     409,
@@ -272,7 +288,8 @@ export const ERROR_CODES = {
   AMOUNT_TOO_LARGE: e(
     422,
     'The amount is too large to be represented exactly.',
-    'Amounts are integer micros up to 9,007,199,254,740,991; a larger amount, or one that would take a balance past that bound, is refused rather than rounded.',
+    'Amounts are integer micros up to 9,007,199,254,740,991; a larger amount, or one that would take a balance ' +
+      'past that bound, is refused rather than rounded.',
     'Send a smaller amount in integer micros (1 EGP = 1,000,000).',
   ),
   TRANSFER_LIMIT_EXCEEDED: e(
@@ -284,19 +301,22 @@ export const ERROR_CODES = {
   DAILY_TRANSFER_LIMIT_EXCEEDED: e(
     422,
     'The transfer would exceed the daily limit of 200,000 EGP for this investor.',
-    'Deposits and withdrawals of one investor total at most 200,000 EGP per Africa/Cairo calendar day of the sandbox clock; failed transfers do not count.',
+    'Deposits and withdrawals of one investor total at most 200,000 EGP per Africa/Cairo calendar day of the ' +
+      'sandbox clock; failed transfers do not count.',
     'Send at most the remaining amount named in the message, or wait for the next Cairo day.',
   ),
   TRANSFER_NOT_PENDING_APPROVAL: e(
     422,
     'The transfer is not waiting for a funding decision.',
-    'Only transfers created while manual funding approval was on, and not yet approved or rejected, can be approved or rejected.',
+    'Only transfers created while manual funding approval was on, and not yet approved or rejected, can be ' +
+      'approved or rejected.',
     'List the waiting transfers with GET /broker/v1/funding.',
   ),
   INVALID_FUNDING_REASON: e(
     422,
     'reason_code is not a known funding rejection reason.',
-    'A funding rejection names one of SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY, DEALER_REJECTED.',
+    'A funding rejection names one of SOURCE_OF_FUNDS_UNVERIFIED, NAME_MISMATCH, AML_REVIEW, LIMIT_POLICY, ' +
+      'DEALER_REJECTED.',
     'Send one of the listed reason codes.',
   ),
   INVALID_CURSOR: e(
@@ -352,7 +372,8 @@ export const ERROR_CODES = {
   INSUFFICIENT_SETTLED_CASH: e(
     422,
     'Settled cash does not cover the order.',
-    'Buys and withdrawals draw on settled cash only: a buy reserves quantity x price (band ceiling for market orders) plus the fee ceiling; a withdrawal holds its amount.',
+    'Buys and withdrawals draw on settled cash only: a buy reserves quantity x price (band ceiling for market ' +
+      'orders) plus the fee ceiling; a withdrawal holds its amount.',
     'Deposit funds, wait for settlement, or reduce the quantity or amount.',
   ),
   INSUFFICIENT_SETTLED_SECURITIES: e(
@@ -436,7 +457,8 @@ export const ERROR_CODES = {
   ORDER_NOT_IN_QUEUE: e(
     422,
     'The order is not waiting at the dealer desk.',
-    'Only open orders routed to the desk (auto-fill off when they were placed) can be executed or rejected by a dealer.',
+    'Only open orders routed to the desk (auto-fill off when they were placed) can be executed or rejected by ' +
+      'a dealer.',
     'List the waiting orders with GET /broker/v1/queue.',
   ),
   PRICE_WORSE_THAN_LIMIT: e(
@@ -448,7 +470,9 @@ export const ERROR_CODES = {
   INVALID_REJECT_REASON: e(
     422,
     'reason_code is not a dealer reject reason.',
-    'A dealer rejection names one of the dealer reasons of the reject-code registry (fixtures/reject-codes.json): DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED, INSUFFICIENT_BUYING_POWER.',
+    'A dealer rejection names one of the dealer reasons of the reject-code registry ' +
+      '(fixtures/reject-codes.json): DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, ' +
+      'DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED, INSUFFICIENT_BUYING_POWER.',
     'Send one of the listed reason codes.',
   ),
   NO_EXECUTIONS: e(
@@ -488,13 +512,15 @@ export const ERROR_CODES = {
   INVALID_FULL_NAME: e(
     422,
     'full_name is not a valid name.',
-    'The name must be 2-120 characters of letters (any script, Arabic included) with spaces, apostrophes, hyphens or periods between words.',
+    'The name must be 2-120 characters of letters (any script, Arabic included) with spaces, apostrophes, ' +
+      'hyphens or periods between words.',
     "Send the holder's full name as on the national id card.",
   ),
   INVALID_NATIONAL_ID: e(
     422,
     'national_id is not a valid Egyptian national id.',
-    'The id must be 14 digits: century 2 or 3, a real birth date YYMMDD, a known governorate code, then sequence, gender and check digits.',
+    'The id must be 14 digits: century 2 or 3, a real birth date YYMMDD, a known governorate code, then ' +
+      'sequence, gender and check digits.',
     'Send the 14-digit number from the national id card; the message names the part that is wrong.',
   ),
   INVALID_DATE_OF_BIRTH: e(
@@ -548,7 +574,8 @@ export const ERROR_CODES = {
   DOCUMENTS_INCOMPLETE: e(
     422,
     'Only one side of the national id is on file.',
-    'A submission with documents needs both national_id_front and national_id_back; with none it takes the dossier-only path.',
+    'A submission with documents needs both national_id_front and national_id_back; with none it takes the ' +
+      'dossier-only path.',
     'Upload the missing side, then submit again.',
   ),
   APPLICATION_ALREADY_SUBMITTED: e(
@@ -572,7 +599,8 @@ export const ERROR_CODES = {
   INVALID_REASON_CODE: e(
     422,
     'reason_code is not a known decline reason.',
-    'A decline names one of SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, DUPLICATE_INVESTOR, OTHER.',
+    'A decline names one of SCREENING_MATCH, IDENTITY_NOT_VERIFIED, DOCUMENTS_ILLEGIBLE, DOCUMENTS_MISMATCH, ' +
+      'DUPLICATE_INVESTOR, OTHER.',
     'Send one of the listed reason codes.',
   ),
   INVALID_QUESTIONNAIRE: e(
@@ -598,13 +626,16 @@ export const ERROR_CODES = {
   INVALID_COLOR: e(
     422,
     'A colour is not a #rrggbb hex colour.',
-    'primary_color and accent_color are exactly # followed by six hexadecimal digits; short forms (#fff) and names (red) are refused.',
+    'primary_color and accent_color are exactly # followed by six hexadecimal digits; short forms (#fff) and ' +
+      'names (red) are refused.',
     'Send the colour as #rrggbb, e.g. #1F3A5F.',
   ),
   UNDRAWABLE_TEXT: e(
     422,
     'The text holds a character the statement fonts cannot draw.',
-    'Statements embed their fonts with no fallback (Noto Sans, Noto Serif, Amiri); a character none of them draws (Tamil, Yi, an emoji ...) would vanish from the PDF, so text that reaches a statement is refused where it is written (the message names the field and the character).',
+    'Statements embed their fonts with no fallback (Noto Sans, Noto Serif, Amiri); a character none of them ' +
+      'draws (Tamil, Yi, an emoji ...) would vanish from the PDF, so text that reaches a statement is refused ' +
+      'where it is written (the message names the field and the character).',
     'Write the text in Latin or Arabic script without emoji, or (branding) choose a font that draws it.',
   ),
   UNSUPPORTED_FONT: e(
@@ -616,7 +647,9 @@ export const ERROR_CODES = {
   LOGO_NOT_RENDERABLE: e(
     422,
     'The logo is a PNG or JPEG the statement renderer cannot draw.',
-    'The file starts like a PNG or JPEG, but its structure is damaged, it uses a feature the renderer does not read (a palette image without its palette, arithmetic coding, a 12-bit or lossless JPEG, animation), or it is larger than 2048 pixels a side or 16 MiB of decoded pixels; the message names which.',
+    'The file starts like a PNG or JPEG, but its structure is damaged, it uses a feature the renderer does not ' +
+      'read (a palette image without its palette, arithmetic coding, a 12-bit or lossless JPEG, animation), or ' +
+      'it is larger than 2048 pixels a side or 16 MiB of decoded pixels; the message names which.',
     'Export the logo again as an 8-bit PNG or a baseline JPEG, at most 2048 pixels a side.',
   ),
 
@@ -630,7 +663,8 @@ export const ERROR_CODES = {
   PERIOD_BEFORE_ACCOUNT: e(
     422,
     "The report period starts before the investor's account was opened.",
-    "period_start is before the first day of the month in which the investor's account was opened; there is nothing to report before it.",
+    "period_start is before the first day of the month in which the investor's account was opened; there is " +
+      'nothing to report before it.',
     "Send period_start on or after the first day of the account's opening month (YYYY-MM-DD).",
   ),
   PERIOD_TOO_LONG: e(
@@ -662,7 +696,8 @@ export const ERROR_CODES = {
   SURVEILLANCE_DATE_INVALID: e(
     422,
     'The surveillance date is not a past or current trading day.',
-    'A run looks at one EGX session: the date is in the future (by the sandbox clock) or the exchange does not trade that day (a weekend or a holiday).',
+    'A run looks at one EGX session: the date is in the future (by the sandbox clock) or the exchange does not ' +
+      'trade that day (a weekend or a holiday).',
     'Send a trading day up to today, as YYYY-MM-DD, or leave date out for the latest session.',
   ),
   ALERT_NOTE_REQUIRED: e(
@@ -674,13 +709,15 @@ export const ERROR_CODES = {
   ALERT_STATE_CONFLICT: e(
     409,
     'The alert cannot make this change from its state.',
-    'An alert moves open -> escalated -> closed or open -> closed; a closed alert is final and an escalated one is not escalated again.',
+    'An alert moves open -> escalated -> closed or open -> closed; a closed alert is final and an escalated ' +
+      'one is not escalated again.',
     'Read the alert first (its state is in every answer) and send a change that state allows.',
   ),
   COMPLAINT_TRANSITION_INVALID: e(
     409,
     'The complaint cannot move to this state from its current state.',
-    'A complaint moves received -> investigating -> resolved or rejected, one step at a time; a skipped step, a step back or a change of a resolved or rejected complaint is refused and nothing changes.',
+    'A complaint moves received -> investigating -> resolved or rejected, one step at a time; a skipped step, ' +
+      'a step back or a change of a resolved or rejected complaint is refused and nothing changes.',
     'Read the complaint first; the message names the states it can move to.',
   ),
   COMPLAINT_NOTE_REQUIRED: e(
@@ -694,19 +731,22 @@ export const ERROR_CODES = {
   RECONCILIATION_DATE_INVALID: e(
     422,
     'The date is not a past or current EGX business day.',
-    'External statements exist for business days only: the date is after today (by the sandbox clock) or the exchange does not trade that day (a weekend or a holiday).',
+    'External statements exist for business days only: the date is after today (by the sandbox clock) or the ' +
+      'exchange does not trade that day (a weekend or a holiday).',
     'Send a trading day up to today as YYYY-MM-DD (the market calendar lists them).',
   ),
   BREAK_LINE_ABSENT: e(
     422,
     'The external statement has no such line to break.',
-    'A missing or duplicate break acts on a line of the statement, and the investor holds none of this asset on that date (so the custodian or the bank lists nothing).',
+    'A missing or duplicate break acts on a line of the statement, and the investor holds none of this asset ' +
+      'on that date (so the custodian or the bank lists nothing).',
     'Pick an asset the investor holds on that date, or inject a position or cash break with an amount.',
   ),
   BREAK_STATE_CONFLICT: e(
     409,
     'The break cannot make this change from its state.',
-    'A break moves open -> acknowledged -> resolved (or open -> resolved) once: an acknowledged break is not acknowledged again and a resolved break is final.',
+    'A break moves open -> acknowledged -> resolved (or open -> resolved) once: an acknowledged break is not ' +
+      'acknowledged again and a resolved break is final.',
     'Read the break to see its state; a new run opens a new break if the difference is still there.',
   ),
 
@@ -744,13 +784,15 @@ export const ERROR_CODES = {
   ACTION_NOT_EXECUTABLE: e(
     422,
     'The approved action cannot be carried out as stored.',
-    'Executing the payload was refused by the service it changes (the message names why); nothing was changed and the proposal stays open.',
+    'Executing the payload was refused by the service it changes (the message names why); nothing was changed ' +
+      'and the proposal stays open.',
     'Reject the proposal and propose a corrected one.',
   ),
   ACTION_NOT_AVAILABLE: e(
     501,
     'This base is stored and validated but cannot be executed yet.',
-    'The base needs a part of the service this sandbox does not have yet (today every base executes; the code is kept for one that may not).',
+    'The base needs a part of the service this sandbox does not have yet (today every base executes; the code ' +
+      'is kept for one that may not).',
     'Reject the proposal; see docs/backoffice.md for the bases that execute.',
   ),
   SPLIT_ALREADY_APPLIED: e(
@@ -762,21 +804,27 @@ export const ERROR_CODES = {
   SPLIT_NOT_APPLICABLE: e(
     422,
     'This split cannot be applied.',
-    "Only an equity splits, by a whole ratio from 2 to 100; its reference price (and every open buy's limit) divided by the ratio must stay at or above the smallest price (0.001 EGP); and no cash dividend of the symbol may be declared and waiting for its holders to be recorded.",
-    'Reject the proposal and propose a split of an equity with a ratio that fits; with a dividend waiting, approve after its ex-date begins.',
+    "Only an equity splits, by a whole ratio from 2 to 100; its reference price (and every open buy's limit) " +
+      'divided by the ratio must stay at or above the smallest price (0.001 EGP); and no cash dividend of the ' +
+      'symbol may be declared and waiting for its holders to be recorded.',
+    'Reject the proposal and propose a split of an equity with a ratio that fits; with a dividend waiting, ' +
+      'approve after its ex-date begins.',
   ),
 
   // Back office: sessions, keys, access reviews (docs/backoffice.md)
   SESSION_INVALID: e(
     401,
     'The console session is not valid.',
-    'The session token is unknown, the session was revoked (or its identity was), or it was idle for more than 30 minutes, or its stored record does not verify under the key-encryption key (inserted or edited in the database file).',
+    'The session token is unknown, the session was revoked (or its identity was), or it was idle for more than ' +
+      '30 minutes, or its stored record does not verify under the key-encryption key (inserted or edited in the ' +
+      'database file).',
     'Sign in to the console again.',
   ),
   KEY_REVOKED: e(
     401,
     'This operator key was revoked.',
-    "The identity's key was revoked (POST /admin/keys/revoke); a rotated key's old value is simply unknown (UNAUTHENTICATED).",
+    "The identity's key was revoked (POST /admin/keys/revoke); a rotated key's old value is simply unknown " +
+      '(UNAUTHENTICATED).',
     'Use another identity; a revoked identity stays revoked.',
   ),
   IDENTITY_DISABLED: e(
@@ -808,8 +856,11 @@ export const ERROR_CODES = {
   NOT_AVAILABLE: e(
     501,
     'No inference provider is configured.',
-    'This answer needs an inference provider and the sandbox runs with --ai none. Only the narration of an order that was not rejected needs one: the glossary, the disclosures, the error explainer and the explanation of a rejected order answer without a provider.',
-    'Start or reset the sandbox with --ai registry (templates, no model) or --ai openai:<base_url> (a local OpenAI-compatible model server).',
+    'This answer needs an inference provider and the sandbox runs with --ai none. Only the narration of an ' +
+      'order that was not rejected needs one: the glossary, the disclosures, the error explainer and the ' +
+      'explanation of a rejected order answer without a provider.',
+    'Start or reset the sandbox with --ai registry (templates, no model) or --ai openai:<base_url> (a local ' +
+      'OpenAI-compatible model server).',
   ),
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -85,7 +85,8 @@ export interface RoleDef {
 
 const propose = STRICT_BASES.map((b) => `${b}:propose`);
 const approve = STRICT_BASES.map((b) => `${b}:approve`);
-/** Ending console sessions and revoking or rotating operator keys (migration 022 gives them to existing security identities). */
+/** Ending console sessions and revoking or rotating operator keys (migration 022 gives them to existing security
+ * identities). */
 const IAM_GRANTS = ['sessions:read', 'sessions:revoke', 'operator-keys:rotate', 'operator-keys:revoke'] as const;
 /** Access reviews: two roles hold them, so each can decide the items about the other's access. */
 const REVIEW_GRANTS = ['access-review:read', 'access-review:open', 'access-review:decide'] as const;

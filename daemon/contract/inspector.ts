@@ -77,7 +77,8 @@ export type InspectedRequestSummary = z.infer<typeof InspectedRequestSummary>;
 const InspectedBody = z.object({
   content_type: z.string().nullable(),
   size_bytes: z.int().min(0),
-  /** The body with secrets and personal data replaced by `[redacted:<kind>]` markers: JSON, text, or a marker for bytes. */
+  /** The body with secrets and personal data replaced by `[redacted:<kind>]` markers: JSON, text, or a marker for
+   * bytes. */
   body: z.unknown(),
 });
 

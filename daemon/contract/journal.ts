@@ -148,7 +148,8 @@ function parseHeader(row: string): { ok: true; header: JournalHeader } | { ok: f
     return {
       ok: false,
       message:
-        'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc sandbox journal FILE',
+        'not an svc journal (the first line must be its header, {"svc_journal":1,...}); save one with svc ' +
+        'sandbox journal FILE',
     };
   return { ok: false, message: firstIssue(h.error) };
 }
@@ -171,7 +172,8 @@ export function parseJournalText(text: string): ParsedJournal {
     if (r.data.seq !== i) {
       return bad(
         i === 1
-          ? `the journal starts at seq ${r.data.seq}, not 1: a replay needs the whole journal (svc sandbox journal FILE, without --after)`
+          ? `the journal starts at seq ${r.data.seq}, not 1: a replay needs the whole journal (svc sandbox ` +
+              `journal FILE, without --after)`
           : `seq ${r.data.seq} follows ${i - 1}: an entry is missing or out of order`,
       );
     }

@@ -15,7 +15,8 @@ import { TICK_HIGH_MICROS, tickNeighbours, tickSize } from './tick.js';
 
 const MICROS_PER_ONE = 1_000_000n;
 
-/** Digits grouped by three with commas, by hand: toLocaleString goes through Intl, which costs more than the rest of a message. */
+/** Digits grouped by three with commas, by hand: toLocaleString goes through Intl, which costs more than the rest of a
+ * message. */
 function groupThousands(digits: string): string {
   const head = digits.length % 3 || 3;
   let out = digits.slice(0, head);
@@ -56,7 +57,8 @@ function formatDirected(micros: number, decimals: number, direction: 'up' | 'dow
   return formatRounded(Number(q * step), decimals);
 }
 
-/** An amount someone needs, for a refusal: two decimals rounded up, then the exact micros ("8,571.81 EGP (8571802500 micros)"). */
+/** An amount someone needs, for a refusal: two decimals rounded up, then the exact micros ("8,571.81 EGP (8571802500
+ * micros)"). */
 export function egpNeeded(micros: number): string {
   return `${formatDirected(micros, 2, 'up')} EGP (${micros} micros)`;
 }

@@ -33,7 +33,8 @@ export interface ReplayTicket {
   principal: ReplayPrincipal;
   /** The original request id: the replayed answer (error bodies, stored idempotent answers) carries it. */
   requestId: string;
-  /** Who replays the entry (`replay`, the offline rebuild): the audit names it as the actor, on the principal's behalf. */
+  /** Who replays the entry (`replay`, the offline rebuild): the audit names it as the actor, on the principal's behalf.
+   * */
   replayedBy: string;
 }
 

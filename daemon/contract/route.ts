@@ -16,7 +16,8 @@ export interface Operator {
   role: string;
   grants: ReadonlySet<string>;
   brokerId: string | null;
-  /** The scopes each grant is held in (daemon/contract/grants.ts); replayed principals carry them as the identity's key would. */
+  /** The scopes each grant is held in (daemon/contract/grants.ts); replayed principals carry them as the identity's key
+   * would. */
   scopes?: ReadonlyMap<string, readonly string[]>;
 }
 

@@ -200,7 +200,8 @@ export function unpackSnapshot(buf: Buffer): { manifest: SnapshotManifest; files
   const digest = sha256Hex(payload);
   if (digest !== manifest.payload.sha256) {
     throw new SnapshotError(
-      `the payload checksum does not match (sha256 ${digest.slice(0, 12)}..., manifest says ${manifest.payload.sha256.slice(0, 12)}...): the file is corrupt`,
+      `the payload checksum does not match (sha256 ${digest.slice(0, 12)}..., manifest says ` +
+        `${manifest.payload.sha256.slice(0, 12)}...): the file is corrupt`,
     );
   }
   const total = checkDeclaredSizes(manifest.files);

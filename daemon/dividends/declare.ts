@@ -15,7 +15,8 @@ export interface DeclareBody {
   pay_date: string;
 }
 
-/** UNKNOWN_SYMBOL, an equity, real dates in the sandbox's window (contract/dates.ts), an ex-date not before today, a pay date not before the ex-date. */
+/** UNKNOWN_SYMBOL, an equity, real dates in the sandbox's window (contract/dates.ts), an ex-date not before today, a
+ * pay date not before the ex-date. */
 function validate(ctx: DividendCtx, body: DeclareBody, today: string): Outcome<Instrument> {
   const inst = ctx.market.catalog.get(body.symbol);
   if (!inst) return refuse('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);

@@ -14,7 +14,8 @@ export function dividendRoutes(dividends: DividendService): RouteDef[] {
       tags: ['sandbox'],
       status: 201,
       summary:
-        'Declare a cash dividend: holders at the start of ex_date (settled, reserved and unsettled shares) are paid at the start of pay_date, net of withholding, as ledger postings and DIV and TAX activities.',
+        'Declare a cash dividend: holders at the start of ex_date (settled, reserved and unsettled shares) are ' +
+        'paid at the start of pay_date, net of withholding, as ledger postings and DIV and TAX activities.',
       body: DeclareDividendBody,
       response: DividendSchema,
       issueCode: (path, _where, issue) =>

@@ -1,5 +1,6 @@
-// SQL of transfers (migration 005) and of the manual-funding switch (sandbox_state.manual_funding). Tenant reads are scoped by tenant; the desk reads are scoped by
-// the dealer's broker; the scheduler's step reads by id alone (ids are unique across tenants).
+// SQL of transfers (migration 005) and of the manual-funding switch (sandbox_state.manual_funding). Tenant reads are
+// scoped by tenant; the desk reads are scoped by the dealer's broker; the scheduler's step reads by id alone (ids are
+// unique across tenants).
 import type { Db } from '../store/db.js';
 
 export type TransferState = 'received' | 'pending_rail' | 'at_broker' | 'completed' | 'failed';
@@ -37,7 +38,9 @@ export type TransferChange = Pick<
   'state' | 'approval' | 'rail_ref' | 'reason_code' | 'decided_by' | 'decided_at' | 'updated_at'
 >;
 
-const DESK_SELECT = `SELECT t.*, i.account_number, i.full_name, i.broker_id FROM transfers t JOIN investors i ON i.id = t.investor_id`;
+const DESK_SELECT =
+  `SELECT t.*, i.account_number, i.full_name, i.broker_id FROM transfers t JOIN investors i ON i.id = ` +
+  `t.investor_id`;
 
 export function createTransferRepo(db: Db) {
   const q = {
@@ -56,7 +59,8 @@ export function createTransferRepo(db: Db) {
         ORDER BY seq DESC LIMIT @limit`,
     ),
     dailyTotal: db.prepare<[string, string, string], { total: number }>(
-      "SELECT COALESCE(SUM(amount_micros), 0) AS total FROM transfers WHERE tenant_id = ? AND investor_id = ? AND local_date = ? AND state <> 'failed'",
+      'SELECT COALESCE(SUM(amount_micros), 0) AS total FROM transfers WHERE tenant_id = ? AND investor_id = ? ' +
+        "AND local_date = ? AND state <> 'failed'",
     ),
     update: db.prepare(
       `UPDATE transfers SET state = @state, approval = @approval, rail_ref = @rail_ref, reason_code = @reason_code,

@@ -28,7 +28,8 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       tags: ['transfers'],
       status: 201,
       summary:
-        'Deposit or withdraw cash. Deposits credit settled cash on completion; withdrawals hold settled cash at once. Limits: 70,000 EGP per transfer, 200,000 EGP per investor per Cairo day.',
+        'Deposit or withdraw cash. Deposits credit settled cash on completion; withdrawals hold settled cash ' +
+        'at once. Limits: 70,000 EGP per transfer, 200,000 EGP per investor per Cairo day.',
       body: TransferCreateBody,
       response: TransferSchema,
       issueCode: (path, _where, issue) =>
@@ -51,7 +52,8 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       auth: 'B',
       tags: ['transfers'],
       summary:
-        'Transfers of the tenant, newest first; filter by investor_id and state; limit 1-200 (default 100), before = a transfer id.',
+        'Transfers of the tenant, newest first; filter by investor_id and state; limit 1-200 (default 100), ' +
+        'before = a transfer id.',
       query: TransferListQuery,
       response: TransferList,
       errors: ['NOT_FOUND', 'INVALID_CURSOR'],
@@ -74,7 +76,8 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'console', grant: 'funding:read' },
       tags: ['desk'],
       summary:
-        "Transfers of the dealer's broker, newest first; by default those waiting for a funding decision (approval=pending).",
+        "Transfers of the dealer's broker, newest first; by default those waiting for a funding decision " +
+        '(approval=pending).',
       query: DeskListQuery,
       response: z.object({ funding: z.array(DeskTransferSchema) }),
       handler: ({ query, operator }) => funding.deskList(operator!, query),
@@ -96,7 +99,8 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'console', grant: 'funding:approve' },
       tags: ['desk'],
       summary:
-        'Reject a transfer waiting for a funding decision: it fails with the reason_code and a withdrawal hold is released.',
+        'Reject a transfer waiting for a funding decision: it fails with the reason_code and a withdrawal hold ' +
+        'is released.',
       params: TransferParams,
       body: RejectBody,
       response: DeskTransferSchema,
@@ -110,7 +114,8 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'admin', grant: 'sandbox:control' },
       tags: ['sandbox'],
       summary:
-        'Switch manual funding approval: when on, new transfers wait in received (approval pending) for the dealer desk.',
+        'Switch manual funding approval: when on, new transfers wait in received (approval pending) for the ' +
+        'dealer desk.',
       body: ManualFundingBody,
       response: z.object({ manual_funding: z.boolean() }),
       handler: ({ body }) => funding.setManualFunding(body.enabled),

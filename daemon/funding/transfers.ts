@@ -40,7 +40,8 @@ function checkLimits(
   if (used + amount > DAILY_TRANSFER_LIMIT_MICROS) {
     return refuse(
       'DAILY_TRANSFER_LIMIT_EXCEEDED',
-      `Transfers of ${investorId} on ${localDate} (Africa/Cairo) total ${used} micros of ${DAILY_TRANSFER_LIMIT_MICROS}; at most ${DAILY_TRANSFER_LIMIT_MICROS - used} more today.`,
+      `Transfers of ${investorId} on ${localDate} (Africa/Cairo) total ${used} micros of ` +
+        `${DAILY_TRANSFER_LIMIT_MICROS}; at most ${DAILY_TRANSFER_LIMIT_MICROS - used} more today.`,
     );
   }
   return ok(undefined);

@@ -67,7 +67,9 @@ function book(
     investorId: o.investor.id,
     type: subscribe ? 'SUB' : 'RED',
     netAmountMicros: subscribe ? -o.amountMicros : o.amountMicros,
-    description: `${subscribe ? 'Subscribed' : 'Redeemed'} ${formatMicros(o.unitsMicros, 6)} units of ${o.fund.fund_code} at NAV ${formatMicros(o.navMicros, 6)} EGP`,
+    description:
+      `${subscribe ? 'Subscribed' : 'Redeemed'} ${formatMicros(o.unitsMicros, 6)} units of ${o.fund.fund_code}` +
+      ` at NAV ${formatMicros(o.navMicros, 6)} EGP`,
     ref: { type: 'fund_order', id },
     symbol: o.fund.fund_code,
     priceMicros: o.navMicros,

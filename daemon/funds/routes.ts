@@ -21,7 +21,8 @@ export function fundRoutes(funds: FundService): RouteDef[] {
       auth: 'B',
       tags: ['funds'],
       summary:
-        'Money-market funds at the current NAV (after the latest daily sweep), alphabetical by fund_code; shariah=true narrows to compliant funds.',
+        'Money-market funds at the current NAV (after the latest daily sweep), alphabetical by fund_code; ' +
+        'shariah=true narrows to compliant funds.',
       query: FundListQuery,
       response: FundList,
       handler: ({ query, headers }) => {
@@ -42,7 +43,8 @@ export function fundRoutes(funds: FundService): RouteDef[] {
       tags: ['funds'],
       status: 201,
       summary:
-        'Subscribe (amount_micros) or redeem (units_micros): executes at once at the current NAV and settles (received -> validated -> processed -> settled). A refusal books nothing.',
+        'Subscribe (amount_micros) or redeem (units_micros): executes at once at the current NAV and settles ' +
+        '(received -> validated -> processed -> settled). A refusal books nothing.',
       body: FundOrderCreateBody,
       response: FundOrderSchema,
       issueCode: (path, _where, issue) =>

@@ -26,7 +26,8 @@ export interface KeyLookup {
     code: string | undefined,
     wallMs: number,
   ): 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
-  /** Machine keys' step-up windows (daemon/tenancy/step-up-window.ts): open one, or read when it ends (null: none open). */
+  /** Machine keys' step-up windows (daemon/tenancy/step-up-window.ts): open one, or read when it ends (null: none
+   * open). */
   stepUpWindow: {
     open(operatorId: string, wallMs: number): string | null;
     freshUntil(operatorId: string, wallMs: number): string | null;
@@ -139,7 +140,8 @@ function authenticateOperator(
     if (session.operator.realm !== realm)
       throw new AppError(
         'UNAUTHENTICATED',
-        `This route is for ${realm} identities; the session's identity ${session.operator.name} is a ${session.operator.realm} identity.`,
+        `This route is for ${realm} identities; the session's identity ${session.operator.name} is a ` +
+          `${session.operator.realm} identity.`,
       );
     return { op: inScope(session.operator, grant), viaSession: true, steppedUp: session.steppedUp };
   }
@@ -173,7 +175,8 @@ const STEP_UP_WHY = {
   wrong:
     'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
   reused:
-    'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no code while your step-up window is open.',
+    'The X-Step-Up-Code was already used; each code is accepted once. Send the code of the next step, or no ' +
+    'code while your step-up window is open.',
   no_secret: 'This identity has no step-up secret; it cannot take money or approval actions.',
 } as const;
 
@@ -212,7 +215,8 @@ export function replayTicket(deps: AuthDeps, req: FastifyRequest): ReplayTicket 
   if (!ticket)
     throw new AppError(
       'UNAUTHENTICATED',
-      'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, once each).',
+      'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, ' +
+        'once each).',
     );
   return ticket;
 }

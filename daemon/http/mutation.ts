@@ -64,10 +64,12 @@ interface Target {
 function prepare(db: Db) {
   return {
     idemGet: db.prepare<[string, string, string, string], StoredAnswer>(
-      'SELECT body_hash, status, response, created_ms, created_wall_ms FROM idempotency WHERE tenant_id = ? AND method = ? AND path = ? AND key = ?',
+      'SELECT body_hash, status, response, created_ms, created_wall_ms FROM idempotency WHERE tenant_id = ? ' +
+        'AND method = ? AND path = ? AND key = ?',
     ),
     idemPut: db.prepare(
-      'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, created_ms, created_wall_ms) VALUES (?,?,?,?,?,?,?,?,?)',
+      'INSERT OR REPLACE INTO idempotency (tenant_id, method, path, key, body_hash, status, response, ' +
+        'created_ms, created_wall_ms) VALUES (?,?,?,?,?,?,?,?,?)',
     ),
     // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
     // transaction helper does).

@@ -24,7 +24,8 @@ const TAGS: Record<string, string> = {
   sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
   service: 'Health and this document',
   assistant:
-    'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, grounded in the registries; never advice (bearer key)',
+    'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, ' +
+    'grounded in the registries; never advice (bearer key)',
 };
 
 /** The codes the HTTP layer itself can answer on this route: authentication, signing, idempotency, shape. */
@@ -166,7 +167,10 @@ function headline(text: string): string {
 
 export function operationIdOf(def: Pick<RouteDef, 'method' | 'url'>): string {
   const url = def.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-  return `${def.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+  return (
+    `${def.method.toLowerCase()}` +
+    `${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`
+  );
 }
 
 function operationOf(def: RouteDef, schemas: Schemas): JsonObject {
@@ -208,7 +212,8 @@ function servicePaths(): Record<string, JsonObject> {
   return {
     '/healthz': plain(
       'Health',
-      'Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check the id before sending anything, so a command never acts on another sandbox that owns the port).',
+      'Liveness: the daemon answers, with its version, the simulated time and its sandbox id (clients check ' +
+        'the id before sending anything, so a command never acts on another sandbox that owns the port).',
       { $ref: `${REF}Health` },
     ),
     '/openapi.json': plain(
@@ -254,7 +259,8 @@ const HEADER_PARAMETERS: Record<string, Json> = {
     in: 'header',
     required: true,
     description:
-      'One key per logical request: a retry with the same key and body answers the first response (docs/api.md, "Idempotency").',
+      'One key per logical request: a retry with the same key and body answers the first response ' +
+      '(docs/api.md, "Idempotency").',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   OptionalIdempotencyKey: {
@@ -262,7 +268,8 @@ const HEADER_PARAMETERS: Record<string, Json> = {
     in: 'header',
     required: false,
     description:
-      'Optional on this route: when sent, a retry with the same key and body answers the first response, as on the routes that require a key (docs/api.md, "Idempotency").',
+      'Optional on this route: when sent, a retry with the same key and body answers the first response, as on ' +
+      'the routes that require a key (docs/api.md, "Idempotency").',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   SvcTimestamp: {
@@ -277,7 +284,9 @@ const HEADER_PARAMETERS: Record<string, Json> = {
     in: 'header',
     required: true,
     description:
-      'v1=<hex HMAC-SHA256(signing_secret, "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)))>; several comma-separated while a secret rotates.',
+      'v1=<hex HMAC-SHA256(signing_secret, "v1\\n" + timestamp + "\\n" + METHOD + "\\n" + path + "\\n" + ' +
+      'raw_query + "\\n" + idempotency_key + "\\n" + hex(sha256(body)))>; several comma-separated while a ' +
+      'secret rotates.',
     schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}' },
   },
 };

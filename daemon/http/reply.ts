@@ -20,7 +20,9 @@ export type Out = Reply & { replayed?: boolean; json?: string };
 export function refuseBadText(def: RouteDef, where: 'params' | 'query' | 'body', value: unknown): void {
   const bad = findBadText(value);
   if (!bad) return;
-  const message = `${bad.inKey ? 'a key holds ' : ''}${bad.what} is not allowed: text is well-formed Unicode with no control character but tab and line feed`;
+  const message =
+    `${bad.inKey ? 'a key holds ' : ''}${bad.what} is not allowed: text is well-formed Unicode with no control ` +
+    `character but tab and line feed`;
   const issue = { code: 'custom', path: bad.path, message, input: undefined } as z.core.$ZodIssue;
   const code: ErrorCode = registered(def.issueCode?.(bad.path, where, issue)) ?? 'VALIDATION_FAILED';
   throw new AppError(code, `${[where, ...bad.path.map(String)].join('.')}: ${message}`);

@@ -36,7 +36,8 @@ export function createAccountStore(db: Db): AccountStore {
   return {
     q: {
       account: db.prepare<[string, string, string, string], AccountRow>(
-        'SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND asset = ? AND bucket = ?',
+        'SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND ' +
+          'asset = ? AND bucket = ?',
       ),
       open: db.prepare<[string, string, string, string]>(
         'INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES (?, ?, ?, ?)',

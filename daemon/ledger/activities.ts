@@ -46,10 +46,12 @@ export interface ActivityPage {
 }
 
 const COLUMNS =
-  'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, qty, price_micros';
+  'id, activity_type, investor_id, at, net_amount_micros, description, status, ref_type, ref_id, symbol, side, ' +
+  'qty, price_micros';
 
 const INSERT =
-  'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES ';
+  'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ' +
+  'ref_type, ref_id, symbol, side, qty, price_micros, at, at_ms) VALUES ';
 const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 
 /** The stored row of an activity, with its id and instant; its values appended to `values` in the columns' order. */

@@ -19,7 +19,8 @@ export function createLedgerReads(db: Db, accounts: AccountStore): LedgerReads {
     accounts,
     q: {
       investorAccounts: db.prepare<[string, string], AccountRow>(
-        "SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND bucket <> 'system' ORDER BY asset",
+        'SELECT id, owner, asset, bucket, balance FROM ledger_accounts WHERE tenant_id = ? AND owner = ? AND ' +
+          "bucket <> 'system' ORDER BY asset",
       ),
       entriesByRef: db.prepare<[string, string], EntryRow>(
         `SELECT e.id, d.owner AS debit_owner, d.bucket AS debit_bucket, c.owner AS credit_owner, c.bucket AS credit_bucket,

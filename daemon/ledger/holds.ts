@@ -25,10 +25,12 @@ export function createHoldBook(db: Db, ids: IdGen, postings: PostingBook): HoldB
     ids,
     q: {
       hold: db.prepare<[string], HoldRow>(
-        'SELECT id, tenant_id, investor_id, asset, amount, posted, remaining, state, ref, created_ms, closed_ms FROM ledger_holds WHERE id = ?',
+        'SELECT id, tenant_id, investor_id, asset, amount, posted, remaining, state, ref, created_ms, ' +
+          'closed_ms FROM ledger_holds WHERE id = ?',
       ),
       open: db.prepare(
-        'INSERT INTO ledger_holds (id, tenant_id, investor_id, asset, amount, remaining, ref, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO ledger_holds (id, tenant_id, investor_id, asset, amount, remaining, ref, created_ms) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       post: db.prepare(
         `UPDATE ledger_holds SET posted = posted + @amount, remaining = remaining - @amount,

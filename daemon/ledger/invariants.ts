@@ -20,7 +20,9 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
   },
   {
     name: 'no negative investor balance',
-    sql: `SELECT owner, asset, bucket, balance FROM ledger_accounts WHERE (@tenant IS NULL OR tenant_id = @tenant) AND bucket <> 'system' AND balance < 0`,
+    sql:
+      `SELECT owner, asset, bucket, balance FROM ledger_accounts WHERE (@tenant IS NULL OR tenant_id = @tenant) ` +
+      `AND bucket <> 'system' AND balance < 0`,
     describe: (r) => `${r.owner} ${r.asset} ${r.bucket} is ${r.balance}`,
   },
   {
@@ -61,7 +63,8 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
            GROUP BY h.id
           HAVING held_in <> h.amount OR posted_out <> h.posted OR h.amount - posted_out - voided_out <> h.remaining`,
     describe: (r) =>
-      `hold ${r.id} (${r.state}): amount ${r.amount}, posted ${r.posted}, remaining ${r.remaining}; postings: in ${r.held_in}, posted ${r.posted_out}, voided ${r.voided_out}`,
+      `hold ${r.id} (${r.state}): amount ${r.amount}, posted ${r.posted}, remaining ${r.remaining}; postings: ` +
+      `in ${r.held_in}, posted ${r.posted_out}, voided ${r.voided_out}`,
   },
 ];
 

@@ -24,7 +24,8 @@ export interface PostingBook {
 }
 
 const ENTRY_COLUMNS =
-  'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES ';
+  'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, ' +
+  'at_ms) VALUES ';
 const ENTRY_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?)';
 
 export function createPostingBook(db: Db, clock: Clock, accounts: AccountStore): PostingBook {

@@ -23,7 +23,8 @@ export function ledgerRoutes(deps: LedgerViewDeps): RouteDef[] {
       auth: 'B',
       tags: ['ledger'],
       summary:
-        'Ledger-backed activity feed (deposits, withdrawals, executions, fees, dividends), newest first; limit 1-200 (default 100), before = an activity id.',
+        'Ledger-backed activity feed (deposits, withdrawals, executions, fees, dividends), newest first; limit ' +
+        '1-200 (default 100), before = an activity id.',
       params: InvestorParams,
       query: ActivitiesQuery,
       response: ActivitiesSchema,

@@ -6,7 +6,8 @@ import { accruedMicros, dirtyPriceMicros } from './bonds.js';
 import type { Instrument } from './catalog.js';
 
 const NOTE =
-  'Ordered by market_id then symbol only; no yield or coupon sort is offered. Bonds and sukuk are not orderable in this release. Accrued interest is per unit of face value to the T+1 settlement date.';
+  'Ordered by market_id then symbol only; no yield or coupon sort is offered. Bonds and sukuk are not ' +
+  'orderable in this release. Accrued interest is per unit of face value to the T+1 settlement date.';
 
 /** Bond dates are carried on the wire as the start of the day in Cairo, with its offset. */
 const toIsoDate = (d: string) => DateTime.fromISO(d, { zone: 'Africa/Cairo' }).toISO({ suppressMilliseconds: true })!;

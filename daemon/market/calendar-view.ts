@@ -1,5 +1,6 @@
 // The calendar and the clock as clients see them: trading days over a date range (at most two years
-// per request) with the named closures in that range, and the clock with the next open and close, in Africa/Cairo offsets.
+// per request) with the named closures in that range, and the clock with the next open and close, in Africa/Cairo
+// offsets.
 import { ok, type Outcome } from '../contract/outcome.js';
 import { addDays } from './calendar/dates.js';
 import { checkDate, checkRange, DATE_MAX } from '../contract/dates.js';

@@ -43,10 +43,12 @@ export function createControlStore(db: Db): ControlStore {
       'INSERT INTO market_splits (id, symbol, ratio, effective_ms, effective_at, action_id) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     splitAt: db.prepare<[string, number], SplitRow>(
-      'SELECT id, symbol, ratio, effective_ms, effective_at, action_id FROM market_splits WHERE symbol = ? AND effective_ms = ?',
+      'SELECT id, symbol, ratio, effective_ms, effective_at, action_id FROM market_splits WHERE symbol = ? AND ' +
+        'effective_ms = ?',
     ),
     setHalt: db.prepare(
-      'INSERT INTO halts (symbol, halted, at_ms) VALUES (?, ?, ?) ON CONFLICT(symbol) DO UPDATE SET halted = excluded.halted, at_ms = excluded.at_ms',
+      'INSERT INTO halts (symbol, halted, at_ms) VALUES (?, ?, ?) ON CONFLICT(symbol) DO UPDATE SET halted = ' +
+        'excluded.halted, at_ms = excluded.at_ms',
     ),
   };
   return {

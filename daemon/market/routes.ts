@@ -47,7 +47,8 @@ function calendarAndCatalogRoutes(deps: MarketReader): RouteDef[] {
       auth: 'B',
       tags: ['market'],
       summary:
-        'Trading days between start and end inclusive (default today through today + 30 days), with T+2 settlement dates, and the named holidays in that range (closed_days).',
+        'Trading days between start and end inclusive (default today through today + 30 days), with T+2 ' +
+        'settlement dates, and the named holidays in that range (closed_days).',
       query: CalendarQuery,
       response: z.object({ calendar: z.array(CalendarRowSchema), closed_days: z.array(ClosedDaySchema) }),
       errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'INVALID_RANGE'],
@@ -136,7 +137,8 @@ function pricesAndAssetsRoutes(deps: MarketReader, otherLogos: ReadonlySet<strin
       auth: 'B',
       tags: ['market'],
       summary:
-        'Treasury bonds and sukuk, ordered by market_id then symbol; shariah=true narrows to compliant instruments without reordering.',
+        'Treasury bonds and sukuk, ordered by market_id then symbol; shariah=true narrows to compliant ' +
+        'instruments without reordering.',
       query: BondsQuery,
       response: z.object({ bonds: z.array(BondSchema), ordering: z.literal('alphabetical'), note: z.string() }),
       handler: ({ query, headers }) =>
@@ -148,7 +150,8 @@ function pricesAndAssetsRoutes(deps: MarketReader, otherLogos: ReadonlySet<strin
       auth: 'none',
       tags: ['assets'],
       summary:
-        'Generated logo of an instrument or a fund (SVG): the logo_url of GET /v1/instruments, /v1/bonds and /v1/funds.',
+        'Generated logo of an instrument or a fund (SVG): the logo_url of GET /v1/instruments, /v1/bonds and ' +
+        '/v1/funds.',
       params: z.strictObject({ file: z.string().regex(/^[A-Z0-9]{2,12}\.svg$/) }),
       produces: ['image/svg+xml'],
       errors: ['UNKNOWN_SYMBOL'],

@@ -21,7 +21,8 @@ function cardSvg(id: string, publisher: string, date: string, language: 'ar' | '
     `<rect x="0" y="280" width="640" height="80" fill="hsl(${hue},45%,22%)"/>` +
     `<text x="40" y="150" font-family="sans-serif" font-size="64" font-weight="700" fill="#fff">EGX</text>` +
     `<text x="40" y="200" font-family="sans-serif" font-size="26" fill="#fff" fill-opacity="0.8">${date}</text>` +
-    `<text x="${language === 'ar' ? 600 : 40}" y="330" font-family="sans-serif" font-size="28" fill="#fff"${anchor}>${xmlText(publisher)}</text>` +
+    `<text x="${language === 'ar' ? 600 : 40}" y="330" font-family="sans-serif" font-size="28" fill="#fff"` +
+    `${anchor}>${xmlText(publisher)}</text>` +
     `</svg>`
   );
 }

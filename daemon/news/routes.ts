@@ -49,7 +49,8 @@ export function newsRoutes(_deps: Deps): RouteDef[] {
       auth: 'none',
       tags: ['assets'],
       summary:
-        'Generated image of a news article (SVG): the image_url of GET /v1/news and /v1/news/{id}. 404 NOT_FOUND for an id that is not an article.',
+        'Generated image of a news article (SVG): the image_url of GET /v1/news and /v1/news/{id}. 404 ' +
+        'NOT_FOUND for an id that is not an article.',
       params: z.strictObject({ file: z.string().regex(/^nws_[a-z0-9]{12}\.svg$/) }),
       produces: ['image/svg+xml'],
       errors: ['NOT_FOUND'],

@@ -148,7 +148,8 @@ function applicationQueries(db: Db) {
 function documentQueries(db: Db) {
   const q = {
     docs: db.prepare<[string], DocumentRow>(
-      'SELECT side, content_type, sha256, size_bytes, uploaded_at FROM kyc_documents WHERE application_id = ? ORDER BY side DESC',
+      'SELECT side, content_type, sha256, size_bytes, uploaded_at FROM kyc_documents WHERE application_id = ? ' +
+        'ORDER BY side DESC',
     ),
     docBytes: db.prepare<[string, string], { content_type: 'image/jpeg' | 'image/png'; bytes_enc: Buffer }>(
       'SELECT content_type, bytes_enc FROM kyc_documents WHERE application_id = ? AND side = ?',
@@ -184,7 +185,8 @@ function accountQueries(db: Db) {
        VALUES (@id, @tenant_id, @broker_id, @application_id, @account_number, @full_name, 'active', @created_at, @created_ms)`,
     ),
     accounts: db.prepare<[string, string | null, string | null, number], InvestorRow>(
-      'SELECT * FROM investors WHERE tenant_id = ? AND (? IS NULL OR status = ?) ORDER BY created_ms DESC, rowid DESC LIMIT ?',
+      'SELECT * FROM investors WHERE tenant_id = ? AND (? IS NULL OR status = ?) ORDER BY created_ms DESC, ' +
+        'rowid DESC LIMIT ?',
     ),
     brokerAccounts: db.prepare<
       [string | null, string | null, string | null, string | null, string | null, string | null, number],

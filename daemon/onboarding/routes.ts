@@ -73,7 +73,8 @@ function applicationRoutes(svc: OnboardingService): RouteDef[] {
       auth: 'I',
       tags,
       summary:
-        'Upload one side of the national id: the raw JPEG or PNG bytes (checked by magic bytes), at most 512 KiB; stored encrypted under the tenant key. A second upload of a side replaces it.',
+        'Upload one side of the national id: the raw JPEG or PNG bytes (checked by magic bytes), at most 512 ' +
+        'KiB; stored encrypted under the tenant key. A second upload of a side replaces it.',
       params: DocumentParams,
       rawBody: { maxBytes: MAX_DOCUMENT_BYTES },
       response: DocumentUploadResponse,
@@ -95,7 +96,8 @@ function applicationRoutes(svc: OnboardingService): RouteDef[] {
       auth: 'I',
       tags,
       summary:
-        'Submit: with both ID sides, screening_referred (the broker reviews; poll the application); with none, the dossier-only path decides directly.',
+        'Submit: with both ID sides, screening_referred (the broker reviews; poll the application); with none, ' +
+        'the dossier-only path decides directly.',
       params: ApplicationIdParams,
       response: SubmitResponse,
       errors: ['NOT_FOUND', 'DOCUMENTS_INCOMPLETE', 'APPLICATION_ALREADY_SUBMITTED', 'APPLICATION_ALREADY_DECIDED'],
@@ -125,7 +127,8 @@ function reviewRoutes(svc: OnboardingService): RouteDef[] {
       auth: { realm: 'console', grant: 'kyc:read' },
       tags,
       summary:
-        "The broker's KYC review queue across its tenants, oldest submission first (default state screening_referred; state=all for every application).",
+        "The broker's KYC review queue across its tenants, oldest submission first (default state " +
+        'screening_referred; state=all for every application).',
       query: DealerKycQuery,
       response: z.object({ applications: z.array(DealerKycItem) }),
       handler: ({ operator, query }) => svc.queue(operator!, query),
@@ -180,7 +183,8 @@ function investorRoutes(svc: OnboardingService): RouteDef[] {
       auth: 'I',
       tags,
       summary:
-        'Record the suitability questionnaire (replaces the previous one) and the risk acknowledgment; the tier is computed from the answers.',
+        'Record the suitability questionnaire (replaces the previous one) and the risk acknowledgment; the ' +
+        'tier is computed from the answers.',
       params: InvestorIdParams,
       body: SuitabilityBody,
       response: SuitabilityResponse,

@@ -200,7 +200,8 @@ export function historicalVaR95(returns: readonly number[], portfolioValueMicros
   const value = micros('portfolioValueMicros', portfolioValueMicros, 0);
   if (returns.length === 0) return null;
   const sorted = [...returns].sort((x, y) => x - y);
-  const rank = Math.floor((5 * sorted.length + 99) / 100); // ceil(0.05 n), in integers so no double rounding can move it
+  // ceil(0.05 n), in integers so no double rounding can move it
+  const rank = Math.floor((5 * sorted.length + 99) / 100);
   const lossMillionths = Math.max(0, Math.round(-sorted[rank - 1] * 1e6));
   return {
     var95_pct: lossMillionths / 1e6,
@@ -267,7 +268,8 @@ export function hhi(valuesMicros: readonly number[]): number | null {
   return ratio(squares, total * total);
 }
 
-/** Largest holding / total portfolio value (cash included), a fraction: the largest weight_pct. Null when empty or the total is 0. */
+/** Largest holding / total portfolio value (cash included), a fraction: the largest weight_pct. Null when empty or the
+ * total is 0. */
 export function topHoldingPct(valuesMicros: readonly number[], totalValueMicros: number): number | null {
   const total = micros('totalValueMicros', totalValueMicros, 0);
   sum('valuesMicros', valuesMicros);

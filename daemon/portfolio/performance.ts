@@ -18,7 +18,8 @@ import {
 import type { PortfolioCtx } from './context.js';
 import type { SeriesPoint } from './valuation.js';
 
-/** The last `count` trading days up to today whose session has opened, valued at the close (or now while today's session is open). */
+/** The last `count` trading days up to today whose session has opened, valued at the close (or now while today's
+ * session is open). */
 function seriesPoints(cal: Calendar, count: number, nowMs: number): SeriesPoint[] {
   const out: SeriesPoint[] = [];
   let date = cal.localDate(nowMs);

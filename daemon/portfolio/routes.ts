@@ -20,7 +20,8 @@ export function portfolioRoutes(portfolio: PortfolioService): RouteDef[] {
       auth: 'B',
       tags: ['portfolio'],
       summary:
-        'Total value, cash and positions (equity, fund, cash) with price, market value, average-cost basis, unrealized P/L and weight. Descriptive only.',
+        'Total value, cash and positions (equity, fund, cash) with price, market value, average-cost basis, ' +
+        'unrealized P/L and weight. Descriptive only.',
       params: InvestorParams,
       response: PortfolioSchema,
       errors: ['NOT_FOUND'],
@@ -44,7 +45,8 @@ export function portfolioRoutes(portfolio: PortfolioService): RouteDef[] {
       auth: 'B',
       tags: ['portfolio'],
       summary:
-        'Daily value series over the last `days` trading days (default 90, 1-365) and its time-weighted return, deposits and withdrawals neutralised. Fractions.',
+        'Daily value series over the last `days` trading days (default 90, 1-365) and its time-weighted ' +
+        'return, deposits and withdrawals neutralised. Fractions.',
       params: InvestorParams,
       query: PerformanceQuery,
       response: PerformanceSchema,
@@ -57,7 +59,8 @@ export function portfolioRoutes(portfolio: PortfolioService): RouteDef[] {
       auth: 'B',
       tags: ['portfolio'],
       summary:
-        'Annualized volatility, maximum drawdown, 1-day historical VaR(95) and beta against EGX30 over the last `days` daily returns (default 60, 1-365). Descriptive only; fractions.',
+        'Annualized volatility, maximum drawdown, 1-day historical VaR(95) and beta against EGX30 over the ' +
+        'last `days` daily returns (default 60, 1-365). Descriptive only; fractions.',
       params: InvestorParams,
       query: RiskQuery,
       response: RiskSchema,

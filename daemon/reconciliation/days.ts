@@ -9,7 +9,8 @@ export function today(ctx: Pick<ReconCtx, 'market' | 'clock'>): string {
   return ctx.market.calendar.localDate(ctx.clock.now());
 }
 
-/** A business day up to today, or RECONCILIATION_DATE_INVALID (INVALID_DATE, DATE_OUT_OF_RANGE: the shared validator). */
+/** A business day up to today, or RECONCILIATION_DATE_INVALID (INVALID_DATE, DATE_OUT_OF_RANGE: the shared validator).
+ * */
 export function checkDate(ctx: Pick<ReconCtx, 'market' | 'clock'>, date: string): Outcome<string> {
   const real = checkCalendarDate('date', date);
   if (!real.ok) return real;

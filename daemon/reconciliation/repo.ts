@@ -124,26 +124,31 @@ export function createReconRepo(db: Db) {
     tally: db.prepare('UPDATE recon_runs SET breaks_opened = ?, breaks_auto_resolved = ? WHERE id = ?'),
     unresolved: db.prepare<[], BreakRow>("SELECT * FROM recon_breaks WHERE state <> 'resolved' ORDER BY seq"),
     lastResolved: db.prepare<[string, string, string, string], { id: string }>(
-      "SELECT id FROM recon_breaks WHERE tenant_id = ? AND investor_id = ? AND asset = ? AND kind = ? AND state = 'resolved' ORDER BY seq DESC LIMIT 1",
+      'SELECT id FROM recon_breaks WHERE tenant_id = ? AND investor_id = ? AND asset = ? AND kind = ? AND ' +
+        "state = 'resolved' ORDER BY seq DESC LIMIT 1",
     ),
     insertBreak: db.prepare(
       `INSERT INTO recon_breaks (id, tenant_id, investor_id, asset, kind, ledger_value, external_value, difference, first_run_id, first_seen_date, first_seen_at, last_run_id, last_seen_date, state, reopens)
        VALUES (@id, @tenant_id, @investor_id, @asset, @kind, @ledger_value, @external_value, @difference, @first_run_id, @first_seen_date, @first_seen_at, @last_run_id, @last_seen_date, 'open', @reopens)`,
     ),
     seen: db.prepare(
-      'UPDATE recon_breaks SET ledger_value = @ledger_value, external_value = @external_value, difference = @difference, last_run_id = @last_run_id, last_seen_date = @last_seen_date WHERE id = @id',
+      'UPDATE recon_breaks SET ledger_value = @ledger_value, external_value = @external_value, difference = ' +
+        '@difference, last_run_id = @last_run_id, last_seen_date = @last_seen_date WHERE id = @id',
     ),
     autoResolve: db.prepare(
       "UPDATE recon_breaks SET state = 'resolved', resolution = 'auto', resolved_at = ?, resolved_by = ? WHERE id = ?",
     ),
     acknowledge: db.prepare(
-      "UPDATE recon_breaks SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, note = COALESCE(?, note) WHERE id = ? AND state = 'open'",
+      "UPDATE recon_breaks SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, note = " +
+        "COALESCE(?, note) WHERE id = ? AND state = 'open'",
     ),
     accept: db.prepare(
-      "UPDATE recon_breaks SET state = 'resolved', resolution = 'accepted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'",
+      "UPDATE recon_breaks SET state = 'resolved', resolution = 'accepted', resolved_at = ?, resolved_by = ?, " +
+        "note = ? WHERE id = ? AND state <> 'resolved'",
     ),
     adjust: db.prepare(
-      "UPDATE recon_breaks SET state = 'resolved', resolution = 'adjusted', resolved_at = ?, resolved_by = ?, note = ? WHERE id = ? AND state <> 'resolved'",
+      "UPDATE recon_breaks SET state = 'resolved', resolution = 'adjusted', resolved_at = ?, resolved_by = ?, " +
+        "note = ? WHERE id = ? AND state <> 'resolved'",
     ),
     break: db.prepare<[string], BreakRow>('SELECT * FROM recon_breaks WHERE id = ?'),
   };

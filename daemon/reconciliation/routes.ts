@@ -40,7 +40,8 @@ export function reconciliationRoutes(deps: Deps): RouteDef[] {
       tags: ['sandbox'],
       status: 201,
       summary:
-        'Corrupt the external side of reconciliation (the custodian or bank statement) from a date on; the ledger is untouched.',
+        'Corrupt the external side of reconciliation (the custodian or bank statement) from a date on; the ' +
+        'ledger is untouched.',
       body: InjectBreakBody,
       response: InjectionSchema,
       issueCode: (path, _w, issue) => dateCode(path, issue),
@@ -62,7 +63,8 @@ export function reconciliationRoutes(deps: Deps): RouteDef[] {
       auth: read,
       tags,
       summary:
-        "An external statement of one business day, computed: the custodian's holdings per investor and symbol, or the bank's cash per investor, with injected breaks applied.",
+        "An external statement of one business day, computed: the custodian's holdings per investor and " +
+        "symbol, or the bank's cash per investor, with injected breaks applied.",
       query: StatementQuery,
       response: StatementSchema,
       issueCode: (path, _w, issue) => dateCode(path, issue),
@@ -76,7 +78,8 @@ export function reconciliationRoutes(deps: Deps): RouteDef[] {
       tags,
       status: 201,
       summary:
-        'Reconcile one business day: compare the ledger with the external statements, open breaks for new differences, resolve (auto) the ones that match again.',
+        'Reconcile one business day: compare the ledger with the external statements, open breaks for new ' +
+        'differences, resolve (auto) the ones that match again.',
       body: RunBody,
       response: RunSchema,
       issueCode: (path, _w, issue) => dateCode(path, issue),

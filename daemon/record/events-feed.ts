@@ -2,9 +2,9 @@
 // connection only, never stored in the file) turn each state change of an order, a transfer, a KYC
 // application or a fund order, and each statement becoming ready, into a row of a temporary table,
 // whoever made the change: a request, a clock advance's fills and expiries, the running clock's
-// catch-up, a dealer. The rows are written in the transaction of the change, so a change that rolls back leaves no event, and they are read only
-// outside any transaction, so an event is delivered only once its change is committed. An event's
-// fields come from the changed row (its simulated updated_at, never the wall clock).
+// catch-up, a dealer. The rows are written in the transaction of the change, so a change that rolls back leaves no
+// event, and they are read only outside any transaction, so an event is delivered only once its change is committed. An
+// event's fields come from the changed row (its simulated updated_at, never the wall clock).
 //
 // The triggers are installed when the first subscriber connects (nothing is paid on the order path
 // before anyone listens); the table keeps the newest KEEP events for Last-Event-ID resumption. Ids
@@ -49,7 +49,9 @@ const SOURCES: Source[] = [
     columns: ['state', 'approval'],
     insertWhen: '1',
     updateWhen: 'NEW.state IS NOT OLD.state OR NEW.approval IS NOT OLD.approval',
-    type: `CASE WHEN NEW.state = 'received' AND NEW.approval = 'approved' THEN 'transfer.approved' ELSE 'transfer.' || NEW.state END`,
+    type:
+      `CASE WHEN NEW.state = 'received' AND NEW.approval = 'approved' THEN 'transfer.approved' ELSE 'transfer.' ` +
+      `|| NEW.state END`,
     data: `json_object('transfer_id', NEW.id, 'investor_id', NEW.investor_id, 'direction', NEW.direction, 'amount_micros', NEW.amount_micros,
       'state', NEW.state, 'approval', NEW.approval, 'reason_code', NEW.reason_code)`,
   },
@@ -60,7 +62,9 @@ const SOURCES: Source[] = [
     updateWhen: `NEW.state IN ${KYC_DECIDED} AND NEW.state IS NOT OLD.state`,
     type: `CASE NEW.state WHEN 'screening_referred' THEN 'kyc.referred' ELSE 'kyc.' || NEW.state END`,
     // never the name, national id or contact details
-    data: `json_object('application_id', NEW.id, 'investor_id', NEW.investor_id, 'state', NEW.state, 'path', NEW.path, 'reason_code', NEW.reason_code)`,
+    data:
+      `json_object('application_id', NEW.id, 'investor_id', NEW.investor_id, 'state', NEW.state, 'path', ` +
+      `NEW.path, 'reason_code', NEW.reason_code)`,
   },
   {
     table: 'fund_orders',
@@ -87,7 +91,9 @@ const SOURCES: Source[] = [
 ];
 
 function triggerSql(s: Source): string {
-  const insert = `INSERT INTO temp.svc_events (type, subject, tenant_id, at, data) VALUES (${s.type}, NEW.id, NEW.tenant_id, ${s.at ?? 'NEW.updated_at'}, ${s.data});`;
+  const insert =
+    `INSERT INTO temp.svc_events (type, subject, tenant_id, at, data) VALUES (${s.type}, NEW.id, NEW.tenant_id, ` +
+    `${s.at ?? 'NEW.updated_at'}, ${s.data});`;
   return `
 CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_insert AFTER INSERT ON main.${s.table} WHEN ${s.insertWhen} BEGIN ${insert} END;
 CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_update AFTER UPDATE OF ${s.columns.join(', ')} ON main.${s.table} WHEN ${s.updateWhen} BEGIN ${insert} END;`;

@@ -157,7 +157,8 @@ function toHeader(deps: JournalDeps, o: OriginRow, entries: number): JournalHead
 function createTicketBook() {
   const tickets = new Map<string, ReplayTicket>();
   return {
-    /** Registers a ticket for a replayed entry's in-process request (the offline rebuild); returns its (unguessable) token. */
+    /** Registers a ticket for a replayed entry's in-process request (the offline rebuild); returns its (unguessable)
+     * token. */
     issueTicket(ticket: ReplayTicket): string {
       const token = randomBytes(24).toString('base64url');
       tickets.set(token, ticket);
@@ -192,7 +193,8 @@ export function createJournal(deps: JournalDeps) {
   );
   // A database created before the journal existed: its history before now is not in the journal.
   db.prepare(
-    'INSERT OR IGNORE INTO journal_origin (id, seed, start_ms, clock_mode, speed_milli, complete) SELECT 1, seed, start_ms, clock_mode, speed_milli, 0 FROM sandbox_state WHERE id = 1',
+    'INSERT OR IGNORE INTO journal_origin (id, seed, start_ms, clock_mode, speed_milli, complete) SELECT 1, ' +
+      'seed, start_ms, clock_mode, speed_milli, 0 FROM sandbox_state WHERE id = 1',
   ).run();
 
   const journal = {

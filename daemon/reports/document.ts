@@ -91,7 +91,8 @@ function summary(f: StatementFigures, l: Labels) {
   ];
 }
 
-/** A fund's units and NAV with all six decimals, as the funds state them and svc prints them; a share's price at its tick. */
+/** A fund's units and NAV with all six decimals, as the funds state them and svc prints them; a share's price at its
+ * tick. */
 function holdings(f: StatementFigures, locale: ReportLocale) {
   return f.holdings.map((h) => [
     h.symbol,

@@ -38,7 +38,8 @@ export interface NewReport {
 }
 
 const COLUMNS =
-  'id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, ready_at, expires_ms, expires_at, bytes, sha256, reason_code, purged_at';
+  'id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, ' +
+  'created_at, ready_at, expires_ms, expires_at, bytes, sha256, reason_code, purged_at';
 
 export function createReportRepo(db: Db) {
   const q = {
@@ -51,13 +52,15 @@ export function createReportRepo(db: Db) {
     sealed: db.prepare<[string], { pdf_sealed: Buffer | null }>('SELECT pdf_sealed FROM reports WHERE id = ?'),
     generating: db.prepare("UPDATE reports SET state = 'generating' WHERE id = ? AND state = 'pending'"),
     ready: db.prepare(
-      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, pdf_sealed = ? WHERE id = ? AND state = 'generating'",
+      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, pdf_sealed = ? WHERE id = ? " +
+        "AND state = 'generating'",
     ),
     failed: db.prepare(
       "UPDATE reports SET state = 'failed', reason_code = ? WHERE id = ? AND state IN ('pending', 'generating')",
     ),
     readyPurged: db.prepare(
-      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, purged_at = ? WHERE id = ? AND state = 'generating'",
+      "UPDATE reports SET state = 'ready', ready_at = ?, bytes = ?, sha256 = ?, purged_at = ? WHERE id = ? AND " +
+        "state = 'generating'",
     ),
     purge: db.prepare(
       "UPDATE reports SET pdf_sealed = NULL, purged_at = ? WHERE id = ? AND state = 'ready' AND purged_at IS NULL",

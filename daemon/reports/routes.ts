@@ -12,7 +12,8 @@ export function reportRoutes(reports: ReportService): RouteDef[] {
       tags: ['portfolio'],
       status: 201,
       summary:
-        'Request a client statement (PDF) for a period: pending now, generating at the next simulated minute, ready (or failed) the minute after.',
+        'Request a client statement (PDF) for a period: pending now, generating at the next simulated minute, ' +
+        'ready (or failed) the minute after.',
       body: ReportCreateBody,
       response: ReportCreated,
       errors: [
@@ -44,7 +45,8 @@ export function reportRoutes(reports: ReportService): RouteDef[] {
       tags: ['portfolio'],
       produces: ['application/pdf'],
       summary:
-        'The PDF (Content-Disposition: attachment); 409 REPORT_NOT_READY before ready, 410 REPORT_PURGED after the seven-year retention. Every download is audited.',
+        'The PDF (Content-Disposition: attachment); 409 REPORT_NOT_READY before ready, 410 REPORT_PURGED after ' +
+        'the seven-year retention. Every download is audited.',
       params: ReportParams,
       errors: ['NOT_FOUND', 'REPORT_NOT_READY', 'REPORT_PURGED'],
       handler: ({ params, tenantId, actor }) => reports.download(tenantId!, params.id, actor),

@@ -2,9 +2,9 @@
 // the JSON input `data` (statementDocument's output plus the render's own fields), so no value is
 // ever spliced into markup: a name full of # or ] renders as written. Layout: the tenant's logo,
 // name and colours in the header of every page, its footer text and "page X of Y" in the footer,
-// the investor block, the chosen sections in order, the disclosures last, kept together on one page. `locale: ar` sets the whole
-// page right to left; table columns, numbers, ISINs and symbols keep their reading order (Unicode
-// bidi), and the value chart runs left to right in both.
+// the investor block, the chosen sections in order, the disclosures last, kept together on one page. `locale: ar` sets
+// the whole page right to left; table columns, numbers, ISINs and symbols keep their reading order (Unicode bidi), and
+// the value chart runs left to right in both.
 export const STATEMENT_TEMPLATE = `
 #let d = json(bytes(sys.inputs.data))
 #let l = d.labels

@@ -56,7 +56,8 @@ export function checkPeriod(
   if (start.value < floor) {
     return refuse(
       'PERIOD_BEFORE_ACCOUNT',
-      `period_start ${start.value} is before ${floor}, the first day of the month the account was opened (${bounds.opened}).`,
+      `period_start ${start.value} is before ${floor}, the first day of the month the account was opened (` +
+        `${bounds.opened}).`,
     );
   }
   const days = daysBetween(start.value, end.value);

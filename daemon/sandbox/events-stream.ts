@@ -11,7 +11,8 @@ import type { EventFeed, TypeFilter } from '../record/events-feed.js';
 const PING_MS = 15_000;
 const FAMILIES = new Set(EVENT_TYPES.map((t) => t.slice(0, t.indexOf('.'))));
 
-/** `order.filled,transfer.*` as a filter; an unknown type or family is refused (a typo would match nothing, silently). */
+/** `order.filled,transfer.*` as a filter; an unknown type or family is refused (a typo would match nothing, silently).
+ * */
 export function parseTypes(types: string | undefined): Outcome<TypeFilter> {
   if (types === undefined || types === '') return ok(null);
   const set = new Set<string>();

@@ -76,14 +76,16 @@ export function openSession(deps: SessionDeps, by: string, origin: JournalOrigin
   if (last > 0)
     return refuse(
       'SANDBOX_NOT_FRESH',
-      `This sandbox's journal already holds ${last} entries: a journal replays only into a fresh sandbox started with its seed and start.`,
+      `This sandbox's journal already holds ${last} entries: a journal replays only into a fresh sandbox ` +
+        `started with its seed and start.`,
     );
   const differs = originDiffers(deps, origin);
   if (differs) return refuse('REPLAY_ORIGIN_MISMATCH', differs);
   deps.db.transaction(() => {
     deps.db
       .prepare(
-        "INSERT OR REPLACE INTO replay_session (id, state, opened_by, last_seq, journal_seq, closed_reason) VALUES (1, 'open', ?, 0, 0, NULL)",
+        'INSERT OR REPLACE INTO replay_session (id, state, opened_by, last_seq, journal_seq, closed_reason) ' +
+          "VALUES (1, 'open', ?, 0, 0, NULL)",
       )
       .run(by);
     deps.audit.append({
@@ -110,7 +112,8 @@ export function admitEntry(deps: SessionDeps, seq: number): Outcome<null> {
   if (!r)
     return refuse(
       'REPLAY_SESSION_REQUIRED',
-      "Open a replay session first (POST /admin/sandbox/replay-session, on a fresh sandbox started with the journal's origin).",
+      'Open a replay session first (POST /admin/sandbox/replay-session, on a fresh sandbox started with the ' +
+        "journal's origin).",
     );
   if (r.state === 'open') {
     const extra = deps.journal.since(r.journal_seq)[0];
@@ -126,7 +129,8 @@ export function admitEntry(deps: SessionDeps, seq: number): Outcome<null> {
   if (seq !== now.last_seq + 1)
     return refuse(
       'REPLAY_OUT_OF_ORDER',
-      `Entry ${seq} is not the next one: the session has replayed up to seq ${now.last_seq}, so it takes seq ${now.last_seq + 1}.`,
+      `Entry ${seq} is not the next one: the session has replayed up to seq ${now.last_seq}, so it takes seq ` +
+        `${now.last_seq + 1}.`,
     );
   return ok(null);
 }

@@ -52,7 +52,8 @@ function principalOf(deps: Pick<Deps, 'db' | 'keys'>, principal: string): Outcom
     if (!row)
       return refuse(
         'NOT_FOUND',
-        `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's seed; tenants are created by the bootstrap and by journaled requests).`,
+        `principal: this sandbox has no tenant ${tenantId} (replay into a fresh sandbox with the journal's ` +
+          `seed; tenants are created by the bootstrap and by journaled requests).`,
       );
     return ok({ kind: 'tenant', tenantId });
   }
@@ -84,7 +85,8 @@ function catchUpTo(deps: Pick<Deps, 'clock' | 'scheduler' | 'nowIso'>, e: Journa
   if (now > e.sim_ms) {
     return refuse(
       'CLOCK_NOT_ADVANCEABLE',
-      `The sandbox clock is at ${deps.nowIso()}, after entry ${e.seq}'s recorded time ${e.at}: replay a journal in order, into a fresh sandbox started at its origin.`,
+      `The sandbox clock is at ${deps.nowIso()}, after entry ${e.seq}'s recorded time ${e.at}: replay a ` +
+        `journal in order, into a fresh sandbox started at its origin.`,
     );
   }
   // The same bound as one clock advance: a journal's entries are at most that far apart unless a

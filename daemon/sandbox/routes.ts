@@ -31,7 +31,8 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'Advance the simulated clock by minutes, hours or days, or until an instant, next_open or next_close; runs every event due on the way.',
+        'Advance the simulated clock by minutes, hours or days, or until an instant, next_open or next_close; ' +
+        'runs every event due on the way.',
       body: ClockAdvanceBody,
       response: ClockAdvanceResponse,
       errors: ['CLOCK_NOT_ADVANCEABLE', 'CLOCK_ADVANCE_TOO_LARGE', 'INVALID_TIMESTAMP'],
@@ -46,7 +47,8 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       tags: ['sandbox'],
       summary:
         'Set the clock mode: frozen (moves only when advanced) or running (follows the wall clock at a speed factor).',
-      body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().min(0.001).max(10000).optional() }), // stored in thousandths: 0.001 is the slowest
+      // stored in thousandths: 0.001 is the slowest
+      body: z.strictObject({ mode: z.enum(['frozen', 'running']), speed: z.number().min(0.001).max(10000).optional() }),
       response: ClockModeSchema,
       handler: ({ body }) => setClockMode(deps, body.mode, body.speed),
     }),
@@ -88,7 +90,8 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'Set the tape price of a symbol now; ticks continue from it. The price must be on the tick grid and inside the band.',
+        'Set the tape price of a symbol now; ticks continue from it. The price must be on the tick grid and ' +
+        'inside the band.',
       body: z.strictObject({
         symbol: z.string().min(1).max(16),
         price_micros: z.int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -114,7 +117,8 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'The whole sandbox as one snapshot file (database, key-encryption key, credentials, manifest with checksums); it holds secrets. svc sandbox import restores it.',
+        'The whole sandbox as one snapshot file (database, key-encryption key, credentials, manifest with ' +
+        'checksums); it holds secrets. svc sandbox import restores it.',
       // No JSON response schema: the reply is the snapshot file's bytes (application/vnd.svc.snapshot).
       produces: ['application/vnd.svc.snapshot'],
       handler: () => exportSnapshot(deps),
@@ -125,7 +129,10 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'The request journal: every committed state-changing request, oldest first, with its principal, simulated time and status (never keys or signatures). format=ndjson gives a replayable file (header line, then entries; every entry unless limit is given); json pages with after and limit (default 100, at most 1000).',
+        'The request journal: every committed state-changing request, oldest first, with its principal, ' +
+        'simulated time and status (never keys or signatures). format=ndjson gives a replayable file (header ' +
+        'line, then entries; every entry unless limit is given); json pages with after and limit (default 100, ' +
+        'at most 1000).',
       query: JournalQuery,
       response: JournalPage,
       produces: ['application/x-ndjson'],

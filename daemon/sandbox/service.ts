@@ -151,7 +151,9 @@ function wipe(deps: Deps, opts: { seed?: number; startMs?: number; clockMode?: C
       ...KEEP_SEQUENCES,
     );
     db.prepare(
-      'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, generation = generation + 1, auto_fill = 1, manual_funding = 0, wiping = 0, clock_mode = COALESCE(?, clock_mode) WHERE id = 1',
+      'UPDATE sandbox_state SET seed = ?, start_ms = ?, sim_ms = ?, processed_ms = ?, wall_anchor_ms = ?, ' +
+        'generation = generation + 1, auto_fill = 1, manual_funding = 0, wiping = 0, clock_mode = COALESCE(?, ' +
+        'clock_mode) WHERE id = 1',
     ).run(seed, startMs, startMs, startMs, deps.wallNow(), opts.clockMode ?? null);
   })();
   deps.clock.reload();

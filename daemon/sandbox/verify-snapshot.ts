@@ -67,7 +67,10 @@ function checkState(db: Db, manifest: SnapshotManifest): Problem {
     | undefined;
   if (!state) return 'svc.db holds no sandbox state';
   if (state.seed !== manifest.seed || state.generation !== manifest.generation) {
-    return `svc.db is seed ${state.seed} generation ${state.generation}, the manifest says seed ${manifest.seed} generation ${manifest.generation}`;
+    return (
+      `svc.db is seed ${state.seed} generation ${state.generation}, the manifest says seed ${manifest.seed}` +
+      ` generation ${manifest.generation}`
+    );
   }
   const broken = db.pragma('foreign_key_check') as Array<{ table: string }>;
   if (broken.length > 0)

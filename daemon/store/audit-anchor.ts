@@ -42,7 +42,8 @@ export interface ChainEnd {
 
 const KEPT = 'the checkpoint kept with the key';
 
-/** Rows after `from`, in order: each follows the one before and recomputes; the end they reach, or the first bad row. */
+/** Rows after `from`, in order: each follows the one before and recomputes; the end they reach, or the first bad row.
+ * */
 function walkFrom(db: Db, from: Checkpoint): { end: ChainEnd } | { bad: number; why: string } {
   let prev = from.count === 0 ? GENESIS : from.head;
   let seq = from.count;

@@ -42,7 +42,8 @@ export function parseCheckpoint(text: string, key: Buffer): CheckpointRead {
 
 /** The record: always the same length (count zero-padded to 15 digits), so a new one covers the old one exactly. */
 export const formatCheckpoint = (c: Checkpoint, key: Buffer): string =>
-  `${MAGIC}\ncount ${String(c.count).padStart(15, '0')}\nhead ${c.head === '' ? NO_HEAD : c.head}\nmac ${macOf(key, c)}\n`;
+  `${MAGIC}\ncount ${String(c.count).padStart(15, '0')}\nhead ${c.head === '' ? NO_HEAD : c.head}\nmac ` +
+  `${macOf(key, c)}\n`;
 
 export function readCheckpoint(file: string, key: Buffer): CheckpointRead {
   if (!existsSync(file)) return { state: 'missing' };

@@ -98,7 +98,8 @@ export function createSigner(
     t.mine.clear();
   }
 
-  /** A head read back from the database: false (and nothing signed from now on) when it is not one this daemon wrote. */
+  /** A head read back from the database: false (and nothing signed from now on) when it is not one this daemon wrote.
+   * */
   function knows(h: HeadRow): boolean {
     if (!t.anchored || !t.trusted || t.mine.get(h.audit_count) === h.audit_head) return true;
     distrust({
@@ -142,7 +143,8 @@ export function createSigner(
       sealedInBatch = null;
       if (end) checkpoint(end);
     },
-    /** Start: the checkpoint vouches for `end` (or the home is new or adopted). Seals it when the database's seal does not, and checkpoints it. */
+    /** Start: the checkpoint vouches for `end` (or the home is new or adopted). Seals it when the database's seal does
+     * not, and checkpoints it. */
     trust(end: ChainEnd, sealOk: boolean): void {
       t.trusted = true;
       t.problem = null;

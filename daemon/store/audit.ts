@@ -186,7 +186,8 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
       const hash = rowHash(row);
       if (setHead.run(row.seq, hash, h.audit_count, h.audit_head).changes === 1) {
         insert ??= db.prepare(
-          'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)',
+          'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, ' +
+            'on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)',
         );
         insert.run(
           row.seq,
@@ -232,9 +233,11 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
 }
 
 export interface StartOptions {
-  /** The database file was created by this start: a checkpoint left beside the key belongs to a database that is gone. */
+  /** The database file was created by this start: a checkpoint left beside the key belongs to a database that is gone.
+   * */
   fresh: boolean;
-  /** The owner vouches for the chain as it is (`--adopt-audit-head`; a snapshot import): sign its end if every row recomputes. */
+  /** The owner vouches for the chain as it is (`--adopt-audit-head`; a snapshot import): sign its end if every row
+   * recomputes. */
   adopt: boolean;
 }
 

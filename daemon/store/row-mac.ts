@@ -1,8 +1,8 @@
 // A MAC over a stored row under a key derived from the key-encryption key (docs/reliability.md,
 // "Session and step-up rows need the key"). Rows that grant access by being present (a console
-// session and its step-up, a passkey, an enrolment code, an operator key's step-up window) carry one: a row inserted or edited by
-// whoever can write svc.db but cannot read kek.key does not verify, and is treated as absent. The
-// key of each table is HMAC(KEK, label), so a MAC of one table never verifies as another's.
+// session and its step-up, a passkey, an enrolment code, an operator key's step-up window) carry one: a row inserted or
+// edited by whoever can write svc.db but cannot read kek.key does not verify, and is treated as absent. The key of each
+// table is HMAC(KEK, label), so a MAC of one table never verifies as another's.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type MacField = string | number | null;

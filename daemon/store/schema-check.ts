@@ -25,7 +25,8 @@ export interface SchemaObject {
 export function schemaOf(db: Db): Map<string, SchemaObject> {
   const rows = db
     .prepare<[], SchemaObject>(
-      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger', 'view') ORDER BY type, name",
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger', 'view') " +
+        'ORDER BY type, name',
     )
     .all();
   return new Map(rows.map((r) => [`${r.type} ${r.name}`, r]));

@@ -40,7 +40,8 @@ export function onTableWrite(db: Db, table: string, onWrite: () => void, columns
       ['delete', 'DELETE'],
     ]) {
       db.exec(
-        `CREATE TEMP TRIGGER IF NOT EXISTS svc_watch_${tag}_${op} AFTER ${what} ON main.${table} BEGIN SELECT svc_table_written('${key}'); END`,
+        `CREATE TEMP TRIGGER IF NOT EXISTS svc_watch_${tag}_${op} AFTER ${what} ON main.${table} BEGIN SELECT ` +
+          `svc_table_written('${key}'); END`,
       );
     }
   }

@@ -49,13 +49,16 @@ const FILTERS = ['state', 'rule', 'investor_id', 'symbol', 'tenant_id', 'session
 export function createSurveillanceRepo(db: Db) {
   const q = {
     fills: db.prepare<[string], FillFact>(
-      'SELECT id, order_id, tenant_id, investor_id, symbol, side, qty, at_ms FROM fills WHERE trade_date = ? ORDER BY seq',
+      'SELECT id, order_id, tenant_id, investor_id, symbol, side, qty, at_ms FROM fills WHERE trade_date = ? ' +
+        'ORDER BY seq',
     ),
     cancels: db.prepare<[number, number], Omit<CancelFact, 'canceled_ms'> & { canceled_at: string }>(
-      "SELECT id AS order_id, tenant_id, investor_id, symbol, side, created_ms, canceled_at FROM orders WHERE created_ms >= ? AND created_ms < ? AND state = 'cancelled' ORDER BY seq",
+      'SELECT id AS order_id, tenant_id, investor_id, symbol, side, created_ms, canceled_at FROM orders WHERE ' +
+        "created_ms >= ? AND created_ms < ? AND state = 'cancelled' ORDER BY seq",
     ),
     insertRun: db.prepare(
-      'INSERT INTO surveillance_runs (id, trigger, session_date, thresholds, alerts_raised, ran_at) VALUES (@id, @trigger, @session_date, @thresholds, @alerts_raised, @ran_at)',
+      'INSERT INTO surveillance_runs (id, trigger, session_date, thresholds, alerts_raised, ran_at) VALUES ' +
+        '(@id, @trigger, @session_date, @thresholds, @alerts_raised, @ran_at)',
     ),
     setRaised: db.prepare<[number, string]>('UPDATE surveillance_runs SET alerts_raised = ? WHERE id = ?'),
     exists: db
@@ -70,7 +73,8 @@ export function createSurveillanceRepo(db: Db) {
     byId: db.prepare<[string], AlertRow>('SELECT * FROM surveillance_alerts WHERE id = ?'),
     byRun: db.prepare<[string], AlertRow>('SELECT * FROM surveillance_alerts WHERE run_id = ? ORDER BY seq'),
     escalate: db.prepare<[string | null, string, string, string]>(
-      "UPDATE surveillance_alerts SET state = 'escalated', note = COALESCE(?, note), escalated_at = ?, updated_at = ? WHERE id = ?",
+      "UPDATE surveillance_alerts SET state = 'escalated', note = COALESCE(?, note), escalated_at = ?, " +
+        'updated_at = ? WHERE id = ?',
     ),
     close: db.prepare<[string, string, string, string]>(
       "UPDATE surveillance_alerts SET state = 'closed', note = ?, closed_at = ?, updated_at = ? WHERE id = ?",

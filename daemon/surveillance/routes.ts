@@ -31,7 +31,9 @@ export function surveillanceRoutes(deps: Deps): RouteDef[] {
       tags,
       status: 201,
       summary:
-        'Run the surveillance rules (wash trade, layering-like cancels, concentration) over one session now: date, or the latest session that has opened. Answers the run with the alerts it raised; a pattern already alerted for that session is not raised again.',
+        'Run the surveillance rules (wash trade, layering-like cancels, concentration) over one session now: ' +
+        'date, or the latest session that has opened. Answers the run with the alerts it raised; a pattern ' +
+        'already alerted for that session is not raised again.',
       body: RunRequestSchema,
       response: RunSchema,
       errors: ['SURVEILLANCE_DATE_INVALID'],
@@ -43,7 +45,8 @@ export function surveillanceRoutes(deps: Deps): RouteDef[] {
       auth: READ,
       tags,
       summary:
-        'The surveillance alerts, oldest first, filtered by state, rule, investor_id, symbol, tenant_id and session_date.',
+        'The surveillance alerts, oldest first, filtered by state, rule, investor_id, symbol, tenant_id and ' +
+        'session_date.',
       query: AlertListQuerySchema,
       response: AlertListSchema,
       handler: ({ query }) => svc.list(query),
@@ -77,7 +80,8 @@ export function surveillanceRoutes(deps: Deps): RouteDef[] {
       auth: MANAGE,
       tags,
       summary:
-        'Close an open or escalated alert with a note (required: 422 ALERT_NOTE_REQUIRED without one). A closed alert is final.',
+        'Close an open or escalated alert with a note (required: 422 ALERT_NOTE_REQUIRED without one). A ' +
+        'closed alert is final.',
       params: AlertParams,
       body: AlertCloseSchema,
       response: AlertSchema,
@@ -100,7 +104,8 @@ export function surveillanceRoutes(deps: Deps): RouteDef[] {
       auth: MANAGE,
       tags,
       summary:
-        'Override thresholds: a number overrides, null puts the default back, an absent name is kept. Later runs use them; a reset forgets them.',
+        'Override thresholds: a number overrides, null puts the default back, an absent name is kept. Later ' +
+        'runs use them; a reset forgets them.',
       body: ThresholdsPatchSchema,
       response: ThresholdsViewSchema,
       handler: ({ body, actor }) => svc.setThresholds(body, actor),

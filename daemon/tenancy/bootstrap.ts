@@ -1,7 +1,7 @@
 // First start: the sandbox state row, the broker of record from fixtures, one tenant and the operator
-// identities (admin, dealer, security, approver, compliance, auditor). Keys are random and shown once; the CLI keeps them in
-// the credentials file of $SVC_HOME. daemon/deps.ts calls it while it builds the container, so it takes
-// only what it uses (never Deps: that would be an import circle).
+// identities (admin, dealer, security, approver, compliance, auditor). Keys are random and shown once; the CLI keeps
+// them in the credentials file of $SVC_HOME. daemon/deps.ts calls it while it builds the container, so it takes only
+// what it uses (never Deps: that would be an import circle).
 import { readFixture } from '../fixtures.js';
 import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
@@ -60,7 +60,8 @@ export function bootstrapIfEmpty(
   const exists = db.prepare('SELECT 1 FROM sandbox_state WHERE id = 1').get();
   if (exists) return null;
   db.prepare(
-    'INSERT INTO sandbox_state (id, seed, start_ms, clock_mode, sim_ms, wall_anchor_ms, speed_milli, processed_ms) VALUES (1, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sandbox_state (id, seed, start_ms, clock_mode, sim_ms, wall_anchor_ms, speed_milli, ' +
+      'processed_ms) VALUES (1, ?, ?, ?, ?, ?, ?, ?)',
   ).run(opts.seed, opts.startMs, opts.clockMode, opts.startMs, wallNow(), opts.speedMilli, opts.startMs);
   return {
     provision(deps) {

@@ -30,7 +30,8 @@ export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
       'SELECT * FROM operator_grants WHERE operator_id = ? AND (expires_at IS NULL OR expires_at > ?)',
     ),
     grant: db.prepare(
-      'INSERT OR REPLACE INTO operator_grants (operator_id, grant_name, scope, role, granted_at, expires_at, review_required) VALUES (?,?,?,?,?,?,?)',
+      'INSERT OR REPLACE INTO operator_grants (operator_id, grant_name, scope, role, granted_at, expires_at, ' +
+        'review_required) VALUES (?,?,?,?,?,?,?)',
     ),
     revoke: db.prepare<[string, string, string]>(
       'DELETE FROM operator_grants WHERE operator_id = ? AND grant_name = ? AND scope = ?',

@@ -217,14 +217,16 @@ export function createKeyStore(db: Db, ids: IdGen, kek: Buffer, nowIso: () => st
     identities,
     /** Machine keys' step-up windows (step-up-window.ts). */
     stepUpWindow,
-    /** A new key for the identity (null: unknown or revoked); the old one stops working at once, and its step-up window with it. */
+    /** A new key for the identity (null: unknown or revoked); the old one stops working at once, and its step-up window
+     * with it. */
     rotateOperatorKey: (operatorId: string): string | null => {
       const key = rotateOperatorKey(db, nowIso, operatorId);
       if (key !== null) stepUpWindow.end(operatorId);
       cache.clearCaches();
       return key;
     },
-    /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request, its step-up window ended now. */
+    /** Revokes the identity's key for good (false: unknown or already revoked); refused at its next request, its
+     * step-up window ended now. */
     revokeOperatorKey: (operatorId: string, by: string): boolean => {
       const n = db
         .prepare('UPDATE operators SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL')

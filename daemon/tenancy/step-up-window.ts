@@ -33,7 +33,8 @@ export function createStepUpWindows(db: Db, kek: Buffer) {
       'SELECT key_hash, revoked_at FROM operators WHERE id = ?',
     ),
     put: db.prepare(
-      'INSERT OR REPLACE INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, ' +
+        'mac) VALUES (?, ?, ?, ?, ?)',
     ),
     get: db.prepare<[string], WindowRow>(
       `SELECT w.*, o.key_hash AS current_key, o.revoked_at, o.disabled_at
@@ -51,7 +52,8 @@ export function createStepUpWindows(db: Db, kek: Buffer) {
   ];
   const macOf = (r: Parameters<typeof fields>[0]): string => rowMac(kek, 'operator_step_up_windows', fields(r));
 
-  /** Opens (or renews) the window of the identity's current key at a wall-clock instant; its end, or null (no usable key). */
+  /** Opens (or renews) the window of the identity's current key at a wall-clock instant; its end, or null (no usable
+   * key). */
   function open(operatorId: string, wallMs: number): string | null {
     const op = q.key.get(operatorId);
     if (!op || op.revoked_at !== null) return null;

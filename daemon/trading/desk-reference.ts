@@ -44,7 +44,9 @@ function line(
 export function feesReference(s: FeeSchedule = loadFeeSchedule()) {
   return {
     basis: 'order' as const,
-    note: 'Each line is charged per order and side on the executed value and rounded half up to the micro; an order filled in several executions pays, on each fill, the increase of the order-level figure.',
+    note:
+      'Each line is charged per order and side on the executed value and rounded half up to the micro; an order ' +
+      'filled in several executions pays, on each fill, the increase of the order-level figure.',
     lines: [
       line('commission', 'fee', s.commission.rateBpsX10, s.commission.minMicros, null, 'broker commission'),
       line('egx', 'fee', s.egx.rateBpsX10, null, s.egx.capMicros, 'exchange fee'),

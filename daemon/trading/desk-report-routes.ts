@@ -44,7 +44,8 @@ function referenceRoutes(deps: Deps): RouteDef[] {
       auth: ref,
       tags: ['desk'],
       summary:
-        'Trading days with session hours and settlement dates: of ?year=, of ?start=&end= (at most two years), or of the current year.',
+        'Trading days with session hours and settlement dates: of ?year=, of ?start=&end= (at most two years), ' +
+        'or of the current year.',
       query: ReferenceCalendarQuery,
       response: ReferenceCalendarSchema,
       errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'INVALID_RANGE'],
@@ -91,7 +92,8 @@ export function deskReportRoutes(deps: Deps): RouteDef[] {
       auth: grant('eod:read'),
       tags: ['desk'],
       summary:
-        "End of day for the dealer's broker: the date's trades with each fee line, fees by line, the day's cash movements, and settlement obligations due that date (per investor and net).",
+        "End of day for the dealer's broker: the date's trades with each fee line, fees by line, the day's " +
+        'cash movements, and settlement obligations due that date (per investor and net).',
       query: EodQuery,
       response: EodSchema,
       errors: ['INVALID_DATE', 'DATE_OUT_OF_RANGE', 'DATE_IN_FUTURE'],

@@ -66,7 +66,8 @@ export function tradingRoutes(deps: Deps): RouteDef[] {
       auth: { realm: 'admin', grant: 'sandbox:control' },
       tags: ['sandbox'],
       summary:
-        'Auto-fill on (default): orders execute against the tape. Off: new orders wait at the dealer desk (GET /broker/v1/queue).',
+        'Auto-fill on (default): orders execute against the tape. Off: new orders wait at the dealer desk (GET ' +
+        '/broker/v1/queue).',
       body: AutoFillBody,
       response: AutoFillSchema,
       handler: ({ body }) => trading.setAutoFill(body.enabled),
@@ -83,7 +84,9 @@ function orderRoutes(trading: TradingService): RouteDef[] {
       tags: ['orders'],
       status: 201,
       summary:
-        'Place an order. Validation answers the first failing code in the documented precedence (docs/trading.md); a buy reserves settled cash, a sell settled shares. In session a market order fills at once; outside it day and gtc orders are queued (accepted).',
+        'Place an order. Validation answers the first failing code in the documented precedence ' +
+        '(docs/trading.md); a buy reserves settled cash, a sell settled shares. In session a market order ' +
+        'fills at once; outside it day and gtc orders are queued (accepted).',
       body: OrderCreateBody,
       response: OrderSchema,
       errors: [...ORDER_ERRORS],
@@ -95,7 +98,8 @@ function orderRoutes(trading: TradingService): RouteDef[] {
       auth: 'B',
       tags: ['orders'],
       summary:
-        'Orders of the tenant, newest first; filter by investor_id and status (open | closed); limit 1-200 (default 100).',
+        'Orders of the tenant, newest first; filter by investor_id and status (open | closed); limit 1-200 ' +
+        '(default 100).',
       query: OrderListQuery,
       response: OrderList,
       errors: ['NOT_FOUND', 'VALIDATION_FAILED'],
@@ -119,7 +123,8 @@ function orderRoutes(trading: TradingService): RouteDef[] {
       tags: ['orders'],
       status: 202,
       summary:
-        'Request cancellation: the order is pending_cancel at once and canceled at the next simulated minute, unless a fill completes it first (the fill stands).',
+        'Request cancellation: the order is pending_cancel at once and canceled at the next simulated minute, ' +
+        'unless a fill completes it first (the fill stands).',
       params: OrderParams,
       response: OrderSchema,
       errors: ['NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
@@ -131,7 +136,8 @@ function orderRoutes(trading: TradingService): RouteDef[] {
       auth: 'B',
       tags: ['orders'],
       summary:
-        'Contract note: trade and settlement dates, each fill, each fee, the stamp duty withheld, gross and net consideration.',
+        'Contract note: trade and settlement dates, each fill, each fee, the stamp duty withheld, gross and ' +
+        'net consideration.',
       params: OrderParams,
       response: ContractNoteSchema,
       errors: ['NOT_FOUND', 'NO_EXECUTIONS'],
@@ -148,7 +154,8 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
       auth: grant('queue:read'),
       tags: ['desk'],
       summary:
-        'Orders waiting at the dealer desk (placed while auto-fill was off), oldest first, with the tape price and band.',
+        'Orders waiting at the dealer desk (placed while auto-fill was off), oldest first, with the tape price ' +
+        'and band.',
       query: DeskQueueQuery,
       response: DeskQueueSchema,
       handler: ({ query, operator }) => desk.queue(operator!, query.limit),
@@ -159,7 +166,8 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
       auth: grant('orders:execute'),
       tags: ['desk'],
       summary:
-        'Execute a desk order in session at price_micros (default the tape price; inside the band, never worse than the limit) for qty (default all that remains).',
+        'Execute a desk order in session at price_micros (default the tape price; inside the band, never worse ' +
+        'than the limit) for qty (default all that remains).',
       params: OrderParams,
       body: DeskExecuteBody,
       response: DeskOrderSchema,
@@ -206,7 +214,8 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
       auth: grant('exposure:read'),
       tags: ['desk'],
       summary:
-        "The broker's exposure: open orders and their reserved cash, unsettled executions by settlement date, today's traded quantity per symbol.",
+        "The broker's exposure: open orders and their reserved cash, unsettled executions by settlement date, " +
+        "today's traded quantity per symbol.",
       response: ExposureSchema,
       handler: ({ operator }) => desk.exposure(operator!),
     }),
@@ -216,7 +225,8 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
       auth: grant('orderbook:read'),
       tags: ['desk'],
       summary:
-        'A simulated order book around the tape price (deterministic per seed, symbol and minute); levels 1-20 (default 5).',
+        'A simulated order book around the tape price (deterministic per seed, symbol and minute); levels 1-20 ' +
+        '(default 5).',
       params: BookParams,
       query: BookQuery,
       response: OrderBookSchema,

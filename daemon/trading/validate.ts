@@ -85,7 +85,8 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
         price,
         band,
         (b) =>
-          `The band of ${instrument.symbol} is ${formatEgp(b.lowerMicros)}-${formatEgp(b.upperMicros)} EGP (${b.lowerMicros}-${b.upperMicros} micros).`,
+          `The band of ${instrument.symbol} is ${formatEgp(b.lowerMicros)}-${formatEgp(b.upperMicros)} EGP (` +
+          `${b.lowerMicros}-${b.upperMicros} micros).`,
       );
     if (off) return off;
   }

@@ -233,7 +233,8 @@ describe('a model that answers well: every benign narration of every order state
   const cancel = async (id: string) => expect((await b.req('DELETE', `/v1/orders/${id}`)).status).toBe(202);
   const clock = (body: Record<string, unknown>) => b.req('POST', '/admin/sandbox/clock-advance', { body });
 
-  /** Every benign entry of a case against this order: answered, each part the offered texts of the chosen templates, in both languages. */
+  /** Every benign entry of a case against this order: answered, each part the offered texts of the chosen templates, in
+   * both languages. */
   async function narrates(name: string, id: string): Promise<void> {
     const entries = BENIGN.filter((e) => e.case === name);
     expect(entries.length, name).toBeGreaterThan(0);

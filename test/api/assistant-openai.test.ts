@@ -168,7 +168,8 @@ describe('openai provider: a well-behaved endpoint chooses the narration, the se
       outcome: 'answered',
       cause: `Order ${id} on COMI is in state validated (status accepted).`,
       remedy:
-        "It stays open under time in force day until it executes, is cancelled or expires. The order's reservation stays in place until the order ends.",
+        "It stays open under time in force day until it executes, is cancelled or expires. The order's " +
+        'reservation stays in place until the order ends.',
     });
   });
 

@@ -199,7 +199,8 @@ describe('the database holds the rule', () => {
     expect(() =>
       db
         .prepare(
-          "UPDATE admin_actions SET state = 'rejected', checker = maker, decided_at = 'x', decision_reason = 'r' WHERE id = ?",
+          "UPDATE admin_actions SET state = 'rejected', checker = maker, decided_at = 'x', decision_reason = " +
+            "'r' WHERE id = ?",
         )
         .run(id),
     ).toThrow(/maker cannot decide|CHECK constraint/);
@@ -225,7 +226,8 @@ describe('the database holds the rule', () => {
     expect(() =>
       db
         .prepare(
-          "INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, expires_ms, state) VALUES ('act_raw1', 'break-glass', '{}', 'r', ?, ?, 'x', 0, 'proposed')",
+          'INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, ' +
+            "expires_ms, state) VALUES ('act_raw1', 'break-glass', '{}', 'r', ?, ?, 'x', 0, 'proposed')",
         )
         .run('0'.repeat(64), adminId),
     ).toThrow(/propose grant/);
@@ -233,7 +235,8 @@ describe('the database holds the rule', () => {
     expect(() =>
       db
         .prepare(
-          "UPDATE admin_actions SET state = 'rejected', checker = ?, decided_at = 'z', decision_reason = 'r' WHERE id = ?",
+          "UPDATE admin_actions SET state = 'rejected', checker = ?, decided_at = 'z', decision_reason = 'r' " +
+            'WHERE id = ?',
         )
         .run(adminId, p.body.action_id),
     ).toThrow(/approve grant/);

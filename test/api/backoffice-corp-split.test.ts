@@ -246,7 +246,8 @@ describe('corp-action:process, kind split', () => {
       })
     ).body;
     db.prepare(
-      'INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after) ' +
+        'VALUES (?, ?, ?, ?, ?, ?)',
     ).run(splitId, late.order_id, 3, 9, b.lowerMicros, b.lowerMicros);
     expect(() => db.prepare('UPDATE orders SET qty = 9 WHERE id = ?').run(late.order_id)).toThrow(
       /terms of an order never change/,

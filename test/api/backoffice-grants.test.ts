@@ -89,7 +89,8 @@ describe('grants are checked in scope', () => {
     expect((await t.req('GET', '/admin/audit')).status).toBe(200);
     t.deps.db
       .prepare(
-        "DELETE FROM operator_grants WHERE grant_name = 'audit:read' AND operator_id = (SELECT id FROM operators WHERE name = 'admin')",
+        "DELETE FROM operator_grants WHERE grant_name = 'audit:read' AND operator_id = (SELECT id FROM " +
+          "operators WHERE name = 'admin')",
       )
       .run();
     const res = await t.req('GET', '/admin/audit');

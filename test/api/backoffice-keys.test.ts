@@ -1,7 +1,7 @@
 // keys:rotate-dek and keys:rotate-kek through the API: approved, the rotation re-seals what the key
 // protects in slices after the approval (test/api/key-rotation-slices.test.ts shows the slices);
-// once done, every sealed value opens under the new key and not the old one, and everything built on them (signed requests, step-up codes, the audit seal, KYC
-// duplicate detection, the logo) keeps working.
+// once done, every sealed value opens under the new key and not the old one, and everything built on them (signed
+// requests, step-up codes, the audit seal, KYC duplicate detection, the logo) keeps working.
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeApp, type TestApp } from '../helpers/app.js';
@@ -132,7 +132,8 @@ describe('keys:rotate-dek', () => {
     const audit = t.deps.db.prepare("SELECT subject FROM audit_log WHERE action = 'keys.rotation.blocked'").all();
     expect(audit).toEqual([{ subject: p.body.action_id }]);
     expect(openEverySealed(t.deps.db, t.deps.kek).failures).toEqual([`kyc:details:${id} (${id})`]);
-    expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201); // signed, sealed under the next key
+    // signed, sealed under the next key
+    expect((await t.req('POST', '/v1/kyc/applications', { body: applicant() })).status).toBe(201);
     const again = await approve((await propose('keys:rotate-kek', {})).body.action_id);
     expect([again.status, again.body.error.code]).toEqual([422, 'ACTION_NOT_EXECUTABLE']);
     expect(again.body.error.message).toContain(p.body.action_id);
@@ -172,7 +173,8 @@ describe('keys:rotate-kek', () => {
     expect(a.status).toBe(200);
     expect(a.body.result).toMatchObject({ kek_version: 2 });
     const r = await rotated(p.body.action_id);
-    expect(r).toMatchObject({ state: 'done', resealed: { data_keys: 1, step_up_secrets: 6 } }); // one per bootstrap identity
+    // one per bootstrap identity
+    expect(r).toMatchObject({ state: 'done', resealed: { data_keys: 1, step_up_secrets: 6 } });
     expect(r.resealed.journal_bodies).toBeGreaterThan(0);
     expect(t.deps.kek.equals(oldKek)).toBe(false);
 

@@ -163,7 +163,8 @@ describe('session rows need the KEK', () => {
     });
     t.deps.db
       .prepare(
-        "INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ('ses_forged', ?, ?, ?, ?)",
+        'INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ' +
+          "('ses_forged', ?, ?, ?, ?)",
       )
       .run(idOf('approver'), sha256('forged'), new Date(T0).toISOString(), new Date(T0).toISOString());
     expect(revokeSessions(t.deps, { session_ids: ['ses_forged'] }, 'operator:security', T0)).toEqual({
@@ -187,7 +188,8 @@ describe('session rows need the KEK', () => {
     markSteppedUp(t.deps, a.session_id, now);
     t.deps.db
       .prepare(
-        "INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ('ses_forged', ?, ?, ?, ?)",
+        'INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at) VALUES ' +
+          "('ses_forged', ?, ?, ?, ?)",
       )
       .run(idOf('approver'), sha256('forged'), new Date(now).toISOString(), new Date(now).toISOString());
     let rotation = (await proposeAndApprove(t, 'keys:rotate-kek', {})).rotation as {
@@ -195,7 +197,8 @@ describe('session rows need the KEK', () => {
       state: string;
       resealed: Record<string, number>;
     };
-    // the rotation re-seals in slices after the approval and switches over at the end (docs/backoffice.md "Key rotation")
+    // the rotation re-seals in slices after the approval and switches over at the end (docs/backoffice.md "Key
+    // rotation")
     while (rotation.state === 'running') {
       await new Promise((resolve) => setImmediate(resolve));
       const all = (await t.req('GET', '/admin/actions?state=approved')).body.actions as Array<{

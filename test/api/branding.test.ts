@@ -16,7 +16,8 @@ const PNG = readFileSync('fixtures/documents/national_id_front.png');
 /** The smallest thing that passes for a JPEG: SOI, an APP0 (JFIF) segment, then noise, then EOI. */
 const JPEG = noisyJpeg(300);
 const SVG = Buffer.from(
-  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" ' +
+    'height="10"/></svg>',
 );
 /** Logos whose clear bytes must never reach the disk (any 32-byte window identifies one). */
 const uploaded: Buffer[] = [PNG];

@@ -173,7 +173,8 @@ describe('an identity that may not hold a session cannot open one', () => {
       else
         t.deps.db
           .prepare(
-            "UPDATE operators SET disabled_at = '2026-11-22T09:00:00+02:00', disabled_by = (SELECT id FROM operators WHERE name = 'security') WHERE id = ?",
+            "UPDATE operators SET disabled_at = '2026-11-22T09:00:00+02:00', disabled_by = (SELECT id FROM " +
+              "operators WHERE name = 'security') WHERE id = ?",
           )
           .run(dealer);
       const rowsBefore = t.deps.db.prepare('SELECT count(*) FROM console_sessions').pluck().get();
@@ -294,7 +295,8 @@ describe('the request journal and one-time secrets', () => {
     return a.body.result.answered_once.enrolment_code as string;
   }
 
-  /** Enrolment by an admin code and by two approvals, sign-ins, a step-up and a desk call with the session: every secret they showed. */
+  /** Enrolment by an admin code and by two approvals, sign-ins, a step-up and a desk call with the session: every
+   * secret they showed. */
   async function consoleWork(): Promise<string[]> {
     const dealer = softPasskey();
     const adminCode = await enrolCode('dealer');
@@ -337,7 +339,8 @@ describe('the request journal and one-time secrets', () => {
 
   it('keeps no one-time code, session token or challenge: the answers that showed a code read "[secret]" in the opened entries and on disk', async () => {
     const secrets = await consoleWork();
-    const entries = c.t.deps.journal.list(0, 10_000); // opened with the KEK and tenant keys, as GET /admin/sandbox/journal does
+    // opened with the KEK and tenant keys, as GET /admin/sandbox/journal does
+    const entries = c.t.deps.journal.list(0, 10_000);
     expect(entries.map((e) => e.route)).toEqual(
       expect.arrayContaining([
         'POST /admin/console/enrolments',

@@ -264,7 +264,8 @@ describe('blotter, exposure and the simulated book', () => {
     const res = await order(t, { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
     t.deps.db
       .prepare(
-        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+        'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ' +
+          "('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
       )
       .run();
     const key = consoleKey('other-dealer', ['queue:read', 'orders:execute'], 'brk_other000001');

@@ -15,7 +15,8 @@ beforeEach(async () => {
   t = await makeApp();
   t.deps.db
     .prepare(
-      "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?, 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+      "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES (?, 'Delta " +
+        "Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
     )
     .run(OTHER);
   a = await trader(t, 100_000);

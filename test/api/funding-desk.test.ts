@@ -258,7 +258,8 @@ describe('Dealer desk auth: X-Console-Key with funding:read / funding:approve', 
   it("a dealer of another broker sees nothing of this broker's investors and cannot decide their transfers (404)", async () => {
     t.deps.db
       .prepare(
-        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other', 'Other', 'Other', '999', 'a@b.c', '0')",
+        'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ' +
+          "('brk_other', 'Other', 'Other', '999', 'a@b.c', '0')",
       )
       .run();
     const otherDealer = consoleKey(['funding:read', 'funding:approve'], 'brk_other');

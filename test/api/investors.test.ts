@@ -509,7 +509,8 @@ describe("GET /broker/v1/accounts (exposure:read): accounts at the dealer's brok
   it("a dealer of another broker sees none of this broker's accounts and cannot change them", async () => {
     t.deps.db
       .prepare(
-        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000002', 'Delta Brokerage', 'دلتا', '998/2020', 'ops@delta.example', '+20221234567')",
+        'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ' +
+          "('brk_other000002', 'Delta Brokerage', 'دلتا', '998/2020', 'ops@delta.example', '+20221234567')",
       )
       .run();
     const key = consoleKey('delta-dealer', ['exposure:read', 'accounts:status'], 'brk_other000002');

@@ -116,7 +116,8 @@ beforeAll(async () => {
   expect(refused.status).toBe(422);
   await rec(a.req('DELETE', `/v1/orders/${orderId}`));
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { minutes: 3 } }));
-  await rec(a.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: 1 } })); // off the grid or band: a refusal
+  // off the grid or band: a refusal
+  await rec(a.req('POST', '/admin/sandbox/quote', { body: { symbol: 'COMI', price_micros: 1 } }));
   await rec(a.req('POST', '/admin/sandbox/clock-advance', { body: { days: 3 } }));
 });
 afterAll(() => a?.close());
@@ -315,14 +316,18 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
     expect(() =>
       a.deps.db
         .prepare(
-          "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'text', ?, 200, ?, 1)",
+          'INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, ' +
+            "body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', " +
+            "'anonymous', 'text', ?, 200, ?, 1)",
         )
         .run(r.body_sealed, r.body_sealed),
     ).toThrow(/CHECK constraint failed/);
     expect(() =>
       a.deps.db
         .prepare(
-          "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', 'anonymous', 'none', NULL, 200, ?, 1)",
+          'INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, body_kind, ' +
+            "body_sealed, status, response_sealed, answer_in_body) VALUES ('req_x', 0, 'POST', 'r', '/p', '', " +
+            "'anonymous', 'none', NULL, 200, ?, 1)",
         )
         .run(r.body_sealed),
     ).toThrow(/CHECK constraint failed/);

@@ -110,7 +110,9 @@ describe('a key rotation re-seals in slices while the daemon answers', () => {
     const seen = await whileRotating(approval.body.action_id);
     loop.disable();
     console.log(
-      `rotate-dek over 40,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz and ${seen.reads} reads answered while it ran, ${seen.slicesSeen} distinct progress values seen; event loop delay max ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
+      `rotate-dek over 40,000 entries: ${seen.final.slices} slices, ${seen.healthz} /healthz and ${seen.reads}` +
+        ` reads answered while it ran, ${seen.slicesSeen} distinct progress values seen; event loop delay max ` +
+        `${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
     );
     expect(seen.final.state).toBe('done');
     expect(seen.final.resealed.journal_bodies).toBeGreaterThanOrEqual(40_000);

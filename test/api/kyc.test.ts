@@ -622,7 +622,8 @@ describe('Dealer KYC desk: GET /broker/v1/kyc (kyc:read), POST .../clear and ...
   it("a dealer of another broker sees none of this broker's applications", async () => {
     t.deps.db
       .prepare(
-        "INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
+        'INSERT INTO brokers (id, name, name_ar, fra_license_no, contact_email, contact_phone) VALUES ' +
+          "('brk_other000001', 'Delta Brokerage', 'دلتا', '999/2020', 'ops@delta.example', '+20221234567')",
       )
       .run();
     const key = consoleKey('other-dealer', ['kyc:read', 'kyc:decide'], 'brk_other000001');

@@ -462,7 +462,8 @@ describe('The database refuses what the code would never do (constraints and tri
   it('a posting that would overdraw an investor, one between two assets, and one across tenants', async () => {
     const before = snapshot();
     const insert =
-      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, at_ms) VALUES (?, ?, ?, ?, ?, ?, 0)';
+      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, at_ms) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, 0)';
     refuses(
       insert,
       [tenant, accountId(inv, 'settled'), accountId('system:rail', 'system'), 100 * EGP + 1, 'withdrawal', 'x'],
@@ -501,7 +502,8 @@ describe('The database refuses what the code would never do (constraints and tri
 
   it('reserved moves only with a pending hold; postings are immutable; a closed hold is final', () => {
     const insert =
-      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0)';
+      'INSERT INTO ledger_entries (tenant_id, debit_account_id, credit_account_id, amount, kind, ref, hold_id, ' +
+      'at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0)';
     const held = t.deps.ledger.hold({
       tenantId: tenant,
       investorId: inv,
@@ -556,7 +558,8 @@ describe('The database refuses what the code would never do (constraints and tri
     refuses('UPDATE activities SET net_amount_micros = 2', [], /immutable/);
     refuses('DELETE FROM activities', [], /immutable/);
     refuses(
-      "INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, at, at_ms) VALUES ('act_x', ?, ?, 'BOGUS', 0, 'x', 'x', 0)",
+      'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, at, ' +
+        "at_ms) VALUES ('act_x', ?, ?, 'BOGUS', 0, 'x', 'x', 0)",
       [tenant, inv],
       /CHECK constraint failed/,
     );

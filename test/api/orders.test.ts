@@ -45,7 +45,8 @@ describe('POST /v1/orders validation returns the first failing code in the docum
     expect(first.body.status).toBe('accepted');
     const db = t.deps.db;
     db.prepare(
-      "UPDATE investors SET suitability_recorded = 0, risk_acknowledged = 0, status = 'restricted', shariah_only = 1 WHERE id = ?",
+      "UPDATE investors SET suitability_recorded = 0, risk_acknowledged = 0, status = 'restricted', " +
+        'shariah_only = 1 WHERE id = ?',
     ).run(inv);
     t.deps.market.setHalt('EGTB28NOV', true);
     const bondBand = bandOf('EGTB28NOV');

@@ -59,7 +59,8 @@ async function journey(): Promise<string> {
       })
     ).body.result_units_micros,
   ).toBe(1_000_000_000);
-  // Tuesday: the shares settled at 10:00; sell 40 at 90.00: 3,600 - fees 6.08 - stamp duty 4.50 = 3,589.42 EGP (unsettled until Thursday)
+  // Tuesday: the shares settled at 10:00; sell 40 at 90.00: 3,600 - fees 6.08 - stamp duty 4.50 = 3,589.42 EGP
+  // (unsettled until Thursday)
   await at('2026-11-24T10:05:00+02:00');
   await setQuote('COMI', 90_000_000);
   expect(

@@ -147,7 +147,8 @@ describe('inject-break corrupts the external side only, and a run finds each kin
       [{ kind: 'cash', investor_id: a, symbol: 'COMI', amount: 1 }, 422, 'VALIDATION_FAILED'],
       [{ kind: 'missing', investor_id: a, amount: 3 }, 422, 'VALIDATION_FAILED'],
       [{ kind: 'cash', investor_id: a, amount: 0 }, 422, 'VALIDATION_FAILED'],
-      [{ kind: 'missing', investor_id: a, symbol: 'COMI' }, 422, 'BREAK_LINE_ABSENT'], // unsettled on Sunday: no custodian line
+      // unsettled on Sunday: no custodian line
+      [{ kind: 'missing', investor_id: a, symbol: 'COMI' }, 422, 'BREAK_LINE_ABSENT'],
       [{ kind: 'cash', investor_id: a, amount: 1, date: '2026-11-23' }, 422, 'RECONCILIATION_DATE_INVALID'],
       [{ kind: 'cash', investor_id: a, amount: 1, date: '2026-11-21' }, 422, 'RECONCILIATION_DATE_INVALID'],
       [{ kind: 'cash', investor_id: a, amount: 1, date: '2026-02-30' }, 422, 'INVALID_DATE'],

@@ -29,7 +29,8 @@ describe('money in refusal messages', () => {
     expect(res.status, res.text).toBe(422);
     expect(res.body.error.code).toBe('INSUFFICIENT_SETTLED_CASH');
     expect(res.body.error.message).toBe(
-      'The order needs 8,521.68 EGP (8521675000 micros) of settled cash; 8,521.67 EGP (8521670000 micros) is available.',
+      'The order needs 8,521.68 EGP (8521675000 micros) of settled cash; 8,521.67 EGP (8521670000 micros) is ' +
+        'available.',
     );
   });
 

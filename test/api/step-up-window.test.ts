@@ -121,7 +121,8 @@ describe('the dealer desk (scenario 12)', () => {
       .order_id;
     const exec = (body: Record<string, unknown>, stepUp: boolean) =>
       t.req('POST', `/broker/v1/queue/${o}/execute`, { stepUp, body });
-    const bad = await exec({ price_micros: 1_000_000_000 }, true); // refused on its merits: the code still opens the window
+    // refused on its merits: the code still opens the window
+    const bad = await exec({ price_micros: 1_000_000_000 }, true);
     expect([bad.status, bad.body.error.code]).toEqual([422, 'PRICE_BAND_EXCEEDED']);
     expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 3 });
     expect((await exec({ qty: 3 }, false)).body).toMatchObject({ filled_qty: 6 });
@@ -177,7 +178,8 @@ describe('the window row needs the key-encryption key', () => {
     const keyHash = t.deps.db.prepare<[string], string>('SELECT key_hash FROM operators WHERE id = ?').pluck().get(id)!;
     t.deps.db
       .prepare(
-        'INSERT INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO operator_step_up_windows (operator_id, key_hash, stepped_up_at, fresh_until, mac) VALUES ' +
+          '(?, ?, ?, ?, ?)',
       )
       .run(id, keyHash, new Date(wall - MIN).toISOString(), new Date(wall + 4 * MIN).toISOString(), 'f'.repeat(64));
     const r = await reject(await proposal(), false);

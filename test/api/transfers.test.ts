@@ -556,12 +556,16 @@ describe('The database refuses transfer rows the state machine would never write
     expect(sql("UPDATE transfers SET state = 'failed', reason_code = 'X' WHERE id = ?")).toThrow(/final/);
     expect(
       sql(
-        "INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_big', tenant_id, investor_id, 'deposit', 70000000001, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
+        'INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, ' +
+          "local_date, created_ms, created_at, updated_at) SELECT 'trf_big', tenant_id, investor_id, 'deposit', " +
+          "70000000001, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
       ),
     ).toThrow(/CHECK constraint failed/);
     expect(
       sql(
-        "INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, local_date, created_ms, created_at, updated_at) SELECT 'trf_nohold', tenant_id, investor_id, 'withdrawal', 1, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
+        'INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, ' +
+          "local_date, created_ms, created_at, updated_at) SELECT 'trf_nohold', tenant_id, investor_id, " +
+          "'withdrawal', 1, 'received', 'automatic', local_date, 0, '', '' FROM transfers WHERE id = ?",
       ),
     ).toThrow(/CHECK constraint failed/);
   });

@@ -42,13 +42,15 @@ try {
     const row = { f, a: got.get(a)!, b: got.get(b)! };
     rows.push(row);
     log(
-      `round ${i + 1}: floor ${row.f.toFixed(0)} µs, A ${row.a.toFixed(0)} µs (${(row.a / row.f).toFixed(2)} x), B ${row.b.toFixed(0)} µs (${(row.b / row.f).toFixed(2)} x), B/A ${(row.b / row.a).toFixed(3)}`,
+      `round ${i + 1}: floor ${row.f.toFixed(0)} µs, A ${row.a.toFixed(0)} µs (${(row.a / row.f).toFixed(2)}` +
+        ` x), B ${row.b.toFixed(0)} µs (${(row.b / row.f).toFixed(2)} x), B/A ${(row.b / row.a).toFixed(3)}`,
     );
   }
   const m = (k: 'f' | 'a' | 'b') => median(rows.map((r) => r[k])).toFixed(0);
   process.stdout.write(
     `medians: floor ${m('f')} µs, A ${m('a')} µs, B ${m('b')} µs; ` +
-      `A/floor ${median(rows.map((r) => r.a / r.f)).toFixed(2)} x, B/floor ${median(rows.map((r) => r.b / r.f)).toFixed(2)} x, ` +
+      `A/floor ${median(rows.map((r) => r.a / r.f)).toFixed(2)} x, B/floor ` +
+      `${median(rows.map((r) => r.b / r.f)).toFixed(2)} x, ` +
       `B/A ${median(rows.map((r) => r.b / r.a)).toFixed(3)}\n`,
   );
   await Promise.all([floor.stop(), a.stop(), b.stop()]);

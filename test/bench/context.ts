@@ -200,7 +200,8 @@ export class BenchContext {
     return this.daemonPromise;
   }
 
-  /** A daemon of its own (not the shared one); nodeArgs go before the script (e.g. --cpu-prof); entry: another build's main.js. */
+  /** A daemon of its own (not the shared one); nodeArgs go before the script (e.g. --cpu-prof); entry: another build's
+   * main.js. */
   async startDaemon(
     opts: { nodeArgs?: string[]; args?: string[]; entry?: string; wrap?: string[]; healthyMs?: number } = {},
   ): Promise<DaemonHandle> {

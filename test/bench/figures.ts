@@ -16,7 +16,9 @@ export function httpFigures(stats: LoadStats): Figure[] {
       metric: 'server CPU per request',
       value: stats.serverCpuUsPerReq,
       unit: 'µs',
-      note: `${stats.serverSysUsPerReq?.toFixed(1)} µs of it in the kernel; server ${stats.serverCpuPct?.toFixed(0)} % of a core, client ${stats.clientCpuPct.toFixed(0)} %`,
+      note:
+        `${stats.serverSysUsPerReq?.toFixed(1)} µs of it in the kernel; server ${stats.serverCpuPct?.toFixed(0)}` +
+        ` % of a core, client ${stats.clientCpuPct.toFixed(0)} %`,
     });
   }
   return figures;

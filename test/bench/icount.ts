@@ -198,7 +198,8 @@ try {
     const work = s.total - s.compiler - s.major;
     results.push(work);
     process.stdout.write(
-      `${entry}: ${k(work)} instructions per ${UNIT} without the optimizing compiler and a major GC (${k(s.total)} in all, compiler ${k(s.compiler)}, major GC ${k(s.major)}; ` +
+      `${entry}: ${k(work)} instructions per ${UNIT} without the optimizing compiler and a major GC (` +
+        `${k(s.total)} in all, compiler ${k(s.compiler)}, major GC ${k(s.major)}; ` +
         `of the rest: SQLite ${k(s.sqlite)}, GC ${k(s.gc)}; ${ORDERS} × ${UNIT})\n`,
     );
   }

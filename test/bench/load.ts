@@ -155,7 +155,8 @@ export async function measure(target: LoadTarget, cfg: LoadConfig): Promise<Load
   if (stats.requests === 0) throw new Error(`no responses from ${target.url}`);
   if (stats.non2xx > 0 || stats.errors > 0) {
     throw new Error(
-      `${target.url}: ${stats.non2xx} non-2xx responses and ${stats.errors} errors out of ${stats.requests}; the figure would not measure the route`,
+      `${target.url}: ${stats.non2xx} non-2xx responses and ${stats.errors} errors out of ${stats.requests}; ` +
+        `the figure would not measure the route`,
     );
   }
   return stats;

@@ -80,8 +80,10 @@ for (const path of paths) {
   );
   out.push(
     `   profile ${file}`,
-    `   measured run only: ${s.busyMs.toFixed(0)} ms sampled busy of ${s.totalMs.toFixed(0)} ms = ${us(s.busyMs).trim()} (wall-clock sampling: time the`,
-    `   thread waits for a CPU inside a syscall counts as that syscall, e.g. writev; server CPU from /proc is the true cost)`,
+    `   measured run only: ${s.busyMs.toFixed(0)} ms sampled busy of ${s.totalMs.toFixed(0)} ms = ` +
+      `${us(s.busyMs).trim()} (wall-clock sampling: time the`,
+    `   thread waits for a CPU inside a syscall counts as that syscall, e.g. writev; server CPU from /proc is ` +
+      `the true cost)`,
   );
   out.push('', '-- self time by area');
   for (const a of s.areas.slice(0, 20))

@@ -43,8 +43,10 @@ const machine = {
 };
 const l = config.load;
 log(
-  `svc bench: ${machine.cpus} cpus (${machine.cpu_model}), node ${machine.node}, load average ${machine.loadavg_at_start.join(' ')}; ` +
-    `autocannon ${l.connections} connections, ${l.warmupSeconds} s warm-up + ${l.seconds} s per run, ${config.rounds} round(s) per compared route`,
+  `svc bench: ${machine.cpus} cpus (${machine.cpu_model}), node ${machine.node}, load average ` +
+    `${machine.loadavg_at_start.join(' ')}; ` +
+    `autocannon ${l.connections} connections, ${l.warmupSeconds} s warm-up + ${l.seconds} s per run, ` +
+    `${config.rounds} round(s) per compared route`,
 );
 
 const ctx = new BenchContext(config, log);
@@ -65,14 +67,17 @@ const warnings: string[] = [];
 const contended = ctx.runs.filter((r) => r.serverCpuPct !== null && r.serverCpuPct < 70 && r.clientCpuPct < 90);
 if (contended.length > 0) {
   warnings.push(
-    `${contended.length} of ${ctx.runs.length} load runs had the server below 70 % of a core while the client was not saturated either: ` +
-      `other processes were using the CPU, so req/s and their ratios are unreliable. Compare "server CPU per request", or rerun on a quiet machine / with BENCH_ROUNDS=3.`,
+    `${contended.length} of ${ctx.runs.length} load runs had the server below 70 % of a core while the client ` +
+      `was not saturated either: ` +
+      `other processes were using the CPU, so req/s and their ratios are unreliable. Compare "server CPU per ` +
+      `request", or rerun on a quiet machine / with BENCH_ROUNDS=3.`,
   );
 }
 const clientBound = ctx.runs.filter((r) => r.clientCpuPct >= 90);
 if (clientBound.length > 0) {
   warnings.push(
-    `${clientBound.length} load runs had the client (autocannon, one core) at >= 90 % of a core: those req/s are capped by the client, which flatters ratios to the baseline.`,
+    `${clientBound.length} load runs had the client (autocannon, one core) at >= 90 % of a core: those req/s ` +
+      `are capped by the client, which flatters ratios to the baseline.`,
   );
 }
 for (const w of warnings) process.stdout.write(`\nnote: ${w}\n`);

@@ -47,7 +47,8 @@ describe('a cash break, found and adjusted', () => {
     const row = plain.stdout.split('\n').find((l) => l.startsWith(b.break_id));
     expect(row).toMatch(
       new RegExp(
-        `cash\\s+${inv}\\s+EGP\\s+${formatMoney(b.ledger_value).replace('.', '\\.')}\\s+${formatMoney(b.external_value).replace('.', '\\.')}\\s+-125\\.00\\s+open`,
+        `cash\\s+${inv}\\s+EGP\\s+${formatMoney(b.ledger_value).replace('.', '\\.')}\\s+` +
+          `${formatMoney(b.external_value).replace('.', '\\.')}\\s+-125\\.00\\s+open`,
       ),
     );
     expect(plain.stdout).toContain('difference = book - statement');

@@ -68,7 +68,8 @@ describe('svc admin audit --verify against a database writer', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(
       new RegExp(
-        `^BROKEN at entry ${older.count + 1}: the chain has ${older.count} entries but the checkpoint kept with the key names \\d+`,
+        `^BROKEN at entry ${older.count + 1}: the chain has ${older.count} entries but the checkpoint kept ` +
+          `with the key names \\d+`,
       ),
     );
     expect(res.stdout).toContain(`sandbox start --adopt-audit-head`);

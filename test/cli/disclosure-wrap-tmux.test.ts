@@ -46,7 +46,8 @@ describe('the risk disclosure in the suitability wizard', () => {
     const flags =
       '--experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth';
     term = new TmuxSession(
-      `env -u CI ${process.execPath} ${SVC} --home ${sbx.home} investor suitability ${inv} ${flags}; echo "EXIT=$?"; sleep 60`,
+      `env -u CI ${process.execPath} ${SVC} --home ${sbx.home} investor suitability ${inv} ${flags}; echo ` +
+        `"EXIT=$?"; sleep 60`,
       { width: WIDTH, height: 30 },
     );
     await term.waitFor('shariah-compliant');
@@ -62,7 +63,8 @@ describe('the risk disclosure in the suitability wizard', () => {
     const words = lines.join(' ').split(/\s+/).filter(Boolean);
     for (const w of ['equities', 'performance', 'invested,', 'available', 'settled']) expect(words).toContain(w);
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(
-      'Investing in equities carries risk: prices go down as well as up, you may get back less than you invested, past performance is no guide to the future, and settled cash only is available to trade (T+2).',
+      'Investing in equities carries risk: prices go down as well as up, you may get back less than you ' +
+        'invested, past performance is no guide to the future, and settled cash only is available to trade (T+2).',
     );
   });
 });

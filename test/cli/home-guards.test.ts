@@ -57,12 +57,14 @@ const digest = (file: string) => createHash('sha256').update(readFileSync(file))
 function storeSelfApproval(db: Database.Database): void {
   const security = db.prepare<[], string>("SELECT id FROM operators WHERE name = 'security'").pluck().get()!;
   db.prepare(
-    "INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, 'ledger:adjust:approve', 'global', 'security', '2026-11-22T09:00:00+02:00')",
+    'INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ' +
+      "'ledger:adjust:approve', 'global', 'security', '2026-11-22T09:00:00+02:00')",
   ).run(security);
   db.pragma('ignore_check_constraints = 1');
   db.exec('DROP TRIGGER admin_actions_checker_not_maker');
   db.prepare(
-    "UPDATE admin_actions SET state = 'approved', checker = maker, decided_at = '2026-11-22T09:01:00+02:00', result = '{}' WHERE id = 'act_attack00001'",
+    "UPDATE admin_actions SET state = 'approved', checker = maker, decided_at = '2026-11-22T09:01:00+02:00', " +
+      "result = '{}' WHERE id = 'act_attack00001'",
   ).run();
 }
 
@@ -121,7 +123,8 @@ describe('A home whose guards were altered does not start', () => {
   it('an extra trigger (deposits x1000): exit 2, naming it', async () => {
     const home = alteredHome((db) =>
       db.exec(
-        `CREATE TRIGGER zz_more AFTER INSERT ON transfers BEGIN UPDATE transfers SET amount_micros = NEW.amount_micros * 1000 WHERE id = NEW.id; END`,
+        `CREATE TRIGGER zz_more AFTER INSERT ON transfers BEGIN UPDATE transfers SET amount_micros = ` +
+          `NEW.amount_micros * 1000 WHERE id = NEW.id; END`,
       ),
     );
     await expectRefused(home, /svc\.db has a trigger zz_more that schema version \d+ does not/);
@@ -132,7 +135,8 @@ describe('A home whose guards were altered does not start', () => {
       db.unsafeMode(true); // better-sqlite3 opens in SQLite's defensive mode; the attacker's sqlite3 would not
       db.pragma('writable_schema = ON');
       db.prepare(
-        "UPDATE sqlite_master SET sql = replace(sql, 'checker <> maker', 'checker IS NOT NULL') WHERE type = 'table' AND name = 'admin_actions'",
+        "UPDATE sqlite_master SET sql = replace(sql, 'checker <> maker', 'checker IS NOT NULL') WHERE type = " +
+          "'table' AND name = 'admin_actions'",
       ).run();
     });
     await expectRefused(home, /svc\.db's table admin_actions differs from schema version \d+/);

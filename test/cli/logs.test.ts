@@ -57,7 +57,8 @@ describe('svc logs', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('Signature refused: the daemon signed this string');
     expect(res.stdout).toMatch(/X-Svc-Timestamp +\d+/);
-    expect(res.stdout).toContain(`diff <(svc --home ${sbx.home} logs show ${refusedId} --canonical)`); // the --home in use
+    // the --home in use
+    expect(res.stdout).toContain(`diff <(svc --home ${sbx.home} logs show ${refusedId} --canonical)`);
     expect(res.stdout).toContain('"amount_micros": 1000000');
     expect(res.stdout).toContain('authorization: Bearer [redacted:credential]');
     for (const secret of [sbx.info.signing_secret, sbx.info.api_key]) expect(res.stdout).not.toContain(secret);

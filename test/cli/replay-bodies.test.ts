@@ -80,7 +80,8 @@ describe('svc sandbox replay compares bodies', () => {
     expect(text.code).toBe(1);
     expect(text.stderr).toContain('1 of 4 entries answered differently');
     expect(text.stderr).toContain(
-      `tampered.ndjson:${i + 1} seq ${rows[i].seq} POST /admin/sandbox/quote: status 200; body.price_micros: recorded 85130000, replayed 85120000`,
+      `tampered.ndjson:${i + 1} seq ${rows[i].seq} POST /admin/sandbox/quote: status 200; body.price_micros: ` +
+        `recorded 85130000, replayed 85120000`,
     );
     const json = await runSvc(['sandbox', 'replay', f, '--json']);
     expect(json.code).toBe(1);

@@ -25,7 +25,8 @@ afterAll(async () => {
   for (const l of listeners) l.close();
 });
 
-/** SIGKILL, then wait (up to 10 s) until the process is gone and its port free: a fixed pause was too short on a loaded machine. */
+/** SIGKILL, then wait (up to 10 s) until the process is gone and its port free: a fixed pause was too short on a loaded
+ * machine. */
 async function killAndWait(pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
   for (let i = 0; i < 100; i++) {

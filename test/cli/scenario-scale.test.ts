@@ -54,7 +54,8 @@ describe('include: a shared file of steps', () => {
     write('shared/clock.yaml', '- name: first\n  request: { method: GET, path: /v1/clock }\n');
     const file = write(
       'uses-shared.yaml',
-      `name: uses shared\n${HEADER}steps:\n  - include: shared/clock.yaml\n  - request: { method: GET, path: /v1/clock }\n    expect: { fields: { timestamp: "\${first.timestamp}" } }\n`,
+      `name: uses shared\n${HEADER}steps:\n  - include: shared/clock.yaml\n  - request: { method: GET, path: ` +
+        `/v1/clock }\n    expect: { fields: { timestamp: "\${first.timestamp}" } }\n`,
     );
     const res = await scenario([file, '--json']);
     expect(res.code, res.stderr + res.stdout).toBe(0);
@@ -80,11 +81,13 @@ describe('include: a shared file of steps', () => {
   it("a mistake inside an included file is reported at that file's line and column, with the step's number in the scenario", async () => {
     write(
       'shared/typo.yaml',
-      'steps:\n  - request: { method: GET, path: /v1/clock }\n  - name: typo\n    reqest: { method: GET, path: /v1/clock }\n',
+      'steps:\n  - request: { method: GET, path: /v1/clock }\n  - name: typo\n    reqest: { method: GET, path: ' +
+        '/v1/clock }\n',
     );
     const file = write(
       'includes-typo.yaml',
-      `name: includes a typo\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: shared/typo.yaml\n  - include: shared/missing.yaml\n`,
+      `name: includes a typo\n${HEADER}steps:\n  - request: { method: GET, path: /v1/clock }\n  - include: ` +
+        `shared/typo.yaml\n  - include: shared/missing.yaml\n`,
     );
     const res = await scenario([file, '--json']);
     expect(res.code).toBe(2);
@@ -121,7 +124,8 @@ describe('${unique...} values', () => {
     const res = await scenario([file]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(
-      `${file}:5:29: step 1: request.path: \${unique.passport}: unknown kind "passport"; one of national_id, date_of_birth, phone, email, key`,
+      `${file}:5:29: step 1: request.path: \${unique.passport}: unknown kind "passport"; one of national_id, ` +
+        `date_of_birth, phone, email, key`,
     );
   });
 
@@ -157,7 +161,9 @@ describe('wait_until on a frozen clock', () => {
   it('without advance: fails at the first unmet poll, naming advance:, instead of waiting out max_tries', async () => {
     const file = write(
       'frozen-wait.yaml',
-      `name: frozen wait\n${HEADER}clock: frozen\nsteps:\n  - name: open\n    wait_until:\n      request: { method: GET, path: /v1/clock }\n      fields: { is_open: true }\n      max_tries: 10\n      interval_ms: 3000\n`,
+      `name: frozen wait\n${HEADER}clock: frozen\nsteps:\n  - name: open\n    wait_until:\n      request: { ` +
+        `method: GET, path: /v1/clock }\n      fields: { is_open: true }\n      max_tries: 10\n      ` +
+        `interval_ms: 3000\n`,
     );
     const t0 = Date.now();
     const res = await scenario([file, '--json']);
@@ -223,7 +229,8 @@ describe('--junit', () => {
     const xml = readFileSync(out, 'utf8');
     expect(xml).toContain('<testsuites name="svc scenarios" tests="12" failures="0" errors="0" skipped="0"');
     expect(xml).toContain(
-      '<testcase name="01 application: POST /v1/kyc/applications" classname="Shared prelude and unique values" file="scenarios/shared/funded-investor.yaml" line="11"',
+      '<testcase name="01 application: POST /v1/kyc/applications" classname="Shared prelude and unique values" ' +
+        'file="scenarios/shared/funded-investor.yaml" line="11"',
     );
   });
 });
@@ -236,7 +243,8 @@ describe('expected bodies', () => {
         `name: body diff\n${HEADER}steps:`,
         '  - name: first\n    request: { method: GET, path: /v1/clock }',
         '  - name: second\n    request: { method: GET, path: /v1/clock }',
-        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: true, next_open: "${first.next_open}", next_close: "${first.next_close}" } }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: true, next_open: ' +
+          '"${first.next_open}", next_close: "${first.next_close}" } }',
         '',
       ].join('\n'),
     );
@@ -255,9 +263,11 @@ describe('expected bodies', () => {
         `name: body keys\n${HEADER}steps:`,
         '  - name: first\n    request: { method: GET, path: /v1/clock }',
         '  - request: { method: GET, path: /v1/clock }',
-        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}" } }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: ' +
+          '"${first.next_open}" } }',
         '  - request: { method: GET, path: /v1/clock }',
-        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: "${first.next_open}", next_close: "${first.next_close}", mode: frozen } }',
+        '    expect:\n      body: { eq: { timestamp: "${first.timestamp}", is_open: false, next_open: ' +
+          '"${first.next_open}", next_close: "${first.next_close}", mode: frozen } }',
         '',
       ].join('\n'),
     );

@@ -150,7 +150,8 @@ describe('a snapshot whose content does not check out', () => {
       behindTrigger(db, 'ledger_accounts_update', () => {
         const moved = db
           .prepare(
-            "UPDATE ledger_accounts SET balance = balance * 1000 WHERE bucket = 'settled' AND asset = 'cash:EGP' AND balance > 0",
+            "UPDATE ledger_accounts SET balance = balance * 1000 WHERE bucket = 'settled' AND asset = " +
+              "'cash:EGP' AND balance > 0",
           )
           .run();
         expect(moved.changes).toBeGreaterThan(0);

@@ -186,7 +186,8 @@ describe('without a terminal (against a daemon)', () => {
       const res = await sbx.svc(args);
       expect(res.code).toBe(2);
       expect(res.stderr).toContain(
-        `svc dashboard needs a terminal; use svc --home ${sbx.home} order list / svc --home ${sbx.home} market quotes --json instead`,
+        `svc dashboard needs a terminal; use svc --home ${sbx.home} order list / svc --home ${sbx.home} market ` +
+          `quotes --json instead`,
       );
       expect(res.stdout).toBe('');
     }

@@ -51,7 +51,8 @@ export async function enrolLink(sbx: CliSandbox, role: string): Promise<string> 
   return res.json.link as string;
 }
 
-/** A fresh context for a role: opens its enrolment link, registers a passkey, and waits until the page has signed in. */
+/** A fresh context for a role: opens its enrolment link, registers a passkey, and waits until the page has signed in.
+ * */
 export async function signedIn(
   browser: Browser,
   sbx: CliSandbox,
@@ -66,7 +67,8 @@ export async function signedIn(
   return opened;
 }
 
-/** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new passkey assertion. */
+/** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new
+ * passkey assertion. */
 export function lapseStepUps(sbx: CliSandbox): void {
   const db = new Database(join(sbx.home, 'svc.db'));
   // as the daemon would write it: with the row's MAC under the home's KEK (an edit without it is refused)
@@ -78,7 +80,8 @@ export function lapseStepUps(sbx: CliSandbox): void {
     db.transaction(() => {
       const open = db
         .prepare<[], Row>(
-          'SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, revoked_by FROM console_sessions WHERE revoked_at IS NULL',
+          'SELECT id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until, revoked_at, ' +
+            'revoked_by FROM console_sessions WHERE revoked_at IS NULL',
         )
         .all();
       for (const r of open) {
@@ -102,10 +105,12 @@ export const auditOf = async (
 ): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
   (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}&limit=200`, '--as', 'security'])).json.entries;
 
-/** True when the page does not scroll sideways: the document is no wider than the window, and the screen's area no wider than itself. */
+/** True when the page does not scroll sideways: the document is no wider than the window, and the screen's area no
+ * wider than itself. */
 export const fitsWidth = (page: Page): Promise<boolean> =>
   page.evaluate(
-    "document.documentElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('.main')].every((m) => m.scrollWidth <= m.clientWidth)",
+    'document.documentElement.scrollWidth <= window.innerWidth && ' +
+      "[...document.querySelectorAll('.main')].every((m) => m.scrollWidth <= m.clientWidth)",
   );
 
 // The root tsconfig has no DOM library: what the page's code below reads, typed here.
@@ -115,10 +120,12 @@ type El = { getBoundingClientRect(): Box; closest(selector: string): El | null }
 /** The tables of the screen that scroll sideways inside their box (their index on the page). */
 export const tablesScrollingSideways = (page: Page): Promise<number[]> =>
   page.evaluate(
-    "[...document.querySelectorAll('.table-wrap')].map((w, i) => (w.scrollWidth > w.clientWidth + 1 ? i : -1)).filter((i) => i >= 0)",
+    "[...document.querySelectorAll('.table-wrap')].map((w, i) => (w.scrollWidth > w.clientWidth + 1 ? i : " +
+      '-1)).filter((i) => i >= 0)',
   );
 
-/** Whether an element is on screen across: inside the window and inside the box of the table that holds it (not scrolled out of it sideways). */
+/** Whether an element is on screen across: inside the window and inside the box of the table that holds it (not
+ * scrolled out of it sideways). */
 export const inViewAcross = (page: Page, selector: string): Promise<boolean> =>
   page
     .locator(selector)
@@ -157,7 +164,8 @@ const VISIBLE_TEXT = `(() => {
 /** An id, a code, a symbol, an amount, a date or a grant: a token with a digit, _, :, @, /, . or -, or all capitals. */
 const CODE_LIKE = /[\d_:@/.-]|^[A-Z]{2,}$/;
 
-/** The English words on the page that are not codes (see CODE_LIKE) and not inside one of the allowed strings (data people typed, names, the product's name). */
+/** The English words on the page that are not codes (see CODE_LIKE) and not inside one of the allowed strings (data
+ * people typed, names, the product's name). */
 export async function englishWords(page: Page, allowed: string[]): Promise<string[]> {
   const texts = (await page.evaluate(VISIBLE_TEXT)) as string[];
   const words = new Set<string>();

@@ -40,7 +40,8 @@ afterAll(async () => {
 describe('proposed actions: approve or reject, stepped up', () => {
   it("the approver rejects a maker's proposal with a reason, stepping up with the passkey; the API shows it rejected and it never ran", async () => {
     const approver = await as('approver');
-    lapseStepUps(o.sbx); // the sign-in's step-up lasts 5 minutes: let it lapse, so rejecting needs a new passkey assertion
+    // the sign-in's step-up lasts 5 minutes: let it lapse, so rejecting needs a new passkey assertion
+    lapseStepUps(o.sbx);
     const stepUpsBefore = (await auditOf(o.sbx, 'console.stepped_up')).length;
     const cashBefore = await settledCash();
     await approver.locator('a[data-screen="actions"]').click();

@@ -91,7 +91,8 @@ export async function startOpsSandbox(): Promise<OpsSandbox> {
   };
 }
 
-/** Desk work for the dealer: a queued order (auto-fill off), a deposit waiting for approval, a KYC referral. Returns the referred applicant's name. */
+/** Desk work for the dealer: a queued order (auto-fill off), a deposit waiting for approval, a KYC referral. Returns
+ * the referred applicant's name. */
 export async function deskWork(o: OpsSandbox): Promise<string> {
   const { sbx, inv } = o;
   await api(sbx, 'POST', '/admin/sandbox/auto-fill', { enabled: false });

@@ -57,7 +57,8 @@ function typeErrors(types: string): string[] {
     .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
-/** Casts, non-null assertions and `any` in the client's source: a client that needs them is not typed by the document. */
+/** Casts, non-null assertions and `any` in the client's source: a client that needs them is not typed by the document.
+ * */
 function escapes(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -83,7 +84,8 @@ describe('a client generated from /openapi.json', () => {
     const stale = typesOnly(readFileSync(GENERATED, 'utf8')) !== typesOnly(generated);
     expect(
       stale,
-      'test/contract/generated/api.d.ts is stale: run SVC_UPDATE_CONTRACT=1 npx vitest run test/contract/generated-client.test.ts',
+      'test/contract/generated/api.d.ts is stale: run SVC_UPDATE_CONTRACT=1 npx vitest run ' +
+        'test/contract/generated-client.test.ts',
     ).toBe(false);
   });
 

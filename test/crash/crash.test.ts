@@ -32,8 +32,11 @@ describe('crash safety: SIGKILL at random moments under load', () => {
     console.log(`crash: seed ${seed} (SVC_CRASH_SEED=${seed} replays the choices)`);
     const r = await runCrashCycles({ cycles: 3, seed, killWindowMs: [250, 1200], log: (m) => console.log(m) });
     console.log(
-      `crash: ${r.cycles.length} cycles, ${r.totalSent} requests (${r.totalAcked} acknowledged, ${r.totalCommittedUnacked} unacknowledged but committed, ` +
-        `${r.totalAbsentUnacked} unacknowledged and absent; ${r.totalLostReplies} replies dropped by the client; of those cut by the kill ${r.totalKillCutCommitted} committed), ${r.finalReplays} final replays (${r.finalExpired} older than the idempotency window left out), ${(r.ms / 1000).toFixed(1)} s`,
+      `crash: ${r.cycles.length} cycles, ${r.totalSent} requests (${r.totalAcked} acknowledged, ` +
+        `${r.totalCommittedUnacked} unacknowledged but committed, ` +
+        `${r.totalAbsentUnacked} unacknowledged and absent; ${r.totalLostReplies} replies dropped by the ` +
+        `client; of those cut by the kill ${r.totalKillCutCommitted} committed), ${r.finalReplays} final ` +
+        `replays (${r.finalExpired} older than the idempotency window left out), ${(r.ms / 1000).toFixed(1)} s`,
     );
     expect(r.cycles).toHaveLength(3);
     // the load was real: every cycle acknowledged requests before its kill
@@ -95,7 +98,8 @@ describe('the crash checks see a half-applied request', () => {
 
   it('an order without its audit entry', () => {
     const v = mutated(
-      `DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE json_extract(detail, '$.idempotency_key') = '${orderKey}'`,
+      `DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE json_extract(detail, '$.idempotency_key') ` +
+        `= '${orderKey}'`,
     );
     expect(v.join('\n')).toContain('stored success with 0 audit entries');
   });
@@ -120,7 +124,8 @@ describe('the crash checks see a half-applied request', () => {
 
   it('a balance moved without its posting', () => {
     const v = mutated(
-      `DROP TRIGGER IF EXISTS ledger_accounts_update; UPDATE ledger_accounts SET balance = balance - 1 WHERE bucket = 'settled' AND asset = 'cash:EGP'`,
+      `DROP TRIGGER IF EXISTS ledger_accounts_update; UPDATE ledger_accounts SET balance = balance - 1 WHERE ` +
+        `bucket = 'settled' AND asset = 'cash:EGP'`,
     );
     expect(v.join('\n')).toContain('ledger: ');
   });

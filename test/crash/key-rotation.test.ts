@@ -174,7 +174,9 @@ describe('keys:rotate-kek survives SIGKILL at any moment', () => {
       const switched = kekVersion() === before + 1;
       const next = keyFile(home, 'kek.next.key');
       console.log(
-        `kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}, kek.next.key ${next ? 'present' : 'absent'}`,
+        `kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ` +
+          `${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}` +
+          `, kek.next.key ${next ? 'present' : 'absent'}`,
       );
       if (moment === 'mid-reseal') expect([approved, switched]).toEqual([true, false]);
       if (moment === 'after-switch-over') expect(switched).toBe(true);
@@ -232,7 +234,8 @@ describe('keys:rotate-dek survives SIGKILL at any moment', () => {
       const approved = rotationRow(id) !== undefined;
       const row = rotationRow(id);
       console.log(
-        `dek rotation killed ${moment} (approval ${answered}): ${row ? (row.finished_at ? 'finished' : `re-sealing, ${row.slices} slices done`) : 'not approved'}`,
+        `dek rotation killed ${moment} (approval ${answered}): ` +
+          `${row ? (row.finished_at ? 'finished' : `re-sealing, ${row.slices} slices done`) : 'not approved'}`,
       );
       if (moment === 'mid-reseal') expect(row?.finished_at).toBeNull();
       if (answered === 200) expect(approved).toBe(true);

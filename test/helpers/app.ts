@@ -244,7 +244,8 @@ export function addOperator(
   const role = o.realm === 'admin' ? 'admin' : 'dealer';
   t.deps.db
     .prepare(
-      "INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, '2026-11-22T09:00:00+02:00')",
+      'INSERT INTO operators (id, name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?, ?, ?, ' +
+        "?, ?, ?, ?, '2026-11-22T09:00:00+02:00')",
     )
     .run(
       id,
@@ -256,7 +257,8 @@ export function addOperator(
       o.brokerId ?? null,
     );
   const ins = t.deps.db.prepare(
-    "INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ?, ?, 'test', '2026-11-22T09:00:00+02:00')",
+    "INSERT INTO operator_grants (operator_id, grant_name, scope, role, granted_at) VALUES (?, ?, ?, 'test', " +
+      "'2026-11-22T09:00:00+02:00')",
   );
   for (const g of o.grants) ins.run(id, g, o.scope);
   t.stepUpSecrets.set(key, t.deps.keys.identities.issueStepUpSecret(id));

@@ -154,7 +154,9 @@ class Failures {
   throwIfAny(seed: number, where: string): void {
     if (this.list.length === 0) return;
     throw new Error(
-      `crash test (seed ${seed}, SVC_CRASH_SEED=${seed} replays it) failed ${where}:\n  ${this.list.slice(0, 40).join('\n  ')}${this.list.length > 40 ? `\n  ... ${this.list.length - 40} more` : ''}`,
+      `crash test (seed ${seed}, SVC_CRASH_SEED=${seed} replays it) failed ${where}:\n  ` +
+        `${this.list.slice(0, 40).join('\n  ')}` +
+        `${this.list.length > 40 ? `\n  ... ${this.list.length - 40} more` : ''}`,
     );
   }
 }
@@ -516,7 +518,8 @@ function checkAfterKill(home: string, w: World, ops: Op[], f: Failures): void {
         f.check(
           stored.status === op.acked.status && stored.response === op.acked.text,
           () =>
-            `acknowledged ${op.kind} ${op.call.key}: stored ${stored.status} ${stored.response.slice(0, 120)} but the client got ${op.acked!.status} ${op.acked!.text.slice(0, 120)}`,
+            `acknowledged ${op.kind} ${op.call.key}: stored ${stored.status} ${stored.response.slice(0, 120)}` +
+            ` but the client got ${op.acked!.status} ${op.acked!.text.slice(0, 120)}`,
         );
         op.expected = { status: op.acked.status, text: op.acked.text };
         checkPresent(db, w, op, stored.status, stored.response, f, 'after the kill');
@@ -561,7 +564,9 @@ async function retry(api: Api, op: Op, f: Failures, when: string): Promise<void>
     f.check(
       a.replayed && a.status === op.expected.status && a.text === op.expected.text,
       () =>
-        `${when}: ${op.kind} ${op.call.key} should replay ${op.expected!.status} ${op.expected!.text.slice(0, 100)}, got ${a.replayed ? 'replayed ' : ''}${a.status} ${a.text.slice(0, 100)}`,
+        `${when}: ${op.kind} ${op.call.key} should replay ${op.expected!.status} ` +
+        `${op.expected!.text.slice(0, 100)}, got ${a.replayed ? 'replayed ' : ''}${a.status} ` +
+        `${a.text.slice(0, 100)}`,
     );
     return;
   }
@@ -606,7 +611,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   try {
     const w = await buildWorld(d, o.investors);
     o.log(
-      `crash: seed ${o.seed}, ${o.investors} investors, fund orders ${w.funds.length > 0 ? `on (${w.funds.join(', ')})` : 'not available (no POST /v1/fund-orders)'}`,
+      `crash: seed ${o.seed}, ${o.investors} investors, fund orders ` +
+        `${w.funds.length > 0 ? `on (${w.funds.join(', ')})` : 'not available (no POST /v1/fund-orders)'}`,
     );
     for (let cycle = 1; cycle <= o.cycles; cycle++) {
       const f = new Failures();
@@ -650,7 +656,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
           f.check(
             inFlight ? now >= at : now === at,
             () =>
-              `the clock is ${clock.timestamp} after the restart; the last acknowledged advance answered ${lastAcked.acked!.json.timestamp}${inFlight ? ' (one more was in flight)' : ''}`,
+              `the clock is ${clock.timestamp} after the restart; the last acknowledged advance answered ` +
+              `${lastAcked.acked!.json.timestamp}${inFlight ? ' (one more was in flight)' : ''}`,
           );
         }
         for (const s of w.symbols) w.quotes.set(s, await quote(api, s));
@@ -710,7 +717,10 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
       reports.push(rep);
       all.push(...ops);
       o.log(
-        `cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked} acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ${rep.killCutCommitted} committed); restart ${restartMs} ms`,
+        `cycle ${cycle}/${o.cycles}: killed after ${killAfterMs} ms; ${rep.sent} requests, ${rep.acked}` +
+          ` acknowledged, unacknowledged ${rep.unackedCommitted} committed + ${rep.unackedAbsent} absent (` +
+          `${rep.lostReplies} replies dropped by the client, the rest cut by the kill, of which ` +
+          `${rep.killCutCommitted} committed); restart ${restartMs} ms`,
       );
     }
 

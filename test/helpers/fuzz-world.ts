@@ -207,11 +207,13 @@ export function formatStats(s: FuzzStats, seed: number, ops: number): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
   return [
-    `fuzz: ${s.requests} requests over ${ops} operations in ${(s.ms / 1000).toFixed(1)} s (${Math.round(s.requests / (s.ms / 1000))}/s), seed ${seed}`,
+    `fuzz: ${s.requests} requests over ${ops} operations in ${(s.ms / 1000).toFixed(1)} s (` +
+      `${Math.round(s.requests / (s.ms / 1000))}/s), seed ${seed}`,
     `  statuses: ${top(s.byStatus, 20)}`,
     `  codes: ${top(s.byCode, 16)}`,
     `  mutations: ${top(s.byMutation, 30)}`,
-    `  accepted ${s.accepted}, business refusals stored as idempotency records ${s.storedRefusals} (replayed ${s.replays})`,
+    `  accepted ${s.accepted}, business refusals stored as idempotency records ${s.storedRefusals} (replayed ` +
+      `${s.replays})`,
     ...(process.env.SVC_FUZZ_VERBOSE ? Object.entries(s.byOp).map(([op, o]) => `  ${op}: ${top(o, 40)}`) : []),
   ].join('\n');
 }

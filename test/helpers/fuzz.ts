@@ -1707,7 +1707,10 @@ export function describeRequest(op: Operation, spec: Spec, b: Built): string {
     Object.entries(b.headers).map(([k, v]) => [k, truncate(Array.isArray(v) ? v.join(' | ') : v, 120)]),
   );
   const body = b.payload ? truncate(b.payload.toString('utf8'), 400) : '(none)';
-  return `${op.key} [${spec.mutation}]\n  ${b.method} ${truncate(b.url, 300)}\n  headers ${JSON.stringify(headers)}\n  body ${body}`;
+  return (
+    `${op.key} [${spec.mutation}]\n  ${b.method} ${truncate(b.url, 300)}\n  headers ${JSON.stringify(headers)}\n ` +
+    ` body ${body}`
+  );
 }
 
 /**
@@ -1768,7 +1771,8 @@ export async function sendAndCheck(
   const others = changed.filter((x) => x !== 'idempotency' && x !== 'journal');
   if (others.length)
     throw new Error(
-      `a refused request changed ${others.join(', ')}${others.includes('audit_log') ? ' (it appended to the audit log)' : ''}\n${where()}`,
+      `a refused request changed ${others.join(', ')}` +
+        `${others.includes('audit_log') ? ' (it appended to the audit log)' : ''}\n${where()}`,
     );
   if (changed.includes('idempotency')) {
     if (refusedBeforeHandler(res))
@@ -1878,7 +1882,8 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
       );
     } catch (err) {
       throw new Error(
-        `fuzzing ${op.key} failed (reproduce the whole run with SVC_FUZZ_SEED=${opts.seed}):\n${(err as Error).message}`,
+        `fuzzing ${op.key} failed (reproduce the whole run with SVC_FUZZ_SEED=${opts.seed}):\n` +
+          `${(err as Error).message}`,
       );
     }
     // The batch as a whole: when nothing in it was accepted or stored, every table is as before it.

@@ -110,7 +110,8 @@ export function pngOf(spec: PngSpec): Buffer {
   ]);
 }
 
-/** JPEG_LOGO with its frame header (SOF0) changed: another marker (0xC9 arithmetic, 0xC1 extended...), another precision. */
+/** JPEG_LOGO with its frame header (SOF0) changed: another marker (0xC9 arithmetic, 0xC1 extended...), another
+ * precision. */
 export function jpegWithFrame(opts: {
   marker?: number;
   precision?: number;

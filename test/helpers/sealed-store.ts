@@ -18,14 +18,20 @@ const TENANT_COLUMNS = [
   "SELECT id AS k, secret_enc AS sealed, 'secret:' || tenant_id AS aad, tenant_id AS tenant FROM signing_secrets",
   "SELECT id AS k, national_id_enc AS sealed, 'kyc:nid:' || id AS aad, tenant_id AS tenant FROM kyc_applications",
   "SELECT id AS k, details_enc AS sealed, 'kyc:details:' || id AS aad, tenant_id AS tenant FROM kyc_applications",
-  "SELECT d.application_id || ':' || d.side AS k, d.bytes_enc AS sealed, 'kyc:doc:' || d.application_id || ':' || d.side AS aad, a.tenant_id AS tenant FROM kyc_documents d JOIN kyc_applications a ON a.id = d.application_id",
-  "SELECT tenant_id AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad, tenant_id AS tenant FROM brandings",
+  "SELECT d.application_id || ':' || d.side AS k, d.bytes_enc AS sealed, 'kyc:doc:' || d.application_id || ':' " +
+    '|| d.side AS aad, a.tenant_id AS tenant FROM kyc_documents d JOIN kyc_applications a ON a.id = ' +
+    'd.application_id',
+  "SELECT tenant_id AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad, tenant_id AS tenant " +
+    'FROM brandings',
   "SELECT id AS k, pdf_sealed AS sealed, 'report:' || id AS aad, tenant_id AS tenant FROM reports",
 ];
 const JOURNAL_COLUMNS = [
   // an entry with a body and an answer seals both in body_sealed (answer_in_body = 1: daemon/record/journal.ts)
-  "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
-  "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
+  "SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' " +
+    "END || principal AS aad, CASE WHEN principal LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM " +
+    'journal',
+  "SELECT seq AS k, response_sealed AS sealed, 'journal-response:' || principal AS aad, CASE WHEN principal " +
+    "LIKE 'tenant:%' THEN substr(principal, 8) END AS tenant FROM journal",
 ];
 
 /**

@@ -251,13 +251,15 @@ function check(w: World): void {
     expect(storeViolations(db, w.tenantId)).toEqual([]);
     const undone = db
       .prepare(
-        'SELECT kind, due_ms FROM events WHERE done = 0 AND due_ms <= (SELECT processed_ms FROM sandbox_state WHERE id = 1)',
+        'SELECT kind, due_ms FROM events WHERE done = 0 AND due_ms <= (SELECT processed_ms FROM sandbox_state ' +
+          'WHERE id = 1)',
       )
       .all();
     expect(undone).toEqual([]);
     const stuck = db
       .prepare(
-        "SELECT id, state FROM reports WHERE state IN ('pending', 'generating') AND created_ms + 120000 <= (SELECT sim_ms FROM sandbox_state WHERE id = 1)",
+        "SELECT id, state FROM reports WHERE state IN ('pending', 'generating') AND created_ms + 120000 <= " +
+          '(SELECT sim_ms FROM sandbox_state WHERE id = 1)',
       )
       .all();
     expect(stuck).toEqual([]);
@@ -285,7 +287,8 @@ describe('No tenant can stop the clock for everyone', () => {
           const verify = await w.api.get('/admin/audit/verify', 'admin');
           expect(verify.ok).toBe(true);
           console.log(
-            `case: ${steps.length} steps, ${steps.filter((x) => x.kind === 'advance').length + 1} advances, ${w.hostile.length} hostile reports; slowest /healthz ${w.worstHealthzMs.toFixed(0)} ms`,
+            `case: ${steps.length} steps, ${steps.filter((x) => x.kind === 'advance').length + 1} advances, ` +
+              `${w.hostile.length} hostile reports; slowest /healthz ${w.worstHealthzMs.toFixed(0)} ms`,
           );
           check(w);
         } finally {

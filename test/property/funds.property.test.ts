@@ -123,7 +123,8 @@ function sweepDateAt(fund: Fund, ms: number): string {
   return lastSweepDate(s.slice(0, 10), s.slice(11, 19), fund.cutoff_local);
 }
 
-/** The NAV a fund order created at ms (with seq, when it exists) executed at: a control sent at the same instant counts only for orders after it. */
+/** The NAV a fund order created at ms (with seq, when it exists) executed at: a control sent at the same instant counts
+ * only for orders after it. */
 function modelNav(fund: Fund, ms: number, seq = Infinity): number {
   const list = (controls.get(fund.fund_code) ?? []).filter((c) => c.atMs < ms || (c.atMs === ms && seq > c.afterSeq));
   const base = list.length

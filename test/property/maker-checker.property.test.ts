@@ -58,7 +58,8 @@ async function run(t: TestApp, keys: Record<Who, string>, m: Model, c: Cmd): Pro
   } else if (c.kind === 'revoke') {
     t.deps.db
       .prepare(
-        "DELETE FROM operator_grants WHERE operator_id = (SELECT id FROM operators WHERE name = ?) AND grant_name IN ('broker:create:propose', 'broker:create:approve')",
+        'DELETE FROM operator_grants WHERE operator_id = (SELECT id FROM operators WHERE name = ?) AND ' +
+          "grant_name IN ('broker:create:propose', 'broker:create:approve')",
       )
       .run(c.who);
     m.canPropose.delete(c.who);

@@ -218,7 +218,8 @@ const injections = fc.uniqueArray(
   { maxLength: 6, selector: (i) => `${i.investor}|${i.asset}` },
 );
 
-/** Injects what fits the day's statements (a line to remove or repeat; a symbol for a position); returns the expected breaks. */
+/** Injects what fits the day's statements (a line to remove or repeat; a symbol for a position); returns the expected
+ * breaks. */
 async function inject(list: Injection[], investors: string[], date: string): Promise<string[]> {
   const expected: string[] = [];
   for (const i of list) {

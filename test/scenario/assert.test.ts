@@ -183,7 +183,8 @@ describe('the loader', () => {
       `${f}:10:7: step 1 (first): expect.status: Too small: expected number to be >=100`,
       `${f}:13:5: step 2 (second): a step has exactly one kind; this one has advance and request`,
       `${f}:14:5: step 3: wait_until: wait_until needs fields (or a status) to wait for`,
-      `${f}:16:39: step 4: body_file no/such/file.png: no such file next to the scenario, in the working directory or in the svc checkout`,
+      `${f}:16:39: step 4: body_file no/such/file.png: no such file next to the scenario, in the working ` +
+        `directory or in the svc checkout`,
       `${f}:17:5: step 5: a step is a mapping with one of request, advance, control, wait_until`,
     ]);
   });

@@ -157,7 +157,8 @@ describe('failure reports name the place', () => {
     const res = await scenario([`${FIX}/unknown-kind.yaml`]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(
-      `${FIX}/unknown-kind.yaml:7:5: step 2 (typo): unknown step kind "reqest"; a step is one of request, advance, control, wait_until`,
+      `${FIX}/unknown-kind.yaml:7:5: step 2 (typo): unknown step kind "reqest"; a step is one of request, ` +
+        `advance, control, wait_until`,
     );
     expect(res.stdout).toBe('');
     const json = await scenario([`${FIX}/unknown-kind.yaml`, '--json']);
@@ -186,13 +187,15 @@ describe('failure reports name the place', () => {
     const lines = res.stderr.trim().split('\n');
     expect(lines.slice(0, -1)).toEqual([
       `error ${FIX}/bad-shape.yaml:2:1: seed: Too small: expected number to be >=0`,
-      `error ${FIX}/bad-shape.yaml:3:1: start: must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T09:00:00+02:00`,
+      `error ${FIX}/bad-shape.yaml:3:1: start: must be an RFC 3339 timestamp with an offset, e.g. ` +
+        `2026-11-22T09:00:00+02:00`,
       `error ${FIX}/bad-shape.yaml:4:1: clock: must be frozen or running`,
       `error ${FIX}/bad-shape.yaml:6:16: step 1: request.method: must be one of GET, POST, PUT, PATCH, DELETE`,
       `error ${FIX}/bad-shape.yaml:6:31: step 1: request.path: must start with / (the base URL is the sandbox's)`,
       `error ${FIX}/bad-shape.yaml:6:47: step 1: request.bogus: unknown key "bogus"`,
       `error ${FIX}/bad-shape.yaml:7:5: step 2: advance: advance takes exactly one of minutes, hours, days, until`,
-      `error ${FIX}/bad-shape.yaml:8:16: step 3: control.quotes: unknown sandbox control "quotes"; one of quote, halt, auto-fill, manual-funding, clock, clock-advance, reset, nav, declare-dividend, inject-break`,
+      `error ${FIX}/bad-shape.yaml:8:16: step 3: control.quotes: unknown sandbox control "quotes"; one of ` +
+        `quote, halt, auto-fill, manual-funding, clock, clock-advance, reset, nav, declare-dividend, inject-break`,
       `error ${FIX}/bad-shape.yaml:13:22: step 4 (x): expect.fields.timestamp.gtee: unknown key "gtee"`,
       `error ${FIX}/bad-shape.yaml:14:5: step 5 (x): the name "x" is already used by step 4`,
     ]);
@@ -206,10 +209,12 @@ describe('failure reports name the place', () => {
       `${FIX}/unknown-ref.yaml:7:29: step 1: request.path: \${nobody.order_id}: no earlier step is named "nobody"`,
     );
     expect(res.stderr).toContain(
-      `${FIX}/unknown-ref.yaml:8:29: step 2: request.path: \${later.order_id}: step "later" is step 4, which has not run yet here`,
+      `${FIX}/unknown-ref.yaml:8:29: step 2: request.path: \${later.order_id}: step "later" is step 4, which ` +
+        `has not run yet here`,
     );
     expect(res.stderr).toContain(
-      `${FIX}/unknown-ref.yaml:9:29: step 3: request.path: \${env.SVC_TEST_UNSET_SYMBOL}: SVC_TEST_UNSET_SYMBOL is set neither`,
+      `${FIX}/unknown-ref.yaml:9:29: step 3: request.path: \${env.SVC_TEST_UNSET_SYMBOL}: ` +
+        `SVC_TEST_UNSET_SYMBOL is set neither`,
     );
     // the same variable from the environment, or from --env, makes it valid
     const fromEnv = await runSvc(['scenario', 'run', `${FIX}/unknown-ref.yaml`], {
@@ -233,7 +238,8 @@ describe('failure reports name the place', () => {
       path: '/v1/investors/${clock.investor_id}',
       outcome: 'error',
       error:
-        '${clock.investor_id}: the response of step "clock" (HTTP 200) has no field investor_id; there: timestamp, is_open, next_open, next_close',
+        '${clock.investor_id}: the response of step "clock" (HTTP 200) has no field investor_id; there: ' +
+        'timestamp, is_open, next_open, next_close',
     });
     expect(s.steps[2].outcome).toBe('skipped');
     const human = await scenario([`${FIX}/missing-capture.yaml`]);
@@ -332,7 +338,8 @@ describe('--junit', () => {
     expect(xml.match(/<testsuite /g)).toHaveLength(3);
     expect(xml).toMatch(/<testsuites name="svc scenarios" tests="\d+" failures="1" errors="1" skipped="2"/);
     expect(xml).toContain(
-      '<testsuite name="failed status" file="test/scenario/fixtures/failed-status.yaml" tests="3" failures="1" errors="0" skipped="1"',
+      '<testsuite name="failed status" file="test/scenario/fixtures/failed-status.yaml" tests="3" failures="1" ' +
+        'errors="0" skipped="1"',
     );
     expect(xml).toMatch(
       /<testcase name="02 quote: control quote" classname="failed status" file="[^"]+" line="8" time="[\d.]+">\s*<failure type="AssertionFailed" message="status: expected 200, got 422 PRICE_OFF_TICK">/,

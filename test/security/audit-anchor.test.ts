@@ -25,7 +25,8 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A home with a 500,000 EGP ledger:adjust approved last (its approval among the chain's last entries), then stopped. */
+/** A home with a 500,000 EGP ledger:adjust approved last (its approval among the chain's last entries), then stopped.
+ * */
 async function homeWithApproval(
   before?: (t: TestApp) => void,
 ): Promise<{ dir: string; kek: Buffer; creds: BootstrapResult; approvalSeq: number }> {
@@ -272,7 +273,8 @@ describe('while the daemon runs', () => {
     const hash = rowHash(forged);
     other
       .prepare(
-        'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash) VALUES ' +
+          '(?,?,?,?,?,?,?,?,?)',
       )
       .run(
         forged.seq,

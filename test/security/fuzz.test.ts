@@ -118,7 +118,9 @@ describe('raw HTTP over a real socket', () => {
     expect([dupAdmin.status, dupAdmin.body?.error?.code]).toEqual([401, 'UNAUTHENTICATED']);
     const body = '{"__probe__":1}';
     const dupKey = await rawHttp(
-      `POST /v1/kyc/applications HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${k}\r\nIdempotency-Key: a\r\nIdempotency-Key: b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      `POST /v1/kyc/applications HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${k}\r\nIdempotency-Key: ` +
+        `a\r\nIdempotency-Key: b\r\nContent-Type: application/json\r\nContent-Length: ${body.length}` +
+        `\r\nConnection: close\r\n\r\n${body}`,
     );
     // Joined into one key "a, b": the request gets past the key check and is refused by validation.
     expect(dupKey.status).toBe(422);
@@ -147,15 +149,19 @@ describe('raw HTTP over a real socket', () => {
   const MALFORMED: Array<[string, string]> = [
     [
       'two different Content-Length',
-      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{"a":1}`,
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\nConnection: close\r\n\r\n{"a":1}`,
     ],
     [
       'Content-Length with Transfer-Encoding',
-      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: ` +
+        `close\r\n\r\n0\r\n\r\n`,
     ],
     [
       'a bad chunk size',
-      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+      `POST /admin/tenants HTTP/1.1\r\nHost: x\r\nX-Admin-Key: ADMIN\r\nContent-Type: ` +
+        `application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
     ],
     ['NUL in the path', `GET /v1/orders/a\x00b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`],
     ['not HTTP at all', `HELLO\r\n\r\n`],

@@ -371,7 +371,8 @@ describe('lists never show B anything of A', () => {
 
 afterAll(async () => {
   console.log(
-    `isolation: ${probes.length} probes (route x slot x id of A) over ${new Set(probes.map((p) => p.op.key)).size} routes, ${aOnly.length} ids of A, each sent by B then by A`,
+    `isolation: ${probes.length} probes (route x slot x id of A) over ` +
+      `${new Set(probes.map((p) => p.op.key)).size} routes, ${aOnly.length} ids of A, each sent by B then by A`,
   );
   await t.close();
 });

@@ -226,7 +226,8 @@ beforeAll(async () => {
       .status,
   ).toBe(200);
 
-  // Refusals: unknown keys (which look like secrets, and must not be logged either), bad and stale signatures, bad JSON.
+  // Refusals: unknown keys (which look like secrets, and must not be logged either), bad and stale signatures, bad
+  // JSON.
   const guessed = 'sk_sbx_GuessedKeyThatMustNotBeLogged0001';
   secrets.set('a guessed api key', guessed);
   expect(

@@ -139,7 +139,8 @@ describe('every text field of every route refuses invalid Unicode and control ch
           res.body.error.message.startsWith(`${field}:`);
         if (!ok)
           wrong.push(
-            `${c.op.key} ${field} with ${what}: ${res.status} ${res.body?.error?.code ?? ''} ${res.body?.error?.message ?? res.text.slice(0, 80)}`,
+            `${c.op.key} ${field} with ${what}: ${res.status} ${res.body?.error?.code ?? ''} ` +
+              `${res.body?.error?.message ?? res.text.slice(0, 80)}`,
           );
       }
     }

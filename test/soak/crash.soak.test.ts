@@ -13,9 +13,15 @@ describe.runIf(process.env.SVC_SOAK === '1')('crash soak', () => {
     const r = await runCrashCycles({ cycles: CYCLES, seed, killWindowMs: [250, 3000], log: (m) => console.log(m) });
     const kills = r.cycles.map((c) => c.killAfterMs);
     console.log(
-      `crash soak: ${r.cycles.length} cycles (kills after ${Math.min(...kills)}-${Math.max(...kills)} ms), ${r.totalSent} requests: ${r.totalAcked} acknowledged, ` +
-        `${r.totalCommittedUnacked} unacknowledged but committed, ${r.totalAbsentUnacked} unacknowledged and absent (${r.totalLostReplies} replies dropped by the client; of those cut by the kill ${r.totalKillCutCommitted} committed); ${r.finalReplays} final replays (${r.finalExpired} older than the idempotency window left out); ` +
-        `restarts ${Math.min(...r.cycles.map((c) => c.restartMs))}-${Math.max(...r.cycles.map((c) => c.restartMs))} ms; fund orders ${r.fundOrders ? 'on' : 'off'}; ${(r.ms / 1000).toFixed(1)} s`,
+      `crash soak: ${r.cycles.length} cycles (kills after ${Math.min(...kills)}-${Math.max(...kills)} ms), ` +
+        `${r.totalSent} requests: ${r.totalAcked} acknowledged, ` +
+        `${r.totalCommittedUnacked} unacknowledged but committed, ${r.totalAbsentUnacked} unacknowledged and ` +
+        `absent (${r.totalLostReplies} replies dropped by the client; of those cut by the kill ` +
+        `${r.totalKillCutCommitted} committed); ${r.finalReplays} final replays (${r.finalExpired} older than ` +
+        `the idempotency window left out); ` +
+        `restarts ${Math.min(...r.cycles.map((c) => c.restartMs))}-` +
+        `${Math.max(...r.cycles.map((c) => c.restartMs))} ms; fund orders ${r.fundOrders ? 'on' : 'off'}; ` +
+        `${(r.ms / 1000).toFixed(1)} s`,
     );
     expect(r.cycles.length).toBeGreaterThanOrEqual(20);
   }, 1_800_000);

@@ -25,7 +25,8 @@ describe.runIf(process.env.SVC_SOAK === '1')('fuzz soak', () => {
       }
     }
     console.log(
-      `fuzz soak: ${total} requests in ${(ms / 1000).toFixed(1)} s (${Math.round(total / (ms / 1000))}/s), first seed ${first} (round r uses seed + 1000 r)`,
+      `fuzz soak: ${total} requests in ${(ms / 1000).toFixed(1)} s (${Math.round(total / (ms / 1000))}/s), ` +
+        `first seed ${first} (round r uses seed + 1000 r)`,
     );
     expect(total).toBeGreaterThanOrEqual(ROUNDS * PER_ROUND);
   }, 3_600_000);

@@ -51,12 +51,16 @@ describe.runIf(process.env.SVC_SOAK === '1')('memory soak', () => {
           after.reduce((a, x) => a + (x.s - mx) ** 2, 0);
         const peak = Math.max(...after.map((x) => x.kib));
         console.log(
-          `memory soak: ${MINUTES} min at ${RATE} req/s: ${stats.answered} answered (${stats.throughput.toFixed(0)} req/s), ${stats.errors} errors, ${stats.refusals} business refusals, ` +
-            `${stats.dropped} dropped; p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(1)} ms, max ${stats.max.toFixed(0)} ms; server CPU ${stats.serverCpuPct?.toFixed(0)} %`,
+          `memory soak: ${MINUTES} min at ${RATE} req/s: ${stats.answered} answered (` +
+            `${stats.throughput.toFixed(0)} req/s), ${stats.errors} errors, ${stats.refusals} business refusals, ` +
+            `${stats.dropped} dropped; p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(1)} ms, max ` +
+            `${stats.max.toFixed(0)} ms; server CPU ${stats.serverCpuPct?.toFixed(0)} %`,
         );
         console.log(
-          `memory soak: RSS ${mib(start.kib).toFixed(1)} MiB after setup, ${mib(warm.kib).toFixed(1)} MiB after ${WARMUP_S} s, ${mib(end.kib).toFixed(1)} MiB at the end ` +
-            `(peak ${mib(peak).toFixed(1)} MiB; slope after warm-up ${slope.toFixed(2)} MiB/min); samples MiB: ${samples.map((x) => mib(x.kib).toFixed(0)).join(' ')}`,
+          `memory soak: RSS ${mib(start.kib).toFixed(1)} MiB after setup, ${mib(warm.kib).toFixed(1)} MiB ` +
+            `after ${WARMUP_S} s, ${mib(end.kib).toFixed(1)} MiB at the end ` +
+            `(peak ${mib(peak).toFixed(1)} MiB; slope after warm-up ${slope.toFixed(2)} MiB/min); samples MiB: ` +
+            `${samples.map((x) => mib(x.kib).toFixed(0)).join(' ')}`,
         );
         console.log(`memory soak: ${JSON.stringify(stats.byKind)}`);
         if (stats.errorSamples.length) console.log(`memory soak: errors: ${stats.errorSamples.join('; ')}`);

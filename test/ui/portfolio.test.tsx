@@ -127,7 +127,8 @@ describe('svc portfolio renders positions, exposures and performance as tables w
     );
     expect(frame).toContain('HHI 0.5021  top holding BMYBY 11.92%  (cash 77.62%, equity 10.46%, fund 11.92%)');
     expect(frame).toContain(
-      'Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, net deposits 50,000.00 EGP',
+      'Time-weighted return +0.92% over 5 trading days, 2026-11-19 to 2026-11-25\nValue 0.00 -> 50,457.90 EGP, ' +
+        'net deposits 50,000.00 EGP',
     );
     // the chart starts on the first day with a value: 4 columns, 5 rows, rising to a full block
     const lines = frame.split('\n');

@@ -58,7 +58,8 @@ describe('accrued interest = coupon x days since last coupon / days in period (A
     expect(b - a).toBeLessThanOrEqual(Math.ceil(74_500_000 / 181) + 1);
   });
   it('a first period accrues from issue over the regular period length', () => {
-    // issued 2023-08-08, first coupon 2023-11-08 (short stub); the regular period ending then is May 8 -> Nov 8 (184 days)
+    // issued 2023-08-08, first coupon 2023-11-08 (short stub); the regular period ending then is May 8 -> Nov 8 (184
+    // days)
     const stub = { ...tbond, issue_date: '2023-08-08' };
     expect(accruedMicros(stub, '2023-09-08')).toBe(
       Math.floor((1_000_000_000 * 1_490 * 31 * 2 + 10_000 * 2 * 184) / (10_000 * 2 * 184 * 2)),

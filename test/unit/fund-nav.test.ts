@@ -166,7 +166,8 @@ describe('units and amounts at a NAV: floor the units, the remainder stays cash,
           expect(s.amountMicros + s.remainderMicros).toBe(amount);
           expect(s.amountMicros).toBeLessThanOrEqual(amount);
           expect(s.remainderMicros * UNIT_MICROS).toBeLessThan(nav); // less than one unit-micro's value
-          expect(BigInt(s.unitsMicros + 1) * BigInt(nav)).toBeGreaterThan(BigInt(amount) * BigInt(UNIT_MICROS)); // the most units it can buy
+          // the most units it can buy
+          expect(BigInt(s.unitsMicros + 1) * BigInt(nav)).toBeGreaterThan(BigInt(amount) * BigInt(UNIT_MICROS));
           expect(amountForUnits(s.unitsMicros, nav)).toBeLessThanOrEqual(s.amountMicros);
         },
       ),

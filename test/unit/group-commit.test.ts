@@ -53,7 +53,8 @@ describe('Group commit: requests of one turn share a COMMIT; nobody is answered 
   it('a failed COMMIT rejects every waiting writer and rolls the batch back', async () => {
     const { d, done } = db();
     d.exec(
-      'CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)',
+      'CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p(id) DEFERRABLE ' +
+        'INITIALLY DEFERRED)',
     );
     d.pragma('foreign_keys = ON');
     const g = createGroupCommit(d);

@@ -182,7 +182,9 @@ describe('migration 029 (the same rules, checked without temporary tables)', () 
     const activity = (over: Record<string, unknown>) => () =>
       db
         .prepare(
-          'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ref_type, ref_id, at, at_ms) VALUES (@id, @tenant_id, @investor_id, @activity_type, 0, @description, @ref_type, @ref_id, @at, 0)',
+          'INSERT INTO activities (id, tenant_id, investor_id, activity_type, net_amount_micros, description, ' +
+            'ref_type, ref_id, at, at_ms) VALUES (@id, @tenant_id, @investor_id, @activity_type, 0, ' +
+            '@description, @ref_type, @ref_id, @at, 0)',
         )
         .run({
           id: 'act_copy',

@@ -56,7 +56,8 @@ describe('deps.reload() after a rollback the code did not plan', () => {
     t.deps.db.pragma('defer_foreign_keys = ON');
     t.deps.db
       .prepare(
-        "INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES ('tnt_nobody', 'system:rail', 'cash:EGP', 'system')",
+        "INSERT INTO ledger_accounts (tenant_id, owner, asset, bucket) VALUES ('tnt_nobody', 'system:rail', " +
+          "'cash:EGP', 'system')",
       )
       .run();
     await expect(joined).rejects.toThrow(/FOREIGN KEY/);

@@ -7,7 +7,8 @@ import { cachedRead } from '../../daemon/store/table-watch.js';
 function setup() {
   const db = new Database(':memory:');
   db.exec(
-    'CREATE TABLE state (id INTEGER PRIMARY KEY, flag INTEGER NOT NULL, other INTEGER NOT NULL); INSERT INTO state VALUES (1, 1, 0)',
+    'CREATE TABLE state (id INTEGER PRIMARY KEY, flag INTEGER NOT NULL, other INTEGER NOT NULL); INSERT INTO ' +
+      'state VALUES (1, 1, 0)',
   );
   let reads = 0;
   const q = db.prepare<[], { flag: number }>('SELECT flag FROM state WHERE id = 1');

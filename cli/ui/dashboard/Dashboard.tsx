@@ -79,7 +79,11 @@ export function failureLines(err: unknown): string[] {
 }
 
 function orderLine(o: Order): string {
-  return `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ${o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ${orderStatusText(o)}`;
+  return (
+    `${o.order_id} ${o.side} ${o.qty} ${o.symbol} ` +
+    `${o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market'} ${o.time_in_force}: ` +
+    `${orderStatusText(o)}`
+  );
 }
 
 /** The investor shown, the accounts and equities to choose from, and the refreshed snapshot. */
@@ -175,7 +179,8 @@ function useDashboardKeys(source: LiveSource, k: KeyContext): void {
             tone: 'ok',
             lines: [
               `Cancel requested: ${orderLine(done)}`,
-              'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute advance shows it.',
+              'It takes effect at the next simulated minute (a fill due by then comes first): a +1 minute ' +
+                'advance shows it.',
             ],
           };
         });

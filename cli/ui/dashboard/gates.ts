@@ -38,7 +38,8 @@ export function orderGate(account: Account, side: 'buy' | 'sell'): Gate | null {
   return null;
 }
 
-/** What the form says about the account without refusing the order (a restricted account selling, a shariah-only election). */
+/** What the form says about the account without refusing the order (a restricted account selling, a shariah-only
+ * election). */
 export function orderNotes(account: Account, side: 'buy' | 'sell'): string[] {
   const notes: string[] = [];
   if (account.status === 'restricted' && side === 'sell')

@@ -196,7 +196,10 @@ function GateView(props: { side: 'buy' | 'sell'; investorId: string; account: Ac
 /** The market line under the fields: the symbol's price, today's limits, its price step, the session. */
 function quoteLine(quote: Quote): string {
   const session = quote.halted ? 'HALTED: no trading now' : quote.session_open ? 'in session' : 'market closed';
-  return `${quote.symbol} ${quotePrice(quote)} · limits ${priceText(quote.band.lower_micros)}-${priceText(quote.band.upper_micros)} · step ${tick(quote.tick_micros)} · ${session}`;
+  return (
+    `${quote.symbol} ${quotePrice(quote)} · limits ${priceText(quote.band.lower_micros)}-` +
+    `${priceText(quote.band.upper_micros)} · step ${tick(quote.tick_micros)} · ${session}`
+  );
 }
 
 /** The lines below the fields: what is available, and whether the order is more than that. */

@@ -55,9 +55,10 @@ export function Header(props: { clock: Clock | null; width: number }) {
   ) : (
     <Text color="yellow" bold>
       market CLOSED{' '}
-      <Text
-        dimColor
-      >{`opens ${full ? wallTime(c.next_open, false) : whenShort(c.next_open, c.timestamp)} (in ${span(c.timestamp, c.next_open)})`}</Text>
+      <Text dimColor>
+        {`opens ${full ? wallTime(c.next_open, false) : whenShort(c.next_open, c.timestamp)} (in ` +
+          `${span(c.timestamp, c.next_open)})`}
+      </Text>
     </Text>
   );
   const mode = c.mode ? `clock ${c.mode}${c.mode === 'running' && c.speed && c.speed !== 1 ? ` x${c.speed}` : ''}` : '';
@@ -98,14 +99,15 @@ export function QuoteBoard(props: { quotes: Quote[]; moves: Map<string, Move>; w
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
       <Text bold color="cyan" wrap="truncate">
         Quotes{' '}
-        <Text
-          dimColor
-        >{`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}</Text>
+        <Text dimColor>
+          {`${props.quotes[0] ? `as of ${hhmm(props.quotes[0].as_of)}` : ''}` +
+            `${hidden > 0 ? ` · ${hidden} more below (a taller terminal shows them)` : ''}`}
+        </Text>
       </Text>
-      <Text
-        dimColor
-        wrap="truncate"
-      >{`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad(limits, w.band)}`}</Text>
+      <Text dimColor wrap="truncate">
+        {`${pad('symbol', w.symbol)} ${pad('last', w.last, true)} ${pad('', w.move)}` +
+          `${pad('change', w.change, true)}  ${pad('day low-high', w.range)} ${pad(limits, w.band)}`}
+      </Text>
       {shown.map((q) => {
         const move = props.moves.get(q.symbol);
         const arrow = move ? (move.direction === 'up' ? '▲' : '▼') : ' ';
@@ -256,10 +258,10 @@ export function AccountPanel(props: {
           ? `Total ${worth.total === null ? '-' : egp(worth.total)} EGP, of which cash ${egp(worth.cash)} EGP`
           : ' '}
       </Text>
-      <Text
-        dimColor
-        wrap="truncate"
-      >{`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}</Text>
+      <Text dimColor wrap="truncate">
+        {`${pad('position', 8)} ${pad('settled', 9, true)} ${pad('unsettled', 9, true)} ` +
+          `${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}
+      </Text>
       {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
       {positions.map((s) => {
         const symbol = s.symbol ?? s.asset;
@@ -268,7 +270,9 @@ export function AccountPanel(props: {
         const value = q ? shares * q.price_micros : null;
         return (
           <Text key={symbol} wrap="truncate">
-            {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ${pad(value === null ? '-' : egp(value), 13, true)}`}
+            {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ` +
+              `${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ` +
+              `${pad(value === null ? '-' : egp(value), 13, true)}`}
           </Text>
         );
       })}
@@ -289,7 +293,8 @@ export function AccountPanel(props: {
         const valueText = navMicros === undefined ? '-' : egp(fundValueMicros(unitMicros, navMicros));
         return (
           <Text key={code} wrap="truncate">
-            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navShown, 13, true)} ${pad(valueText, 19, true)}`}
+            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navShown, 13, true)} ` +
+              `${pad(valueText, 19, true)}`}
           </Text>
         );
       })}
@@ -343,7 +348,8 @@ export function OrdersPanel(props: {
         Orders{' '}
         <Text dimColor>
           {props.orders
-            ? `${open} open · ${rows.length - open} recent${rows.length > shown.length ? ` · showing ${first + 1}-${first + shown.length} (↑↓ scroll)` : ''}`
+            ? `${open} open · ${rows.length - open} recent` +
+              `${rows.length > shown.length ? ` · showing ${first + 1}-${first + shown.length} (↑↓ scroll)` : ''}`
             : ''}
         </Text>
       </Text>
@@ -358,7 +364,10 @@ export function OrdersPanel(props: {
         const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
-            {`${isSel ? '›' : ' '} ${narrow ? '' : `${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} `}${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
+            {`${isSel ? '›' : ' '} ` +
+              `${narrow ? '' : `${pad(props.now ? timeOrDate(o.created_at, props.now) : hhmm(o.created_at), 6)} `}` +
+              `${pad(o.order_id, 14)} ${pad(o.side, 4)} ${pad(String(o.qty), 6, true)} ${pad(o.symbol, 6)} ` +
+              `${pad(price, 14)} ${pad(o.time_in_force, 3)} `}
             <Text color={isSel ? undefined : statusColor(o)}>{pad(statusText(o.status), 16)}</Text>
             {` ${pad(fill, 16)}`}
             {o.reason_code ? <Text dimColor={!isSel}>{` ${reasonText(o.reason_code)}`}</Text> : null}
@@ -437,9 +446,10 @@ export function InvestorLine(props: {
       <Text bold color="cyan">
         {props.account ? props.account.name : props.investorId}
       </Text>
-      <Text
-        dimColor
-      >{`${props.account ? ` ${props.investorId} · ${statusText(props.account.status)}` : ''}${cash ? ` · settled cash ${egp(cash.settled)} EGP` : ''}`}</Text>
+      <Text dimColor>
+        {`${props.account ? ` ${props.investorId} · ${statusText(props.account.status)}` : ''}` +
+          `${cash ? ` · settled cash ${egp(cash.settled)} EGP` : ''}`}
+      </Text>
     </Text>
   );
 }

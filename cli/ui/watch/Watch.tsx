@@ -59,7 +59,8 @@ export function Watch(props: WatchProps) {
     <Box flexDirection="column">
       <Text dimColor>
         {first ? `${wallTime(first.as_of)} Cairo · market ${first.session_open ? 'open' : 'closed'}` : 'loading…'}
-        {` · refresh ${polled.refreshes}${props.count !== null ? `/${props.count}` : ''} every ${props.intervalMs / 1000}s · q quits`}
+        {` · refresh ${polled.refreshes}${props.count !== null ? `/${props.count}` : ''} every ` +
+          `${props.intervalMs / 1000}s · q quits`}
       </Text>
       <QuoteStrip quotes={quotes} moves={moves} />
       {polled.error ? <Text color="red">{`refresh failed: ${polled.error.message}`}</Text> : null}

@@ -60,7 +60,8 @@ function FeeLines({ lines }: { lines: Record<string, number> }) {
   );
 }
 
-/** One investor's (or the broker's) obligation: what they pay for buys, receive for sells, and the net (+ due to them). */
+/** One investor's (or the broker's) obligation: what they pay for buys, receive for sells, and the net (+ due to them).
+ * */
 function ObligationCells({
   o,
 }: {

@@ -22,7 +22,8 @@ type Params = z.infer<typeof assignParams>;
 const rolesIn = (deps: Deps, id: string, s: string): string[] =>
   deps.db
     .prepare<[string, string], string>(
-      'SELECT DISTINCT role FROM operator_grants WHERE operator_id = ? AND scope = ? AND expires_at IS NULL ORDER BY role',
+      'SELECT DISTINCT role FROM operator_grants WHERE operator_id = ? AND scope = ? AND expires_at IS NULL ' +
+        'ORDER BY role',
     )
     .pluck()
     .all(id, s);

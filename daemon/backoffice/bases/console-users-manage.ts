@@ -56,7 +56,8 @@ function create(
   const key = newSecret(realm === 'admin' ? 'ak_sbx_' : 'ck_sbx_');
   deps.db
     .prepare(
-      'INSERT INTO operators (id, name, display_name, role, realm, key_hash, grants, broker_id, created_at) VALUES (?,?,?,?,?,?,?,?,?)',
+      'INSERT INTO operators (id, name, display_name, role, realm, key_hash, grants, broker_id, created_at) ' +
+        'VALUES (?,?,?,?,?,?,?,?,?)',
     )
     .run(
       id,

@@ -54,7 +54,8 @@ function processDividend({ deps }: ExecCtx, dividendId: string): Outcome<Record<
     if (deps.clock.now() < d.record_ms) {
       return refuse(
         'ACTION_NOT_EXECUTABLE',
-        `The ex-date of ${dividendId} (${d.ex_date}) has not begun: its holders are fixed at ${deps.market.calendar.toIso(d.record_ms)}.`,
+        `The ex-date of ${dividendId} (${d.ex_date}) has not begun: its holders are fixed at ` +
+          `${deps.market.calendar.toIso(d.record_ms)}.`,
       );
     }
     recordDividend(ctx, d);

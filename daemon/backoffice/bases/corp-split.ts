@@ -47,13 +47,15 @@ function holdingsOf(db: Db, symbol: string): Holding[] {
 function checkDividends(ctx: ExecCtx, symbol: string): Outcome<void> {
   const waiting = ctx.deps.db
     .prepare<[string, number], { id: string; ex_date: string }>(
-      "SELECT id, ex_date FROM dividends WHERE symbol = ? AND state = 'declared' AND record_ms > ? ORDER BY record_ms LIMIT 1",
+      "SELECT id, ex_date FROM dividends WHERE symbol = ? AND state = 'declared' AND record_ms > ? ORDER BY " +
+        'record_ms LIMIT 1',
     )
     .get(symbol, ctx.deps.clock.now());
   if (!waiting) return ok(undefined);
   return refuse(
     'SPLIT_NOT_APPLICABLE',
-    `${symbol}'s dividend ${waiting.id} (ex-date ${waiting.ex_date}) is declared per pre-split share and its holders are not recorded yet; split after its ex-date begins.`,
+    `${symbol}'s dividend ${waiting.id} (ex-date ${waiting.ex_date}) is declared per pre-split share and its ` +
+      `holders are not recorded yet; split after its ex-date begins.`,
   );
 }
 
@@ -63,7 +65,8 @@ function checkCapacity(ctx: ExecCtx, symbol: string, ratio: number): Outcome<voi
     if (o.side === 'buy' && o.limit_price_micros !== null && o.limit_price_micros < ratio * MIN_PRICE_MICROS) {
       return refuse(
         'SPLIT_NOT_APPLICABLE',
-        `Order ${o.id}'s limit ${o.limit_price_micros} divided by ${ratio} would fall under the smallest price ${MIN_PRICE_MICROS}.`,
+        `Order ${o.id}'s limit ${o.limit_price_micros} divided by ${ratio} would fall under the smallest price ` +
+          `${MIN_PRICE_MICROS}.`,
       );
     }
   }
@@ -81,7 +84,8 @@ function multiplyHolding(ctx: ExecCtx, split: SplitRef, h: Holding, at: string):
   // step 3 returned every reserved share to settled: a reserved balance left is a hold no order explains
   if (h.reserved !== 0)
     throw new Error(
-      `corp-action: ${h.investor_id} still has ${h.reserved} ${split.symbol} reserved after the orders' holds were released`,
+      `corp-action: ${h.investor_id} still has ${h.reserved} ${split.symbol} reserved after the orders' holds ` +
+        `were released`,
     );
   let added = 0;
   for (const bucket of ['settled', 'unsettled'] as const) {

@@ -19,13 +19,17 @@ export const TENANT_SEALED: SealedColumn[] = [
   {
     upto: 'SELECT max(rowid) AS m FROM signing_secrets',
     names: ['signing_secrets'],
-    select: `SELECT rowid AS k, secret_enc AS sealed, 'secret:' || tenant_id AS aad FROM signing_secrets WHERE tenant_id = ? AND ${AFTER}`,
+    select:
+      `SELECT rowid AS k, secret_enc AS sealed, 'secret:' || tenant_id AS aad FROM signing_secrets WHERE ` +
+      `tenant_id = ? AND ${AFTER}`,
     update: 'UPDATE signing_secrets SET secret_enc = ? WHERE rowid = ?',
   },
   {
     upto: 'SELECT max(rowid) AS m FROM kyc_applications',
     names: ['national_ids'],
-    select: `SELECT rowid AS k, national_id_enc AS sealed, 'kyc:nid:' || id AS aad FROM kyc_applications WHERE tenant_id = ? AND ${AFTER}`,
+    select:
+      `SELECT rowid AS k, national_id_enc AS sealed, 'kyc:nid:' || id AS aad FROM kyc_applications WHERE ` +
+      `tenant_id = ? AND ${AFTER}`,
     update: 'UPDATE kyc_applications SET national_id_enc = ? WHERE rowid = ?',
     onPlain: (db, k, plain, to) =>
       void db
@@ -35,19 +39,26 @@ export const TENANT_SEALED: SealedColumn[] = [
   {
     upto: 'SELECT max(rowid) AS m FROM kyc_applications',
     names: ['contact_details'],
-    select: `SELECT rowid AS k, details_enc AS sealed, 'kyc:details:' || id AS aad FROM kyc_applications WHERE tenant_id = ? AND ${AFTER}`,
+    select:
+      `SELECT rowid AS k, details_enc AS sealed, 'kyc:details:' || id AS aad FROM kyc_applications WHERE ` +
+      `tenant_id = ? AND ${AFTER}`,
     update: 'UPDATE kyc_applications SET details_enc = ? WHERE rowid = ?',
   },
   {
     upto: 'SELECT max(rowid) AS m FROM kyc_documents',
     names: ['id_images'],
-    select: `SELECT d.rowid AS k, d.bytes_enc AS sealed, 'kyc:doc:' || d.application_id || ':' || d.side AS aad FROM kyc_documents d JOIN kyc_applications a ON a.id = d.application_id WHERE a.tenant_id = ? AND d.rowid > ? ORDER BY d.rowid LIMIT ?`,
+    select:
+      `SELECT d.rowid AS k, d.bytes_enc AS sealed, 'kyc:doc:' || d.application_id || ':' || d.side AS aad FROM ` +
+      `kyc_documents d JOIN kyc_applications a ON a.id = d.application_id WHERE a.tenant_id = ? AND d.rowid > ? ` +
+      `ORDER BY d.rowid LIMIT ?`,
     update: 'UPDATE kyc_documents SET bytes_enc = ? WHERE rowid = ?',
   },
   {
     upto: 'SELECT max(rowid) AS m FROM brandings',
     names: ['logo'],
-    select: `SELECT rowid AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad FROM brandings WHERE tenant_id = ? AND ${AFTER}`,
+    select:
+      `SELECT rowid AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad FROM brandings WHERE ` +
+      `tenant_id = ? AND ${AFTER}`,
     update: 'UPDATE brandings SET logo_sealed = ? WHERE rowid = ?',
   },
   {
@@ -92,6 +103,7 @@ export function storeNextDek(db: Db, kek: Buffer, tenantId: string, next: Buffer
 /** The switch-over (inside the runner's transaction): the next data key becomes the tenant's key. */
 export function switchOverDek(db: Db, tenantId: string): void {
   db.prepare(
-    'UPDATE tenants SET dek_wrapped = dek_next_wrapped, dek_next_wrapped = NULL WHERE id = ? AND dek_next_wrapped IS NOT NULL',
+    'UPDATE tenants SET dek_wrapped = dek_next_wrapped, dek_next_wrapped = NULL WHERE id = ? AND ' +
+      'dek_next_wrapped IS NOT NULL',
   ).run(tenantId);
 }

@@ -31,13 +31,15 @@ export const KEK_SMALL: SealedColumn[] = [
   {
     names: ['data_keys'],
     select:
-      "SELECT rowid AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants WHERE rowid > ? ORDER BY rowid LIMIT ?",
+      "SELECT rowid AS k, dek_wrapped AS sealed, 'dek:' || id AS aad FROM tenants WHERE rowid > ? ORDER BY " +
+      'rowid LIMIT ?',
     update: 'UPDATE tenants SET dek_wrapped = ? WHERE rowid = ?',
   },
   {
     names: ['step_up_secrets'],
     select:
-      "SELECT rowid AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up WHERE rowid > ? ORDER BY rowid LIMIT ?",
+      "SELECT rowid AS k, secret_sealed AS sealed, 'stepup:' || operator_id AS aad FROM operator_step_up WHERE " +
+      'rowid > ? ORDER BY rowid LIMIT ?',
     update: 'UPDATE operator_step_up SET secret_sealed = ? WHERE rowid = ?',
   },
 ];
@@ -71,7 +73,8 @@ export function switchOverKek(deps: Deps, next: Buffer, afterSeq: number, at: st
   counts.console_rows = remacSessions(deps.db, ring[0], next) + remacPasskeys(deps.db, ring[0], next);
   deps.db
     .prepare(
-      'UPDATE key_state SET kek_check = ?, kek_next_check = NULL, kek_version = kek_version + 1, rotated_at = ? WHERE id = 1',
+      'UPDATE key_state SET kek_check = ?, kek_next_check = NULL, kek_version = kek_version + 1, rotated_at = ' +
+        '? WHERE id = 1',
     )
     .run(kekCheck(next), at);
   useKek(deps, next);

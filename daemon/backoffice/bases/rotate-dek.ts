@@ -18,7 +18,8 @@ export const rotateDekParams = z.strictObject({ tenant_id: z.string().regex(/^[A
 /** Checked at the approval (a handful of rows): the rest is checked as it is re-sealed. */
 const CHECKED_AT_APPROVAL = [
   "SELECT id AS k, secret_enc AS sealed, 'secret:' || tenant_id AS aad FROM signing_secrets WHERE tenant_id = ?",
-  "SELECT tenant_id AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad FROM brandings WHERE tenant_id = ?",
+  "SELECT tenant_id AS k, logo_sealed AS sealed, 'branding:logo:' || tenant_id AS aad FROM brandings WHERE " +
+    'tenant_id = ?',
 ];
 
 export function rotateDek({ deps, actionId }: ExecCtx, p: Record<string, unknown>): Outcome<Record<string, unknown>> {

@@ -24,12 +24,16 @@ import { kickRotation, startRotationRunner } from './rotation-runner.js';
 export function rotationRefusal(deps: Deps): string | null {
   const running = runningRotation(deps.db);
   if (running)
-    return `A key rotation (${running.action_id}) is still re-sealing; approve again once it has finished (GET /admin/actions shows its progress).`;
+    return (
+      `A key rotation (${running.action_id}) is still re-sealing; approve again once it has finished (GET ` +
+      `/admin/actions shows its progress).`
+    );
   if (kekFilePending(deps)) return 'A key-encryption key rotation is still being finished; approve again in a moment.';
   return null;
 }
 
-/** Once the approving transaction has ended: start the slices (it committed) or undo what lives outside the database. */
+/** Once the approving transaction has ended: start the slices (it committed) or undo what lives outside the database.
+ * */
 export function startAfterCommit(deps: Deps, actionId: string, undo: () => void): void {
   const check = () => {
     if (!deps.db.open) return; // closed meanwhile: the next start settles the files
@@ -47,7 +51,8 @@ function dropNext(deps: Deps): void {
   if (deps.home) dropNextKek(deps.home);
 }
 
-/** The runner (resuming a rotation a stop cut short); a rollback the code did not plan undoes an approval it took back. */
+/** The runner (resuming a rotation a stop cut short); a rollback the code did not plan undoes an approval it took back.
+ * */
 export function registerKeyRotation(deps: Deps): void {
   deps.onReset.push(() => {
     if (deps.kekNext && runningRotation(deps.db)?.kind !== 'kek') dropNext(deps);

@@ -57,7 +57,8 @@ export function advanceRotation(
   resealed: Record<string, number>,
 ): void {
   db.prepare(
-    'UPDATE key_rotations SET step = ?, after_rowid = ?, upto_rowid = ?, resealed = ?, slices = slices + 1 WHERE seq = ?',
+    'UPDATE key_rotations SET step = ?, after_rowid = ?, upto_rowid = ?, resealed = ?, slices = slices + 1 ' +
+      'WHERE seq = ?',
   ).run(at.step, at.after, at.upto, JSON.stringify(resealed), row.seq);
 }
 

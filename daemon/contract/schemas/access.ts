@@ -16,7 +16,8 @@ export const ConsoleSessionSchema = z
     identity_disabled_at: at
       .nullable()
       .describe(
-        'When the identity was disabled (console-users:disable); its sessions are refused while it is. Null while enabled.',
+        'When the identity was disabled (console-users:disable); its sessions are refused while it is. Null ' +
+          'while enabled.',
       ),
     role: z.string(),
     created_at: at,

@@ -28,7 +28,8 @@ export const AuditEntrySchema = z
       .string()
       .nullable()
       .describe(
-        'for a replayed journal entry, the recorded principal the actor (the replaying operator) acted for; null otherwise',
+        'for a replayed journal entry, the recorded principal the actor (the replaying operator) acted for; ' +
+          'null otherwise',
       ),
   })
   .meta({ id: 'AuditEntry' });

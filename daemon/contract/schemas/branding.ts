@@ -38,7 +38,8 @@ const color = (what: string) =>
     .string()
     .regex(COLOR_RE, {
       error: (iss) =>
-        `${shown(iss.input)} is not #rrggbb: a # and six hex digits, e.g. #1F3A5F (short forms such as #fff and names such as red are refused)`,
+        `${shown(iss.input)} is not #rrggbb: a # and six hex digits, e.g. #1F3A5F (short forms such as #fff ` +
+        `and names such as red are refused)`,
     })
     .toUpperCase()
     .describe(`${what}: #rrggbb (six hex digits; answered in upper case)`);

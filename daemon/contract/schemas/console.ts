@@ -21,7 +21,8 @@ export const EnrolmentSchema = z
     enrolment_token: z
       .string()
       .describe(
-        'the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost',
+        'the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> ' +
+          'on localhost',
       ),
     expires_at: timestamp().describe('RFC 3339, wall clock (UTC)'),
   })

@@ -37,7 +37,8 @@ const EodMovementSchema = z
     activity_type: z
       .enum(ACTIVITY_TYPES)
       .describe(
-        'CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, SUB/RED fund orders, JNLC journal',
+        'CSD deposit, CSW withdrawal, FILL trade consideration, FEE fees, TAX withholding, DIV dividend, ' +
+          'SUB/RED fund orders, JNLC journal',
       ),
     tenant_id: z.string(),
     investor_id: z.string(),

@@ -32,7 +32,9 @@ export const ActivitySchema = z
     activity_type: z
       .enum(ACTIVITY_TYPES)
       .describe(
-        'CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added by a stock split',
+        'CSD cash deposit, CSW cash withdrawal, FILL execution, FEE, TAX, DIV dividend, INT interest, JNLC ' +
+          'cash journal, JNLS security journal, SUB fund subscription, RED fund redemption, SPLIT shares added ' +
+          'by a stock split',
       ),
     investor_id: z.string(),
     at: timestamp().describe('when it was booked, simulated time (RFC 3339)'),

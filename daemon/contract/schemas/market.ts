@@ -40,12 +40,14 @@ export const LiveQuoteSchema = z
     symbol: z.string(),
     price_micros: micros,
     prev_close_micros: micros.describe(
-      "the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close",
+      "the reference price of the quote's session (the open one, else the next to open): the close of the " +
+        "trading day before it. From the close on that is today's close",
     ),
     change_pct: z
       .number()
       .describe(
-        'fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price)',
+        'fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless ' +
+          'a quote override moved the price)',
       ),
     as_of: timestamp(),
     session_open: z.boolean(),
@@ -58,7 +60,8 @@ export const DetailQuoteSchema = LiveQuoteSchema.extend({
   band: z
     .object({ lower_micros: micros, upper_micros: micros, pct: z.number() })
     .describe(
-      "+/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's)",
+      '+/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between ' +
+        "sessions, the next session's)",
     ),
   tick_micros: micros,
   halted: z.boolean(),
@@ -117,7 +120,8 @@ export const CalendarRowSchema = z
 export const ClosedDaySchema = z
   .object({ date: calendarDate(), name: z.string(), name_ar: z.string() })
   .describe(
-    'A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are the weekend and not listed.',
+    'A weekday the exchange is closed (a holiday), with its English and Arabic name; Fridays and Saturdays are ' +
+      'the weekend and not listed.',
   )
   .meta({ id: 'ClosedDay' });
 

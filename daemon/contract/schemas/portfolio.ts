@@ -23,7 +23,8 @@ export const PositionSchema = z
     qty: z
       .int()
       .describe(
-        'whole shares (equity), unit-micros (fund: 1 unit = 1,000,000), micros (cash); settled, reserved and unsettled together',
+        'whole shares (equity), unit-micros (fund: 1 unit = 1,000,000), micros (cash); settled, reserved and ' +
+          'unsettled together',
       ),
     price_micros: micros('last tape price per share (equity), NAV per whole unit (fund), 1,000,000 (cash)'),
     value_micros: micros('market value: qty x price (equity); qty x price / 1,000,000 floored (fund, cash)'),
@@ -63,7 +64,8 @@ export const ExposuresSchema = z
       .array(z.object({ kind: z.enum(['cash', 'equity', 'fund']), ...Exposure }))
       .describe('alphabetical'),
     hhi: pct(
-      'Herfindahl-Hirschman index: sum of squared weights of the equity and fund positions among themselves; 1 = one holding; null when nothing is held',
+      'Herfindahl-Hirschman index: sum of squared weights of the equity and fund positions among themselves; 1 ' +
+        '= one holding; null when nothing is held',
     ).describe('a fraction 0..1, 6 decimals; null when nothing is held'),
     top_holding: z.object({ asset: z.string(), symbol: z.string(), ...Exposure }).nullable(),
     top_holding_pct: pct('largest equity or fund position / total portfolio value; null when nothing is held'),
@@ -82,7 +84,8 @@ export const PerformanceSchema = z
     end_value_micros: micros("value at the last point (now while today's session is open)"),
     net_flow_micros: micros('deposits - withdrawals (and journals) after the first point'),
     twr_pct: pct(
-      'time-weighted return over the series, flows neutralised (they count at the start of their day); null with fewer than two points or no capital',
+      'time-weighted return over the series, flows neutralised (they count at the start of their day); null ' +
+        'with fewer than two points or no capital',
     ),
     series: z.array(
       z.object({
@@ -110,14 +113,16 @@ export const RiskSchema = z
     annualized_volatility_pct: pct('sample standard deviation of the daily returns x sqrt(252); null below 2 returns'),
     max_drawdown_pct: pct('largest fall of the flow-neutral wealth index below its running peak, positive'),
     var95_pct: pct(
-      '1-day historical VaR(95), nearest-rank 5th percentile of the daily returns, as a positive loss; null with no returns',
+      '1-day historical VaR(95), nearest-rank 5th percentile of the daily returns, as a positive loss; null ' +
+        'with no returns',
     ),
     var95_micros: z.int().nullable().describe('var95_pct x value_micros, half up; EGP micros'),
     beta: z
       .number()
       .nullable()
       .describe(
-        'cov(portfolio, EGX30) / var(EGX30) on the shared days; a ratio, 6 decimals; null below 2 pairs or a flat index',
+        'cov(portfolio, EGX30) / var(EGX30) on the shared days; a ratio, 6 decimals; null below 2 pairs or a ' +
+          'flat index',
       ),
     beta_observations: z.int(),
     periods_per_year: z.int().describe('annualization factor of the volatility'),

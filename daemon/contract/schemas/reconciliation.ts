@@ -21,7 +21,8 @@ export const InjectBreakBody = z
     kind: z
       .enum(BREAK_KINDS)
       .describe(
-        'position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more micros; missing: the line is left off the statement; duplicate: the line is listed twice',
+        'position: the custodian shows amount more shares (negative: fewer); cash: the bank shows amount more ' +
+          'micros; missing: the line is left off the statement; duplicate: the line is listed twice',
       ),
     investor_id: id.describe('an investor of any tenant'),
     symbol: z
@@ -30,7 +31,8 @@ export const InjectBreakBody = z
       .max(16)
       .optional()
       .describe(
-        'an equity of the catalog: required for position, absent for cash; for missing and duplicate, the custodian line of this symbol (absent: the bank line)',
+        'an equity of the catalog: required for position, absent for cash; for missing and duplicate, the ' +
+          'custodian line of this symbol (absent: the bank line)',
       ),
     amount: z
       .int()
@@ -158,7 +160,8 @@ export const ResolveBody = z
     resolution: z
       .literal('accepted')
       .describe(
-        'accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto from a run)',
+        'accepted: the difference is explained and kept (adjusted comes from an approved ledger:adjust; auto ' +
+          'from a run)',
       ),
     note: freeText(2000).describe('why the difference is accepted'),
   })

@@ -25,7 +25,8 @@ export const ThresholdsSchema = z
     concentration_share_bps: z
       .int()
       .describe(
-        "concentration: one investor's filled quantity is MORE than this share (basis points) of the symbol's session volume",
+        "concentration: one investor's filled quantity is MORE than this share (basis points) of the symbol's " +
+          'session volume',
       ),
   })
   .meta({ id: 'SurveillanceThresholds' });

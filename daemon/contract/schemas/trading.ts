@@ -96,7 +96,8 @@ export const OrderSchema = z
     status: z
       .enum(STATUSES)
       .describe(
-        'reference-aligned status (spec table: received/transmitted -> pending_new, validated -> accepted, acked -> new, cancel_requested -> pending_cancel, cancelled -> canceled)',
+        'reference-aligned status (spec table: received/transmitted -> pending_new, validated -> accepted, ' +
+          'acked -> new, cancel_requested -> pending_cancel, cancelled -> canceled)',
       ),
     filled_qty: z.int(),
     avg_price_micros: z
@@ -262,7 +263,8 @@ export const BlotterExecutionSchema = z
     net_micros: z
       .int()
       .describe(
-        'buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)',
+        'buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the ' +
+          'charges exceed the proceeds)',
       ),
     venue: z.enum(['tape', 'desk']).describe('tape: auto-filled against the tape; desk: executed by a dealer'),
     executed_by: z.string().nullable().describe('name of the dealer who executed it; null for tape fills'),

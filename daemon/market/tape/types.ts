@@ -6,7 +6,8 @@ export interface TapeInstrument {
   refPriceMicros: number;
   /** Weight in the market index; absent or 0 when not a constituent. */
   weightBps?: number;
-  /** Scales every seeded move (100 = equity default; bonds want far less). Up to ~300 keeps daily moves inside the band. */
+  /** Scales every seeded move (100 = equity default; bonds want far less). Up to ~300 keeps daily moves inside the
+   * band. */
   volatilityPct?: number;
 }
 
@@ -71,7 +72,8 @@ export interface Tape {
    * it); with asOfMs, divided by the splits in force at asOfMs (the reference a quote at asOfMs compares with).
    */
   prevClose(symbol: string, date: string, asOfMs?: number): number;
-  /** The reference price (previous close) of the session containing ms, or of the next one, divided by the splits in force at ms. */
+  /** The reference price (previous close) of the session containing ms, or of the next one, divided by the splits in
+   * force at ms. */
   referencePriceAt(symbol: string, ms: number): number;
   dayBar(symbol: string, date: string): DayBar | null;
   barAsOf(symbol: string, date: string, ms: number): DayBar | null;

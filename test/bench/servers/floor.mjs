@@ -165,12 +165,15 @@ const q = {
     due_ms, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`),
   event: db.prepare("INSERT INTO events (due_ms, kind, payload, done) VALUES (?, 'trade.settle', ?, 0)"),
   counters: db.prepare(
-    'INSERT INTO id_seq (prefix, next) VALUES (?, ?), (?, ?), (?, ?), (?, ?) ON CONFLICT(prefix) DO UPDATE SET next = excluded.next',
+    'INSERT INTO id_seq (prefix, next) VALUES (?, ?), (?, ?), (?, ?), (?, ?) ON CONFLICT(prefix) DO UPDATE SET ' +
+      'next = excluded.next',
   ),
   audit: db.prepare('INSERT INTO audit_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
   auditHead: db.prepare('UPDATE sandbox_state SET audit_count = ?, audit_head = ? WHERE id = 1'),
   journal: db.prepare(
-    "INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status) VALUES (?, ?, 'POST', 'POST /v1/orders', '/v1/orders', '', ?, ?, ?, 'text', ?, ?)",
+    'INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, ' +
+      "content_type, body_kind, body_sealed, status) VALUES (?, ?, 'POST', 'POST /v1/orders', '/v1/orders', '', " +
+      "?, ?, ?, 'text', ?, ?)",
   ),
 };
 

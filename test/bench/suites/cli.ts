@@ -15,7 +15,9 @@ bench(
   'cli: svc clock show --json vs a bare node script',
   async (ctx) => {
     const d = await ctx.daemon();
-    const bare = `fetch(${JSON.stringify(`${d.baseUrl}/v1/clock`)}, { headers: ${JSON.stringify(d.bearer)} }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
+    const bare =
+      `fetch(${JSON.stringify(`${d.baseUrl}/v1/clock`)}, { headers: ${JSON.stringify(d.bearer)} }).then((r) => ` +
+      `r.text()).then((t) => process.stdout.write(t))`;
     const svcMs: number[] = [];
     const nodeMs: number[] = [];
     for (let i = 0; i < RUNS; i++) {

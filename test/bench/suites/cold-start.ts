@@ -42,7 +42,8 @@ bench(
       await stopSandbox(home, pid, ctx.root);
       if (r.code !== 0 || pid === undefined) {
         throw new Error(
-          `svc sandbox start exited ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)} (log ${join(home, 'daemon.out')})`,
+          `svc sandbox start exited ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)} (log ` +
+            `${join(home, 'daemon.out')})`,
         );
       }
       samples.push(r.ms / 1000);

@@ -2,7 +2,8 @@
 // does the durable work of a signed market order: it verifies the same signature, writes the same rows
 // in one group-committed SQLite transaction, and answers a similar body after the COMMIT. The daemon's
 // signed market order is measured right after it, under the same load, in the same rounds; the goal is
-// the daemon's server CPU per order within 1.8 times the floor's (docs/bench.md, "Goals and latest figures"; 1.5 before round 3).
+// the daemon's server CPU per order within 1.8 times the floor's (docs/bench.md, "Goals and latest figures"; 1.5 before
+// round 3).
 import type { LoadStats } from '../load.js';
 import { daemonForOrders, floorForOrders } from '../order-load.js';
 import { bench, type Figure } from '../registry.js';
@@ -16,7 +17,8 @@ function cpuRatio(r: { base: LoadStats; stats: LoadStats }): number {
 }
 
 const load = (s: LoadStats) =>
-  `p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms; server ${s.serverCpuPct?.toFixed(0)} % of a core, client ${s.clientCpuPct.toFixed(0)} %`;
+  `p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms; server ${s.serverCpuPct?.toFixed(0)} % of a core, ` +
+  `client ${s.clientCpuPct.toFixed(0)} %`;
 const kernel = (s: LoadStats) => `${s.serverSysUsPerReq?.toFixed(1)} µs of it in the kernel`;
 
 bench('floor: the minimal durable signed order, then the daemon', async (ctx) => {

@@ -429,7 +429,9 @@ export function mixedFigures(s: MixedStats, rss?: { start: number | null; end: n
       metric: 'throughput',
       value: s.throughput,
       unit: 'req/s',
-      note: `offered ${s.rate} req/s for ${s.seconds} s: ${s.sent} sent, ${s.answered} answered, ${s.dropped} dropped (over ${MAX_IN_FLIGHT} in flight)`,
+      note:
+        `offered ${s.rate} req/s for ${s.seconds} s: ${s.sent} sent, ${s.answered} answered, ${s.dropped}` +
+        ` dropped (over ${MAX_IN_FLIGHT} in flight)`,
       details: { ...s },
     },
     { metric: 'latency p50', value: s.p50, unit: 'ms' },
@@ -442,7 +444,8 @@ export function mixedFigures(s: MixedStats, rss?: { start: number | null; end: n
       goal: { op: '<=', value: 0 },
       note:
         s.errorSamples.slice(0, 2).join('; ') ||
-        `transport errors, 5xx and unexpected 4xx; ${s.refusals} business refusals (cash, shares, cancel lost to a fill) apart`,
+        `transport errors, 5xx and unexpected 4xx; ${s.refusals} business refusals (cash, shares, cancel lost ` +
+          `to a fill) apart`,
     },
   ];
   if (s.serverCpuPct !== null)

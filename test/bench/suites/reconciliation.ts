@@ -115,7 +115,9 @@ bench(
           value: times[2],
           unit: 'ms',
           goal: { op: '<=', value: 1000 },
-          note: `${last.investors} investors, ${fills} fills, ${postings} postings, ${last.custodian_lines} custodian + ${last.bank_lines} bank lines`,
+          note:
+            `${last.investors} investors, ${fills} fills, ${postings} postings, ${last.custodian_lines}` +
+            ` custodian + ${last.bank_lines} bank lines`,
           details: { samples_ms: times },
         },
       ];

@@ -1,6 +1,6 @@
 // Issue 13: a client statement (docs/reports.md, "Rendering and the event loop"). One investor with
-// 500 trades over twelve months (ten market orders a week for fifty weeks, then the clock to a year after the first, through the HTTP API of the
-// built daemon), then the twelve-month statement with every section, twice:
+// 500 trades over twelve months (ten market orders a week for fifty weeks, then the clock to a year after the first,
+// through the HTTP API of the built daemon), then the twelve-month statement with every section, twice:
 // - cold: the daemon's first statement (the render worker starts and creates its Typst compiler);
 // - warm: the same statement again (the worker and its compiler are warm). Goal: <= 1 s.
 // Each is timed from POST /admin/sandbox/clock-advance {minutes: 2} to its answer, which comes once
