@@ -2,7 +2,7 @@
 // function in daemon/, cli/ or console/ over 80 lines, and no explicit `any`. Measured with the
 // TypeScript compiler by scripts/code-shape.mjs, which `node scripts/code-shape.mjs` also runs by hand.
 import { describe, expect, it } from 'vitest';
-import { inspectFile, inspectTree, MAX_FUNCTION_LINES } from '../../scripts/code-shape.mjs';
+import { inspectFile, inspectTree, MAX_FUNCTION_LINES, MAX_LINE_WIDTH, wideLines } from '../../scripts/code-shape.mjs';
 
 describe('code shape: small functions, no explicit any', () => {
   const { offenders } = inspectTree(process.cwd());
@@ -17,6 +17,19 @@ describe('code shape: small functions, no explicit any', () => {
   it('no explicit any in daemon/ or cli/', () => {
     const anys = offenders.filter((o) => o.kind === 'any').map((o) => `${o.file}:${o.line}`);
     expect(anys).toEqual([]);
+  });
+
+  it(`no line of code, tests or scripts is over ${MAX_LINE_WIDTH} characters (a test's name may be)`, () => {
+    const wide = offenders.filter((o) => o.kind === 'wide').map((o) => `${o.file}:${o.line} (${o.width})`);
+    expect(wide).toEqual([]);
+  });
+
+  it('the width check finds a wide line and lets a wide test name through (it can fail)', () => {
+    const name = 'x'.repeat(MAX_LINE_WIDTH);
+    const text = `it('${name}', () => {});\nconst s = '${name}';\n`;
+    expect(wideLines('probe.test.ts', text)).toEqual([
+      { file: 'probe.test.ts', line: 2, kind: 'wide', width: MAX_LINE_WIDTH + 13 },
+    ]);
   });
 
   it('the check itself finds a long function and an explicit any (it can fail)', () => {
