@@ -119,6 +119,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown, M 
     where: 'params' | 'query' | 'body',
     issue: z.core.$ZodIssue,
   ) => ErrorCode | undefined;
+  /**
+   * When a part fails its schema on several counts, the count answered: the one whose code comes
+   * first in this list (codes not in it after those in it; zod's order breaks ties). Without it, the
+   * first count zod reports. The order body's documented precedence (INVALID_SIDE ... INVALID_TIME_IN_FORCE).
+   */
+  issuePrecedence?: readonly ErrorCode[];
   /** Error codes the route documents (OpenAPI). */
   errors?: ErrorCode[];
   /**
