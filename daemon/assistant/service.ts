@@ -99,33 +99,35 @@ function article(e: GlossaryEntry, lang: Lang) {
   return { slug: e.slug, ...twin('title', e.title, lang), ...twin('body', e.body, lang) };
 }
 
+/** One glossary article by its term, or the neutral answer. */
+function term(text: string, lang: Lang): GlossaryAnswer {
+  const intent = termIntent(text);
+  if (intent.kind === 'advice') return neutral('refused', NEUTRAL.refused, lang, {});
+  const e = intent.kind === 'lookup' ? glossaryEntry(intent.key) : null;
+  return e
+    ? { outcome: 'answered', language: lang, article: article(e, lang) }
+    : neutral('abstained', NEUTRAL.abstainedTerm, lang, {});
+}
+
+/** A rejected order's reject code explained, or the neutral refusal for a code without one. */
+function explainRejected(f: OrderFacts, lang: Lang): OrderExplanation {
+  const base = { order_id: f.order_id, state: f.state, symbol: f.symbol, reason_code: f.reason_code ?? '' };
+  const e = f.reason_code ? explainCode(f.reason_code) : null;
+  if (!e) return neutral('refused', NEUTRAL.unknownReject, lang, base);
+  const t = renderExplained(e);
+  return {
+    outcome: 'answered',
+    language: lang,
+    ...base,
+    ...twin('cause', t.cause, lang),
+    ...twin('remedy', t.remedy, lang),
+  };
+}
+
 export function createAssistant(deps: Pick<Deps, 'db' | 'ai' | 'aiTimeoutMs' | 'aiModel'>) {
   // Read per answer: a reset may change the provider (POST /admin/sandbox/reset with `ai`).
   const provider = () => createProvider(deps.ai, { timeoutMs: deps.aiTimeoutMs, model: deps.aiModel });
   const orderFacts = createOrderReader(deps.db);
-
-  function term(text: string, lang: Lang): GlossaryAnswer {
-    const intent = termIntent(text);
-    if (intent.kind === 'advice') return neutral('refused', NEUTRAL.refused, lang, {});
-    const e = intent.kind === 'lookup' ? glossaryEntry(intent.key) : null;
-    return e
-      ? { outcome: 'answered', language: lang, article: article(e, lang) }
-      : neutral('abstained', NEUTRAL.abstainedTerm, lang, {});
-  }
-
-  function explainRejected(f: OrderFacts, lang: Lang): OrderExplanation {
-    const base = { order_id: f.order_id, state: f.state, symbol: f.symbol, reason_code: f.reason_code ?? '' };
-    const e = f.reason_code ? explainCode(f.reason_code) : null;
-    if (!e) return neutral('refused', NEUTRAL.unknownReject, lang, base);
-    const t = renderExplained(e);
-    return {
-      outcome: 'answered',
-      language: lang,
-      ...base,
-      ...twin('cause', t.cause, lang),
-      ...twin('remedy', t.remedy, lang),
-    };
-  }
 
   return {
     glossary: (lang: Lang, text?: string) =>
