@@ -165,7 +165,7 @@ describe('POST /v1/orders validation returns the first failing code in the docum
     expect(orderCount()).toBe(1);
   });
 
-  it('a body failing on several counts answers the first in precedence: an unknown field, then side ... time_in_force', async () => {
+  it('failing several rules, a body answers the first: unknown field, side, type, qty, price, tif', async () => {
     const inv = await trader(t);
     const base = { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10 };
     const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -774,7 +774,7 @@ describe('idempotency, client_order_id and tenant scoping', () => {
     expect(changed.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('a body its schema refuses (INVALID_SIDE) stores nothing under its key: the corrected body under that key is placed', async () => {
+  it('a schema refusal (INVALID_SIDE) stores nothing under its key: the corrected body is placed', async () => {
     const inv = await trader(t, 10_000);
     const body = { investor_id: inv, symbol: 'COMI', side: 'hold', type: 'market', qty: 1, time_in_force: 'gtc' };
     const refused = await order(t, body, { idempotencyKey: 'order-2' });
