@@ -107,15 +107,26 @@ function query(kind: Kind, o: ReferenceOptions): string {
   return p.size ? `?${p}` : '';
 }
 
-export async function reference(opts: ReferenceOptions, g: GlobalOptions, args: string[]): Promise<void> {
+/** Each kind's body, as the daemon's schema types it, and how it prints. */
+interface Bodies {
+  instruments: ReferenceInstruments;
+  calendar: ReferenceCalendar;
+  fees: ReferenceFees;
+  ticks: ReferenceTicks;
+  holidays: ReferenceHolidays;
+}
+const RENDER: { [K in Kind]: (r: Bodies[K]) => string } = { instruments, calendar, fees, ticks, holidays };
+
+async function show<K extends Kind>(kind: K, opts: ReferenceOptions, g: GlobalOptions): Promise<void> {
   const json = Boolean(g.json);
+  const path = `/broker/v1/reference/${kind}${query(kind, opts)}`;
+  const res = ok(await api<Bodies[K]>(resolveProfile(g), 'GET', path), json);
+  if (json) return printJson(res);
+  process.stdout.write(RENDER[kind](res));
+}
+
+export async function reference(opts: ReferenceOptions, g: GlobalOptions, args: string[]): Promise<void> {
   const kind = args[0] as Kind;
   if (!REFERENCE_KINDS.includes(kind)) usage(`KIND must be one of ${REFERENCE_KINDS.join(', ')}`);
-  const res = ok(
-    await api<unknown>(resolveProfile(g), 'GET', `/broker/v1/reference/${kind}${query(kind, opts)}`),
-    json,
-  );
-  if (json) return printJson(res);
-  const render: Record<Kind, (r: never) => string> = { instruments, calendar, fees, ticks, holidays };
-  process.stdout.write(render[kind](res as never));
+  return show(kind, opts, g);
 }

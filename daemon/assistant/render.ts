@@ -11,9 +11,13 @@ import { rejectCodeAr } from './reject-codes-ar.js';
 
 export type { Narration, Text };
 
+/** A text field of an answer: `name` in the answer's language, `name_ar` or `name_en` in the other. */
+export type Twin<N extends string> = Record<N, string> & Partial<Record<`${N}_ar` | `${N}_en`, string>>;
+
 /** { name: text[lang], name_<other>: text[other] }. */
-export function twin(name: string, text: Text, lang: Lang): Record<string, string> {
-  return { [name]: text[lang], [`${name}_${other(lang)}`]: text[other(lang)] };
+export function twin<N extends string>(name: N, text: Text, lang: Lang): Twin<N> {
+  // computed keys type as an index signature; the two keys are exactly Twin's
+  return { [name]: text[lang], [`${name}_${other(lang)}`]: text[other(lang)] } as Twin<N>;
 }
 
 export const NEUTRAL = {

@@ -16,13 +16,14 @@
 import type { Deps } from '../deps.js';
 import type { Db } from '../store/db.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { Reply } from '../contract/route.js';
+import type { BytesReply } from '../contract/route.js';
 import {
   LOGO_PATH,
   type Branding,
   type BrandingForReport,
   type BrandingLogo,
   type BrandingPatch,
+  type LogoType,
 } from '../contract/schemas/branding.js';
 import { sha256 } from '../store/crypto.js';
 import { createBrandingRepo, type BrandingRepo, type TenantRow } from './repo.js';
@@ -105,7 +106,7 @@ function openedLogo(ctx: Pick<BrandingCtx, 'repo' | 'keys'>, tenantId: string): 
 }
 
 /** GET logo_url: the bytes with their type (ETag: the digest), or NOT_FOUND before any upload. */
-export function serveLogo(ctx: Pick<BrandingCtx, 'repo' | 'keys'>, tenantId: string): Outcome<Reply> {
+export function serveLogo(ctx: Pick<BrandingCtx, 'repo' | 'keys'>, tenantId: string): Outcome<BytesReply<LogoType>> {
   const logo = openedLogo(ctx, tenantId);
   if (!logo) return refuse('NOT_FOUND', 'No logo has been uploaded: PUT /v1/branding/logo first.');
   return ok({

@@ -5,7 +5,6 @@
 // form differs from its response form (a default, a coercion) gets a second entry, `<id>Input`.
 import { z } from 'zod';
 import type { RouteDef } from '../contract/route.js';
-import { documentationOf } from '../contract/schemas/documentation.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export const REF = '#/components/schemas/';
@@ -14,8 +13,8 @@ type Io = 'input' | 'output';
 type Schema = z.core.$ZodType;
 
 export interface Schemas {
-  /** A `$ref` to the schema's component in that direction (`documented`: its documentation schema's). */
-  ref(s: Schema, io: Io, documented?: boolean): Json;
+  /** A `$ref` to the schema's component in that direction. */
+  ref(s: Schema, io: Io): Json;
   /** The component itself, for parameters (which list an object's properties one by one). */
   inline(s: Schema, io: Io): Json;
   /** The components `from` references, directly or through other components. */
@@ -35,7 +34,7 @@ function registryOf(routes: RouteDef[], operationIdOf: (def: RouteDef) => string
     const parts: Array<[string, Schema | undefined]> = [
       ['Params', def.params],
       ['Query', def.query],
-      ['Body', def.body && documentationOf(def.body)],
+      ['Body', def.body],
       ['Response', def.response],
     ];
     for (const [part, s] of parts) {
@@ -124,7 +123,7 @@ export function buildSchemas(routes: RouteDef[], operationIdOf: (def: RouteDef) 
     return io === 'input' ? inputName(id) : id;
   };
   return {
-    ref: (s, io, documented) => ({ $ref: REF + nameOf(documented ? documentationOf(s as z.ZodType) : s, io) }),
+    ref: (s, io) => ({ $ref: REF + nameOf(s, io) }),
     inline: (s, io) => all[nameOf(s, io)],
     used: (from) => reachable(all, from),
   };

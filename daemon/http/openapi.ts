@@ -153,7 +153,7 @@ function requestBodyOf(def: RouteDef, schemas: Schemas): JsonObject {
     return {
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: schemas.ref(def.body, 'input', true) } },
+        content: { 'application/json': { schema: schemas.ref(def.body, 'input') } },
       },
     };
   return {};

@@ -49,11 +49,28 @@ export function parsePart<T>(
   if (!schema) return value as T;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const code: ErrorCode =
-    registered(def.issueCode?.(issue.path, where, issue)) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
+  const { issue, code } = answeredIssue(def, where, r.error.issues);
   const path = [where, ...issue.path.map(String)].join('.');
   throw new AppError(code, `${path}: ${issue.message}`);
+}
+
+/** The count a failed part is answered with, and its code: the first, or the first by the route's precedence. */
+function answeredIssue(
+  def: RouteDef,
+  where: 'params' | 'query' | 'body',
+  issues: readonly z.core.$ZodIssue[],
+): { issue: z.core.$ZodIssue; code: ErrorCode } {
+  const codeOf = (issue: z.core.$ZodIssue): ErrorCode =>
+    registered(def.issueCode?.(issue.path, where, issue)) ?? ownCode(issue) ?? 'VALIDATION_FAILED';
+  const order = def.issuePrecedence;
+  const rank = (code: ErrorCode) => (order?.includes(code) ? order.indexOf(code) : Number.MAX_SAFE_INTEGER);
+  let best = { issue: issues[0], code: codeOf(issues[0]) };
+  if (!order) return best;
+  for (const issue of issues.slice(1)) {
+    const code = codeOf(issue);
+    if (rank(code) < rank(best.code)) best = { issue, code };
+  }
+  return best;
 }
 
 /** A handler's answer as a reply: an Outcome is unwrapped (a refusal becomes an AppError here, at the edge). */

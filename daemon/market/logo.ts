@@ -22,7 +22,7 @@ export function catalogLogo(
   deps: Pick<MarketReader, 'market'>,
   others: ReadonlySet<string>,
   file: string,
-): Outcome<{ bytes: Buffer; contentType: string }> {
+): Outcome<{ bytes: Buffer; contentType: 'image/svg+xml' }> {
   const name = file.replace(/\.svg$/, '');
   const known = deps.market.instrument(name).ok || others.has(name);
   return known

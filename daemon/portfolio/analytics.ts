@@ -277,8 +277,8 @@ export function topHoldingPct(valuesMicros: readonly number[], totalValueMicros:
   return ratio(BigInt(Math.max(...valuesMicros)), total);
 }
 
-export interface SectorExposure {
-  sector: string;
+export interface SectorExposure<S extends string = string> {
+  sector: S;
   value_micros: number;
   /** value_micros / total portfolio value, a fraction; null when the total is 0. */
   weight_pct: number | null;
@@ -288,12 +288,12 @@ export interface SectorExposure {
  * Value per sector and its share of the total portfolio value (cash included), ordered alphabetically by
  * sector, never by size. Rounded weights may not add up to exactly 1.
  */
-export function sectorExposures(
-  holdings: ReadonlyArray<{ sector: string; valueMicros: number }>,
+export function sectorExposures<S extends string>(
+  holdings: ReadonlyArray<{ sector: S; valueMicros: number }>,
   totalValueMicros: number,
-): SectorExposure[] {
+): SectorExposure<S>[] {
   const total = micros('totalValueMicros', totalValueMicros, 0);
-  const bySector = new Map<string, bigint>();
+  const bySector = new Map<S, bigint>();
   for (const h of holdings)
     bySector.set(h.sector, (bySector.get(h.sector) ?? 0n) + micros('valueMicros', h.valueMicros, 0));
   return [...bySector.keys()]

@@ -21,7 +21,8 @@
 //     touches a ready report (a render that outlives its expiry is stored purged).
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { Reply } from '../contract/route.js';
+import type { BytesReply } from '../contract/route.js';
+import type { ReportSection } from '../contract/schemas/reports.js';
 import { open } from '../store/crypto.js';
 import type { PortfolioService } from '../portfolio/service.js';
 import { createReportRepo, type ReportRepo, type ReportRow } from './repo.js';
@@ -53,7 +54,7 @@ export function reportView(r: ReportRow) {
     type: r.type,
     period_start: r.period_start,
     period_end: r.period_end,
-    sections: JSON.parse(r.sections) as string[],
+    sections: JSON.parse(r.sections) as ReportSection[],
     locale: r.locale,
     state: r.state,
     created_at: r.created_at,
@@ -104,7 +105,7 @@ function createReport(
 }
 
 /** GET .../download: the PDF, audited; 409 before ready, 410 once purged (or past its expiry). */
-function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): Outcome<Reply> {
+function download(ctx: ReportCtx, tenantId: string, id: string, actor: string): Outcome<BytesReply<'application/pdf'>> {
   const r = ctx.repo.get(tenantId, id);
   if (!r) return refuse('NOT_FOUND', `No report ${id}.`);
   if (r.purged_at !== null || ctx.clock.now() >= r.expires_ms)

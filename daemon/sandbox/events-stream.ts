@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { EVENT_TYPES, isEventType, type EventsQuery, type SandboxEvent } from '../contract/events.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
-import type { Reply } from '../contract/route.js';
+import type { BytesReply } from '../contract/route.js';
 import type { EventFeed, TypeFilter } from '../record/events-feed.js';
 
 const PING_MS = 15_000;
@@ -39,7 +39,11 @@ function resumeAfter(query: EventsQuery, lastEventId: string | undefined): numbe
   return null;
 }
 
-export function openEventStream(feed: EventFeed, query: EventsQuery, lastEventId: string | undefined): Outcome<Reply> {
+export function openEventStream(
+  feed: EventFeed,
+  query: EventsQuery,
+  lastEventId: string | undefined,
+): Outcome<BytesReply<'text/event-stream'>> {
   const types = parseTypes(query.types);
   if (!types.ok) return types;
   const stream = new PassThrough();

@@ -1,6 +1,6 @@
 // GET /admin/sandbox/journal: the journal as JSON pages (header, entries, next_after) or as one
 // replayable NDJSON file (the header line, then entries). docs/snapshots.md describes the format.
-import type { Reply } from '../contract/route.js';
+import type { BytesReply } from '../contract/route.js';
 import type { JournalPage } from '../contract/journal.js';
 import type { Journal } from '../record/journal.js';
 
@@ -12,7 +12,7 @@ export interface JournalQuery {
 
 const DEFAULT_PAGE = 100;
 
-export function readJournal(journal: Journal, query: JournalQuery): JournalPage | Reply {
+export function readJournal(journal: Journal, query: JournalQuery): JournalPage | BytesReply<'application/x-ndjson'> {
   const header = journal.header();
   if (query.format === 'ndjson') {
     // A file: every entry after `after` unless a limit is given.

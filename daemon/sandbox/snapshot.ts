@@ -7,11 +7,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Deps } from '../deps.js';
-import type { Reply } from '../contract/route.js';
+import type { BytesReply } from '../contract/route.js';
 import { packSnapshot } from '../contract/snapshot.js';
 import { sandboxState } from './service.js';
 
-export function exportSnapshot(deps: Deps): Reply {
+export function exportSnapshot(deps: Deps): BytesReply<'application/vnd.svc.snapshot'> {
   const db = deps.db;
   // The pipeline runs reads only after an open batch settles; a transaction here would be a bug.
   if (db.inTransaction) throw new Error('export: a transaction is open');

@@ -10,6 +10,7 @@ import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { checkDate } from '../contract/dates.js';
 import { FEE_LINE_KEYS, feesOnly, sumFeeLines, totalCharges, type FeeLines } from '../contract/fees.js';
 import { executionView } from './execution-view.js';
+import type { ActivityType } from '../contract/activities.js';
 import {
   createEodRepo,
   type EodActivityRow,
@@ -39,8 +40,8 @@ function feeTotals(fills: readonly EodFillRow[]) {
 
 function cashMovements(rows: readonly EodActivityRow[]) {
   const byType = new Map<
-    string,
-    { activity_type: string; count: number; in_micros: number; out_micros: number; net_micros: number }
+    ActivityType,
+    { activity_type: ActivityType; count: number; in_micros: number; out_micros: number; net_micros: number }
   >();
   for (const r of rows) {
     const t = byType.get(r.activity_type) ?? {

@@ -4,6 +4,7 @@
 // charges (fixtures/fees.json through trading/fees.ts, rules in contract/fees.ts), the tick grid
 // (contract/tick.ts) with the price band, and the exchange holidays behind the calendar.
 import { DateTime } from 'luxon';
+import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { TICK_HIGH_MICROS, TICK_LEVEL_MICROS, TICK_LOW_MICROS, MIN_PRICE_MICROS } from '../contract/tick.js';
@@ -12,6 +13,9 @@ import { calendarRange } from '../market/calendar-view.js';
 import { exchangeHolidays } from '../market/holidays.js';
 import { listInstruments } from '../market/listings.js';
 import { loadFeeSchedule, type FeeSchedule } from './fees.js';
+import type { ReferenceFeesSchema } from '../contract/schemas/desk-reports.js';
+
+type FeeLineName = z.input<typeof ReferenceFeesSchema>['lines'][number]['line'];
 
 export type ReferenceDeps = Pick<Deps, 'market' | 'clock'>;
 
@@ -23,7 +27,7 @@ function fraction(rateBpsX10: number): string {
 }
 
 function line(
-  name: string,
+  name: FeeLineName,
   kind: 'fee' | 'withholding',
   rateBpsX10: number,
   minMicros: number | null,

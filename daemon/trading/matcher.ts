@@ -29,7 +29,7 @@ export { ORDER_STATES, type OrderState };
 export const TERMINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
 
 /** The spec's state -> status table. */
-export const STATUS_OF: Record<OrderState, string> = {
+export const STATUS_OF = {
   received: 'pending_new',
   transmitted: 'pending_new',
   validated: 'accepted',
@@ -40,7 +40,7 @@ export const STATUS_OF: Record<OrderState, string> = {
   cancelled: 'canceled',
   rejected: 'rejected',
   expired: 'expired',
-};
+} as const satisfies Record<OrderState, string>;
 
 export const MINUTE_MS = 60_000;
 export const SANDBOX_SPLIT_QTY = 13;

@@ -86,7 +86,7 @@ export function contractNote(r: OrderRow, fills: FillRow[], accountNumber: strin
     order_qty: r.qty,
     state: r.state,
     status: STATUS_OF[r.state],
-    currency: 'EGP',
+    currency: 'EGP' as const,
     trade_date: fills[0].trade_date,
     settlement_date: fills[fills.length - 1].settlement_date,
     filled_qty: r.filled_qty,
@@ -96,7 +96,7 @@ export function contractNote(r: OrderRow, fills: FillRow[], accountNumber: strin
     fees: feeBreakdown(lines),
     withholding: { stamp_duty_micros: lines.stamp_duty_micros, total_micros: lines.stamp_duty_micros },
     net_consideration_micros: fills.reduce((a, f) => a + f.net_micros, 0),
-    net_direction: r.side === 'buy' ? 'debit' : 'credit',
+    net_direction: r.side === 'buy' ? ('debit' as const) : ('credit' as const),
     issued_at: issuedAt,
   };
 }

@@ -18,12 +18,13 @@ export interface OrderRow {
   tenant_id: string;
   investor_id: string;
   client_order_id: string | null;
-  market_id: string;
+  /** The columns' CHECKs hold these to one value each (migration 029). */
+  market_id: 'XCAI';
   symbol: string;
-  asset_class: string;
+  asset_class: 'egx_equity';
   side: Side;
   type: OrderType;
-  order_class: string;
+  order_class: 'simple';
   time_in_force: TimeInForce;
   qty: number;
   limit_price_micros: number | null;

@@ -20,6 +20,8 @@ import {
   DeskRejectBody,
   ExposureSchema,
   OrderBookSchema,
+  ORDER_BODY_PRECEDENCE,
+  ORDER_FIELD_CODES,
   OrderCreateBody,
   OrderList,
   OrderListQuery,
@@ -51,6 +53,13 @@ const ORDER_ERRORS = [
   'INSUFFICIENT_SETTLED_SECURITIES',
   'CLIENT_ORDER_ID_EXISTS',
 ] as const;
+
+/** The code of a failure of the order body's field `key` (undefined: VALIDATION_FAILED). */
+function orderFieldCode(key: PropertyKey | undefined) {
+  return typeof key === 'string' && Object.hasOwn(ORDER_FIELD_CODES, key)
+    ? ORDER_FIELD_CODES[key as keyof typeof ORDER_FIELD_CODES]
+    : undefined;
+}
 
 const grant = (g: string) => ({ realm: 'console', grant: g }) as const;
 
@@ -88,9 +97,11 @@ function orderRoutes(trading: TradingService): RouteDef[] {
         '(docs/trading.md); a buy reserves settled cash, a sell settled shares. In session a market order ' +
         'fills at once; outside it day and gtc orders are queued (accepted).',
       body: OrderCreateBody,
+      issueCode: (path, where) => (where === 'body' ? orderFieldCode(path[0]) : undefined),
+      issuePrecedence: ORDER_BODY_PRECEDENCE,
       response: OrderSchema,
       errors: [...ORDER_ERRORS],
-      handler: ({ body, tenantId }) => trading.place(tenantId!, body as never),
+      handler: ({ body, tenantId }) => trading.place(tenantId!, body),
     }),
     defineRoute({
       method: 'GET',

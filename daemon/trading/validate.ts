@@ -2,16 +2,17 @@
 // failing rule names the code; after the last one the order is accepted and its reservation is known.
 // Tick, band, halt and session are rules.ts's, shared with the desk's execution validator.
 //
-//  1 INVALID_SIDE  2 INVALID_TYPE  3 INVALID_QTY  4 INVALID_PRICE  5 INVALID_TIME_IN_FORCE
+//  1 INVALID_SIDE  2 INVALID_TYPE  3 INVALID_QTY  4 INVALID_PRICE  5 INVALID_TIME_IN_FORCE: the body's
+//    own fields, checked by the route's schema (OrderCreateBody, answered in ORDER_BODY_PRECEDENCE),
+//    so this chain starts from a typed body
 //  6 UNKNOWN_SYMBOL (404)  7 TICK_VIOLATION  8 PRICE_BAND_EXCEEDED
 //  9 the investor: NOT_FOUND (404), INVESTOR_NOT_APPROVED, INVESTOR_CLOSED
 // 10 SUITABILITY_REQUIRED  11 RISK_ACK_REQUIRED  12 INVESTOR_RESTRICTED  13 SHARIAH_RESTRICTED
 // 14 INSTRUMENT_HALTED  15 INSTRUMENT_NOT_ORDERABLE  16 MARKET_CLOSED
 // 17 INSUFFICIENT_SETTLED_CASH  18 INSUFFICIENT_SETTLED_SECURITIES  19 CLIENT_ORDER_ID_EXISTS
-//
-// The body's shape (a JSON object without unknown fields, investor_id and symbol strings,
-// client_order_id 1-128 characters) is checked by the route schema before this chain.
+import type { z } from 'zod';
 import { egpHeld, egpNeeded, formatEgp } from '../contract/money.js';
+import type { OrderCreateBody } from '../contract/schemas/trading.js';
 import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { Instrument } from '../market/catalog.js';
@@ -23,19 +24,10 @@ import { bandRule, haltRule, sessionRule, tickRule } from './rules.js';
 // The reservation rule is shared with the CLI's estimate (daemon/contract/fees.ts).
 export { notional, reservationFor, type Reservation } from '../contract/fees.js';
 
-/** Larger orders are refused as INVALID_QTY: no exchange accepts a billion shares in one order. */
-export const MAX_ORDER_QTY = 1_000_000_000;
+export { MAX_ORDER_QTY } from '../contract/schemas/trading.js';
 
-export interface OrderBody {
-  investor_id: string;
-  symbol: string;
-  side?: unknown;
-  type?: unknown;
-  qty?: unknown;
-  limit_price_micros?: unknown;
-  time_in_force?: unknown;
-  client_order_id?: string;
-}
+/** The order body as the route's schema parsed it. */
+export type OrderBody = z.output<typeof OrderCreateBody>;
 
 export interface ValidationEnv {
   instrument(symbol: string): Instrument | null;
@@ -64,16 +56,10 @@ export interface ValidOrder {
   reservation: Reservation;
 }
 
-const SIDES = new Set(['buy', 'sell']);
-const TYPES = new Set(['market', 'limit']);
-const TIFS = new Set(['day', 'gtc', 'ioc', 'fok']);
-
 type Shape = Pick<ValidOrder, 'side' | 'type' | 'qty' | 'limitPriceMicros' | 'tif'>;
 
 export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<ValidOrder> {
-  const shape = checkShape(body);
-  if (!shape.ok) return shape;
-  const o = shape.value;
+  const o = shapeOf(body);
   const instrument = env.instrument(body.symbol);
   if (!instrument) return refuse('UNKNOWN_SYMBOL', `No instrument ${body.symbol}.`);
   const band = env.band(instrument.symbol);
@@ -102,29 +88,11 @@ export function validateOrder(body: OrderBody, env: ValidationEnv): Outcome<Vali
   return ok({ investor, instrument, ...o, clientOrderId, band, reservation: reservation.value });
 }
 
-/** Rules 1-5: the body's own fields. */
-function checkShape(body: OrderBody): Outcome<Shape> {
-  if (typeof body.side !== 'string' || !SIDES.has(body.side)) return refuse('INVALID_SIDE');
-  const side = body.side as Side;
-  if (typeof body.type !== 'string' || !TYPES.has(body.type)) return refuse('INVALID_TYPE');
-  const type = body.type as OrderType;
-  const qty = body.qty;
-  if (typeof qty !== 'number' || !Number.isInteger(qty) || qty <= 0 || qty > MAX_ORDER_QTY) {
-    return refuse('INVALID_QTY', `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.`);
-  }
-  const rawPrice = body.limit_price_micros;
-  let limitPriceMicros: number | null = null;
-  if (type === 'limit') {
-    if (typeof rawPrice !== 'number' || !Number.isSafeInteger(rawPrice) || rawPrice <= 0) {
-      return refuse('INVALID_PRICE', 'A limit order needs limit_price_micros, a positive integer of micros.');
-    }
-    limitPriceMicros = rawPrice;
-  } else if (rawPrice !== undefined && rawPrice !== null) {
-    return refuse('INVALID_PRICE', 'A market order carries no limit_price_micros.');
-  }
-  const rawTif = body.time_in_force ?? 'day';
-  if (typeof rawTif !== 'string' || !TIFS.has(rawTif)) return refuse('INVALID_TIME_IN_FORCE');
-  return ok({ side, type, qty, limitPriceMicros, tif: rawTif as TimeInForce });
+/** The body's own fields (rules 1-5, which the route's schema checked), with their defaults. */
+function shapeOf(body: OrderBody): Shape {
+  // the schema holds a limit order to a price and a market order to none (or null)
+  const limitPriceMicros = body.type === 'limit' ? (body.limit_price_micros ?? null) : null;
+  return { side: body.side, type: body.type, qty: body.qty, limitPriceMicros, tif: body.time_in_force ?? 'day' };
 }
 
 /** Rules 9-13: who may place it. */

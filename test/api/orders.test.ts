@@ -166,6 +166,31 @@ describe('POST /v1/orders validation returns the first failing code in the docum
     expect(orderCount()).toBe(1);
   });
 
+  it('failing several rules, a body answers the first: unknown field, side, type, qty, price, tif', async () => {
+    const inv = await trader(t);
+    const base = { investor_id: inv, symbol: 'COMI', side: 'buy', type: 'limit', qty: 10 };
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ side: 'hold', notional: 5 }, 'VALIDATION_FAILED', 'body'],
+      [{ side: 'hold', qty: 0, time_in_force: 'week' }, 'INVALID_SIDE', 'body.side'],
+      [{ type: 'stop', qty: 1.5 }, 'INVALID_TYPE', 'body.type'],
+      [{ qty: -1, limit_price_micros: 0 }, 'INVALID_QTY', 'body.qty'],
+      // a limit order without a price and a bad time_in_force: the price comes first
+      [{ time_in_force: 'week' }, 'INVALID_PRICE', 'body.limit_price_micros'],
+      [
+        { type: 'market', limit_price_micros: 80_000_000, time_in_force: 'week' },
+        'INVALID_PRICE',
+        'body.limit_price_micros',
+      ],
+      [{ limit_price_micros: 80_000_000, time_in_force: 'week' }, 'INVALID_TIME_IN_FORCE', 'body.time_in_force'],
+    ];
+    for (const [over, code, field] of cases) {
+      const res = await order(t, { ...base, ...over });
+      expect({ status: res.status, code: res.body.error?.code }, JSON.stringify(over)).toEqual({ status: 422, code });
+      expect(res.body.error.message.startsWith(`${field}:`), res.body.error.message).toBe(true);
+    }
+    expect(orderCount()).toBe(0);
+  });
+
   it("an unapproved or closed investor is refused with a stable code; another tenant's investor is unknown", async () => {
     const inv = await trader(t);
     const base = { symbol: 'COMI', side: 'buy', type: 'market', qty: 1 };
@@ -748,6 +773,17 @@ describe('idempotency, client_order_id and tenant scoping', () => {
     expect(cash(t, inv)).toEqual(after);
     const changed = await order(t, { ...body, qty: 4 }, { idempotencyKey: 'order-1' });
     expect(changed.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a schema refusal (INVALID_SIDE) stores nothing under its key: the corrected body is placed', async () => {
+    const inv = await trader(t, 10_000);
+    const body = { investor_id: inv, symbol: 'COMI', side: 'hold', type: 'market', qty: 1, time_in_force: 'gtc' };
+    const refused = await order(t, body, { idempotencyKey: 'order-2' });
+    expect(refused.body.error.code).toBe('INVALID_SIDE');
+    const placed = await order(t, { ...body, side: 'buy' }, { idempotencyKey: 'order-2' });
+    expect(placed.status).toBe(201);
+    expect(placed.headers['idempotent-replayed']).toBeUndefined();
+    expect(orderCount()).toBe(1);
   });
 
   it('a repeated client_order_id is 422 CLIENT_ORDER_ID_EXISTS whatever the key, even after the first is cancelled', async () => {

@@ -75,7 +75,11 @@ export const AiGlossaryAnswer = z
 export const AiDisclosures = z
   .strictObject({
     ...head,
-    disclosures: z.array(z.strictObject({ key: z.enum(['ai_interaction', 'investment_risk']), ...bilingual('text') })),
+    ...message,
+    // absent only from the neutral refusal (an answer the firewall stopped)
+    disclosures: z
+      .array(z.strictObject({ key: z.enum(['ai_interaction', 'investment_risk']), ...bilingual('text') }))
+      .optional(),
   })
   .meta({ id: 'AiDisclosures' });
 

@@ -1,10 +1,9 @@
-// Wire schemas of orders, contract notes and the order desk. The order request keeps side, type, qty,
-// limit_price_micros and time_in_force loosely typed on purpose: the validation chain (validate.ts)
-// names the specific INVALID_* code in its documented precedence, which a schema failure could not.
+// Wire schemas of orders, contract notes and the order desk. The order request's schema is the one
+// description of the order body: its fields' failures carry the INVALID_* codes, answered in their
+// documented precedence (the route's issuePrecedence), before the business rules of validate.ts.
 import { z } from 'zod';
 import { timestamp, calendarDate } from './formats.js';
 import { ORDER_STATES } from '../orders.js';
-import { documentedAs } from './documentation.js';
 
 const STATUSES = [
   'pending_new',
@@ -20,61 +19,78 @@ const STATUSES = [
 
 const ORDER_TIFS = ['day', 'gtc', 'ioc', 'fok'] as const;
 
-/**
- * The order body as the route's schema accepts it: side, type, qty, limit_price_micros and
- * time_in_force pass through as they are, for the validation chain to judge (docs/trading.md).
- */
-export const OrderCreateBody = documentedAs(
-  z.strictObject({
-    investor_id: z.string().min(1).max(64),
-    symbol: z.string().min(1).max(16),
-    side: z.unknown().optional(),
-    type: z.unknown().optional(),
-    qty: z.unknown().optional(),
-    limit_price_micros: z.unknown().optional(),
-    time_in_force: z.unknown().optional(),
-    client_order_id: z.string().min(1).max(128).optional(),
-  }),
-  orderRequestDocumentation(),
-);
+/** Larger orders are refused as INVALID_QTY: no exchange accepts a billion shares in one order. */
+export const MAX_ORDER_QTY = 1_000_000_000;
+
+/** A limit order carries its price; a market order none (null is tolerated). Types are the fields' own checks. */
+function pricedByType(v: { type?: unknown; limit_price_micros?: unknown }): boolean {
+  if (v.type === 'limit') return v.limit_price_micros !== undefined && v.limit_price_micros !== null;
+  if (v.type === 'market') return v.limit_price_micros === undefined || v.limit_price_micros === null;
+  return true; // no valid type: INVALID_TYPE is answered first
+}
 
 /**
- * What POST /v1/orders accepts, rule for rule: the route schema plus rules 1-5 of the validation
- * chain (a body this schema refuses is answered VALIDATION_FAILED or, first in this order,
- * INVALID_SIDE, INVALID_TYPE, INVALID_QTY, INVALID_PRICE, INVALID_TIME_IN_FORCE;
- * test/contract/order-documentation.test.ts checks the two agree).
+ * The order body, the one description of it: POST /v1/orders validates with it and /openapi.json shows
+ * it (OrderRequest). Each field's failure has its own code (ORDER_FIELD_CODES), answered in the
+ * route's precedence (ORDER_BODY_PRECEDENCE; docs/trading.md): a body the schema refuses names one
+ * field; the business rules (validate.ts) start where it ends.
  */
-function orderRequestDocumentation() {
-  const common = {
+export const OrderCreateBody = z
+  .strictObject({
     investor_id: z.string().min(1).max(64).describe('an approved investor (inv_...)'),
     symbol: z.string().min(1).max(16).describe('exchange symbol (equities only)'),
-    side: z.enum(['buy', 'sell']),
-    qty: z.int().min(1).max(1_000_000_000).describe('whole shares'),
-    time_in_force: z.enum(ORDER_TIFS).nullable().optional().describe('default day; ioc and fok need an open session'),
+    side: z.enum(['buy', 'sell'], { error: 'side must be buy or sell.' }),
+    type: z.enum(['market', 'limit'], { error: 'type must be market or limit.' }),
+    qty: z
+      .int({ error: `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.` })
+      .min(1, { error: `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.` })
+      .max(MAX_ORDER_QTY, { error: `qty must be a whole number of shares from 1 to ${MAX_ORDER_QTY}.` })
+      .describe('whole shares'),
+    limit_price_micros: z
+      .int({ error: 'limit_price_micros must be a positive integer of micros.' })
+      .min(1, { error: 'limit_price_micros must be a positive integer of micros.' })
+      .max(Number.MAX_SAFE_INTEGER)
+      .nullable()
+      .optional()
+      .describe('limit orders only (a market order carries none, or null): on the tick grid, inside the +/-20% band'),
+    time_in_force: z
+      .enum(ORDER_TIFS, { error: 'time_in_force must be day, gtc, ioc or fok.' })
+      .nullable()
+      .optional()
+      .describe('default day; ioc and fok need an open session'),
     client_order_id: z
       .string()
       .min(1)
       .max(128)
       .optional()
       .describe('tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS'),
-  };
-  return z
-    .discriminatedUnion('type', [
-      // A market order carries no limit_price_micros. The chain tolerates null there too; the document
-      // leaves that out, since openapi-fetch drops a property whose only type is null from a body.
-      z.strictObject({ ...common, type: z.literal('market') }),
-      z.strictObject({
-        ...common,
-        type: z.literal('limit'),
-        limit_price_micros: z
-          .int()
-          .min(1)
-          .max(Number.MAX_SAFE_INTEGER)
-          .describe('on the tick grid, inside the +/-20% band'),
-      }),
-    ])
-    .meta({ id: 'OrderRequest' });
-}
+  })
+  .refine(pricedByType, {
+    path: ['limit_price_micros'],
+    error: 'A limit order needs limit_price_micros; a market order carries none.',
+    // checked even when another field failed, so that INVALID_PRICE keeps its place in the precedence
+    when: ({ value }) => typeof value === 'object' && value !== null,
+  })
+  .meta({ id: 'OrderRequest' });
+
+/** The code of each order field's failure; any other failure of the body is VALIDATION_FAILED. */
+export const ORDER_FIELD_CODES = {
+  side: 'INVALID_SIDE',
+  type: 'INVALID_TYPE',
+  qty: 'INVALID_QTY',
+  limit_price_micros: 'INVALID_PRICE',
+  time_in_force: 'INVALID_TIME_IN_FORCE',
+} as const;
+
+/** Which failure of the order body is answered when it has several: the first code of this list. */
+export const ORDER_BODY_PRECEDENCE = [
+  'VALIDATION_FAILED',
+  'INVALID_SIDE',
+  'INVALID_TYPE',
+  'INVALID_QTY',
+  'INVALID_PRICE',
+  'INVALID_TIME_IN_FORCE',
+] as const;
 
 const ts = (what: string) => timestamp().nullable().describe(what);
 

@@ -2486,7 +2486,10 @@ export interface components {
             outcome: components["schemas"]["AiOutcome"];
             /** @enum {string} */
             language: "en" | "ar";
-            disclosures: {
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            disclosures?: {
                 /** @enum {string} */
                 key: "ai_interaction" | "investment_risk";
                 text: string;
@@ -3344,31 +3347,16 @@ export interface components {
             symbol: string;
             /** @enum {string} */
             side: "buy" | "sell";
-            /** @description whole shares */
-            qty: number;
-            /** @description default day; ioc and fok need an open session */
-            time_in_force?: ("day" | "gtc" | "ioc" | "fok") | null;
-            /** @description tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS */
-            client_order_id?: string;
-            /** @constant */
-            type: "market";
-        } | {
-            /** @description an approved investor (inv_...) */
-            investor_id: string;
-            /** @description exchange symbol (equities only) */
-            symbol: string;
             /** @enum {string} */
-            side: "buy" | "sell";
+            type: "market" | "limit";
             /** @description whole shares */
             qty: number;
+            /** @description limit orders only (a market order carries none, or null): on the tick grid, inside the +/-20% band */
+            limit_price_micros?: number | null;
             /** @description default day; ioc and fok need an open session */
             time_in_force?: ("day" | "gtc" | "ioc" | "fok") | null;
             /** @description tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS */
             client_order_id?: string;
-            /** @constant */
-            type: "limit";
-            /** @description on the tick grid, inside the +/-20% band */
-            limit_price_micros: number;
         };
         Order: {
             /** @description ord_... */
