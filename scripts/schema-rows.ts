@@ -1,0 +1,107 @@
+// The row type of every table, read from the schema the migrations make: what
+// scripts/schema-sql.ts writes to daemon/store/rows.ts. A column's type is its declared SQLite type
+// (every table is STRICT, so a column holds exactly that type): INTEGER and REAL are `number`, TEXT is
+// `string`, BLOB is `Buffer`; a column without NOT NULL (other than the primary key, which a STRICT
+// table holds NOT NULL) adds `| null`. A TEXT column whose CHECK allows only a list of literals
+// (`x IN ('a', 'b')` or `x = 'a' OR x = 'b'`, optionally after `x IS NULL OR`) is the union of those
+// literals; integer flags (`IN (0, 1)`) stay `number`, as better-sqlite3 reads them.
+import type { Db } from '../daemon/store/db.js';
+
+export interface Column {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+}
+
+const TS_TYPES: Record<string, string> = { INTEGER: 'number', INT: 'number', REAL: 'number', TEXT: 'string' };
+
+/** The bodies of every `CHECK (...)` of a CREATE TABLE, whitespace collapsed to single spaces. */
+export function checkBodies(sql: string): string[] {
+  const bodies: string[] = [];
+  const re = /\bCHECK\s*\(/gi;
+  for (let m = re.exec(sql); m !== null; m = re.exec(sql)) {
+    let depth = 1;
+    let i = re.lastIndex;
+    let quoted = false;
+    for (; i < sql.length && depth > 0; i++) {
+      const c = sql[i];
+      if (c === "'") quoted = !quoted;
+      else if (!quoted && c === '(') depth++;
+      else if (!quoted && c === ')') depth--;
+    }
+    bodies.push(
+      sql
+        .slice(re.lastIndex, i - 1)
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+  }
+  return bodies;
+}
+
+const LITERAL = "'[^']*'";
+
+/** The literals a CHECK body allows a column, or null when it is not a plain list of TEXT literals. */
+export function allowedLiterals(body: string): { column: string; literals: string[] } | null {
+  const inList = new RegExp(`^(?:(\\w+) IS NULL OR )?(\\w+) IN \\((${LITERAL}(?:, ?${LITERAL})*)\\)$`).exec(body);
+  if (inList && (inList[1] === undefined || inList[1] === inList[2]))
+    return { column: inList[2]!, literals: inList[3]!.split(/, ?/) };
+  const terms = body.split(' OR ');
+  const column = /^(\w+) /.exec(terms[0] ?? '')?.[1];
+  if (column === undefined) return null;
+  const rest = terms[0] === `${column} IS NULL` ? terms.slice(1) : terms;
+  const literals: string[] = [];
+  for (const term of rest) {
+    const eq = new RegExp(`^${column} = (${LITERAL})$`).exec(term);
+    if (!eq) return null;
+    literals.push(eq[1]!);
+  }
+  return literals.length > 0 ? { column, literals } : null;
+}
+
+/** Every column of `table` with its TypeScript type. */
+export function columnsOf(db: Db, table: string, sql: string): Column[] {
+  const unions = new Map<string, string[]>();
+  for (const body of checkBodies(sql)) {
+    const allowed = allowedLiterals(body);
+    if (allowed && !unions.has(allowed.column)) unions.set(allowed.column, allowed.literals);
+  }
+  const info = db.prepare<[], ColumnInfo>(`SELECT name, type, "notnull", pk FROM pragma_table_xinfo('${table}')`).all();
+  return info.map((c) => {
+    const base = TS_TYPES[c.type.toUpperCase()] ?? (c.type.toUpperCase() === 'BLOB' ? 'Buffer' : 'unknown');
+    const literals = base === 'string' ? unions.get(c.name) : undefined;
+    return { name: c.name, type: literals ? literals.join(' | ') : base, nullable: c.notnull === 0 && c.pk === 0 };
+  });
+}
+
+/** `access_review_items` -> `AccessReviewItemsRow`. */
+export function rowTypeName(table: string): string {
+  return `${table.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Row`;
+}
+
+/** One property, laid out as Biome lays it out (a long union goes one member a line). */
+function property(c: Column): string[] {
+  const type = c.nullable ? `${c.type} | null` : c.type;
+  const line = `  ${c.name}: ${type};`;
+  if (line.length <= 120 || !type.includes(' | ')) return [line];
+  const members = type.split(' | ');
+  return [`  ${c.name}:`, ...members.map((m, i) => `    | ${m}${i === members.length - 1 ? ';' : ''}`)];
+}
+
+/** The interface of one table's row. */
+export function renderRow(table: string, columns: Column[]): string[] {
+  return [
+    `/** A row of \`${table}\`. */`,
+    `export interface ${rowTypeName(table)} {`,
+    ...columns.flatMap(property),
+    '}',
+    '',
+  ];
+}
