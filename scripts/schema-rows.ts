@@ -4,13 +4,16 @@
 // `string`, BLOB is `Buffer`; a column without NOT NULL (other than the primary key, which a STRICT
 // table holds NOT NULL) adds `| null`. A TEXT column whose CHECK allows only a list of literals
 // (`x IN ('a', 'b')` or `x = 'a' OR x = 'b'`, optionally after `x IS NULL OR`) is the union of those
-// literals; integer flags (`IN (0, 1)`) stay `number`, as better-sqlite3 reads them.
+// literals; integer flags (`IN (0, 1)`) stay `number`, as better-sqlite3 reads them. A `--` comment
+// right above a column's definition in its CREATE TABLE becomes the property's doc comment.
 import type { Db } from '../daemon/store/db.js';
 
 export interface Column {
   name: string;
   type: string;
   nullable: boolean;
+  /** The SQL comment above the column's definition, if any. */
+  comment?: string;
 }
 
 interface ColumnInfo {
@@ -52,7 +55,7 @@ const LITERAL = "'[^']*'";
 export function allowedLiterals(body: string): { column: string; literals: string[] } | null {
   const inList = new RegExp(`^(?:(\\w+) IS NULL OR )?(\\w+) IN \\((${LITERAL}(?:, ?${LITERAL})*)\\)$`).exec(body);
   if (inList && (inList[1] === undefined || inList[1] === inList[2]))
-    return { column: inList[2]!, literals: inList[3]!.split(/, ?/) };
+    return { column: inList[2], literals: inList[3].split(/, ?/) };
   const terms = body.split(' OR ');
   const column = /^(\w+) /.exec(terms[0] ?? '')?.[1];
   if (column === undefined) return null;
@@ -61,9 +64,26 @@ export function allowedLiterals(body: string): { column: string; literals: strin
   for (const term of rest) {
     const eq = new RegExp(`^${column} = (${LITERAL})$`).exec(term);
     if (!eq) return null;
-    literals.push(eq[1]!);
+    literals.push(eq[1]);
   }
   return literals.length > 0 ? { column, literals } : null;
+}
+
+/** The `--` comment lines right above each column's definition in a CREATE TABLE, joined. */
+export function columnComments(sql: string, columns: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  let pending: string[] = [];
+  for (const line of sql.split('\n')) {
+    const comment = /^\s*--\s?(.*)$/.exec(line);
+    if (comment) {
+      pending.push(comment[1].trim());
+      continue;
+    }
+    const name = /^\s*"?(\w+)"?\s/.exec(line)?.[1];
+    if (name !== undefined && columns.includes(name) && pending.length > 0) out.set(name, pending.join(' '));
+    pending = [];
+  }
+  return out;
 }
 
 /** Every column of `table` with its TypeScript type. */
@@ -74,10 +94,20 @@ export function columnsOf(db: Db, table: string, sql: string): Column[] {
     if (allowed && !unions.has(allowed.column)) unions.set(allowed.column, allowed.literals);
   }
   const info = db.prepare<[], ColumnInfo>(`SELECT name, type, "notnull", pk FROM pragma_table_xinfo('${table}')`).all();
+  const comments = columnComments(
+    sql,
+    info.map((c) => c.name),
+  );
   return info.map((c) => {
     const base = TS_TYPES[c.type.toUpperCase()] ?? (c.type.toUpperCase() === 'BLOB' ? 'Buffer' : 'unknown');
     const literals = base === 'string' ? unions.get(c.name) : undefined;
-    return { name: c.name, type: literals ? literals.join(' | ') : base, nullable: c.notnull === 0 && c.pk === 0 };
+    const column: Column = {
+      name: c.name,
+      type: literals ? literals.join(' | ') : base,
+      nullable: c.notnull === 0 && c.pk === 0,
+    };
+    const comment = comments.get(c.name);
+    return comment === undefined ? column : { ...column, comment };
   });
 }
 
@@ -86,13 +116,30 @@ export function rowTypeName(table: string): string {
   return `${table.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Row`;
 }
 
+/** A doc comment of lines of at most 120 characters. */
+function docComment(text: string): string[] {
+  const safe = text.replace(/\*\//g, '* /');
+  if (safe.length + 9 <= 120) return [`  /** ${safe} */`];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of safe.split(' ')) {
+    if (line !== '' && line.length + word.length + 6 > 120) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return ['  /**', ...lines.map((l) => `   * ${l}`), '   */'];
+}
+
 /** One property, laid out as Biome lays it out (a long union goes one member a line). */
 function property(c: Column): string[] {
+  const doc = c.comment === undefined ? [] : docComment(c.comment);
   const type = c.nullable ? `${c.type} | null` : c.type;
   const line = `  ${c.name}: ${type};`;
-  if (line.length <= 120 || !type.includes(' | ')) return [line];
+  if (line.length <= 120 || !type.includes(' | ')) return [...doc, line];
   const members = type.split(' | ');
-  return [`  ${c.name}:`, ...members.map((m, i) => `    | ${m}${i === members.length - 1 ? ';' : ''}`)];
+  return [...doc, `  ${c.name}:`, ...members.map((m, i) => `    | ${m}${i === members.length - 1 ? ';' : ''}`)];
 }
 
 /** The interface of one table's row. */

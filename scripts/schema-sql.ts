@@ -30,7 +30,7 @@ export function migratedSchema(): MigratedSchema {
     migrate(db);
     const objects = [...schemaOf(db).values()].filter((o) => o.sql !== null && !o.name.startsWith('sqlite_'));
     const tables = new Map<string, Column[]>();
-    for (const o of objects) if (o.type === 'table') tables.set(o.name, columnsOf(db, o.name, o.sql!));
+    for (const o of objects) if (o.type === 'table') tables.set(o.name, columnsOf(db, o.name, o.sql ?? ''));
     return { objects, tables };
   } finally {
     db.close();
@@ -59,7 +59,7 @@ export function renderRowsTs(tables: Map<string, Column[]>): string {
     "// declaration of each table's row: a repository names its table's row from here, and a SELECT of some",
     '// columns is a Pick<> of it.',
     '',
-    ...names.flatMap((t) => renderRow(t, tables.get(t)!)),
+    ...names.flatMap((t) => renderRow(t, tables.get(t) ?? [])),
     '/** Every table by name, with its row. */',
     'export interface TableRows {',
     ...names.map((t) => `  ${t}: ${rowTypeName(t)};`),
@@ -68,7 +68,7 @@ export function renderRowsTs(tables: Map<string, Column[]>): string {
   ].join('\n');
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
   const schema = migratedSchema();
   writeFileSync(SCHEMA_SQL, renderSchemaSql(schema.objects));
   writeFileSync(ROWS_TS, renderRowsTs(schema.tables));

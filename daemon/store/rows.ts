@@ -217,6 +217,7 @@ export interface DividendsRow {
   ex_date: string;
   pay_date: string;
   withholding_bps: number;
+  /** holders at this instant (the start of ex_date, Africa/Cairo) are entitled */
   record_ms: number;
   pay_ms: number;
   state: 'declared' | 'recorded' | 'paid';
@@ -260,7 +261,9 @@ export interface FillsRow {
   ipf_micros: number;
   fra_micros: number;
   stamp_duty_micros: number;
+  /** buy: value + fees + withholding paid; sell: value - fees - withholding received (may be < 0) */
   net_micros: number;
+  /** tape: the simulated exchange; desk: a dealer's execution */
   venue: 'tape' | 'desk';
   executed_by: string | null;
   trade_date: string;
@@ -286,9 +289,11 @@ export interface FundOrdersRow {
   investor_id: string;
   fund_code: string;
   side: 'subscribe' | 'redeem';
+  /** what was asked: cash for a subscription, unit-micros for a redemption */
   amount_micros: number | null;
   units_micros: number | null;
   state: 'received' | 'validated' | 'processed' | 'settled' | 'rejected';
+  /** from processed on: the NAV applied, the sweep date it belongs to, and what moved */
   nav_micros: number | null;
   nav_date: string | null;
   result_units_micros: number | null;
@@ -446,10 +451,13 @@ export interface KycDocumentsRow {
 export interface LedgerAccountsRow {
   id: number;
   tenant_id: string;
+  /** an investor id (inv_...) or a system account (system:<name>) */
   owner: string;
+  /** cash:EGP, an equity symbol (COMI), or fund:<code> */
   asset: string;
   bucket: 'settled' | 'reserved' | 'unsettled' | 'system';
   balance: number;
+  /** the last posting applied to this account: balances move forward one posting at a time */
   last_entry_id: number | null;
 }
 
@@ -581,13 +589,16 @@ export interface OrdersRow {
     | 'expired';
   filled_qty: number;
   filled_value_micros: number;
+  /** commission, EGX, MCDR, IPF and FRA so far; the stamp duty (withholding) apart */
   fees_micros: number;
   withholding_micros: number;
   reason_code: string | null;
+  /** auto: the simulated exchange fills it from the tape; desk: the dealer queue does */
   routing: 'auto' | 'desk';
   transmitted: number;
   eligible_from_ms: number;
   cancel_due_ms: number | null;
+  /** every lifecycle event up to this instant has been applied */
   evaluated_ms: number;
   cash_hold_id: string | null;
   shares_hold_id: string | null;
@@ -818,6 +829,7 @@ export interface TransfersRow {
   rail_ref: string | null;
   reason_code: string | null;
   hold_id: string | null;
+  /** Africa/Cairo calendar day of creation on the simulated clock: the daily limit's day */
   local_date: string;
   decided_by: string | null;
   decided_at: string | null;

@@ -1,7 +1,11 @@
 // The schema you can read: daemon/store/schema.sql and daemon/store/rows.ts are what the migrations make
 // today (scripts/schema-sql.ts writes both; SVC_UPDATE_SCHEMA=1 rewrites them here), and every table has
-// exactly one owner in docs/architecture.md, "Tables".
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// exactly one owner in docs/architecture.md, "Tables"; no file of the daemon declares a table's row a
+// second time.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowedLiterals, checkBodies } from '../../scripts/schema-rows.js';
 import {
@@ -34,7 +38,7 @@ function tableOwners(): Array<[table: string, owner: string]> {
   for (const item of section.split(/^- /m).slice(1)) {
     const m = /^`([a-z-]+)\/`:([\s\S]*)/.exec(item);
     if (!m) continue;
-    for (const t of m[2]!.matchAll(/`(\w+)`/g)) owners.push([t[1]!, m[1]!]);
+    for (const t of m[2].matchAll(/`(\w+)`/g)) owners.push([t[1], m[1]]);
   }
   return owners;
 }
@@ -54,6 +58,9 @@ describe('the generated schema', () => {
       type: "'day' | 'gtc' | 'ioc' | 'fok'",
       nullable: false,
     });
+    expect(schema.tables.get('orders')?.find((c) => c.name === 'routing')?.comment).toBe(
+      'auto: the simulated exchange fills it from the tape; desk: the dealer queue does',
+    );
   });
 
   it('a TEXT column checked against a list of literals is typed as that list, and any other check is not', () => {
@@ -93,5 +100,46 @@ describe('docs/architecture.md, "Tables"', () => {
       const dir = new URL(`../../daemon/${owner}`, import.meta.url);
       expect(existsSync(dir) && statSync(dir).isDirectory(), `daemon/${owner}/`).toBe(true);
     }
+  });
+});
+
+const DAEMON = fileURLToPath(new URL('../../daemon', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Interfaces and object types in daemon/ (but rows.ts) that name every column of a table of 5 or more. */
+function redeclaredRows(tables: MigratedSchema['tables']): string[] {
+  const found: string[] = [];
+  const wide = [...tables.values()].filter((columns) => columns.length >= 5);
+  for (const file of sourceFiles(DAEMON)) {
+    if (relative(DAEMON, file) === join('store', 'rows.ts')) continue;
+    const text = readFileSync(file, 'utf8');
+    // only a file that mentions every column of some table can declare its row: parse just those
+    if (!wide.some((columns) => columns.every((c) => text.includes(c.name)))) continue;
+    const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) {
+        const names = new Set(node.members.filter(ts.isPropertySignature).map((m) => m.name.getText(src)));
+        for (const [table, columns] of tables)
+          if (columns.length >= 5 && columns.every((c) => names.has(c.name)))
+            found.push(
+              `daemon/${relative(DAEMON, file)}:${src.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${table}`,
+            );
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return found;
+}
+
+describe('row types', () => {
+  it("no file of the daemon declares a table's row by hand: it names the row of daemon/store/rows.ts", () => {
+    expect(redeclaredRows(schema.tables)).toEqual([]);
   });
 });
