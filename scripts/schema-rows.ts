@@ -1,8 +1,8 @@
 // The row type of every table, read from the schema the migrations make: what
 // scripts/schema-sql.ts writes to daemon/store/rows.ts. A column's type is its declared SQLite type
 // (every table is STRICT, so a column holds exactly that type): INTEGER and REAL are `number`, TEXT is
-// `string`, BLOB is `Buffer`; a column without NOT NULL (other than the primary key, which a STRICT
-// table holds NOT NULL) adds `| null`. A TEXT column whose CHECK allows only a list of literals
+// `string`, BLOB is `Buffer`; a column without NOT NULL (other than an INTEGER primary key, the rowid)
+// adds `| null`. A TEXT column whose CHECK allows only a list of literals
 // (`x IN ('a', 'b')` or `x = 'a' OR x = 'b'`, optionally after `x IS NULL OR`) is the union of those
 // literals; integer flags (`IN (0, 1)`) stay `number`, as better-sqlite3 reads them. A `--` comment
 // right above a column's definition in its CREATE TABLE becomes the property's doc comment.
@@ -49,7 +49,8 @@ export function checkBodies(sql: string): string[] {
   return bodies;
 }
 
-const LITERAL = "'[^']*'";
+/** A SQL string literal TypeScript reads the same: no doubled quote, no backslash. */
+const LITERAL = "'[^'\\\\]*'";
 
 /** The literals a CHECK body allows a column, or null when it is not a plain list of TEXT literals. */
 export function allowedLiterals(body: string): { column: string; literals: string[] } | null {
@@ -104,7 +105,8 @@ export function columnsOf(db: Db, table: string, sql: string): Column[] {
     const column: Column = {
       name: c.name,
       type: literals ? literals.join(' | ') : base,
-      nullable: c.notnull === 0 && c.pk === 0,
+      // SQLite reports a STRICT table's primary key NOT NULL itself; an INTEGER one is the rowid, never NULL
+      nullable: c.notnull === 0 && !(c.pk > 0 && c.type.toUpperCase() === 'INTEGER'),
     };
     const comment = comments.get(c.name);
     return comment === undefined ? column : { ...column, comment };
