@@ -132,11 +132,10 @@ function redeclaredRows(tables: MigratedSchema['tables']): string[] {
     const visit = (node: ts.Node): void => {
       if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) {
         const names = new Set(node.members.filter(ts.isPropertySignature).map((m) => m.name.getText(src)));
+        const line = src.getLineAndCharacterOfPosition(node.getStart()).line + 1;
         for (const [table, columns] of tables)
           if (columns.length >= 5 && columns.every((c) => names.has(c.name)))
-            found.push(
-              `daemon/${relative(DAEMON, file)}:${src.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${table}`,
-            );
+            found.push(`daemon/${relative(DAEMON, file)}:${line} ${table}`);
       }
       ts.forEachChild(node, visit);
     };
