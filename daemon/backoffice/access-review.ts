@@ -6,6 +6,7 @@
 import type { Deps } from '../deps.js';
 import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import type { AccessReviewItemsRow, AccessReviewsRow, OperatorsRow } from '../store/rows.js';
 
 type D = Pick<Deps, 'db' | 'ids' | 'audit' | 'nowIso' | 'keys'>;
 
@@ -33,18 +34,19 @@ export interface IdentityAccess {
   grants: IdentityGrant[];
 }
 
-interface OperatorRow {
-  id: string;
-  name: string;
-  display_name: string | null;
-  role: string;
-  realm: string;
-  broker_id: string | null;
-  created_at: string;
-  key_rotated_at: string | null;
-  revoked_at: string | null;
-  disabled_at: string | null;
-}
+type OperatorRow = Pick<
+  OperatorsRow,
+  | 'id'
+  | 'name'
+  | 'display_name'
+  | 'role'
+  | 'realm'
+  | 'broker_id'
+  | 'created_at'
+  | 'key_rotated_at'
+  | 'revoked_at'
+  | 'disabled_at'
+>;
 
 /** Every identity's access now. last_used_at: its latest audited action (actor or on whose behalf). */
 export function accessSnapshot(deps: D): IdentityAccess[] {
@@ -116,13 +118,7 @@ export interface Review {
   items: ReviewItem[];
 }
 
-interface ReviewRow {
-  id: string;
-  state: 'open' | 'closed';
-  opened_by: string;
-  opened_at: string;
-  closed_at: string | null;
-}
+type ReviewRow = AccessReviewsRow;
 
 function items(deps: D, reviewId: string): ReviewItem[] {
   return deps.db
@@ -194,15 +190,8 @@ export function openReview(deps: D, op: Operator): Review {
   return getReview(deps, id)!;
 }
 
-interface ItemRow {
-  id: string;
-  review_id: string;
-  operator_id: string;
-  name: string;
-  grant_name: string;
-  scope: string;
-  decision: string | null;
-}
+/** An item with its operator's name (SELECT i.*, o.name). */
+type ItemRow = AccessReviewItemsRow & Pick<OperatorsRow, 'name'>;
 
 /** Certifies or revokes one item; a revocation removes the grant now. */
 export function decideItem(

@@ -9,27 +9,13 @@ import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { sha256 } from '../store/crypto.js';
 import { BASE_EXEC, BASE_PARAMS, isBase } from './action-bases.js';
 import { rotationView } from './bases/rotation-progress.js';
+import type { AdminActionsRow } from '../store/rows.js';
 
 export const PROPOSAL_TTL_MS = 24 * 3600_000;
 export type ActionState = 'proposed' | 'approved' | 'rejected' | 'expired';
 
-interface ActionRow {
-  id: string;
-  action: string;
-  params: string;
-  reason: string;
-  payload_sha256: string;
-  maker: string;
-  maker_name: string;
-  created_at: string;
-  expires_ms: number;
-  state: 'proposed' | 'approved' | 'rejected';
-  checker: string | null;
-  checker_name: string | null;
-  decided_at: string | null;
-  decision_reason: string | null;
-  result: string | null;
-}
+/** An action with the names of its maker and checker (SELECT below). */
+type ActionRow = AdminActionsRow & { maker_name: string; checker_name: string | null };
 
 export interface ActionView {
   action_id: string;

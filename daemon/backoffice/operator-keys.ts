@@ -6,16 +6,11 @@ import type { Deps } from '../deps.js';
 import type { Operator } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import { revokeSessions } from './sessions.js';
+import type { OperatorsRow } from '../store/rows.js';
 
 type D = Pick<Deps, 'db' | 'kek' | 'keys' | 'audit' | 'nowIso' | 'wallNow'>;
 
-interface IdentityRow {
-  id: string;
-  name: string;
-  role: string;
-  realm: string;
-  revoked_at: string | null;
-}
+type IdentityRow = Pick<OperatorsRow, 'id' | 'name' | 'role' | 'realm' | 'revoked_at'>;
 
 const identity = (deps: D, id: string) =>
   deps.db

@@ -11,37 +11,15 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { newSecret, sha256 } from '../store/crypto.js';
 import { rowMac, rowMacOk, type MacField } from '../store/row-mac.js';
-import type { OperatorRealm } from '../contract/route.js';
+import type { ConsoleEnrolmentsRow, ConsolePasskeysRow, OperatorsRow } from '../store/rows.js';
 
 export const ENROLMENT_TTL_MS = 15 * 60 * 1000;
 
-export interface IdentityRow {
-  id: string;
-  name: string;
-  role: string;
-  realm: OperatorRealm;
-  broker_id: string | null;
-}
+export type IdentityRow = Pick<OperatorsRow, 'id' | 'name' | 'role' | 'realm' | 'broker_id'>;
 
-export interface PasskeyRow {
-  credential_id: string;
-  operator_id: string;
-  public_key: Buffer;
-  counter: number;
-  transports: string;
-  created_at: string;
-  last_used_at: string | null;
-  mac: string | null;
-}
+export type PasskeyRow = ConsolePasskeysRow;
 
-interface EnrolmentRow {
-  code_hash: string;
-  operator_id: string;
-  created_at: string;
-  expires_at_ms: number;
-  used_at: string | null;
-  mac: string | null;
-}
+type EnrolmentRow = ConsoleEnrolmentsRow;
 
 const keyDigest = (publicKey: Uint8Array): string => createHash('sha256').update(publicKey).digest('hex');
 const passkeyFields = (

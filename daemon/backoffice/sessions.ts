@@ -17,6 +17,7 @@ import { sha256 } from '../store/crypto.js';
 import { rowMac, rowMacOk } from '../store/row-mac.js';
 import { formatId } from '../sim/ids.js';
 import { ok, refuse, type Outcome, type Refusal } from '../contract/outcome.js';
+import type { ConsoleSessionsRow, OperatorsRow } from '../store/rows.js';
 
 export const SESSION_IDLE_MS = 30 * 60_000;
 export const STEP_UP_SESSION_MS = 5 * 60_000;
@@ -46,22 +47,10 @@ export interface SessionStore {
 }
 
 /** The stored fields of a session, as its MAC covers them. */
-interface StoredSession {
-  id: string;
-  operator_id: string;
-  token_sha256: string;
-  created_at: string;
-  last_seen_at: string;
-  stepped_up_until: string | null;
-  revoked_at: string | null;
-  revoked_by: string | null;
-  mac: string | null;
-}
+type StoredSession = ConsoleSessionsRow;
 
-interface SessionRow extends StoredSession {
-  key_revoked_at: string | null;
-  disabled_at: string | null;
-}
+/** A session with its operator: the operator's key revoked, the operator disabled. */
+type SessionRow = StoredSession & { key_revoked_at: string | null } & Pick<OperatorsRow, 'disabled_at'>;
 
 const macFields = (r: Omit<StoredSession, 'mac'>) => [
   r.id,

@@ -1,30 +1,23 @@
 // The SQL of branding (migration 013): one row per tenant, written at its first change, and the
 // tenant's own name and creation time, which the defaults are made of.
 import type { Db } from '../store/db.js';
-import type { LogoType } from '../contract/schemas/branding.js';
+import type { BrandingsRow, TenantsRow } from '../store/rows.js';
 
 /** The theme columns: NULL means "the default" (daemon/branding/theme.ts). */
-export interface ThemeColumns {
-  display_name: string | null;
-  primary_color: string | null;
-  accent_color: string | null;
-  font: string | null;
-  footer_text: string | null;
-}
+export type ThemeColumns = Pick<
+  BrandingsRow,
+  'display_name' | 'primary_color' | 'accent_color' | 'font' | 'footer_text'
+>;
 
-export interface LogoColumns {
-  logo_content_type: LogoType;
-  logo_sha256: string;
-  logo_bytes: number;
-}
+/** The logo's columns as a logo is written: all set together (the table's CHECK). */
+export type LogoColumns = {
+  [K in 'logo_content_type' | 'logo_sha256' | 'logo_bytes']: NonNullable<BrandingsRow[K]>;
+};
 
 /** A stored row without the sealed logo (every read but the logo's own). */
-export type BrandingRow = ThemeColumns & { [K in keyof LogoColumns]: LogoColumns[K] | null } & { updated_at: string };
+export type BrandingRow = Omit<BrandingsRow, 'tenant_id' | 'logo_sealed'>;
 
-export interface TenantRow {
-  name: string;
-  created_at: string;
-}
+export type TenantRow = Pick<TenantsRow, 'name' | 'created_at'>;
 
 export function createBrandingRepo(db: Db) {
   const q = {

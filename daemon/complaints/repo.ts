@@ -1,34 +1,13 @@
 // Complaints storage: the register and its append-only history of changes. SQL only; the lifecycle
 // rules are in service.ts (and a second time in the table's trigger).
 import type { Db } from '../store/db.js';
+import type { ComplaintEventsRow, ComplaintsRow } from '../store/rows.js';
 
-export type ComplaintState = 'received' | 'investigating' | 'resolved' | 'rejected';
+export type ComplaintState = ComplaintsRow['state'];
 
-export interface ComplaintRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  category: string;
-  channel: string;
-  summary: string;
-  state: ComplaintState;
-  received_at: string;
-  received_date: string;
-  due_date: string;
-  resolution_note: string | null;
-  closed_at: string | null;
-  updated_at: string;
-}
+export type ComplaintRow = ComplaintsRow;
 
-export interface ComplaintEventRow {
-  complaint_id: string;
-  from_state: ComplaintState | null;
-  to_state: ComplaintState;
-  actor: string;
-  note: string | null;
-  at: string;
-}
+export type ComplaintEventRow = Omit<ComplaintEventsRow, 'seq'>;
 
 export interface ComplaintFilter {
   state?: string;

@@ -25,12 +25,7 @@ const NEXT: Record<ComplaintState, readonly ComplaintState[]> = {
   rejected: [],
 };
 
-export interface ComplaintInput {
-  investor_id: string;
-  category: string;
-  channel: string;
-  summary: string;
-}
+export type ComplaintInput = Pick<ComplaintRow, 'investor_id' | 'category' | 'channel' | 'summary'>;
 
 interface Ctx {
   deps: ComplaintsDeps;

@@ -1,37 +1,12 @@
 // SQL of dividends and their entitlements (migration 007).
 import type { Db } from '../store/db.js';
+import type { DividendEntitlementsRow, DividendsRow } from '../store/rows.js';
 
-export type DividendState = 'declared' | 'recorded' | 'paid';
+export type DividendState = DividendsRow['state'];
 
-export interface DividendRow {
-  seq: number;
-  id: string;
-  symbol: string;
-  amount_per_share_micros: number;
-  ex_date: string;
-  pay_date: string;
-  withholding_bps: number;
-  record_ms: number;
-  pay_ms: number;
-  state: DividendState;
-  declared_at: string;
-  recorded_at: string | null;
-  paid_at: string | null;
-}
+export type DividendRow = DividendsRow;
 
-export interface EntitlementRow {
-  seq: number;
-  dividend_id: string;
-  tenant_id: string;
-  investor_id: string;
-  shares: number;
-  gross_micros: number | null;
-  tax_micros: number | null;
-  net_micros: number | null;
-  state: 'pending' | 'paid' | 'failed';
-  reason_code: string | null;
-  paid_at: string | null;
-}
+export type EntitlementRow = DividendEntitlementsRow;
 
 export function createDividendRepo(db: Db) {
   const q = {

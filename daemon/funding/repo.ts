@@ -2,30 +2,13 @@
 // scoped by tenant; the desk reads are scoped by the dealer's broker; the scheduler's step reads by id alone (ids are
 // unique across tenants).
 import type { Db } from '../store/db.js';
+import type { TransfersRow } from '../store/rows.js';
 
-export type TransferState = 'received' | 'pending_rail' | 'at_broker' | 'completed' | 'failed';
-export type TransferApproval = 'automatic' | 'pending' | 'approved' | 'rejected';
-export type TransferDirection = 'deposit' | 'withdrawal';
+export type TransferState = TransfersRow['state'];
+export type TransferApproval = TransfersRow['approval'];
+export type TransferDirection = TransfersRow['direction'];
 
-export interface TransferRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  direction: TransferDirection;
-  amount_micros: number;
-  state: TransferState;
-  approval: TransferApproval;
-  rail_ref: string | null;
-  reason_code: string | null;
-  hold_id: string | null;
-  local_date: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  created_ms: number;
-  created_at: string;
-  updated_at: string;
-}
+export type TransferRow = TransfersRow;
 
 export interface DeskRow extends TransferRow {
   account_number: string;

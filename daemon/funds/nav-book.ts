@@ -10,6 +10,7 @@ import type { Calendar } from '../market/calendar.js';
 import type { Fund } from './catalog.js';
 import { lastSweepDate, navAfterDays } from './nav.js';
 import { epochDay } from '../market/calendar.js';
+import type { FundNavOverridesRow } from '../store/rows.js';
 
 interface Base {
   key: string;
@@ -26,13 +27,7 @@ export interface NavAt {
 
 const MEMO_LIMIT = 100_000;
 
-interface OverrideRow {
-  id: number;
-  fund_code: string;
-  sweep_date: string;
-  nav_micros: number;
-  at_ms: number;
-}
+type OverrideRow = FundNavOverridesRow;
 
 /** What the book reads and remembers; everything it remembers is rebuilt from the database on reset. */
 interface NavBookState {

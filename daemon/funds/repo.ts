@@ -1,30 +1,11 @@
 // SQL of fund orders (migration 007). Tenant-facing reads are scoped by tenant.
 import type { Db } from '../store/db.js';
+import type { FundOrdersRow } from '../store/rows.js';
 
-export type FundOrderSide = 'subscribe' | 'redeem';
-export type FundOrderState = 'received' | 'validated' | 'processed' | 'settled' | 'rejected';
+export type FundOrderSide = FundOrdersRow['side'];
+export type FundOrderState = FundOrdersRow['state'];
 
-export interface FundOrderRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  fund_code: string;
-  side: FundOrderSide;
-  amount_micros: number | null;
-  units_micros: number | null;
-  state: FundOrderState;
-  nav_micros: number | null;
-  nav_date: string | null;
-  result_units_micros: number | null;
-  result_amount_micros: number | null;
-  reason_code: string | null;
-  created_ms: number;
-  created_at: string;
-  processed_at: string | null;
-  settled_at: string | null;
-  updated_at: string;
-}
+export type FundOrderRow = FundOrdersRow;
 
 export type NewFundOrder = Pick<
   FundOrderRow,

@@ -5,23 +5,9 @@
 import type { Db } from '../store/db.js';
 import { onTableWrite } from '../store/table-watch.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
+import type { InvestorsRow } from '../store/rows.js';
 
-export interface InvestorRow {
-  id: string;
-  tenant_id: string;
-  broker_id: string;
-  application_id: string;
-  account_number: string;
-  full_name: string;
-  status: 'active' | 'restricted' | 'closed';
-  shariah_only: number;
-  suitability_tier: number;
-  suitability_recorded: number;
-  risk_acknowledged: number;
-  questionnaire: string | null;
-  created_at: string;
-  created_ms: number;
-}
+export type InvestorRow = InvestorsRow;
 
 /**
  * Investor rows by id, cached: every order and transfer reads its investor's status and suitability.

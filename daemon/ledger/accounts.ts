@@ -7,18 +7,12 @@
 import type { Db } from '../store/db.js';
 import type { Statement } from 'better-sqlite3';
 import { assetKind } from './assets.js';
-import type { AccountRef, InvestorBucket } from './model.js';
+import type { AccountRef } from './model.js';
+import type { LedgerAccountsRow } from '../store/rows.js';
 
-export interface Account {
-  id: number;
-  owner: string;
-  asset: string;
-  bucket: InvestorBucket | 'system';
-}
+export type Account = Pick<LedgerAccountsRow, 'id' | 'owner' | 'asset' | 'bucket'>;
 
-export interface AccountRow extends Account {
-  balance: number;
-}
+export type AccountRow = Account & Pick<LedgerAccountsRow, 'balance'>;
 
 export interface AccountStore {
   q: {

@@ -4,6 +4,7 @@
 import type { Db } from '../store/db.js';
 import type { Clock } from '../sim/clock.js';
 import type { IdGen } from '../sim/ids.js';
+import type { LedgerAccountsRow, LedgerEntriesRow, LedgerHoldsRow } from '../store/rows.js';
 
 /**
  * What the ledger is built from: lower layers only. It does not take the daemon's Deps, which itself
@@ -47,19 +48,7 @@ export interface HoldInput {
   ref: string;
 }
 
-export interface HoldRow {
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  asset: string;
-  amount: number;
-  posted: number;
-  remaining: number;
-  state: 'pending' | 'posted' | 'voided';
-  ref: string;
-  created_ms: number;
-  closed_ms: number | null;
-}
+export type HoldRow = Omit<LedgerHoldsRow, 'seq'>;
 
 export interface Position {
   asset: string;
@@ -74,16 +63,11 @@ export interface Balances {
   funds: Array<Position & { fund_code: string }>;
 }
 
-export interface EntryRow {
-  id: number;
+/** An entry with the owner and bucket of both its accounts (ledger_entries joined with ledger_accounts twice). */
+export type EntryRow = Pick<LedgerEntriesRow, 'id' | 'amount' | 'kind' | 'ref' | 'hold_id' | 'at_ms'> & {
   debit_owner: string;
-  debit_bucket: string;
+  debit_bucket: LedgerAccountsRow['bucket'];
   credit_owner: string;
-  credit_bucket: string;
+  credit_bucket: LedgerAccountsRow['bucket'];
   asset: string;
-  amount: number;
-  kind: string;
-  ref: string;
-  hold_id: string | null;
-  at_ms: number;
-}
+};

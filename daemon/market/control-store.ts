@@ -2,6 +2,7 @@
 // (one row per symbol) and stock splits (append-only, migration 028). The only SQL of the market domain.
 import type { Db } from '../store/db.js';
 import type { TapeOverride, TapeSplit } from './tape.js';
+import type { MarketSplitsRow } from '../store/rows.js';
 
 /** The controls as loaded into memory. */
 export interface Controls {
@@ -12,14 +13,7 @@ export interface Controls {
   splits: TapeSplit[];
 }
 
-export interface SplitRow {
-  id: string;
-  symbol: string;
-  ratio: number;
-  effective_ms: number;
-  effective_at: string;
-  action_id: string | null;
-}
+export type SplitRow = Omit<MarketSplitsRow, 'seq'>;
 
 export interface ControlStore {
   load(): Controls;

@@ -5,43 +5,13 @@
 import type { Db } from '../store/db.js';
 import type { InvestorRow } from '../investors/repo.js';
 import type { AccountStatus, DocumentSide, KycDeclineReason, KycPath, KycState } from '../contract/kyc.js';
+import type { BrokersRow, KycApplicationsRow, KycDocumentsRow } from '../store/rows.js';
 
-export interface ApplicationRow {
-  id: string;
-  tenant_id: string;
-  broker_id: string;
-  state: KycState;
-  path: KycPath | null;
-  full_name: string;
-  national_id_enc: Buffer;
-  national_id_hash: string;
-  details_enc: Buffer;
-  investor_id: string | null;
-  reason_code: KycDeclineReason | null;
-  decided_by: string | null;
-  created_at: string;
-  created_ms: number;
-  submitted_at: string | null;
-  decided_at: string | null;
-  updated_at: string;
-}
+export type ApplicationRow = KycApplicationsRow;
 
-export interface DocumentRow {
-  side: DocumentSide;
-  content_type: 'image/jpeg' | 'image/png';
-  sha256: string;
-  size_bytes: number;
-  uploaded_at: string;
-}
+export type DocumentRow = Pick<KycDocumentsRow, 'side' | 'content_type' | 'sha256' | 'size_bytes' | 'uploaded_at'>;
 
-export interface BrokerRow {
-  id: string;
-  name: string;
-  name_ar: string;
-  fra_license_no: string;
-  contact_email: string;
-  contact_phone: string;
-}
+export type BrokerRow = BrokersRow;
 
 export type NewApplication = Pick<
   ApplicationRow,

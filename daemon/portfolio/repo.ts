@@ -2,17 +2,12 @@
 // a statement's fills with their fee lines.
 import type { Db } from '../store/db.js';
 import type { FeeLines } from '../contract/fees.js';
+import type { FillsRow } from '../store/rows.js';
 
-export interface FillCostRow {
-  seq: number;
-  symbol: string;
-  side: 'buy' | 'sell';
-  qty: number;
-  value_micros: number;
+export type FillCostRow = Pick<FillsRow, 'seq' | 'symbol' | 'side' | 'qty' | 'value_micros' | 'at_ms'> & {
   /** Commission, EGX, MCDR, IPF, FRA and stamp duty together. */
   charges_micros: number;
-  at_ms: number;
-}
+};
 
 /** A fill as a statement lists it: every fee line, the settlement date. */
 export interface StatementFill extends FeeLines {

@@ -2,66 +2,15 @@
 // breaks (overrides of the external side), runs and breaks. Read-only on the ledger's tables.
 import type { Db } from '../store/db.js';
 import type { BreakKind, BreakState } from '../contract/schemas/reconciliation.js';
+import type { LedgerAccountsRow, ReconBreaksRow, ReconOverridesRow, ReconRunsRow } from '../store/rows.js';
 
-export interface AccountInfo {
-  id: number;
-  tenant_id: string;
-  owner: string;
-  asset: string;
-  bucket: 'settled' | 'reserved' | 'unsettled' | 'system';
-}
+export type AccountInfo = Pick<LedgerAccountsRow, 'id' | 'tenant_id' | 'owner' | 'asset' | 'bucket'>;
 
-export interface OverrideRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  asset: string;
-  kind: BreakKind;
-  amount: number;
-  from_date: string;
-  through_date: string | null;
-  created_at: string;
-}
+export type OverrideRow = ReconOverridesRow;
 
-export interface RunRow {
-  seq: number;
-  id: string;
-  date: string;
-  created_at: string;
-  created_by: string;
-  investors: number;
-  custodian_lines: number;
-  bank_lines: number;
-  breaks_found: number;
-  breaks_opened: number;
-  breaks_auto_resolved: number;
-}
+export type RunRow = ReconRunsRow;
 
-export interface BreakRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  asset: string;
-  kind: BreakKind;
-  ledger_value: number;
-  external_value: number;
-  difference: number;
-  first_run_id: string;
-  first_seen_date: string;
-  first_seen_at: string;
-  last_run_id: string;
-  last_seen_date: string;
-  state: BreakState;
-  acknowledged_at: string | null;
-  acknowledged_by: string | null;
-  resolution: 'auto' | 'accepted' | 'adjusted' | null;
-  resolved_at: string | null;
-  resolved_by: string | null;
-  note: string | null;
-  reopens: string | null;
-}
+export type BreakRow = ReconBreaksRow;
 
 export interface BreakFilter {
   state?: BreakState;

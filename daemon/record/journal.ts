@@ -11,33 +11,15 @@ import type { JournalEntry, JournalHeader } from '../contract/journal.js';
 import { JOURNAL_FORMAT } from '../contract/journal.js';
 import type { JournalRecord, RequestJournal, ReplayTicket } from '../contract/request-journal.js';
 import { journalResponse } from './journal-secrets.js';
+import type { JournalOriginRow, JournalRow } from '../store/rows.js';
 
-interface Row {
-  seq: number;
-  request_id: string;
-  sim_ms: number;
-  method: string;
-  route: string;
-  path: string;
-  query: string;
-  principal: string;
-  idempotency_key: string | null;
-  content_type: string | null;
-  body_kind: 'none' | 'text' | 'bytes';
-  body_sealed: Buffer | null;
-  status: number;
-  response_sealed: Buffer | null;
-  /** 1: body_sealed holds the body and the answer (frameBoth); 0: each sealed apart (entries before schema 30). */
-  answer_in_body: 0 | 1;
-}
+/**
+ * A journal row. answer_in_body 1: body_sealed holds the body and the answer (frameBoth); 0: each sealed
+ * apart (entries before schema 30).
+ */
+type Row = JournalRow;
 
-export interface OriginRow {
-  seed: number;
-  start_ms: number;
-  clock_mode: 'frozen' | 'running';
-  speed_milli: number;
-  complete: number;
-}
+export type OriginRow = Omit<JournalOriginRow, 'id'>;
 
 /** An entry without its bodies. */
 export interface Since {

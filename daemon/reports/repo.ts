@@ -1,27 +1,10 @@
 // SQL of client statements (migration 014).
 import type { Db } from '../store/db.js';
-import type { ReportLocale, ReportSection, ReportState } from '../contract/schemas/reports.js';
+import type { ReportLocale, ReportSection } from '../contract/schemas/reports.js';
+import type { ReportsRow } from '../store/rows.js';
 
-export interface ReportRow {
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  type: 'client_statement';
-  period_start: string;
-  period_end: string;
-  sections: string;
-  locale: ReportLocale;
-  state: ReportState;
-  created_ms: number;
-  created_at: string;
-  ready_at: string | null;
-  expires_ms: number;
-  expires_at: string;
-  bytes: number | null;
-  sha256: string | null;
-  reason_code: string | null;
-  purged_at: string | null;
-}
+/** A report as COLUMNS reads it: every column but the sealed PDF and the sequence. */
+export type ReportRow = Omit<ReportsRow, 'seq' | 'pdf_sealed'>;
 
 export interface NewReport {
   id: string;

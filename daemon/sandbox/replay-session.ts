@@ -9,14 +9,9 @@
 import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { JournalOrigin } from '../contract/journal.js';
+import type { ReplaySessionRow } from '../store/rows.js';
 
-interface SessionRow {
-  state: 'open' | 'closed';
-  opened_by: string;
-  last_seq: number;
-  journal_seq: number;
-  closed_reason: string | null;
-}
+type SessionRow = Omit<ReplaySessionRow, 'id'>;
 
 export interface ReplaySessionView {
   state: 'open' | 'closed';

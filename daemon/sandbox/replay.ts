@@ -11,21 +11,15 @@
 // actor, on the recorded principal's behalf. The answer handed back has every secret shown once
 // (keys, enrolment codes) read "[secret]", as the journal keeps it. docs/snapshots.md, "Replay".
 import type { Deps } from '../deps.js';
-import type { OperatorRealm } from '../contract/route.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { JournalEntry, ReplayResult } from '../contract/journal.js';
 import { REPLAY_HEADER, type ReplayPrincipal } from '../contract/request-journal.js';
 import { journalResponse } from '../record/journal-secrets.js';
 import { MAX_ADVANCE_MS } from './service.js';
 import { admitEntry, entryReplayed } from './replay-session.js';
+import type { OperatorsRow } from '../store/rows.js';
 
-interface OperatorRow {
-  id: string;
-  name: string;
-  role: string;
-  realm: OperatorRealm;
-  broker_id: string | null;
-}
+type OperatorRow = Pick<OperatorsRow, 'id' | 'name' | 'role' | 'realm' | 'broker_id'>;
 
 /** Sends one request through the app's own stack (fastify's inject, narrowed). */
 export type Inject = (opts: {

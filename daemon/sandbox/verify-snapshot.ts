@@ -13,6 +13,7 @@ import { open, sha256 } from '../store/crypto.js';
 import { LATEST_SCHEMA_VERSION, type Db } from '../store/db.js';
 import { schemaProblem } from '../store/schema-check.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
+import type { SigningSecretsRow } from '../store/rows.js';
 
 export type Verdict = { ok: true; manifest: SnapshotManifest } | { ok: false; problem: string };
 
@@ -113,7 +114,7 @@ function openSecrets(db: Db, kek: Buffer): { problem: Problem; active: Map<strin
     active.set(t.id, []);
   }
   const rows = db
-    .prepare<[], { id: number; tenant_id: string; secret_enc: Buffer; revoked_at: string | null }>(
+    .prepare<[], Pick<SigningSecretsRow, 'id' | 'tenant_id' | 'secret_enc' | 'revoked_at'>>(
       'SELECT id, tenant_id, secret_enc, revoked_at FROM signing_secrets ORDER BY id',
     )
     .all();

@@ -2,15 +2,11 @@
 // time = wall time since the anchor x speed + the simulated time at the anchor. While the scheduler
 // processes an event, time is pinned to the event's instant so everything it writes carries that time.
 import type { Db } from '../store/db.js';
+import type { SandboxStateRow } from '../store/rows.js';
 
 export type ClockMode = 'frozen' | 'running';
 
-interface ClockRow {
-  clock_mode: ClockMode;
-  sim_ms: number;
-  wall_anchor_ms: number;
-  speed_milli: number;
-}
+type ClockRow = Pick<SandboxStateRow, 'clock_mode' | 'sim_ms' | 'wall_anchor_ms' | 'speed_milli'>;
 
 export interface Clock {
   now(): number;

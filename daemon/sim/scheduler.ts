@@ -14,6 +14,7 @@
 // logs and audits it, and drops its in-memory caches); the instant, and the advance, go on.
 import type { Db } from '../store/db.js';
 import type { Clock } from './clock.js';
+import type { EventsRow } from '../store/rows.js';
 
 export interface EventSource {
   name: string;
@@ -63,12 +64,7 @@ export interface Scheduler {
   advanceTo(target: number): number;
 }
 
-interface EventRow {
-  id: number;
-  due_ms: number;
-  kind: string;
-  payload: string;
-}
+type EventRow = Pick<EventsRow, 'id' | 'due_ms' | 'kind' | 'payload'>;
 
 function prepare(db: Db) {
   return {

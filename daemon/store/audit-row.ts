@@ -1,20 +1,10 @@
 // One row of the hash-chained audit log and its hash (daemon/store/audit.ts): shared by the log and
 // by its anchors (daemon/store/audit-anchor.ts), which recompute rows without appending any.
 import { sha256 } from './crypto.js';
+import type { AuditLogRow } from './rows.js';
 
-export interface AuditRow {
-  seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  subject: string;
-  tenant_id: string | null;
-  detail: string;
-  prev_hash: string;
-  hash: string;
-  /** Set when an operator replayed the request: the principal the actor acted for. */
-  on_behalf_of: string | null;
-}
+/** A row of audit_log. on_behalf_of: set when an operator replayed the request, the principal the actor acted for. */
+export type AuditRow = AuditLogRow;
 
 /** The previous hash of the first row. */
 export const GENESIS = '0'.repeat(64);

@@ -16,8 +16,9 @@
 import type { Db } from './db.js';
 import { sealMac, type AnchorProblem, type ChainEnd } from './audit-anchor.js';
 import type { CheckpointStore } from './audit-checkpoint.js';
+import type { SandboxStateRow } from './rows.js';
 
-type HeadRow = { audit_count: number; audit_head: string };
+type HeadRow = Pick<SandboxStateRow, 'audit_count' | 'audit_head'>;
 
 /** Writes the signed head (prepared at the first write: a read-only verifier never writes). */
 function sealWriter(db: Db, sealKey: Buffer | undefined): ((end: ChainEnd) => void) | null {

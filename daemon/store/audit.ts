@@ -16,6 +16,7 @@ import { GENESIS, rowHash, type AuditRow } from './audit-row.js';
 import { checkSeal, checkpointVerdict, type AnchorProblem, type ChainEnd } from './audit-anchor.js';
 import type { CheckpointStore } from './audit-checkpoint.js';
 import { createSigner, type Signer } from './audit-signer.js';
+import type { SandboxStateRow } from './rows.js';
 
 export type { AuditRow };
 
@@ -59,7 +60,7 @@ function listAudit(db: Db, f: AuditFilter): AuditRow[] {
     });
 }
 
-type HeadRow = { audit_count: number; audit_head: string };
+type HeadRow = Pick<SandboxStateRow, 'audit_count' | 'audit_head'>;
 
 export interface AuditVerdict {
   ok: boolean;

@@ -2,37 +2,11 @@
 // the alerts. SQL only; the rules are in rules.ts and the decisions in service.ts.
 import type { Db } from '../store/db.js';
 import type { CancelFact, FillFact, Finding } from './rules.js';
+import type { SurveillanceAlertsRow, SurveillanceRunsRow } from '../store/rows.js';
 
-export interface AlertRow {
-  seq: number;
-  id: string;
-  run_id: string;
-  rule: string;
-  tenant_id: string;
-  investor_id: string;
-  symbol: string;
-  session_date: string;
-  window_start: string;
-  window_end: string;
-  order_ids: string;
-  fill_ids: string;
-  detail: string;
-  state: 'open' | 'escalated' | 'closed';
-  note: string | null;
-  escalated_at: string | null;
-  closed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type AlertRow = SurveillanceAlertsRow;
 
-export interface RunRow {
-  id: string;
-  trigger: 'session_close' | 'on_demand';
-  session_date: string;
-  thresholds: string;
-  alerts_raised: number;
-  ran_at: string;
-}
+export type RunRow = Omit<SurveillanceRunsRow, 'seq'>;
 
 export interface AlertFilter {
   state?: string;

@@ -3,6 +3,7 @@
 // overrides are a row of the database, so a reset forgets them and a snapshot or replay keeps them.
 import type { Db } from '../store/db.js';
 import { readFixture } from '../fixtures.js';
+import type { SurveillanceThresholdsRow } from '../store/rows.js';
 
 export interface Thresholds {
   wash_window_minutes: number;
@@ -30,7 +31,7 @@ export function defaultThresholds(): Thresholds {
   };
 }
 
-type Row = { [K in keyof Thresholds]: number | null } & { updated_at: string };
+type Row = Omit<SurveillanceThresholdsRow, 'id'>;
 
 export function createThresholdStore(db: Db) {
   const get = db.prepare<[], Row>('SELECT * FROM surveillance_thresholds WHERE id = 1');

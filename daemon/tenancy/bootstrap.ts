@@ -7,6 +7,7 @@ import type { Db } from '../store/db.js';
 import type { Audit } from '../store/audit.js';
 import type { ClockMode } from '../sim/clock.js';
 import type { KeyStore, TenantCredentials } from './keys.js';
+import type { BrokersRow } from '../store/rows.js';
 
 /** How a new sandbox starts (daemon flags, or a test's options). */
 export interface SandboxOptions {
@@ -28,14 +29,8 @@ export interface ProvisionDeps {
   audit: Pick<Audit, 'append'>;
 }
 
-export interface BrokerFixture {
-  id: string;
-  name: string;
-  name_ar: string;
-  fra_license_no: string;
-  contact_email: string;
-  contact_phone: string;
-}
+/** The broker of the fixture: a row of brokers as it is inserted. */
+export type BrokerFixture = BrokersRow;
 
 export interface BootstrapResult {
   tenant: TenantCredentials;

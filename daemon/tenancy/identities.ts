@@ -11,18 +11,11 @@ import { Secret } from 'otpauth';
 import type { Db } from '../store/db.js';
 import { open, seal } from '../store/crypto.js';
 import { ROLES, STEP_UP_TOTP, stepOf, stepUpTotp, type RoleName, type Scope } from '../contract/grants.js';
+import type { OperatorGrantsRow } from '../store/rows.js';
 
 export type StepUpCheck = 'ok' | 'missing' | 'wrong' | 'reused' | 'no_secret';
 
-export interface GrantRow {
-  operator_id: string;
-  grant_name: string;
-  scope: string;
-  role: string;
-  granted_at: string;
-  expires_at: string | null;
-  review_required: number;
-}
+export type GrantRow = OperatorGrantsRow;
 
 export function createIdentityStore(db: Db, kek: Buffer, nowIso: () => string) {
   const q = {

@@ -12,6 +12,7 @@ import { newKey, newSecret, open, pairKey, seal, sha256 } from '../store/crypto.
 import { ROLES } from '../contract/grants.js';
 import { createIdentityStore, type IdentityStore } from './identities.js';
 import { createStepUpWindows } from './step-up-window.js';
+import type { OperatorsRow } from '../store/rows.js';
 
 /** The roles that have a bootstrap identity (key) each; every role is in daemon/contract/grants.ts. */
 export const OPERATOR_ROLES = {
@@ -32,17 +33,7 @@ export interface TenantCredentials {
   signing_secret: string;
 }
 
-interface OperatorRow {
-  id: string;
-  name: string;
-  role: string;
-  realm: OperatorRealm;
-  key_hash: string;
-  grants: string;
-  broker_id: string | null;
-  revoked_at: string | null;
-  disabled_at: string | null;
-}
+type OperatorRow = OperatorsRow;
 
 type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
 

@@ -10,20 +10,13 @@
 //   or a fresh_until pushed later, is no window. A KEK rotation therefore ends every window.
 import type { Db } from '../store/db.js';
 import { rowMac, rowMacOk } from '../store/row-mac.js';
+import type { OperatorStepUpWindowsRow, OperatorsRow } from '../store/rows.js';
 
 /** How long a step-up keeps a key fresh: the console's 5 minutes (daemon/backoffice/sessions.ts). */
 export const STEP_UP_WINDOW_MS = 5 * 60_000;
 
-interface WindowRow {
-  operator_id: string;
-  key_hash: string;
-  stepped_up_at: string;
-  fresh_until: string;
-  mac: string;
-  current_key: string;
-  revoked_at: string | null;
-  disabled_at: string | null;
-}
+/** A window joined with its operator: the key it is bound to now, revoked or disabled. */
+type WindowRow = OperatorStepUpWindowsRow & { current_key: string } & Pick<OperatorsRow, 'revoked_at' | 'disabled_at'>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -3,23 +3,23 @@
 // settlement falls on the date with their settlement state. Read-only; the report is assembled in
 // desk-eod.ts.
 import type { Db } from '../store/db.js';
-import type { ActivityType } from '../contract/activities.js';
 import type { FillRow } from './repository.js';
+import type { ActivitiesRow } from '../store/rows.js';
 
 export type EodFillRow = FillRow & { account_number: string };
 
-export interface EodActivityRow {
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  account_number: string;
-  activity_type: ActivityType;
-  net_amount_micros: number;
-  description: string;
-  ref_type: string | null;
-  ref_id: string | null;
-  at: string;
-}
+export type EodActivityRow = Pick<
+  ActivitiesRow,
+  | 'id'
+  | 'tenant_id'
+  | 'investor_id'
+  | 'activity_type'
+  | 'net_amount_micros'
+  | 'description'
+  | 'ref_type'
+  | 'ref_id'
+  | 'at'
+> & { account_number: string };
 
 export type EodSettlementRow = EodFillRow & { settlement_state: 'pending' | 'settled' };
 

@@ -1,55 +1,11 @@
 // SQL of the trading domain: orders, fills, settlements (migration 006). Tenant-facing reads are
 // scoped by tenant; the scheduler and the dealer desk read by id (ids are unique across tenants) and
 // the desk by the dealer's broker.
-import type { FeeLines } from '../contract/fees.js';
 import type { Db } from '../store/db.js';
-import {
-  TERMINAL_STATES,
-  type OrderState,
-  type OrderType,
-  type Routing,
-  type Side,
-  type TimeInForce,
-} from './matcher.js';
+import type { FillsRow, OrdersRow, SettlementsRow } from '../store/rows.js';
+import { TERMINAL_STATES, type Side } from './matcher.js';
 
-export interface OrderRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  client_order_id: string | null;
-  /** The columns' CHECKs hold these to one value each (migration 029). */
-  market_id: 'XCAI';
-  symbol: string;
-  asset_class: 'egx_equity';
-  side: Side;
-  type: OrderType;
-  order_class: 'simple';
-  time_in_force: TimeInForce;
-  qty: number;
-  limit_price_micros: number | null;
-  state: OrderState;
-  filled_qty: number;
-  filled_value_micros: number;
-  fees_micros: number;
-  withholding_micros: number;
-  reason_code: string | null;
-  routing: Routing;
-  transmitted: number;
-  eligible_from_ms: number;
-  cancel_due_ms: number | null;
-  evaluated_ms: number;
-  cash_hold_id: string | null;
-  shares_hold_id: string | null;
-  reserved_cash_micros: number;
-  created_ms: number;
-  created_at: string;
-  submitted_at: string | null;
-  filled_at: string | null;
-  canceled_at: string | null;
-  expired_at: string | null;
-  updated_at: string;
-}
+export type OrderRow = OrdersRow;
 
 export type NewOrder = Omit<OrderRow, 'seq'>;
 
@@ -73,41 +29,10 @@ export type OrderProgress = Pick<
   | 'updated_at'
 >;
 
-/** A fill row; its fee lines are the contract's (daemon/contract/fees.ts), never redeclared here. */
-export interface FillRow extends FeeLines {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  order_id: string;
-  symbol: string;
-  side: Side;
-  qty: number;
-  price_micros: number;
-  value_micros: number;
-  net_micros: number;
-  venue: 'tape' | 'desk';
-  executed_by: string | null;
-  trade_date: string;
-  settlement_date: string;
-  at_ms: number;
-  at: string;
-}
+/** A fill row: its fee lines are the columns of the contract's FeeLines (daemon/contract/fees.ts). */
+export type FillRow = FillsRow;
 
-export interface SettlementRow {
-  seq: number;
-  id: string;
-  tenant_id: string;
-  investor_id: string;
-  order_id: string;
-  fill_id: string;
-  asset: string;
-  amount: number;
-  settlement_date: string;
-  due_ms: number;
-  state: 'pending' | 'settled';
-  settled_at: string | null;
-}
+export type SettlementRow = SettlementsRow;
 
 export interface DeskOrderRow extends OrderRow {
   account_number: string;

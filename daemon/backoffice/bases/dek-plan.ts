@@ -11,6 +11,7 @@ import type { Db } from '../../store/db.js';
 import { open, seal } from '../../store/crypto.js';
 import { nationalIdHash } from '../../onboarding/sealed.js';
 import type { SealedColumn } from './reseal.js';
+import type { TenantsRow } from '../../store/rows.js';
 
 const AFTER = 'rowid > ? ORDER BY rowid LIMIT ?';
 
@@ -78,10 +79,7 @@ export const TENANT_SEALED: SealedColumn[] = [
   },
 ];
 
-interface DekRow {
-  dek_wrapped: Buffer;
-  dek_next_wrapped: Buffer | null;
-}
+type DekRow = Pick<TenantsRow, 'dek_wrapped' | 'dek_next_wrapped'>;
 
 /** The tenant's current and next data keys (the next is stored by the approval before any slice). */
 export function dekPair(deps: Pick<Deps, 'db' | 'kek'>, tenantId: string): { current: Buffer; next: Buffer } | null {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../../store/db.js';
 import { ok, type Outcome } from '../../contract/outcome.js';
 import type { ExecCtx } from './exec.js';
+import type { IdpConfigsRow } from '../../store/rows.js';
 
 const domain = z
   .string()
@@ -26,21 +27,11 @@ export const idpParams = z.strictObject({
     .refine((d) => new Set(d).size === d.length, 'no domain twice'),
 });
 
-export interface IdpConfig {
-  version: number;
-  issuer: string;
-  client_id: string;
-  allowed_domains: string[];
-  action_id: string;
-  recorded_at: string;
-}
+/** The configuration in force: its row, with the allowed domains parsed from their JSON. */
+export type IdpConfig = Omit<IdpConfigsRow, 'allowed_domains'> & { allowed_domains: string[] };
 
 export function idpConfigInForce(db: Db): IdpConfig | null {
-  const r = db
-    .prepare<[], Omit<IdpConfig, 'allowed_domains'> & { allowed_domains: string }>(
-      'SELECT * FROM idp_configs ORDER BY version DESC LIMIT 1',
-    )
-    .get();
+  const r = db.prepare<[], IdpConfigsRow>('SELECT * FROM idp_configs ORDER BY version DESC LIMIT 1').get();
   return r ? { ...r, allowed_domains: JSON.parse(r.allowed_domains) as string[] } : null;
 }
 

@@ -2,21 +2,9 @@
 // every slice in the slice's own transaction (so a crash resumes exactly after the last committed
 // slice), finished by the switch-over. At most one rotation runs at a time (a unique partial index).
 import type { Db } from '../../store/db.js';
+import type { KeyRotationsRow } from '../../store/rows.js';
 
-export interface RotationRow {
-  seq: number;
-  action_id: string;
-  kind: 'kek' | 'dek';
-  tenant_id: string | null;
-  step: number;
-  after_rowid: number;
-  upto_rowid: number | null;
-  resealed: string;
-  slices: number;
-  started_at: string;
-  finished_at: string | null;
-  blocked: string | null;
-}
+export type RotationRow = KeyRotationsRow;
 
 /** What GET /admin/actions shows of a rotation under the action's result. */
 export interface RotationView {
