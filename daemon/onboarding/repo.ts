@@ -7,7 +7,8 @@ import type { InvestorRow } from '../investors/repo.js';
 import type { AccountStatus, DocumentSide, KycDeclineReason, KycPath, KycState } from '../contract/kyc.js';
 import type { BrokersRow, KycApplicationsRow, KycDocumentsRow } from '../store/rows.js';
 
-export type ApplicationRow = KycApplicationsRow;
+/** The row, with reason_code as the decline reasons the service writes (the column has no CHECK of its own). */
+export type ApplicationRow = Omit<KycApplicationsRow, 'reason_code'> & { reason_code: KycDeclineReason | null };
 
 export type DocumentRow = Pick<KycDocumentsRow, 'side' | 'content_type' | 'sha256' | 'size_bytes' | 'uploaded_at'>;
 
