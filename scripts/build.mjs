@@ -3,6 +3,7 @@
 // code-split so commands that need Ink or inquirer load them lazily, with node_modules external.
 // The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -33,6 +34,11 @@ await build({
   banner: {
     js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
   },
+});
+// The migrated template database a first start copies instead of running every migration
+// (daemon/store/template.ts): written by the bundle just built, so it always matches its migrations.
+execFileSync(process.execPath, ['dist/daemon/main.js', '--write-template', 'dist/daemon/template.db'], {
+  stdio: 'inherit',
 });
 await build({
   ...common,
