@@ -4,6 +4,7 @@
 // The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -40,6 +41,8 @@ await build({
 execFileSync(process.execPath, ['dist/daemon/main.js', '--write-template', 'dist/daemon/template.db'], {
   stdio: 'inherit',
 });
+// The CLI's chunks are content-hashed: clear the old ones, or dist/ (and the packed tarball) keeps them all.
+rmSync('dist/cli', { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { 'cli/main': 'cli/main.ts' },
