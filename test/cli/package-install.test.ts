@@ -33,7 +33,8 @@ async function localPrebuilds(): Promise<string | null> {
   const dir = join(work, 'prebuilds');
   mkdirSync(join(dir, 'stage', 'build', 'Release'), { recursive: true });
   await run('cp', [binary, join(dir, 'stage', 'build', 'Release')]);
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const abi = `node-v${process.versions.modules}-${process.platform}-${process.arch}`;
+  const name = `better-sqlite3-v${version}-${abi}.tar.gz`;
   await run('tar', ['-czf', join(dir, name), '-C', join(dir, 'stage'), 'build']);
   return dir;
 }
@@ -87,7 +88,7 @@ describe('the packed tarball installs into another project as a dev dependency',
     for (const dev of ['esbuild', 'vite', 'vitest', 'typescript', 'tsx']) expect(installed).not.toContain(dev);
   });
 
-  it('npx svc sandbox start --home <tmp> --port 0 starts a sandbox there, it answers, and svc sandbox stop stops it', async () => {
+  it('npx svc sandbox start --home <tmp> --port 0 starts a sandbox that answers; sandbox stop stops it', async () => {
     const started = await npx(['sandbox', 'start', '--home', home, '--port', '0', '--json']);
     const info = JSON.parse(started.stdout) as { base_url: string; console_url: string; api_key: string };
     expect(info.api_key).toMatch(/^sk_sbx_/);

@@ -41,9 +41,8 @@ async function timedStart(ctx: BenchContext, home: string): Promise<number> {
   if (pid !== undefined) trackPid(pid);
   await stopSandbox(home, pid, ctx.root);
   if (r.code !== 0 || pid === undefined) {
-    throw new Error(
-      `svc sandbox start exited ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim().slice(0, 300)} (log ${join(home, 'daemon.out')})`,
-    );
+    const said = (r.stderr || r.stdout).trim().slice(0, 300);
+    throw new Error(`svc sandbox start exited ${r.code ?? r.signal}: ${said} (log ${join(home, 'daemon.out')})`);
   }
   return r.ms / 1000;
 }
