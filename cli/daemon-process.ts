@@ -1,15 +1,19 @@
-// Spawning a daemon process in a home and waiting until it answers /healthz: shared by
+// Spawning a daemon process in a home and waiting until it listens: shared by
 // `svc sandbox start` (detached or in the foreground) and the scenario runner (an isolated daemon per
-// scenario file, in a fresh temporary home). The wait itself is cli/healthz.ts. Before a start, who
+// scenario file, in a fresh temporary home). The daemon says when it listens, on a pipe (fd 3: its
+// locator as one JSON line); nothing is polled. Before a start, who
 // holds a port (`portHolder`): a sandbox of the registry, else what /proc says, else "another process".
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registeredHomes } from '../daemon/contract/home-files.js';
 import { readLocator, type Locator } from './context.js';
-import { healthy, waitForHealthy } from './healthz.js';
+import type { Readable } from 'node:stream';
+import { healthy } from './healthz.js';
 
 export { healthy };
 
@@ -70,7 +74,7 @@ export class DaemonStartFailed extends Error {
   }
 }
 
-/** Spawns dist/daemon/main.js for `home` and resolves once its locator names it and /healthz answers. */
+/** Spawns dist/daemon/main.js for `home` and resolves once the daemon says, on its ready pipe, that it listens. */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   const args = [
     daemonEntry(),
@@ -91,25 +95,67 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   ];
   if (opts.start) args.push('--start', opts.start);
   if (opts.adoptAuditHead) args.push('--adopt-audit-head');
+  // fd 3 is the ready pipe: the daemon writes its locator there once it listens, and closes it
+  args.push('--ready-fd', '3');
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {
     detached: opts.detached,
-    stdio: opts.foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', out, out],
+    stdio: opts.foreground ? ['ignore', 'inherit', 'inherit', 'pipe'] : ['ignore', out, out, 'pipe'],
   });
   closeSync(out);
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? 1;
   });
-  const ready = await waitForHealthy({ home: opts.home, child, timeoutMs: READY_TIMEOUT_MS });
-  if (ready.ok) return { child, locator: ready.locator, logFile };
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const locator = await readyLocator(child, READY_TIMEOUT_MS);
+  if (locator) return { child, locator, logFile };
+  // the pipe closed without a locator: the daemon is exiting; its exit code tells why (a taken port)
+  if (Date.now() < deadline && exited === null && child.exitCode === null && child.signalCode === null)
+    await Promise.race([once(child, 'exit'), sleep(5_000)]);
+  if (exited === null && child.exitCode !== null) exited = child.exitCode;
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   if (exited === null) child.kill('SIGTERM');
   throw new DaemonStartFailed(
     `the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`,
     exited,
   );
+}
+
+/**
+ * What the daemon wrote to its ready pipe (fd 3) before closing it: its locator, once it listens. Null
+ * when the pipe closed without one (the daemon exited) or `timeoutMs` passed. Nothing is polled: the
+ * daemon says when it listens. The pipe is let go either way, so that a detached daemon does not keep
+ * this process alive.
+ */
+function readyLocator(child: ChildProcess, timeoutMs: number): Promise<Locator | null> {
+  const pipe = child.stdio[3] as Readable | null;
+  if (!pipe) return Promise.resolve(null);
+  return new Promise((resolvePromise) => {
+    let text = '';
+    const done = (loc: Locator | null) => {
+      clearTimeout(timer);
+      pipe.removeAllListeners();
+      pipe.on('error', () => undefined);
+      pipe.destroy();
+      resolvePromise(loc);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    pipe.setEncoding('utf8');
+    pipe.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    pipe.on('error', () => done(null));
+    pipe.on('close', () => {
+      try {
+        const loc = JSON.parse(text) as Locator;
+        done(loc.pid === child.pid ? loc : null);
+      } catch {
+        done(null);
+      }
+    });
+  });
 }
 
 /** Stops a daemon this process spawned: SIGTERM (graceful close), SIGKILL after `graceMs`. */

@@ -4,7 +4,7 @@
 // which sandbox answers at an address (its sandbox id) before it sends anything there.
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import { loadUndici } from './client/undici.js';
 import { HealthSchema, type Health } from '../daemon/contract/schemas/health.js';
 import { readLocator, type Locator } from './context.js';
 
@@ -15,7 +15,8 @@ import { readLocator, type Locator } from './context.js';
  */
 export async function probeHealth(baseUrl: string): Promise<Health | null> {
   try {
-    const res = await request(`${baseUrl}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
+    const { request } = await loadUndici();
+    const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
     if (res.statusCode !== 200) {
       await res.body.dump();
       return null;

@@ -2,8 +2,9 @@
 // app, listen on 127.0.0.1, write the locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish,
 // the database is closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
 import { parseArgs } from 'node:util';
-import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
@@ -12,6 +13,7 @@ import { buildApp } from './app.js';
 import { loadKekRing } from './store/kek-file.js';
 import { LATEST_SCHEMA_VERSION } from './store/db.js';
 import { homeSchemaProblem } from './store/schema-check.js';
+import { seedFromTemplate, writeTemplate } from './store/template.js';
 import {
   EXIT_HOME_ALTERED,
   EXIT_PORT_IN_USE,
@@ -62,8 +64,18 @@ const { values: args } = parseArgs({
     // The owner vouches for the audit chain as the database holds it (docs/reliability.md, "The audit
     // chain against a database writer"): `svc sandbox import` passes it for the database it moved in.
     'adopt-audit-head': { type: 'boolean', default: false },
+    // The build writes the migrated template database here, and exits (daemon/store/template.ts).
+    'write-template': { type: 'string' },
+    // Where to tell the CLI "listening": a pipe the CLI opened (`svc sandbox start`), which receives the
+    // locator as one JSON line once the daemon listens, and is closed; the CLI then has nothing to poll.
+    'ready-fd': { type: 'string' },
   },
 });
+
+if (args['write-template']) {
+  writeTemplate(resolve(args['write-template']));
+  process.exit(0);
+}
 
 /** Reads the snapshot on stdin, prints the verdict as one JSON line; exit 0 accepted, 2 refused. */
 async function verifySnapshotOnStdin(): Promise<never> {
@@ -165,6 +177,10 @@ if (altered) {
 const firstStart = !existsSync(join(home, 'svc.db'));
 const hadSandboxId = readSandboxId(home) !== null;
 const sandboxId = keepSandboxId(home, `sbx_${randomBytes(8).toString('hex')}`);
+// A first start copies the migrated template the build made beside this bundle (when it is exactly this
+// svc's schema) instead of running every migration; without one, openDb migrates as before.
+const fromTemplate =
+  firstStart && seedFromTemplate(fileURLToPath(new URL('./template.db', import.meta.url)), join(home, 'svc.db'));
 
 // kek.key, or kek.next.key when the database says a rotation committed under it; and kek.next.key
 // beside it while a KEK rotation is still re-sealing in slices (daemon/store/kek-file.ts)
@@ -296,27 +312,32 @@ const baseUrl = `http://${args.host}:${boundPort}`;
 // The console's passkeys need a secure context and a relying-party name: localhost, not an IP address.
 const consoleOrigin =
   args.host === '127.0.0.1' || args.host === 'localhost' ? `http://localhost:${boundPort}` : baseUrl;
-writeFileSync(
-  locatorFile,
-  `${JSON.stringify(
-    {
-      pid: process.pid,
-      port: boundPort,
-      base_url: baseUrl,
-      console_url: `${consoleOrigin}/console`,
-      version: VERSION,
-      home,
-      sandbox_id: sandboxId,
-      started_at: new Date().toISOString(),
-    },
-    null,
-    2,
-  )}\n`,
-  { mode: 0o600 },
-);
+const locator = {
+  pid: process.pid,
+  port: boundPort,
+  base_url: baseUrl,
+  console_url: `${consoleOrigin}/console`,
+  version: VERSION,
+  home,
+  sandbox_id: sandboxId,
+  started_at: new Date().toISOString(),
+};
+writeFileSync(locatorFile, JSON.stringify(locator, null, 2) + '\n', { mode: 0o600 });
 chmodSync(locatorFile, 0o600);
 registerHome(home, sandboxId, new Date().toISOString());
-app.log.info({ baseUrl, seed }, 'svc daemon listening');
+tellReady(args['ready-fd'], locator);
+app.log.info({ baseUrl, seed, ...(firstStart ? { from_template: fromTemplate } : {}) }, 'svc daemon listening');
+
+/** Hands the locator to the CLI's ready pipe (`--ready-fd`), one JSON line, and closes it. */
+function tellReady(fd: string | undefined, loc: object): void {
+  if (fd === undefined || !/^\d+$/.test(fd)) return;
+  try {
+    writeSync(Number(fd), JSON.stringify(loc) + '\n');
+    closeSync(Number(fd));
+  } catch {
+    // the CLI is gone or gave no pipe: the locator file says the same
+  }
+}
 
 /**
  * The daemon could not listen: one line on stderr (no stack), no locator, and a first start removes

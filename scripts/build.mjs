@@ -3,6 +3,8 @@
 // code-split so commands that need Ink or inquirer load them lazily, with node_modules external.
 // The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -36,6 +38,13 @@ await build({
       '__svcCreateRequire(import.meta.url);',
   },
 });
+// The migrated template database a first start copies instead of running every migration
+// (daemon/store/template.ts): written by the bundle just built, so it always matches its migrations.
+execFileSync(process.execPath, ['dist/daemon/main.js', '--write-template', 'dist/daemon/template.db'], {
+  stdio: 'inherit',
+});
+// The CLI's chunks are content-hashed: clear the old ones, or dist/ (and the packed tarball) keeps them all.
+rmSync('dist/cli', { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { 'cli/main': 'cli/main.ts' },

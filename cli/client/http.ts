@@ -3,7 +3,7 @@
 // first request to an address it checks that the daemon there is the sandbox the profile expects
 // (`verifySandbox`): a command acts on the sandbox it names, or on none.
 import { randomUUID } from 'node:crypto';
-import { request } from 'undici';
+import { loadUndici } from './undici.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import type { ErrorBody } from '../../daemon/contract/errors.js';
@@ -189,6 +189,7 @@ async function sendOnce<T>(
   payload: string | Buffer | undefined,
   timeoutMs?: number,
 ): Promise<ApiResponse<T>> {
+  const { request } = await loadUndici();
   let res;
   try {
     res = await request(profile.base_url + pathAndQuery, {
