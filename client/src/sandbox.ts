@@ -72,30 +72,41 @@ export class Sandbox extends BackOffice {
     return this.request('post', '/admin/sandbox/reset', { body, ...o });
   }
 
-  /** The push events as they happen, from `after` on: `for await (const e of sandbox.events()) ...`. */
+  /**
+   * The push events as they happen, from `after` on: `for await (const e of sandbox.events()) ...`.
+   * The daemon records events only while someone listens: to see the events of an action, open the
+   * stream first (`await sandbox.openEvents()`), then act.
+   */
   async *events(o: EventsOptions = {}): AsyncGenerator<SandboxEvent> {
+    yield* await this.openEvents(o);
+  }
+
+  /** Opens the event stream and resolves once the daemon is listening; iterate the result for the events. */
+  async openEvents(o: EventsOptions = {}): Promise<AsyncGenerator<SandboxEvent>> {
     const url = `${this.core.baseUrl}/admin/sandbox/events${queryString({ types: o.types, after: o.after })}`;
-    const res = await fetch(url, {
-      headers: { ...this.credentials().headers, accept: 'text/event-stream' },
-      signal: o.signal,
-    });
+    const headers = { ...this.credentials().headers, accept: 'text/event-stream' };
+    const res = await fetch(url, { headers, signal: o.signal });
     if (!res.ok || !res.body) throw new Error(`GET /admin/sandbox/events: HTTP ${res.status} ${await res.text()}`);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const event = parseFrame(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (event) yield event;
-          end = buffer.indexOf('\n\n');
-        }
+    return frames(res.body, o.signal);
+  }
+}
+
+async function* frames(body: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<SandboxEvent> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const chunk of body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const event = parseFrame(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        if (event) yield event;
+        end = buffer.indexOf('\n\n');
       }
-    } catch (e) {
-      if (!o.signal?.aborted) throw e;
     }
+  } catch (e) {
+    if (!signal?.aborted) throw e;
   }
 }
 
