@@ -79,6 +79,7 @@ async function main(pdfPath: string) {
   const report = await client.reports.create({
     investor_id: investorId,
     type: 'client_statement',
+    locale: 'en',
     period_start: `${today.slice(0, 8)}01`,
     period_end: today,
   });

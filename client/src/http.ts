@@ -112,6 +112,7 @@ export class Core {
     for (let attempt = 1; ; attempt++) {
       const headers = { ...p.headers, ...this.signature(method, req.path, p, creds) };
       const outcome = await this.attempt(method, req, headers, p.body);
+      if (req.signal?.aborted) throw req.signal.reason;
       const wait = attempt < limit ? this.retryDelay(outcome, attempt) : undefined;
       this.onAttempt?.({
         attempt,
@@ -124,7 +125,6 @@ export class Core {
       });
       if (wait === undefined) {
         if (outcome.res) return outcome.res;
-        if (req.signal?.aborted) throw req.signal.reason;
         const why = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
         throw new SvcConnectionError(
           `${method} ${req.path}: no answer after ${attempt} attempt(s): ${why}`,
@@ -148,13 +148,23 @@ export class Core {
   }
 
   private async attempt(method: string, req: RawCall, headers: Record<string, string>, body: Uint8Array | undefined) {
-    const timeout = AbortSignal.timeout(req.timeoutMs ?? this.policy.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    // The caller's signal or the attempt's deadline, whichever comes first (AbortSignal.any is Node >= 20.3).
+    const ends = new AbortController();
+    const abort = () => ends.abort(req.signal?.reason);
+    const timer = setTimeout(
+      () => ends.abort(new Error('the attempt timed out')),
+      req.timeoutMs ?? this.policy.timeoutMs,
+    );
+    if (req.signal?.aborted) abort();
+    req.signal?.addEventListener('abort', abort, { once: true });
     try {
-      const res = await this.transport({ method, url: this.baseUrl + req.path, headers, body, signal });
+      const res = await this.transport({ method, url: this.baseUrl + req.path, headers, body, signal: ends.signal });
       return { res, error: undefined };
     } catch (error) {
       return { res: undefined, error };
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', abort);
     }
   }
 

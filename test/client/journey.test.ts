@@ -53,6 +53,7 @@ describe('the tenant journey through the client library', () => {
     const report = await client.reports.create({
       investor_id: investorId,
       type: 'client_statement',
+      locale: 'en',
       period_start: today.slice(0, 8) + '01',
       period_end: today,
     });

@@ -116,7 +116,7 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
       random: () => 0,
       onAttempt: (a) => attempts.push(a),
     });
-    proxy.script('GET /v1/clock', { status: 504 }, { status: 504 }, { status: 504 }, { status: 504 });
+    proxy.script('GET /v1/clock', { status: 504 }, { status: 504 }, { status: 504 });
     const e = await limited.market.clock().catch((x: unknown) => x);
     expect(isSvcError(e) && [e.status, e.requestId]).toEqual([504, 'req_proxy']);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
@@ -128,6 +128,17 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
     const e = await client.market.clock().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SvcConnectionError);
     expect((e as SvcConnectionError).attempts).toBe(4);
+  });
+
+  it("a call whose signal aborts is not retried: it rejects with the signal's reason", async () => {
+    proxy.script('GET /v1/clock', 'hang');
+    const stop = new AbortController();
+    const call = client.market.clock({ signal: stop.signal });
+    while (proxy.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+    stop.abort(new Error('the caller gave up'));
+    await expect(call).rejects.toThrow('the caller gave up');
+    expect(proxy.seen).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 
   it('a write without an Idempotency-Key (an operator action) is never retried', async () => {
