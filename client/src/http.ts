@@ -180,6 +180,9 @@ export class Core {
   }
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 interface Prepared {
   headers: Record<string, string>;
   body: Uint8Array | undefined;
@@ -192,7 +195,7 @@ function prepare(req: RawCall, creds: Credentials, newKey: () => string): Prepar
     body = req.body;
     headers['content-type'] = req.contentType ?? sniff(req.body);
   } else if (req.body !== undefined) {
-    body = new TextEncoder().encode(JSON.stringify(req.body));
+    body = encoder.encode(JSON.stringify(req.body));
     headers['content-type'] = 'application/json';
   }
   const method = req.method.toUpperCase();
@@ -218,7 +221,7 @@ function isKeyInUse(res: TransportResponse): boolean {
 function decode(res: TransportResponse): unknown {
   if (res.body.length === 0) return undefined;
   if (!(res.headers['content-type'] ?? '').includes('json')) return res.body;
-  const text = new TextDecoder().decode(res.body);
+  const text = decoder.decode(res.body);
   try {
     return parseJson(text);
   } catch {

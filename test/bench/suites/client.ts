@@ -50,6 +50,7 @@ async function overheadPct(
     pct: Math.round((ratios[(ratios.length - 1) >> 1] - 1) * 1000) / 10,
     details: {
       rounds,
+      total_pct: Math.round((libMs / handMs - 1) * 1000) / 10,
       calls_each: calls,
       by_hand_ms_per_call: handMs / calls,
       library_ms_per_call: libMs / calls,
