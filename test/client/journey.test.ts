@@ -1,6 +1,7 @@
 // The whole tenant journey through @svc/client against a real daemon on a port: KYC with both ID
 // images, suitability, a signed deposit waited out on the frozen clock, a signed market order waited
-// to its fill, the clock past T+2, the portfolio, a statement waited for and downloaded; and a refusal
+// to its fill, a signed fund subscription, the clock past T+2, the portfolio, a statement waited for
+// and downloaded; and a refusal
 // caught as a typed error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSvcError, SvcError } from '../../client/src/index.js';
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 describe('the tenant journey through the client library', () => {
-  it('onboards, deposits, buys, settles, reads the portfolio and downloads a statement, all through typed methods', async () => {
+  it('onboards, deposits, buys, subscribes to a fund, settles, reads the portfolio, gets a statement', async () => {
     const { client, sandbox } = s;
     const investorId = await onboard(client);
     const deposit = await client.transfers.create({
@@ -41,11 +42,21 @@ describe('the tenant journey through the client library', () => {
     const note = await client.orders.contractNote(order.order_id);
     expect(note.fills.reduce((n, f) => n + f.qty, 0)).toBe(10);
 
+    const funds = await client.funds.list();
+    expect(funds.funds.map((f) => f.fund_code)).toContain('UBRKH');
+    const sub = await client.funds.createOrder({
+      investor_id: investorId,
+      fund_code: 'UBRKH',
+      side: 'subscribe',
+      amount_micros: 10_000_000_000,
+    });
+    expect((await client.waitFor.fundOrder(sub.fund_order_id)).state).toBe('settled');
+
     await sandbox.clock.advance({ days: 4 });
     const balances = await client.investors.balances(investorId);
     expect(balances.securities.find((p) => p.symbol === 'COMI')).toMatchObject({ settled: 10, unsettled: 0 });
     const cash = balances.cash.find((p) => p.asset === 'cash:EGP');
-    expect(cash?.settled).toBe(50_000_000_000 - note.net_consideration_micros);
+    expect(cash?.settled).toBe(50_000_000_000 - note.net_consideration_micros - (sub.result_amount_micros ?? 0));
     const portfolio = await client.portfolio.get(investorId);
     expect(JSON.stringify(portfolio)).toContain('COMI');
 

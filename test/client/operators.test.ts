@@ -30,7 +30,7 @@ describe('the dealer desk and the back office', () => {
     await s.sandbox.autoFill({ enabled: true });
   });
 
-  it("executes a queued order, answering the daemon's STEP_UP_REQUIRED with a TOTP once, then inside the window", async () => {
+  it('executes a queued order, answering STEP_UP_REQUIRED with a TOTP once, then inside the window', async () => {
     await s.sandbox.autoFill({ enabled: false });
     const first = await buy(3);
     const second = await buy(4);
@@ -61,7 +61,7 @@ describe('the dealer desk and the back office', () => {
 });
 
 describe('the sandbox tools', () => {
-  it('streams the push events as an async iterator: the fill of an order placed once the stream is open arrives', async () => {
+  it('streams push events as an async iterator: the fill of an order placed once the stream is open', async () => {
     const stop = new AbortController();
     const events = await s.sandbox.openEvents({ types: 'order.*', signal: stop.signal });
     const order = await buy(2);

@@ -96,7 +96,7 @@ describe('exact JSON', () => {
 });
 
 describe('backoff', () => {
-  it('doubles from the base up to the cap, half fixed and half jitter, and reads Retry-After as seconds or a date', () => {
+  it('doubles from base to cap, half fixed and half jitter; reads Retry-After as seconds or a date', () => {
     expect([1, 2, 3].map((n) => backoffMs(n, DEFAULT_RETRY, () => 0))).toEqual([125, 250, 500]);
     expect(backoffMs(10, DEFAULT_RETRY, () => 0.999999)).toBe(8_000);
     expect(retryAfterMs('7', 0)).toBe(7_000);

@@ -42,7 +42,7 @@ const keysOf = (route: string) =>
 const buy = { symbol: 'COMI', side: 'buy', type: 'market', qty: 5 } as const;
 
 describe('retries with the same Idempotency-Key never duplicate money', () => {
-  it('an order met by a 503 and then a connection dropped after the daemon committed it exists exactly once', async () => {
+  it('an order met by a 503, then by a connection dropped after the daemon committed it, exists once', async () => {
     proxy.script('POST /v1/orders', { status: 503 }, 'drop-after');
     const order = await client.orders.create({ ...buy, investor_id: investorId, client_order_id: 'retry-1' });
     const keys = keysOf('POST /v1/orders');
@@ -77,7 +77,7 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
     expect(after.transfers.filter((x) => x.transfer_id === t.transfer_id)).toHaveLength(1);
   });
 
-  it("a caller's own Idempotency-Key is sent as given on every attempt, and reusing it replays the first order", async () => {
+  it("a caller's own Idempotency-Key is sent as given on every attempt; reusing it replays the order", async () => {
     proxy.script('POST /v1/orders', { status: 502 });
     const key = 'caller-key-0001';
     const body = { ...buy, investor_id: investorId, client_order_id: 'retry-own-key' };
@@ -102,7 +102,7 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('a GET whose connection drops before it reaches the daemon, or that hangs past its deadline, is retried', async () => {
+  it('a GET whose connection drops before reaching the daemon, or hangs past its deadline, is retried', async () => {
     proxy.script('GET /v1/clock', 'drop-before', 'hang');
     await client.market.clock({ timeoutMs: 300 });
     expect(proxy.seen.map((r) => r.fault)).toEqual(['drop-before', 'hang', 'forward']);
