@@ -98,11 +98,19 @@ export class Core {
 
   /** Sends one logical call (with its retries) and decodes the answer; a non-2xx answer throws SvcError. */
   async call<T>(req: RawCall, creds: Credentials): Promise<Answer<T>> {
-    const prepared = prepare(req, creds, this.newKey);
-    const res = await this.exchange(req, creds, prepared);
-    const data = decode(res);
-    if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, data: data as T };
-    throw errorOf(res.status, data, res.headers['x-request-id'] ?? '', `${req.method.toUpperCase()} ${req.path}`);
+    const answer = await this.raw(req, creds);
+    if (answer.status >= 200 && answer.status < 300) return answer as Answer<T>;
+    const request = `${req.method.toUpperCase()} ${req.path}`;
+    throw errorOf(answer.status, answer.data, answer.headers['x-request-id'] ?? '', request);
+  }
+
+  /**
+   * The same call, answering whatever status came last (after the retries) instead of throwing on a
+   * refusal: for tools that show the answer as it is (the CLI's `svc api`). No answer still throws.
+   */
+  async raw(req: RawCall, creds: Credentials): Promise<Answer<unknown>> {
+    const res = await this.exchange(req, creds, prepare(req, creds, this.newKey));
+    return { status: res.status, headers: res.headers, data: decode(res) };
   }
 
   private async exchange(req: RawCall, creds: Credentials, p: Prepared): Promise<TransportResponse> {

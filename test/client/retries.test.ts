@@ -123,6 +123,19 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
     expect(sleeps).toEqual([125, 250]);
   });
 
+  it('raw() answers the last refusal as it came, for tools that show answers, after the same retries', async () => {
+    proxy.script('GET /v1/clock', { status: 503 }, { status: 503, code: 'RATE_LIMITED' });
+    const creds = client.credentials('GET', '/v1/clock');
+    const answer = await client.core.raw({ method: 'GET', path: '/v1/clock' }, creds);
+    expect(answer.status).toBe(200);
+    proxy.script('GET /v1/clock', { status: 404, code: 'NOT_FOUND' });
+    const refused = await client.core.raw({ method: 'GET', path: '/v1/clock' }, creds);
+    expect([refused.status, refused.data]).toEqual([
+      404,
+      { error: { code: 'NOT_FOUND', message: 'the proxy answered 404' }, request_id: 'req_proxy' },
+    ]);
+  });
+
   it('no answer on any attempt is an SvcConnectionError naming the attempts', async () => {
     proxy.script('GET /v1/clock', 'drop-before', 'drop-before', 'drop-before', 'drop-before');
     const e = await client.market.clock().catch((x: unknown) => x);
