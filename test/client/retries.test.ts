@@ -87,6 +87,18 @@ describe('retries with the same Idempotency-Key never duplicate money', () => {
     expect(keysOf('POST /v1/orders')).toEqual([key, key, key]);
   });
 
+  it('the generic request() reaches a money route with the same signature, key and retries', async () => {
+    proxy.script('POST /v1/orders', { status: 503 });
+    const body = { ...buy, investor_id: investorId, client_order_id: 'retry-generic' };
+    const order = await client.request('post', '/v1/orders', { body });
+    const keys = keysOf('POST /v1/orders');
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+    expect(proxy.seen.at(-1)?.headers['x-svc-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    const again = await client.request('get', '/v1/orders/{id}', { path: { id: order.order_id } });
+    expect(again).toMatchObject({ order_id: order.order_id, client_order_id: 'retry-generic' });
+  });
+
   it('a 429 is waited out for its Retry-After on the injected clock, then retried', async () => {
     proxy.script('GET /v1/clock', { status: 429, code: 'RATE_LIMITED', headers: { 'retry-after': '7' } });
     const clock = await client.market.clock();
