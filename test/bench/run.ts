@@ -28,6 +28,7 @@ import './suites/statements.js';
 import './suites/reconciliation.js';
 import './suites/assistant.js';
 import './suites/console.js';
+import './suites/client.js';
 
 const config = configFromEnv();
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;

@@ -1,4 +1,4 @@
-// The import graph of daemon/ and cli/, read with the TypeScript compiler API (every import counts:
+// The import graph of daemon/, cli/ and client/, read with the TypeScript compiler API (every import counts:
 // values, types, re-exports, dynamic import() and import('...') types). Two rules, docs/architecture.md
 // "Layers": no import circle, and no import from a lower layer to a higher one.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -151,6 +151,24 @@ function importsOf(file: string): Edge[] {
   return edges;
 }
 
+/** The bare (package) specifiers a file imports, types included. */
+function packagesOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const spec =
+      ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+        ? node.moduleSpecifier
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+          ? node.arguments[0]
+          : undefined;
+    if (spec && ts.isStringLiteralLike(spec) && !spec.text.startsWith('.')) found.push(spec.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function layerOf(file: string): number {
   const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
   if (i < 0) throw new Error(`${file} is in no layer: add its folder to LAYERS (and to docs/architecture.md)`);
@@ -161,6 +179,7 @@ const key = (e: Edge) => `${e.from} -> ${e.to}`;
 
 /** Why an edge breaks the layer order, or null when it is fine. */
 function layerViolation(e: Edge): string | null {
+  if (e.from.startsWith('client/')) return e.to.startsWith('client/') ? null : 'client/ imports only client/';
   if (e.from.startsWith('cli/')) {
     if (e.to.startsWith('cli/') || e.to.startsWith('daemon/contract/')) return null;
     return 'cli/ may import only cli/ and daemon/contract/';
@@ -208,11 +227,11 @@ function circles(files: string[], edges: Edge[]): string[][] {
   return found;
 }
 
-const files = [...listSources('daemon'), ...listSources('cli')].sort();
+const files = [...listSources('daemon'), ...listSources('cli'), ...listSources('client/src')].sort();
 const allEdges = files.flatMap(importsOf);
 const edges = allEdges.filter((e) => !ALLOWLIST.has(key(e)));
 
-describe('layers: imports under daemon/ and cli/ point down, without circles', () => {
+describe('layers: imports under daemon/, cli/ and client/ point down, without circles', () => {
   it('has no import circle (types included)', () => {
     const found = circles(files, edges);
     for (const c of found) {
@@ -252,6 +271,17 @@ describe('layers: imports under daemon/ and cli/ point down, without circles', (
       console.error(`folder circle ${c.join(' ')}:\n${lines.join('\n')}`);
     }
     expect(found).toEqual([]);
+  });
+
+  it('the client library (client/) imports only its own files and node: built-ins, so it installs alone', () => {
+    const foreign = files
+      .filter((f) => f.startsWith('client/'))
+      .flatMap((f) =>
+        packagesOf(f)
+          .filter((p) => !p.startsWith('node:'))
+          .map((p) => `${f} -> ${p}`),
+      );
+    expect(foreign).toEqual([]);
   });
 
   it('allowlists only violations that still exist', () => {
