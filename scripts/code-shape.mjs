@@ -6,7 +6,17 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const MAX_FUNCTION_LINES = 80;
+export const MAX_LINE_WIDTH = 120;
 const ROOTS = ['daemon', 'cli', 'console', 'client', 'examples'];
+// Line width holds everywhere code is written, except where a line's text is not ours to wrap: a shipped
+// migration's SQL is what existing databases hold (daemon/store/migrations/), and generated files.
+const WIDTH_ROOTS = [...ROOTS, 'scripts', 'test'];
+const WIDTH_EXEMPT = [
+  /^daemon\/store\/migrations\//,
+  /^test\/contract\/generated\//,
+  /^client\/src\/generated\//,
+  /(^|\/)dist\//,
+];
 
 function sourceFiles(dir, out = []) {
   for (const name of readdirSync(dir)) {
