@@ -157,21 +157,29 @@ function runEvent(s: SchedulerState, row: EventRow, t: number): void {
   );
 }
 
-/** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
+function instantBody(s: SchedulerState, t: number, withSources: boolean): void {
+  if (withSources) {
+    for (const source of s.sources) {
+      if (source.nextDue(t - 1) !== t) continue;
+      const r = isolated(s, () => source.run(t));
+      if (!r.ok) failed(s, { kind: `source:${source.name}`, eventId: null, atMs: t, error: r.error }, null);
+    }
+  }
+  for (const row of s.st.dueRows.all(t)) runEvent(s, row, t);
+  s.st.setProcessed.run(t);
+}
+
+/**
+ * Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). On its
+ * own it is a transaction; inside one already open (an advance, a catch-up in a batch) it adds no
+ * savepoint: the enclosing transaction is the unit, and every event already has a savepoint of its own.
+ * (A savepoint around many events is what is costly: docs/architecture.md, "Long advances".)
+ */
 function runInstant(s: SchedulerState, t: number, withSources: boolean): void {
   s.clock.pin(t);
   try {
-    s.db.transaction(() => {
-      if (withSources) {
-        for (const source of s.sources) {
-          if (source.nextDue(t - 1) !== t) continue;
-          const r = isolated(s, () => source.run(t));
-          if (!r.ok) failed(s, { kind: `source:${source.name}`, eventId: null, atMs: t, error: r.error }, null);
-        }
-      }
-      for (const row of s.st.dueRows.all(t)) runEvent(s, row, t);
-      s.st.setProcessed.run(t);
-    })();
+    if (s.db.inTransaction) instantBody(s, t, withSources);
+    else s.db.transaction(() => instantBody(s, t, withSources))();
   } finally {
     s.clock.unpin();
   }

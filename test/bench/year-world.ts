@@ -66,7 +66,12 @@ async function quotes(t: TestApp): Promise<Map<string, Quote>> {
   const out = new Map<string, Quote>();
   for (const i of catalog.filter((c) => c.security_type === 'equity')) {
     const q = (await t.req('GET', `/v1/instruments/${i.symbol}/quote`)).body;
-    out.set(i.symbol, { price: q.price_micros, lower: q.band.lower_micros, upper: q.band.upper_micros, tick: q.tick_micros });
+    out.set(i.symbol, {
+      price: q.price_micros,
+      lower: q.band.lower_micros,
+      upper: q.band.upper_micros,
+      tick: q.tick_micros,
+    });
   }
   return out;
 }
@@ -113,7 +118,13 @@ export async function buildYearWorld(t: TestApp, size: WorldSize = FULL_WORLD): 
   for (const investor_id of investors) {
     const fund = { investor_id, fund_code: 'BMYBY', side: 'subscribe', amount_micros: 20_000 * EGP };
     must(await t.req('POST', '/v1/fund-orders', { body: fund }), 201, 'fund subscription');
-    const buy = { investor_id, symbol: HELD[investors.indexOf(investor_id) % HELD.length], side: 'buy', type: 'market', qty: 10 };
+    const buy = {
+      investor_id,
+      symbol: HELD[investors.indexOf(investor_id) % HELD.length],
+      side: 'buy',
+      type: 'market',
+      qty: 10,
+    };
     must(await t.req('POST', '/v1/orders', { body: buy }), 201, 'market buy');
   }
   const qs = await quotes(t);

@@ -1,0 +1,12 @@
+import { makeApp } from '../helpers/app.js';
+import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from './year-world.js';
+const mode = process.argv[2];
+const t = await makeApp({ start: WORLD_START });
+await buildYearWorld(t, FULL_WORLD);
+const s = performance.now(); const c0 = process.cpuUsage();
+let n = 0;
+if (mode === 'direct') n = t.deps.scheduler.advanceTo(t.deps.clock.now() + 365 * 86400000);
+else if (mode === 'tx') t.deps.db.transaction(() => { n = t.deps.scheduler.advanceTo(t.deps.clock.now() + 365 * 86400000); })();
+else n = (await t.req('POST', '/admin/sandbox/clock-advance', { body: { days: 365 } })).body.instants_processed;
+console.log(mode, n, (performance.now() - s).toFixed(0), "ms wall", (process.cpuUsage(c0).user/1000).toFixed(0), "ms cpu", JSON.stringify(worldCounts(t)));
+await t.close();
