@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { makeApp } from '../helpers/app.js';
-import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from './year-world.js';
+import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from '../helpers/year-world.js';
 
 interface Node {
   id: number;

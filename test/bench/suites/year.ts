@@ -4,7 +4,7 @@
 // what the advance did: instants run, stored events handled, fills, dividend entitlements. Goal: <= 1 s.
 import { makeApp } from '../../helpers/app.js';
 import { bench } from '../registry.js';
-import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from '../year-world.js';
+import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from '../../helpers/year-world.js';
 
 export const LONG_SPAN_GOAL_MS = 1000;
 

@@ -5,8 +5,8 @@
 // resting gtc limits over the whole equity catalog (buys below the price, sells above it on the held
 // symbols), and a quarterly dividend on each held symbol for the next year (a record and a pay event,
 // each over every holder). The bench (suites/year.ts) and the advance's tests share it.
-import type { TestApp } from '../helpers/app.js';
-import { seedInvestor } from '../helpers/investors.js';
+import type { TestApp } from './app.js';
+import { seedInvestor } from './investors.js';
 
 export const WORLD_START = '2026-11-22T10:05:00+02:00';
 export const HELD = ['COMI', 'SWDY', 'ETEL', 'ABUK', 'EAST'];
@@ -43,7 +43,7 @@ function seedInvestors(t: TestApp, n: number): string[] {
           kind: leg.asset === 'cash:EGP' ? 'deposit' : 'transfer_in',
           ref: `year-${id}`,
         });
-        if (!r.ok) throw new Error(`seeding the ledger failed: ${r.error.code}`);
+        if (!r.ok) throw new Error(`seeding the ledger failed: ${r.code}`);
       }
       ids.push(id);
     }
