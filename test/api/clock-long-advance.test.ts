@@ -24,7 +24,7 @@ function settlements(t: TestApp): Array<{ state: string }> {
 }
 
 describe('A clock advance runs alone', () => {
-  it('an advance sent amid orders runs after the batch it met has committed, and settles the orders before it', async () => {
+  it('an advance sent amid orders runs after the batch it met commits, and settles the orders before it', async () => {
     const t = await app({ start: '2026-11-22T10:30:00+02:00' });
     const investor = await trader(t, 50_000);
     const buy = () => order(t, { investor_id: investor, symbol: 'COMI', side: 'buy', type: 'market', qty: 1 });
@@ -43,7 +43,7 @@ describe('A clock advance runs alone', () => {
     expect(settled).toBeGreaterThanOrEqual(10);
   });
 
-  it('an advance that fails outside its events is taken back whole (500): clock, events and orders as before it', async () => {
+  it('an advance failing outside its events is taken back whole (500): clock, events, orders as before', async () => {
     const t = await app({ start: '2026-11-22T10:30:00+02:00' });
     const investor = await trader(t, 50_000);
     let broken = false;
@@ -96,7 +96,7 @@ function yearState(t: TestApp) {
 }
 
 describe('A simulated year in one advance', () => {
-  it('20 investors, 100 resting gtc, 20 dividends: every dividend paid to every holder, every fill settled, same seed same year', async () => {
+  it('a year of 20 investors, 100 resting gtc, 20 dividends: all paid, all settled, same seed same year', async () => {
     const years = [];
     for (let run = 0; run < 2; run++) {
       const t = await app({ start: WORLD_START, seed: 7 });

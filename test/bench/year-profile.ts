@@ -3,8 +3,11 @@
 // npx tsx test/bench/year-profile.ts [days]   (writes /tmp/year-advance.cpuprofile too)
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { fileURLToPath } from 'node:url';
 import { makeApp } from '../helpers/app.js';
 import { buildYearWorld, FULL_WORLD, WORLD_START, worldCounts } from '../helpers/year-world.js';
+
+const ROOT = `file://${fileURLToPath(new URL('../..', import.meta.url))}`;
 
 interface Node {
   id: number;
@@ -19,7 +22,7 @@ function summarise(p: { nodes: Node[]; samples: number[]; timeDeltas: number[] }
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const label = (n: Node) =>
-    `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/^.*\/wt\/year\//, '')}:${n.callFrame.lineNumber + 1}`;
+    `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(ROOT, '')}:${n.callFrame.lineNumber + 1}`;
   const selfBy = new Map<string, number>();
   const inclBy = new Map<string, number>();
   for (const [id, ms] of self) {

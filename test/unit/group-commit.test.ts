@@ -59,7 +59,7 @@ describe('Group commit: requests of one turn share a COMMIT; nobody is answered 
     done();
   });
 
-  it('a request alone is a transaction of its own with the batch hooks around it; refused while a batch is open', async () => {
+  it('a request alone is a transaction of its own with the batch hooks; refused while a batch is open', async () => {
     const { d, done } = db();
     const seen: string[] = [];
     const g = createGroupCommit(d, () => seen.push('rollback'), {
