@@ -143,6 +143,15 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown, M 
    */
   outsideBatch?: boolean;
   /**
+   * A state-changing request that runs in a transaction of its own instead of a savepoint of the open
+   * batch (it waits for that batch to commit first): the clock advance, whose every event has a
+   * savepoint of its own. SQLite keeps a savepoint's journal in memory and walks it from its start on
+   * every nested release, so a savepoint around thousands of events costs more than the events
+   * (docs/architecture.md, "Long advances"). Its handler refuses only before it writes: a refusal
+   * after a write is treated as a bug (500, all of it rolled back).
+   */
+  alone?: boolean;
+  /**
    * Awaited after the request has committed and before it is answered: the clock controls wait for
    * the work their events handed off the event loop (a statement's render), so that the same requests
    * on a frozen clock get the same answers.

@@ -25,6 +25,10 @@ export function createDividendRepo(db: Db) {
       'SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY seq',
     ),
     entitlementPaid: db.prepare("UPDATE dividend_entitlements SET state = 'paid', paid_at = ? WHERE seq = ?"),
+    entitlementsPaid: db.prepare(
+      `UPDATE dividend_entitlements SET state = 'paid', paid_at = ?
+       WHERE dividend_id = ? AND seq BETWEEN ? AND ? AND state = 'pending'`,
+    ),
     entitlementFailed: db.prepare("UPDATE dividend_entitlements SET state = 'failed', reason_code = ? WHERE seq = ?"),
   };
   return {
@@ -44,6 +48,10 @@ export function createDividendRepo(db: Db) {
     entitlements: (dividendId: string): EntitlementRow[] => q.entitlements.all(dividendId),
     entitlementPaid(seq: number, at: string): void {
       q.entitlementPaid.run(at, seq);
+    },
+    /** Every pending entitlement of the dividend from one seq to another, both included, paid. */
+    entitlementsPaid(dividendId: string, fromSeq: number, toSeq: number, at: string): void {
+      q.entitlementsPaid.run(at, dividendId, fromSeq, toSeq);
     },
     entitlementFailed(seq: number, reasonCode: string): void {
       q.entitlementFailed.run(reasonCode, seq);

@@ -74,6 +74,8 @@ function prepare(db: Db) {
     // One savepoint per request inside the group-commit batch (prepared once, as better-sqlite3's own
     // transaction helper does).
     savepoint: db.prepare('SAVEPOINT request'),
+    // rows written so far on this connection: an alone route (no savepoint) may refuse only before it writes
+    changes: db.prepare<[], number>('SELECT total_changes()').pluck(),
     rollbackTo: db.prepare('ROLLBACK TO request'),
     release: db.prepare('RELEASE request'),
   };
@@ -95,13 +97,18 @@ function storedAnswer(st: Statements, ctx: RouteCtx, t: Target): Out | null {
   return { status: prior.status, body: JSON.parse(prior.response), json: prior.response, replayed: true };
 }
 
-/** The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. */
+/**
+ * The handler as one id unit and one ledger unit; a refusal rolls its writes back to the savepoint. An
+ * alone route has no savepoint (RouteDef.alone): its refusal must come before any write.
+ */
 function runHandler(deps: MutationDeps, st: Statements, def: RouteDef, ctx: RouteCtx): Out {
+  const before = def.alone ? st.changes.get()! : 0;
   try {
     return deps.ids.unit(() => deps.ledger.unit(() => deps.investors.unit(() => toReply(def, def.handler(ctx)))));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    st.rollbackTo.run();
+    if (!def.alone) st.rollbackTo.run();
+    else if (st.changes.get()! !== before) throw new Error(`${def.method} ${def.url} refused after it wrote`);
     return errorReply(err, ctx.requestId);
   }
 }
@@ -199,15 +206,16 @@ export function createMutationRunner(
     const target: Target = { req, path, rawQuery, simMs: deps.clock.now(), wallMs: deps.wallNow(), idemKey };
     const stored = storedAnswer(st, ctx, target);
     if (stored) return stored;
-    st.savepoint.run();
+    // an alone route is the whole of its transaction (group-commit.ts): a throw rolls all of it back
+    if (!def.alone) st.savepoint.run();
     try {
       const reply = runHandler(deps, st, def, ctx);
       const stepUp = recordStepUp(deps, ctx, def, reply, target.wallMs);
       const json = recordAnswer(deps, st, def, stepUp ? { ...ctx, stepUp } : ctx, target, reply);
-      st.release.run();
+      if (!def.alone) st.release.run();
       return reply.body === undefined || reply.raw ? reply : { ...reply, json };
     } catch (err) {
-      if (deps.db.inTransaction) {
+      if (deps.db.inTransaction && !def.alone) {
         st.rollbackTo.run();
         st.release.run();
       }

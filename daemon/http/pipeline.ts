@@ -110,8 +110,10 @@ export function createPipeline(deps: PipelineDeps) {
       if (def.outsideBatch) return runOutsideBatch(def, ctx);
       if (!isMutating(def)) return toReply(def, def.handler(ctx));
       // A replayed entry is audited as the operator replaying it, on the recorded principal's behalf.
-      if (ticket) return deps.audit.actingFor(ticket.replayedBy, () => runMutation(def, ctx, req, who.idemKey));
-      return runMutation(def, ctx, req, who.idemKey);
+      const mutate = ticket
+        ? () => deps.audit.actingFor(ticket.replayedBy, () => runMutation(def, ctx, req, who.idemKey))
+        : () => runMutation(def, ctx, req, who.idemKey);
+      return def.alone ? group.alone(mutate) : mutate();
     } catch (err) {
       if (err instanceof AppError) return errorReply(err, requestId);
       throw err;
@@ -122,8 +124,11 @@ export function createPipeline(deps: PipelineDeps) {
     // A state-changing request joins the open batch and is answered only after the batch commits; a
     // read waits for an open batch to settle first, so it never sees writes that are not durable.
     // (An outsideBatch route waits like a read and joins nothing: see RouteDef.outsideBatch.)
-    const committed = isMutating(def) && !def.outsideBatch ? group.join() : null;
+    // (An alone route waits until no batch is open, then runs as a transaction of its own.)
+    const alone = isMutating(def) && def.alone === true;
+    const committed = isMutating(def) && !def.outsideBatch && !alone ? group.join() : null;
     if (!committed && group.isOpen()) await group.settled();
+    while (alone && group.isOpen()) await group.settled();
     let out: Out;
     try {
       const r = execute(def, req);

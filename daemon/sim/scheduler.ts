@@ -60,7 +60,11 @@ export interface Scheduler {
   runUntil(target: number): number;
   /** Catches up to the clock: cheap when nothing is due (the common case on every request). */
   catchUp(): number;
-  /** Advances the clock to target, running everything due on the way. */
+  /**
+   * Advances the clock to target, running everything due on the way. Inside an open transaction the
+   * caller's unit must roll back whole if this throws (a request's savepoint, an alone route's
+   * transaction): the instants then add no savepoint of their own, only their events do.
+   */
   advanceTo(target: number): number;
 }
 
@@ -153,33 +157,42 @@ function runEvent(s: SchedulerState, row: EventRow, t: number): void {
   );
 }
 
-/** Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). */
-function runInstant(s: SchedulerState, t: number, withSources: boolean): void {
+function instantBody(s: SchedulerState, t: number, withSources: boolean): void {
+  if (withSources) {
+    for (const source of s.sources) {
+      if (source.nextDue(t - 1) !== t) continue;
+      const r = isolated(s, () => source.run(t));
+      if (!r.ok) failed(s, { kind: `source:${source.name}`, eventId: null, atMs: t, error: r.error }, null);
+    }
+  }
+  for (const row of s.st.dueRows.all(t)) runEvent(s, row, t);
+  s.st.setProcessed.run(t);
+}
+
+/**
+ * Runs instant t; computed sources only when t is new (an overdue stored event reruns `after`). On its
+ * own it is a transaction, inside one already open a savepoint; `enclosed`: inside an open transaction
+ * whose unit rolls back whole if this throws (an advance's request), it adds no savepoint, since every
+ * event already has one (a savepoint around many events is what is costly: docs/architecture.md,
+ * "Long advances").
+ */
+function runInstant(s: SchedulerState, t: number, withSources: boolean, enclosed: boolean): void {
   s.clock.pin(t);
   try {
-    s.db.transaction(() => {
-      if (withSources) {
-        for (const source of s.sources) {
-          if (source.nextDue(t - 1) !== t) continue;
-          const r = isolated(s, () => source.run(t));
-          if (!r.ok) failed(s, { kind: `source:${source.name}`, eventId: null, atMs: t, error: r.error }, null);
-        }
-      }
-      for (const row of s.st.dueRows.all(t)) runEvent(s, row, t);
-      s.st.setProcessed.run(t);
-    })();
+    if (enclosed && s.db.inTransaction) instantBody(s, t, withSources);
+    else s.db.transaction(() => instantBody(s, t, withSources))();
   } finally {
     s.clock.unpin();
   }
 }
 
-function runUntil(s: SchedulerState, target: number): number {
+function runUntil(s: SchedulerState, target: number, enclosed = false): number {
   let count = 0;
   let after = processed(s);
   for (;;) {
     const t = nextDue(s, after);
     if (t === null || t > target) break;
-    runInstant(s, t, t > after);
+    runInstant(s, t, t > after, enclosed);
     after = t;
     count++;
   }
@@ -228,7 +241,7 @@ export function createScheduler(db: Db, clock: Clock): Scheduler {
       return runUntil(s, now);
     },
     advanceTo(target) {
-      const n = runUntil(s, target);
+      const n = runUntil(s, target, true);
       db.transaction(() => clock.set(target))();
       return n;
     },

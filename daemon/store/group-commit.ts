@@ -14,6 +14,11 @@ export interface GroupCommit {
   isOpen(): boolean;
   /** Resolves when the open batch has committed or rolled back (at once when none is open). */
   settled(): Promise<void>;
+  /**
+   * Runs fn as a transaction of its own, BEGIN to COMMIT, with the batch's hooks around it; a throw rolls
+   * it back. Only while no batch is open (the caller awaited `settled`): for a request that runs alone.
+   */
+  alone<T>(fn: () => T): T;
 }
 
 /** What runs at a batch's edges: once it is open, and inside it just before its COMMIT. */
@@ -67,6 +72,22 @@ export function createGroupCommit(db: Db, onRollback: () => void = () => {}, hoo
       return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
     },
     isOpen: () => open,
+    alone(fn) {
+      if (open || db.inTransaction) throw new Error('group commit: a request alone needs no batch open');
+      db.exec('BEGIN');
+      try {
+        hooks.onOpen?.();
+        const out = fn();
+        hooks.beforeCommit?.();
+        db.exec('COMMIT');
+        hooks.afterCommit?.();
+        return out;
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        onRollback();
+        throw err;
+      }
+    },
     settled() {
       if (!open) return Promise.resolve();
       return new Promise((resolve) => readers.push(resolve));

@@ -26,6 +26,7 @@ import './suites/cli.js';
 import './suites/snapshot.js';
 import './suites/statements.js';
 import './suites/reconciliation.js';
+import './suites/year.js';
 import './suites/assistant.js';
 import './suites/console.js';
 import './suites/client.js';

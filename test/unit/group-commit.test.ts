@@ -65,4 +65,44 @@ describe('Group commit: requests of one turn share a COMMIT; nobody is answered 
     expect(d.prepare('SELECT COUNT(*) AS n FROM c').get()).toEqual({ n: 0 });
     done();
   });
+
+  it('a request alone is a transaction of its own with the batch hooks; refused while a batch is open', async () => {
+    const { d, done } = db();
+    const seen: string[] = [];
+    const g = createGroupCommit(d, () => seen.push('rollback'), {
+      onOpen: () => seen.push('open'),
+      beforeCommit: () => seen.push('before'),
+      afterCommit: () => seen.push('after'),
+    });
+    const out = g.alone(() => {
+      expect(d.inTransaction).toBe(true);
+      d.prepare('INSERT INTO t VALUES (3)').run();
+      return 'done';
+    });
+    expect(out).toBe('done');
+    expect(d.inTransaction).toBe(false);
+    expect(seen).toEqual(['open', 'before', 'after']);
+    const w = g.join();
+    expect(() => g.alone(() => 'never')).toThrow(/no batch open/);
+    await w;
+    expect(d.prepare('SELECT v FROM t').all()).toEqual([{ v: 3 }]);
+    done();
+  });
+
+  it('a request alone that throws is rolled back whole, and the caches are told', () => {
+    const { d, done } = db();
+    let rolledBack = 0;
+    const g = createGroupCommit(d, () => rolledBack++);
+    expect(() =>
+      g.alone(() => {
+        d.prepare('INSERT INTO t VALUES (4)').run();
+        d.transaction(() => d.prepare('INSERT INTO t VALUES (5)').run())();
+        throw new Error('a bug after two writes');
+      }),
+    ).toThrow(/a bug/);
+    expect(d.inTransaction).toBe(false);
+    expect(rolledBack).toBe(1);
+    expect(d.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 0 });
+    done();
+  });
 });
