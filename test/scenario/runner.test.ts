@@ -1,5 +1,5 @@
-// The scenario runner through the real `svc scenario run`: every shipped scenario passes twice with
-// byte-identical --json reports, and deliberately wrong scenarios (test/scenario/fixtures/) fail with
+// The scenario runner through the real `svc scenario run`: every shipped scenario passes, one file at a
+// time and four at a time with byte-identical --json and JUnit reports, and deliberately wrong scenarios (test/scenario/fixtures/) fail with
 // a report naming the place: file, YAML line, step number and name.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,12 +60,12 @@ describe('the shipped scenarios', () => {
     expect(SHIPPED.length).toBeGreaterThanOrEqual(13);
   });
 
-  it('every one passes through svc scenario run, twice with identical --json reports', async () => {
-    // Two runs at once: each scenario has a daemon of its own in a home of its own, so neither can
-    // see the other, and the reports must still be byte-identical.
+  it('every one passes through svc scenario run; with --jobs 4 the --json report and the JUnit file are byte for byte those of one at a time', async () => {
+    // Two runs at once, one file at a time and four at a time: each scenario has a daemon of its own
+    // in a home of its own, so no run and no file can see another, and the reports must be identical.
     const [first, second] = await Promise.all([
-      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
-      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
+      scenario([...SHIPPED, '--json', '--jobs', '1', '--junit', join(tmp, 'serial.xml')], { timeoutMs: 400_000 }),
+      scenario([...SHIPPED, '--json', '--jobs', '4', '--junit', join(tmp, 'parallel.xml')], { timeoutMs: 400_000 }),
     ]);
     expect(first.code, first.stderr + first.stdout.slice(0, 4000)).toBe(0);
     expect(first.json.ok).toBe(true);
@@ -82,11 +82,42 @@ describe('the shipped scenarios', () => {
       // deterministic: no durations without --timings
       expect(JSON.stringify(s)).not.toContain('duration_ms');
     }
-    // progress on stderr, one line per file
-    expect(first.stderr).toContain(`[${SHIPPED.length}/${SHIPPED.length}] ${SHIPPED[SHIPPED.length - 1]}`);
+    // progress on stderr, one line per file, in file order either way
+    for (const res of [first, second])
+      expect(res.stderr).toContain(`[${SHIPPED.length}/${SHIPPED.length}] ${SHIPPED[SHIPPED.length - 1]}`);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
+    const serialXml = readFileSync(join(tmp, 'serial.xml'), 'utf8');
+    expect(serialXml).not.toContain(' time=');
+    expect(readFileSync(join(tmp, 'parallel.xml'), 'utf8')).toBe(serialXml);
   }, 600_000);
+});
+
+describe('--jobs', () => {
+  it('prints and reports what one at a time does, in file order, when a later file finishes first', async () => {
+    // the running clock waits on the wall clock; the failed status ends after two requests
+    const files = [`${FIX}/running-clock.yaml`, `${FIX}/failed-status.yaml`];
+    const env = { NO_COLOR: '1' };
+    const [one, two] = await Promise.all([
+      scenario([...files, '--jobs', '1', '--junit', join(tmp, 'jobs-1.xml')], { env }),
+      scenario([...files, '--jobs', '2', '--junit', join(tmp, 'jobs-2.xml')], { env }),
+    ]);
+    expect([one.code, two.code]).toEqual([1, 1]);
+    // durations aside (a step's ms, the run's seconds), the same lines in the same order
+    const steady = (out: string) => out.replace(/\d+ms/g, 'Nms').replace(/\(\d+\.\ds\)/g, '(Ns)');
+    expect(steady(two.stdout)).toBe(steady(one.stdout));
+    expect(one.stdout.indexOf('running clock')).toBeLessThan(one.stdout.indexOf('failed status'));
+    expect(readFileSync(join(tmp, 'jobs-2.xml'), 'utf8')).toBe(readFileSync(join(tmp, 'jobs-1.xml'), 'utf8'));
+  });
+
+  it('a --jobs that is not a whole number from 1, or more than one with --against, is a usage error', async () => {
+    const zero = await scenario([`${FIX}/failed-status.yaml`, '--jobs', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--jobs 0: write a whole number from 1');
+    const against = await scenario([`${FIX}/failed-status.yaml`, '--jobs', '2', '--against', 'http://127.0.0.1:9']);
+    expect(against.code).toBe(2);
+    expect(against.stderr).toContain('--against runs one file at a time');
+  });
 });
 
 describe('failure reports name the place', () => {
@@ -325,6 +356,7 @@ describe('--junit', () => {
       'scenarios/01-onboarding.yaml',
       '--junit',
       out,
+      '--timings',
     ]);
     expect(res.code).toBe(1);
     const xml = readFileSync(out, 'utf8');
