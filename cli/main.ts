@@ -1113,7 +1113,8 @@ scenario
   )
   .option(
     '--jobs <n>',
-    'run N files at once, each with its own sandbox; the reports are the same as one at a time (default: the number of cores; 1 with --against)',
+    'run N files at once, each with its own sandbox; the reports are the same as one at a time ' +
+      '(default: the number of cores; 1 with --against)',
   )
   .option(
     '--env <name=value>',

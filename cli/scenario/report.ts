@@ -205,8 +205,11 @@ interface Suite {
   body: string[];
 }
 
-const suiteOpen = (s: Suite, timings: boolean) =>
-  `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}"${timeAttr(s.time, timings)}>`;
+/** ` tests="3" failures="1" errors="0" skipped="1"`: the counts of a suite, or of all of them. */
+const counts = (c: Pick<Suite, 'tests' | 'failures' | 'errors' | 'skipped'>) =>
+  ` tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+
+const suiteOpen = (s: Suite, timings: boolean) => `  <testsuite ${s.attrs}${counts(s)}${timeAttr(s.time, timings)}>`;
 
 /** An invalid file: one testcase with one error listing every problem of the file (and of the files it includes). */
 function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
@@ -235,7 +238,8 @@ function unreachableSuite(url: string, message: string): Suite {
 }
 
 function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string, timings: boolean): string[] {
-  const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" line="${st.line}"${timeAttr(st.duration_ms, timings)}`;
+  const where = `file="${xml(st.file ?? s.file)}" line="${st.line}"${timeAttr(st.duration_ms, timings)}`;
+  const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" ${where}`;
   if (st.outcome === 'passed') return [`${open}/>`];
   if (st.outcome === 'skipped') return [`${open}><skipped message="${xml(skipMessage)}"/></testcase>`];
   const first =
@@ -288,10 +292,9 @@ export function junitReport(r: RunReport, timings = false): string {
     ...r.scenarios.map((s) => scenarioSuite(s, 'an earlier step failed', timings)),
   ];
   const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
+  const total = { tests: sum('tests'), failures: sum('failures'), errors: sum('errors'), skipped: sum('skipped') };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(
-    `<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}"${timeAttr(r.duration_ms, timings)}>`,
-  );
+  out.push(`<testsuites name="svc scenarios"${counts(total)}${timeAttr(r.duration_ms, timings)}>`);
   for (const s of suites) out.push(suiteOpen(s, timings), ...s.body, '  </testsuite>');
   out.push('</testsuites>');
   return out.join('\n') + '\n';

@@ -63,7 +63,7 @@ describe('the shipped scenarios', () => {
     expect(SHIPPED.length).toBeGreaterThanOrEqual(13);
   });
 
-  it('every one passes through svc scenario run --jobs 2, whose --json report is byte for byte the recorded report of a run one file at a time', async () => {
+  it('every one passes at --jobs 2, with the --json report recorded from a serial run, byte for byte', async () => {
     // One run, two files at a time, against a report recorded from a run one file at a time: the same
     // files give the same bytes however many run at once, and on every run, not just within one.
     // SVC_UPDATE_SCENARIO_REPORT=1 records it again (one file at a time) after a scenario changes.

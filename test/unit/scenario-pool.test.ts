@@ -41,7 +41,7 @@ describe('OrderedOutput', () => {
 });
 
 describe('inOrder', () => {
-  it('runs at most N at once, starts them in order, and returns the results in item order whatever finishes first', async () => {
+  it('runs at most N at once, started in order, results in item order whatever finishes first', async () => {
     const gates = [gate(), gate(), gate(), gate()];
     const started: number[] = [];
     let running = 0;
