@@ -1107,7 +1107,15 @@ scenario
     'run against this already running sandbox (credentials from the profile) instead of an isolated one',
   )
   .option('--reset', "with --against: reset that sandbox to the file's seed, start and clock first")
-  .option('--timings', 'include durations in the --json report (left out by default so reports compare byte for byte)')
+  .option(
+    '--timings',
+    'include durations in the --json and --junit reports (left out by default so reports compare byte for byte)',
+  )
+  .option(
+    '--jobs <n>',
+    'run N files at once, each with its own sandbox; the reports are the same as one at a time ' +
+      '(default: the number of cores; 1 with --against)',
+  )
   .option(
     '--env <name=value>',
     "set ${env.NAME} (overrides the file's env); repeatable",
@@ -1121,7 +1129,7 @@ Exit codes: 0 all passed, 1 a step failed, 2 an invalid file, 3 the --against sa
 Examples:
   $ svc scenario run scenarios/*.yaml
   $ svc scenario run scenarios/onboarding.yaml --json
-  $ svc scenario run scenarios --junit out.xml
+  $ svc scenario run scenarios --junit out.xml --jobs 4
   $ svc scenario run my-flow.yaml --against http://127.0.0.1:4710 --reset`,
   )
   .action(lazy(async () => (await import('./commands/scenario.js')).run));

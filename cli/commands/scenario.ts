@@ -1,15 +1,18 @@
 // svc scenario run FILE...: validates every file first (nothing runs if one is invalid), then runs each
 // against an isolated daemon of its own (or --against a running sandbox) and reports per step.
 // Exit codes: 0 all passed, 1 a step failed or could not run, 2 an invalid file or usage, 3 the
-// --against sandbox does not answer.
+// --against sandbox does not answer. Isolated files run --jobs at a time (cli/scenario/pool.ts), with the
+// same reports as one at a time.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { healthy } from '../daemon-process.js';
 import { CliExit, EXIT, chalk, info, printJson, usage } from '../output.js';
 import { svc } from '../hints.js';
+import { inOrder, OrderedOutput } from '../scenario/pool.js';
 import { formatIssue, loadScenario, ScenarioInvalid, type Scenario, type ScenarioIssue } from '../scenario/load.js';
 import {
   jsonReport,
@@ -95,6 +98,8 @@ export interface ScenarioRunOptions {
   timings?: boolean;
   /** --env NAME=VALUE, repeatable. */
   env?: string[];
+  /** --jobs N: files at once (commander hands the text). */
+  jobs?: string;
 }
 
 /** --against as a base URL without a trailing slash; undefined for isolated runs. */
@@ -182,6 +187,8 @@ interface FileRun {
   opts: ScenarioRunOptions;
   runId: string;
   human: boolean;
+  /** How many files run at once (--jobs). */
+  jobs: number;
 }
 
 /** A scenario that could not run at all (`message`: why, an error) or did not run (no message): every step skipped. */
@@ -207,8 +214,8 @@ function unrunReport(sc: Scenario, message: string | undefined, startedMs: numbe
   };
 }
 
-/** One file against its target, each step's line printed as it ends (human output). */
-async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
+/** One file against its target, each step's line handed to `out` as it ends (human output). */
+async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void): Promise<ScenarioReport> {
   const started = performance.now();
   const skipped: number[] = [];
   let target: Target | undefined;
@@ -228,24 +235,53 @@ async function runFile(sc: Scenario, run: FileRun): Promise<ScenarioReport> {
       onStep: run.human
         ? (st) => {
             if (st.outcome === 'skipped') skipped.push(st.index);
-            else process.stdout.write(`${stepLine(st, sc.file)}\n`);
+            else out(stepLine(st, sc.file) + '\n');
           }
         : undefined,
-      onWait: process.stderr.isTTY
-        ? (ls, n, max) =>
-            process.stderr.write(
-              `${chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`)}\x1b[K${n === max ? '\n' : ''}`,
-            )
-        : undefined,
+      // one file at a time only: the \r progress line of several files at once would be garbled
+      onWait:
+        process.stderr.isTTY && run.jobs === 1
+          ? (ls, n, max) =>
+              process.stderr.write(
+                chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : ''),
+              )
+          : undefined,
     });
   } catch (err) {
     report = unrunReport(sc, (err as Error).message, started);
   } finally {
     await target?.close();
   }
-  if (run.human && skipped.length > 0) process.stdout.write(`${skippedLine(skipped)}\n`);
-  if (run.human) process.stdout.write(`${scenarioFooter(report)}\n`);
+  if (run.human && skipped.length > 0) out(skippedLine(skipped) + '\n');
+  if (run.human) out(scenarioFooter(report) + '\n');
   return report;
+}
+
+/**
+ * --jobs: how many files run at once. Isolated runs default to the number of cores (each file has a
+ * daemon of its own, so files cannot see each other); --against runs one at a time, since its files
+ * share one sandbox (and with --reset each file would reset it under the others).
+ */
+export function jobsOf(opts: ScenarioRunOptions, against: string | undefined, files: number): number {
+  let jobs = against ? 1 : availableParallelism();
+  if (opts.jobs !== undefined) {
+    if (!/^[1-9][0-9]{0,3}$/.test(opts.jobs)) usage(`--jobs ${opts.jobs}: write a whole number from 1`);
+    jobs = Number(opts.jobs);
+    if (against && jobs > 1) usage('--against runs one file at a time: its files share one sandbox (drop --jobs)');
+  }
+  return Math.max(1, Math.min(jobs, files));
+}
+
+/** Every file, `jobs` at a time, its human lines in file order; the reports in file order. */
+async function runAll(scenarios: Scenario[], run: FileRun, progress: boolean, against?: string) {
+  const out = new OrderedOutput(scenarios.length, (text) => process.stdout.write(text));
+  return inOrder(scenarios, run.jobs, async (sc, i) => {
+    if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
+    if (run.human) out.write(i, (i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
+    const report = await runFile(sc, run, (text) => out.write(i, text));
+    out.finish(i);
+    return report;
+  });
 }
 
 export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: string[]): Promise<void> {
@@ -255,6 +291,7 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   const against = againstOf(opts);
   const files = expandArgs(args);
   const envOverrides = parseEnvPairs(opts.env);
+  const jobs = jobsOf(opts, against, files.length);
   const scenarios = loadAll(files, envOverrides, opts, json);
   const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
   if (against) await requireAnswer(against, opts, json, scenarios);
@@ -271,14 +308,8 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
 
   const human = !json;
   const progress = scenarios.length > 1 && (json || !process.stdout.isTTY);
-  const fileRun: FileRun = { against: profile, opts, runId: randomBytes(4).toString('hex'), human };
-  const reports: ScenarioReport[] = [];
-  for (const [i, sc] of scenarios.entries()) {
-    if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
-    if (human)
-      process.stdout.write(`${(i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against)}\n`);
-    reports.push(await runFile(sc, fileRun));
-  }
+  const fileRun: FileRun = { against: profile, opts, runId: randomBytes(4).toString('hex'), human, jobs };
+  const reports = await runAll(scenarios, fileRun, progress, against);
 
   const report: RunReport = {
     ok: reports.every((r) => r.outcome === 'passed'),
@@ -287,8 +318,8 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
     duration_ms: Math.round(performance.now() - t0),
   };
   if (json) printJson(jsonReport(report, Boolean(opts.timings)));
-  else process.stdout.write(`\n${summaryLine(report, report.duration_ms)}\n`);
-  if (opts.junit) writeFileSync(opts.junit, junitReport(report));
+  else process.stdout.write('\n' + summaryLine(report, report.duration_ms) + '\n');
+  if (opts.junit) writeFileSync(opts.junit, junitReport(report, Boolean(opts.timings)));
   if (progress)
     info(
       chalk.dim(

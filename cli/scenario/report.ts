@@ -1,6 +1,7 @@
 // The runner's reports: human lines as steps end (✓/✗ with method, path, status, duration; on a failure
 // the expected and actual values and the response body), one JSON object (deterministic: no durations
-// unless --timings), and JUnit XML (a testsuite per file, a testcase per step).
+// unless --timings), and JUnit XML (a testsuite per file, a testcase per step; its time attributes
+// only with --timings too, so the same run gives the same bytes however many files ran at once).
 import { chalk } from '../output.js';
 import type { Outcome, ScenarioReport, StepReport } from './runner.js';
 import type { ScenarioIssue } from './load.js';
@@ -182,7 +183,9 @@ function xml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-const secs = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+/** ` time="1.234"` with timings; nothing without (JUnit's time attribute is optional). */
+const timeAttr = (ms: number | undefined, timings: boolean) =>
+  timings ? ` time="${((ms ?? 0) / 1000).toFixed(3)}"` : '';
 
 /** Stable across runs (CI tracks tests by name): the step as written, references unresolved. */
 function testcaseName(st: StepReport): string {
@@ -208,9 +211,11 @@ interface Suite {
   body: string[];
 }
 
-const suiteOpen = (s: Suite) =>
-  `  <testsuite ${s.attrs} tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="` +
-  `${s.skipped}" time="${secs(s.time)}">`;
+/** ` tests="3" failures="1" errors="0" skipped="1"`: the counts of a suite, or of all of them. */
+const counts = (c: Pick<Suite, 'tests' | 'failures' | 'errors' | 'skipped'>) =>
+  ` tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+
+const suiteOpen = (s: Suite, timings: boolean) => `  <testsuite ${s.attrs}${counts(s)}${timeAttr(s.time, timings)}>`;
 
 /** An invalid file: one testcase with one error listing every problem of the file (and of the files it includes). */
 function invalidSuite(file: string, issues: ScenarioIssue[]): Suite {
@@ -240,10 +245,9 @@ function unreachableSuite(url: string, message: string): Suite {
   return { attrs: `name="${xml(url)}"`, tests: 1, failures: 0, errors: 1, skipped: 0, body };
 }
 
-function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): string[] {
-  const open =
-    `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" file="${xml(st.file ?? s.file)}" ` +
-    `line="${st.line}" time="${secs(st.duration_ms)}"`;
+function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string, timings: boolean): string[] {
+  const where = `file="${xml(st.file ?? s.file)}" line="${st.line}"${timeAttr(st.duration_ms, timings)}`;
+  const open = `    <testcase name="${xml(testcaseName(st))}" classname="${xml(s.name)}" ${where}`;
   if (st.outcome === 'passed') return [`${open}/>`];
   if (st.outcome === 'skipped') return [`${open}><skipped message="${xml(skipMessage)}"/></testcase>`];
   const first =
@@ -258,7 +262,7 @@ function stepCase(st: StepReport, s: ScenarioReport, skipMessage: string): strin
 }
 
 /** A scenario that ran (or could not start, or did not run because another file is invalid): a testcase per step. */
-function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
+function scenarioSuite(s: ScenarioReport, skipMessage: string, timings: boolean): Suite {
   const body = [
     `    <properties><property name="seed" value="${s.seed}"/><property name="start" value="${xml(s.start)}` +
       `"/><property name="clock" value="${s.clock}"/></properties>`,
@@ -268,7 +272,7 @@ function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
     body.push(`      <error type="SetupFailed" message="${xml(s.error.split('\n')[0])}">${xml(s.error)}</error>`);
     body.push('    </testcase>');
   }
-  for (const st of s.steps) body.push(...stepCase(st, s, skipMessage));
+  for (const st of s.steps) body.push(...stepCase(st, s, skipMessage, timings));
   return {
     attrs: `name="${xml(s.name)}" file="${xml(s.file)}"`,
     tests: s.steps.length + (s.error ? 1 : 0),
@@ -283,8 +287,9 @@ function scenarioSuite(s: ScenarioReport, skipMessage: string): Suite {
 /**
  * JUnit XML: a testsuite per scenario file, a testcase per step (failures, errors and skips marked);
  * an invalid file is a suite with one error. The totals of <testsuites> are the sums of its suites.
+ * Durations (time attributes) only with `timings`: without, the same run gives the same bytes.
  */
-export function junitReport(r: RunReport): string {
+export function junitReport(r: RunReport, timings = false): string {
   const byFile = new Map<string, ScenarioIssue[]>();
   for (const issue of r.invalid ?? []) {
     const file = issue.scenario ?? issue.file;
@@ -293,16 +298,14 @@ export function junitReport(r: RunReport): string {
   const suites: Suite[] = [
     ...(r.unreachable ? [unreachableSuite(r.unreachable.url, r.unreachable.message)] : []),
     ...[...byFile].map(([file, issues]) => invalidSuite(file, issues)),
-    ...(r.notRun?.scenarios ?? []).map((s) => scenarioSuite(s, `not run: ${r.notRun!.reason}`)),
-    ...r.scenarios.map((s) => scenarioSuite(s, 'an earlier step failed')),
+    ...(r.notRun?.scenarios ?? []).map((s) => scenarioSuite(s, `not run: ${r.notRun!.reason}`, timings)),
+    ...r.scenarios.map((s) => scenarioSuite(s, 'an earlier step failed', timings)),
   ];
   const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped') => suites.reduce((n, s) => n + s[k], 0);
+  const total = { tests: sum('tests'), failures: sum('failures'), errors: sum('errors'), skipped: sum('skipped') };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(
-    `<testsuites name="svc scenarios" tests="${sum('tests')}" failures="${sum('failures')}" errors="` +
-      `${sum('errors')}" skipped="${sum('skipped')}" time="${secs(r.duration_ms)}">`,
-  );
-  for (const s of suites) out.push(suiteOpen(s), ...s.body, '  </testsuite>');
+  out.push(`<testsuites name="svc scenarios"${counts(total)}${timeAttr(r.duration_ms, timings)}>`);
+  for (const s of suites) out.push(suiteOpen(s, timings), ...s.body, '  </testsuite>');
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }

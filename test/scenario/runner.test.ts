@@ -1,6 +1,7 @@
-// The scenario runner through the real `svc scenario run`: every shipped scenario passes twice with
-// byte-identical --json reports, and deliberately wrong scenarios (test/scenario/fixtures/) fail with
-// a report naming the place: file, YAML line, step number and name.
+// The scenario runner through the real `svc scenario run`: every shipped scenario passes, four files at
+// a time, with the --json report recorded from a run one file at a time (byte for byte); --jobs prints
+// and reports what one at a time does; and deliberately wrong scenarios (test/scenario/fixtures/) fail
+// with a report naming the place: file, YAML line, step number and name.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ const SHIPPED = readdirSync('scenarios')
   .sort()
   .map((f) => `scenarios/${f}`);
 const FIX = 'test/scenario/fixtures';
+/** The --json report of the shipped suite, run one file at a time (SVC_UPDATE_SCENARIO_REPORT=1 records it). */
+const SHIPPED_REPORT = 'test/scenario/shipped-report.json';
 const scenario = (args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}) =>
   runSvc(['scenario', 'run', ...args], opts);
 
@@ -60,17 +63,22 @@ describe('the shipped scenarios', () => {
     expect(SHIPPED.length).toBeGreaterThanOrEqual(13);
   });
 
-  it('every one passes through svc scenario run, twice with identical --json reports', async () => {
-    // Two runs at once: each scenario has a daemon of its own in a home of its own, so neither can
-    // see the other, and the reports must still be byte-identical.
-    const [first, second] = await Promise.all([
-      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
-      scenario([...SHIPPED, '--json'], { timeoutMs: 400_000 }),
-    ]);
-    expect(first.code, first.stderr + first.stdout.slice(0, 4000)).toBe(0);
-    expect(first.json.ok).toBe(true);
-    expect(first.json.scenarios.map((s: any) => s.file)).toEqual(SHIPPED);
-    for (const s of first.json.scenarios) {
+  it('every one passes at --jobs 2, with the --json report recorded from a serial run, byte for byte', async () => {
+    // One run, two files at a time, against a report recorded from a run one file at a time: the same
+    // files give the same bytes however many run at once, and on every run, not just within one.
+    // SVC_UPDATE_SCENARIO_REPORT=1 records it again (one file at a time) after a scenario changes.
+    const update = process.env.SVC_UPDATE_SCENARIO_REPORT === '1';
+    const xml = join(tmp, 'shipped.xml');
+    const run = await scenario([...SHIPPED, '--json', '--jobs', update ? '1' : '2', '--junit', xml], {
+      timeoutMs: 400_000,
+    });
+    const unpassed = (run.json?.scenarios ?? [])
+      .filter((s: any) => s.outcome !== 'passed')
+      .map((s: any) => ({ file: s.file, error: s.error, steps: s.steps.filter((st: any) => st.outcome !== 'passed') }));
+    expect(run.code, run.stderr + JSON.stringify(unpassed, null, 2).slice(0, 4000)).toBe(0);
+    expect(run.json.ok).toBe(true);
+    expect(run.json.scenarios.map((s: any) => s.file)).toEqual(SHIPPED);
+    for (const s of run.json.scenarios) {
       expect({
         file: s.file,
         outcome: s.outcome,
@@ -82,11 +90,47 @@ describe('the shipped scenarios', () => {
       // deterministic: no durations without --timings
       expect(JSON.stringify(s)).not.toContain('duration_ms');
     }
-    // progress on stderr, one line per file
-    expect(first.stderr).toContain(`[${SHIPPED.length}/${SHIPPED.length}] ${SHIPPED[SHIPPED.length - 1]}`);
-    expect(second.code).toBe(0);
-    expect(second.stdout).toBe(first.stdout);
+    // progress on stderr, one line per file, in file order
+    expect(run.stderr).toContain(`[${SHIPPED.length}/${SHIPPED.length}] ${SHIPPED[SHIPPED.length - 1]}`);
+    expect(readFileSync(xml, 'utf8')).not.toContain(' time=');
+    if (update) writeFileSync(SHIPPED_REPORT, run.stdout);
+    const recorded = readFileSync(SHIPPED_REPORT, 'utf8');
+    const differs = run.json.scenarios.find(
+      (s: any, i: number) => JSON.stringify(s) !== JSON.stringify(JSON.parse(recorded).scenarios[i]),
+    );
+    expect(
+      run.stdout === recorded,
+      `${differs?.file ?? 'the report'} differs from ${SHIPPED_REPORT}; if a scenario or an answer changed on ` +
+        'purpose: SVC_UPDATE_SCENARIO_REPORT=1 npx vitest run test/scenario/runner.test.ts -t shipped',
+    ).toBe(true);
   }, 600_000);
+});
+
+describe('--jobs', () => {
+  it('prints and reports what one at a time does, in file order, when a later file finishes first', async () => {
+    // 55 steps, then one that fails at its second (both on frozen clocks: the same answers every run)
+    const files = ['scenarios/11-order-rejections.yaml', `${FIX}/failed-status.yaml`];
+    const env = { NO_COLOR: '1' };
+    const [one, two] = await Promise.all([
+      scenario([...files, '--jobs', '1', '--junit', join(tmp, 'jobs-1.xml')], { env }),
+      scenario([...files, '--jobs', '2', '--junit', join(tmp, 'jobs-2.xml')], { env }),
+    ]);
+    expect([one.code, two.code]).toEqual([1, 1]);
+    // durations aside (a step's ms, the run's seconds), the same lines in the same order
+    const steady = (out: string) => out.replace(/\d+ms/g, 'Nms').replace(/\(\d+\.\ds\)/g, '(Ns)');
+    expect(steady(two.stdout)).toBe(steady(one.stdout));
+    expect(one.stdout.indexOf('Every order rejection code')).toBeLessThan(one.stdout.indexOf('failed status'));
+    expect(readFileSync(join(tmp, 'jobs-2.xml'), 'utf8')).toBe(readFileSync(join(tmp, 'jobs-1.xml'), 'utf8'));
+  });
+
+  it('a --jobs that is not a whole number from 1, or more than one with --against, is a usage error', async () => {
+    const zero = await scenario([`${FIX}/failed-status.yaml`, '--jobs', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--jobs 0: write a whole number from 1');
+    const against = await scenario([`${FIX}/failed-status.yaml`, '--jobs', '2', '--against', 'http://127.0.0.1:9']);
+    expect(against.code).toBe(2);
+    expect(against.stderr).toContain('--against runs one file at a time');
+  });
 });
 
 describe('failure reports name the place', () => {
@@ -331,6 +375,7 @@ describe('--junit', () => {
       'scenarios/01-onboarding.yaml',
       '--junit',
       out,
+      '--timings',
     ]);
     expect(res.code).toBe(1);
     const xml = readFileSync(out, 'utf8');

@@ -2,7 +2,9 @@
 // - `svc clock show --json` against a running daemon, as a ratio of a bare `node` script making the
 //   same request with fetch (goal <= 2.5x): what the CLI adds over Node's own start-up is its module
 //   graph (commander, the command module, undici) and its profile lookup.
-// - The wall time of `svc scenario run scenarios` (every shipped walkthrough, each in its own daemon).
+// - The wall time of `svc scenario run scenarios` (every shipped walkthrough, each in its own daemon),
+//   one file at a time and with --jobs (goal <= 10 s), whose report must be the serial one's.
+import { availableParallelism } from 'node:os';
 import { SVC_BIN } from '../context.js';
 import { median } from '../figures.js';
 import { runCommand } from '../proc.js';
@@ -47,24 +49,47 @@ bench(
   { timeoutMs: () => RUNS * 2 * 30_000 },
 );
 
+export const SCENARIO_SUITE_GOAL_S = 10;
+
+/** `svc scenario run scenarios --json --jobs N`: its wall time and its report (stdout). */
+async function suiteRun(root: string, jobs: number): Promise<{ seconds: number; report: string; files: number }> {
+  const args = [SVC_BIN, 'scenario', 'run', 'scenarios', '--json', '--jobs', String(jobs)];
+  const r = await runCommand(process.execPath, args, {
+    cwd: root,
+    timeoutMs: 600_000,
+    env: { ...process.env, CI: '1' },
+  });
+  if (r.code !== 0) throw new Error(`the scenario suite failed (${r.code}): ${r.stderr.slice(-400)}`);
+  return {
+    seconds: r.ms / 1000,
+    report: r.stdout,
+    files: (JSON.parse(r.stdout) as { scenarios: unknown[] }).scenarios.length,
+  };
+}
+
 bench(
-  'scenario suite: svc scenario run scenarios',
+  'scenario suite: svc scenario run scenarios, one file at a time and --jobs',
   async (ctx) => {
-    const r = await runCommand(process.execPath, [SVC_BIN, 'scenario', 'run', 'scenarios', '--json'], {
-      cwd: ctx.root,
-      timeoutMs: 600_000,
-      env: { ...process.env, CI: '1' },
-    });
-    if (r.code !== 0) throw new Error(`the scenario suite failed (${r.code}): ${r.stderr.slice(-400)}`);
-    const report = JSON.parse(r.stdout) as { scenarios: unknown[] };
+    const jobs = availableParallelism();
+    const serial = await suiteRun(ctx.root, 1);
+    const parallel = await suiteRun(ctx.root, jobs);
+    // the point of --jobs: the same report, sooner
+    if (parallel.report !== serial.report) throw new Error(`--jobs ${jobs} reported differently from --jobs 1`);
     return [
       {
-        metric: 'wall time of every shipped scenario',
-        value: r.ms / 1000,
+        metric: 'every shipped scenario, --jobs 1',
+        value: serial.seconds,
         unit: 's',
-        note: `${report.scenarios.length} scenario files`,
+        note: `${serial.files} scenario files`,
+      },
+      {
+        metric: `every shipped scenario, --jobs ${jobs} (the cores; the default)`,
+        value: parallel.seconds,
+        unit: 's',
+        goal: { op: '<=', value: SCENARIO_SUITE_GOAL_S },
+        note: 'the same --json report, byte for byte',
       },
     ];
   },
-  { timeoutMs: () => 660_000 },
+  { timeoutMs: () => 1_260_000 },
 );
