@@ -16,7 +16,7 @@ import { readLocator, type Locator } from './context.js';
 export async function probeHealth(baseUrl: string): Promise<Health | null> {
   try {
     const { request } = await loadUndici();
-    const res = await request(baseUrl + '/healthz', { headersTimeout: 2000, bodyTimeout: 2000 });
+    const res = await request(`${baseUrl}/healthz`, { headersTimeout: 2000, bodyTimeout: 2000 });
     if (res.statusCode !== 200) {
       await res.body.dump();
       return null;

@@ -322,7 +322,7 @@ const locator = {
   sandbox_id: sandboxId,
   started_at: new Date().toISOString(),
 };
-writeFileSync(locatorFile, JSON.stringify(locator, null, 2) + '\n', { mode: 0o600 });
+writeFileSync(locatorFile, `${JSON.stringify(locator, null, 2)}\n`, { mode: 0o600 });
 chmodSync(locatorFile, 0o600);
 registerHome(home, sandboxId, new Date().toISOString());
 tellReady(args['ready-fd'], locator);
@@ -332,7 +332,7 @@ app.log.info({ baseUrl, seed, ...(firstStart ? { from_template: fromTemplate } :
 function tellReady(fd: string | undefined, loc: object): void {
   if (fd === undefined || !/^\d+$/.test(fd)) return;
   try {
-    writeSync(Number(fd), JSON.stringify(loc) + '\n');
+    writeSync(Number(fd), `${JSON.stringify(loc)}\n`);
     closeSync(Number(fd));
   } catch {
     // the CLI is gone or gave no pipe: the locator file says the same

@@ -235,7 +235,7 @@ async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void):
       onStep: run.human
         ? (st) => {
             if (st.outcome === 'skipped') skipped.push(st.index);
-            else out(stepLine(st, sc.file) + '\n');
+            else out(`${stepLine(st, sc.file)}\n`);
           }
         : undefined,
       // one file at a time only: the \r progress line of several files at once would be garbled
@@ -243,7 +243,7 @@ async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void):
         process.stderr.isTTY && run.jobs === 1
           ? (ls, n, max) =>
               process.stderr.write(
-                chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`) + '\x1b[K' + (n === max ? '\n' : ''),
+                `${chalk.dim(`\r  waiting at step ${ls.index}: try ${n}/${max}`)}\x1b[K${n === max ? '\n' : ''}`,
               )
           : undefined,
     });
@@ -252,8 +252,8 @@ async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void):
   } finally {
     await target?.close();
   }
-  if (run.human && skipped.length > 0) out(skippedLine(skipped) + '\n');
-  if (run.human) out(scenarioFooter(report) + '\n');
+  if (run.human && skipped.length > 0) out(`${skippedLine(skipped)}\n`);
+  if (run.human) out(`${scenarioFooter(report)}\n`);
   return report;
 }
 
@@ -277,7 +277,7 @@ async function runAll(scenarios: Scenario[], run: FileRun, progress: boolean, ag
   const out = new OrderedOutput(scenarios.length, (text) => process.stdout.write(text));
   return inOrder(scenarios, run.jobs, async (sc, i) => {
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
-    if (run.human) out.write(i, (i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against) + '\n');
+    if (run.human) out.write(i, `${(i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against)}\n`);
     const report = await runFile(sc, run, (text) => out.write(i, text));
     out.finish(i);
     return report;
@@ -318,7 +318,7 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
     duration_ms: Math.round(performance.now() - t0),
   };
   if (json) printJson(jsonReport(report, Boolean(opts.timings)));
-  else process.stdout.write('\n' + summaryLine(report, report.duration_ms) + '\n');
+  else process.stdout.write(`\n${summaryLine(report, report.duration_ms)}\n`);
   if (opts.junit) writeFileSync(opts.junit, junitReport(report, Boolean(opts.timings)));
   if (progress)
     info(

@@ -17,7 +17,9 @@ interface Node {
 
 function summarise(p: { nodes: Node[]; samples: number[]; timeDeltas: number[] }): void {
   const self = new Map<number, number>();
-  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000));
+  p.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  });
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -40,8 +42,8 @@ function summarise(p: { nodes: Node[]; samples: number[]; timeDeltas: number[] }
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([l, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${l}`);
-  console.log('--- self\n' + top(selfBy, 25).join('\n'));
-  console.log('--- inclusive\n' + top(inclBy, 110).join('\n'));
+  console.log(`--- self\n${top(selfBy, 25).join('\n')}`);
+  console.log(`--- inclusive\n${top(inclBy, 110).join('\n')}`);
 }
 
 const days = Number(process.argv[2] ?? 365);

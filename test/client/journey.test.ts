@@ -65,7 +65,7 @@ describe('the tenant journey through the client library', () => {
       investor_id: investorId,
       type: 'client_statement',
       locale: 'en',
-      period_start: today.slice(0, 8) + '01',
+      period_start: `${today.slice(0, 8)}01`,
       period_end: today,
     });
     await client.waitFor.report(report.report_id, { until: 'ready', advance });
