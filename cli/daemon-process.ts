@@ -50,6 +50,8 @@ export interface SpawnOptions {
   foreground?: boolean;
   /** Sign the audit chain as the database holds it (an import; `sandbox start --adopt-audit-head`). */
   adoptAuditHead?: boolean;
+  /** Each API key's rate limit, "200/min" (docs/faults.md); off when absent. */
+  rateLimit?: string;
   /** Detach from this process group (a daemon that outlives the CLI). */
   detached: boolean;
 }
@@ -91,6 +93,7 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   ];
   if (opts.start) args.push('--start', opts.start);
   if (opts.adoptAuditHead) args.push('--adopt-audit-head');
+  if (opts.rateLimit) args.push('--rate-limit', opts.rateLimit);
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {

@@ -5,6 +5,8 @@ import { handleFatal, type CliExit } from './output.js';
 import { invokedName, useHome, useProgram } from './hints.js';
 import type { GlobalOptions } from './context.js';
 import { AI_PROVIDER_USAGE, parseAiProvider } from '../daemon/contract/ai-provider.js';
+import { register as registerFaults } from './commands/faults.command.js';
+import { parseRateLimit, RATE_LIMIT_USAGE } from '../daemon/contract/rate-limit.js';
 
 export const VERSION = '0.1.0';
 
@@ -41,6 +43,14 @@ function lazy<Options>(load: () => Promise<Action<Options>>) {
 function aiOption(description: string): Option {
   return new Option('--ai <provider>', `${description}: ${AI_PROVIDER_USAGE}`).argParser((v: string) => {
     if (parseAiProvider(v) === null) throw new InvalidArgumentError(`must be ${AI_PROVIDER_USAGE}`);
+    return v;
+  });
+}
+
+/** --rate-limit <n/window>: "200/min" (docs/faults.md); reset also takes off. */
+function rateLimitOption(description: string): Option {
+  return new Option('--rate-limit <n/window>', `${description}: ${RATE_LIMIT_USAGE}`).argParser((v: string) => {
+    if (v !== 'off' && parseRateLimit(v) === null) throw new InvalidArgumentError(`must be ${RATE_LIMIT_USAGE}`);
     return v;
   });
 }
@@ -87,6 +97,7 @@ sandbox
       .choices(['debug', 'info', 'warn', 'error'])
       .default('info'),
   )
+  .addOption(rateLimitOption('limit each API key (sliding window; 429 with Retry-After); off by default'))
   .option(
     '--adopt-audit-head',
     'vouch for the audit chain as svc.db holds it: sign its end and checkpoint it beside kek.key (a home from before checkpoints, or restored by hand; docs/reliability.md)',
@@ -130,6 +141,7 @@ sandbox
   .option('--start <time>', 'new simulated start time, RFC 3339')
   .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
   .addOption(aiOption('assistant provider from now on, until the daemon restarts'))
+  .addOption(rateLimitOption('limit each API key from now on, or off'))
   .addHelpText(
     'after',
     examples(
@@ -1280,6 +1292,8 @@ program
     ),
   )
   .action(lazy(async () => (await import('./commands/completion.js')).completion(program)));
+
+registerFaults(program);
 
 // An interactive command checks that its sandbox is the one answering before it asks anything.
 program.hook('preAction', async (_program, action) => (await import('./preflight.js')).preflight(action));

@@ -1,6 +1,7 @@
 // The daemon (bundled as dist/daemon/server.js, loaded by daemon/start.ts): open the store under $SVC_HOME, build the app, listen on 127.0.0.1, write the
 // locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish, the database is
 // closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
+import { parseRateLimit, RATE_LIMIT_USAGE, type RateLimitSpec } from './contract/rate-limit.js';
 import { parseArgs } from 'node:util';
 import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -40,6 +41,7 @@ interface DaemonOptions {
   speed: number;
   ai: AiProvider;
   logLevel: string;
+  rateLimit: RateLimitSpec | null;
 }
 
 const { values: args } = parseArgs({
@@ -62,6 +64,8 @@ const { values: args } = parseArgs({
     // The owner vouches for the audit chain as the database holds it (docs/reliability.md, "The audit
     // chain against a database writer"): `svc sandbox import` passes it for the database it moved in.
     'adopt-audit-head': { type: 'boolean', default: false },
+    // each API key's rate limit, "200/min" (docs/faults.md); off when absent
+    'rate-limit': { type: 'string' },
   },
 });
 
@@ -108,7 +112,11 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   if (!ai) return refuse('--ai must be none, registry or openai:<http(s) base URL>');
   const logLevel = a['log-level']!;
   if (!LOG_LEVELS.includes(logLevel)) return refuse('--log-level must be debug, info, warn or error');
-  return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai, logLevel } };
+  const limitText = a['rate-limit'] === 'off' ? undefined : a['rate-limit'];
+  const rateLimit = limitText === undefined ? null : parseRateLimit(limitText);
+  if (limitText !== undefined && !rateLimit) return refuse(`--rate-limit must be ${RATE_LIMIT_USAGE}`);
+  const value = { port, seed, startMs: start.toMillis(), clockMode, speed, ai, logLevel, rateLimit };
+  return { ok: true, value };
 }
 
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
@@ -178,6 +186,7 @@ const deps = createDeps({
   version: VERSION,
   home,
   adoptAuditHead: args['adopt-audit-head'],
+  rateLimit: parsed.value.rateLimit,
 });
 // The audit chain does not reach the checkpoint kept beside the key: the daemon serves, signs nothing,
 // and GET /admin/audit/verify (svc admin audit --verify) reports it.
