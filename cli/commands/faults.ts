@@ -86,9 +86,9 @@ export async function list(_opts: unknown, g: GlobalOptions): Promise<void> {
 
 export async function clear(_opts: unknown, g: GlobalOptions, args: string[]): Promise<void> {
   const path = args[0] ? `/admin/sandbox/faults/${encodeURIComponent(args[0])}` : '/admin/sandbox/faults';
-  const res = ok(await api<{ data: FaultRule[] }>(resolveProfile(g), 'DELETE', path), Boolean(g.json));
+  const res = ok(await api<{ removed: number }>(resolveProfile(g), 'DELETE', path), Boolean(g.json));
   if (g.json) return printJson(res);
-  process.stdout.write(args[0] ? `removed ${args[0]}\n` : 'removed every fault rule\n');
+  process.stdout.write(args[0] ? `removed ${args[0]}\n` : `removed ${res.removed} fault rule(s)\n`);
 }
 
 function renderReport(r: FaultReport): string {

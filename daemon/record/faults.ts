@@ -23,8 +23,8 @@ export interface FaultEngine {
   readonly armed: boolean;
   add(input: FaultRuleInput): FaultRule | RuleRefusal;
   list(): FaultRule[];
-  /** Removes one rule (false: unknown id) or, without an id, every rule; the report stays. */
-  remove(id?: string): boolean;
+  /** Removes one rule or, without an id, every rule (the report stays); how many went. */
+  remove(id?: string): number;
   /** The fault that fires on this request, or null; counts the match either way. */
   decide(method: string, url: string, tenantId: string | null): FiredFault | null;
   rateLimit: RateLimit;
@@ -110,7 +110,7 @@ export function createFaultEngine(seed: number, limit: RateLimitSpec | null = nu
       const before = rules.length;
       rules = id === undefined ? [] : rules.filter((r) => r.id !== id);
       rearm();
-      return id === undefined || rules.length < before;
+      return before - rules.length;
     },
     decide(method, url, tenantId) {
       const key = `${method} ${url}`;

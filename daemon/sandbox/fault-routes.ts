@@ -5,7 +5,13 @@ import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
 import { ok, refuse } from '../contract/outcome.js';
 import type { ErrorCode } from '../contract/errors.js';
-import { FaultReportSchema, FaultRuleBody, FaultRuleList, FaultRuleSchema } from '../contract/schemas/faults.js';
+import {
+  FaultReportSchema,
+  FaultRuleBody,
+  FaultRuleList,
+  FaultRuleSchema,
+  FaultsRemoved,
+} from '../contract/schemas/faults.js';
 import { faultReport } from '../record/fault-report.js';
 
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
@@ -53,11 +59,8 @@ export function faultRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary: 'Remove every fault rule (the report keeps what happened; a sandbox reset empties it).',
-      response: FaultRuleList,
-      handler: () => {
-        deps.faults.remove();
-        return { data: deps.faults.list() };
-      },
+      response: FaultsRemoved,
+      handler: () => ({ removed: deps.faults.remove() }),
     }),
     defineRoute({
       method: 'GET',
@@ -76,12 +79,10 @@ export function faultRoutes(deps: Deps): RouteDef[] {
       tags: ['sandbox'],
       summary: 'Remove one fault rule.',
       params: z.strictObject({ id: z.string().min(1).max(64) }),
-      response: FaultRuleList,
+      response: FaultsRemoved,
       errors: ['NOT_FOUND'],
       handler: ({ params }) =>
-        deps.faults.remove(params.id)
-          ? ok({ data: deps.faults.list() })
-          : refuse('NOT_FOUND', `No fault rule ${params.id}.`),
+        deps.faults.remove(params.id) > 0 ? ok({ removed: 1 }) : refuse('NOT_FOUND', `No fault rule ${params.id}.`),
     }),
   ];
 }

@@ -131,7 +131,7 @@ describe('fault rules', () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('FAULT_ROUTE_UNKNOWN');
-    expect((await w.admin('DELETE', '/admin/sandbox/faults')).body.data).toEqual([]);
+    expect((await w.admin('DELETE', '/admin/sandbox/faults')).body).toEqual({ removed: 1 });
     expect(answered(await w.tenant('GET', '/v1/orders')).status).toBe(200);
   });
 

@@ -51,6 +51,9 @@ export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
 export const FaultRuleList = z.object({ data: z.array(FaultRuleSchema) }).meta({ id: 'FaultRuleList' });
 
+/** A removal's answer: how many rules went (deterministic, so a journal replay answers the same). */
+export const FaultsRemoved = z.object({ removed: z.int() }).meta({ id: 'FaultsRemoved' });
+
 export const FaultEventSchema = z.object({
   request_id: z.string(),
   rule_id: z.string().nullable().describe('null: the rate limit answered 429'),
