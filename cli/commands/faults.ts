@@ -67,7 +67,8 @@ function effectText(r: FaultRule): string {
 
 function ruleLine(r: FaultRule): string {
   const who = r.tenant_id ? ` tenant ${r.tenant_id}` : '';
-  return `${chalk.bold(r.id.padEnd(8))} ${r.route.padEnd(32)} ${trigger(r).padEnd(10)} ${effectText(r).padEnd(26)} fired ${r.fired}/${r.matched}${who}\n`;
+  const head = `${chalk.bold(r.id.padEnd(8))} ${r.route.padEnd(32)} ${trigger(r).padEnd(10)}`;
+  return `${head} ${effectText(r).padEnd(26)} fired ${r.fired}/${r.matched}${who}\n`;
 }
 
 export async function add(opts: AddOptions, g: GlobalOptions): Promise<void> {
@@ -101,7 +102,8 @@ function renderReport(r: FaultReport): string {
   for (const f of r.findings) {
     lines.push(`  ${chalk.bold(f.kind)}: ${f.message}`);
     lines.push(
-      `    requests ${f.request_ids.join(', ')}${f.resource_ids.length ? `; resources ${f.resource_ids.join(', ')}` : ''}`,
+      `    requests ${f.request_ids.join(', ')}` +
+        (f.resource_ids.length ? `; resources ${f.resource_ids.join(', ')}` : ''),
     );
   }
   return `${lines.join('\n')}\n`;
