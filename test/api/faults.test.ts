@@ -10,8 +10,8 @@ import { EGP, trader } from '../helpers/trading.js';
 let t: TestApp;
 afterEach(async () => t?.close());
 
-async function open(seed = 42): Promise<Wire> {
-  t = await makeApp({ seed });
+async function open(seed = 42, wallNow?: () => number): Promise<Wire> {
+  t = await makeApp({ seed, wallNow });
   return listen(t);
 }
 
@@ -168,6 +168,52 @@ describe('fault rules', () => {
     expect(transfers()).toEqual([]);
     expect(answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'slow-1' })).status).toBe(201);
     expect((await w.admin('GET', '/admin/sandbox/faults/report')).body.findings).toEqual([]);
+  });
+});
+
+describe('the report without a fault fired', () => {
+  it('one resource read more than 5 times in a second is polling_too_fast, with the rate', async () => {
+    // a wall clock that stands still: every read falls in the same second, whatever the machine's load
+    const w = await open(42, () => Date.parse('2026-11-28T03:00:00Z'));
+    const inv = seedInvestor(t);
+    // any rule opens the report; this one never matches
+    await w.admin('POST', '/admin/sandbox/faults', {
+      route: 'POST /v1/fund-orders',
+      times: 1,
+      effect: { type: 'reset' },
+    });
+    const trf = answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv) })).body.transfer_id;
+    for (let i = 0; i < 5; i++) await w.tenant('GET', `/v1/transfers/${trf}`);
+    expect((await w.admin('GET', '/admin/sandbox/faults/report')).body.findings).toEqual([]);
+    for (let i = 0; i < 3; i++) await w.tenant('GET', `/v1/transfers/${trf}`);
+    const report = (await w.admin('GET', '/admin/sandbox/faults/report')).body;
+    expect(report.findings).toMatchObject([{ kind: 'polling_too_fast', rate_per_s: 6 }]);
+    expect(report.polling_limit_per_s).toBe(5);
+  });
+
+  it('a signed request re-sent seconds later with its first timestamp is stale_signature', async () => {
+    const w = await open();
+    const inv = seedInvestor(t);
+    await w.admin('POST', '/admin/sandbox/faults', {
+      route: 'POST /v1/fund-orders',
+      times: 1,
+      effect: { type: 'reset' },
+    });
+    const stale = String(Math.floor(t.deps.wallNow() / 1000) - 10);
+    const first = answered(
+      await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'ts-1', timestamp: stale }),
+    );
+    const again = answered(
+      await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'ts-1', timestamp: stale }),
+    );
+    expect(again.body.transfer_id).toBe(first.body.transfer_id);
+    const fresh = answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'ts-1' }));
+    expect(fresh.body.transfer_id).toBe(first.body.transfer_id);
+    const report = (await w.admin('GET', '/admin/sandbox/faults/report')).body;
+    expect(report.findings).toMatchObject([
+      { kind: 'stale_signature', request_ids: [expect.any(String), expect.any(String)] },
+    ]);
+    expect(report.findings).toHaveLength(1);
   });
 });
 
