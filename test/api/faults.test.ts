@@ -6,6 +6,8 @@ import { makeApp, type TestApp } from '../helpers/app.js';
 import { seedInvestor } from '../helpers/investors.js';
 import { DROPPED, listen, type Wire, type WireRes } from '../helpers/wire.js';
 import { EGP, trader } from '../helpers/trading.js';
+import { applicant } from '../helpers/onboarding.js';
+import { rebuild } from '../helpers/replay.js';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -67,6 +69,41 @@ describe('a lost_response on POST /v1/transfers', () => {
     expect(report.findings).toEqual([]);
     expect(report.events).toMatchObject([{ next: 'retried_same_key', resource_id: retry.body.transfer_id }]);
     expect(t.deps.ledger.checkInvariants()).toEqual({ ok: true, violations: [] });
+    // the journal holds the rule and the lost answer's request once (the retry was answered from its record)
+    const journal = (await w.admin('GET', '/admin/sandbox/journal')).body.entries;
+    expect(journal.map((e: { route: string; status: number }) => `${e.route} ${e.status}`)).toEqual([
+      'POST /admin/sandbox/faults 201',
+      'POST /v1/transfers 201',
+    ]);
+  });
+});
+
+describe('the journal under faults', () => {
+  it('the offline replay rebuilds the same transfers: a lost answer is replayed once, a reset left nothing', async () => {
+    const w = await open();
+    const app = (await t.req('POST', '/v1/kyc/applications', { body: applicant() })).body.application_id;
+    expect((await t.req('POST', `/v1/kyc/applications/${app}/submit`)).body.state).toBe('approved');
+    const inv = (await t.req('GET', `/v1/kyc/applications/${app}`)).body.investor_id;
+    const rule = (effect: string) => ({ route: 'POST /v1/transfers', times: 1, effect: { type: effect } });
+    await w.admin('POST', '/admin/sandbox/faults', rule('reset'));
+    expect(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'j-1' })).toBe(DROPPED);
+    await w.admin('POST', '/admin/sandbox/faults', rule('lost_response'));
+    expect(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'j-1' })).toBe(DROPPED);
+    expect(answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'j-2' })).status).toBe(201);
+    const booked = transfers();
+    expect(booked).toHaveLength(2);
+    const header = t.deps.journal.header();
+    const entries = t.deps.journal.list(0, 1000);
+    const first = t;
+    t = await makeApp({ seed: 42 });
+    try {
+      const replayed = await rebuild(t, header, entries);
+      expect(replayed.code, JSON.stringify(replayed.lines.slice(-2))).toBe(0);
+      expect(transfers()).toEqual(booked);
+      expect(t.deps.ledger.checkInvariants()).toEqual({ ok: true, violations: [] });
+    } finally {
+      await first.close();
+    }
   });
 });
 
