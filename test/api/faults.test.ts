@@ -191,6 +191,10 @@ describe('fault rules', () => {
       expect(res.body.error.code, JSON.stringify(rule)).toBe(code);
     }
     expect((await w.admin('GET', '/admin/sandbox/faults')).body.data).toEqual([]);
+    const added = (await w.admin('POST', '/admin/sandbox/faults', { route: '*', effect: { type: 'reset' } })).body;
+    expect((await w.admin('DELETE', `/admin/sandbox/faults/${added.id}`)).body).toEqual({ removed: 1 });
+    const gone = await w.admin('DELETE', `/admin/sandbox/faults/${added.id}`);
+    expect([gone.status, gone.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('a timeout holds the connection and then drops it, with nothing applied', async () => {
