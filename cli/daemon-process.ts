@@ -54,6 +54,8 @@ export interface SpawnOptions {
   foreground?: boolean;
   /** Sign the audit chain as the database holds it (an import; `sandbox start --adopt-audit-head`). */
   adoptAuditHead?: boolean;
+  /** Each API key's rate limit, "200/min" (docs/faults.md); off when absent. */
+  rateLimit?: string;
   /** Detach from this process group (a daemon that outlives the CLI). */
   detached: boolean;
 }
@@ -97,6 +99,7 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   if (opts.adoptAuditHead) args.push('--adopt-audit-head');
   // fd 3 is the ready pipe: the daemon writes its locator there once it listens, and closes it
   args.push('--ready-fd', '3');
+  if (opts.rateLimit) args.push('--rate-limit', opts.rateLimit);
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {

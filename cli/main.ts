@@ -28,6 +28,7 @@ import { register as api } from './commands/api.command.js';
 import { register as ai } from './commands/ai.command.js';
 import { register as dashboard } from './commands/dashboard.command.js';
 import { register as completion } from './commands/completion.command.js';
+import { register as faults } from './commands/faults.command.js';
 
 export const VERSION = '0.1.0';
 
@@ -83,6 +84,7 @@ const groups = [
   ai,
   dashboard,
   completion,
+  faults,
 ];
 for (const register of groups) register(program);
 

@@ -7,6 +7,7 @@ import type { RouteDef } from './contract/route.js';
 import type { Health } from './contract/schemas/health.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
+import { isTenantRoute } from './http/faults.js';
 import { buildOpenApi } from './http/openapi.js';
 import { addRequestRecorder, NOTES_PAYLOAD } from './http/inspect.js';
 import { ROUTE_MODULES } from './routes.js';
@@ -66,6 +67,12 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
     sessionOf,
   });
   const handle = createPipeline(Object.assign(Object.create(deps) as Deps, { consoleSession: sessionOf }));
+  // the tenant routes a fault rule may name; a connection a timeout fault holds ends with the app
+  deps.faults.setRoutes(new Set(routes.filter(isTenantRoute).map((d) => `${d.method} ${d.url}`)));
+  app.addHook('preClose', (done) => {
+    handle.closeFaults();
+    done();
+  });
   for (const def of routes) {
     app.route({
       method: def.method,

@@ -11,6 +11,8 @@ import { createInvestorRepo, type InvestorRepo } from './investors/repo.js';
 import { createLedger, type Ledger } from './ledger/ledger.js';
 import { bootstrapIfEmpty, type BootstrapResult, type SandboxOptions } from './tenancy/bootstrap.js';
 import { createJournal, type Journal } from './record/journal.js';
+import { createFaultEngine, type FaultEngine } from './record/faults.js';
+import type { RateLimitSpec } from './contract/rate-limit.js';
 import { createInspector, DEFAULT_INSPECTOR_CAPACITY, type Inspector } from './record/inspector.js';
 import { createEventFeed, type EventFeed } from './record/events-feed.js';
 import type { AiProvider } from './contract/schemas/assistant.js';
@@ -46,6 +48,8 @@ export interface DepsOptions {
   home?: string;
   /** Requests the inspector keeps (default $SVC_INSPECTOR_SIZE, else 1,000). */
   inspectorCapacity?: number;
+  /** --rate-limit: each API key's limit (docs/faults.md); off when absent. */
+  rateLimit?: RateLimitSpec | null;
   /** The audit checkpoint beside the key (default: audit.checkpoint beside the database, i.e. in the home;
    * docs/reliability.md). */
   auditCheckpointFile?: string;
@@ -106,6 +110,8 @@ export interface Deps {
   inspector: Inspector;
   /** Push events of state changes for GET /admin/sandbox/events (docs/inspector.md). */
   events: EventFeed;
+  /** Fault rules, the rate limit and the fault report, in memory (docs/faults.md). */
+  faults: FaultEngine;
 }
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
@@ -198,6 +204,7 @@ export function createDeps(opts: DepsOptions): Deps {
       toIso: (ms) => market.calendar.toIso(ms),
     }),
     events: createEventFeed({ db }),
+    faults: createFaultEngine(state.seed, opts.rateLimit ?? null),
     reload: () => {},
   };
   deps.onClose.push(async () => checkpoints?.close());

@@ -1,6 +1,7 @@
 // The daemon (bundled as dist/daemon/server.js, loaded by daemon/start.ts): open the store under $SVC_HOME, build the
 // app, listen on 127.0.0.1, write the locator file, and close gracefully on SIGINT/SIGTERM (in-flight requests finish,
 // the database is closed cleanly; WAL + synchronous=NORMAL already make every acknowledged write survive a crash).
+import { parseRateLimit, RATE_LIMIT_USAGE, type RateLimitSpec } from './contract/rate-limit.js';
 import { parseArgs } from 'node:util';
 import { chmodSync, closeSync, existsSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -42,6 +43,7 @@ interface DaemonOptions {
   speed: number;
   ai: AiProvider;
   logLevel: string;
+  rateLimit: RateLimitSpec | null;
 }
 
 const { values: args } = parseArgs({
@@ -69,6 +71,8 @@ const { values: args } = parseArgs({
     // Where to tell the CLI "listening": a pipe the CLI opened (`svc sandbox start`), which receives the
     // locator as one JSON line once the daemon listens, and is closed; the CLI then has nothing to poll.
     'ready-fd': { type: 'string' },
+    // each API key's rate limit, "200/min" (docs/faults.md); off when absent
+    'rate-limit': { type: 'string' },
   },
 });
 
@@ -120,7 +124,11 @@ function parseOptions(a: typeof args): { ok: true; value: DaemonOptions } | { ok
   if (!ai) return refuse('--ai must be none, registry or openai:<http(s) base URL>');
   const logLevel = a['log-level']!;
   if (!LOG_LEVELS.includes(logLevel)) return refuse('--log-level must be debug, info, warn or error');
-  return { ok: true, value: { port, seed, startMs: start.toMillis(), clockMode, speed, ai, logLevel } };
+  const limitText = a['rate-limit'] === 'off' ? undefined : a['rate-limit'];
+  const rateLimit = limitText === undefined ? null : parseRateLimit(limitText);
+  if (limitText !== undefined && !rateLimit) return refuse(`--rate-limit must be ${RATE_LIMIT_USAGE}`);
+  const value = { port, seed, startMs: start.toMillis(), clockMode, speed, ai, logLevel, rateLimit };
+  return { ok: true, value };
 }
 
 const home = resolve(args.home ?? process.env.SVC_HOME ?? join(homedir(), '.svc'));
@@ -195,6 +203,7 @@ const deps = createDeps({
   version: VERSION,
   home,
   adoptAuditHead: args['adopt-audit-head'],
+  rateLimit: parsed.value.rateLimit,
 });
 // The audit chain does not reach the checkpoint kept beside the key: the daemon serves, signs nothing,
 // and GET /admin/audit/verify (svc admin audit --verify) reports it.

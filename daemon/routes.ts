@@ -5,6 +5,7 @@ import { marketRoutes } from './market/routes.js';
 import { newsRoutes } from './news/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { inspectorRoutes } from './sandbox/inspector-routes.js';
+import { faultRoutes } from './sandbox/fault-routes.js';
 import { backofficeRoutes } from './backoffice/routes.js';
 import { onboardingRoutes } from './onboarding/routes.js';
 import { ledgerRoutes } from './ledger/routes.js';
@@ -54,6 +55,7 @@ export const ROUTE_MODULES: Array<(deps: Deps) => RouteDef[]> = [
   newsRoutes,
   sandboxRoutes,
   inspectorRoutes,
+  faultRoutes,
   backofficeRoutes,
   onboardingRoutes,
   ledgerRoutes,

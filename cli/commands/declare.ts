@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { useHome } from '../hints.js';
 import type { GlobalOptions } from '../context.js';
 import { AI_PROVIDER_USAGE, parseAiProvider } from '../../daemon/contract/ai-provider.js';
+import { parseRateLimit, RATE_LIMIT_USAGE } from '../../daemon/contract/rate-limit.js';
 
 /** A command's action: its own options (an interface per command), the global ones, the arguments. */
 export type Action<Options> = (opts: Options, global: GlobalOptions, args: string[]) => Promise<void>;
@@ -33,6 +34,14 @@ export function lazy<Options>(load: () => Promise<Action<Options>>) {
 export function aiOption(description: string): Option {
   return new Option('--ai <provider>', `${description}: ${AI_PROVIDER_USAGE}`).argParser((v: string) => {
     if (parseAiProvider(v) === null) throw new InvalidArgumentError(`must be ${AI_PROVIDER_USAGE}`);
+    return v;
+  });
+}
+
+/** --rate-limit <n/window>: "200/min" (docs/faults.md); reset also takes off. */
+export function rateLimitOption(description: string): Option {
+  return new Option('--rate-limit <n/window>', `${description}: ${RATE_LIMIT_USAGE}`).argParser((v: string) => {
+    if (v !== 'off' && parseRateLimit(v) === null) throw new InvalidArgumentError(`must be ${RATE_LIMIT_USAGE}`);
     return v;
   });
 }

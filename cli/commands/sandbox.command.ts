@@ -1,7 +1,7 @@
 // `svc sandbox`: the daemon of a home (cli/commands/sandbox.ts), its snapshots and journal
 // (snapshot.command.ts) and offline replay (replay.command.ts).
 import { type Command, Option } from 'commander';
-import { aiOption, examples, lazy } from './declare.js';
+import { aiOption, examples, lazy, rateLimitOption } from './declare.js';
 import { register as snapshotCommands } from './snapshot.command.js';
 import { register as replayCommand } from './replay.command.js';
 
@@ -36,6 +36,7 @@ function declareStart(sandbox: Command): void {
         .choices(['debug', 'info', 'warn', 'error'])
         .default('info'),
     )
+    .addOption(rateLimitOption('limit each API key (sliding window; 429 with Retry-After); off by default'))
     .option(
       '--adopt-audit-head',
       'vouch for the audit chain as svc.db holds it: sign its end and checkpoint it beside kek.key (a home from before checkpoints, or restored by hand; docs/reliability.md)',
@@ -86,6 +87,7 @@ function declareReset(sandbox: Command): void {
     .option('--start <time>', 'new simulated start time, RFC 3339')
     .addOption(new Option('--clock <mode>', 'clock mode').choices(['frozen', 'running']))
     .addOption(aiOption('assistant provider from now on, until the daemon restarts'))
+    .addOption(rateLimitOption('limit each API key from now on, or off'))
     .addHelpText(
       'after',
       examples(

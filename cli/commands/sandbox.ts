@@ -51,6 +51,8 @@ export interface StartOptions {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** The owner vouches for the audit chain as the database holds it (docs/reliability.md). */
   adoptAuditHead?: boolean;
+  /** Each API key's rate limit, "200/min" (checked by cli/main.ts; docs/faults.md). */
+  rateLimit?: string;
 }
 
 export interface LogsOptions {
@@ -64,6 +66,8 @@ export interface ResetOptions {
   clock?: 'frozen' | 'running';
   /** none, registry or openai:<base_url> (checked by cli/main.ts). */
   ai?: string;
+  /** Each API key's rate limit from now on, or off (docs/faults.md). */
+  rateLimit?: string;
 }
 
 /** The running daemon of this home, or null (a stale locator, of a dead process or of a port another sandbox now holds,
@@ -195,6 +199,7 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
       foreground: Boolean(opts.foreground),
       detached: !opts.foreground,
       adoptAuditHead: opts.adoptAuditHead,
+      rateLimit: opts.rateLimit,
     });
   const port = await choosePort(home, opts.port);
   let spawned: SpawnedDaemon;
@@ -363,6 +368,7 @@ export async function reset(opts: ResetOptions, g: GlobalOptions): Promise<void>
   if (opts.start) body.start = opts.start;
   if (opts.clock) body.clock = opts.clock;
   if (opts.ai) body.ai = opts.ai;
+  if (opts.rateLimit) body.rate_limit = opts.rateLimit;
   const state = ok(
     await api<SandboxState>(resolveProfile(g), 'POST', '/admin/sandbox/reset', { body }),
     Boolean(g.json),

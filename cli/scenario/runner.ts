@@ -15,6 +15,7 @@ import type { LoadedStep, Scenario } from './load.js';
 import type { AdvanceSpec, Expect, Header, Matcher, RequestSpec, StepKind, WaitUntilStep } from './schema.js';
 import { uniqueValue, type UniqueKind } from './unique.js';
 import type { ClockAdvanceResponse, SandboxState } from '../../daemon/contract/schemas/sandbox.js';
+import type { FaultReport } from '../../daemon/contract/schemas/faults.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -226,6 +227,8 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
     return found.value;
   };
 
+  const refused = await addFaultRules(sc.header, target);
+  if (refused) return { ...report, outcome: 'error', error: refused };
   let stop = false;
   for (const ls of sc.steps) {
     const base: StepReport = {
@@ -252,8 +255,37 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
     if (r.outcome !== 'passed' && !opts.keepGoing) stop = true;
   }
   report.outcome = report.counts.error > 0 ? 'error' : report.counts.failed > 0 ? 'failed' : 'passed';
+  if (report.outcome === 'passed') await checkFaultReport(sc.header, target, report);
   report.duration_ms = Math.round(performance.now() - started);
   return report;
+}
+
+/** The header's fault rules, added before the first step; the refusal of one, as the scenario's error. */
+async function addFaultRules(h: Header, target: Target): Promise<string | null> {
+  for (const [i, rule] of (h.faults ?? []).entries()) {
+    const res = await api<unknown>(target.profile, 'POST', '/admin/sandbox/faults', { body: rule });
+    const err = refusalOf(res.body)?.error;
+    if (res.status !== 201) return `faults[${i}]: HTTP ${res.status}${err ? ` ${err.code}: ${err.message}` : ''}`;
+  }
+  return null;
+}
+
+/** expect_report: the fault report's counts after the last step; a difference fails the scenario. */
+async function checkFaultReport(h: Header, target: Target, report: ScenarioReport): Promise<void> {
+  const want = h.expect_report;
+  if (!want) return;
+  const res = await api<FaultReport>(target.profile, 'GET', '/admin/sandbox/faults/report');
+  const got = res.body;
+  const wrong: string[] = [];
+  if (want.findings !== undefined && got.findings.length !== want.findings)
+    wrong.push(
+      `findings ${got.findings.length}, expected ${want.findings} (${got.findings.map((f) => f.message).join(' ')})`,
+    );
+  if (want.faults_fired !== undefined && got.faults_fired !== want.faults_fired)
+    wrong.push(`faults_fired ${got.faults_fired}, expected ${want.faults_fired}`);
+  if (wrong.length === 0) return;
+  report.outcome = 'failed';
+  report.error = `expect_report: ${wrong.join('; ')}`;
 }
 
 interface Prepared {

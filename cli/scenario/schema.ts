@@ -238,6 +238,12 @@ export const HeaderSchema = z.strictObject({
       z.union([z.string(), z.number(), z.boolean()]),
     )
     .optional(),
+  // fault rules added before the first step, as POST /admin/sandbox/faults takes them (docs/faults.md)
+  faults: z.array(z.record(z.string(), z.unknown())).optional(),
+  // checked after the last step against GET /admin/sandbox/faults/report
+  expect_report: z
+    .strictObject({ findings: z.int().min(0).optional(), faults_fired: z.int().min(0).optional() })
+    .optional(),
   steps: z.array(z.unknown()).min(1, 'a scenario needs at least one step'),
 });
 export type Header = z.infer<typeof HeaderSchema>;

@@ -123,6 +123,18 @@ export const ERROR_CODES = {
     'The request rate exceeded the limit.',
     'Retry after the delay in Retry-After.',
   ),
+  BAD_GATEWAY: e(
+    502,
+    'The service answered through a failing gateway.',
+    'A gateway in front of the service failed to get its answer (in the sandbox: a fault rule fired; nothing was changed).',
+    'Retry with the same Idempotency-Key after a short back-off.',
+  ),
+  SERVICE_UNAVAILABLE: e(
+    503,
+    'The service is temporarily unavailable.',
+    'The service cannot take the request now (in the sandbox: a fault rule fired; nothing was changed).',
+    'Retry after the delay in Retry-After, with the same Idempotency-Key.',
+  ),
   INTERNAL: e(
     500,
     'An internal error occurred.',
@@ -850,6 +862,26 @@ export const ERROR_CODES = {
     'The access review is closed.',
     'A campaign closes when its last item is decided; a closed campaign cannot change.',
     'Open a new campaign: svc admin access-review open.',
+  ),
+
+  // Sandbox fault rules (docs/faults.md)
+  FAULT_ROUTE_UNKNOWN: e(
+    422,
+    'route: no tenant route has this method and template.',
+    'A fault rule names its route as "METHOD /v1/template" (e.g. "POST /v1/orders", "GET /v1/orders/{id}") or "*"; faults never touch the sandbox controls or the operator routes.',
+    'Send a tenant route as the API reference lists it, or "*" for every tenant route.',
+  ),
+  FAULT_TRIGGER_INVALID: e(
+    422,
+    'every, probability, times: a rule fires on at most one trigger.',
+    'A fault rule fires every N matching requests, with a probability, or for the next K: at most one of every, probability and times.',
+    'Send one of every (N >= 1), probability (0 < p <= 1) or times (K >= 1); none fires on every matching request.',
+  ),
+  FAULT_EFFECT_INVALID: e(
+    422,
+    'effect: the fault effect is not valid.',
+    'An effect is status (429, 500, 502 or 503), latency (ms, or min_ms..max_ms), reset, lost_response or timeout (seconds).',
+    'Send an effect as docs/faults.md lists them.',
   ),
 
   // Assistant

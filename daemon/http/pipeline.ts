@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { createGroupCommit } from '../store/group-commit.js';
 import type { Scheduler } from '../sim/scheduler.js';
 import { isMutating, type RouteCtx, type RouteDef } from '../contract/route.js';
-import type { RequestJournal } from '../contract/request-journal.js';
+import { REPLAY_HEADER, type RequestJournal } from '../contract/request-journal.js';
 import type { Audit } from '../store/audit.js';
 import { mayHoldBadText } from '../contract/text.js';
 import { AppError } from './errors.js';
@@ -17,8 +17,12 @@ import { authenticate, replayTicket, type AuthDeps, type Principal } from './aut
 import { createMutationRunner, type MutationDeps } from './mutation.js';
 import { errorReply, parsePart, refuseBadText, toReply, type Out } from './reply.js';
 import { noteCaller, notePayload } from './inspect.js';
+import { createFaultGate, isTenantRoute, type FaultGateDeps } from './faults.js';
 
-export interface PipelineDeps extends Omit<AuthDeps, 'journal'>, Omit<MutationDeps, 'journal' | 'keys'> {
+export interface PipelineDeps
+  extends Omit<AuthDeps, 'journal'>,
+    Omit<MutationDeps, 'journal' | 'keys'>,
+    Omit<FaultGateDeps, 'keys'> {
   db: Db;
   scheduler: Pick<Scheduler, 'catchUp'>;
   journal: RequestJournal;
@@ -120,7 +124,8 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
-  return async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** The request run to its answer: for a write, once its batch has committed. */
+  async function answer(def: RouteDef, req: FastifyRequest): Promise<Out> {
     // A state-changing request joins the open batch and is answered only after the batch commits; a
     // read waits for an open batch to settle first, so it never sees writes that are not durable.
     // (An outsideBatch route waits like a read and joins nothing: see RouteDef.outsideBatch.)
@@ -137,6 +142,22 @@ export function createPipeline(deps: PipelineDeps) {
       if (committed) await committed;
     }
     if (def.answerAfter) await def.answerAfter();
-    send(reply, out);
-  };
+    return out;
+  }
+
+  const faults = createFaultGate(deps);
+  async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // faults and the rate limit (docs/faults.md): one check when there is no rule, limit or report;
+    // a journal replay's entry passes (a fault that stopped a request left no entry to replay)
+    if (deps.faults.armed && isTenantRoute(def) && req.headers[REPLAY_HEADER] === undefined)
+      return faults.handle(
+        def,
+        req,
+        reply,
+        () => answer(def, req),
+        (out) => send(reply, out),
+      );
+    send(reply, await answer(def, req));
+  }
+  return Object.assign(handle, { closeFaults: () => faults.closeAll() });
 }

@@ -81,9 +81,15 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
         ai: AiProviderSchema.optional().describe(
           'assistant provider from now on (until the daemon restarts); the current one when absent',
         ),
+        rate_limit: z
+          .string()
+          .min(1)
+          .max(32)
+          .optional()
+          .describe('each API key\'s rate limit from now on ("200/min", docs/faults.md), "off"; as it is when absent'),
       }),
       response: SandboxStateSchema,
-      errors: ['INVALID_TIMESTAMP'],
+      errors: ['INVALID_TIMESTAMP', 'VALIDATION_FAILED'],
       handler: ({ body }) => resetSandbox(deps, body),
     }),
     defineRoute({

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { ok, refuse, type Outcome } from '../contract/outcome.js';
 import type { ClockMode } from '../sim/clock.js';
 import { parseAiProvider } from '../contract/schemas/assistant.js';
+import { parseRateLimit, RATE_LIMIT_USAGE } from '../contract/rate-limit.js';
 import { clockView } from '../market/calendar-view.js';
 
 export const MAX_ADVANCE_MS = 3660 * 24 * 3600 * 1000;
@@ -114,6 +115,12 @@ export interface ResetRequest {
   clock?: ClockMode;
   /** The assistant's provider from now on (checked by the route's schema). */
   ai?: string;
+  /** Each API key's rate limit from now on ("200/min"), "off", or the current one when absent (docs/faults.md). */
+  rate_limit?: string;
+}
+
+function sandboxSeed(deps: Deps): number {
+  return deps.db.prepare<[], { seed: number }>('SELECT seed FROM sandbox_state WHERE id = 1').get()!.seed;
 }
 
 /** Wipes all simulation state (keeping credentials, branding and the audit chain) and restarts the clock. */
@@ -124,8 +131,13 @@ export function resetSandbox(deps: Deps, req: ResetRequest) {
     if (!dt.isValid) return refuse('INVALID_TIMESTAMP', `start: "${req.start}" is not an RFC 3339 timestamp.`);
     startMs = dt.toMillis();
   }
+  const limit = req.rate_limit === undefined || req.rate_limit === 'off' ? null : parseRateLimit(req.rate_limit);
+  if (req.rate_limit !== undefined && req.rate_limit !== 'off' && limit === null)
+    return refuse('VALIDATION_FAILED', `body.rate_limit: send ${RATE_LIMIT_USAGE}, or off.`);
   wipe(deps, { seed: req.seed, startMs, clockMode: req.clock });
   if (req.ai !== undefined) deps.ai = parseAiProvider(req.ai) ?? deps.ai;
+  // no rules, an empty report; the rate limit as sent, else as it was
+  deps.faults.reset(req.seed ?? sandboxSeed(deps), req.rate_limit === undefined ? undefined : limit);
   return ok(sandboxState(deps));
 }
 
