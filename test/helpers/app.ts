@@ -72,6 +72,15 @@ export interface TestApp {
 let keyCounter = 0;
 
 /**
+ * Every app a test builds checks its answers against their schemas (daemon/http/answer-check.ts): an
+ * answer off its schema fails the request that caused it. The tally goes where vitest's global setup
+ * adds them up (SVC_ANSWER_CHECK_DIR).
+ */
+export function answerCheck(): { checkAnswers: { countDir?: string } } {
+  return { checkAnswers: { countDir: process.env.SVC_ANSWER_CHECK_DIR || undefined } };
+}
+
+/**
  * A test's wall clock. Each step-up code is accepted once and a new one comes every 30 s, so when a
  * test takes more step-up actions than the current and next steps allow, the clock the app and the
  * helper share moves on to the next step (only then: a test that takes none sees the real time).
@@ -109,7 +118,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
       speedMilli: opts.speedMilli ?? 1000,
     },
   });
-  const app = buildApp(deps);
+  const app = buildApp(deps, answerCheck());
   await app.ready();
   // null when the app reopens an existing home (the credentials were handed out at its first start)
   const creds = deps.bootstrap!;
