@@ -62,7 +62,7 @@ export const ConsoleSessionSchema = z
     csrf_token: z.string(),
     grants: z.array(z.object({ grant: z.string(), scopes: z.array(z.string()) })),
   })
-  .meta({ id: 'ConsoleSession' });
+  .meta({ id: 'ConsoleSignedInAs' });
 
 export const ConsoleSteppedUpSchema = z.object({ stepped_up: z.literal(true) }).meta({ id: 'ConsoleSteppedUp' });
 
