@@ -425,11 +425,13 @@ describe('the document says what a generated client needs', () => {
       if (node === null || typeof node !== 'object') return;
       const o = node as Record<string, any>;
       for (const [name, prop] of Object.entries<any>(o.properties ?? {})) {
-        const want = /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start)$/.test(name)
-          ? 'date-time'
-          : /(_date|^date)$/.test(name)
-            ? 'date'
-            : null;
+        // a bond's issue and maturity dates are RFC 3339 date-times, as the spec's bond table says
+        const want =
+          /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start|^issue_date|^maturity_date)$/.test(name)
+            ? 'date-time'
+            : /(_date|^date)$/.test(name)
+              ? 'date'
+              : null;
         const strings = [prop, ...(prop.anyOf ?? [])].filter(
           (s: any) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')),
         );

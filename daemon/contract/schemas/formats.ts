@@ -1,25 +1,35 @@
 // String formats the wire schemas share, so /openapi.json says what a string holds (OpenAPI `format`)
 // and a generated client can type it. Each also checks the shape its format names (a date-time is not a
 // date): the answer checker holds every answer to it (daemon/http/answer-check.ts), and a request field
-// of either format is refused when it has another shape. The check is a refinement, so the JSON Schema
-// says `format`, not a pattern.
+// of either format is refused when it has another shape.
 import { z } from 'zod';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * The shape check: an `invalid_format` issue like zod's own format checks give (a route that maps a
+ * date field's format issue to its own code, INVALID_DATE, sees the same issue), with no `pattern` in
+ * the JSON Schema, which says `format`.
+ */
+function shaped(re: RegExp, format: string, message: string) {
+  return (ctx: z.core.ParsePayload<string>): void => {
+    if (!re.test(ctx.value)) ctx.issues.push({ code: 'invalid_format', format, input: ctx.value, message });
+  };
+}
+
 /** An instant: RFC 3339 with the Africa/Cairo offset (docs/api.md, "Conventions"). */
 export const timestamp = () =>
   z
     .string()
-    .refine((v) => DATE_TIME.test(v), 'expected an RFC 3339 date-time with an offset')
+    .check(shaped(DATE_TIME, 'date-time', 'expected an RFC 3339 date-time with an offset'))
     .meta({ format: 'date-time' });
 
 /** A calendar date, YYYY-MM-DD (Cairo). */
 export const calendarDate = () =>
   z
     .string()
-    .refine((v) => DATE.test(v), 'expected YYYY-MM-DD')
+    .check(shaped(DATE, 'date', 'expected YYYY-MM-DD'))
     .meta({ format: 'date' });
 
 /** The spec's page size of a list: 1-200, default 100 (its limits table). */
