@@ -82,6 +82,7 @@ export function authOf(op: Obj): string {
   if (keys.includes('signature')) return 'S';
   if (keys.includes('idempotencyKey')) return 'I';
   if (keys.includes('bearer')) return 'B';
+  if (keys.includes('consoleSession')) return 'console session';
   const realm = keys.includes('adminKey') ? 'admin' : 'console';
   return `${realm}: ${String(op['x-grant'] ?? '')}`;
 }
@@ -459,7 +460,7 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
     lines.push(
       `X-Admin-Key: {{${(ROLES.admin.grants as readonly string[]).includes(grant) || !(ROLES.security.grants as readonly string[]).includes(grant) ? 'adminKey' : 'securityKey'}}}`,
     );
-  if (auth.startsWith('console')) lines.push('X-Console-Key: {{dealerKey}}');
+  if (auth.startsWith('console:')) lines.push('X-Console-Key: {{dealerKey}}');
   if (auth === 'I' || auth === 'S') lines.push(`Idempotency-Key: {{keyPrefix}}-${String(o.op.operationId)}-1`);
   if (auth === 'S') lines.push('X-Svc-Timestamp: {{svcTimestamp}}', 'X-Svc-Signature: {{svcSignature}}');
   const body = o.op.requestBody as Obj | undefined;
