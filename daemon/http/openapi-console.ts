@@ -42,7 +42,7 @@ const ERROR_CONTENT = { 'application/json': { schema: { $ref: `${REF}Error` } } 
 
 function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...codes, 'INTERNAL' as const]) {
+  for (const code of codes) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -54,9 +54,17 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   return out;
 }
 
+/** The route's own codes, and those of the server for every call: the path's spelling, a body's parsing. */
+function codesOf(route: Route, method: string): ErrorCode[] {
+  const body: ErrorCode[] =
+    method === 'POST' ? ['MALFORMED_JSON', 'UNSUPPORTED_CONTENT_TYPE', 'PAYLOAD_TOO_LARGE'] : [];
+  return [...SUMMARY[route][1], 'NON_CANONICAL_PATH', ...body, 'INTERNAL'];
+}
+
 function operationOf(route: Route, schema: z.ZodType): Record<string, Json> {
   const [method, url] = route.split(' ');
-  const [summary, codes] = SUMMARY[route];
+  const summary = SUMMARY[route][0];
+  const codes = codesOf(route, method);
   const id = z.globalRegistry.get(schema)?.id;
   if (!id) throw new Error(`openapi: the console answer of ${route} has no id`);
   const signedIn = !url.includes('/enroll/') && !url.includes('/login/');
@@ -78,7 +86,7 @@ function operationOf(route: Route, schema: z.ZodType): Record<string, Json> {
       '200': { description: 'Success', content: { 'application/json': { schema: { $ref: REF + id } } } },
       ...errorResponses(codes),
     },
-    'x-error-codes': [...codes, 'INTERNAL'],
+    'x-error-codes': codes,
   };
 }
 

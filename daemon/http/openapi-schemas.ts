@@ -80,7 +80,7 @@ function markInt64(node: Json): void {
  * Money is integer micros (docs/api.md, "Money"): every `*_micros` property that is an integer is
  * documented as `format: int64`, so a generated client holds it in a 64-bit integer, not a float.
  */
-function moneyAsInt64(node: Json): Json {
+export function moneyAsInt64(node: Json): Json {
   if (Array.isArray(node)) for (const n of node) moneyAsInt64(n);
   else if (node !== null && typeof node === 'object') {
     const props = node.properties;

@@ -19,6 +19,7 @@ import {
 import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/contract/schemas/market.js';
 import { ClockModeSchema } from '../../daemon/contract/schemas/sandbox.js';
 import { AuditListSchema, AuditVerifySchema } from '../../daemon/contract/schemas/backoffice.js';
+import { moneyAsInt64, type Json } from '../../daemon/http/openapi-schemas.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -168,9 +169,9 @@ describe('GET /openapi.json declares a response schema for every route that answ
     const ops = new Map((await operations()).map((op) => [op.route, op]));
     for (const [route, schema] of Object.entries(SCHEMAS)) {
       expect(ops.has(route), route).toBe(true);
-      const zod = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as {
-        $defs?: Record<string, unknown>;
-      };
+      // the document is zod's conversion with money written as int64 (openapi-schemas.ts, moneyAsInt64)
+      const converted = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
+      const zod = moneyAsInt64(converted as Json) as { $defs?: Record<string, unknown> };
       expect(inline(successJsonSchema(ops.get(route)!), components, '#/components/schemas/'), route).toEqual(
         inline(zod, zod.$defs ?? {}, '#/$defs/'),
       );
