@@ -1,5 +1,11 @@
-import { delimiter, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The answer checker (daemon/http/answer-check.ts) is on in every app and daemon the tests start: test
+// apps turn it on themselves (test/helpers/app.ts), daemons by SVC_CHECK_ANSWERS, which svc passes down.
+// Each writes its tally under this directory; the global setup adds them up at the end of the run.
+process.env.SVC_ANSWER_CHECK_DIR ??= join(tmpdir(), `svc-answer-check-${process.pid}`);
 
 export default defineConfig({
   test: {
@@ -16,7 +22,11 @@ export default defineConfig({
     globalSetup: ['./test/helpers/global-setup.ts'],
     // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
     // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.
-    env: { PATH: `${resolve('bin')}${delimiter}${process.env.PATH ?? ''}` },
+    env: {
+      PATH: `${resolve('bin')}${delimiter}${process.env.PATH ?? ''}`,
+      SVC_CHECK_ANSWERS: '1',
+      SVC_ANSWER_CHECK_DIR: process.env.SVC_ANSWER_CHECK_DIR,
+    },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

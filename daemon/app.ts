@@ -2,14 +2,18 @@
 // listens. The server (parsers, error bodies) and the pipeline live in daemon/http/; the routes come
 // from every capability's module (daemon/routes.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { Deps } from './deps.js';
 import type { RouteDef } from './contract/route.js';
-import type { Health } from './contract/schemas/health.js';
+import { HealthSchema, type Health } from './contract/schemas/health.js';
+import { CONSOLE_API_ANSWERS } from './contract/schemas/console.js';
+import { OpenApiDocumentSchema } from './contract/schemas/openapi-document.js';
 import { createServer, type ServerOptions } from './http/server.js';
 import { createPipeline } from './http/pipeline.js';
 import { isTenantRoute } from './http/faults.js';
 import { buildOpenApi } from './http/openapi.js';
 import { addRequestRecorder, NOTES_PAYLOAD } from './http/inspect.js';
+import { addAnswerChecker, type AnswerCheckOptions, type AnswerTally } from './http/answer-check.js';
 import { ROUTE_MODULES } from './routes.js';
 import * as sessions from './backoffice/sessions.js';
 import { createPasskeyStore } from './backoffice/passkeys.js';
@@ -22,11 +26,31 @@ export interface AppOptions extends ServerOptions {
   sandboxId?: string;
   /** Run for every answered request after the inspector records it (main.ts's access log line). */
   onAnswered?: (req: FastifyRequest, reply: FastifyReply) => void;
+  /**
+   * Check every JSON answer against its schema (daemon/http/answer-check.ts): the tests turn it on, a
+   * daemon with SVC_CHECK_ANSWERS=1. `answerTally` is then filled with what was checked.
+   */
+  checkAnswers?: boolean | AnswerCheckOptions;
+  answerTally?: (tally: AnswerTally) => void;
+}
+
+/** Every JSON route's success schema, by `METHOD /url`: the capabilities', the console's and the app's own. */
+function answerSchemas(routes: RouteDef[]): Map<string, z.ZodType> {
+  const out = new Map<string, z.ZodType>(Object.entries(CONSOLE_API_ANSWERS));
+  out.set('GET /healthz', HealthSchema);
+  out.set('GET /openapi.json', OpenApiDocumentSchema);
+  for (const def of routes) if (def.response) out.set(`${def.method} ${def.url}`, def.response);
+  return out;
 }
 
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   const app = createServer(deps, { logger: opts.logger });
   const sandboxId = opts.sandboxId ?? null;
+  const schemas = new Map<string, z.ZodType>();
+  if (opts.checkAnswers) {
+    const tally = addAnswerChecker(app, schemas, opts.checkAnswers === true ? {} : opts.checkAnswers);
+    opts.answerTally?.(tally);
+  }
   // the request inspector records every answer; open event streams end when the app closes
   addRequestRecorder(app, deps.inspector, deps.wallNow, opts.onAnswered);
   app.addHook('preClose', (done) => {
@@ -44,6 +68,7 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
   );
 
   const routes: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
+  for (const [route, schema] of answerSchemas(routes)) schemas.set(route, schema);
   // The browser console (docs/console.md): its page, its passkey and session calls, and its session
   // cookie as another way in for operator routes (the pipeline's deps see the live Deps underneath).
   const passkeys = createPasskeyStore(deps.db, deps.kek);

@@ -269,6 +269,15 @@ function accessLog(req: FastifyRequest, reply: FastifyReply): void {
   }
 }
 
+/**
+ * The test suite's answer checker (daemon/http/answer-check.ts): SVC_CHECK_ANSWERS=1, with the tally
+ * written under SVC_ANSWER_CHECK_DIR. Only the tests set them (vitest.config.ts); no command or doc does.
+ */
+function answerCheckFromEnv(): false | { countDir?: string } {
+  if (process.env.SVC_CHECK_ANSWERS !== '1') return false;
+  return { countDir: process.env.SVC_ANSWER_CHECK_DIR || undefined };
+}
+
 const app = buildApp(deps, {
   sandboxId,
   logger: {
@@ -282,6 +291,7 @@ const app = buildApp(deps, {
     ],
   },
   onAnswered: accessLog,
+  checkAnswers: answerCheckFromEnv(),
 });
 deps.log = app.log;
 if (auditProblem) app.log.error({ audit: auditProblem }, 'the audit chain does not reach its checkpoint');

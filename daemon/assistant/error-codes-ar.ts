@@ -121,6 +121,11 @@ export const ERROR_CODES_AR: Readonly<Record<ErrorCode, ArabicEntry>> = {
     'أخفقت الخدمة على نحو غير متوقع؛ ولم يتغير شيء.',
     'أعد المحاولة بمفتاح Idempotency-Key نفسه؛ وأبلغ عن request_id إذا تكرر الخطأ.',
   ),
+  ANSWER_OFF_CONTRACT: a(
+    'الرد لا يطابق المخطط الموثق له.',
+    'لا يرد بهذا إلا خادم بدأ وفاحص الردود مفعّل (مجموعة الاختبارات): الرد الذي أنتجه المسار لم يطابق مخطط الرد الموثق في /openapi.json (أو مخطط الخطأ) فحُجب. تذكر الرسالة المسار والطريقة والمسار المطلوب وأول الفروق.',
+    'هذا خلل في بيئة الاختبار: أبلغ عن الرسالة وعن request_id.',
+  ),
 
   // Authentication, signing, idempotency
   UNAUTHENTICATED: a(

@@ -141,6 +141,12 @@ export const ERROR_CODES = {
     'The service failed unexpectedly; nothing was changed.',
     'Retry with the same Idempotency-Key; report the request_id if it persists.',
   ),
+  ANSWER_OFF_CONTRACT: e(
+    500,
+    'The answer does not match its documented schema.',
+    'Only a daemon started with the answer checker on (the test suite) answers this: the reply a route produced did not parse with the response schema /openapi.json documents for it (or the error schema), and was withheld. The message names the route, the method, the path and the first differences.',
+    'This is a bug of the sandbox: report the message and the request_id.',
+  ),
 
   // Authentication, signing, idempotency
   UNAUTHENTICATED: e(

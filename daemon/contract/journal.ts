@@ -48,8 +48,12 @@ export const JournalEntry = z
     /** The route pattern that handled it, e.g. `DELETE /v1/orders/:order_id`. */
     route: z.string().min(1).max(300),
     path: z.string().regex(/^\//).max(2000),
-    /** Raw query string without `?` ('' when none). */
-    query: z.string().max(4000),
+    /**
+     * Raw query string without `?` ('' when none): a route records the query it was sent, whether it reads
+     * one or not. Over a socket the HTTP parser bounds it (16 KiB of request head, else 431); a request made
+     * in-process (the offline replay, app.inject) has no such bound, so the bound here is a body's (1 MiB).
+     */
+    query: z.string().max(1024 * 1024),
     principal: z.string().regex(PRINCIPAL_PATTERN),
     idempotency_key: z.string().min(1).max(255).nullable(),
     content_type: z.string().max(200).nullable(),

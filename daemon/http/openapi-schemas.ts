@@ -62,9 +62,33 @@ function convert(
     // Every schema zod extracts is named in the registry; an unnamed shared one would need a home.
     if (id === '__shared') throw new Error('openapi: zod extracted a schema without an id');
     const { $schema: _schema, $id: _id, ...rest } = js as { [k: string]: Json };
-    out[id] = rest;
+    out[id] = moneyAsInt64(rest);
   }
   return out;
+}
+
+/** An integer schema (or each branch of a union) gets `format: int64`. */
+function markInt64(node: Json): void {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+  const type = node.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) node.format ??= 'int64';
+  for (const branch of [node.anyOf, node.oneOf]) if (Array.isArray(branch)) for (const b of branch) markInt64(b);
+}
+
+/**
+ * Money is integer micros (docs/api.md, "Money"): every `*_micros` property that is an integer is
+ * documented as `format: int64`, so a generated client holds it in a 64-bit integer, not a float.
+ */
+export function moneyAsInt64(node: Json): Json {
+  if (Array.isArray(node)) for (const n of node) moneyAsInt64(n);
+  else if (node !== null && typeof node === 'object') {
+    const props = node.properties;
+    if (props !== null && typeof props === 'object' && !Array.isArray(props)) {
+      for (const [name, prop] of Object.entries(props)) if (name.endsWith('_micros')) markInt64(prop);
+    }
+    for (const v of Object.values(node)) moneyAsInt64(v);
+  }
+  return node;
 }
 
 function refsOf(node: Json, out: string[] = []): string[] {

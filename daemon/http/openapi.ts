@@ -6,6 +6,7 @@ import type { RouteDef } from '../contract/route.js';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
 import { buildSchemas, REF, type Json, type Schemas } from './openapi-schemas.js';
 import { STEP_UP_ROUTES } from '../contract/grants.js';
+import { consolePaths } from './openapi-console.js';
 
 type JsonObject = { [k: string]: Json };
 
@@ -23,6 +24,8 @@ const TAGS: Record<string, string> = {
   backoffice: 'Tenants and the audit log (X-Admin-Key with grants)',
   sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
   service: 'Health and this document',
+  console:
+    "The browser console's own calls: passkey enrolment, sign-in, step-up and sign-out (a session cookie, not part of the brokerage API)",
   assistant:
     'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, ' +
     'grounded in the registries; never advice (bearer key)',
@@ -346,6 +349,13 @@ function documentOf(
           name: 'X-Console-Key',
           description: 'A dealer-desk operator key; each route needs a grant (x-grant).',
         },
+        consoleSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_console',
+          description:
+            "The browser console's session cookie (docs/console.md); a state-changing call also sends Origin and X-CSRF-Token.",
+        },
       },
       parameters: HEADER_PARAMETERS,
       schemas: components,
@@ -355,12 +365,12 @@ function documentOf(
 
 export function buildOpenApi(routes: RouteDef[], version: string): string {
   const schemas = buildSchemas(routes, operationIdOf);
-  const paths: Record<string, JsonObject> = servicePaths();
+  const paths: Record<string, JsonObject> = { ...servicePaths(), ...consolePaths() };
   for (const def of routes) {
     const url = def.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     (paths[url] ??= {})[def.method.toLowerCase()] = operationOf(def, schemas);
   }
-  const tags = [...new Set(['service', ...routes.flatMap((r) => r.tags)])];
+  const tags = [...new Set(['service', ...routes.flatMap((r) => r.tags), 'console'])];
   const components = schemas.used({ paths, extra: SERVICE_SCHEMAS });
   return JSON.stringify(documentOf(paths, { ...components, ...SERVICE_SCHEMAS }, version, tags));
 }

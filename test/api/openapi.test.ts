@@ -19,6 +19,7 @@ import {
 import { HaltSchema, IndexOhlcvSchema, LiveQuoteSchema } from '../../daemon/contract/schemas/market.js';
 import { ClockModeSchema } from '../../daemon/contract/schemas/sandbox.js';
 import { AuditListSchema, AuditVerifySchema } from '../../daemon/contract/schemas/backoffice.js';
+import { moneyAsInt64, type Json } from '../../daemon/http/openapi-schemas.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -171,9 +172,9 @@ describe('GET /openapi.json declares a response schema for every route that answ
     const ops = new Map((await operations()).map((op) => [op.route, op]));
     for (const [route, schema] of Object.entries(SCHEMAS)) {
       expect(ops.has(route), route).toBe(true);
-      const zod = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as {
-        $defs?: Record<string, unknown>;
-      };
+      // the document is zod's conversion with money written as int64 (openapi-schemas.ts, moneyAsInt64)
+      const converted = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
+      const zod = moneyAsInt64(converted as Json) as { $defs?: Record<string, unknown> };
       expect(inline(successJsonSchema(ops.get(route)!), components, '#/components/schemas/'), route).toEqual(
         inline(zod, zod.$defs ?? {}, '#/$defs/'),
       );
@@ -433,11 +434,13 @@ describe('the document says what a generated client needs', () => {
       if (node === null || typeof node !== 'object') return;
       const o = node as Record<string, any>;
       for (const [name, prop] of Object.entries<any>(o.properties ?? {})) {
-        const want = /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start)$/.test(name)
-          ? 'date-time'
-          : /(_date|^date)$/.test(name)
-            ? 'date'
-            : null;
+        // a bond's issue and maturity dates are RFC 3339 date-times, as the spec's bond table says
+        const want =
+          /(_at|^as_of|^at|^timestamp|^sim_time|^next_open|^next_close|^start|^issue_date|^maturity_date)$/.test(name)
+            ? 'date-time'
+            : /(_date|^date)$/.test(name)
+              ? 'date'
+              : null;
         const strings = [prop, ...(prop.anyOf ?? [])].filter(
           (s: any) => s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')),
         );

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { advance, DEFAULT_START, makeApp, type TestApp } from '../helpers/app.js';
+import { advance, answerCheck, DEFAULT_START, makeApp, type TestApp } from '../helpers/app.js';
 import { buildApp } from '../../daemon/app.js';
 import { createDeps } from '../../daemon/deps.js';
 import { order, trader } from '../helpers/trading.js';
@@ -139,7 +139,7 @@ describe('a statement renders off the event loop', () => {
       kek: first.kek,
       sandbox: { seed: 42, startMs: Date.parse(DEFAULT_START), clockMode: 'frozen', speedMilli: 1000 },
     });
-    const again = { app: buildApp(deps) };
+    const again = { app: buildApp(deps, answerCheck()) };
     await again.app.ready();
     const adv = await again.app.inject({
       method: 'POST',

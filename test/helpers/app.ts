@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../daemon/app.js';
+import type { AnswerTally } from '../../daemon/http/answer-check.js';
 import { createDeps, type Deps } from '../../daemon/deps.js';
 import { sign, splitUrl } from '../../daemon/contract/signing.js';
 import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
@@ -28,6 +29,11 @@ export interface TestAppOptions {
   ai?: AiProvider;
   /** Bound on one call to an openai: provider (default 5,000 ms). */
   aiTimeoutMs?: number;
+  /**
+   * false: build the app without the answer checker; 'planted': with it, but its tally is kept out of the
+   * suite's sum (the checker's own test plants wrong answers). Only test/api/answer-checker.test.ts sets it.
+   */
+  checkAnswers?: false | 'planted';
 }
 
 export type As = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'compliance' | 'auditor' | 'none';
@@ -64,12 +70,23 @@ export interface TestApp {
   req(method: string, url: string, opts?: Req): Promise<Res>;
   /** The step-up secret of an operator key (bootstrap identities and addConsoleOperator ones). */
   stepUpSecrets: Map<string, string>;
+  /** What the answer checker checked so far (null without it). */
+  answers(): AnswerTally | null;
   /** The next unused step-up code of an operator key (moves the test's wall clock a step when needed). */
   stepUpCodeFor(operatorKey: string): string;
   close(opts?: { keepDir?: boolean }): Promise<void>;
 }
 
 let keyCounter = 0;
+
+/**
+ * Every app a test builds checks its answers against their schemas (daemon/http/answer-check.ts): an
+ * answer off its schema fails the request that caused it. The tally goes where vitest's global setup
+ * adds them up (SVC_ANSWER_CHECK_DIR).
+ */
+export function answerCheck(): { checkAnswers: { countDir?: string } } {
+  return { checkAnswers: { countDir: process.env.SVC_ANSWER_CHECK_DIR || undefined } };
+}
 
 /**
  * A test's wall clock. Each step-up code is accepted once and a new one comes every 30 s, so when a
@@ -109,7 +126,11 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
       speedMilli: opts.speedMilli ?? 1000,
     },
   });
-  const app = buildApp(deps);
+  let answers: AnswerTally | null = null;
+  const app = buildApp(deps, {
+    ...(opts.checkAnswers === false ? {} : opts.checkAnswers === 'planted' ? { checkAnswers: true } : answerCheck()),
+    answerTally: (tally) => (answers = tally),
+  });
   await app.ready();
   // null when the app reopens an existing home (the credentials were handed out at its first start)
   const creds = deps.bootstrap!;
@@ -185,6 +206,7 @@ export async function makeApp(opts: TestAppOptions = {}): Promise<TestApp> {
     kek,
     req,
     stepUpSecrets,
+    answers: () => answers,
     stepUpCodeFor,
     async close(o = {}) {
       await app.close();

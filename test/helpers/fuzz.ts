@@ -90,6 +90,8 @@ export function operationsOf(doc: JsonSchema): Operation[] {
   for (const [path, item] of Object.entries<JsonSchema>(doc.paths)) {
     const defined = Object.keys(item).map((m) => m.toUpperCase());
     for (const [m, op] of Object.entries<JsonSchema>(item)) {
+      // the browser console's own calls (a passkey ceremony and a session cookie) are not the API's
+      if ((op.tags as string[] | undefined)?.includes('console')) continue;
       const method = m.toUpperCase();
       const params = (op.parameters ?? []) as Param[];
       const content = (op.requestBody?.content ?? {}) as Record<string, { schema: JsonSchema }>;

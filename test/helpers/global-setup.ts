@@ -1,6 +1,44 @@
-// Builds dist/ once before any test file runs: CLI tests spawn the real `svc` binary.
+// Builds dist/ once before any test file runs: CLI tests spawn the real `svc` binary. Then, at the end,
+// adds up what the answer checker checked (daemon/http/answer-check.ts): every app and daemon under test
+// writes its tally into SVC_ANSWER_CHECK_DIR (vitest.config.ts makes it), and one line reports the sum.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
-export default function setup(): void {
+interface Tally {
+  checked: number;
+  mismatches: number;
+  examples: string[];
+}
+
+function sumTallies(dir: string): Tally {
+  const sum: Tally = { checked: 0, mismatches: 0, examples: [] };
+  for (const name of readdirSync(dir)) {
+    let t: Tally;
+    try {
+      t = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Tally;
+    } catch {
+      continue; // a daemon killed while it wrote: its last tally is lost, not the run
+    }
+    sum.checked += t.checked;
+    sum.mismatches += t.mismatches;
+    sum.examples.push(...t.examples);
+  }
+  return sum;
+}
+
+export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const dir = process.env.SVC_ANSWER_CHECK_DIR;
+  if (dir) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+  return () => {
+    if (!dir) return;
+    const sum = sumTallies(dir);
+    for (const example of sum.examples.slice(0, 20)) console.log(`answer checker mismatch: ${example}`);
+    console.log(`answer checker: ${sum.checked} answers checked, ${sum.mismatches} mismatches`);
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

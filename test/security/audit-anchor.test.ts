@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { makeApp, type TestApp } from '../helpers/app.js';
+import { answerCheck, makeApp, type TestApp } from '../helpers/app.js';
 import { EGP, trader } from '../helpers/trading.js';
 import { createDeps } from '../../daemon/deps.js';
 import { buildApp } from '../../daemon/app.js';
@@ -63,7 +63,7 @@ async function reopen(home: { dir: string; kek: Buffer; creds: BootstrapResult }
     adoptAuditHead: adopt,
     sandbox: { seed: 42, startMs: START, clockMode: 'frozen', speedMilli: 1000 },
   });
-  const app = buildApp(deps);
+  const app = buildApp(deps, answerCheck());
   await app.ready();
   const o = {
     close: async () => {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { timestamp, calendarDate, listLimit } from './formats.js';
+import { timestamp, calendarDate, exactMicros, listLimit } from './formats.js';
 
 const micros = z.number().int();
 
 export const FundamentalsSchema = z
   .object({
-    market_cap_micros: z.number(),
+    market_cap_micros: exactMicros().describe('ref_price_micros x shares_outstanding; above 2^53: parse losslessly'),
     pe_ratio: z.number().nullable(),
     dividend_yield: z.number(),
     beta: z.number(),
-    net_income_micros: z.number(),
-    shares_outstanding: z.number(),
+    net_income_micros: exactMicros().describe('may pass 2^53: parse losslessly'),
+    shares_outstanding: z.int(),
     website: z.string(),
     headquarters: z.string(),
   })
@@ -140,10 +140,12 @@ export const BondSchema = z
     face_value_micros: micros,
     coupon_rate_bps: z.int(),
     coupon_frequency: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4)]),
-    issue_date: calendarDate(),
-    maturity_date: calendarDate(),
+    issue_date: timestamp().describe("RFC 3339: the day's start in Cairo (the spec's bond table)"),
+    maturity_date: timestamp().describe("RFC 3339: the day's start in Cairo; after issue_date"),
     day_count_convention: z.string(),
-    first_coupon_date: calendarDate().nullable(),
+    first_coupon_date: calendarDate()
+      .nullable()
+      .describe('YYYY-MM-DD: the first coupon when it differs from the regular schedule, else null'),
     accrued_interest_micros: micros.describe('per unit of face value, as of the settlement date'),
     dirty_price_micros: micros.describe('clean price + accrued interest, per unit, in EGP micros'),
     settlement_date: calendarDate(),
