@@ -44,6 +44,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/enroll/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey enrolment: the options for an enrolment code
+         * @description Passkey enrolment: the options for an enrolment code. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiEnrollOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/enroll/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey enrolment: the browser's new credential, stored for the code's identity
+         * @description Passkey enrolment: the browser's new credential, stored for the code's identity. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiEnrollVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/login/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign-in: the options of a passkey assertion
+         * @description Sign-in: the options of a passkey assertion. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiLoginOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/login/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign-in: a passkey assertion opens a session (Set-Cookie)
+         * @description Sign-in: a passkey assertion opens a session (Set-Cookie). The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiLoginVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in: identity, grants, step-up state and the CSRF token
+         * @description Who is signed in: identity, grants, step-up state and the CSRF token. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        get: operations["getConsoleApiMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step-up: the options of an assertion with the identity's passkeys
+         * @description Step-up: the options of an assertion with the identity's passkeys. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiStepUpOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/step-up/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step-up: an assertion with one of the identity's passkeys
+         * @description Step-up: an assertion with one of the identity's passkeys. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiStepUpVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign-out: the session ends and its cookie is cleared
+         * @description Sign-out: the session ends and its cookie is cleared. The browser console's own call (docs/console.md), not part of the brokerage API.
+         */
+        post: operations["postConsoleApiLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clock": {
         parameters: {
             query?: never;
@@ -519,6 +679,74 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fault rules, each with how many requests it matched and how often it fired
+         * @description The fault rules, each with how many requests it matched and how often it fired.
+         */
+        get: operations["getAdminSandboxFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Add a fault rule: a tenant route ("POST /v1/orders", "GET /v1/orders/{id}" or "*"), optionally one tenant, fired every N matching requests, with a probability (the seeded stream) or for the next K; the effect a status (429, 500, 502, 503), latency, reset, lost_response or timeout. Never the sandbox controls or operator routes.
+         */
+        post: operations["postAdminSandboxFaults"];
+        /**
+         * Remove every fault rule (the report keeps what happened
+         * @description Remove every fault rule (the report keeps what happened; a sandbox reset empties it).
+         */
+        delete: operations["deleteAdminSandboxFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/faults/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The verdict
+         * @description The verdict: for every fault fired (and every 429 of the rate limit), what the client did next, and the findings (a retry with a new Idempotency-Key, a Retry-After not honoured, polling too fast, a signed request re-sent with a stale timestamp) with the request and resource ids involved.
+         */
+        get: operations["getAdminSandboxFaultsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one fault rule
+         * @description Remove one fault rule.
+         */
+        delete: operations["deleteAdminSandboxFaultsId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2428,6 +2656,83 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ConsoleEnrolment: {
+            /** @description opr_... */
+            identity_id: string;
+            name: string;
+            role: string;
+            /** @description the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost */
+            enrolment_token: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, wall clock (UTC)
+             */
+            expires_at: string;
+        };
+        ConsoleEnrolOptions: {
+            identity: {
+                /** @description opr_... */
+                id: string;
+                name: string;
+                role: string;
+            };
+            /** @description WebAuthn options (JSON form): navigator.credentials.create() or .get() after decoding */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        ConsoleEnrolled: {
+            /** @constant */
+            enrolled: true;
+            identity: {
+                /** @description opr_... */
+                id: string;
+                name: string;
+                role: string;
+            };
+            credential_id: string;
+        };
+        ConsoleCeremonyOptions: {
+            /** @description WebAuthn options (JSON form): navigator.credentials.create() or .get() after decoding */
+            options: {
+                challenge: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        ConsoleSignedIn: {
+            /** @constant */
+            signed_in: true;
+            session_id: string;
+        };
+        ConsoleSignedInAs: {
+            identity: {
+                /** @description opr_... */
+                id: string;
+                name: string;
+                role: string;
+                /** @enum {string} */
+                realm: "admin" | "console";
+                broker_id: string | null;
+            };
+            session_id: string;
+            stepped_up: boolean;
+            csrf_token: string;
+            grants: {
+                grant: string;
+                scopes: string[];
+            }[];
+        };
+        ConsoleSteppedUp: {
+            /** @constant */
+            stepped_up: true;
+        };
+        ConsoleSignedOut: {
+            /** @constant */
+            signed_out: true;
+        };
         /** @enum {string} */
         AiOutcome: "answered" | "refused" | "abstained" | "not_found";
         AiOrderExplanation: {
@@ -2486,7 +2791,10 @@ export interface components {
             outcome: components["schemas"]["AiOutcome"];
             /** @enum {string} */
             language: "en" | "ar";
-            disclosures: {
+            message?: string;
+            message_ar?: string;
+            message_en?: string;
+            disclosures?: {
                 /** @enum {string} */
                 key: "ai_interaction" | "investment_risk";
                 text: string;
@@ -2566,10 +2874,18 @@ export interface components {
             version: string;
         };
         Fundamentals: {
+            /**
+             * Format: int64
+             * @description ref_price_micros x shares_outstanding; above 2^53: parse losslessly
+             */
             market_cap_micros: number;
             pe_ratio: number | null;
             dividend_yield: number;
             beta: number;
+            /**
+             * Format: int64
+             * @description may pass 2^53: parse losslessly
+             */
             net_income_micros: number;
             shares_outstanding: number;
             website: string;
@@ -2584,6 +2900,7 @@ export interface components {
             /** @enum {string} */
             security_type: "equity" | "bond" | "sukuk";
             market_id: string;
+            /** Format: int64 */
             ref_price_micros: number;
             shariah_compliant: boolean;
             logo_url: string;
@@ -2595,8 +2912,12 @@ export interface components {
         };
         LiveQuote: {
             symbol: string;
+            /** Format: int64 */
             price_micros: number;
-            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
+            /**
+             * Format: int64
+             * @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close
+             */
             prev_close_micros: number;
             /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
@@ -2606,8 +2927,12 @@ export interface components {
         };
         Quote: {
             symbol: string;
+            /** Format: int64 */
             price_micros: number;
-            /** @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close */
+            /**
+             * Format: int64
+             * @description the reference price of the quote's session (the open one, else the next to open): the close of the trading day before it. From the close on that is today's close
+             */
             prev_close_micros: number;
             /** @description fraction: 0.0123 = 1.23%; the move of price_micros from prev_close_micros (0 between sessions unless a quote override moved the price) */
             change_pct: number;
@@ -2615,19 +2940,28 @@ export interface components {
             as_of: string;
             session_open: boolean;
             market_id: string;
-            /** @description the reference price the band is built on: always equal to prev_close_micros */
+            /**
+             * Format: int64
+             * @description the reference price the band is built on: always equal to prev_close_micros
+             */
             ref_price_micros: number;
             /** @description +/-20% of ref_price_micros on the tick grid: the band an order placed now is checked against (between sessions, the next session's) */
             band: {
+                /** Format: int64 */
                 lower_micros: number;
+                /** Format: int64 */
                 upper_micros: number;
                 pct: number;
             };
+            /** Format: int64 */
             tick_micros: number;
             halted: boolean;
             day: {
+                /** Format: int64 */
                 open_micros: number;
+                /** Format: int64 */
                 high_micros: number;
+                /** Format: int64 */
                 low_micros: number;
                 volume: number;
             } | null;
@@ -2635,9 +2969,13 @@ export interface components {
         Candle: {
             /** Format: date */
             date: string;
+            /** Format: int64 */
             open_micros: number;
+            /** Format: int64 */
             high_micros: number;
+            /** Format: int64 */
             low_micros: number;
+            /** Format: int64 */
             close_micros: number;
             volume: number;
         };
@@ -2647,13 +2985,25 @@ export interface components {
              * @description trading day (YYYY-MM-DD, Cairo)
              */
             date: string;
-            /** @description level at the open, in micro-points (10,000 points = 10000000000) */
+            /**
+             * Format: int64
+             * @description level at the open, in micro-points (10,000 points = 10000000000)
+             */
             open_micros: number;
-            /** @description highest level of the day so far, in micro-points */
+            /**
+             * Format: int64
+             * @description highest level of the day so far, in micro-points
+             */
             high_micros: number;
-            /** @description lowest level of the day so far, in micro-points */
+            /**
+             * Format: int64
+             * @description lowest level of the day so far, in micro-points
+             */
             low_micros: number;
-            /** @description level at the close, or now for today, in micro-points */
+            /**
+             * Format: int64
+             * @description level at the close, or now for today, in micro-points
+             */
             close_micros: number;
         };
         IndexOhlcv: {
@@ -2697,24 +3047,42 @@ export interface components {
             isin: string;
             /** @enum {string} */
             security_type: "bond" | "sukuk";
-            /** @description percent of par: 100000000 = 100.000% */
+            /**
+             * Format: int64
+             * @description percent of par: 100000000 = 100.000%
+             */
             clean_price_micros: number;
+            /** Format: int64 */
             ref_price_micros: number;
             /** @constant */
             currency: "EGP";
             shariah_compliant: boolean;
+            /** Format: int64 */
             face_value_micros: number;
             coupon_rate_bps: number;
             coupon_frequency: 0 | 1 | 2 | 4;
-            /** Format: date */
+            /**
+             * Format: date-time
+             * @description RFC 3339: the day's start in Cairo (the spec's bond table)
+             */
             issue_date: string;
-            /** Format: date */
+            /**
+             * Format: date-time
+             * @description RFC 3339: the day's start in Cairo; after issue_date
+             */
             maturity_date: string;
             day_count_convention: string;
+            /** @description YYYY-MM-DD: the first coupon when it differs from the regular schedule, else null */
             first_coupon_date: string | null;
-            /** @description per unit of face value, as of the settlement date */
+            /**
+             * Format: int64
+             * @description per unit of face value, as of the settlement date
+             */
             accrued_interest_micros: number;
-            /** @description clean price + accrued interest, per unit, in EGP micros */
+            /**
+             * Format: int64
+             * @description clean price + accrued interest, per unit, in EGP micros
+             */
             dirty_price_micros: number;
             /** Format: date */
             settlement_date: string;
@@ -2851,6 +3219,86 @@ export interface components {
             requests: components["schemas"]["InspectedRequestSummary"][];
             capacity: number;
             last_seq: number;
+        };
+        FaultEffect: {
+            /** @enum {string} */
+            type: "status" | "latency" | "reset" | "lost_response" | "timeout";
+            /** @description status: 429, 500, 502 or 503 */
+            status?: 429 | 500 | 502 | 503;
+            /** @description status 429 and 503: the Retry-After (default 1) */
+            retry_after_s?: number;
+            /** @description latency: a fixed delay */
+            ms?: number;
+            /** @description latency: a ranged delay, drawn from the seeded stream */
+            min_ms?: number;
+            max_ms?: number;
+            /** @description timeout: how long the connection is held before it drops */
+            seconds?: number;
+        };
+        FaultRuleRequest: {
+            /** @description "METHOD /v1/template" (e.g. "GET /v1/orders/{id}") or "*" */
+            route: string;
+            /** @description only requests of this tenant */
+            tenant_id?: string;
+            /** @description fires on every Nth matching request */
+            every?: number;
+            /** @description fires with this probability (the seeded stream) */
+            probability?: number;
+            /** @description fires on the next K matching requests */
+            times?: number;
+            effect: components["schemas"]["FaultEffect"];
+        };
+        FaultRule: {
+            id: string;
+            route: string;
+            tenant_id: string | null;
+            every: number | null;
+            probability: number | null;
+            times: number | null;
+            effect: components["schemas"]["FaultEffect"];
+            /** @description matching requests seen */
+            matched: number;
+            /** @description how often the rule fired */
+            fired: number;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        FaultsRemoved: {
+            removed: number;
+        };
+        FaultReport: {
+            faults_fired: number;
+            requests_seen: number;
+            events: {
+                request_id: string;
+                /** @description null: the rate limit answered 429 */
+                rule_id: string | null;
+                route: string;
+                /** @description status 503, latency, reset, lost_response, timeout, rate_limit... */
+                effect: string;
+                /** @description the request was applied and committed */
+                applied: boolean;
+                resource_id: string | null;
+                /**
+                 * @description what the client did next
+                 * @enum {string}
+                 */
+                next: "retried_same_key" | "retried_new_key" | "gave_up" | "waited" | "came_early" | "none";
+                next_request_id: string | null;
+            }[];
+            findings: {
+                /** @enum {string} */
+                kind: "retry_new_key" | "retry_after_ignored" | "polling_too_fast" | "stale_signature";
+                message: string;
+                request_ids: string[];
+                resource_ids: string[];
+                /** @description retry_new_key: the resource the retry created a second time */
+                duplicate_id: string | null;
+                /** @description polling_too_fast: the reads in one second */
+                rate_per_s: number | null;
+            }[];
+            polling_limit_per_s: number;
         };
         AdminAction: {
             action_id: string;
@@ -3242,7 +3690,10 @@ export interface components {
              * @description when it was booked, simulated time (RFC 3339)
              */
             at: string;
-            /** @description signed effect on cash: positive in, negative out, 0 for a holdings-only movement */
+            /**
+             * Format: int64
+             * @description signed effect on cash: positive in, negative out, 0 for a holdings-only movement
+             */
             net_amount_micros: number;
             description: string;
             /**
@@ -3273,6 +3724,7 @@ export interface components {
             investor_id: string;
             /** @enum {string} */
             direction: "deposit" | "withdrawal";
+            /** Format: int64 */
             amount_micros: number;
             /**
              * @description received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed
@@ -3297,7 +3749,10 @@ export interface components {
             investor_id: string;
             /** @enum {string} */
             direction: "deposit" | "withdrawal";
-            /** @description integer micros; at most 70,000 EGP (70000000000) per transfer */
+            /**
+             * Format: int64
+             * @description integer micros; at most 70,000 EGP (70000000000) per transfer
+             */
             amount_micros: number;
         };
         TransferList: {
@@ -3311,6 +3766,7 @@ export interface components {
             investor_id: string;
             /** @enum {string} */
             direction: "deposit" | "withdrawal";
+            /** Format: int64 */
             amount_micros: number;
             /**
              * @description received -> pending_rail -> at_broker -> completed, one simulated minute per step; or failed
@@ -3344,31 +3800,16 @@ export interface components {
             symbol: string;
             /** @enum {string} */
             side: "buy" | "sell";
-            /** @description whole shares */
-            qty: number;
-            /** @description default day; ioc and fok need an open session */
-            time_in_force?: ("day" | "gtc" | "ioc" | "fok") | null;
-            /** @description tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS */
-            client_order_id?: string;
-            /** @constant */
-            type: "market";
-        } | {
-            /** @description an approved investor (inv_...) */
-            investor_id: string;
-            /** @description exchange symbol (equities only) */
-            symbol: string;
             /** @enum {string} */
-            side: "buy" | "sell";
+            type: "market" | "limit";
             /** @description whole shares */
             qty: number;
+            /** @description limit orders only (a market order carries none, or null): on the tick grid, inside the +/-20% band */
+            limit_price_micros?: number | null;
             /** @description default day; ioc and fok need an open session */
             time_in_force?: ("day" | "gtc" | "ioc" | "fok") | null;
             /** @description tenant-unique forever; a repeat is 422 CLIENT_ORDER_ID_EXISTS */
             client_order_id?: string;
-            /** @constant */
-            type: "limit";
-            /** @description on the tick grid, inside the +/-20% band */
-            limit_price_micros: number;
         };
         Order: {
             /** @description ord_... */
@@ -3466,37 +3907,63 @@ export interface components {
                 /** @enum {string} */
                 venue: "tape" | "desk";
                 qty: number;
+                /** Format: int64 */
                 price_micros: number;
+                /** Format: int64 */
                 gross_micros: number;
                 fees: {
+                    /** Format: int64 */
                     commission_micros: number;
+                    /** Format: int64 */
                     egx_micros: number;
+                    /** Format: int64 */
                     mcdr_micros: number;
-                    /** @description investor protection fund */
+                    /**
+                     * Format: int64
+                     * @description investor protection fund
+                     */
                     ipf_micros: number;
+                    /** Format: int64 */
                     fra_micros: number;
+                    /** Format: int64 */
                     total_micros: number;
                 };
                 withholding: {
+                    /** Format: int64 */
                     stamp_duty_micros: number;
                 };
+                /** Format: int64 */
                 net_micros: number;
             }[];
+            /** Format: int64 */
             gross_consideration_micros: number;
             fees: {
+                /** Format: int64 */
                 commission_micros: number;
+                /** Format: int64 */
                 egx_micros: number;
+                /** Format: int64 */
                 mcdr_micros: number;
-                /** @description investor protection fund */
+                /**
+                 * Format: int64
+                 * @description investor protection fund
+                 */
                 ipf_micros: number;
+                /** Format: int64 */
                 fra_micros: number;
+                /** Format: int64 */
                 total_micros: number;
             };
             withholding: {
+                /** Format: int64 */
                 stamp_duty_micros: number;
+                /** Format: int64 */
                 total_micros: number;
             };
-            /** @description buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited */
+            /**
+             * Format: int64
+             * @description buy: gross + fees + withholding, debited; sell: gross - fees - withholding, credited
+             */
             net_consideration_micros: number;
             /** @enum {string} */
             net_direction: "debit" | "credit";
@@ -3504,9 +3971,15 @@ export interface components {
             issued_at: string;
         };
         PriceBand: {
-            /** @description lowest price allowed today: the reference price -20%, rounded up to the tick grid */
+            /**
+             * Format: int64
+             * @description lowest price allowed today: the reference price -20%, rounded up to the tick grid
+             */
             lower_micros: number;
-            /** @description highest price allowed today: the reference price +20%, rounded down to the tick grid */
+            /**
+             * Format: int64
+             * @description highest price allowed today: the reference price +20%, rounded down to the tick grid
+             */
             upper_micros: number;
         };
         DeskOrder: {
@@ -3628,7 +4101,10 @@ export interface components {
             routing: "auto" | "desk";
             /** @description the market for the order's symbol now */
             market: {
-                /** @description the tape price now: the default execution price */
+                /**
+                 * Format: int64
+                 * @description the tape price now: the default execution price
+                 */
                 price_micros: number;
                 band: components["schemas"]["PriceBand"];
                 /** @description the desk executes only in session */
@@ -3654,11 +4130,20 @@ export interface components {
             side: "buy" | "sell";
             /** @description shares executed */
             qty: number;
-            /** @description execution price per share */
+            /**
+             * Format: int64
+             * @description execution price per share
+             */
             price_micros: number;
-            /** @description qty x price */
+            /**
+             * Format: int64
+             * @description qty x price
+             */
             gross_micros: number;
-            /** @description buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds) */
+            /**
+             * Format: int64
+             * @description buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)
+             */
             net_micros: number;
             /**
              * @description tape: auto-filled against the tape; desk: executed by a dealer
@@ -3708,7 +4193,10 @@ export interface components {
                 qty: number;
                 /** @description of which filled */
                 filled_qty: number;
-                /** @description cash still reserved for them (what remains of their pending cash holds) */
+                /**
+                 * Format: int64
+                 * @description cash still reserved for them (what remains of their pending cash holds)
+                 */
                 reserved_cash_micros: number;
             }[];
             /** @description executions not yet settled, by settlement date then side */
@@ -3722,9 +4210,15 @@ export interface components {
                 side: "buy" | "sell";
                 /** @description executions settling that day */
                 fills: number;
-                /** @description their traded value */
+                /**
+                 * Format: int64
+                 * @description their traded value
+                 */
                 gross_micros: number;
-                /** @description their net consideration (see BlotterExecution.net_micros) */
+                /**
+                 * Format: int64
+                 * @description their net consideration (see BlotterExecution.net_micros)
+                 */
                 net_micros: number;
             }[];
             /** @description executions of trade_date per symbol, alphabetical */
@@ -3734,13 +4228,20 @@ export interface components {
                 sold_qty: number;
                 /** @description bought_qty - sold_qty (negative when net sold) */
                 net_qty: number;
-                /** @description gross value bought */
+                /**
+                 * Format: int64
+                 * @description gross value bought
+                 */
                 bought_value_micros: number;
-                /** @description gross value sold */
+                /**
+                 * Format: int64
+                 * @description gross value sold
+                 */
                 sold_value_micros: number;
             }[];
         };
         BookLevel: {
+            /** Format: int64 */
             price_micros: number;
             /** @description simulated shares at this level */
             qty: number;
@@ -3758,7 +4259,10 @@ export interface components {
             as_of: string;
             session_open: boolean;
             halted: boolean;
-            /** @description the tape price now */
+            /**
+             * Format: int64
+             * @description the tape price now
+             */
             last_price_micros: number;
             band: components["schemas"]["PriceBand"];
             /** @description from one tick below the tape price down, one tick apart, inside the band; at most levels */
@@ -3784,11 +4288,20 @@ export interface components {
             side: "buy" | "sell";
             /** @description shares executed */
             qty: number;
-            /** @description execution price per share */
+            /**
+             * Format: int64
+             * @description execution price per share
+             */
             price_micros: number;
-            /** @description qty x price */
+            /**
+             * Format: int64
+             * @description qty x price
+             */
             gross_micros: number;
-            /** @description buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds) */
+            /**
+             * Format: int64
+             * @description buy: gross + fees + stamp duty, debited; sell: gross - fees - stamp duty, credited (negative when the charges exceed the proceeds)
+             */
             net_micros: number;
             /**
              * @description tape: auto-filled against the tape; desk: executed by a dealer
@@ -3809,20 +4322,41 @@ export interface components {
             settlement_date: string;
             /** @description each charge of this fill */
             fees: {
-                /** @description broker commission; EGP micros */
+                /**
+                 * Format: int64
+                 * @description broker commission; EGP micros
+                 */
                 commission_micros: number;
-                /** @description exchange fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description exchange fee; EGP micros
+                 */
                 egx_micros: number;
-                /** @description central depository fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description central depository fee; EGP micros
+                 */
                 mcdr_micros: number;
-                /** @description investor protection fund; EGP micros */
+                /**
+                 * Format: int64
+                 * @description investor protection fund; EGP micros
+                 */
                 ipf_micros: number;
-                /** @description regulator fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description regulator fee; EGP micros
+                 */
                 fra_micros: number;
-                /** @description stamp duty withheld (a tax, not a fee); EGP micros */
+                /**
+                 * Format: int64
+                 * @description stamp duty withheld (a tax, not a fee); EGP micros
+                 */
                 stamp_duty_micros: number;
             };
-            /** @description commission + EGX + MCDR + IPF + FRA (stamp duty apart); EGP micros */
+            /**
+             * Format: int64
+             * @description commission + EGX + MCDR + IPF + FRA (stamp duty apart); EGP micros
+             */
             fees_micros: number;
         };
         EodCashMovement: {
@@ -3835,7 +4369,10 @@ export interface components {
             tenant_id: string;
             investor_id: string;
             account_number: string;
-            /** @description signed effect on the investor's cash: + in, - out; EGP micros */
+            /**
+             * Format: int64
+             * @description signed effect on the investor's cash: + in, - out; EGP micros
+             */
             amount_micros: number;
             description: string;
             ref_type: string | null;
@@ -3850,22 +4387,37 @@ export interface components {
             /** @description what the investor pays on this date */
             buy: {
                 fills: number;
-                /** @description qty x price summed; EGP micros */
+                /**
+                 * Format: int64
+                 * @description qty x price summed; EGP micros
+                 */
                 gross_micros: number;
-                /** @description net consideration summed; EGP micros */
+                /**
+                 * Format: int64
+                 * @description net consideration summed; EGP micros
+                 */
                 net_micros: number;
             };
             /** @description what the investor receives on this date */
             sell: {
                 fills: number;
-                /** @description qty x price summed; EGP micros */
+                /**
+                 * Format: int64
+                 * @description qty x price summed; EGP micros
+                 */
                 gross_micros: number;
-                /** @description net consideration summed; EGP micros */
+                /**
+                 * Format: int64
+                 * @description net consideration summed; EGP micros
+                 */
                 net_micros: number;
             };
             /** @description fills of these not settled yet */
             pending_fills: number;
-            /** @description sell.net - buy.net: positive, cash due to the investor; negative, due from them; EGP micros */
+            /**
+             * Format: int64
+             * @description sell.net - buy.net: positive, cash due to the investor; negative, due from them; EGP micros
+             */
             net_cash_micros: number;
         };
         DeskEod: {
@@ -3884,21 +4436,45 @@ export interface components {
             trades: components["schemas"]["EodTrade"][];
             /** @description the charges of those trades, summed by line */
             fees_by_line: {
-                /** @description broker commission; EGP micros */
+                /**
+                 * Format: int64
+                 * @description broker commission; EGP micros
+                 */
                 commission_micros: number;
-                /** @description exchange fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description exchange fee; EGP micros
+                 */
                 egx_micros: number;
-                /** @description central depository fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description central depository fee; EGP micros
+                 */
                 mcdr_micros: number;
-                /** @description investor protection fund; EGP micros */
+                /**
+                 * Format: int64
+                 * @description investor protection fund; EGP micros
+                 */
                 ipf_micros: number;
-                /** @description regulator fee; EGP micros */
+                /**
+                 * Format: int64
+                 * @description regulator fee; EGP micros
+                 */
                 fra_micros: number;
-                /** @description stamp duty withheld (a tax, not a fee); EGP micros */
+                /**
+                 * Format: int64
+                 * @description stamp duty withheld (a tax, not a fee); EGP micros
+                 */
                 stamp_duty_micros: number;
-                /** @description every line but stamp duty; EGP micros */
+                /**
+                 * Format: int64
+                 * @description every line but stamp duty; EGP micros
+                 */
                 fees_micros: number;
-                /** @description fees + stamp duty; EGP micros */
+                /**
+                 * Format: int64
+                 * @description fees + stamp duty; EGP micros
+                 */
                 total_micros: number;
             };
             /** @description cash movements of the day from the ledger's activity feed */
@@ -3910,11 +4486,20 @@ export interface components {
                     /** @enum {string} */
                     activity_type: "CSD" | "CSW" | "FILL" | "FEE" | "TAX" | "DIV" | "INT" | "JNLC" | "JNLS" | "SUB" | "RED" | "SPLIT";
                     count: number;
-                    /** @description credited; EGP micros */
+                    /**
+                     * Format: int64
+                     * @description credited; EGP micros
+                     */
                     in_micros: number;
-                    /** @description debited; EGP micros */
+                    /**
+                     * Format: int64
+                     * @description debited; EGP micros
+                     */
                     out_micros: number;
-                    /** @description in - out; EGP micros */
+                    /**
+                     * Format: int64
+                     * @description in - out; EGP micros
+                     */
                     net_micros: number;
                 }[];
             };
@@ -3926,22 +4511,40 @@ export interface components {
                 broker: {
                     buy: {
                         fills: number;
-                        /** @description qty x price summed; EGP micros */
+                        /**
+                         * Format: int64
+                         * @description qty x price summed; EGP micros
+                         */
                         gross_micros: number;
-                        /** @description net consideration summed; EGP micros */
+                        /**
+                         * Format: int64
+                         * @description net consideration summed; EGP micros
+                         */
                         net_micros: number;
                     };
                     sell: {
                         fills: number;
-                        /** @description qty x price summed; EGP micros */
+                        /**
+                         * Format: int64
+                         * @description qty x price summed; EGP micros
+                         */
                         gross_micros: number;
-                        /** @description net consideration summed; EGP micros */
+                        /**
+                         * Format: int64
+                         * @description net consideration summed; EGP micros
+                         */
                         net_micros: number;
                     };
                     pending_fills: number;
-                    /** @description sell.net - buy.net over every investor: positive, the broker pays its investors on balance; EGP micros */
+                    /**
+                     * Format: int64
+                     * @description sell.net - buy.net over every investor: positive, the broker pays its investors on balance; EGP micros
+                     */
                     net_cash_micros: number;
-                    /** @description sell.gross - buy.gross: positive, the broker receives from the market on balance; EGP micros */
+                    /**
+                     * Format: int64
+                     * @description sell.gross - buy.gross: positive, the broker receives from the market on balance; EGP micros
+                     */
                     market_net_micros: number;
                 };
             };
@@ -3989,9 +4592,11 @@ export interface components {
         };
         ReferenceTicks: {
             ticks: {
+                /** Format: int64 */
                 from_micros: number;
                 /** @description null: no upper bound */
                 below_micros: number | null;
+                /** Format: int64 */
                 tick_micros: number;
             }[];
             /** @description the daily price band around the reference price, in basis points (2000 = 20%) */
@@ -4015,7 +4620,10 @@ export interface components {
             fund_code: string;
             /** @constant */
             side: "subscribe";
-            /** @description EGP micros to invest; a first subscription is at least the fund's min_subscription_micros */
+            /**
+             * Format: int64
+             * @description EGP micros to invest; a first subscription is at least the fund's min_subscription_micros
+             */
             amount_micros: number;
         } | {
             /** @description an approved investor (inv_...) */
@@ -4024,7 +4632,10 @@ export interface components {
             fund_code: string;
             /** @constant */
             side: "redeem";
-            /** @description unit-micros to redeem (1 unit = 1,000,000), at most the settled units held */
+            /**
+             * Format: int64
+             * @description unit-micros to redeem (1 unit = 1,000,000), at most the settled units held
+             */
             units_micros: number;
         };
         Fund: {
@@ -4034,7 +4645,10 @@ export interface components {
             manager: string;
             /** @constant */
             currency: "EGP";
-            /** @description NAV per whole unit in EGP micros, after the latest daily sweep */
+            /**
+             * Format: int64
+             * @description NAV per whole unit in EGP micros, after the latest daily sweep
+             */
             nav_micros: number;
             /**
              * Format: date
@@ -4049,7 +4663,10 @@ export interface components {
             cutoff_local: string;
             /** @description 0: orders settle at once */
             settlement_days: number;
-            /** @description minimum first subscription, EGP micros */
+            /**
+             * Format: int64
+             * @description minimum first subscription, EGP micros
+             */
             min_subscription_micros: number;
             shariah_compliant: boolean;
             logo_url: string;
@@ -4100,7 +4717,10 @@ export interface components {
         DeclareDividendRequest: {
             /** @description an equity of the catalog */
             symbol: string;
-            /** @description gross cash per share, EGP micros */
+            /**
+             * Format: int64
+             * @description gross cash per share, EGP micros
+             */
             amount_per_share_micros: number;
             /**
              * Format: date
@@ -4117,6 +4737,7 @@ export interface components {
             /** @description div_... */
             dividend_id: string;
             symbol: string;
+            /** Format: int64 */
             amount_per_share_micros: number;
             /** Format: date */
             ex_date: string;
@@ -4142,8 +4763,11 @@ export interface components {
             paid_at: string | null;
             /** @description entitled investors, every tenant */
             holders: number;
+            /** Format: int64 */
             gross_micros: number;
+            /** Format: int64 */
             tax_micros: number;
+            /** Format: int64 */
             net_micros: number;
             entitlements: {
                 tenant_id: string;
@@ -4258,13 +4882,25 @@ export interface components {
             kind: "equity" | "fund" | "cash";
             /** @description whole shares (equity), unit-micros (fund: 1 unit = 1,000,000), micros (cash); settled, reserved and unsettled together */
             qty: number;
-            /** @description last tape price per share (equity), NAV per whole unit (fund), 1,000,000 (cash); EGP micros */
+            /**
+             * Format: int64
+             * @description last tape price per share (equity), NAV per whole unit (fund), 1,000,000 (cash); EGP micros
+             */
             price_micros: number;
-            /** @description market value: qty x price (equity); qty x price / 1,000,000 floored (fund, cash); EGP micros */
+            /**
+             * Format: int64
+             * @description market value: qty x price (equity); qty x price / 1,000,000 floored (fund, cash); EGP micros
+             */
             value_micros: number;
-            /** @description cost basis by average cost (fees and stamp duty included); cash: its amount; EGP micros */
+            /**
+             * Format: int64
+             * @description cost basis by average cost (fees and stamp duty included); cash: its amount; EGP micros
+             */
             cost_micros: number;
-            /** @description value - cost; EGP micros */
+            /**
+             * Format: int64
+             * @description value - cost; EGP micros
+             */
             unrealized_micros: number;
             /** @description unrealized / cost; null when the cost is 0; a fraction (0.05 = 5%), 6 decimals */
             unrealized_pct: number | null;
@@ -4277,9 +4913,15 @@ export interface components {
             as_of: string;
             /** @constant */
             currency: "EGP";
-            /** @description cash plus the market value of every position; EGP micros */
+            /**
+             * Format: int64
+             * @description cash plus the market value of every position; EGP micros
+             */
             total_value_micros: number;
-            /** @description cash: settled, reserved and unsettled; EGP micros */
+            /**
+             * Format: int64
+             * @description cash: settled, reserved and unsettled; EGP micros
+             */
             cash_micros: number;
             /** @description equities, then funds, then cash; alphabetical within a kind */
             positions: components["schemas"]["Position"][];
@@ -4290,12 +4932,18 @@ export interface components {
             investor_id: string;
             /** Format: date-time */
             as_of: string;
-            /** @description cash included; EGP micros */
+            /**
+             * Format: int64
+             * @description cash included; EGP micros
+             */
             total_value_micros: number;
             /** @description equity sectors and "Money market funds"; alphabetical, never by size; cash is not a sector */
             sectors: {
                 sector: string;
-                /** @description market value; EGP micros */
+                /**
+                 * Format: int64
+                 * @description market value; EGP micros
+                 */
                 value_micros: number;
                 /** @description value / total portfolio value (cash included); a fraction (0.05 = 5%), 6 decimals */
                 weight_pct: number | null;
@@ -4304,7 +4952,10 @@ export interface components {
             asset_classes: {
                 /** @enum {string} */
                 kind: "cash" | "equity" | "fund";
-                /** @description market value; EGP micros */
+                /**
+                 * Format: int64
+                 * @description market value; EGP micros
+                 */
                 value_micros: number;
                 /** @description value / total portfolio value (cash included); a fraction (0.05 = 5%), 6 decimals */
                 weight_pct: number | null;
@@ -4314,7 +4965,10 @@ export interface components {
             top_holding: {
                 asset: string;
                 symbol: string;
-                /** @description market value; EGP micros */
+                /**
+                 * Format: int64
+                 * @description market value; EGP micros
+                 */
                 value_micros: number;
                 /** @description value / total portfolio value (cash included); a fraction (0.05 = 5%), 6 decimals */
                 weight_pct: number | null;
@@ -4333,11 +4987,20 @@ export interface components {
             start_date: string;
             /** Format: date */
             end_date: string;
-            /** @description value at the first point; EGP micros */
+            /**
+             * Format: int64
+             * @description value at the first point; EGP micros
+             */
             start_value_micros: number;
-            /** @description value at the last point (now while today's session is open); EGP micros */
+            /**
+             * Format: int64
+             * @description value at the last point (now while today's session is open); EGP micros
+             */
             end_value_micros: number;
-            /** @description deposits - withdrawals (and journals) after the first point; EGP micros */
+            /**
+             * Format: int64
+             * @description deposits - withdrawals (and journals) after the first point; EGP micros
+             */
             net_flow_micros: number;
             /** @description time-weighted return over the series, flows neutralised (they count at the start of their day); null with fewer than two points or no capital; a fraction (0.05 = 5%), 6 decimals */
             twr_pct: number | null;
@@ -4347,9 +5010,15 @@ export interface components {
                  * @description a trading day (YYYY-MM-DD)
                  */
                 date: string;
-                /** @description closing value: cash + equities at the close + funds at the NAV; EGP micros */
+                /**
+                 * Format: int64
+                 * @description closing value: cash + equities at the close + funds at the NAV; EGP micros
+                 */
                 value_micros: number;
-                /** @description external flows since the previous point; EGP micros */
+                /**
+                 * Format: int64
+                 * @description external flows since the previous point; EGP micros
+                 */
                 net_flow_micros: number;
                 /** @description the day's flow-neutral return V_t / (V_t-1 + F_t) - 1; null for the first point and days without capital; a fraction (0.05 = 5%), 6 decimals */
                 return_pct: number | null;
@@ -4368,7 +5037,10 @@ export interface components {
             end_date: string;
             /** @description daily returns used */
             observations: number;
-            /** @description current portfolio value (the VaR base); EGP micros */
+            /**
+             * Format: int64
+             * @description current portfolio value (the VaR base); EGP micros
+             */
             value_micros: number;
             /** @description sample standard deviation of the daily returns x sqrt(252); null below 2 returns; a fraction (0.05 = 5%), 6 decimals */
             annualized_volatility_pct: number | null;
@@ -4662,19 +5334,6 @@ export interface components {
             /** @description oldest first */
             complaints: components["schemas"]["Complaint"][];
         };
-        ConsoleEnrolment: {
-            /** @description opr_... */
-            identity_id: string;
-            name: string;
-            role: string;
-            /** @description the one-time enrolment code (enr_...), shown once: open <console_url>/enroll?code=<enrolment_token> on localhost */
-            enrolment_token: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339, wall clock (UTC)
-             */
-            expires_at: string;
-        };
         GetV1CalendarResponse: {
             calendar: components["schemas"]["CalendarDay"][];
             closed_days: components["schemas"]["ClosedDay"][];
@@ -4710,9 +5369,12 @@ export interface components {
             clock?: "frozen" | "running";
             /** @description assistant provider from now on (until the daemon restarts); the current one when absent */
             ai?: string;
+            /** @description each API key's rate limit from now on ("200/min", docs/faults.md), "off"; as it is when absent */
+            rate_limit?: string;
         };
         PostAdminSandboxQuoteBody: {
             symbol: string;
+            /** Format: int64 */
             price_micros: number;
         };
         PostAdminSandboxHaltBody: {
@@ -4802,7 +5464,10 @@ export interface components {
             manual_funding: boolean;
         };
         PostBrokerV1QueueIdExecuteBody: {
-            /** @description default: the tape price now; on the tick grid, inside the band, never worse than the limit */
+            /**
+             * Format: int64
+             * @description default: the tape price now; on the tick grid, inside the band, never worse than the limit
+             */
             price_micros?: number;
             /** @description default: the whole remaining quantity */
             qty?: number;
@@ -4817,7 +5482,10 @@ export interface components {
         PostAdminSandboxNavBody: {
             /** @description a fund of GET /v1/funds */
             fund_code: string;
-            /** @description NAV per whole unit in EGP micros (at most 1,000,000 EGP) */
+            /**
+             * Format: int64
+             * @description NAV per whole unit in EGP micros (at most 1,000,000 EGP)
+             */
             nav_micros: number;
         };
         PostAdminSurveillanceRunsBody: {
@@ -4928,7 +5596,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_OUT_OF_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "INTERNAL" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "CSRF_REFUSED" | "ENROLMENT_CODE_INVALID" | "PASSKEY_REJECTED" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNDRAWABLE_TEXT" | "UNSUPPORTED_FONT" | "LOGO_NOT_RENDERABLE" | "INVALID_PERIOD" | "PERIOD_BEFORE_ACCOUNT" | "PERIOD_TOO_LONG" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "SPLIT_ALREADY_APPLIED" | "SPLIT_NOT_APPLICABLE" | "SESSION_INVALID" | "KEY_REVOKED" | "IDENTITY_DISABLED" | "ACCESS_REVIEW_OWN_ACCESS" | "ACCESS_REVIEW_ITEM_DECIDED" | "ACCESS_REVIEW_CLOSED" | "NOT_AVAILABLE";
+                code: "BAD_REQUEST" | "HEADERS_TOO_LARGE" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_CONTENT_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "NON_CANONICAL_PATH" | "METHOD_NOT_ALLOWED" | "INVALID_DATE" | "INVALID_RANGE" | "DATE_OUT_OF_RANGE" | "DATE_IN_FUTURE" | "INVALID_TIMESTAMP" | "RATE_LIMITED" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "INTERNAL" | "ANSWER_OFF_CONTRACT" | "UNAUTHENTICATED" | "SIGNATURE_INVALID" | "SIGNATURE_EXPIRED" | "STEP_UP_REQUIRED" | "FORBIDDEN" | "CSRF_REFUSED" | "ENROLMENT_CODE_INVALID" | "PASSKEY_REJECTED" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "SANDBOX_ONLY" | "CLOCK_NOT_ADVANCEABLE" | "CLOCK_ADVANCE_TOO_LARGE" | "REPLAY_SESSION_REQUIRED" | "REPLAY_OUT_OF_ORDER" | "SANDBOX_NOT_FRESH" | "REPLAY_ORIGIN_MISMATCH" | "UNKNOWN_SYMBOL" | "UNKNOWN_MARKET" | "PRICE_OFF_TICK" | "TENANT_NAME_TAKEN" | "AMOUNT_TOO_LARGE" | "TRANSFER_LIMIT_EXCEEDED" | "DAILY_TRANSFER_LIMIT_EXCEEDED" | "TRANSFER_NOT_PENDING_APPROVAL" | "INVALID_FUNDING_REASON" | "INVALID_CURSOR" | "INVALID_SIDE" | "INVALID_TYPE" | "INVALID_QTY" | "INVALID_PRICE" | "INVALID_TIME_IN_FORCE" | "TICK_VIOLATION" | "PRICE_BAND_EXCEEDED" | "INSUFFICIENT_SETTLED_CASH" | "INSUFFICIENT_SETTLED_SECURITIES" | "INSUFFICIENT_BUYING_POWER" | "SUITABILITY_REQUIRED" | "RISK_ACK_REQUIRED" | "INVESTOR_RESTRICTED" | "INVESTOR_CLOSED" | "INVESTOR_NOT_APPROVED" | "SHARIAH_RESTRICTED" | "MARKET_CLOSED" | "INSTRUMENT_HALTED" | "INSTRUMENT_NOT_ORDERABLE" | "CLIENT_ORDER_ID_EXISTS" | "ORDER_NOT_CANCELLABLE" | "ORDER_NOT_IN_QUEUE" | "PRICE_WORSE_THAN_LIMIT" | "INVALID_REJECT_REASON" | "NO_EXECUTIONS" | "UNKNOWN_FUND" | "BELOW_MINIMUM_SUBSCRIPTION" | "FUND_ORDER_TOO_SMALL" | "DATE_IN_PAST" | "INVALID_FULL_NAME" | "INVALID_NATIONAL_ID" | "INVALID_DATE_OF_BIRTH" | "DATE_OF_BIRTH_MISMATCH" | "UNDERAGE" | "INVALID_EMAIL" | "INVALID_PHONE" | "INVALID_ADDRESS" | "DUPLICATE_NATIONAL_ID" | "UNKNOWN_DOCUMENT_SIDE" | "DOCUMENTS_INCOMPLETE" | "APPLICATION_ALREADY_SUBMITTED" | "APPLICATION_ALREADY_DECIDED" | "APPLICATION_NOT_REFERRED" | "INVALID_REASON_CODE" | "INVALID_QUESTIONNAIRE" | "INVALID_ACCOUNT_STATUS" | "ACCOUNT_STATUS_UNCHANGED" | "INVALID_COLOR" | "UNDRAWABLE_TEXT" | "UNSUPPORTED_FONT" | "LOGO_NOT_RENDERABLE" | "INVALID_PERIOD" | "PERIOD_BEFORE_ACCOUNT" | "PERIOD_TOO_LONG" | "UNSUPPORTED_LOCALE" | "REPORT_NOT_READY" | "REPORT_PURGED" | "SURVEILLANCE_DATE_INVALID" | "ALERT_NOTE_REQUIRED" | "ALERT_STATE_CONFLICT" | "COMPLAINT_TRANSITION_INVALID" | "COMPLAINT_NOTE_REQUIRED" | "RECONCILIATION_DATE_INVALID" | "BREAK_LINE_ABSENT" | "BREAK_STATE_CONFLICT" | "UNKNOWN_ACTION" | "INVALID_ACTION_PARAMS" | "ACTION_ALREADY_DECIDED" | "ACTION_EXPIRED" | "MAKER_CANNOT_APPROVE" | "ACTION_NOT_EXECUTABLE" | "ACTION_NOT_AVAILABLE" | "SPLIT_ALREADY_APPLIED" | "SPLIT_NOT_APPLICABLE" | "SESSION_INVALID" | "KEY_REVOKED" | "IDENTITY_DISABLED" | "ACCESS_REVIEW_OWN_ACCESS" | "ACCESS_REVIEW_ITEM_DECIDED" | "ACCESS_REVIEW_CLOSED" | "FAULT_ROUTE_UNKNOWN" | "FAULT_TRIGGER_INVALID" | "FAULT_EFFECT_INVALID" | "NOT_AVAILABLE";
                 message: string;
             };
             request_id: string;
@@ -5002,6 +5670,640 @@ export interface operations {
             };
             /** @description NON_CANONICAL_PATH */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiEnrollOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleEnrolOptions"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ENROLMENT_CODE_INVALID */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiEnrollVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleEnrolled"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ENROLMENT_CODE_INVALID, PASSKEY_REJECTED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCeremonyOptions"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiLoginVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSignedIn"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PASSKEY_REJECTED, KEY_REVOKED, IDENTITY_DISABLED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleApiMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSignedInAs"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiStepUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCeremonyOptions"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiStepUpVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSteppedUp"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, PASSKEY_REJECTED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleApiLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSignedOut"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REFUSED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6879,6 +8181,418 @@ export interface operations {
             };
             /** @description FORBIDDEN */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FAULT_ROUTE_UNKNOWN, FAULT_TRIGGER_INVALID, FAULT_EFFECT_INVALID, VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultsRemoved"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminSandboxFaultsReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultReport"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transport-level refusal (ROUTE_NOT_FOUND, BAD_REQUEST...) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminSandboxFaultsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultsRemoved"];
+                };
+            };
+            /** @description NON_CANONICAL_PATH, MALFORMED_JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED, KEY_REVOKED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_CONTENT_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
