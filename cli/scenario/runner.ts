@@ -173,23 +173,9 @@ export async function againstTarget(
 
 // ---- running ---------------------------------------------------------------------------------------
 
-export async function runScenario(sc: Scenario, target: Target, opts: RunOptions = {}): Promise<ScenarioReport> {
-  const started = performance.now();
-  const captures = new Map<string, Captured>();
-  const report: ScenarioReport = {
-    file: sc.file,
-    name: sc.header.name,
-    description: sc.header.description,
-    seed: sc.header.seed,
-    start: sc.header.start,
-    clock: sc.header.clock,
-    outcome: 'passed',
-    counts: { passed: 0, failed: 0, error: 0, skipped: 0 },
-    steps: [],
-  };
-  if (report.description === undefined) delete report.description;
-
-  const resolve = (expr: string): unknown => {
+/** How `${...}` references of a scenario resolve: unique values, env, and earlier steps' captures. */
+function resolverOf(sc: Scenario, target: Target, captures: Map<string, Captured>): (expr: string) => unknown {
+  return (expr: string): unknown => {
     const segs = parsePath(expr);
     const root = String(segs[0]);
     if (root === 'unique')
@@ -226,6 +212,25 @@ export async function runScenario(sc: Scenario, target: Target, opts: RunOptions
     }
     return found.value;
   };
+}
+
+export async function runScenario(sc: Scenario, target: Target, opts: RunOptions = {}): Promise<ScenarioReport> {
+  const started = performance.now();
+  const captures = new Map<string, Captured>();
+  const report: ScenarioReport = {
+    file: sc.file,
+    name: sc.header.name,
+    description: sc.header.description,
+    seed: sc.header.seed,
+    start: sc.header.start,
+    clock: sc.header.clock,
+    outcome: 'passed',
+    counts: { passed: 0, failed: 0, error: 0, skipped: 0 },
+    steps: [],
+  };
+  if (report.description === undefined) delete report.description;
+
+  const resolve = resolverOf(sc, target, captures);
 
   const refused = await addFaultRules(sc.header, target);
   if (refused) return { ...report, outcome: 'error', error: refused };
@@ -489,7 +494,8 @@ async function poll(w: WaitUntilStep['wait_until'], p: Poll): Promise<ApiRespons
             `${err ? ` ${err.code}: ${err.message}` : ''}`,
         );
       }
-      r.detail = `after ${tries} advance${tries === 1 ? '' : 's'} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
+      const advances = `${tries} advance${tries === 1 ? '' : 's'}`;
+      r.detail = `after ${advances} of ${describeAdvance(w.advance)}: ${adv.body.timestamp}`;
     } else {
       if (tries === 1 && (await clockStands(target))) {
         r.tries = tries;
