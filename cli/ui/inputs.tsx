@@ -84,7 +84,7 @@ export function Field(props: {
         bold={props.active}
       >{`${props.active ? '›' : ' '} ${props.label.padEnd(9)}`}</Text>
       <Text>{body}</Text>
-      {props.choices && props.active ? <Text dimColor> ←→ change</Text> : null}
+      {props.choices && props.active ? <Text dimColor>{'  ←→ change'}</Text> : null}
       {props.invalid ? (
         <Text color="red">{`  ${props.invalid}`}</Text>
       ) : props.note ? (

@@ -70,7 +70,9 @@ export function Header(props: { clock: Clock | null; width: number }) {
           <Text bold color="cyan">
             {wallTime(c.timestamp)}
           </Text>{' '}
-          <Text dimColor>Cairo</Text> {session}
+          <Text dimColor>Cairo</Text>
+          {'  '}
+          {session}
         </Text>
       </Box>
       <Box flexShrink={0} marginLeft={1}>
@@ -247,7 +249,11 @@ export function AccountPanel(props: {
       </Text>
       {cash ? (
         <Text wrap="truncate">
-          Cash EGP settled <Text bold>{egp(cash.settled)}</Text> reserved {egp(cash.reserved)} unsettled{' '}
+          {'Cash EGP  settled '}
+          <Text bold>{egp(cash.settled)}</Text>
+          {'  reserved '}
+          {egp(cash.reserved)}
+          {'  unsettled '}
           {egp(cash.unsettled)}
         </Text>
       ) : (
