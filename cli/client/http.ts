@@ -43,7 +43,7 @@ export interface RequestOptions {
   timeoutMs?: number;
   /**
    * false: exactly one attempt (`svc api` and the scenario runner show and record each answer as it
-   * came). Otherwise the library's retries for a GET or a keyed write (docs/cli.md, "Retries").
+   * came). Otherwise the library's retries for a GET or a keyed write (docs/cli.md, "Conventions").
    */
   retry?: boolean;
 }
