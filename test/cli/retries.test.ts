@@ -1,7 +1,10 @@
 // svc on the client library (cli/client/http.ts over client/src/http.ts): a command's GET or keyed write is
 // retried by the library after a 503 or a dropped connection, with one Idempotency-Key on every attempt, so
-// a deposit whose answer was lost exists once; `svc api` shows the answer that came, after one attempt.
+// a deposit whose answer was lost exists once; `svc api` and the scenario runner send once and show the answer that came.
 // A scripted proxy (test/helpers/fault-proxy.ts) stands between the real svc binary and a real daemon.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { type FaultProxy, faultProxy } from '../helpers/fault-proxy.js';
@@ -61,5 +64,31 @@ describe('svc on the client library: retries', () => {
       request_id: 'req_proxy',
     });
     expect(seen('GET /v1/clock')).toHaveLength(1);
+  });
+
+  it('the scenario runner sends a step once: a 503 is the answer its expect: sees, and the next step goes on', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-retries-')), 'once.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: one attempt per step',
+        'seed: 7',
+        "start: '2026-11-22T09:00:00+02:00'",
+        'steps:',
+        '  - name: refused',
+        '    request: { method: GET, path: /v1/clock }',
+        '    expect: { status: 503 }',
+        '  - name: answered',
+        '    request: { method: GET, path: /v1/clock }',
+        '    expect: { status: 200 }',
+        '',
+      ].join('\n'),
+    );
+    proxy.script('GET /v1/clock', { status: 503 });
+    const before = seen('GET /v1/clock').length;
+    const res = await sbx.svc(['scenario', 'run', file, '--against', proxy.url, '--json']);
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.json.scenarios[0].counts).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
+    expect(seen('GET /v1/clock').length - before).toBe(2);
   });
 });
