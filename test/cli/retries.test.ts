@@ -1,6 +1,7 @@
 // svc on the client library (cli/client/http.ts over client/src/http.ts): a command's GET or keyed write is
 // retried by the library after a 503 or a dropped connection, with one Idempotency-Key on every attempt, so
-// a deposit whose answer was lost exists once; `svc api` and the scenario runner send once and show the answer that came.
+// a deposit whose answer was lost exists once; `svc api` and the scenario runner send once and show
+// the answer that came.
 // A scripted proxy (test/helpers/fault-proxy.ts) stands between the real svc binary and a real daemon.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
