@@ -1,14 +1,21 @@
-// The CLI's API client on undici: adds the right credentials for the realm of the path, and for
-// money routes an Idempotency-Key and the v1 signature (same code as the daemon's verifier). Before its
-// first request to an address it checks that the daemon there is the sandbox the profile expects
-// (`verifySandbox`): a command acts on the sandbox it names, or on none.
+// The CLI's API client: a thin adapter over the client library's Core (client/src/http.ts, docs/client.md),
+// the CLI being the library's first user. The library makes the Idempotency-Key, signs money routes (v1)
+// and retries; this file picks the credentials of the path's realm (or of `identity`) from the profile,
+// hands the library undici as its transport (loaded lazily, cli/client/undici.ts), steps up when an
+// operator route asks, and answers the status, headers and bytes as they came. Before its first request
+// to an address it checks that the daemon there is the sandbox the profile expects (`verifySandbox`): a
+// command acts on the sandbox it names, or on none.
 import { randomUUID } from 'node:crypto';
+import { Core, type Credentials } from '../../client/src/http.js';
+import { SvcConnectionError } from '../../client/src/errors.js';
+import { splitPath, tenantAuthFor } from '../../client/src/signing.js';
+import { TOTP_PERIOD_S, totp, totpStep } from '../../client/src/totp.js';
+import type { Transport } from '../../client/src/transport.js';
 import { loadUndici } from './undici.js';
-import { sign, splitUrl } from '../../daemon/contract/signing.js';
-import { realmFor, tenantAuthFor } from '../../daemon/contract/routes-auth.js';
+import { realmFor } from '../../daemon/contract/routes-auth.js';
 import type { ErrorBody } from '../../daemon/contract/errors.js';
 import { registeredHomes } from '../../daemon/contract/home-files.js';
-import { needsStepUp, STEP_UP_TOTP, stepOf, stepUpCode } from '../../daemon/contract/grants.js';
+import { needsStepUp } from '../../daemon/contract/grants.js';
 import type { Expected, Profile } from '../context.js';
 import { probeHealth } from '../healthz.js';
 
@@ -32,7 +39,13 @@ export interface RequestOptions {
   identity?: Identity;
   /** Extra headers, applied last; null removes a header the client would have sent. */
   headers?: Record<string, string | null>;
+  /** One attempt's deadline; default 120 s. */
   timeoutMs?: number;
+  /**
+   * false: exactly one attempt (`svc api` and the scenario runner show and record each answer as it
+   * came). Otherwise the library's retries for a GET or a keyed write (docs/cli.md, "Conventions").
+   */
+  retry?: boolean;
 }
 
 export type Identity = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
@@ -121,6 +134,20 @@ async function identify(baseUrl: string, e: Expected): Promise<void> {
   );
 }
 
+/** One request as the CLI means it: the library's call, the realm's credentials and the CLI's own headers. */
+interface Call {
+  method: string;
+  pathAndQuery: string;
+  creds: Credentials;
+  body: unknown;
+  contentType: string | undefined;
+  idempotencyKey: string | undefined;
+  /** The caller's headers, applied to what the library would send (null removes one). */
+  overrides: Record<string, string | null>;
+  timeoutMs: number;
+  retry: boolean;
+}
+
 export async function api<T = unknown>(
   profile: Profile,
   method: string,
@@ -128,38 +155,53 @@ export async function api<T = unknown>(
   opts: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
   await verifySandbox(profile);
-  const { path, rawQuery } = splitUrl(pathAndQuery);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  let payload: string | Buffer | undefined;
-  if (opts.rawBody) {
-    payload = opts.rawBody;
-    headers['content-type'] = opts.contentType ?? 'application/octet-stream';
-  } else if (opts.body !== undefined) {
-    payload = JSON.stringify(opts.body);
-    headers['content-type'] = 'application/json';
-  }
+  const call = callOf(profile, method, pathAndQuery, opts);
+  const send = (extra: Record<string, string>) => exchange<T>(profile, call, extra);
+  const sent = withOverrides(call.creds.headers, call.overrides, {});
+  const secret =
+    needsStepUp(method, splitPath(pathAndQuery).path) && sent['x-step-up-code'] === undefined
+      ? stepUpSecretOf(profile, sent)
+      : undefined;
+  return secret ? withStepUp(secret, send) : send({});
+}
+
+function callOf(profile: Profile, method: string, pathAndQuery: string, opts: RequestOptions): Call {
+  const path = splitPath(pathAndQuery).path;
   const realm = opts.identity ? identityRealm(opts.identity) : realmFor(path);
+  const tenant = realm === 'tenant';
+  return {
+    method,
+    pathAndQuery,
+    creds: credentialsOf(profile, realm, method, path, opts),
+    body: opts.rawBody ?? opts.body,
+    contentType: opts.rawBody ? (opts.contentType ?? 'application/octet-stream') : undefined,
+    // A route that does not require a key still honours one the user passed (--idempotency-key); a GET
+    // and the operator realms (the daemon keeps no idempotency record for them) never carry one.
+    idempotencyKey: tenant && method.toUpperCase() !== 'GET' ? opts.idempotencyKey : undefined,
+    overrides: opts.headers ?? {},
+    timeoutMs: opts.timeoutMs ?? 120_000,
+    retry: opts.retry ?? true,
+  };
+}
+
+/** The profile's credentials for the realm; a tenant route the API keys (or signs) gets a fresh key. */
+function credentialsOf(
+  profile: Profile,
+  realm: ReturnType<typeof realmFor>,
+  method: string,
+  path: string,
+  opts: RequestOptions,
+): Credentials {
   if (realm === 'tenant') {
-    if (profile.api_key) headers.authorization = `Bearer ${profile.api_key}`;
     const auth = tenantAuthFor(method, path);
-    // A route that does not require a key still honours one the user passed (--idempotency-key).
-    if (auth !== 'B' || (opts.idempotencyKey !== undefined && method !== 'GET')) {
-      const key = opts.idempotencyKey ?? `cli-${randomUUID()}`;
-      headers['idempotency-key'] = key;
-      if (auth === 'S' && profile.signing_secret) {
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        headers['x-svc-timestamp'] = timestamp;
-        headers['x-svc-signature'] = sign(profile.signing_secret, {
-          timestamp,
-          method,
-          path,
-          rawQuery,
-          idempotencyKey: key,
-          body: payload ?? '',
-        });
-      }
-    }
-  } else if (realm === 'admin') {
+    return {
+      headers: profile.api_key ? { authorization: `Bearer ${profile.api_key}` } : {},
+      autoKey: auth !== 'B',
+      signingSecret: auth === 'S' ? profile.signing_secret : undefined,
+    };
+  }
+  const headers: Record<string, string> = {};
+  if (realm === 'admin') {
     const key =
       opts.adminKey ??
       (opts.identity === 'security'
@@ -168,47 +210,102 @@ export async function api<T = unknown>(
           ? profile.approver_key
           : profile.admin_key);
     if (key) headers['x-admin-key'] = key;
-  } else if (realm === 'console') {
-    if (profile.dealer_key) headers['x-console-key'] = profile.dealer_key;
-  }
-  for (const [name, value] of Object.entries(opts.headers ?? {})) {
-    if (value === null) delete headers[name.toLowerCase()];
-    else headers[name.toLowerCase()] = value;
-  }
-  const send = () => sendOnce<T>(profile, method, pathAndQuery, headers, payload, opts.timeoutMs);
-  const secret =
-    needsStepUp(method, path) && headers['x-step-up-code'] === undefined ? stepUpSecretOf(profile, headers) : undefined;
-  return secret ? withStepUp(secret, headers, send) : send();
+  } else if (realm === 'console' && profile.dealer_key) headers['x-console-key'] = profile.dealer_key;
+  return { headers, autoKey: false };
 }
 
-async function sendOnce<T>(
-  profile: Profile,
-  method: string,
-  pathAndQuery: string,
-  headers: Record<string, string>,
-  payload: string | Buffer | undefined,
-  timeoutMs?: number,
-): Promise<ApiResponse<T>> {
-  const { request } = await loadUndici();
-  let res;
+/**
+ * A transport error after which the request may have reached the daemon (the connection dropped): the
+ * library retries those for a GET or a keyed write. Any other (refused: nothing listens; a timeout) ends
+ * the call at once, as exit 3: retrying would only make the CLI slower to say so.
+ */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const dropped = (e: unknown) => DROPPED.has(String((e as { code?: unknown } | null)?.code));
+
+/** One logical call through the library (its retries included); the last answer, as it came. */
+async function exchange<T>(profile: Profile, c: Call, extra: Record<string, string>): Promise<ApiResponse<T>> {
+  let last: ApiResponse<T> | undefined;
+  const stop = new AbortController();
+  const core = new Core({
+    baseUrl: profile.base_url,
+    transport: undiciTransport(c, extra, (res) => {
+      last = res as ApiResponse<T>;
+    }),
+    // undici's own timeouts (c.timeoutMs) end an attempt first, with their own message.
+    retry: c.retry ? { timeoutMs: c.timeoutMs + 1_000 } : { maxAttempts: 1, timeoutMs: c.timeoutMs + 1_000 },
+    newIdempotencyKey: () => `cli-${randomUUID()}`,
+    onAttempt: (a) => {
+      if (a.retryInMs !== undefined && a.status === undefined && !dropped(a.error)) stop.abort(a.error);
+    },
+  });
+  const req = { method: c.method, path: c.pathAndQuery, body: c.body, signal: stop.signal };
   try {
-    res = await request(profile.base_url + pathAndQuery, {
-      method: method.toUpperCase() as 'GET',
-      headers,
-      body: payload,
-      headersTimeout: timeoutMs ?? 120_000,
-      bodyTimeout: timeoutMs ?? 120_000,
-    });
+    await core.raw({ ...req, contentType: c.contentType, idempotencyKey: c.idempotencyKey }, c.creds);
   } catch (err) {
-    throw new DaemonUnreachable(profile.base_url, err);
+    if (err instanceof SvcConnectionError) throw new DaemonUnreachable(profile.base_url, err.cause);
+    if (stop.signal.aborted && err === stop.signal.reason) throw new DaemonUnreachable(profile.base_url, err);
+    throw err;
   }
-  const raw = Buffer.from(await res.body.arrayBuffer());
-  const type = String(res.headers['content-type'] ?? '');
-  const body: unknown =
-    type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
-  // The caller names the type it expects: the schema /openapi.json documents for the route.
-  return { status: res.statusCode, body: body as T, headers: res.headers, raw };
+  if (!last) throw new Error(`${c.method} ${c.pathAndQuery}: the library answered without an exchange`);
+  return last;
 }
+
+/** Headers the CLI sends first, in this order (the order they always had); the rest follow. */
+const HEADER_ORDER = [
+  'accept',
+  'content-type',
+  'authorization',
+  'x-admin-key',
+  'x-console-key',
+  'idempotency-key',
+  'x-svc-timestamp',
+  'x-svc-signature',
+];
+
+/** The library's headers in the CLI's order, then the caller's (null removes one), then `extra`. */
+function withOverrides(
+  sent: Record<string, string>,
+  overrides: Record<string, string | null>,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of HEADER_ORDER) if (sent[name] !== undefined) out[name] = sent[name];
+  for (const [name, value] of Object.entries(sent)) out[name] ??= value;
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === null) delete out[name.toLowerCase()];
+    else out[name.toLowerCase()] = value;
+  }
+  return Object.assign(out, extra);
+}
+
+/** undici's request as the library's transport; `seen` gets each answer with its bytes and undici's headers. */
+function undiciTransport(c: Call, extra: Record<string, string>, seen: (res: ApiResponse) => void): Transport {
+  return async (req) => {
+    const { request } = await loadUndici();
+    const res = await request(req.url, {
+      method: req.method as 'GET',
+      headers: withOverrides(req.headers, c.overrides, extra),
+      body: req.body,
+      headersTimeout: c.timeoutMs,
+      bodyTimeout: c.timeoutMs,
+      signal: req.signal,
+    });
+    const raw = Buffer.from(await res.body.arrayBuffer());
+    const type = String(res.headers['content-type'] ?? '');
+    const body: unknown =
+      type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
+    // The caller names the type it expects: the schema /openapi.json documents for the route.
+    seen({ status: res.statusCode, body, headers: res.headers, raw });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    // The library reads a body only to tell a 409 IDEMPOTENCY_KEY_IN_USE (retried); the CLI decoded it
+    // above, so the library is spared parsing a large answer twice.
+    return { status: res.statusCode, headers, body: res.statusCode === 409 ? raw : NO_BYTES };
+  };
+}
+
+const NO_BYTES = new Uint8Array(0);
 
 /** The step-up secret of the identity whose key the request carries (credentials.json keeps one each). */
 function stepUpSecretOf(profile: Profile, headers: Record<string, string>): string | undefined {
@@ -226,29 +323,28 @@ function stepUpSecretOf(profile: Profile, headers: Record<string, string>): stri
  * Sends a money or approval request, stepping up only when the daemon asks (docs/backoffice.md,
  * "Step-up"). A code accepted opens the key's step-up window for 5 minutes, in which the key's money
  * and approval actions need none: so the request goes first without a code, and only a refusal with
- * STEP_UP_REQUIRED (no window open) makes svc compute one. Each code is accepted once: when this
- * step's code was used, the next step's is tried (the daemon accepts one step ahead), and when both
- * were used the request waits for the next step, which an open window never makes it do.
+ * STEP_UP_REQUIRED (no window open) makes svc compute one (the library's TOTP, client/src/totp.ts).
+ * Each code is accepted once: when this step's code was used, the next step's is tried (the daemon
+ * accepts one step ahead), and when both were used the request waits for the next step, which an open
+ * window never makes it do. The library's operator clients do the same, but throw a refusal; the CLI
+ * shows it (`svc api`), so it steps up over whole answers here.
  */
 async function withStepUp<T>(
   secret: string,
-  headers: Record<string, string>,
-  send: () => Promise<ApiResponse<T>>,
+  send: (extra: Record<string, string>) => Promise<ApiResponse<T>>,
 ): Promise<ApiResponse<T>> {
   const refusedStepUp = (r: ApiResponse<T>) =>
     r.status === 401 && refusalOf(r.body)?.error?.code === 'STEP_UP_REQUIRED';
-  const inWindow = await send();
+  const inWindow = await send({});
   if (!refusedStepUp(inWindow)) return inWindow;
-  const now = stepOf(Date.now());
+  const now = totpStep(Date.now());
   for (const step of [now, now + 1]) {
-    headers['x-step-up-code'] = stepUpCode(secret, { step });
-    const res = await send();
+    const res = await send({ 'x-step-up-code': totp(secret, step) });
     if (!refusedStepUp(res)) return res;
   }
-  const waitMs = (now + 1) * STEP_UP_TOTP.period * 1000 - Date.now() + 50;
+  const waitMs = (now + 1) * TOTP_PERIOD_S * 1000 - Date.now() + 50;
   if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
-  headers['x-step-up-code'] = stepUpCode(secret, { step: stepOf(Date.now()) + 1 });
-  return send();
+  return send({ 'x-step-up-code': totp(secret, totpStep(Date.now()) + 1) });
 }
 
 /** The error body of a refusal, as far as the body carries one; undefined for a text or empty body. */

@@ -3,6 +3,7 @@
 // is. An answer that is not `answered` (refused, abstained, not_found) prints its neutral message and
 // exits 1; 501 NOT_AVAILABLE (provider none, an order that was not rejected) is an API error with its hint.
 // rejectionRemedy() is what `svc order buy|sell` prints under a rejection.
+import type { components } from '../../client/src/generated/api.js';
 import { api, refusalOf, type ApiResponse } from '../client/http.js';
 import { resolveProfile, type GlobalOptions, type Profile } from '../context.js';
 import { CliExit, EXIT, chalk, ok, printJson, table, usage } from '../output.js';
@@ -11,23 +12,18 @@ export interface AiOptions {
   lang?: string;
 }
 
-/** The fields the CLI shows of any /v1/ai answer. */
-interface AiAnswer {
-  outcome: 'answered' | 'refused' | 'abstained' | 'not_found';
-  language: 'en' | 'ar';
-  message?: string;
-  order_id?: string;
-  state?: string;
-  symbol?: string;
-  reason_code?: string;
-  code?: string;
-  http_status?: number | null;
-  cause?: string;
-  remedy?: string;
-  articles?: Array<{ slug: string; title: string }>;
-  article?: { slug: string; title: string; body: string };
-  disclosures?: Array<{ key: string; text: string }>;
-}
+type S = components['schemas'];
+/**
+ * Any /v1/ai answer as the CLI reads it (the library's generated types): the outcome and language every
+ * one has, and the fields of each (an order's explanation, the glossary, the disclosures, an error code).
+ */
+type AiAnswer = Pick<S['AiOrderExplanation'], 'outcome' | 'language' | 'message'> &
+  Partial<
+    Omit<S['AiOrderExplanation'], 'outcome' | 'language'> &
+      Omit<S['AiGlossaryList'], 'outcome' | 'language'> &
+      Pick<S['AiDisclosures'], 'disclosures'> &
+      Omit<S['AiErrorExplanation'], 'outcome' | 'language'>
+  >;
 
 function langOf(opts: AiOptions): 'en' | 'ar' {
   const lang = opts.lang ?? 'en';

@@ -35,6 +35,8 @@ export async function api(opts: ApiOptions, g: GlobalOptions, args: string[]): P
     body,
     idempotencyKey: opts.idempotencyKey,
     adminKey: opts.as ? keyFor[opts.as] : undefined,
+    // One attempt: `svc api` shows the answer that came, a 503 or a 429 included.
+    retry: false,
   });
   if (res.status >= 400) {
     // The body is the output either way; people also get the code, request id and hint on stderr.

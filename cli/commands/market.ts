@@ -6,6 +6,7 @@ import { apiSource } from '../live/api-source.js';
 import { ok, pct, price, printJson, table, tick, usage } from '../output.js';
 import { svc } from '../hints.js';
 import { intervalOf } from './dashboard.js';
+import type { components } from '../../client/src/generated/api.js';
 import type { CalendarDay, Instrument, Quote } from '../../daemon/contract/schemas/market.js';
 
 export interface CalendarOptions {
@@ -66,7 +67,7 @@ function closedNote(rows: Quote[]): string {
   return "(market closed: next session's ref and band; ref = last close, change from it)\n";
 }
 
-type ClosedDay = { date: string; name: string; name_ar: string };
+type ClosedDay = components['schemas']['ClosedDay'];
 
 /** Trading days and the named holidays between them, in date order: a closed day reads "closed" and its name. */
 export function calendarRows(days: CalendarDay[], closed: ClosedDay[]): string[][] {

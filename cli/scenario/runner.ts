@@ -337,6 +337,8 @@ async function send<T = unknown>(target: Target, p: Prepared, defaultKey: string
     identity: p.identity,
     headers: p.headers,
     idempotencyKey: p.idempotencyKey ?? defaultKey,
+    // One attempt per step: the step's answer is the one asserted, and the journal holds one request each.
+    retry: false,
   });
 }
 

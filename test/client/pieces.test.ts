@@ -1,6 +1,8 @@
 // The library's pure pieces, held to the daemon's own code and to the RFCs: the v1 signature equals the
 // daemon's (daemon/contract/signing.ts) for the same bytes; TOTP matches RFC 6238's vectors and the
-// daemon's step-up codes; EGP strings convert to integer micros exactly; fields beyond 2^53 parse exactly.
+// daemon's step-up codes; the routes it keys and signs are the daemon's list; EGP strings convert to integer
+// micros exactly; fields beyond 2^53 parse exactly.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
@@ -11,8 +13,10 @@ import {
   parseJson,
   retryAfterMs,
   signV1,
+  tenantAuthFor,
   totp,
 } from '../../client/src/index.js';
+import { tenantAuthFor as daemonAuthFor } from '../../daemon/contract/routes-auth.js';
 import { sign } from '../../daemon/contract/signing.js';
 import { stepUpCode } from '../../daemon/contract/grants.js';
 
@@ -46,6 +50,19 @@ describe('TOTP (RFC 6238) for the step-up', () => {
   it("gives the daemon's step-up code for the same secret and step", () => {
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     for (const step of [0, 1, 58_800_000, 58_800_001]) expect(totp(secret, step)).toBe(stepUpCode(secret, { step }));
+  });
+});
+
+describe('the keyed and signed routes', () => {
+  it("are the daemon's list for every /v1 route and method (svc keys and signs by the library's)", () => {
+    const generated = readFileSync('client/src/generated/api.ts', 'utf8');
+    const templates = [...generated.matchAll(/^ {4}"(\/v1\/[^"]+)": \{/gm)].map((m) => m[1]);
+    expect(templates.length).toBeGreaterThan(30);
+    for (const template of templates) {
+      const path = template.replace(/\{[^}]+\}/g, 'x_1');
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+        expect(tenantAuthFor(method, path), `${method} ${template}`).toBe(daemonAuthFor(method, path));
+    }
   });
 });
 
