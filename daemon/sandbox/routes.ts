@@ -24,6 +24,10 @@ const JournalQuery = z.strictObject({
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
 
 export function sandboxRoutes(deps: Deps): RouteDef[] {
+  return [...clockAndStateRoutes(deps), ...resetAndMarketRoutes(deps), ...exportAndJournalRoutes(deps)];
+}
+
+function clockAndStateRoutes(deps: Deps): RouteDef[] {
   return [
     defineRoute({
       method: 'POST',
@@ -61,6 +65,11 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       response: SandboxStateSchema,
       handler: () => sandboxState(deps),
     }),
+  ];
+}
+
+function resetAndMarketRoutes(deps: Deps): RouteDef[] {
+  return [
     defineRoute({
       method: 'POST',
       url: '/admin/sandbox/reset',
@@ -111,6 +120,11 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       errors: ['UNKNOWN_SYMBOL'],
       handler: ({ body }) => deps.market.setHalt(body.symbol, body.halted),
     }),
+  ];
+}
+
+function exportAndJournalRoutes(deps: Deps): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/admin/sandbox/export',
