@@ -70,7 +70,9 @@ export function Header(props: { clock: Clock | null; width: number }) {
           <Text bold color="cyan">
             {wallTime(c.timestamp)}
           </Text>{' '}
-          <Text dimColor>Cairo</Text> {session}
+          <Text dimColor>Cairo</Text>
+          {'  '}
+          {session}
         </Text>
       </Box>
       <Box flexShrink={0} marginLeft={1}>
