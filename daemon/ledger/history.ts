@@ -27,7 +27,8 @@ export function createLedgerHistory(db: Db) {
       `SELECT a.tenant_id, a.owner,
               COALESCE((SELECT SUM(amount) FROM ledger_entries WHERE credit_account_id = a.id AND at_ms < @at), 0)
             - COALESCE((SELECT SUM(amount) FROM ledger_entries WHERE debit_account_id = a.id AND at_ms < @at), 0) AS qty
-         FROM ledger_accounts a WHERE a.asset = @asset AND a.bucket <> 'system' ORDER BY a.tenant_id, a.owner, a.bucket`,
+         FROM ledger_accounts a WHERE a.asset = @asset AND a.bucket <> 'system' ORDER BY a.tenant_id, a.owner,
+           a.bucket`,
     ),
   };
 
