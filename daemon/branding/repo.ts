@@ -33,7 +33,8 @@ export function createBrandingRepo(db: Db) {
        VALUES (@tenant_id, @display_name, @primary_color, @accent_color, @font, @footer_text, @updated_at)
        ON CONFLICT (tenant_id) DO UPDATE SET display_name = excluded.display_name,
          primary_color = excluded.primary_color,
-         accent_color = excluded.accent_color, font = excluded.font, footer_text = excluded.footer_text, updated_at = excluded.updated_at`,
+         accent_color = excluded.accent_color, font = excluded.font, footer_text = excluded.footer_text,
+         updated_at = excluded.updated_at`,
     ),
     putLogo: db.prepare(
       `INSERT INTO brandings (tenant_id, logo_sealed, logo_content_type, logo_sha256, logo_bytes, updated_at)

@@ -216,8 +216,10 @@ function exposureStatements(db: Db) {
       { symbol: string; bought_qty: number; sold_qty: number; bought_value: number; sold_value: number }
     >(
       `SELECT f.symbol,
-              SUM(CASE WHEN f.side = 'buy' THEN f.qty ELSE 0 END) AS bought_qty, SUM(CASE WHEN f.side = 'sell' THEN f.qty ELSE 0 END) AS sold_qty,
-              SUM(CASE WHEN f.side = 'buy' THEN f.value_micros ELSE 0 END) AS bought_value, SUM(CASE WHEN f.side = 'sell' THEN f.value_micros ELSE 0 END) AS sold_value
+              SUM(CASE WHEN f.side = 'buy' THEN f.qty ELSE 0 END) AS bought_qty,
+              SUM(CASE WHEN f.side = 'sell' THEN f.qty ELSE 0 END) AS sold_qty,
+              SUM(CASE WHEN f.side = 'buy' THEN f.value_micros ELSE 0 END) AS bought_value,
+              SUM(CASE WHEN f.side = 'sell' THEN f.value_micros ELSE 0 END) AS sold_value
          FROM fills f JOIN investors i ON i.id = f.investor_id
         WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY f.symbol ORDER BY f.symbol`,
     ),
