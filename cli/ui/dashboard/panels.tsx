@@ -371,7 +371,8 @@ export function OrdersPanel(props: {
       {shown.map((o) => {
         const isSel = o.order_id === props.selectedId;
         const price = o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market';
-        const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
+        const avg = o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : '';
+        const fill = `${o.filled_qty}/${o.qty}${avg}`;
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
             {`${isSel ? '›' : ' '} ` +
