@@ -143,15 +143,31 @@ function eventFailed(deps: Deps, f: EventFailure): void {
   for (const hook of deps.onReset) hook();
 }
 
+/** The sandbox's seed and generation, as stored. */
+function seedOf(db: Db): { seed: number; generation: number } {
+  return db
+    .prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1')
+    .get()!;
+}
+
+/** Re-reads the sandbox after its database changed under the daemon (a reset or a snapshot import). */
+function reload(deps: Deps): void {
+  const st = seedOf(deps.db);
+  deps.clock.reload();
+  deps.ids.invalidate();
+  deps.ids.setSeed(st.seed, st.generation);
+  deps.market.reset(st.seed);
+  deps.scheduler.changed();
+  for (const hook of deps.onReset) hook();
+}
+
 export function createDeps(opts: DepsOptions): Deps {
   const wallNow = opts.wallNow ?? Date.now;
   // A database file this start creates: a checkpoint left beside the key belongs to one that is gone.
   const fresh = opts.dbFile !== ':memory:' && !existsSync(opts.dbFile);
   const db = openDb(opts.dbFile);
   const bootstrapState = bootstrapIfEmpty(db, opts.sandbox, wallNow);
-  const state = db
-    .prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1')
-    .get()!;
+  const state = seedOf(db);
   db.prepare('UPDATE sandbox_state SET boot_count = boot_count + 1 WHERE id = 1').run();
   const clock = createClock(db, wallNow);
   const ids = createIdGen(db, state.seed, state.generation);
@@ -211,17 +227,7 @@ export function createDeps(opts: DepsOptions): Deps {
   deps.onReset.push(() => deps.ledger.invalidate());
   deps.onReset.push(() => deps.investors.forget());
   scheduler.onFailure((f) => eventFailed(deps, f));
-  deps.reload = () => {
-    const st = db
-      .prepare<[], { seed: number; generation: number }>('SELECT seed, generation FROM sandbox_state WHERE id = 1')
-      .get()!;
-    clock.reload();
-    ids.invalidate();
-    ids.setSeed(st.seed, st.generation);
-    market.reset(st.seed);
-    scheduler.changed();
-    for (const hook of deps.onReset) hook();
-  };
+  deps.reload = () => reload(deps);
   if (bootstrapState) deps.bootstrap = bootstrapState.provision(deps);
   return deps;
 }

@@ -365,9 +365,10 @@ function tellReady(fd: string | undefined, loc: object): void {
  */
 async function failedStart(err: NodeJS.ErrnoException): Promise<never> {
   const inUse = err.code === 'EADDRINUSE';
-  process.stderr.write(
-    `svc daemon: ${inUse ? `port ${port} on ${args.host} is already in use` : `cannot listen on ${args.host}:${port}: ${err.message}`}\n`,
-  );
+  const why = inUse
+    ? `port ${port} on ${args.host} is already in use`
+    : `cannot listen on ${args.host}:${port}: ${err.message}`;
+  process.stderr.write(`svc daemon: ${why}\n`);
   deps.db.close();
   if (firstStart) for (const name of FIRST_START_FILES) rmSync(join(home, name), { force: true });
   if (!hadSandboxId) rmSync(join(home, SANDBOX_ID_FILE), { force: true });

@@ -100,6 +100,80 @@ export function limitCheck(text: string, q: { band: BandMicros }): true | string
   return limitPriceProblem(text, q.band) ?? true;
 }
 
+/** The quote as the wizard shows it: price, band and whether the market is open. */
+function quoteLine(symbol: string, quote: Quote): string {
+  const market = quote.halted
+    ? 'HALTED'
+    : quote.session_open
+      ? 'in session'
+      : 'market closed: day and gtc orders queue for the open';
+  return (
+    `${symbol} ${price(quote.price_micros)} EGP, band ${price(quote.band.lower_micros)}-` +
+    `${price(quote.band.upper_micros)}, ${market}`
+  );
+}
+
+/** Asks market or limit and, for a limit order, its price; undefined for a market order. */
+async function askLimit(given: Given, quote: Quote): Promise<string | undefined> {
+  const { input, select } = await loadPrompts();
+  const type =
+    given.type ??
+    (await select({
+      message: 'Order type',
+      choices: [
+        {
+          value: 'market',
+          name: 'market',
+          description:
+            `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price ` +
+            `allowed today`,
+        },
+        {
+          value: 'limit',
+          name: 'limit',
+          description: 'never worse than your price; waits until the market reaches it',
+        },
+      ],
+    }));
+  if (type !== 'limit') return undefined;
+  return (
+    await input({
+      message: 'Limit price (EGP)',
+      default: price(quote.price_micros),
+      validate: (v) => limitCheck(v.trim(), quote),
+    })
+  ).trim();
+}
+
+/** Says before the confirmation which refusals the daemon will answer the order with. */
+function warnRefusals(w: {
+  cashSettled: number | null;
+  tif: string;
+  quote: Quote;
+  overShares: boolean;
+  shares: number;
+}) {
+  if (w.cashSettled !== null)
+    info(
+      chalk.yellow(
+        `  More than the settled cash (${egp(w.cashSettled)} EGP): the daemon will refuse it with ` +
+          `INSUFFICIENT_SETTLED_CASH.`,
+      ),
+    );
+  if (!w.quote.session_open && (w.tif === 'ioc' || w.tif === 'fok'))
+    info(
+      chalk.yellow(
+        `  The market is closed: the daemon will refuse ${w.tif} with MARKET_CLOSED (day and gtc queue for the open).`,
+      ),
+    );
+  if (w.overShares)
+    info(
+      chalk.yellow(
+        `  More than the settled shares (${w.shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`,
+      ),
+    );
+}
+
 /** The order body, or null when the user declined to place it. */
 export async function askOrder(
   side: 'buy' | 'sell',
@@ -120,14 +194,8 @@ export async function askOrder(
   );
   const cash = balances.cash.find((c) => c.asset === 'cash:EGP');
   const shares = balances.securities.find((s) => (s.symbol ?? s.asset) === symbol)?.settled ?? 0;
-  info(
-    chalk.dim(
-      `${symbol} ${price(quote.price_micros)} EGP, band ${price(quote.band.lower_micros)}-` +
-        `${price(quote.band.upper_micros)}, ` +
-        `${quote.halted ? 'HALTED' : quote.session_open ? 'in session' : 'market closed: day and gtc orders queue for the open'}; ` +
-        (side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`),
-    ),
-  );
+  const holding = side === 'buy' ? `settled cash ${egp(cash?.settled ?? 0)} EGP` : `settled shares ${shares}`;
+  info(chalk.dim(`${quoteLine(symbol, quote)}; ${holding}`));
   const qtyText =
     given.qty ??
     (
@@ -137,36 +205,7 @@ export async function askOrder(
       })
     ).trim();
   if (!/^[1-9]\d{0,9}$/.test(qtyText)) usage(`QTY ${qtyText} must be a whole number of shares greater than 0`);
-  let limitText = given.limit;
-  if (limitText === undefined) {
-    const type =
-      given.type ??
-      (await select({
-        message: 'Order type',
-        choices: [
-          {
-            value: 'market',
-            name: 'market',
-            description:
-              `at the market price (now ${price(quote.price_micros)}); a buy reserves cash at the highest price ` +
-              `allowed today`,
-          },
-          {
-            value: 'limit',
-            name: 'limit',
-            description: 'never worse than your price; waits until the market reaches it',
-          },
-        ],
-      }));
-    if (type === 'limit')
-      limitText = (
-        await input({
-          message: 'Limit price (EGP)',
-          default: price(quote.price_micros),
-          validate: (v) => limitCheck(v.trim(), quote),
-        })
-      ).trim();
-  }
+  const limitText = given.limit ?? (await askLimit(given, quote));
   let limitMicros: number | null = null;
   if (limitText !== undefined) {
     const problem = limitPriceProblem(limitText, quote.band);
@@ -190,25 +229,14 @@ export async function askOrder(
     ),
   );
   if (estimate) for (const line of estimateLines(draft, estimate)) info(`  ${line}`);
-  if (estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled)
-    info(
-      chalk.yellow(
-        `  More than the settled cash (${egp(cash.settled)} EGP): the daemon will refuse it with ` +
-          `INSUFFICIENT_SETTLED_CASH.`,
-      ),
-    );
-  if (!quote.session_open && (tif === 'ioc' || tif === 'fok'))
-    info(
-      chalk.yellow(
-        `  The market is closed: the daemon will refuse ${tif} with MARKET_CLOSED (day and gtc queue for the open).`,
-      ),
-    );
-  if (side === 'sell' && shares < draft.qty)
-    info(
-      chalk.yellow(
-        `  More than the settled shares (${shares}): the daemon will refuse it with INSUFFICIENT_SETTLED_SECURITIES.`,
-      ),
-    );
+  const overCash = estimate?.reservation && side === 'buy' && cash && estimate.reservation.cashMicros > cash.settled;
+  warnRefusals({
+    cashSettled: overCash && cash ? cash.settled : null,
+    tif,
+    quote,
+    overShares: side === 'sell' && shares < draft.qty,
+    shares,
+  });
   if (!(await confirm({ message: 'Place this order?', default: true }))) return null;
   const body: Record<string, unknown> = {
     investor_id: investorId,

@@ -160,11 +160,11 @@ function moveIfExists(from: string, to: string): void {
   if (existsSync(from)) renameSync(from, to);
 }
 
-export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: string[]): Promise<void> {
-  const json = Boolean(g.json);
-  const file = resolve(args[0]);
-  if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
-  const home = resolveHome(g);
+/** The snapshot file unpacked, once the daemon's verifier accepted it (else exits: invalid snapshot). */
+async function readVerified(
+  file: string,
+  json: boolean,
+): Promise<{ manifest: SnapshotManifest; files: Map<string, Buffer> }> {
   if (statSync(file).size > MAX_SNAPSHOT_FILE_BYTES)
     invalid(file, `the file is larger than a snapshot may be (${mb(MAX_SNAPSHOT_BYTES)} decompressed)`);
   const buf = readFileSync(file);
@@ -180,6 +180,45 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
   for (const name of ['svc.db', 'kek.key']) if (!files.has(name)) invalid(file, `the snapshot has no ${name}`);
   const verdict = await verifyWithDaemon(buf);
   if (!verdict.ok) invalid(file, verdict.problem);
+  return { manifest, files };
+}
+
+/**
+ * The imported sandbox did not start: puts the previous files back as they were and, when a sandbox was
+ * running before, starts it again. Returns the sentence that says so.
+ */
+async function restorePrevious(
+  home: string,
+  backup: string,
+  previous: { port: number; ai: string } | null,
+  seed: number,
+): Promise<string> {
+  for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json']) rmSync(join(home, name), { force: true });
+  for (const name of readdirSync(backup)) renameSync(join(backup, name), join(home, name));
+  rmSync(backup, { recursive: true, force: true });
+  if (!previous) return '';
+  try {
+    const again = await spawnDaemon({
+      home,
+      port: previous.port,
+      seed,
+      clock: 'frozen',
+      ai: previous.ai,
+      detached: true,
+    });
+    again.child.unref();
+    return ` The previous sandbox is running again (pid ${again.locator.pid}).`;
+  } catch {
+    return ` The previous files are back; start them with ${svc('sandbox start')}`;
+  }
+}
+
+export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: string[]): Promise<void> {
+  const json = Boolean(g.json);
+  const file = resolve(args[0]);
+  if (!existsSync(file) || !statSync(file).isFile()) usage(`${args[0]}: no such file`);
+  const home = resolveHome(g);
+  const { manifest, files } = await readVerified(file, json);
 
   // Verified: only now write in the home.
   privateHome(home);
@@ -221,27 +260,12 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
       });
     } catch (err) {
       if (!(err instanceof DaemonStartFailed)) throw err;
-      // Put the previous sandbox back as it was.
-      for (const name of [...DB_FILES, ...KEY_FILES, 'credentials.json']) rmSync(join(home, name), { force: true });
-      for (const name of readdirSync(backup)) renameSync(join(backup, name), join(home, name));
-      rmSync(backup, { recursive: true, force: true });
-      let restored = '';
-      if (previous) {
-        try {
-          const again = await spawnDaemon({
-            home,
-            port: previous.port,
-            seed: manifest.seed,
-            clock: 'frozen',
-            ai: previousAi,
-            detached: true,
-          });
-          again.child.unref();
-          restored = ` The previous sandbox is running again (pid ${again.locator.pid}).`;
-        } catch {
-          restored = ` The previous files are back; start them with ${svc('sandbox start')}`;
-        }
-      }
+      const restored = await restorePrevious(
+        home,
+        backup,
+        previous ? { port: previous.port, ai: previousAi } : null,
+        manifest.seed,
+      );
       info(`${chalk.red('error')} the imported sandbox did not start: ${err.message}${restored}`);
       throw new CliExit(EXIT.apiError);
     }

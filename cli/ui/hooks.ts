@@ -27,7 +27,8 @@ export function usePolling<T>(load: () => Promise<T>, intervalMs: number, key: s
   const [nonce, setNonce] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key and nonce are the triggers that reload; load is read through a ref
+  // key and nonce are the triggers that reload; load is read through a ref.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as said above
   useEffect(() => {
     let live = true;
     let timer: NodeJS.Timeout | undefined;

@@ -152,7 +152,9 @@ function remedySummary(f: OrderFacts): { slots: readonly Slot[]; text: Text } {
       return {
         slots: withSettlement(f, []),
         text: {
-          en: `Nothing is needed.${s.en} The part of the reservation the order did not use was released when it completed.`,
+          en:
+            `Nothing is needed.${s.en} The part of the reservation the order did not use was released when it ` +
+            'completed.',
           ar: `لا يلزم أي إجراء.${s.ar} وأفرج عن الجزء غير المستخدم من الحجز عند اكتمال الأمر.`,
         },
       };
@@ -191,7 +193,9 @@ function remedySummary(f: OrderFacts): { slots: readonly Slot[]; text: Text } {
       return {
         slots: ['time_in_force'],
         text: {
-          en: `It stays open under time in force ${f.time_in_force}; its reservation stays in place until the order ends.`,
+          en:
+            `It stays open under time in force ${f.time_in_force}; its reservation stays in place until the order ` +
+            'ends.',
           ar: `يبقى الأمر قائما وفق مدة السريان ${f.time_in_force}، ويبقى الحجز الخاص به حتى انتهاء الأمر.`,
         },
       };

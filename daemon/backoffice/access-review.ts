@@ -123,7 +123,8 @@ type ReviewRow = AccessReviewsRow;
 function items(deps: D, reviewId: string): ReviewItem[] {
   return deps.db
     .prepare<[string], ReviewItem>(
-      `SELECT i.id AS item_id, i.operator_id AS identity_id, o.name AS identity_name, i.grant_name AS "grant", i.scope, i.role,
+      `SELECT i.id AS item_id, i.operator_id AS identity_id, o.name AS identity_name, i.grant_name AS "grant",
+       i.scope, i.role,
        i.decision, d.name AS decided_by, i.decided_at, i.note
      FROM access_review_items i JOIN operators o ON o.id = i.operator_id LEFT JOIN operators d ON d.id = i.decided_by
      WHERE i.review_id = ? ORDER BY i.seq`,

@@ -87,7 +87,8 @@ export function proposeAction(
   const params = JSON.stringify(parsed.data);
   const digest = payloadDigest(body.action, parsed.data, body.reason);
   deps.db
-    .prepare(`INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, expires_ms, state)
+    .prepare(`INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, expires_ms,
+    state)
     VALUES (?,?,?,?,?,?,?,?, 'proposed')`)
     .run(
       id,

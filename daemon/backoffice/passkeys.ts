@@ -53,7 +53,14 @@ export function remacPasskeys(db: Db, from: Buffer, to: Buffer): number {
 
 /** The passkey store; `kek` is the live key-encryption key (the buffer a rotation rewrites). */
 export function createPasskeyStore(db: Db, kek: Buffer) {
-  const q = {
+  const q = passkeyStatements(db);
+  return { ...enrolmentMethods(q, kek), ...passkeyMethods(q, kek) };
+}
+
+export type PasskeyStore = ReturnType<typeof createPasskeyStore>;
+
+function passkeyStatements(db: Db) {
+  return {
     identityByRole: db.prepare<[string], IdentityRow>(
       'SELECT id, name, role, realm, broker_id FROM operators WHERE role = ? ORDER BY created_at, id LIMIT 1',
     ),
@@ -75,7 +82,12 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
       'UPDATE console_passkeys SET counter = ?, last_used_at = ? WHERE credential_id = ?',
     ),
   };
+}
 
+type PasskeyStatements = ReturnType<typeof passkeyStatements>;
+
+/** Identities and their one-time enrolment codes. */
+function enrolmentMethods(q: PasskeyStatements, kek: Buffer) {
   /** The enrolment row of a code, when the daemon wrote it (its MAC verifies). */
   function enrolment(code: string): EnrolmentRow | null {
     const row = code.length > 0 && code.length <= 100 ? q.code.get(sha256(code)) : undefined;
@@ -88,9 +100,6 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
     if (!row || row.used_at !== null || row.expires_at_ms <= wallMs) return null;
     return q.identity.get(row.operator_id) ?? null;
   }
-
-  const genuine = (p: PasskeyRow | undefined): p is PasskeyRow =>
-    p !== undefined && rowMacOk(kek, 'console_passkeys', passkeyFields(p), p.mac);
 
   return {
     identityByRole: (role: string): IdentityRow | null => q.identityByRole.get(role) ?? null,
@@ -128,7 +137,15 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
           .changes === 1
       );
     },
+  };
+}
 
+/** Enrolled passkeys: added, read back only when their MAC verifies, and their use counters. */
+function passkeyMethods(q: PasskeyStatements, kek: Buffer) {
+  const genuine = (p: PasskeyRow | undefined): p is PasskeyRow =>
+    p !== undefined && rowMacOk(kek, 'console_passkeys', passkeyFields(p), p.mac);
+
+  return {
     addPasskey(p: {
       credentialId: string;
       operatorId: string;
@@ -167,5 +184,3 @@ export function createPasskeyStore(db: Db, kek: Buffer) {
     recordUse: (credentialId: string, counter: number, at: string): void => void q.touch.run(counter, at, credentialId),
   };
 }
-
-export type PasskeyStore = ReturnType<typeof createPasskeyStore>;

@@ -224,7 +224,8 @@ type ListedRow = Omit<SessionView, 'idle_expires_at'> & { token_sha256: string; 
 export function listSessions(s: SessionStore): SessionView[] {
   return s.db
     .prepare<[], ListedRow>(
-      `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name, o.display_name AS identity_display_name, o.disabled_at AS identity_disabled_at,
+      `SELECT s.id AS session_id, s.operator_id AS identity_id, o.name AS identity_name,
+       o.display_name AS identity_display_name, o.disabled_at AS identity_disabled_at,
        o.role, s.created_at, s.last_seen_at,
        s.stepped_up_until, s.revoked_at, s.revoked_by, s.token_sha256, s.mac
      FROM console_sessions s JOIN operators o ON o.id = s.operator_id ORDER BY s.created_at DESC, s.id DESC`,

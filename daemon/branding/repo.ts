@@ -23,20 +23,24 @@ export function createBrandingRepo(db: Db) {
   const q = {
     tenant: db.prepare<[string], TenantRow>('SELECT name, created_at FROM tenants WHERE id = ?'),
     row: db.prepare<[string], BrandingRow>(
-      `SELECT display_name, primary_color, accent_color, font, footer_text, logo_content_type, logo_sha256, logo_bytes, updated_at
+      `SELECT display_name, primary_color, accent_color, font, footer_text, logo_content_type, logo_sha256,
+        logo_bytes, updated_at
        FROM brandings WHERE tenant_id = ?`,
     ),
     logo: db.prepare<[string], { logo_sealed: Buffer | null }>('SELECT logo_sealed FROM brandings WHERE tenant_id = ?'),
     putTheme: db.prepare(
       `INSERT INTO brandings (tenant_id, display_name, primary_color, accent_color, font, footer_text, updated_at)
        VALUES (@tenant_id, @display_name, @primary_color, @accent_color, @font, @footer_text, @updated_at)
-       ON CONFLICT (tenant_id) DO UPDATE SET display_name = excluded.display_name, primary_color = excluded.primary_color,
-         accent_color = excluded.accent_color, font = excluded.font, footer_text = excluded.footer_text, updated_at = excluded.updated_at`,
+       ON CONFLICT (tenant_id) DO UPDATE SET display_name = excluded.display_name,
+         primary_color = excluded.primary_color,
+         accent_color = excluded.accent_color, font = excluded.font, footer_text = excluded.footer_text,
+         updated_at = excluded.updated_at`,
     ),
     putLogo: db.prepare(
       `INSERT INTO brandings (tenant_id, logo_sealed, logo_content_type, logo_sha256, logo_bytes, updated_at)
        VALUES (@tenant_id, @logo_sealed, @logo_content_type, @logo_sha256, @logo_bytes, @updated_at)
-       ON CONFLICT (tenant_id) DO UPDATE SET logo_sealed = excluded.logo_sealed, logo_content_type = excluded.logo_content_type,
+       ON CONFLICT (tenant_id) DO UPDATE SET logo_sealed = excluded.logo_sealed,
+         logo_content_type = excluded.logo_content_type,
          logo_sha256 = excluded.logo_sha256, logo_bytes = excluded.logo_bytes, updated_at = excluded.updated_at`,
     ),
   };

@@ -26,8 +26,10 @@ export function createComplaintRepo(db: Db) {
   const q = {
     investorTenant: db.prepare<[string], string>('SELECT tenant_id FROM investors WHERE id = ?').pluck(),
     insert: db.prepare(
-      `INSERT INTO complaints (id, tenant_id, investor_id, category, channel, summary, state, received_at, received_date, due_date, updated_at)
-       VALUES (@id, @tenant_id, @investor_id, @category, @channel, @summary, 'received', @received_at, @received_date, @due_date, @received_at)`,
+      `INSERT INTO complaints (id, tenant_id, investor_id, category, channel, summary, state, received_at,
+        received_date, due_date, updated_at)
+       VALUES (@id, @tenant_id, @investor_id, @category, @channel, @summary, 'received', @received_at, @received_date,
+         @due_date, @received_at)`,
     ),
     event: db.prepare(
       'INSERT INTO complaint_events (complaint_id, from_state, to_state, actor, note, at) VALUES ' +

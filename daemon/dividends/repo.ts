@@ -11,15 +11,19 @@ export type EntitlementRow = DividendEntitlementsRow;
 export function createDividendRepo(db: Db) {
   const q = {
     insert: db.prepare(
-      `INSERT INTO dividends (id, symbol, amount_per_share_micros, ex_date, pay_date, withholding_bps, record_ms, pay_ms, state, declared_at)
-       VALUES (@id, @symbol, @amount_per_share_micros, @ex_date, @pay_date, @withholding_bps, @record_ms, @pay_ms, 'declared', @declared_at)`,
+      `INSERT INTO dividends (id, symbol, amount_per_share_micros, ex_date, pay_date, withholding_bps, record_ms,
+        pay_ms, state, declared_at)
+       VALUES (@id, @symbol, @amount_per_share_micros, @ex_date, @pay_date, @withholding_bps, @record_ms, @pay_ms,
+         'declared', @declared_at)`,
     ),
     byId: db.prepare<[string], DividendRow>('SELECT * FROM dividends WHERE id = ?'),
     recorded: db.prepare("UPDATE dividends SET state = 'recorded', recorded_at = ? WHERE id = ?"),
     paid: db.prepare("UPDATE dividends SET state = 'paid', paid_at = ? WHERE id = ?"),
     insertEntitlement: db.prepare(
-      `INSERT INTO dividend_entitlements (dividend_id, tenant_id, investor_id, shares, gross_micros, tax_micros, net_micros, state, reason_code)
-       VALUES (@dividend_id, @tenant_id, @investor_id, @shares, @gross_micros, @tax_micros, @net_micros, @state, @reason_code)`,
+      `INSERT INTO dividend_entitlements (dividend_id, tenant_id, investor_id, shares, gross_micros, tax_micros,
+        net_micros, state, reason_code)
+       VALUES (@dividend_id, @tenant_id, @investor_id, @shares, @gross_micros, @tax_micros, @net_micros, @state,
+         @reason_code)`,
     ),
     entitlements: db.prepare<[string], EntitlementRow>(
       'SELECT * FROM dividend_entitlements WHERE dividend_id = ? ORDER BY seq',

@@ -26,10 +26,19 @@ const DESK_SELECT =
   `t.investor_id`;
 
 export function createTransferRepo(db: Db) {
-  const q = {
+  const q = transferStatements(db);
+  return { ...transferMethods(q), ...deskMethods(q) };
+}
+
+export type TransferRepo = ReturnType<typeof createTransferRepo>;
+
+function transferStatements(db: Db) {
+  return {
     insert: db.prepare(
-      `INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, hold_id, local_date, created_ms, created_at, updated_at)
-       VALUES (@id, @tenant_id, @investor_id, @direction, @amount_micros, 'received', @approval, @hold_id, @local_date, @created_ms, @created_at, @created_at)`,
+      `INSERT INTO transfers (id, tenant_id, investor_id, direction, amount_micros, state, approval, hold_id,
+                              local_date, created_ms, created_at, updated_at)
+       VALUES (@id, @tenant_id, @investor_id, @direction, @amount_micros, 'received', @approval, @hold_id,
+               @local_date, @created_ms, @created_at, @created_at)`,
     ),
     byId: db.prepare<[string], TransferRow>('SELECT * FROM transfers WHERE id = ?'),
     byTenant: db.prepare<[string, string], TransferRow>('SELECT * FROM transfers WHERE id = ? AND tenant_id = ?'),
@@ -38,7 +47,8 @@ export function createTransferRepo(db: Db) {
       TransferRow
     >(
       `SELECT * FROM transfers
-        WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor) AND (@state IS NULL OR state = @state) AND seq < @before
+        WHERE tenant_id = @tenant AND (@investor IS NULL OR investor_id = @investor)
+          AND (@state IS NULL OR state = @state) AND seq < @before
         ORDER BY seq DESC LIMIT @limit`,
     ),
     dailyTotal: db.prepare<[string, string, string], { total: number }>(
@@ -54,7 +64,8 @@ export function createTransferRepo(db: Db) {
       DeskRow
     >(
       `${DESK_SELECT}
-        WHERE (@broker IS NULL OR i.broker_id = @broker) AND (@approval IS NULL OR t.approval = @approval) AND (@state IS NULL OR t.state = @state)
+        WHERE (@broker IS NULL OR i.broker_id = @broker) AND (@approval IS NULL OR t.approval = @approval)
+          AND (@state IS NULL OR t.state = @state)
         ORDER BY t.seq DESC LIMIT @limit`,
     ),
     deskById: db.prepare<{ broker: string | null; id: string }, DeskRow>(
@@ -63,7 +74,12 @@ export function createTransferRepo(db: Db) {
     manual: db.prepare<[], { manual_funding: number }>('SELECT manual_funding FROM sandbox_state WHERE id = 1'),
     setManual: db.prepare('UPDATE sandbox_state SET manual_funding = ? WHERE id = 1'),
   };
+}
 
+type TransferStatements = ReturnType<typeof transferStatements>;
+
+/** The tenant's transfers: create, read, list, the daily total and state changes. */
+function transferMethods(q: TransferStatements) {
   return {
     insert(
       row: Pick<
@@ -116,6 +132,12 @@ export function createTransferRepo(db: Db) {
         updated_at: c.updated_at,
       });
     },
+  };
+}
+
+/** The dealer desk's view of transfers and the manual-funding switch. */
+function deskMethods(q: TransferStatements) {
+  return {
     deskList(f: {
       brokerId: string | null;
       approval?: TransferApproval;
@@ -141,5 +163,3 @@ export function createTransferRepo(db: Db) {
     },
   };
 }
-
-export type TransferRepo = ReturnType<typeof createTransferRepo>;

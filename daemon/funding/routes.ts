@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { defineRoute, type RouteDef } from '../contract/route.js';
-import { createFundingService } from './service.js';
+import { createFundingService, type FundingService } from './service.js';
 import {
   DeskListQuery,
   DeskTransferSchema,
@@ -20,6 +20,10 @@ import {
 export function fundingRoutes(deps: Deps): RouteDef[] {
   const funding = createFundingService(deps);
 
+  return [...transferRoutes(funding), ...deskFundingRoutes(funding), ...manualFundingRoutes(funding)];
+}
+
+function transferRoutes(funding: FundingService): RouteDef[] {
   return [
     defineRoute({
       method: 'POST',
@@ -70,6 +74,11 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND'],
       handler: ({ params, tenantId }) => funding.get(tenantId!, params.id),
     }),
+  ];
+}
+
+function deskFundingRoutes(funding: FundingService): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/broker/v1/funding',
@@ -108,6 +117,11 @@ export function fundingRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND', 'TRANSFER_NOT_PENDING_APPROVAL', 'INVALID_FUNDING_REASON'],
       handler: ({ params, body, operator }) => funding.reject(operator!, params.id, body.reason_code),
     }),
+  ];
+}
+
+function manualFundingRoutes(funding: FundingService): RouteDef[] {
+  return [
     defineRoute({
       method: 'POST',
       url: '/admin/sandbox/manual-funding',

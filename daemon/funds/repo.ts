@@ -30,12 +30,15 @@ export interface Processed {
 export function createFundRepo(db: Db) {
   const q = {
     insert: db.prepare(
-      `INSERT INTO fund_orders (id, tenant_id, investor_id, fund_code, side, amount_micros, units_micros, state, created_ms, created_at, updated_at)
-       VALUES (@id, @tenant_id, @investor_id, @fund_code, @side, @amount_micros, @units_micros, 'received', @created_ms, @created_at, @created_at)`,
+      `INSERT INTO fund_orders (id, tenant_id, investor_id, fund_code, side, amount_micros, units_micros, state,
+        created_ms, created_at, updated_at)
+       VALUES (@id, @tenant_id, @investor_id, @fund_code, @side, @amount_micros, @units_micros, 'received',
+         @created_ms, @created_at, @created_at)`,
     ),
     validated: db.prepare("UPDATE fund_orders SET state = 'validated', updated_at = ? WHERE id = ?"),
     processed: db.prepare(
-      `UPDATE fund_orders SET state = 'processed', nav_micros = @nav_micros, nav_date = @nav_date, result_units_micros = @result_units_micros,
+      `UPDATE fund_orders SET state = 'processed', nav_micros = @nav_micros, nav_date = @nav_date,
+        result_units_micros = @result_units_micros,
          result_amount_micros = @result_amount_micros, processed_at = @at, updated_at = @at WHERE id = @id`,
     ),
     settled: db.prepare("UPDATE fund_orders SET state = 'settled', settled_at = ?, updated_at = ? WHERE id = ?"),

@@ -23,9 +23,11 @@ export function createLedgerReads(db: Db, accounts: AccountStore): LedgerReads {
           "bucket <> 'system' ORDER BY asset",
       ),
       entriesByRef: db.prepare<[string, string], EntryRow>(
-        `SELECT e.id, d.owner AS debit_owner, d.bucket AS debit_bucket, c.owner AS credit_owner, c.bucket AS credit_bucket,
+        `SELECT e.id, d.owner AS debit_owner, d.bucket AS debit_bucket, c.owner AS credit_owner,
+          c.bucket AS credit_bucket,
                 d.asset, e.amount, e.kind, e.ref, e.hold_id, e.at_ms
-           FROM ledger_entries e JOIN ledger_accounts d ON d.id = e.debit_account_id JOIN ledger_accounts c ON c.id = e.credit_account_id
+           FROM ledger_entries e JOIN ledger_accounts d ON d.id = e.debit_account_id
+           JOIN ledger_accounts c ON c.id = e.credit_account_id
           WHERE e.tenant_id = ? AND e.ref = ? ORDER BY e.id`,
       ),
     },

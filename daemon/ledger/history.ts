@@ -27,7 +27,8 @@ export function createLedgerHistory(db: Db) {
       `SELECT a.tenant_id, a.owner,
               COALESCE((SELECT SUM(amount) FROM ledger_entries WHERE credit_account_id = a.id AND at_ms < @at), 0)
             - COALESCE((SELECT SUM(amount) FROM ledger_entries WHERE debit_account_id = a.id AND at_ms < @at), 0) AS qty
-         FROM ledger_accounts a WHERE a.asset = @asset AND a.bucket <> 'system' ORDER BY a.tenant_id, a.owner, a.bucket`,
+         FROM ledger_accounts a WHERE a.asset = @asset AND a.bucket <> 'system' ORDER BY a.tenant_id, a.owner,
+           a.bucket`,
     ),
   };
 
@@ -40,7 +41,8 @@ export function createLedgerHistory(db: Db) {
       const rows = db
         .prepare(
           `SELECT e.id, e.at_ms, e.amount, e.kind, e.ref, d.asset, d.owner AS debit_owner, c.owner AS credit_owner
-             FROM ledger_entries e JOIN ledger_accounts d ON d.id = e.debit_account_id JOIN ledger_accounts c ON c.id = e.credit_account_id
+             FROM ledger_entries e JOIN ledger_accounts d ON d.id = e.debit_account_id
+             JOIN ledger_accounts c ON c.id = e.credit_account_id
             WHERE e.debit_account_id IN (${list}) OR e.credit_account_id IN (${list}) ORDER BY e.id`,
         )
         .all() as Array<{

@@ -14,7 +14,8 @@ type Row = Record<string, string | number | null>;
 const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }> = [
   {
     name: 'per-asset sum is zero',
-    sql: `SELECT tenant_id, asset, SUM(balance) AS total FROM ledger_accounts WHERE (@tenant IS NULL OR tenant_id = @tenant)
+    sql: `SELECT tenant_id, asset,
+      SUM(balance) AS total FROM ledger_accounts WHERE (@tenant IS NULL OR tenant_id = @tenant)
            GROUP BY tenant_id, asset HAVING total <> 0`,
     describe: (r) => `${r.tenant_id} ${r.asset}: balances sum to ${r.total}, not 0`,
   },
@@ -37,7 +38,8 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
     name: 'reserved equals the remainders of pending holds',
     sql: `WITH held AS (
             SELECT tenant_id, investor_id, asset, SUM(remaining) AS remaining FROM ledger_holds
-             WHERE state = 'pending' AND (@tenant IS NULL OR tenant_id = @tenant) GROUP BY tenant_id, investor_id, asset),
+             WHERE state = 'pending' AND (@tenant IS NULL OR tenant_id = @tenant) GROUP BY tenant_id, investor_id,
+               asset),
           reserved AS (
             SELECT tenant_id, owner AS investor_id, asset, balance FROM ledger_accounts
              WHERE bucket = 'reserved' AND (@tenant IS NULL OR tenant_id = @tenant))
@@ -46,15 +48,18 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
            WHERE r.balance <> COALESCE(h.remaining, 0)
           UNION ALL
           SELECT h.investor_id, h.asset, 0, h.remaining FROM held h
-           WHERE NOT EXISTS (SELECT 1 FROM reserved r WHERE r.tenant_id = h.tenant_id AND r.investor_id = h.investor_id AND r.asset = h.asset)`,
+           WHERE NOT EXISTS (SELECT 1 FROM reserved r WHERE r.tenant_id = h.tenant_id
+             AND r.investor_id = h.investor_id AND r.asset = h.asset)`,
     describe: (r) => `${r.investor_id} ${r.asset}: reserved is ${r.balance} but pending holds keep ${r.held}`,
   },
   {
     name: 'each hold is accounted for by its postings',
     sql: `SELECT h.id, h.amount, h.posted, h.remaining, h.state,
                  COALESCE(SUM(CASE WHEN c.bucket = 'reserved' THEN e.amount END), 0) AS held_in,
-                 COALESCE(SUM(CASE WHEN d.bucket = 'reserved' AND e.kind <> 'hold.void' THEN e.amount END), 0) AS posted_out,
-                 COALESCE(SUM(CASE WHEN d.bucket = 'reserved' AND e.kind = 'hold.void' THEN e.amount END), 0) AS voided_out
+                 COALESCE(SUM(CASE WHEN d.bucket = 'reserved' AND e.kind <> 'hold.void' THEN e.amount END),
+                   0) AS posted_out,
+                 COALESCE(SUM(CASE WHEN d.bucket = 'reserved' AND e.kind = 'hold.void' THEN e.amount END),
+                   0) AS voided_out
             FROM ledger_holds h
             LEFT JOIN ledger_entries e ON e.hold_id = h.id
             LEFT JOIN ledger_accounts d ON d.id = e.debit_account_id

@@ -55,8 +55,10 @@ export interface Decision {
 function applicationQueries(db: Db) {
   const q = {
     insertApp: db.prepare(
-      `INSERT INTO kyc_applications (id, tenant_id, broker_id, state, full_name, national_id_enc, national_id_hash, details_enc, created_at, created_ms, updated_at)
-       VALUES (@id, @tenant_id, @broker_id, @state, @full_name, @national_id_enc, @national_id_hash, @details_enc, @created_at, @created_ms, @created_at)`,
+      `INSERT INTO kyc_applications (id, tenant_id, broker_id, state, full_name, national_id_enc, national_id_hash,
+        details_enc, created_at, created_ms, updated_at)
+       VALUES (@id, @tenant_id, @broker_id, @state, @full_name, @national_id_enc, @national_id_hash, @details_enc,
+         @created_at, @created_ms, @created_at)`,
     ),
     app: db.prepare<[string, string], ApplicationRow>('SELECT * FROM kyc_applications WHERE id = ? AND tenant_id = ?'),
     appForBroker: db.prepare<[string, string | null, string | null], ApplicationRow>(
@@ -128,7 +130,8 @@ function documentQueries(db: Db) {
     upsertDoc: db.prepare(
       `INSERT INTO kyc_documents (application_id, side, content_type, bytes_enc, sha256, size_bytes, uploaded_at)
        VALUES (@application_id, @side, @content_type, @bytes_enc, @sha256, @size_bytes, @uploaded_at)
-       ON CONFLICT (application_id, side) DO UPDATE SET content_type = excluded.content_type, bytes_enc = excluded.bytes_enc,
+       ON CONFLICT (application_id, side) DO UPDATE SET content_type = excluded.content_type,
+         bytes_enc = excluded.bytes_enc,
          sha256 = excluded.sha256, size_bytes = excluded.size_bytes, uploaded_at = excluded.uploaded_at`,
     ),
   };
@@ -152,8 +155,10 @@ function accountQueries(db: Db) {
     firstBroker: db.prepare<[], BrokerRow>('SELECT * FROM brokers ORDER BY rowid LIMIT 1'),
     investorCount: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM investors WHERE broker_id = ?'),
     insertInvestor: db.prepare(
-      `INSERT INTO investors (id, tenant_id, broker_id, application_id, account_number, full_name, status, created_at, created_ms)
-       VALUES (@id, @tenant_id, @broker_id, @application_id, @account_number, @full_name, 'active', @created_at, @created_ms)`,
+      `INSERT INTO investors (id, tenant_id, broker_id, application_id, account_number, full_name, status, created_at,
+        created_ms)
+       VALUES (@id, @tenant_id, @broker_id, @application_id, @account_number, @full_name, 'active', @created_at,
+         @created_ms)`,
     ),
     accounts: db.prepare<[string, string | null, string | null, number], InvestorRow>(
       'SELECT * FROM investors WHERE tenant_id = ? AND (? IS NULL OR status = ?) ORDER BY created_ms DESC, ' +
@@ -163,7 +168,8 @@ function accountQueries(db: Db) {
       [string | null, string | null, string | null, string | null, string | null, string | null, number],
       InvestorRow
     >(
-      `SELECT * FROM investors WHERE (? IS NULL OR broker_id = ?) AND (? IS NULL OR tenant_id = ?) AND (? IS NULL OR status = ?)
+      `SELECT * FROM investors WHERE (? IS NULL OR broker_id = ?) AND (? IS NULL OR tenant_id = ?)
+        AND (? IS NULL OR status = ?)
        ORDER BY created_ms DESC, rowid DESC LIMIT ?`,
     ),
     investorForBroker: db.prepare<[string, string | null, string | null], InvestorRow>(
@@ -171,7 +177,8 @@ function accountQueries(db: Db) {
     ),
     suitability: db.prepare(
       `UPDATE investors SET questionnaire = @questionnaire, suitability_tier = @tier, suitability_recorded = 1,
-         risk_acknowledged = @risk_acknowledged, shariah_only = @shariah_only WHERE id = @id AND tenant_id = @tenant_id`,
+         risk_acknowledged = @risk_acknowledged, shariah_only = @shariah_only WHERE id = @id
+           AND tenant_id = @tenant_id`,
     ),
     status: db.prepare<[AccountStatus, string]>('UPDATE investors SET status = ? WHERE id = ?'),
   };

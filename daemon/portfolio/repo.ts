@@ -26,11 +26,14 @@ export interface StatementFill extends FeeLines {
 
 export function createPortfolioRepo(db: Db) {
   const fills = db.prepare<[string, string], FillCostRow>(
-    `SELECT seq, symbol, side, qty, value_micros, commission_micros + egx_micros + mcdr_micros + ipf_micros + fra_micros + stamp_duty_micros AS charges_micros, at_ms
+    `SELECT seq, symbol, side, qty, value_micros,
+      commission_micros + egx_micros + mcdr_micros + ipf_micros + fra_micros + stamp_duty_micros AS charges_micros,
+      at_ms
        FROM fills WHERE tenant_id = ? AND investor_id = ? ORDER BY seq`,
   );
   const statementFills = db.prepare<[string, string, number, number], StatementFill>(
-    `SELECT id AS fill_id, order_id, symbol, side, qty, price_micros, value_micros, commission_micros, egx_micros, mcdr_micros, ipf_micros,
+    `SELECT id AS fill_id, order_id, symbol, side, qty, price_micros, value_micros, commission_micros, egx_micros,
+      mcdr_micros, ipf_micros,
             fra_micros, stamp_duty_micros, net_micros, trade_date, settlement_date, at
        FROM fills WHERE tenant_id = ? AND investor_id = ? AND at_ms >= ? AND at_ms <= ? ORDER BY seq`,
   );

@@ -46,7 +46,14 @@ function breakWhere(f: BreakFilter): { sql: string; args: unknown[] } {
 }
 
 export function createReconRepo(db: Db) {
-  const q = {
+  const q = reconStatements(db);
+  return { ...inputAndRunMethods(db, q), ...breakMethods(db, q) };
+}
+
+export type ReconRepo = ReturnType<typeof createReconRepo>;
+
+function reconStatements(db: Db) {
+  return {
     accounts: db.prepare<[], AccountInfo>(
       "SELECT id, tenant_id, owner, asset, bucket FROM ledger_accounts WHERE asset NOT GLOB 'fund:*'",
     ),
@@ -58,16 +65,20 @@ export function createReconRepo(db: Db) {
     ),
     investorCount: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM investors'),
     insertOverride: db.prepare(
-      `INSERT INTO recon_overrides (id, tenant_id, investor_id, asset, kind, amount, from_date, through_date, created_at)
+      `INSERT INTO recon_overrides (id, tenant_id, investor_id, asset, kind, amount, from_date, through_date,
+                                    created_at)
        VALUES (@id, @tenant_id, @investor_id, @asset, @kind, @amount, @from_date, @through_date, @created_at)`,
     ),
     overridesOn: db.prepare<[string, string], OverrideRow>(
-      'SELECT * FROM recon_overrides WHERE from_date <= ? AND (through_date IS NULL OR through_date >= ?) ORDER BY seq',
+      'SELECT * FROM recon_overrides WHERE from_date <= ? AND (through_date IS NULL OR through_date >= ?) ' +
+        'ORDER BY seq',
     ),
     override: db.prepare<[string], OverrideRow>('SELECT * FROM recon_overrides WHERE id = ?'),
     insertRun: db.prepare(
-      `INSERT INTO recon_runs (id, date, created_at, created_by, investors, custodian_lines, bank_lines, breaks_found, breaks_opened, breaks_auto_resolved)
-       VALUES (@id, @date, @created_at, @created_by, @investors, @custodian_lines, @bank_lines, @breaks_found, @breaks_opened, @breaks_auto_resolved)`,
+      `INSERT INTO recon_runs (id, date, created_at, created_by, investors, custodian_lines, bank_lines, breaks_found,
+                               breaks_opened, breaks_auto_resolved)
+       VALUES (@id, @date, @created_at, @created_by, @investors, @custodian_lines, @bank_lines, @breaks_found,
+               @breaks_opened, @breaks_auto_resolved)`,
     ),
     run: db.prepare<[string], RunRow>('SELECT * FROM recon_runs WHERE id = ?'),
     tally: db.prepare('UPDATE recon_runs SET breaks_opened = ?, breaks_auto_resolved = ? WHERE id = ?'),
@@ -77,8 +88,11 @@ export function createReconRepo(db: Db) {
         "state = 'resolved' ORDER BY seq DESC LIMIT 1",
     ),
     insertBreak: db.prepare(
-      `INSERT INTO recon_breaks (id, tenant_id, investor_id, asset, kind, ledger_value, external_value, difference, first_run_id, first_seen_date, first_seen_at, last_run_id, last_seen_date, state, reopens)
-       VALUES (@id, @tenant_id, @investor_id, @asset, @kind, @ledger_value, @external_value, @difference, @first_run_id, @first_seen_date, @first_seen_at, @last_run_id, @last_seen_date, 'open', @reopens)`,
+      `INSERT INTO recon_breaks (id, tenant_id, investor_id, asset, kind, ledger_value, external_value, difference,
+                                 first_run_id, first_seen_date, first_seen_at, last_run_id, last_seen_date, state,
+                                 reopens)
+       VALUES (@id, @tenant_id, @investor_id, @asset, @kind, @ledger_value, @external_value, @difference,
+               @first_run_id, @first_seen_date, @first_seen_at, @last_run_id, @last_seen_date, 'open', @reopens)`,
     ),
     seen: db.prepare(
       'UPDATE recon_breaks SET ledger_value = @ledger_value, external_value = @external_value, difference = ' +
@@ -101,7 +115,12 @@ export function createReconRepo(db: Db) {
     ),
     break: db.prepare<[string], BreakRow>('SELECT * FROM recon_breaks WHERE id = ?'),
   };
+}
 
+type ReconStatements = ReturnType<typeof reconStatements>;
+
+/** What a run reads (ledger accounts and postings, investors, injected overrides) and the runs themselves. */
+function inputAndRunMethods(db: Db, q: ReconStatements) {
   return {
     accounts: () => q.accounts.all(),
     /** Every posting before `cutoffMs` as [debit account, credit account, amount] (arrays: the hot read). */
@@ -121,6 +140,12 @@ export function createReconRepo(db: Db) {
           .all(date, limit);
       return db.prepare<[number], RunRow>('SELECT * FROM recon_runs ORDER BY seq DESC LIMIT ?').all(limit);
     },
+  };
+}
+
+/** Breaks: found, seen again, auto-resolved, acknowledged, accepted or adjusted, read and listed. */
+function breakMethods(db: Db, q: ReconStatements) {
+  return {
     unresolved: () => q.unresolved.all(),
     lastResolved: (b: { tenant_id: string; investor_id: string; asset: string; kind: string }) =>
       q.lastResolved.get(b.tenant_id, b.investor_id, b.asset, b.kind)?.id ?? null,
@@ -148,5 +173,3 @@ export function createReconRepo(db: Db) {
     },
   };
 }
-
-export type ReconRepo = ReturnType<typeof createReconRepo>;

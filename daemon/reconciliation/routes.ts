@@ -19,7 +19,7 @@ import {
   StatementQuery,
   StatementSchema,
 } from '../contract/schemas/reconciliation.js';
-import { createReconciliationService } from './service.js';
+import { createReconciliationService, type ReconciliationService } from './service.js';
 
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
 const read = { realm: 'admin', grant: 'reconciliation:read' } as const;
@@ -32,6 +32,10 @@ const dateCode = (path: readonly PropertyKey[], issue: { code: string }) =>
 
 export function reconciliationRoutes(deps: Deps): RouteDef[] {
   const recon = createReconciliationService(deps);
+  return [...injectBreakRoutes(recon), ...statementAndRunRoutes(recon), ...breakRoutes(recon)];
+}
+
+function injectBreakRoutes(recon: ReconciliationService): RouteDef[] {
   return [
     defineRoute({
       method: 'POST',
@@ -57,6 +61,11 @@ export function reconciliationRoutes(deps: Deps): RouteDef[] {
       ],
       handler: ({ body }) => recon.inject(body),
     }),
+  ];
+}
+
+function statementAndRunRoutes(recon: ReconciliationService): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/admin/reconciliation/statements',
@@ -108,6 +117,11 @@ export function reconciliationRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND'],
       handler: ({ params }) => recon.getRun(params.id),
     }),
+  ];
+}
+
+function breakRoutes(recon: ReconciliationService): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/admin/reconciliation/breaks',

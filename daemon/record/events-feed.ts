@@ -40,9 +40,10 @@ const SOURCES: Source[] = [
     insertWhen: `NEW.state IN ${ORDER_DONE}`,
     updateWhen: `NEW.state IN ${ORDER_DONE} AND (NEW.state IS NOT OLD.state OR NEW.filled_qty <> OLD.filled_qty)`,
     type: `CASE NEW.state WHEN 'cancelled' THEN 'order.canceled' ELSE 'order.' || NEW.state END`,
-    data: `json_object('order_id', NEW.id, 'investor_id', NEW.investor_id, 'client_order_id', NEW.client_order_id, 'symbol', NEW.symbol,
-      'side', NEW.side, 'type', NEW.type, 'time_in_force', NEW.time_in_force, 'qty', NEW.qty, 'limit_price_micros', NEW.limit_price_micros,
-      'filled_qty', NEW.filled_qty, 'filled_value_micros', NEW.filled_value_micros, 'state', NEW.state, 'reason_code', NEW.reason_code)`,
+    data: `json_object('order_id', NEW.id, 'investor_id', NEW.investor_id, 'client_order_id', NEW.client_order_id,
+      'symbol', NEW.symbol, 'side', NEW.side, 'type', NEW.type, 'time_in_force', NEW.time_in_force, 'qty', NEW.qty,
+      'limit_price_micros', NEW.limit_price_micros, 'filled_qty', NEW.filled_qty,
+      'filled_value_micros', NEW.filled_value_micros, 'state', NEW.state, 'reason_code', NEW.reason_code)`,
   },
   {
     table: 'transfers',
@@ -52,8 +53,9 @@ const SOURCES: Source[] = [
     type:
       `CASE WHEN NEW.state = 'received' AND NEW.approval = 'approved' THEN 'transfer.approved' ELSE 'transfer.' ` +
       `|| NEW.state END`,
-    data: `json_object('transfer_id', NEW.id, 'investor_id', NEW.investor_id, 'direction', NEW.direction, 'amount_micros', NEW.amount_micros,
-      'state', NEW.state, 'approval', NEW.approval, 'reason_code', NEW.reason_code)`,
+    data: `json_object('transfer_id', NEW.id, 'investor_id', NEW.investor_id, 'direction', NEW.direction,
+      'amount_micros', NEW.amount_micros, 'state', NEW.state, 'approval', NEW.approval,
+      'reason_code', NEW.reason_code)`,
   },
   {
     table: 'kyc_applications',
@@ -72,10 +74,10 @@ const SOURCES: Source[] = [
     insertWhen: '1',
     updateWhen: 'NEW.state IS NOT OLD.state',
     type: `'fund_order.' || NEW.state`,
-    data: `json_object('fund_order_id', NEW.id, 'investor_id', NEW.investor_id, 'fund_code', NEW.fund_code, 'side', NEW.side,
-      'amount_micros', NEW.amount_micros, 'units_micros', NEW.units_micros, 'state', NEW.state, 'nav_micros', NEW.nav_micros,
-      'nav_date', NEW.nav_date, 'result_units_micros', NEW.result_units_micros, 'result_amount_micros', NEW.result_amount_micros,
-      'reason_code', NEW.reason_code)`,
+    data: `json_object('fund_order_id', NEW.id, 'investor_id', NEW.investor_id, 'fund_code', NEW.fund_code,
+      'side', NEW.side, 'amount_micros', NEW.amount_micros, 'units_micros', NEW.units_micros, 'state', NEW.state,
+      'nav_micros', NEW.nav_micros, 'nav_date', NEW.nav_date, 'result_units_micros', NEW.result_units_micros,
+      'result_amount_micros', NEW.result_amount_micros, 'reason_code', NEW.reason_code)`,
   },
   {
     // a statement is ready (docs/reports.md); its ready_at is the simulated minute it became ready
@@ -84,8 +86,9 @@ const SOURCES: Source[] = [
     insertWhen: '0',
     updateWhen: "NEW.state = 'ready' AND OLD.state <> 'ready'",
     type: `'report.ready'`,
-    data: `json_object('report_id', NEW.id, 'investor_id', NEW.investor_id, 'type', NEW.type, 'period_start', NEW.period_start,
-      'period_end', NEW.period_end, 'locale', NEW.locale, 'state', NEW.state, 'bytes', NEW.bytes, 'sha256', NEW.sha256)`,
+    data: `json_object('report_id', NEW.id, 'investor_id', NEW.investor_id, 'type', NEW.type,
+      'period_start', NEW.period_start, 'period_end', NEW.period_end, 'locale', NEW.locale, 'state', NEW.state,
+      'bytes', NEW.bytes, 'sha256', NEW.sha256)`,
     at: 'NEW.ready_at',
   },
 ];
@@ -95,8 +98,10 @@ function triggerSql(s: Source): string {
     `INSERT INTO temp.svc_events (type, subject, tenant_id, at, data) VALUES (${s.type}, NEW.id, NEW.tenant_id, ` +
     `${s.at ?? 'NEW.updated_at'}, ${s.data});`;
   return `
-CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_insert AFTER INSERT ON main.${s.table} WHEN ${s.insertWhen} BEGIN ${insert} END;
-CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_update AFTER UPDATE OF ${s.columns.join(', ')} ON main.${s.table} WHEN ${s.updateWhen} BEGIN ${insert} END;`;
+CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_insert AFTER INSERT ON main.${s.table}
+  WHEN ${s.insertWhen} BEGIN ${insert} END;
+CREATE TEMP TRIGGER IF NOT EXISTS svc_event_${s.table}_update AFTER UPDATE OF ${s.columns.join(', ')} ON main.${s.table}
+  WHEN ${s.updateWhen} BEGIN ${insert} END;`;
 }
 
 interface Row {
@@ -144,7 +149,8 @@ export interface EventFeedDeps {
 
 function install(db: Db): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS svc_events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, subject TEXT NOT NULL, tenant_id TEXT, at TEXT NOT NULL, data TEXT NOT NULL)`);
+    id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, subject TEXT NOT NULL, tenant_id TEXT,
+    at TEXT NOT NULL, data TEXT NOT NULL)`);
   const boot =
     db.prepare<[], { boot_count: number }>('SELECT boot_count FROM sandbox_state WHERE id = 1').get()?.boot_count ?? 0;
   const seeded = db
@@ -153,6 +159,33 @@ function install(db: Db): void {
   if (!seeded)
     db.prepare("INSERT INTO temp.sqlite_sequence (name, seq) VALUES ('svc_events', ?)").run(boot * BOOT_ID_STRIDE);
   db.exec(SOURCES.map(triggerSql).join('\n'));
+}
+
+/** The feed's reads of its temp table, prepared once the table exists. */
+function feedQueries(db: Db) {
+  const readStmt = db.prepare<[number], Row>(
+    'SELECT id, type, subject, tenant_id, at, data FROM temp.svc_events WHERE id > ? ORDER BY id LIMIT 1000',
+  );
+  const lastStmt = db.prepare<[], { id: number | null }>(
+    "SELECT max(seq) AS id FROM temp.sqlite_sequence WHERE name = 'svc_events'",
+  );
+  const pruneStmt = db.prepare<[number]>('DELETE FROM temp.svc_events WHERE id <= ?');
+  return {
+    read: (after: number) => readStmt.all(after),
+    lastId: () => lastStmt.get()?.id ?? 0,
+    prune: (upTo: number) => void pruneStmt.run(upTo),
+  };
+}
+
+function eventOf(r: Row): SandboxEvent {
+  return {
+    id: r.id,
+    type: r.type,
+    at: r.at,
+    subject: r.subject,
+    tenant_id: r.tenant_id,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+  };
 }
 
 export function createEventFeed(deps: EventFeedDeps): EventFeed {
@@ -168,16 +201,7 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
   function start(): void {
     if (installed) return;
     install(db);
-    const readStmt = db.prepare<[number], Row>(
-      'SELECT id, type, subject, tenant_id, at, data FROM temp.svc_events WHERE id > ? ORDER BY id LIMIT 1000',
-    );
-    const lastStmt = db.prepare<[], { id: number | null }>(
-      "SELECT max(seq) AS id FROM temp.sqlite_sequence WHERE name = 'svc_events'",
-    );
-    const pruneStmt = db.prepare<[number]>('DELETE FROM temp.svc_events WHERE id <= ?');
-    read = (after) => readStmt.all(after);
-    lastId = () => lastStmt.get()?.id ?? 0;
-    prune = (upTo) => pruneStmt.run(upTo);
+    ({ read, lastId, prune } = feedQueries(db));
     installed = true;
   }
 
@@ -187,14 +211,7 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
     const from = Math.min(...[...subs].map((s) => s.cursor));
     const rows = read!(from);
     for (const r of rows) {
-      const e: SandboxEvent = {
-        id: r.id,
-        type: r.type,
-        at: r.at,
-        subject: r.subject,
-        tenant_id: r.tenant_id,
-        data: JSON.parse(r.data) as Record<string, unknown>,
-      };
+      const e = eventOf(r);
       for (const s of subs) {
         if (r.id <= s.cursor) continue;
         s.cursor = r.id;

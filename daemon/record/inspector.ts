@@ -159,54 +159,78 @@ function createColumns(capacity: number) {
   };
 }
 
+type Columns = ReturnType<typeof createColumns>;
+
+function entryIn(c: Columns, capacity: number, s: number): Entry {
+  const i = s % capacity;
+  const url = c.url[i];
+  const q = url.indexOf('?');
+  const rec = {
+    requestId: c.requestId[i],
+    method: c.method[i],
+    url,
+    status: c.status[i],
+    latencyMs: c.latencyMs[i],
+    principal: c.principal[i],
+    headers: c.headers[i],
+    responseType: c.responseType[i],
+    canonicalString: c.canonical[i],
+    wallMs: c.wallMs[i],
+  };
+  return {
+    seq: s,
+    simMs: c.simMs[i],
+    rec,
+    path: q < 0 ? url : url.slice(0, q),
+    query: q < 0 ? '' : url.slice(q + 1),
+    errorCode: errorCodeOf(rec.status, c.response[i]),
+    request: kept(c.request[i]),
+    response: kept(c.response[i]),
+  };
+}
+
+function summaryOf(e: Entry, toIso: (ms: number) => string): InspectedRequestSummary {
+  return {
+    seq: e.seq,
+    request_id: e.rec.requestId,
+    at: toIso(e.simMs),
+    wall_at: new Date(e.rec.wallMs).toISOString(),
+    method: e.rec.method,
+    path: e.path,
+    query: e.query,
+    status: e.rec.status,
+    error_code: e.errorCode,
+    latency_ms: Math.round(e.rec.latencyMs * 100) / 100,
+    principal: e.rec.principal,
+  };
+}
+
+/** Writes a request into column slot i; the columns keep what they show and the raw payloads go. */
+function writeEntry(c: Columns, i: number, simMs: number, rec: RecordedRequest): void {
+  c.simMs[i] = simMs;
+  c.wallMs[i] = rec.wallMs;
+  c.latencyMs[i] = rec.latencyMs;
+  c.status[i] = rec.status;
+  c.requestId[i] = rec.requestId;
+  c.method[i] = rec.method;
+  c.url[i] = rec.url;
+  c.principal[i] = rec.principal;
+  c.headers[i] = rec.headers;
+  c.responseType[i] = rec.responseType;
+  c.canonical[i] = rec.canonicalString;
+  c.request[i] = stored(rec.requestBody, contentTypeOf(rec.headers));
+  c.response[i] = stored(rec.responseBody, rec.responseType);
+  rec.requestBody = undefined;
+  rec.responseBody = undefined;
+}
+
 export function createInspector(deps: InspectorDeps): Inspector {
   const capacity = Math.max(1, Math.floor(deps.capacity));
   const c = createColumns(capacity);
   let seq = 0;
 
-  function entryAt(s: number): Entry {
-    const i = s % capacity;
-    const url = c.url[i];
-    const q = url.indexOf('?');
-    const rec = {
-      requestId: c.requestId[i],
-      method: c.method[i],
-      url,
-      status: c.status[i],
-      latencyMs: c.latencyMs[i],
-      principal: c.principal[i],
-      headers: c.headers[i],
-      responseType: c.responseType[i],
-      canonicalString: c.canonical[i],
-      wallMs: c.wallMs[i],
-    };
-    return {
-      seq: s,
-      simMs: c.simMs[i],
-      rec,
-      path: q < 0 ? url : url.slice(0, q),
-      query: q < 0 ? '' : url.slice(q + 1),
-      errorCode: errorCodeOf(rec.status, c.response[i]),
-      request: kept(c.request[i]),
-      response: kept(c.response[i]),
-    };
-  }
-
-  function summary(e: Entry): InspectedRequestSummary {
-    return {
-      seq: e.seq,
-      request_id: e.rec.requestId,
-      at: deps.toIso(e.simMs),
-      wall_at: new Date(e.rec.wallMs).toISOString(),
-      method: e.rec.method,
-      path: e.path,
-      query: e.query,
-      status: e.rec.status,
-      error_code: e.errorCode,
-      latency_ms: Math.round(e.rec.latencyMs * 100) / 100,
-      principal: e.rec.principal,
-    };
-  }
+  const entryAt = (s: number) => entryIn(c, capacity, s);
+  const summary = (e: Entry) => summaryOf(e, deps.toIso);
 
   /** Entries oldest first (after: only those recorded after that seq). */
   function entries(after = 0): Entry[] {
@@ -221,23 +245,7 @@ export function createInspector(deps: InspectorDeps): Inspector {
       const q = rec.url.indexOf('?');
       if (notRecorded(q < 0 ? rec.url : rec.url.slice(0, q))) return;
       seq++;
-      const i = seq % capacity;
-      c.simMs[i] = deps.simNow();
-      c.wallMs[i] = rec.wallMs;
-      c.latencyMs[i] = rec.latencyMs;
-      c.status[i] = rec.status;
-      c.requestId[i] = rec.requestId;
-      c.method[i] = rec.method;
-      c.url[i] = rec.url;
-      c.principal[i] = rec.principal;
-      c.headers[i] = rec.headers;
-      c.responseType[i] = rec.responseType;
-      c.canonical[i] = rec.canonicalString;
-      c.request[i] = stored(rec.requestBody, contentTypeOf(rec.headers));
-      c.response[i] = stored(rec.responseBody, rec.responseType);
-      // the columns keep what they show; the raw payloads go
-      rec.requestBody = undefined;
-      rec.responseBody = undefined;
+      writeEntry(c, seq % capacity, deps.simNow(), rec);
     },
     list(q) {
       const found = entries(q.after ?? 0).filter((e) => matches(e, q));

@@ -161,7 +161,8 @@ function createTicketBook() {
 export function createJournal(deps: JournalDeps) {
   const { db } = deps;
   const insert = db.prepare(
-    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
+    `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type,
+                          body_kind, body_sealed, status, response_sealed, answer_in_body)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const page = db.prepare<[number, number], Row>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');

@@ -27,8 +27,10 @@ const COLUMNS =
 export function createReportRepo(db: Db) {
   const q = {
     insert: db.prepare(
-      `INSERT INTO reports (id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, expires_ms, expires_at)
-       VALUES (@id, @tenant_id, @investor_id, 'client_statement', @period_start, @period_end, @sections, @locale, 'pending', @created_ms, @created_at, @expires_ms, @expires_at)`,
+      `INSERT INTO reports (id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state,
+        created_ms, created_at, expires_ms, expires_at)
+       VALUES (@id, @tenant_id, @investor_id, 'client_statement', @period_start, @period_end, @sections, @locale,
+         'pending', @created_ms, @created_at, @expires_ms, @expires_at)`,
     ),
     get: db.prepare<[string, string], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE tenant_id = ? AND id = ?`),
     byId: db.prepare<[string], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = ?`),

@@ -24,6 +24,10 @@ const JournalQuery = z.strictObject({
 const control = { realm: 'admin', grant: 'sandbox:control' } as const;
 
 export function sandboxRoutes(deps: Deps): RouteDef[] {
+  return [...clockAndStateRoutes(deps), ...resetAndMarketRoutes(deps), ...exportAndJournalRoutes(deps)];
+}
+
+function clockAndStateRoutes(deps: Deps): RouteDef[] {
   return [
     defineRoute({
       method: 'POST',
@@ -63,6 +67,11 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       response: SandboxStateSchema,
       handler: () => sandboxState(deps),
     }),
+  ];
+}
+
+function resetAndMarketRoutes(deps: Deps): RouteDef[] {
+  return [
     defineRoute({
       method: 'POST',
       url: '/admin/sandbox/reset',
@@ -119,6 +128,11 @@ export function sandboxRoutes(deps: Deps): RouteDef[] {
       errors: ['UNKNOWN_SYMBOL'],
       handler: ({ body }) => deps.market.setHalt(body.symbol, body.halted),
     }),
+  ];
+}
+
+function exportAndJournalRoutes(deps: Deps): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/admin/sandbox/export',

@@ -73,6 +73,24 @@ function checkpointer(db: Db, t: Trust, checkpoints: CheckpointStore | undefined
   return { checkpoint, scheduleLoose, flushLoose };
 }
 
+/** Someone else wrote the chain: sign nothing more in this process. */
+function distrustChain(t: Trust, p: AnchorProblem): void {
+  t.trusted = false;
+  t.problem ??= p;
+  t.mine.clear();
+}
+
+/** A head read back from the database: false (and nothing signed from now on) when this daemon did not write it. */
+function knowsHead(t: Trust, h: HeadRow): boolean {
+  if (!t.anchored || !t.trusted || t.mine.get(h.audit_count) === h.audit_head) return true;
+  distrustChain(t, {
+    kind: 'rewritten',
+    first_bad_seq: h.audit_count,
+    reason: `the head moved to entry ${h.audit_count}, which this daemon did not write`,
+  });
+  return false;
+}
+
 export function createSigner(
   db: Db,
   head: { get(): HeadRow | undefined },
@@ -92,24 +110,8 @@ export function createSigner(
   let owed = false;
   let sealedInBatch: ChainEnd | null = null;
 
-  /** Someone else wrote the chain: sign nothing more in this process. */
-  function distrust(p: AnchorProblem): void {
-    t.trusted = false;
-    t.problem ??= p;
-    t.mine.clear();
-  }
-
-  /** A head read back from the database: false (and nothing signed from now on) when it is not one this daemon wrote.
-   * */
-  function knows(h: HeadRow): boolean {
-    if (!t.anchored || !t.trusted || t.mine.get(h.audit_count) === h.audit_head) return true;
-    distrust({
-      kind: 'rewritten',
-      first_bad_seq: h.audit_count,
-      reason: `the head moved to entry ${h.audit_count}, which this daemon did not write`,
-    });
-    return false;
-  }
+  const distrust = (p: AnchorProblem): void => distrustChain(t, p);
+  const knows = (h: HeadRow): boolean => knowsHead(t, h);
 
   return {
     /** This process appended the entry that makes (count, head) the head. */

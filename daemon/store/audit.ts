@@ -44,7 +44,8 @@ export interface AuditFilter {
 function listAudit(db: Db, f: AuditFilter): AuditRow[] {
   return db
     .prepare<Record<string, string | number | null>, AuditRow>(
-      `SELECT * FROM audit_log WHERE seq > @after AND (@before IS NULL OR seq < @before) AND (@tenant IS NULL OR tenant_id = @tenant)
+      `SELECT * FROM audit_log WHERE seq > @after AND (@before IS NULL OR seq < @before)
+         AND (@tenant IS NULL OR tenant_id = @tenant)
          AND (@actor IS NULL OR actor = @actor OR on_behalf_of = @actor) AND (@action IS NULL OR action = @action)
          AND (@from IS NULL OR at >= @from) AND (@to IS NULL OR at <= @to) ORDER BY seq DESC LIMIT @limit`,
     )
@@ -133,11 +134,49 @@ export interface AuditAnchors {
   checkpoints?: CheckpointStore;
 }
 
+/** The row an entry appends after head h (`acting`: the operator replaying it, or null). */
+function entryRow(h: HeadRow, at: string, detail: string, entry: AuditEntry, acting: string | null) {
+  return {
+    seq: h.audit_count + 1,
+    at,
+    actor: acting ?? entry.actor,
+    action: entry.action,
+    subject: entry.subject,
+    tenant_id: entry.tenantId ?? null,
+    detail,
+    prev_hash: h.audit_head || GENESIS,
+    on_behalf_of: acting === null ? null : entry.actor,
+  };
+}
+
+/** Inserts a row with its hash; prepared at the first append: the snapshot verifier only reads, and may read an
+ * older schema. */
+function auditInserter(db: Db): (row: ReturnType<typeof entryRow>, hash: string) => void {
+  let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
+  return (row, hash) => {
+    insert ??= db.prepare(
+      'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, ' +
+        'on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    );
+    insert.run(
+      row.seq,
+      row.at,
+      row.actor,
+      row.action,
+      row.subject,
+      row.tenant_id,
+      row.detail,
+      row.prev_hash,
+      hash,
+      row.on_behalf_of,
+    );
+  };
+}
+
 export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors = {}) {
   const { sealKey, checkpoints } = anchors;
   const head = db.prepare<[], HeadRow>('SELECT audit_count, audit_head FROM sandbox_state WHERE id = 1');
-  // Prepared at the first append: the snapshot verifier only reads, and may read an older schema.
-  let insert: ReturnType<typeof db.prepare<unknown[]>> | null = null;
+  const insert = auditInserter(db);
   // Compare-and-set: the head moves only from the head this connection last knew. The known head is
   // kept in memory, so an append reads nothing; when a rollback (or anything else) moved the stored
   // head away from it, the update changes no row, and the append reads the head and tries again
@@ -173,35 +212,10 @@ export function createAudit(db: Db, nowIso: () => string, anchors: AuditAnchors 
     const detail = JSON.stringify(entry.detail ?? {});
     for (let attempt = 0; ; attempt++) {
       const h = known ?? readHead();
-      const row = {
-        seq: h.audit_count + 1,
-        at,
-        actor: acting ?? entry.actor,
-        action: entry.action,
-        subject: entry.subject,
-        tenant_id: entry.tenantId ?? null,
-        detail,
-        prev_hash: h.audit_head || GENESIS,
-        on_behalf_of: acting === null ? null : entry.actor,
-      };
+      const row = entryRow(h, at, detail, entry, acting);
       const hash = rowHash(row);
       if (setHead.run(row.seq, hash, h.audit_count, h.audit_head).changes === 1) {
-        insert ??= db.prepare(
-          'INSERT INTO audit_log (seq, at, actor, action, subject, tenant_id, detail, prev_hash, hash, ' +
-            'on_behalf_of) VALUES (?,?,?,?,?,?,?,?,?,?)',
-        );
-        insert.run(
-          row.seq,
-          row.at,
-          row.actor,
-          row.action,
-          row.subject,
-          row.tenant_id,
-          row.detail,
-          row.prev_hash,
-          hash,
-          row.on_behalf_of,
-        );
+        insert(row, hash);
         known = { audit_count: row.seq, audit_head: hash };
         signer.appended(row.seq, hash);
         return;

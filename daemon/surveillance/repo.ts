@@ -41,8 +41,10 @@ export function createSurveillanceRepo(db: Db) {
       )
       .pluck(),
     insertAlert: db.prepare(
-      `INSERT INTO surveillance_alerts (id, run_id, rule, tenant_id, investor_id, symbol, session_date, window_start, window_end, order_ids, fill_ids, detail, state, created_at, updated_at)
-       VALUES (@id, @run_id, @rule, @tenant_id, @investor_id, @symbol, @session_date, @window_start, @window_end, @order_ids, @fill_ids, @detail, 'open', @at, @at)`,
+      `INSERT INTO surveillance_alerts (id, run_id, rule, tenant_id, investor_id, symbol, session_date, window_start,
+                                        window_end, order_ids, fill_ids, detail, state, created_at, updated_at)
+       VALUES (@id, @run_id, @rule, @tenant_id, @investor_id, @symbol, @session_date, @window_start, @window_end,
+               @order_ids, @fill_ids, @detail, 'open', @at, @at)`,
     ),
     byId: db.prepare<[string], AlertRow>('SELECT * FROM surveillance_alerts WHERE id = ?'),
     byRun: db.prepare<[string], AlertRow>('SELECT * FROM surveillance_alerts WHERE run_id = ? ORDER BY seq'),
@@ -85,22 +87,26 @@ export function createSurveillanceRepo(db: Db) {
     },
     byId: (id: string) => q.byId.get(id),
     byRun: (runId: string) => q.byRun.all(runId),
-    list(f: AlertFilter): AlertRow[] {
-      const where: string[] = [];
-      const args: Array<string | number> = [];
-      for (const k of FILTERS) {
-        const v = f[k];
-        if (v !== undefined) {
-          where.push(`${k} = ?`);
-          args.push(v);
-        }
-      }
-      const sql = `SELECT * FROM surveillance_alerts${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq LIMIT ?`;
-      return db.prepare<Array<string | number>, AlertRow>(sql).all(...args, f.limit);
-    },
+    list: (f: AlertFilter): AlertRow[] => listAlerts(db, f),
     escalate: (id: string, note: string | null, at: string) => void q.escalate.run(note, at, at, id),
     close: (id: string, note: string, at: string) => void q.close.run(note, at, at, id),
   };
 }
 
 export type SurveillanceRepo = ReturnType<typeof createSurveillanceRepo>;
+
+/** Alerts matching every filter given, oldest first. */
+function listAlerts(db: Db, f: AlertFilter): AlertRow[] {
+  const where: string[] = [];
+  const args: Array<string | number> = [];
+  for (const k of FILTERS) {
+    const v = f[k];
+    if (v !== undefined) {
+      where.push(`${k} = ?`);
+      args.push(v);
+    }
+  }
+  const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+  const sql = `SELECT * FROM surveillance_alerts${filter} ORDER BY seq LIMIT ?`;
+  return db.prepare<Array<string | number>, AlertRow>(sql).all(...args, f.limit);
+}

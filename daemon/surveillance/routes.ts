@@ -14,7 +14,7 @@ import {
   ThresholdsPatchSchema,
   ThresholdsViewSchema,
 } from '../contract/schemas/surveillance.js';
-import { createSurveillanceService } from './service.js';
+import { createSurveillanceService, type SurveillanceService } from './service.js';
 
 const tags = ['surveillance'];
 const READ = { realm: 'admin', grant: 'surveillance:read' } as const;
@@ -23,6 +23,10 @@ const AlertParams = z.strictObject({ alert_id: z.string().min(1).max(64) });
 
 export function surveillanceRoutes(deps: Deps): RouteDef[] {
   const svc = createSurveillanceService(deps);
+  return [...runAndAlertRoutes(svc), ...thresholdRoutes(svc)];
+}
+
+function runAndAlertRoutes(svc: SurveillanceService): RouteDef[] {
   return [
     defineRoute({
       method: 'POST',
@@ -88,6 +92,11 @@ export function surveillanceRoutes(deps: Deps): RouteDef[] {
       errors: ['NOT_FOUND', 'ALERT_STATE_CONFLICT', 'ALERT_NOTE_REQUIRED'],
       handler: ({ params, body, actor }) => svc.close(params.alert_id, body.note, actor),
     }),
+  ];
+}
+
+function thresholdRoutes(svc: SurveillanceService): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/admin/surveillance/thresholds',

@@ -36,10 +36,14 @@ type Row = Omit<SurveillanceThresholdsRow, 'id'>;
 export function createThresholdStore(db: Db) {
   const get = db.prepare<[], Row>('SELECT * FROM surveillance_thresholds WHERE id = 1');
   const put = db.prepare(
-    `INSERT INTO surveillance_thresholds (id, wash_window_minutes, layering_min_cancels, layering_cancel_within_minutes, concentration_share_bps, updated_at)
-     VALUES (1, @wash_window_minutes, @layering_min_cancels, @layering_cancel_within_minutes, @concentration_share_bps, @updated_at)
-     ON CONFLICT(id) DO UPDATE SET wash_window_minutes = excluded.wash_window_minutes, layering_min_cancels = excluded.layering_min_cancels,
-       layering_cancel_within_minutes = excluded.layering_cancel_within_minutes, concentration_share_bps = excluded.concentration_share_bps, updated_at = excluded.updated_at`,
+    `INSERT INTO surveillance_thresholds (id, wash_window_minutes, layering_min_cancels, layering_cancel_within_minutes,
+                                         concentration_share_bps, updated_at)
+     VALUES (1, @wash_window_minutes, @layering_min_cancels, @layering_cancel_within_minutes, @concentration_share_bps,
+             @updated_at)
+     ON CONFLICT(id) DO UPDATE SET wash_window_minutes = excluded.wash_window_minutes,
+       layering_min_cancels = excluded.layering_min_cancels,
+       layering_cancel_within_minutes = excluded.layering_cancel_within_minutes,
+       concentration_share_bps = excluded.concentration_share_bps, updated_at = excluded.updated_at`,
   );
   function view() {
     const defaults = defaultThresholds();

@@ -37,18 +37,25 @@ type OperatorRow = OperatorsRow;
 
 type KeyStoreDeps = { db: Db; ids: IdGen; kek: Buffer; nowIso: () => string };
 
-/**
- * The lookups every request makes (bearer key, signing secrets, operator key, tenant data key), each
- * cached after its first query. Credentials are never edited in place and a sandbox reset keeps them,
- * so an entry stays true while the daemon runs; clearCaches is for code that replaces the tables
- * underneath (nothing does today).
- */
-function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
-  const tenantByKey = new Map<string, string>();
-  const secretsByTenant = new Map<string, string[]>();
-  const operatorByKey = new Map<string, Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }>();
-  const dekCache = new Map<string, Buffer>();
-  const q = {
+/** An operator key's identity as cached; its grants are filled in on each lookup. */
+type KeyOperator = Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean };
+
+function keyOperatorOf(row: OperatorRow): KeyOperator {
+  const op: KeyOperator = {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    realm: row.realm,
+    brokerId: row.broker_id,
+    grants: new Set<string>(),
+  };
+  if (row.revoked_at !== null) op.revoked = true;
+  if (row.disabled_at !== null) op.disabled = true; // console-users:disable clears this cache
+  return op;
+}
+
+function credentialStatements(db: Db) {
+  return {
     key: db.prepare<[string], { tenant_id: string }>(
       'SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
     ),
@@ -60,6 +67,20 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
     ),
     operator: db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE key_hash = ?'),
   };
+}
+
+/**
+ * The lookups every request makes (bearer key, signing secrets, operator key, tenant data key), each
+ * cached after its first query. Credentials are never edited in place and a sandbox reset keeps them,
+ * so an entry stays true while the daemon runs; clearCaches is for code that replaces the tables
+ * underneath (nothing does today).
+ */
+function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
+  const tenantByKey = new Map<string, string>();
+  const secretsByTenant = new Map<string, string[]>();
+  const operatorByKey = new Map<string, KeyOperator>();
+  const dekCache = new Map<string, Buffer>();
+  const q = credentialStatements(db);
 
   /**
    * The key to seal the tenant's values under. While a keys:rotate-dek re-seals them in slices it is
@@ -101,22 +122,13 @@ function createCredentialCache(db: Db, kek: Buffer, identities: IdentityStore) {
     },
 
     /** The identity of an operator key, with the grants it holds now (never cached: revocations bite at once). */
-    operatorForKey(key: string): (Operator & { realm: OperatorRealm; revoked?: boolean; disabled?: boolean }) | null {
+    operatorForKey(key: string): KeyOperator | null {
       const h = sha256(key);
       let op = operatorByKey.get(h);
       if (!op) {
         const row = q.operator.get(h);
         if (!row) return null;
-        op = {
-          id: row.id,
-          name: row.name,
-          role: row.role,
-          realm: row.realm,
-          brokerId: row.broker_id,
-          grants: new Set<string>(),
-        };
-        if (row.revoked_at !== null) op.revoked = true;
-        if (row.disabled_at !== null) op.disabled = true; // console-users:disable clears this cache
+        op = keyOperatorOf(row);
         operatorByKey.set(h, op);
       }
       if (op.revoked || op.disabled) return { ...op, grants: new Set<string>() };

@@ -29,9 +29,11 @@ export function createEodRepo(db: Db) {
       WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) ORDER BY f.seq`,
   );
   const activities = db.prepare<{ broker: string | null; from: number; to: number }, EodActivityRow>(
-    `SELECT a.id, a.tenant_id, a.investor_id, i.account_number, a.activity_type, a.net_amount_micros, a.description, a.ref_type, a.ref_id, a.at
+    `SELECT a.id, a.tenant_id, a.investor_id, i.account_number, a.activity_type, a.net_amount_micros, a.description,
+      a.ref_type, a.ref_id, a.at
        FROM activities a JOIN investors i ON i.id = a.investor_id
-      WHERE a.at_ms >= @from AND a.at_ms < @to AND a.net_amount_micros <> 0 AND (@broker IS NULL OR i.broker_id = @broker)
+      WHERE a.at_ms >= @from AND a.at_ms < @to AND a.net_amount_micros <> 0
+        AND (@broker IS NULL OR i.broker_id = @broker)
       ORDER BY a.seq`,
   );
   const due = db.prepare<{ broker: string | null; date: string }, EodSettlementRow>(

@@ -164,7 +164,8 @@ function fillStatements(db: Db) {
     insertFill: db.prepare(`INSERT INTO fills (${FILL_KEYS.join(', ')}) VALUES (${marks(FILL_KEYS.length)})`),
     fills: db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq'),
     insertSettlement: db.prepare(
-      `INSERT INTO settlements (${SETTLEMENT_KEYS.join(', ')}, state) VALUES (${marks(SETTLEMENT_KEYS.length)}, 'pending')`,
+      `INSERT INTO settlements (${SETTLEMENT_KEYS.join(', ')}, state) VALUES (${marks(SETTLEMENT_KEYS.length)},
+        'pending')`,
     ),
     settlement: db.prepare<[string], SettlementRow>('SELECT * FROM settlements WHERE id = ?'),
     settle: db.prepare("UPDATE settlements SET state = 'settled', settled_at = ? WHERE id = ?"),
@@ -196,7 +197,8 @@ function exposureStatements(db: Db) {
       { side: Side; orders: number; qty: number; filled_qty: number; reserved_cash: number }
     >(
       `SELECT o.side, COUNT(*) AS orders, SUM(o.qty) AS qty, SUM(o.filled_qty) AS filled_qty,
-              SUM(COALESCE((SELECT remaining FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.state = 'pending'), 0)) AS reserved_cash
+              SUM(COALESCE((SELECT remaining FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.state = 'pending'),
+                0)) AS reserved_cash
          FROM orders o JOIN investors i ON i.id = o.investor_id
         WHERE ${openOrder('o.state')} AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY o.side ORDER BY o.side`,
     ),
@@ -214,8 +216,10 @@ function exposureStatements(db: Db) {
       { symbol: string; bought_qty: number; sold_qty: number; bought_value: number; sold_value: number }
     >(
       `SELECT f.symbol,
-              SUM(CASE WHEN f.side = 'buy' THEN f.qty ELSE 0 END) AS bought_qty, SUM(CASE WHEN f.side = 'sell' THEN f.qty ELSE 0 END) AS sold_qty,
-              SUM(CASE WHEN f.side = 'buy' THEN f.value_micros ELSE 0 END) AS bought_value, SUM(CASE WHEN f.side = 'sell' THEN f.value_micros ELSE 0 END) AS sold_value
+              SUM(CASE WHEN f.side = 'buy' THEN f.qty ELSE 0 END) AS bought_qty,
+              SUM(CASE WHEN f.side = 'sell' THEN f.qty ELSE 0 END) AS sold_qty,
+              SUM(CASE WHEN f.side = 'buy' THEN f.value_micros ELSE 0 END) AS bought_value,
+              SUM(CASE WHEN f.side = 'sell' THEN f.value_micros ELSE 0 END) AS sold_value
          FROM fills f JOIN investors i ON i.id = f.investor_id
         WHERE f.trade_date = @date AND (@broker IS NULL OR i.broker_id = @broker) GROUP BY f.symbol ORDER BY f.symbol`,
     ),

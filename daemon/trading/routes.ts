@@ -158,6 +158,10 @@ function orderRoutes(trading: TradingService): RouteDef[] {
 }
 
 function deskRoutes(desk: OrderDesk): RouteDef[] {
+  return [...deskQueueRoutes(desk), ...deskViewRoutes(desk)];
+}
+
+function deskQueueRoutes(desk: OrderDesk): RouteDef[] {
   return [
     defineRoute({
       method: 'GET',
@@ -208,6 +212,11 @@ function deskRoutes(desk: OrderDesk): RouteDef[] {
       errors: ['NOT_FOUND', 'ORDER_NOT_IN_QUEUE', 'INVALID_REJECT_REASON'],
       handler: ({ params, body, operator }) => desk.reject(operator!, params.id, body.reason_code),
     }),
+  ];
+}
+
+function deskViewRoutes(desk: OrderDesk): RouteDef[] {
+  return [
     defineRoute({
       method: 'GET',
       url: '/broker/v1/blotter',

@@ -22,7 +22,8 @@ export function createSplitRepo(db: Db) {
       "SELECT * FROM settlements WHERE asset = ? AND state = 'pending' ORDER BY seq",
     ),
     addOrderAmendment: db.prepare(
-      `INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after, shares_hold_before, shares_hold_after)
+      `INSERT INTO order_amendments (split_id, order_id, qty_before, qty_after, limit_before, limit_after,
+        shares_hold_before, shares_hold_after)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     amendOrder: db.prepare(

@@ -98,17 +98,20 @@ function useDashboardData(props: DashboardProps, setStatus: (status: Status) => 
     `${investorId}|${props.symbols.join(',')}`,
   );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: setStatus is stable for the screen's life; the callback changes only with the source
+  // setStatus is stable for the screen's life; the callback changes only with the source.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as said above
   const loadAccounts = useCallback(() => {
     source.accounts().then(setAccounts, (err) => setStatus({ tone: 'error', lines: failureLines(err) }));
   }, [source]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per source; loadAccounts is recreated only with it
+  // Loads once per source; loadAccounts is recreated only with it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as said above
   useEffect(() => {
     loadAccounts();
     source.instruments().then(setInstruments, () => undefined);
   }, [source]);
   // With no investor given, the first account (if there is one) is shown.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the account list arrives; choosing an investor must not re-run it
+  // Runs when the account list arrives; choosing an investor must not re-run it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as said above
   useEffect(() => {
     if (investorId === null && accounts && accounts.length > 0) setInvestorId(accounts[0].id);
   }, [accounts]);
@@ -324,6 +327,43 @@ function useMode(setStatus: (status: Status) => void): [Mode, (mode: Mode) => vo
   return [mode, setMode];
 }
 
+/** The status line: the cancel question, else a failed refresh, else the last action's outcome. */
+function shownStatus(mode: Mode, refreshError: unknown, status: Status): Status {
+  if (mode.kind === 'cancel')
+    return { tone: 'info', lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] };
+  // A failed refresh keeps the first line; the last action's outcome keeps the second.
+  if (refreshError)
+    return {
+      tone: 'error',
+      lines: [`Refresh failed: ${failureLines(refreshError).join('  ')}`, ...status.lines.slice(0, 1)],
+    };
+  return status;
+}
+
+/** The quote board beside (or above) the account panel. */
+function TopPanels(
+  p: Omit<Parameters<typeof AccountPanel>[0], 'width' | 'fit'> & {
+    moves: Parameters<typeof QuoteBoard>[0]['moves'];
+    layout: ReturnType<typeof layoutOf>;
+  },
+) {
+  const { width, wide, boardWidth } = p.layout;
+  return (
+    <Box flexDirection={wide ? 'row' : 'column'}>
+      <QuoteBoard quotes={p.quotes} moves={p.moves} width={boardWidth} rows={p.layout.boardRows} />
+      <AccountPanel
+        investorId={p.investorId}
+        account={p.account}
+        balances={p.balances}
+        quotes={p.quotes}
+        funds={p.funds}
+        width={wide ? width - boardWidth : width}
+        fit={p.layout.fit}
+      />
+    </Box>
+  );
+}
+
 function DashboardScreen(props: DashboardProps) {
   const { source } = props;
   const { columns, rows } = useTerminalSize();
@@ -361,7 +401,7 @@ function DashboardScreen(props: DashboardProps) {
 
   const quotes = snap?.quotes ?? [];
   const layout = layoutOf(columns, rows, quotes.length, list.length, snap?.balances ?? null);
-  const { width, wide, boardWidth } = layout;
+  const { width } = layout;
   const accountRow = snap?.account ?? data.accounts?.find((a) => a.id === investorId);
   let modal = null;
   if (mode.kind === 'advance') modal = advanceMenu(source, snap?.clock, setMode, act);
@@ -370,35 +410,21 @@ function DashboardScreen(props: DashboardProps) {
 
   // A form or menu needs about this many lines; on a short terminal the panels above make way for it.
   const hideTop = modal !== null && layout.spare < 20;
-  const question =
-    mode.kind === 'cancel'
-      ? { tone: 'info' as const, lines: [`Cancel ${orderLine(mode.order)}?  y/Enter cancel it · n/Esc keep it`] }
-      : null;
-  // A failed refresh keeps the first line; the last action's outcome keeps the second.
-  const problem = polled.error
-    ? {
-        tone: 'error' as const,
-        lines: [`Refresh failed: ${failureLines(polled.error).join('  ')}`, ...status.lines.slice(0, 1)],
-      }
-    : null;
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
       <Header clock={snap?.clock ?? null} width={width} />
       {hideTop ? (
         <InvestorLine investorId={investorId} account={accountRow} balances={snap?.balances ?? null} />
       ) : (
-        <Box flexDirection={wide ? 'row' : 'column'}>
-          <QuoteBoard quotes={quotes} moves={moves} width={boardWidth} rows={layout.boardRows} />
-          <AccountPanel
-            investorId={investorId}
-            account={accountRow}
-            balances={snap?.balances ?? null}
-            quotes={quotes}
-            funds={snap?.funds ?? []}
-            width={wide ? width - boardWidth : width}
-            fit={layout.fit}
-          />
-        </Box>
+        <TopPanels
+          quotes={quotes}
+          moves={moves}
+          layout={layout}
+          investorId={investorId}
+          account={accountRow}
+          balances={snap?.balances ?? null}
+          funds={snap?.funds ?? []}
+        />
       )}
       {modal ?? (
         <OrdersPanel
@@ -410,7 +436,7 @@ function DashboardScreen(props: DashboardProps) {
         />
       )}
       <Box flexGrow={1} />
-      <StatusLine {...(question ?? problem ?? status)} />
+      <StatusLine {...shownStatus(mode, polled.error, status)} />
       <KeyBar width={width} modal={modal !== null} />
     </Box>
   );

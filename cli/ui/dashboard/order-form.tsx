@@ -238,13 +238,133 @@ function availability(
   return { line, short };
 }
 
+/** The order as typed so far, and its estimate once the quote is in and the quantity and price are valid. */
+function estimateOf(s: FormState, side: 'buy' | 'sell', problems: ReturnType<typeof problemsOf>, quote: Quote | null) {
+  const limitMicros = s.type === 'limit' && problems.limit === null ? parseEgp(s.limit) : null;
+  const draft = { side, qty: Number(s.qty), limitPriceMicros: limitMicros };
+  const estimate =
+    quote && problems.qty === null && (s.type === 'market' || limitMicros !== null)
+      ? estimateOrder(draft, quote)
+      : null;
+  return { draft, estimate };
+}
+
+/** Under the symbol: the instrument's name, or the symbols that Tab would complete to. */
+function symbolNoteOf(known: Instrument | undefined, symbol: string, instruments: Instrument[] | null) {
+  if (known) return known.name;
+  const matches = matchesOf(symbol, instruments).map((i) => i.symbol);
+  return matches.length ? `Tab: ${matches.slice(0, 8).join(' ')}` : undefined;
+}
+
+/** Asks for the chosen symbol's quote; re-quotes only when the symbol changes, not on every keystroke. */
+function useQuoteOf(
+  symbol: string | undefined,
+  apply: (a: Action) => void,
+  loadQuote: OrderFormProps['loadQuote'],
+): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the symbol matters, as said above
+  useEffect(() => {
+    apply({ kind: 'quote', quote: null });
+    if (!symbol) return;
+    let live = true;
+    loadQuote(symbol).then(
+      (q) => live && apply({ kind: 'quote', quote: q }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [symbol]);
+}
+
+/** The form's fields; `active` is the field being edited (null while confirming). */
+function FormFields(p: {
+  s: FormState;
+  active: FieldName | null;
+  symbolNote: string | undefined;
+  tifs: readonly Tif[];
+  tifNote: string;
+  problemOf: (f: FieldName) => string | null;
+}) {
+  const { s, active, problemOf } = p;
+  return (
+    <>
+      <Field
+        label="symbol"
+        value={s.symbol}
+        active={active === 'symbol'}
+        note={p.symbolNote}
+        invalid={problemOf('symbol')}
+      />
+      <Field label="shares" value={s.qty} active={active === 'qty'} invalid={problemOf('qty')} />
+      <Field label="type" value={s.type} choices={TYPES} active={active === 'type'} />
+      {s.type === 'limit' ? (
+        <Field
+          label="limit"
+          value={s.limit}
+          active={active === 'limit'}
+          note="EGP a share"
+          invalid={problemOf('limit')}
+        />
+      ) : null}
+      <Field
+        label="validity"
+        value={s.tif}
+        choices={p.tifs}
+        active={active === 'tif'}
+        note={p.tifNote}
+        invalid={problemOf('tif')}
+      />
+    </>
+  );
+}
+
+function OrderNotes({ account, side }: { account: Account; side: 'buy' | 'sell' }) {
+  return (
+    <>
+      {orderNotes(account, side).map((n) => (
+        <Text key={n} color="yellow">
+          {n}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+function EstimateLines({ lines }: { lines: string[] }) {
+  return (
+    <>
+      {lines.map((l, i) => (
+        <Text key={i} wrap="truncate">
+          {l}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+/** The last line: the question while confirming, else the keys. */
+function Footer({ side, s }: { side: 'buy' | 'sell'; s: FormState }) {
+  if (s.step !== 'confirming')
+    return (
+      <Text dimColor wrap="truncate">
+        Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel
+      </Text>
+    );
+  const how = s.type === 'limit' ? `limit ${s.limit}` : 'market';
+  return (
+    <Text bold>
+      {`Place ${side} ${s.qty} ${s.symbol} ${how} ${s.tif}?`} <Text color="cyan">y/Enter place · n/Esc back</Text>
+    </Text>
+  );
+}
+
 export function OrderForm(props: OrderFormProps) {
   const [s, setS] = useState<FormState>(EMPTY);
   const at = useRef(s);
   const fields = fieldsOf(s);
   const current = fields[Math.min(s.field, fields.length - 1)];
   const known = props.instruments?.find((i) => i.symbol === s.symbol);
-  const matches = matchesOf(s.symbol, props.instruments).map((i) => i.symbol);
   const quote = s.quote?.symbol === s.symbol ? s.quote : null;
   const tifs = offeredTifs(quote ? quote.session_open : props.marketOpen);
   const rules: Rules = {
@@ -253,12 +373,7 @@ export function OrderForm(props: OrderFormProps) {
     shariahOnlyBuy: props.side === 'buy' && props.account?.shariah_only === true,
   };
   const problems = problemsOf(s, rules);
-  const limitMicros = s.type === 'limit' && problems.limit === null ? parseEgp(s.limit) : null;
-  const draft = { side: props.side, qty: Number(s.qty), limitPriceMicros: limitMicros };
-  const estimate =
-    quote && problems.qty === null && (s.type === 'market' || limitMicros !== null)
-      ? estimateOrder(draft, quote)
-      : null;
+  const { draft, estimate } = estimateOf(s, props.side, problems, quote);
   const gate = props.account ? orderGate(props.account, props.side) : null;
 
   /** Runs the reducer on the latest state at once; confirming or cancelling hands over in the same key. */
@@ -280,19 +395,7 @@ export function OrderForm(props: OrderFormProps) {
     apply({ kind: 'key', input, key, rules });
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quotes only when the chosen symbol changes, not on every keystroke
-  useEffect(() => {
-    apply({ kind: 'quote', quote: null });
-    if (!known) return;
-    let live = true;
-    props.loadQuote(known.symbol).then(
-      (q) => live && apply({ kind: 'quote', quote: q }),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [known?.symbol]);
+  useQuoteOf(known?.symbol, apply, props.loadQuote);
 
   if (gate && props.account)
     return <GateView side={props.side} investorId={props.investorId} account={props.account} gate={gate} />;
@@ -307,38 +410,14 @@ export function OrderForm(props: OrderFormProps) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color} paddingX={1}>
       <FormTitle side={props.side} investorId={props.investorId} account={props.account} color={color} />
-      {props.account
-        ? orderNotes(props.account, props.side).map((n) => (
-            <Text key={n} color="yellow">
-              {n}
-            </Text>
-          ))
-        : null}
-      <Field
-        label="symbol"
-        value={s.symbol}
-        active={editing && current === 'symbol'}
-        note={known ? known.name : matches.length ? `Tab: ${matches.slice(0, 8).join(' ')}` : undefined}
-        invalid={problemOf('symbol')}
-      />
-      <Field label="shares" value={s.qty} active={editing && current === 'qty'} invalid={problemOf('qty')} />
-      <Field label="type" value={s.type} choices={TYPES} active={editing && current === 'type'} />
-      {s.type === 'limit' ? (
-        <Field
-          label="limit"
-          value={s.limit}
-          active={editing && current === 'limit'}
-          note="EGP a share"
-          invalid={problemOf('limit')}
-        />
-      ) : null}
-      <Field
-        label="validity"
-        value={s.tif}
-        choices={tifs}
-        active={editing && current === 'tif'}
-        note={tifNote}
-        invalid={problemOf('tif')}
+      {props.account ? <OrderNotes account={props.account} side={props.side} /> : null}
+      <FormFields
+        s={s}
+        active={editing ? current : null}
+        symbolNote={symbolNoteOf(known, s.symbol, props.instruments)}
+        tifs={tifs}
+        tifNote={tifNote}
+        problemOf={problemOf}
       />
       {quote ? (
         <Text dimColor wrap="truncate">
@@ -346,26 +425,13 @@ export function OrderForm(props: OrderFormProps) {
         </Text>
       ) : null}
       {estimate ? (
-        estimateLines(draft, estimate).map((l, i) => (
-          <Text key={i} wrap="truncate">
-            {l}
-          </Text>
-        ))
+        <EstimateLines lines={estimateLines(draft, estimate)} />
       ) : (
         <Text dimColor>{noEstimate(s, problems, quote)}</Text>
       )}
       {line ? <Text dimColor>{line}</Text> : null}
       {short ? <Text color="yellow">{short}</Text> : null}
-      {s.step === 'confirming' ? (
-        <Text bold>
-          {`Place ${props.side} ${s.qty} ${s.symbol} ${s.type === 'limit' ? `limit ${s.limit}` : 'market'} ${s.tif}?`}{' '}
-          <Text color="cyan">y/Enter place · n/Esc back</Text>
-        </Text>
-      ) : (
-        <Text dimColor wrap="truncate">
-          Enter next · ↑↓ move · ←→ change · Tab complete · Esc cancel
-        </Text>
-      )}
+      <Footer side={props.side} s={s} />
     </Box>
   );
 }

@@ -208,6 +208,43 @@ export function heldFunds(b: Balances | null): FundHolding[] {
   return (b?.funds ?? []).filter((f) => f.settled + f.unsettled + f.reserved > 0);
 }
 
+function NoInvestorPanel({ width }: { width: number }) {
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1} width={width}>
+      <Text bold color="cyan">
+        Investor
+      </Text>
+      <Text>
+        No investor selected: press <Text bold>i</Text> to choose one.
+      </Text>
+      <Text dimColor>{`None yet? Open an account with ${svc('kyc apply')}.`}</Text>
+    </Box>
+  );
+}
+
+/** A position's row: symbol, settled, unsettled, reserved, last price and value (q: the symbol's quote). */
+function positionLine(s: SharePosition, q: Quote | undefined): string {
+  const value = q ? ownedShares(s) * q.price_micros : null;
+  return (
+    `${pad(s.symbol ?? s.asset, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ` +
+    `${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ` +
+    `${pad(value === null ? '-' : egp(value), 13, true)}`
+  );
+}
+
+const fundCodeOf = (f: FundHolding) => f.fund_code ?? f.asset.slice('fund:'.length);
+
+/** A fund holding's row: code, units, NAV and value (navMicros: the fund's NAV, when known). */
+function fundLine(f: FundHolding, navMicros: number | undefined): string {
+  const unitMicros = f.settled + f.unsettled + f.reserved;
+  const navShown = navMicros === undefined ? '-' : navText(navMicros);
+  const valueText = navMicros === undefined ? '-' : egp(fundValueMicros(unitMicros, navMicros));
+  return (
+    `${pad(fundCodeOf(f), 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navShown, 13, true)} ` +
+    `${pad(valueText, 19, true)}`
+  );
+}
+
 export function AccountPanel(props: {
   investorId: string | null;
   account: Account | undefined;
@@ -217,19 +254,7 @@ export function AccountPanel(props: {
   width: number;
   fit?: HoldingRows;
 }) {
-  if (!props.investorId) {
-    return (
-      <Box flexDirection="column" borderStyle="round" paddingX={1} width={props.width}>
-        <Text bold color="cyan">
-          Investor
-        </Text>
-        <Text>
-          No investor selected: press <Text bold>i</Text> to choose one.
-        </Text>
-        <Text dimColor>{`None yet? Open an account with ${svc('kyc apply')}.`}</Text>
-      </Box>
-    );
-  }
+  if (!props.investorId) return <NoInvestorPanel width={props.width} />;
   const a = props.account;
   const b = props.balances;
   const cash = b?.cash.find((c) => c.asset === 'cash:EGP');
@@ -269,19 +294,11 @@ export function AccountPanel(props: {
           `${pad('reserved', 9, true)} ${pad('last', 9, true)} ${pad('value EGP', 13, true)}`}
       </Text>
       {positions.length === 0 ? <Text dimColor>no shares yet</Text> : null}
-      {positions.map((s) => {
-        const symbol = s.symbol ?? s.asset;
-        const q = price.get(symbol);
-        const shares = ownedShares(s);
-        const value = q ? shares * q.price_micros : null;
-        return (
-          <Text key={symbol} wrap="truncate">
-            {`${pad(symbol, 8)} ${pad(String(s.settled), 9, true)} ${pad(String(s.unsettled), 9, true)} ` +
-              `${pad(String(s.reserved), 9, true)} ${pad(q ? quotePrice(q) : '-', 9, true)} ` +
-              `${pad(value === null ? '-' : egp(value), 13, true)}`}
-          </Text>
-        );
-      })}
+      {positions.map((s) => (
+        <Text key={s.symbol ?? s.asset} wrap="truncate">
+          {positionLine(s, price.get(s.symbol ?? s.asset))}
+        </Text>
+      ))}
       {positions.length > 0 ? (
         <Text dimColor wrap="truncate">{`${pad('shares worth', 49)} ${pad(egp(worth?.shares ?? 0), 13, true)}`}</Text>
       ) : null}
@@ -291,24 +308,15 @@ export function AccountPanel(props: {
           wrap="truncate"
         >{`${pad('fund', 8)} ${pad('units', 19, true)} ${pad('NAV', 13, true)} ${pad('value EGP', 19, true)}`}</Text>
       ) : null}
-      {funds.map((f) => {
-        const code = f.fund_code ?? f.asset.slice('fund:'.length);
-        const unitMicros = f.settled + f.unsettled + f.reserved;
-        const navMicros = nav.get(code);
-        const navShown = navMicros === undefined ? '-' : navText(navMicros);
-        const valueText = navMicros === undefined ? '-' : egp(fundValueMicros(unitMicros, navMicros));
-        return (
-          <Text key={code} wrap="truncate">
-            {`${pad(code, 8)} ${pad(unitsText(unitMicros), 19, true)} ${pad(navShown, 13, true)} ` +
-              `${pad(valueText, 19, true)}`}
-          </Text>
-        );
-      })}
+      {funds.map((f) => (
+        <Text key={fundCodeOf(f)} wrap="truncate">
+          {fundLine(f, nav.get(fundCodeOf(f)))}
+        </Text>
+      ))}
       {hidden > 0 ? (
-        <Text
-          dimColor
-          wrap="truncate"
-        >{`+${hidden} more holding${hidden === 1 ? '' : 's'}: a taller terminal or ${svc('balances')} shows them`}</Text>
+        <Text dimColor wrap="truncate">
+          {`+${hidden} more holding${hidden === 1 ? '' : 's'}: ` + `a taller terminal or ${svc('balances')} shows them`}
+        </Text>
       ) : null}
     </Box>
   );
@@ -367,7 +375,8 @@ export function OrdersPanel(props: {
       {shown.map((o) => {
         const isSel = o.order_id === props.selectedId;
         const price = o.type === 'limit' ? `limit ${priceText(o.limit_price_micros)}` : 'market';
-        const fill = `${o.filled_qty}/${o.qty}${o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : ''}`;
+        const avg = o.avg_price_micros !== null ? ` @ ${priceText(o.avg_price_micros)}` : '';
+        const fill = `${o.filled_qty}/${o.qty}${avg}`;
         return (
           <Text key={o.order_id} inverse={isSel} wrap="truncate">
             {`${isSel ? '›' : ' '} ` +

@@ -51,6 +51,49 @@ interface Session {
   revoked_by: string | null;
 }
 
+/** One grant under review: certify or revoke it, unless decided, not allowed, or the reviewer's own. */
+function ItemRow({
+  i,
+  canDecide,
+  myId,
+  busy,
+  decide,
+}: {
+  i: ReviewItem;
+  canDecide: boolean;
+  myId: string;
+  busy: boolean;
+  decide: (i: ReviewItem, decision: 'certify' | 'revoke', note: string) => void;
+}) {
+  const { t, lang } = useT();
+  return (
+    <tr data-item={i.item_id} data-identity={i.identity_name} data-grant={i.grant} data-decision={i.decision ?? ''}>
+      <td>
+        {i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span>
+      </td>
+      <td>
+        <bdi dir="ltr">{i.grant}</bdi>
+        <br />
+        <bdi dir="ltr" className="muted">
+          {valueIn(lang, i.scope)}
+        </bdi>
+      </td>
+      {i.decision || !canDecide || i.identity_id === myId ? (
+        <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
+      ) : (
+        <td className="decide">
+          <div className="actions">
+            <button type="button" disabled={busy} onClick={() => decide(i, 'certify', '')} data-action="certify">
+              {t('certify')}
+            </button>
+            <NoteButton label={t('revoke')} busy={busy} testId="revoke" onGo={(n) => decide(i, 'revoke', n)} />
+          </div>
+        </td>
+      )}
+    </tr>
+  );
+}
+
 function ReviewCard({
   r,
   canDecide,
@@ -64,6 +107,7 @@ function ReviewCard({
 }) {
   const { t, lang } = useT();
   const busy = act.pending !== null;
+  const itemsOpen = fill(t('itemsOpen'), { open: r.items_open, total: r.items_total });
   const decide = (i: ReviewItem, decision: 'certify' | 'revoke', note: string) =>
     act.run(i.item_id, () =>
       call('POST', `/admin/access-reviews/${r.review_id}/decisions`, withNote(note, { item_id: i.item_id, decision })),
@@ -73,8 +117,7 @@ function ReviewCard({
       <h2>
         <bdi dir="ltr">{r.review_id}</bdi>{' '}
         <span className="muted">
-          {stateIn(lang, r.state)} ·{' '}
-          <span data-testid="items-open">{fill(t('itemsOpen'), { open: r.items_open, total: r.items_total })}</span> ·{' '}
+          {stateIn(lang, r.state)} · <span data-testid="items-open">{itemsOpen}</span> ·{' '}
           {fill(t('openedBy'), { who: r.opened_by })}
           {t('comma')}
           <When at={r.opened_at} />
@@ -94,46 +137,7 @@ function ReviewCard({
             </thead>
             <tbody>
               {r.items.map((i) => (
-                <tr
-                  key={i.item_id}
-                  data-item={i.item_id}
-                  data-identity={i.identity_name}
-                  data-grant={i.grant}
-                  data-decision={i.decision ?? ''}
-                >
-                  <td>
-                    {i.identity_name} <span className="muted">({valueIn(lang, i.role)})</span>
-                  </td>
-                  <td>
-                    <bdi dir="ltr">{i.grant}</bdi>
-                    <br />
-                    <bdi dir="ltr" className="muted">
-                      {valueIn(lang, i.scope)}
-                    </bdi>
-                  </td>
-                  {i.decision || !canDecide || i.identity_id === myId ? (
-                    <td>{i.decision ? `${stateIn(lang, i.decision)} (${i.decided_by})` : '—'}</td>
-                  ) : (
-                    <td className="decide">
-                      <div className="actions">
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => decide(i, 'certify', '')}
-                          data-action="certify"
-                        >
-                          {t('certify')}
-                        </button>
-                        <NoteButton
-                          label={t('revoke')}
-                          busy={busy}
-                          testId="revoke"
-                          onGo={(n) => decide(i, 'revoke', n)}
-                        />
-                      </div>
-                    </td>
-                  )}
-                </tr>
+                <ItemRow key={i.item_id} i={i} canDecide={canDecide} myId={myId} busy={busy} decide={decide} />
               ))}
             </tbody>
           </table>

@@ -35,31 +35,64 @@ interface AdminAction {
   result: Record<string, unknown> | null;
 }
 
+/** The action's state, its maker and, once decided, its checker, each with the time. */
+function WhoAndWhen({ a }: { a: AdminAction }) {
+  const { t, lang } = useT();
+  return (
+    <p>
+      <strong>{t('state')}:</strong>{' '}
+      <span data-testid="action-state" data-value={a.state}>
+        {stateIn(lang, a.state)}
+      </span>{' '}
+      · <strong>{t('maker')}:</strong> {a.maker}
+      {t('comma')}
+      <When at={a.created_at} />
+      {a.checker && (
+        <>
+          {' '}
+          · <strong>{t('checker')}:</strong> {a.checker}
+          {t('comma')}
+          <When at={a.decided_at} />
+        </>
+      )}
+    </p>
+  );
+}
+
+/** Approve or reject a proposed action (the checker's buttons). */
+function Decide({ a, act }: { a: AdminAction; act: ReturnType<typeof useAction> }) {
+  const { t } = useT();
+  const busy = act.pending !== null;
+  return (
+    <div className="actions">
+      <button
+        type="button"
+        className="primary"
+        disabled={busy}
+        data-action="approve"
+        onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}
+      >
+        {act.pending === a.action_id ? t('working') : t('approve')}
+      </button>
+      <NoteButton
+        label={t('reject')}
+        busy={busy}
+        required
+        testId="reject"
+        onGo={(r) => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/reject`, { reason: r }))}
+      />
+    </div>
+  );
+}
+
 function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean; act: ReturnType<typeof useAction> }) {
   const { t, lang } = useT();
-  const busy = act.pending !== null;
   return (
     <article className="card" data-action-id={a.action_id} data-state={a.state}>
       <h2>
         <bdi dir="ltr">{a.action}</bdi> <span className="muted">{a.action_id}</span>
       </h2>
-      <p>
-        <strong>{t('state')}:</strong>{' '}
-        <span data-testid="action-state" data-value={a.state}>
-          {stateIn(lang, a.state)}
-        </span>{' '}
-        · <strong>{t('maker')}:</strong> {a.maker}
-        {t('comma')}
-        <When at={a.created_at} />
-        {a.checker && (
-          <>
-            {' '}
-            · <strong>{t('checker')}:</strong> {a.checker}
-            {t('comma')}
-            <When at={a.decided_at} />
-          </>
-        )}
-      </p>
+      <WhoAndWhen a={a} />
       <p>
         <strong>{t('reason')}:</strong> {a.reason}
         {a.decision_reason && (
@@ -91,28 +124,7 @@ function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean;
       <p className="muted">
         <bdi dir="ltr">sha256 {a.payload_sha256.slice(0, 16)}…</bdi> · {t('expires')} <When at={a.expires_at} />
       </p>
-      {a.state === 'proposed' && canDecide && (
-        <div className="actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={busy}
-            data-action="approve"
-            onClick={() => act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/approve`, {}))}
-          >
-            {act.pending === a.action_id ? t('working') : t('approve')}
-          </button>
-          <NoteButton
-            label={t('reject')}
-            busy={busy}
-            required
-            testId="reject"
-            onGo={(r) =>
-              act.run(a.action_id, () => call('POST', `/admin/actions/${a.action_id}/reject`, { reason: r }))
-            }
-          />
-        </div>
-      )}
+      {a.state === 'proposed' && canDecide && <Decide a={a} act={act} />}
       {a.state === 'proposed' && !canDecide && (
         <p className="muted" data-testid="not-yours">
           {t('otherChecker')}

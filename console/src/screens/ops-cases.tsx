@@ -49,6 +49,46 @@ interface Complaint {
 /** Cash in EGP (micros), shares as they are. */
 const amount = (asset: string, v: number): string => (asset.startsWith('cash:') ? egp(v) : String(v));
 
+/** A break's decisions for whoever may manage them: acknowledge an open one, accept one not resolved. */
+function BreakActions({
+  b,
+  manage,
+  busy,
+  post,
+}: {
+  b: Break;
+  manage: boolean;
+  busy: boolean;
+  post: (b: Break, verb: string, body: Record<string, unknown>) => void;
+}) {
+  const { t } = useT();
+  return (
+    <td>
+      <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
+        {manage && b.state !== 'resolved' && (
+          <>
+            {b.state === 'open' && (
+              <NoteButton
+                label={t('acknowledge')}
+                busy={busy}
+                testId="acknowledge"
+                onGo={(n) => post(b, 'acknowledge', withNote(n))}
+              />
+            )}
+            <NoteButton
+              label={t('accept')}
+              busy={busy}
+              required
+              testId="accept"
+              onGo={(n) => post(b, 'resolve', { resolution: 'accepted', note: n })}
+            />
+          </>
+        )}
+      </div>
+    </td>
+  );
+}
+
 export function Breaks() {
   const { t, lang } = useT();
   const me = useMe();
@@ -106,29 +146,7 @@ export function Breaks() {
                       </>
                     )}
                   </td>
-                  <td>
-                    <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
-                      {manage && b.state !== 'resolved' && (
-                        <>
-                          {b.state === 'open' && (
-                            <NoteButton
-                              label={t('acknowledge')}
-                              busy={busy}
-                              testId="acknowledge"
-                              onGo={(n) => post(b, 'acknowledge', withNote(n))}
-                            />
-                          )}
-                          <NoteButton
-                            label={t('accept')}
-                            busy={busy}
-                            required
-                            testId="accept"
-                            onGo={(n) => post(b, 'resolve', { resolution: 'accepted', note: n })}
-                          />
-                        </>
-                      )}
-                    </div>
-                  </td>
+                  <BreakActions b={b} manage={manage} busy={busy} post={post} />
                 </tr>
               ))}
             </tbody>

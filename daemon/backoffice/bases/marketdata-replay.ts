@@ -60,7 +60,8 @@ export function replayMarketData(ctx: ExecCtx, params: Record<string, unknown>):
     if (why)
       return refuse(
         'ACTION_NOT_EXECUTABLE',
-        `The override of ${ctx.deps.market.calendar.toIso(r.at_ms)} cannot be applied now: ${why}; nothing was replayed.`,
+        `The override of ${ctx.deps.market.calendar.toIso(r.at_ms)} cannot be applied now: ${why}; ` +
+          'nothing was replayed.',
       );
   }
   const quotes: Record<string, number> = {};
