@@ -6,7 +6,8 @@ export function register(program: Command): void {
   program
     .command('activities')
     .description(
-      'the activity feed of an investor, newest first: deposits, withdrawals, fills, fees, taxes, dividends, interest, fund orders',
+      'the activity feed of an investor, newest first: deposits, withdrawals, fills, fees, taxes, dividends, ' +
+        'interest, fund orders',
     )
     .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
     .option('--limit <n>', '1-200 (default 100)')

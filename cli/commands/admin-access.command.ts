@@ -12,7 +12,8 @@ function declareAccessReview(admin: Command): void {
   const accessReview = admin
     .command('access-review')
     .description(
-      'who holds what: every identity with its roles, grants, creation and last use, and the open access reviews (default --as compliance)',
+      'who holds what: every identity with its roles, grants, creation and last use, and the open access ' +
+        'reviews (default --as compliance)',
     )
     .addHelpText(
       'after',
@@ -38,7 +39,8 @@ function declareAccessReview(admin: Command): void {
   accessReview
     .command('decide <item_id>')
     .description(
-      'certify or revoke one item (revoke removes the grant at once); not an item about your own access (then --as security)',
+      'certify or revoke one item (revoke removes the grant at once); not an item about your own access (then ' +
+        '--as security)',
     )
     .option('--certify', 'the grant stays')
     .option('--revoke', "the grant goes, from the identity's next request")

@@ -13,11 +13,13 @@ export function register(admin: Command): void {
   admin
     .command('propose <base>')
     .description(
-      'propose a privileged change, the maker side (default --as security): BASE is a strict-split base such as ledger:adjust',
+      'propose a privileged change, the maker side (default --as security): BASE is a strict-split base such ' +
+        'as ledger:adjust',
     )
     .option(
       '--param <key=value>',
-      'a param of the base; repeatable. *_micros, *_bps, qty, minutes and ratio are integers; a.b=v nests; key:=JSON takes JSON',
+      'a param of the base; repeatable. *_micros, *_bps, qty, minutes and ratio are integers; a.b=v nests; ' +
+        'key:=JSON takes JSON',
       (v: string, acc?: string[]) => [...(acc ?? []), v],
     )
     .option('--reason <text>', 'why (stored with the payload; required)')
@@ -33,7 +35,8 @@ Bases and their params: docs/backoffice.md. The whole payload is stored and cann
   admin
     .command('approve <action_id>')
     .description(
-      'approve a proposal, the checker side (default --as approver): it runs at once; svc steps up when the daemon asks (one code keeps the key fresh for 5 minutes)',
+      'approve a proposal, the checker side (default --as approver): it runs at once; svc steps up when the ' +
+        'daemon asks (one code keeps the key fresh for 5 minutes)',
     )
     .option('--reason <text>', 'an optional note of the decision')
     .addHelpText('after', examples('svc admin approve act_0123456789', 'svc admin approve act_0123456789 --json'))

@@ -6,7 +6,8 @@ export function register(admin: Command): void {
   const complaints = admin
     .command('complaints')
     .description(
-      'the complaints register: list (default), new, show, move; due 15 EGX business days after receipt (default --as admin)',
+      'the complaints register: list (default), new, show, move; due 15 EGX business days after receipt ' +
+        '(default --as admin)',
     )
     .addHelpText(
       'after',
@@ -36,7 +37,8 @@ export function register(admin: Command): void {
     .addHelpText(
       'after',
       examples(
-        'svc admin complaints new --investor inv_0123456789 --category fees --channel phone --summary "charged commission twice"',
+        'svc admin complaints new --investor inv_0123456789 --category fees --channel phone --summary "charged ' +
+          'commission twice"',
       ),
     )
     .action(lazy(async () => (await import('./admin-complaints.js')).create));

@@ -46,7 +46,9 @@ export function register(admin: Command): void {
   recon
     .command('resolve <break_id>')
     .description(
-      'resolve a break: --accept keeps the difference with a note (default --as admin); --adjust proposes the ledger:adjust that makes the book equal the statement (default --as security), resolved adjusted when approved',
+      'resolve a break: --accept keeps the difference with a note (default --as admin); --adjust proposes the ' +
+        'ledger:adjust that makes the book equal the statement (default --as security), resolved adjusted when ' +
+        'approved',
     )
     .option('--accept', 'the difference is explained and kept (needs --note)')
     .option('--adjust', 'propose a ledger:adjust of -difference naming the break (cash breaks)')

@@ -24,7 +24,8 @@ export function register(program: Command): void {
       'after',
       examples(
         'svc admin actions --state proposed',
-        'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=1500000 --reason "fee refund"',
+        'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 ' +
+          '--param amount_micros=1500000 --reason "fee refund"',
         'svc admin approve act_0123456789',
         'svc admin audit --verify',
       ),

@@ -21,7 +21,8 @@ export function register(program: Command): void {
     );
   ai.command('explain <order_id>')
     .description(
-      "why an order is where it is: a rejection's cause and remedy, or the order's facts (needs --ai registry or openai: for orders that were not rejected)",
+      "why an order is where it is: a rejection's cause and remedy, or the order's facts (needs --ai registry " +
+        'or openai: for orders that were not rejected)',
     )
     .addOption(langOption())
     .addHelpText('after', examples('svc ai explain ord_0123456789', 'svc ai explain ord_0123456789 --lang ar --json'))

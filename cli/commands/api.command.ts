@@ -11,7 +11,8 @@ export function register(program: Command): void {
     .option('--as <identity>', 'admin identity for /admin routes: admin, security or approver')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d '{"symbol":"COMI","price_micros":85500000}'`,
+      `\nExamples:\n  $ svc api GET /v1/instruments\n  $ svc api POST /admin/sandbox/quote -d ` +
+        `'{"symbol":"COMI","price_micros":85500000}'`,
     )
     .action(lazy(async () => (await import('./api.js')).api));
 }

@@ -6,7 +6,8 @@ export function register(program: Command): void {
   program
     .command('balances')
     .description(
-      'cash, shares and fund units of an investor: settled (available), reserved and unsettled (EGP with two decimals, --json the raw micros)',
+      'cash, shares and fund units of an investor: settled (available), reserved and unsettled (EGP with two ' +
+        'decimals, --json the raw micros)',
     )
     .option('--investor <id>', 'investor id (default $SVC_INVESTOR_ID)')
     .addHelpText(

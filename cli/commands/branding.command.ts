@@ -22,7 +22,8 @@ export function register(program: Command): void {
   branding
     .command('set')
     .description(
-      'change the fields given (the others stay): colours #rrggbb, a font of the embedded set (Noto Sans, Noto Serif, Amiri)',
+      'change the fields given (the others stay): colours #rrggbb, a font of the embedded set (Noto Sans, Noto ' +
+        'Serif, Amiri)',
     )
     .option('--display-name <name>', 'the name reports show, 1-80 characters')
     .option('--primary-color <#rrggbb>', 'headings and rules')

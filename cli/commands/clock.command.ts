@@ -24,7 +24,8 @@ export function register(program: Command): void {
     .option('--until <when>', 'RFC 3339 instant, next_open or next_close')
     .addHelpText(
       'after',
-      '\nDue fills, expiries and settlements run in order; long advances show progress on stderr.\nExamples:\n  $ svc clock advance --until next_open\n  $ svc clock advance --days 30',
+      '\nDue fills, expiries and settlements run in order; long advances show progress on stderr.\nExamples:\n ' +
+        ' $ svc clock advance --until next_open\n  $ svc clock advance --days 30',
     )
     .action(lazy(async () => (await import('./clock.js')).advance));
 }

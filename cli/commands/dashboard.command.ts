@@ -11,7 +11,8 @@ export function register(program: Command): void {
     .option('--investor <id>', 'investor to show (default $SVC_INVESTOR_ID, else the first account)')
     .option(
       '--symbols <list>',
-      'quote board symbols, comma-separated (default COMI,TMGH,FWRY,EAST,HRHO,ETEL,SWDY,ABUK,EFIH,ORAS; holdings and open orders are added)',
+      'quote board symbols, comma-separated (default COMI,TMGH,FWRY,EAST,HRHO,ETEL,SWDY,ABUK,EFIH,ORAS; ' +
+        'holdings and open orders are added)',
     )
     .option('--interval <s>', 'seconds between refreshes', '1')
     .addHelpText(

@@ -12,7 +12,8 @@ export function register(desk: Command): void {
   desk
     .command('execute <order_id>')
     .description(
-      'execute a desk order in session, at --price (default the tape price; inside the band, never worse than the limit) for --qty (default all)',
+      'execute a desk order in session, at --price (default the tape price; inside the band, never worse than ' +
+        'the limit) for --qty (default all)',
     )
     .option('--price <price_egp>', 'execution price in EGP')
     .option('--qty <n>', 'shares to execute (default the whole remaining quantity)')
@@ -26,7 +27,8 @@ export function register(desk: Command): void {
     .description('reject a desk order; its reservation is released')
     .option(
       '--reason <code>',
-      'DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER',
+      'DEALER_REJECTED, COMPLIANCE_REVIEW, PRICE_AWAY_FROM_MARKET, DUPLICATE_ORDER_SUSPECTED, ' +
+        'INSTRUMENT_HALTED or INSUFFICIENT_BUYING_POWER',
     )
     .addHelpText('after', examples('svc desk reject ord_0123456789 --reason PRICE_AWAY_FROM_MARKET'))
     .action(lazy(async () => (await import('./desk-orders.js')).reject));

@@ -30,7 +30,8 @@ export function register(program: Command): void {
     .option('--ack-risk', 'accept the risk disclosure (needed for equity trading)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ svc investor suitability inv_0123456789\n  $ svc investor suitability --experience moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk',
+      '\nExamples:\n  $ svc investor suitability inv_0123456789\n  $ svc investor suitability --experience ' +
+        'moderate --horizon 3_5y --risk medium --income 300k_1m --net-worth 1m_5m --objectives growth --ack-risk',
     )
     .action(lazy(async () => (await import('./investor.js')).suitability));
 }

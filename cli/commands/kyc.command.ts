@@ -10,7 +10,8 @@ export function register(program: Command): void {
   kyc
     .command('apply')
     .description(
-      'apply for an account: a wizard with a terminal, flags otherwise; uploads both ID sides, submits, shows the outcome',
+      'apply for an account: a wizard with a terminal, flags otherwise; uploads both ID sides, submits, shows ' +
+        'the outcome',
     )
     .option('--full-name <name>', 'full name as on the national id card')
     .option('--national-id <digits>', 'the 14-digit national id')

@@ -6,7 +6,8 @@ export function register(program: Command): void {
   const logs = program
     .command('logs')
     .description(
-      "the request inspector: the daemon's last requests, with bodies redacted (svc sandbox logs prints the daemon's log file)",
+      "the request inspector: the daemon's last requests, with bodies redacted (svc sandbox logs prints the " +
+        "daemon's log file)",
     )
     .addHelpText(
       'after',
@@ -32,7 +33,8 @@ inspector reads, the event stream or /healthz. With --json and --follow: one JSO
   logs
     .command('show <request_id>')
     .description(
-      'one request: headers, request and response bodies (secrets and personal data redacted); for a refused signature, the string the daemon signed',
+      'one request: headers, request and response bodies (secrets and personal data redacted); for a refused ' +
+        'signature, the string the daemon signed',
     )
     .option('--canonical', "print only a refused signature's string to sign (to diff against your client's)")
     .addHelpText(

@@ -38,7 +38,8 @@ export function register(program: Command): void {
     .option('--count <n>', 'stop after N refreshes (for scripts)')
     .addHelpText(
       'after',
-      `\nOn a frozen clock prices move only when the clock is advanced (svc clock advance).${examples('svc market watch COMI TMGH FWRY', 'svc market watch COMI --count 5 --json', 'svc market watch COMI --interval 5 > quotes.log')}`,
+      `\nOn a frozen clock prices move only when the clock is advanced (svc clock advance).` +
+        `${examples('svc market watch COMI TMGH FWRY', 'svc market watch COMI --count 5 --json', 'svc market watch COMI --interval 5 > quotes.log')}`,
     )
     .action(lazy(async () => (await import('./market.js')).watch));
 }

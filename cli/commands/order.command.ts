@@ -24,7 +24,8 @@ function declarePlace(order: Command): void {
     order
       .command(`${side} [symbol] [qty]`)
       .description(
-        `${side} QTY whole shares of SYMBOL: a market order, or a limit order with --limit (EGP); on a terminal, asks for what is missing and shows the fees and reservation first`,
+        `${side} QTY whole shares of SYMBOL: a market order, or a limit order with --limit (EGP); on a ` +
+          `terminal, asks for what is missing and shows the fees and reservation first`,
       )
       .option('--limit <price_egp>', 'limit price in EGP (on the tick grid, inside the +/-20% band)')
       .addOption(new Option('--tif <tif>', 'time in force').choices(['day', 'gtc', 'ioc', 'fok']))
@@ -33,7 +34,8 @@ function declarePlace(order: Command): void {
       .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
       .option(
         '--wait',
-        'running clock: follow the order until filled, canceled, rejected or expired; frozen clock: say how to advance it',
+        'running clock: follow the order until filled, canceled, rejected or expired; frozen clock: say how to ' +
+          'advance it',
       )
       .option('--timeout <s>', 'with --wait: give up after this many seconds', '300')
       .addOption(
@@ -41,7 +43,10 @@ function declarePlace(order: Command): void {
       )
       .addHelpText(
         'after',
-        `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: qty 13 fills in two executions.\nExamples:\n  $ svc order ${side}                     asks for the symbol, quantity, type and time in force\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  $ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`,
+        `\nOutside the session day and gtc orders queue for the next open; ioc and fok are refused. Sandbox: ` +
+          `qty 13 fills in two executions.\nExamples:\n  $ svc order ${side}                     asks for the ` +
+          `symbol, quantity, type and time in force\n  $ svc order ${side} COMI 10 --investor inv_0123456789\n  ` +
+          `$ svc order ${side} COMI 10 --limit 84.50 --tif gtc --wait --json`,
       )
       .action(lazy(async () => (await import('./order.js'))[side]));
   }
@@ -52,7 +57,8 @@ function declareOthers(order: Command): void {
   order
     .command('cancel <order_id>')
     .description(
-      'request cancellation: pending_cancel at once, canceled at the next simulated minute unless a fill completes it first',
+      'request cancellation: pending_cancel at once, canceled at the next simulated minute unless a fill ' +
+        'completes it first',
     )
     .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
     .option('--wait', 'running clock: follow the order to its final state')

@@ -6,7 +6,9 @@ export function register(sandbox: Command): void {
   sandbox
     .command('replay <journal>')
     .description(
-      "rebuild a sandbox from a journal, offline: a new sandbox with the journal's seed and start, built in a process of its own that listens on nothing, re-runs every entry as its principal and must answer each as recorded",
+      "rebuild a sandbox from a journal, offline: a new sandbox with the journal's seed and start, built in a " +
+        'process of its own that listens on nothing, re-runs every entry as its principal and must answer each ' +
+        'as recorded',
     )
     .option('--port <port>', 'port of the rebuilt sandbox once it starts (with --home; default 0: a free one)')
     .addHelpText(

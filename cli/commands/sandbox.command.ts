@@ -24,7 +24,8 @@ function declareStart(sandbox: Command): void {
     .option('--foreground', 'stay attached; Ctrl-C stops the daemon')
     .option(
       '--port <port>',
-      'port to listen on; 0 picks a free one (default: 0 if this home was started with --port 0, else 4710, or a free port when 4710 is taken)',
+      'port to listen on; 0 picks a free one (default: 0 if this home was started with --port 0, else 4710, or ' +
+        'a free port when 4710 is taken)',
     )
     .option('--seed <n>', 'seed of the simulation', '42')
     .option('--start <time>', 'simulated start time, RFC 3339 (default 2026-11-22T09:00:00+02:00)')
@@ -39,11 +40,13 @@ function declareStart(sandbox: Command): void {
     .addOption(rateLimitOption('limit each API key (sliding window; 429 with Retry-After); off by default'))
     .option(
       '--adopt-audit-head',
-      'vouch for the audit chain as svc.db holds it: sign its end and checkpoint it beside kek.key (a home from before checkpoints, or restored by hand; docs/reliability.md)',
+      'vouch for the audit chain as svc.db holds it: sign its end and checkpoint it beside kek.key (a home ' +
+        'from before checkpoints, or restored by hand; docs/reliability.md)',
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock running --speed 60\n  $ svc sandbox start --ai registry',
+      '\nExamples:\n  $ svc sandbox start --port 0 --home /tmp/sbx --json\n  $ svc sandbox start --clock ' +
+        'running --speed 60\n  $ svc sandbox start --ai registry',
     )
     .action(lazy(async () => (await import('./sandbox.js')).start));
 }

@@ -10,7 +10,8 @@ export function register(program: Command): void {
   scenario
     .command('run <files...>')
     .description(
-      'run scenario files, each against an isolated sandbox of its own (seed, start and clock from the file); exits non-zero if a step fails',
+      'run scenario files, each against an isolated sandbox of its own (seed, start and clock from the file); ' +
+        'exits non-zero if a step fails',
     )
     .option('--keep-going', 'run the remaining steps after a failed one (default: a failed step skips the rest)')
     .option('--junit <file>', 'also write a JUnit XML report (a testsuite per file, a testcase per step)')

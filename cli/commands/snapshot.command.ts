@@ -15,7 +15,8 @@ function declareExport(sandbox: Command): void {
     .description('save the whole sandbox (state, clock, seed, credentials) to one snapshot file; it holds secrets')
     .option(
       '--redact',
-      'rebuild the sandbox from its journal with personal data replaced by fakes (in an isolated sandbox) and export that: no personal data and none of these keys',
+      'rebuild the sandbox from its journal with personal data replaced by fakes (in an isolated sandbox) and ' +
+        'export that: no personal data and none of these keys',
     )
     .addHelpText(
       'after',
@@ -67,7 +68,8 @@ function declareJournal(sandbox: Command): void {
     .option('--after <seq>', 'only entries after this seq')
     .option(
       '--redact',
-      'replace national ids, names, emails, phones, addresses and ID images with consistent fakes; the file still replays to the same answers',
+      'replace national ids, names, emails, phones, addresses and ID images with consistent fakes; the file ' +
+        'still replays to the same answers',
     )
     .addHelpText(
       'after',

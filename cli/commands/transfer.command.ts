@@ -26,7 +26,9 @@ export function register(program: Command): void {
       .option('--idempotency-key <key>', 'retry safely: the same key replays the first answer')
       .addHelpText(
         'after',
-        `\nEach rail step takes one simulated minute; exactly 666 EGP fails at the rail (sandbox).\nExamples:\n  $ svc transfer ${verb} 1500.25 --investor inv_0123456789 --wait\n  $ SVC_INVESTOR_ID=inv_0123456789 svc transfer ${verb} 70000 --json`,
+        `\nEach rail step takes one simulated minute; exactly 666 EGP fails at the rail ` +
+          `(sandbox).\nExamples:\n  $ svc transfer ${verb} 1500.25 --investor inv_0123456789 --wait\n  $ ` +
+          `SVC_INVESTOR_ID=inv_0123456789 svc transfer ${verb} 70000 --json`,
       )
       .action(lazy(async () => (await import('./transfer.js'))[verb]));
   }

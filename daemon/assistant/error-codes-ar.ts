@@ -123,7 +123,9 @@ export const ERROR_CODES_AR: Readonly<Record<ErrorCode, ArabicEntry>> = {
   ),
   ANSWER_OFF_CONTRACT: a(
     'الرد لا يطابق المخطط الموثق له.',
-    'لا يرد بهذا إلا خادم بدأ وفاحص الردود مفعّل (مجموعة الاختبارات): الرد الذي أنتجه المسار لم يطابق مخطط الرد الموثق في /openapi.json (أو مخطط الخطأ) فحُجب. تذكر الرسالة المسار والطريقة والمسار المطلوب وأول الفروق.',
+    'لا يرد بهذا إلا خادم بدأ وفاحص الردود مفعّل (مجموعة الاختبارات): الرد الذي أنتجه المسار لم يطابق مخطط ' +
+      'الرد الموثق في /openapi.json (أو مخطط الخطأ) فحُجب. تذكر الرسالة المسار والطريقة والمسار المطلوب وأول ' +
+      'الفروق.',
     'هذا خلل في بيئة الاختبار: أبلغ عن الرسالة وعن request_id.',
   ),
 
@@ -725,17 +727,20 @@ export const ERROR_CODES_AR: Readonly<Record<ErrorCode, ArabicEntry>> = {
   // Assistant
   FAULT_ROUTE_UNKNOWN: a(
     'route: لا يوجد مسار للعميل بهذه الطريقة وهذا القالب.',
-    'تسمي قاعدة العطل مسارها بالصيغة "METHOD /v1/template" (مثل "POST /v1/orders" أو "GET /v1/orders/{id}") أو "*"؛ ولا تمس الأعطال أدوات التحكم في بيئة الاختبار ولا مسارات المشغلين.',
+    'تسمي قاعدة العطل مسارها بالصيغة "METHOD /v1/template" (مثل "POST /v1/orders" أو "GET /v1/orders/{id}") أو ' +
+      '"*"؛ ولا تمس الأعطال أدوات التحكم في بيئة الاختبار ولا مسارات المشغلين.',
     'أرسل مسارا للعميل كما يذكره مرجع الواجهة، أو "*" لكل مسارات العميل.',
   ),
   FAULT_TRIGGER_INVALID: a(
     'every و probability و times: تنطلق القاعدة بمحفز واحد على الأكثر.',
-    'تنطلق قاعدة العطل كل N طلبات مطابقة، أو باحتمال، أو للطلبات K التالية: واحد على الأكثر من every و probability و times.',
+    'تنطلق قاعدة العطل كل N طلبات مطابقة، أو باحتمال، أو للطلبات K التالية: واحد على الأكثر من every و ' +
+      'probability و times.',
     'أرسل واحدا من every (N >= 1) أو probability (0 < p <= 1) أو times (K >= 1)؛ ودون أي منها تنطلق مع كل طلب مطابق.',
   ),
   FAULT_EFFECT_INVALID: a(
     'effect: أثر العطل غير صالح.',
-    'الأثر هو status (429 أو 500 أو 502 أو 503) أو latency (ms أو min_ms..max_ms) أو reset أو lost_response أو timeout (seconds).',
+    'الأثر هو status (429 أو 500 أو 502 أو 503) أو latency (ms أو min_ms..max_ms) أو reset أو lost_response أو ' +
+      'timeout (seconds).',
     'أرسل أثرا كما يذكره docs/faults.md.',
   ),
   NOT_AVAILABLE: a(

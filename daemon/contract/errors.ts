@@ -126,7 +126,8 @@ export const ERROR_CODES = {
   BAD_GATEWAY: e(
     502,
     'The service answered through a failing gateway.',
-    'A gateway in front of the service failed to get its answer (in the sandbox: a fault rule fired; nothing was changed).',
+    'A gateway in front of the service failed to get its answer (in the sandbox: a fault rule fired; nothing ' +
+      'was changed).',
     'Retry with the same Idempotency-Key after a short back-off.',
   ),
   SERVICE_UNAVAILABLE: e(
@@ -144,7 +145,9 @@ export const ERROR_CODES = {
   ANSWER_OFF_CONTRACT: e(
     500,
     'The answer does not match its documented schema.',
-    'Only a daemon started with the answer checker on (the test suite) answers this: the reply a route produced did not parse with the response schema /openapi.json documents for it (or the error schema), and was withheld. The message names the route, the method, the path and the first differences.',
+    'Only a daemon started with the answer checker on (the test suite) answers this: the reply a route ' +
+      'produced did not parse with the response schema /openapi.json documents for it (or the error schema), and ' +
+      'was withheld. The message names the route, the method, the path and the first differences.',
     'This is a bug of the sandbox: report the message and the request_id.',
   ),
 
@@ -874,19 +877,22 @@ export const ERROR_CODES = {
   FAULT_ROUTE_UNKNOWN: e(
     422,
     'route: no tenant route has this method and template.',
-    'A fault rule names its route as "METHOD /v1/template" (e.g. "POST /v1/orders", "GET /v1/orders/{id}") or "*"; faults never touch the sandbox controls or the operator routes.',
+    'A fault rule names its route as "METHOD /v1/template" (e.g. "POST /v1/orders", "GET /v1/orders/{id}") or ' +
+      '"*"; faults never touch the sandbox controls or the operator routes.',
     'Send a tenant route as the API reference lists it, or "*" for every tenant route.',
   ),
   FAULT_TRIGGER_INVALID: e(
     422,
     'every, probability, times: a rule fires on at most one trigger.',
-    'A fault rule fires every N matching requests, with a probability, or for the next K: at most one of every, probability and times.',
+    'A fault rule fires every N matching requests, with a probability, or for the next K: at most one of ' +
+      'every, probability and times.',
     'Send one of every (N >= 1), probability (0 < p <= 1) or times (K >= 1); none fires on every matching request.',
   ),
   FAULT_EFFECT_INVALID: e(
     422,
     'effect: the fault effect is not valid.',
-    'An effect is status (429, 500, 502 or 503), latency (ms, or min_ms..max_ms), reset, lost_response or timeout (seconds).',
+    'An effect is status (429, 500, 502 or 503), latency (ms, or min_ms..max_ms), reset, lost_response or ' +
+      'timeout (seconds).',
     'Send an effect as docs/faults.md lists them.',
   ),
 

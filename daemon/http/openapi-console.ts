@@ -69,7 +69,9 @@ function operationOf(route: Route, schema: z.ZodType): Record<string, Json> {
   if (!id) throw new Error(`openapi: the console answer of ${route} has no id`);
   const signedIn = !url.includes('/enroll/') && !url.includes('/login/');
   return {
-    operationId: `${method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId:
+      `${method.toLowerCase()}` +
+      `${url.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary,
     description: `${summary}. The browser console's own call (docs/console.md), not part of the brokerage API.`,
     tags: ['console'],

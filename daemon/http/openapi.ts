@@ -25,7 +25,8 @@ const TAGS: Record<string, string> = {
   sandbox: 'Sandbox controls: clock, reset, snapshots, journal, market overrides (X-Admin-Key)',
   service: 'Health and this document',
   console:
-    "The browser console's own calls: passkey enrolment, sign-in, step-up and sign-out (a session cookie, not part of the brokerage API)",
+    "The browser console's own calls: passkey enrolment, sign-in, step-up and sign-out (a session cookie, not " +
+    'part of the brokerage API)',
   assistant:
     'The information-only assistant: glossary, disclosures, error and order explainers in English and Arabic, ' +
     'grounded in the registries; never advice (bearer key)',
@@ -354,7 +355,8 @@ function documentOf(
           in: 'cookie',
           name: 'svc_console',
           description:
-            "The browser console's session cookie (docs/console.md); a state-changing call also sends Origin and X-CSRF-Token.",
+            "The browser console's session cookie (docs/console.md); a state-changing call also sends Origin " +
+            'and X-CSRF-Token.',
         },
       },
       parameters: HEADER_PARAMETERS,

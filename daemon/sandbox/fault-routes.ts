@@ -33,7 +33,10 @@ export function faultRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'Add a fault rule: a tenant route ("POST /v1/orders", "GET /v1/orders/{id}" or "*"), optionally one tenant, fired every N matching requests, with a probability (the seeded stream) or for the next K; the effect a status (429, 500, 502, 503), latency, reset, lost_response or timeout. Never the sandbox controls or operator routes.',
+        'Add a fault rule: a tenant route ("POST /v1/orders", "GET /v1/orders/{id}" or "*"), optionally one ' +
+        'tenant, fired every N matching requests, with a probability (the seeded stream) or for the next K; ' +
+        'the effect a status (429, 500, 502, 503), latency, reset, lost_response or timeout. Never the sandbox ' +
+        'controls or operator routes.',
       body: FaultRuleBody,
       response: FaultRuleSchema,
       status: 201,
@@ -68,7 +71,9 @@ export function faultRoutes(deps: Deps): RouteDef[] {
       auth: control,
       tags: ['sandbox'],
       summary:
-        'The verdict: for every fault fired (and every 429 of the rate limit), what the client did next, and the findings (a retry with a new Idempotency-Key, a Retry-After not honoured, polling too fast, a signed request re-sent with a stale timestamp) with the request and resource ids involved.',
+        'The verdict: for every fault fired (and every 429 of the rate limit), what the client did next, and ' +
+        'the findings (a retry with a new Idempotency-Key, a Retry-After not honoured, polling too fast, a ' +
+        'signed request re-sent with a stale timestamp) with the request and resource ids involved.',
       response: FaultReportSchema,
       handler: () => faultReport(deps.faults.log.all()),
     }),

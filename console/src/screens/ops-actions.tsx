@@ -86,7 +86,7 @@ function Decide({ a, act }: { a: AdminAction; act: ReturnType<typeof useAction> 
 }
 
 function ActionCard({ a, canDecide, act }: { a: AdminAction; canDecide: boolean; act: ReturnType<typeof useAction> }) {
-  const { t, lang } = useT();
+  const { t } = useT();
   return (
     <article className="card" data-action-id={a.action_id} data-state={a.state}>
       <h2>
