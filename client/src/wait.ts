@@ -1,7 +1,7 @@
 // Waiting for outcomes: poll a resource until its state is one asked for. A state that is final and not
 // asked for (an order rejected while waiting for a fill) ends the wait with WaitError at once. On a
-// frozen sandbox clock nothing moves by itself: `advance` makes each round advance the clock instead
-// of sleeping.
+// frozen sandbox clock nothing moves by itself: `advance` makes each round advance the clock, and still
+// paces the reads (ADVANCE_PACE_MS): the sandbox reports more than 5 reads of one resource a second.
 import type { components } from './generated/api.js';
 import type { CallOptions } from './http.js';
 import type { Clock } from './retry.js';
@@ -17,9 +17,15 @@ export interface WaitOptions<State extends string> {
   /** Give up after this long (the client's clock); default 60,000 ms. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Advance the sandbox clock by `step` (default one minute) between polls instead of sleeping. */
+  /** Advance the sandbox clock by `step` (default one minute) between polls; then wait ADVANCE_PACE_MS. */
   advance?: { sandbox: ClockAdvancer; step?: ClockAdvance };
 }
+
+/**
+ * With `advance`, the least wall time between two reads: the sandbox's polling limit is 5 reads of one
+ * resource a second (docs/faults.md, `polling_too_fast`), and a read plus an advance can take less.
+ */
+export const ADVANCE_PACE_MS = 250;
 
 /** What advances the sandbox clock: a Sandbox. */
 export interface ClockAdvancer {
@@ -73,7 +79,7 @@ export async function poll<T, State extends string>(
     if (clock.now() >= deadline)
       throw new WaitError(`${w.what} is still ${state} after ${o.timeoutMs ?? 60_000} ms`, value, true);
     if (o.advance) await o.advance.sandbox.clock.advance(o.advance.step ?? { minutes: 1 }, { signal: o.signal });
-    else await clock.sleep(o.intervalMs ?? 250, o.signal);
+    await clock.sleep(o.advance ? Math.min(o.intervalMs ?? 250, ADVANCE_PACE_MS) : (o.intervalMs ?? 250), o.signal);
   }
 }
 

@@ -37,6 +37,16 @@ export const JournalHeader = z
 /** `tenant:tnt_...`, `operator:<identity name>` or `anonymous`. */
 export const PRINCIPAL_PATTERN = /^(tenant:tnt_[0-9a-z]{1,32}|operator:[A-Za-z0-9_.-]{1,64}|anonymous)$/;
 
+/** A fault that fired on a journaled request: its rule, its effect, a latency's drawn delay. */
+export const JournalFault = z
+  .strictObject({
+    rule_id: z.string().regex(/^flt_[0-9a-z]{1,32}$/),
+    effect: z.enum(['lost_response', 'latency']),
+    delay_ms: z.int().min(0).nullable(),
+  })
+  .meta({ id: 'JournalFault' });
+export type JournalFault = z.infer<typeof JournalFault>;
+
 export const JournalEntry = z
   .strictObject({
     seq: z.int().min(1),
@@ -79,6 +89,12 @@ export const JournalEntry = z
       .max(8 * 1024 * 1024)
       .nullable()
       .optional(),
+    /**
+     * The fault that fired on this request (docs/faults.md, "Replay"): a `lost_response` (applied and
+     * committed, the answer never sent) or a `latency` (run `delay_ms` late); null when none did, absent
+     * in journals written before faults were recorded. A replay runs the entry as it was applied.
+     */
+    fault: JournalFault.nullable().optional(),
   })
   .refine((e) => e.body === null || e.body_base64 === null, {
     message: 'send at most one of body and body_base64',
@@ -107,6 +123,8 @@ export const ReplayResult = z
     /** The replayed answer's JSON body (null when it had none or was not JSON). */
     body: z.unknown(),
     idempotent_replayed: z.boolean(),
+    /** The fault the entry records (it fired on the original request; a replay runs it as applied), or null. */
+    fault: JournalFault.nullable(),
   })
   .meta({ id: 'ReplayResult' });
 

@@ -2,6 +2,7 @@
 // (daemon/http/) records every state-changing request that reached its handler and takes the replay
 // tickets that let a replayed request run as its recorded principal; daemon/record/journal.ts
 // implements it. docs/snapshots.md describes the journal and the replay.
+import type { JournalFault } from './journal.js';
 import type { Operator, OperatorRealm } from './route.js';
 
 /** One request as the pipeline hands it to the journal, inside the request's own savepoint. */
@@ -21,6 +22,8 @@ export interface JournalRecord {
   status: number;
   /** The JSON answer's text (undefined for a raw answer or none), for replays to compare bodies. */
   response?: string;
+  /** The fault that fired on the request (a lost_response or a latency), as the journal keeps it. */
+  fault?: JournalFault | null;
 }
 
 /** Who a replayed request runs as, handed from the offline rebuild (daemon/sandbox/replay.ts) to the pipeline. */
@@ -36,6 +39,8 @@ export interface ReplayTicket {
   /** Who replays the entry (`replay`, the offline rebuild): the audit names it as the actor, on the principal's behalf.
    * */
   replayedBy: string;
+  /** The fault the entry records: the replayed request's own entry records it again. */
+  fault?: JournalFault | null;
 }
 
 /** The header a replayed entry's in-process request carries; its value is a one-time ticket token. */

@@ -14,6 +14,7 @@ import { AppError } from './errors.js';
 import { bodySha256, header } from './request.js';
 import { noteSignatureRefused } from './inspect.js';
 import { GRANTS, STEP_UP_HEADER, STEP_UP_ROUTES } from '../contract/grants.js';
+import { markFault } from './fault-mark.js';
 
 /** The credentials the pipeline checks against (daemon/tenancy/keys.ts keeps them). */
 export interface KeyLookup {
@@ -218,6 +219,8 @@ export function replayTicket(deps: AuthDeps, req: FastifyRequest): ReplayTicket 
       'The replay ticket is not known (tickets exist only inside the offline rebuild of svc sandbox replay, ' +
         'once each).',
     );
+  // the fault that fired on the original request goes on the rebuilt journal's entry too
+  if (ticket.fault) markFault(req, ticket.fault);
   return ticket;
 }
 

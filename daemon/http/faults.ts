@@ -10,7 +10,9 @@ import type { ErrorCode } from '../contract/errors.js';
 import { sha256Hex } from '../contract/signing.js';
 import type { FaultEngine, FiredFault } from '../record/faults.js';
 import type { Seen, SeenFault } from '../record/fault-log.js';
+import type { JournalFault } from '../contract/journal.js';
 import { AppError } from './errors.js';
+import { markFault } from './fault-mark.js';
 import { errorReply, type Out } from './reply.js';
 import { bodySha256, header } from './request.js';
 
@@ -92,6 +94,12 @@ function seenFault(f: FiredFault): SeenFault {
   return { ruleId: f.ruleId, effect: e.type === 'status' ? `status ${e.status}` : e.type, retryAfterS };
 }
 
+/** A fault that lets the request run, as its journal entry records it. */
+function journalFault(f: FiredFault): JournalFault {
+  const effect = f.effect.type === 'latency' ? 'latency' : 'lost_response';
+  return { rule_id: f.ruleId, effect, delay_ms: effect === 'latency' ? f.delayMs : null };
+}
+
 export function createFaultGate(deps: FaultGateDeps) {
   const held = new Set<{ destroy(): void }>();
   const log = (s: Seen) => deps.faults.log.add(s);
@@ -152,6 +160,7 @@ export function createFaultGate(deps: FaultGateDeps) {
       log(ended(seen, null, fault));
       return drop(req, reply, e.type === 'timeout' ? e.seconds! * 1000 : 0);
     }
+    if (e?.type === 'latency' || e?.type === 'lost_response') markFault(req, journalFault(fired!));
     if (e?.type === 'latency' && fired!.delayMs > 0) await new Promise((r) => setTimeout(r, fired!.delayMs));
     const out = await answer();
     log(ended(seen, out, fault));

@@ -13,6 +13,7 @@ import type { RouteCtx, RouteDef, StepUpUse } from '../contract/route.js';
 import type { RequestJournal } from '../contract/request-journal.js';
 import type { KeyLookup } from './auth.js';
 import { AppError } from './errors.js';
+import { faultOf } from './fault-mark.js';
 import { bodySha256, header } from './request.js';
 import { errorReply, toReply, type Out } from './reply.js';
 
@@ -193,6 +194,7 @@ function recordAnswer(
     body: t.req.rawBody,
     status: reply.status,
     response,
+    fault: faultOf(t.req),
   });
   return json ?? response;
 }

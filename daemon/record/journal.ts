@@ -122,6 +122,7 @@ function toEntry(deps: JournalDeps, r: Row): JournalEntry {
     body_base64: bodyBase64,
     status: r.status,
     response: opened.response,
+    fault: r.fault === null ? null : (JSON.parse(r.fault) as JournalEntry['fault']),
   };
 }
 
@@ -162,8 +163,8 @@ export function createJournal(deps: JournalDeps) {
   const { db } = deps;
   const insert = db.prepare(
     `INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type,
-                          body_kind, body_sealed, status, response_sealed, answer_in_body)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+                          body_kind, body_sealed, status, response_sealed, answer_in_body, fault)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const page = db.prepare<[number, number], Row>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM journal');
@@ -200,6 +201,7 @@ export function createJournal(deps: JournalDeps) {
         e.status,
         s.response,
         s.answerInBody,
+        e.fault ? JSON.stringify(e.fault) : null,
       );
     },
     /** The last entry's seq (0 when empty): cheap, unlike a count. */

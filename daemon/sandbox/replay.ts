@@ -115,7 +115,12 @@ export async function replayEntry(
   if (!caughtUp.ok) return caughtUp;
   await Promise.all(deps.settle.map((hook) => hook())); // statements that became ready on the way are stored
 
-  const token = deps.journal.issueTicket({ principal: principal.value, requestId: e.request_id, replayedBy });
+  const token = deps.journal.issueTicket({
+    principal: principal.value,
+    requestId: e.request_id,
+    replayedBy,
+    fault: e.fault ?? null,
+  });
   const headers: Record<string, string> = { [REPLAY_HEADER]: token };
   if (e.content_type !== null) headers['content-type'] = e.content_type;
   if (e.idempotency_key !== null) headers['idempotency-key'] = e.idempotency_key;
@@ -136,5 +141,6 @@ export async function replayEntry(
     content_type: contentType,
     body,
     idempotent_replayed: res.headers['idempotent-replayed'] === 'true',
+    fault: e.fault ?? null,
   });
 }

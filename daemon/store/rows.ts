@@ -377,6 +377,7 @@ export interface JournalRow {
   status: number;
   response_sealed: Buffer | null;
   answer_in_body: number;
+  fault: string | null;
 }
 
 /** A row of `journal_origin`. */

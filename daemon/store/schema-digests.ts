@@ -31,4 +31,5 @@ export const SCHEMA_DIGESTS: Readonly<Record<number, string>> = {
   37: 'cf73a00a9da5e0da2daa6e4e191011b17f596f0f79f5c9742cb1c008141ce6ec',
   38: '46c656427b6a42791a5632627f058cb1e931aa6afb5bfc55c6a4c8a4cc76b98a',
   41: '22fcbeb589718cae4ed6631a412974c45a6e1e8eb6786a52c25f379a3686f9da',
+  42: '15eccfcac4ca04b436369da292dcad962d9fede97f8c0030591e92d2d638b037',
 };

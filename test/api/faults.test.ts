@@ -8,6 +8,7 @@ import { DROPPED, listen, type Wire, type WireRes } from '../helpers/wire.js';
 import { EGP, trader } from '../helpers/trading.js';
 import { applicant } from '../helpers/onboarding.js';
 import { rebuild } from '../helpers/replay.js';
+import type { JournalEntry } from '../../daemon/contract/journal.js';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -101,6 +102,55 @@ describe('the journal under faults', () => {
       expect(replayed.code, JSON.stringify(replayed.lines.slice(-2))).toBe(0);
       expect(transfers()).toEqual(booked);
       expect(t.deps.ledger.checkInvariants()).toEqual({ ok: true, violations: [] });
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe('the journal records the faults that fired', () => {
+  it('a journal made under faults shows each fired fault on its entry, and the replay reproduces the state', async () => {
+    const w = await open();
+    const app = (await t.req('POST', '/v1/kyc/applications', { body: applicant() })).body.application_id;
+    expect((await t.req('POST', `/v1/kyc/applications/${app}/submit`)).body.state).toBe('approved');
+    const inv = (await t.req('GET', `/v1/kyc/applications/${app}`)).body.investor_id;
+    const rule = (effect: object) => ({ route: 'POST /v1/transfers', times: 1, effect });
+    const lost = (await w.admin('POST', '/admin/sandbox/faults', rule({ type: 'lost_response' }))).body.id;
+    expect(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'f-1' })).toBe(DROPPED);
+    const late = (await w.admin('POST', '/admin/sandbox/faults', rule({ type: 'latency', ms: 5 }))).body.id;
+    expect(answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'f-2' })).status).toBe(201);
+    await w.admin('POST', '/admin/sandbox/faults', rule({ type: 'status', status: 503 }));
+    expect(answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'f-3' })).status).toBe(503);
+    expect(answered(await w.tenant('POST', '/v1/transfers', { body: deposit(inv), key: 'f-3' })).status).toBe(201);
+    const booked = transfers();
+    expect(booked).toHaveLength(3);
+
+    // the journal's answer: the fault on the entry it fired on; the 503 stopped its request, no entry
+    const journal = (await w.admin('GET', '/admin/sandbox/journal?limit=1000')).body.entries as JournalEntry[];
+    const posts = journal.filter((e) => e.route === 'POST /v1/transfers');
+    expect(posts.map((e) => [e.idempotency_key, e.status, e.fault])).toEqual([
+      ['f-1', 201, { rule_id: lost, effect: 'lost_response', delay_ms: null }],
+      ['f-2', 201, { rule_id: late, effect: 'latency', delay_ms: 5 }],
+      ['f-3', 201, null],
+    ]);
+    expect(journal.filter((e) => e.route !== 'POST /v1/transfers').every((e) => e.fault === null)).toBe(true);
+
+    const header = t.deps.journal.header();
+    const entries = t.deps.journal.list(0, 1000);
+    const first = t;
+    t = await makeApp({ seed: 42 });
+    try {
+      const replayed = await rebuild(t, header, entries);
+      expect(replayed.code, JSON.stringify(replayed.lines.slice(-2))).toBe(0);
+      const faulted = replayed.results.filter((r) => r.fault !== null);
+      expect(faulted.map((r) => [r.status, r.fault?.effect])).toEqual([
+        [201, 'lost_response'],
+        [201, 'latency'],
+      ]);
+      expect(transfers()).toEqual(booked);
+      // the rebuilt journal keeps what fired on the original requests
+      const again = t.deps.journal.list(0, 1000).filter((e) => e.route === 'POST /v1/transfers');
+      expect(again.map((e) => e.fault?.effect ?? null)).toEqual(['lost_response', 'latency', null]);
     } finally {
       await first.close();
     }

@@ -31,6 +31,7 @@ import { ROW_MACS } from './035_row_macs.js';
 import { KEY_ROTATION_SLICES } from './037_key_rotation_slices.js';
 import { IDENTITY_RULES } from './038_identity_rules.js';
 import { STEP_UP_WINDOWS } from './041_step_up_windows.js';
+import { JOURNAL_FAULTS } from './042_journal_faults.js';
 import type { Migration } from './migration.js';
 
 export type { Migration };
@@ -66,4 +67,5 @@ export const MIGRATIONS: Migration[] = [
   KEY_ROTATION_SLICES,
   IDENTITY_RULES,
   STEP_UP_WINDOWS,
+  JOURNAL_FAULTS,
 ].sort((a, b) => a.version - b.version);

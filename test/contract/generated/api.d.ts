@@ -3144,6 +3144,12 @@ export interface components {
             complete: boolean;
             entries: number;
         };
+        JournalFault: {
+            rule_id: string;
+            /** @enum {string} */
+            effect: "lost_response" | "latency";
+            delay_ms: number | null;
+        };
         JournalEntry: {
             seq: number;
             request_id: string;
@@ -3162,6 +3168,7 @@ export interface components {
             body_base64: string | null;
             status: number;
             response?: string | null;
+            fault?: components["schemas"]["JournalFault"] | null;
         };
         JournalPage: {
             header: components["schemas"]["JournalHeader"];
