@@ -106,7 +106,12 @@ export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
       // read by the content parsers: an upload is judged by its bytes whatever its Content-Type
       // and the pipeline notes its payload for the request inspector itself (http/inspect.ts)
       config: { rawBody: def.rawBody !== undefined, [NOTES_PAYLOAD]: true },
-      handler: (req, reply) => handle(def, req, reply),
+      // the handler answers through reply itself; returning the reply tells fastify so (a promise that
+      // resolves with nothing before a stream's first byte would otherwise be sent as an empty body)
+      handler: async (req, reply) => {
+        await handle(def, req, reply);
+        return reply;
+      },
     });
   }
   // Built on first request: converting every schema costs tens of milliseconds of start-up otherwise.
