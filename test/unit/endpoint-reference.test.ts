@@ -58,7 +58,10 @@ describe('the endpoint reference', () => {
 
   it('the .http file has one request per operation; each signed one says how to sign it, and keyed ones carry an Idempotency-Key', () => {
     const http = renderHttp(doc);
-    const ops = operations(doc).flatMap((g) => g.ops);
+    // the console's own calls need a browser's passkey session: the .http file leaves them out
+    const ops = operations(doc)
+      .filter((g) => g.tag !== 'console')
+      .flatMap((g) => g.ops);
     expect(http.match(/^### /gm)).toHaveLength(ops.length);
     for (const o of ops) {
       const start = http.indexOf(`### ${o.method} ${o.path}:`);
