@@ -4,7 +4,7 @@
 // name and colours in the header of every page, its footer text and "page X of Y" in the footer,
 // the investor block, the chosen sections in order, the disclosures last, kept together on one page. `locale: ar` sets
 // the whole page right to left; table columns, numbers, ISINs and symbols keep their reading order (Unicode bidi), and
-// the value chart runs left to right in both. Lines too wide for the code are split with \` + \` in the JS,
+// the value chart runs left to right in both. Lines too wide for the code are split in the JS between template pieces,
 // never with a newline in the Typst text, so the source (and every PDF) stays byte for byte the same.
 export const STATEMENT_TEMPLATE =
   `
