@@ -392,9 +392,9 @@ describe('--junit', () => {
     );
     expect(xml).toMatch(
       new RegExp(
-        String.raw`<testcase name="02 quote: control quote" classname="failed status" file="[^"]+" line="8" ` +
+        '<testcase name="02 quote: control quote" classname="failed status" file="[^"]+" line="8" ' +
           String.raw`time="[\d.]+">\s*<failure type="AssertionFailed" ` +
-          String.raw`message="status: expected 200, got 422 PRICE_OFF_TICK">`,
+          'message="status: expected 200, got 422 PRICE_OFF_TICK">',
       ),
     );
     expect(xml).toMatch(
@@ -410,7 +410,7 @@ describe('--junit', () => {
     expect(xml).toMatch(
       new RegExp(
         String.raw`<testsuite name="Onboarding happy path" file="scenarios\/01-onboarding.yaml" tests="9" ` +
-          String.raw`failures="0" errors="0" skipped="0"`,
+          'failures="0" errors="0" skipped="0"',
       ),
     );
   });
