@@ -59,7 +59,8 @@ export function limitPriceProblem(text: string, band: BandMicros | null): string
   if (micros <= 0) return 'a limit above 0';
   if (!isOnTick(micros)) return offTickMessage(micros);
   if (band && (micros < band.lower_micros || micros > band.upper_micros)) {
-    return `${text.trim()} is outside today's band ${formatPrice(band.lower_micros)}-${formatPrice(band.upper_micros)} EGP`;
+    const range = `${formatPrice(band.lower_micros)}-${formatPrice(band.upper_micros)}`;
+    return `${text.trim()} is outside today's band ${range} EGP`;
   }
   return null;
 }

@@ -147,7 +147,8 @@ function fieldRows(doc: OpenApiDoc, schema: Obj, prefix = ''): string[] {
     const type = inline
       ? (inline.suffix === '.' ? 'object' : 'object[]') + (p.anyOf ? ' \\| `null`' : '')
       : typeText(doc, p);
-    const row = `| \`${prefix}${name}\` | ${typeCell(type)} | ${required.has(name) ? 'yes' : ''} | ${cell(description)} |`;
+    const req = required.has(name) ? 'yes' : '';
+    const row = `| \`${prefix}${name}\` | ${typeCell(type)} | ${req} | ${cell(description)} |`;
     return inline ? [row, ...fieldRows(doc, inline.obj, `${prefix}${name}${inline.suffix}`)] : [row];
   });
 }
@@ -464,10 +465,10 @@ function httpRequest(doc: OpenApiDoc, o: Operation, vars: Set<string>): string[]
   if (auth === 'B' || auth === 'I' || auth === 'S') lines.push('Authorization: Bearer {{apiKey}}');
   // The admin key, or the security key for the identity routes only security holds (sessions, keys, reviews).
   const grant = String(o.op['x-grant'] ?? '');
+  const adminHolds = (ROLES.admin.grants as readonly string[]).includes(grant);
+  const securityHolds = (ROLES.security.grants as readonly string[]).includes(grant);
   if (auth.startsWith('admin'))
-    lines.push(
-      `X-Admin-Key: {{${(ROLES.admin.grants as readonly string[]).includes(grant) || !(ROLES.security.grants as readonly string[]).includes(grant) ? 'adminKey' : 'securityKey'}}}`,
-    );
+    lines.push(`X-Admin-Key: {{${adminHolds || !securityHolds ? 'adminKey' : 'securityKey'}}}`);
   if (auth.startsWith('console:')) lines.push('X-Console-Key: {{dealerKey}}');
   if (auth === 'I' || auth === 'S') lines.push(`Idempotency-Key: {{keyPrefix}}-${String(o.op.operationId)}-1`);
   if (auth === 'S') lines.push('X-Svc-Timestamp: {{svcTimestamp}}', 'X-Svc-Signature: {{svcSignature}}');

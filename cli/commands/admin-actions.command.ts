@@ -26,10 +26,12 @@ export function register(admin: Command): void {
     .addHelpText(
       'after',
       `
-Bases and their params: docs/backoffice.md. The whole payload is stored and cannot change; another identity decides it.${examples(
-        'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 --param amount_micros=-250000 --reason "duplicate fee"',
-        'svc admin propose break-glass --param identity_id=opr_0123456789 --param minutes=30 --reason "incident 42"',
-      )}`,
+Bases and their params: docs/backoffice.md. The whole payload is stored and cannot change; ` +
+        `another identity decides it.${examples(
+          'svc admin propose ledger:adjust --param tenant_id=tnt_0123456789 --param investor_id=inv_0123456789 ' +
+            '--param amount_micros=-250000 --reason "duplicate fee"',
+          'svc admin propose break-glass --param identity_id=opr_0123456789 --param minutes=30 --reason "incident 42"',
+        )}`,
     )
     .action(lazy(async () => (await import('./admin-actions.js')).propose));
   admin

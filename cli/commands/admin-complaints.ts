@@ -99,7 +99,12 @@ export function renderComplaint(x: Complaint): string {
     (next.length
       ? chalk.dim(
           `  next:\n` +
-            `${next.map((s) => `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${s === 'investigating' ? '' : ' --note TEXT'}`)}\n`).join('')}`,
+            next
+              .map((s) => {
+                const note = s === 'investigating' ? '' : ' --note TEXT';
+                return `    ${svc(`admin complaints move ${x.complaint_id} --to ${s}${note}`)}\n`;
+              })
+              .join(''),
         )
       : '')
   );

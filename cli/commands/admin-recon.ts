@@ -78,7 +78,8 @@ export async function run(opts: RunOptions, g: AdminGlobals): Promise<void> {
     `${chalk.bold(r.run_id)}  reconciled ${r.date} at ${cairo(r.created_at)} (Cairo)\n` +
       `  ${plural(r.investors, 'investor')}, ${plural(r.custodian_lines, 'custodian line')}, ` +
       `${plural(r.bank_lines, 'bank line')}\n` +
-      `  ${found}\n  ${r.breaks_opened} opened, ${r.breaks_auto_resolved} of earlier runs resolved (they match again)\n` +
+      `  ${found}\n  ${r.breaks_opened} opened, ` +
+      `${r.breaks_auto_resolved} of earlier runs resolved (they match again)\n` +
       (r.breaks_found > 0 ? `See them: ${svc(`admin recon breaks --run ${r.run_id}`)}\n` : ''),
   );
 }

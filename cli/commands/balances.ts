@@ -21,7 +21,8 @@ export function investorOf(opts: { investor?: string }): string {
 /** The cash line of svc investor show and the head of svc balances: "48,831.91 EGP available (settled), ...". */
 export function cashLine(b: Balances): string {
   const cash = b.cash.find((c) => c.asset === 'cash:EGP') ?? { settled: 0, reserved: 0, unsettled: 0 };
-  return `${egp(cash.settled)} EGP available (settled), ${egp(cash.reserved)} reserved, ${egp(cash.unsettled)} unsettled`;
+  const available = `${egp(cash.settled)} EGP available (settled)`;
+  return `${available}, ${egp(cash.reserved)} reserved, ${egp(cash.unsettled)} unsettled`;
 }
 
 export function balancesText(b: Balances): string {

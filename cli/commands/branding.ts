@@ -34,7 +34,8 @@ export function renderBranding(b: Branding): string {
     ['updated', b.updated_at],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n')}\n`;
+  const indent = `\n${' '.repeat(width + 2)}`;
+  return `${rows.map(([k, v]) => `${k.padEnd(width)}  ${v.replace(/\n/g, indent)}`).join('\n')}\n`;
 }
 
 function print(b: Branding, json: boolean): void {

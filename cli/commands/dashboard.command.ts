@@ -18,8 +18,10 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `
-Keys: a advance the clock · i switch investor · b buy · s sell · c cancel the selected order · ↑↓ select · r refresh · q quit.
-Needs a terminal; scripts use svc order list, svc market quotes --json or svc market watch --json.${examples('svc dashboard', 'svc dashboard --investor inv_0123456789 --symbols COMI,TMGH,FWRY')}`,
+Keys: a advance the clock · i switch investor · b buy · s sell · c cancel the selected order · ` +
+        `↑↓ select · r refresh · q quit.
+Needs a terminal; scripts use svc order list, svc market quotes --json or svc market watch --json.` +
+        examples('svc dashboard', 'svc dashboard --investor inv_0123456789 --symbols COMI,TMGH,FWRY'),
     )
     .action(lazy(async () => (await import('./dashboard.js')).dashboard));
 }

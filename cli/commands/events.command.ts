@@ -29,7 +29,12 @@ Types: order.partially_filled, order.filled, order.canceled, order.expired, orde
 transfer.approved, transfer.pending_rail, transfer.at_broker, transfer.completed, transfer.failed, kyc.referred,
 kyc.approved, kyc.rejected, fund_order.received, fund_order.validated, fund_order.processed, fund_order.settled,
 fund_order.rejected, report.ready (reserved). A sandbox tool: the tenant API itself stays polling-only.
-Runs until Ctrl-C; reconnects with Last-Event-ID if the stream drops.${examples('svc events tail --types order.*', 'svc events tail --forward http://127.0.0.1:3000/webhooks/svc', 'svc events tail --json | jq .type')}`,
+Runs until Ctrl-C; reconnects with Last-Event-ID if the stream drops.` +
+        examples(
+          'svc events tail --types order.*',
+          'svc events tail --forward http://127.0.0.1:3000/webhooks/svc',
+          'svc events tail --json | jq .type',
+        ),
     )
     .action(lazy(async () => (await import('./events.js')).tail));
 }

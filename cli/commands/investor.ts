@@ -201,7 +201,9 @@ export async function suitability(opts: SuitabilityOptions, g: GlobalOptions, ar
   process.stdout.write(
     `Suitability recorded for ${res.investor_id}: tier ${tier} (${TIER_NAMES[tier]}), score ` +
       `${res.suitability.score}\n` +
-      `  risk acknowledged  ${res.suitability.risk_acknowledged ? chalk.green('yes') : chalk.yellow('no (equity trading stays blocked)')}\n` +
+      `  risk acknowledged  ` +
+      (res.suitability.risk_acknowledged ? chalk.green('yes') : chalk.yellow('no (equity trading stays blocked)')) +
+      '\n' +
       `  shariah only       ${res.shariah_only ? 'yes' : 'no'}\n`,
   );
 }

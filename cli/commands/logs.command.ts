@@ -27,7 +27,12 @@ export function register(program: Command): void {
       'after',
       `
 The daemon keeps the last 1,000 requests in memory ($SVC_INSPECTOR_SIZE when it starts); not its own
-inspector reads, the event stream or /healthz. With --json and --follow: one JSON document a line.${examples('svc logs tail --status 4xx', 'svc logs tail -f --path /v1/orders', 'svc logs tail --code SIGNATURE_INVALID --json')}`,
+inspector reads, the event stream or /healthz. With --json and --follow: one JSON document a line.` +
+        examples(
+          'svc logs tail --status 4xx',
+          'svc logs tail -f --path /v1/orders',
+          'svc logs tail --code SIGNATURE_INVALID --json',
+        ),
     )
     .action(lazy(async () => (await import('./logs.js')).tail));
   logs

@@ -39,7 +39,11 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `\nOn a frozen clock prices move only when the clock is advanced (svc clock advance).` +
-        `${examples('svc market watch COMI TMGH FWRY', 'svc market watch COMI --count 5 --json', 'svc market watch COMI --interval 5 > quotes.log')}`,
+        examples(
+          'svc market watch COMI TMGH FWRY',
+          'svc market watch COMI --count 5 --json',
+          'svc market watch COMI --interval 5 > quotes.log',
+        ),
     )
     .action(lazy(async () => (await import('./market.js')).watch));
 }

@@ -124,7 +124,9 @@ export async function watch(opts: WatchOptions, g: GlobalOptions, symbols: strin
     if (json) process.stdout.write(`${JSON.stringify({ as_of: quotes[0].as_of, quotes })}\n`);
     else
       process.stdout.write(
-        `${quotes[0].as_of}  ${quotes.map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`).join('  ')}\n`,
+        `${quotes[0].as_of}  ${quotes
+          .map((q) => `${q.symbol} ${price(q.price_micros)} ${pct(q.change_pct)}${q.halted ? ' HALTED' : ''}`)
+          .join('  ')}\n`,
       );
     if (count !== null && n >= count) return;
     await sleep(intervalMs);

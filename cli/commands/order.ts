@@ -352,7 +352,8 @@ export async function note(_opts: unknown, g: GlobalOptions, args: string[]): Pr
   const f = n.fees;
   const out = [
     `Contract note  ${n.order_id}  account ${n.account_number}`,
-    `${n.side === 'buy' ? 'Bought' : 'Sold'} ${n.filled_qty} of ${n.order_qty} ${n.symbol} (${n.market_id})  ${n.status}`,
+    `${n.side === 'buy' ? 'Bought' : 'Sold'} ${n.filled_qty} of ${n.order_qty} ` +
+      `${n.symbol} (${n.market_id})  ${n.status}`,
     `Trade date ${n.trade_date}  settlement date ${n.settlement_date} (T+2)`,
     '',
     table(

@@ -19,7 +19,8 @@ new directory) the rebuilt sandbox is started there once the replay is over, to 
 the issue. A journal is never replayed into a running sandbox: replayed entries act as their recorded
 principals, which only the owner of a new home may have them do. Secrets a replayed answer shows once
 (keys, enrolment codes) are not handed back.
-Exit codes: 0 every entry answered as recorded, 1 some differ (listed) or the replay stopped, 2 a bad journal or a home that holds a sandbox.
+Exit codes: 0 every entry answered as recorded, 1 some differ (listed) or the replay stopped, ` +
+        `2 a bad journal or a home that holds a sandbox.
 Examples:
   $ svc sandbox replay journal.ndjson
   $ svc --home ./repro sandbox replay journal.ndjson

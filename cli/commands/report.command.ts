@@ -33,7 +33,11 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       `\n--json prints the report as svc report status --json does.` +
-        `${examples('svc report create --investor inv_0123456789 --wait', 'svc report create --from 2026-01-01 --to 2026-06-30 --locale ar --sections summary,holdings --json', 'svc report create && svc clock advance --minutes 2')}`,
+        examples(
+          'svc report create --investor inv_0123456789 --wait',
+          'svc report create --from 2026-01-01 --to 2026-06-30 --locale ar --sections summary,holdings --json',
+          'svc report create && svc clock advance --minutes 2',
+        ),
     )
     .action(lazy(async () => (await import('./report.js')).create));
   report
@@ -54,7 +58,11 @@ export function register(program: Command): void {
       'after',
       `\nExit codes: 0 written, 1 refused by the daemon (REPORT_NOT_READY, REPORT_PURGED, NOT_FOUND),\n2 the ` +
         `file exists (without --force): nothing is written.` +
-        `${examples('svc report download rpt_0123456789', 'svc report download rpt_0123456789 -o statement.pdf --force', 'svc report download rpt_0123456789 --open --json')}`,
+        examples(
+          'svc report download rpt_0123456789',
+          'svc report download rpt_0123456789 -o statement.pdf --force',
+          'svc report download rpt_0123456789 --open --json',
+        ),
     )
     .action(lazy(async () => (await import('./report.js')).download));
 }

@@ -92,7 +92,10 @@ function nextStep(r: Report, purged = false): void {
   if (purged)
     info(
       `The retention has passed; a new statement of the period: ` +
-        `${svc(`report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} --locale ${r.locale}`)}`,
+        svc(
+          `report create --investor ${r.investor_id} --from ${r.period_start} --to ${r.period_end} ` +
+            `--locale ${r.locale}`,
+        ),
     );
   else if (r.state === 'ready') info(chalk.dim(`Next: ${svc(`report download ${r.report_id}`)}`));
   else if (r.state === 'failed')

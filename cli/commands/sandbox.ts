@@ -170,7 +170,8 @@ export async function banner(
     ...quotes.map((q) => `  ${q.symbol.padEnd(6)} ${egp(q.price_micros).padStart(10)} EGP  ${pct(q.change_pct)}`),
     '',
     chalk.dim(
-      `  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ${svc('sandbox env')} · svc --help`,
+      `  Next: ${svc('market quotes')} · ${svc('clock advance --until next_open')} · ` +
+        `${svc('sandbox env')} · svc --help`,
     ),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
@@ -282,7 +283,9 @@ export async function status(_opts: unknown, g: GlobalOptions): Promise<void> {
   process.stdout.write(
     `${[
       `${chalk.green('running')}  pid ${loc.pid}  ${loc.base_url}  version ${loc.version}`,
-      `clock    ${state.clock.timestamp} (${state.clock.mode}${state.clock.mode === 'running' ? ` x${state.clock.speed}` : ''}), market ${state.clock.is_open ? 'open' : 'closed'}`,
+      `clock    ${state.clock.timestamp} (${state.clock.mode}` +
+        `${state.clock.mode === 'running' ? ` x${state.clock.speed}` : ''}), ` +
+        `market ${state.clock.is_open ? 'open' : 'closed'}`,
       `seed     ${state.seed} (start ${state.start}, generation ${state.generation})`,
       `home     ${home}`,
     ].join('\n')}\n`,

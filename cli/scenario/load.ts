@@ -286,7 +286,9 @@ function checkReferences(
             file,
             ...at([...base, ...path]),
             step: stepRef,
-            message: `${describePath(path)}: \${${r.expr}}: ${v} is set neither in the file's env, by --env, nor in the environment`,
+            message:
+              `${describePath(path)}: \${${r.expr}}: ${v} ` +
+              "is set neither in the file's env, by --env, nor in the environment",
           });
         }
       } else if (!c.names.has(root)) {
@@ -365,7 +367,9 @@ function checkStep(c: StepCheck, rawStep: unknown, index: number, base: Segment[
         file,
         ...at([...base, ...p]),
         step: stepRef,
-        message: `body_file ${req.body_file}: no such file next to the scenario, in the working directory or in the svc checkout`,
+        message:
+          `body_file ${req.body_file}: no such file next to the scenario, ` +
+          'in the working directory or in the svc checkout',
       });
       register();
       return undefined;

@@ -1,7 +1,8 @@
 // When and how long to wait before trying a request again. A request is retried only when it cannot
 // apply twice: a GET, or a request carrying an Idempotency-Key (the daemon answers a repeated key with
 // the first answer). Retried: no answer (network error, reset, timeout), 429 (after its Retry-After),
-// 500 (an INTERNAL may or may not have applied: the same key makes the retry safe), 502, 503, 504, and 409 IDEMPOTENCY_KEY_IN_USE (a duplicate that arrived while the first was in flight).
+// 500 (an INTERNAL may or may not have applied: the same key makes the retry safe), 502, 503, 504, and
+// 409 IDEMPOTENCY_KEY_IN_USE (a duplicate that arrived while the first was in flight).
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (1 = no retry). Default 4. */

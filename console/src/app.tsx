@@ -107,6 +107,7 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
   const held = useMemo(() => new Set(me.grants.map((g) => g.grant)), [me]);
   const screens = SCREENS.filter((s) => held.has(s.grant));
   const current = screens.find((s) => s.id === hash) ?? screens[0];
+  const { name, role } = me.identity;
   return (
     <div className="shell">
       <nav className="nav" aria-label={t('screensLabel')}>
@@ -116,8 +117,8 @@ function Shell({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
           </a>
         ))}
         <div className="who">
-          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{me.identity.name}</strong>{' '}
-          <span className="muted">({valueIn(lang, me.identity.role)})</span>
+          <span className="muted">{t('signedInAs')}</span> <strong data-testid="identity">{name}</strong>{' '}
+          <span className="muted">({valueIn(lang, role)})</span>
           <button type="button" className="link" onClick={() => signOut().finally(onSignedOut)}>
             {t('signOut')}
           </button>

@@ -91,7 +91,9 @@ const RULES: Rule[] = [
   // rank
   r(
     'rank',
-    `(?:best|top|worst|strongest|weakest|safest|hottest|most promising|most profitable|highest returning|highest yielding|biggest winners?|biggest losers?|leading|favorite|favourite)(?: \\d+| three| five| ten)? ${SEC}`,
+    `(?:best|top|worst|strongest|weakest|safest|hottest|most promising|most profitable|highest returning|` +
+      `highest yielding|biggest winners?|biggest losers?|leading|favorite|favourite)` +
+      `(?: \\d+| three| five| ten)? ${SEC}`,
   ),
   r('rank', `(?:top|best) (?:\\d+|three|five|ten)`),
   r('rank', `(?:rank|ranks|ranked|ranking|rankings|rating of)`, { negatable: true }),
@@ -138,7 +140,8 @@ const RULES: Rule[] = [
   // time
   r(
     'time',
-    `(?:good|right|best|ideal|perfect|great|bad|wrong) (?:time|moment|entry|entry point|point|day|week|month) (?:to|for)`,
+    `(?:good|right|best|ideal|perfect|great|bad|wrong) ` +
+      `(?:time|moment|entry|entry point|point|day|week|month) (?:to|for)`,
   ),
   r(
     'time',
@@ -168,7 +171,11 @@ const RULES: Rule[] = [
   ),
   r(
     'predict',
-    `(?:price target|target price|upside|downside potential|forecast|forecasts|prediction|predictions|predict|projected price|projection|outlook|bullish|bearish|to the moon|expected return|guaranteed return|guaranteed profit|guaranteed gains|sure thing|sure bet|can t lose|cannot lose|risk free profit|will make you|you will make|you will earn|you will profit|you will lose|next week s price|tomorrow s price|where is .* heading)`,
+    `(?:price target|target price|upside|downside potential|forecast|forecasts|prediction|predictions|predict|` +
+      `projected price|projection|outlook|bullish|bearish|to the moon|expected return|guaranteed return|` +
+      `guaranteed profit|guaranteed gains|sure thing|sure bet|can t lose|cannot lose|risk free profit|` +
+      `will make you|you will make|you will earn|you will profit|you will lose|next week s price|` +
+      `tomorrow s price|where is .* heading)`,
   ),
   r(
     'predict',

@@ -42,8 +42,10 @@ export const FULL_NAME_RE = /^[\p{L}\p{M}]+(?:[ '’.-]+[\p{L}\p{M}]+)*\.?$/u;
 /** Egyptian mobile numbers (docs/onboarding.md, "Identifiers"). */
 export const PHONE_RE = /^(?:\+20|0)(10|11|12|15)\d{8}$/;
 /** A pragmatic address check: one @, a dot in the domain, no spaces. */
-export const EMAIL_RE =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+export const EMAIL_RE = new RegExp(
+  "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?" +
+    String.raw`(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`,
+);
 export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Governorate codes of the national id (docs/onboarding.md, "Identifiers"). */

@@ -92,7 +92,8 @@ export function offTickMessage(priceMicros: number): string {
   const n = tickNeighbours(priceMicros);
   const nearest =
     n.belowMicros > 0 ? `${formatPrice(n.belowMicros)} or ${formatPrice(n.aboveMicros)}` : formatPrice(n.aboveMicros);
-  return `${formatMicros(priceMicros, 0)} EGP is not on the ${formatMicros(n.tickMicros, 0)} EGP tick: use ${nearest} EGP`;
+  const tick = formatMicros(n.tickMicros, 0);
+  return `${formatMicros(priceMicros, 0)} EGP is not on the ${tick} EGP tick: use ${nearest} EGP`;
 }
 
 /** Fund units (unit-micros) with all six decimals: "1,234.567891". */

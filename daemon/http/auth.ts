@@ -172,7 +172,9 @@ function inScope(op: Operator, grant: string): Operator {
 const WINDOW_S =
   'a code accepted opens a 5-minute step-up window for this key, in which its money and approval actions need no code';
 const STEP_UP_WHY = {
-  missing: `Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file); ${WINDOW_S}.`,
+  missing:
+    'Send X-Step-Up-Code: the current TOTP of your step-up secret (svc computes it from the credentials file); ' +
+    `${WINDOW_S}.`,
   wrong:
     'The X-Step-Up-Code is not the code of your step-up secret for this 30-second step (or the one before or after).',
   reused:

@@ -21,7 +21,10 @@ const marker = (kind: RedactionKind) => `[redacted:${kind}]`;
 /** Field names (lower case, without `_` and `-`) and what they hold. */
 const FIELD_KINDS: Array<[RegExp, RedactionKind]> = [
   [
-    /(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|^authorization$|^kek$|^dek$|^enrolmentcode$)/,
+    new RegExp(
+      '(apikey|secret|password|passphrase|token|privatekey|^key$|^(admin|console|dealer|security|approver)key$|' +
+        '^authorization$|^kek$|^dek$|^enrolmentcode$)',
+    ),
     'credential',
   ],
   [/^nationalid$|^nid$/, 'national_id'],

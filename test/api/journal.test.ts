@@ -271,8 +271,10 @@ describe('an entry with a body and an answer is sealed once (docs/snapshots.md, 
       const body = '{"minutes":2}';
       const answer = '{"earlier":true}';
       t.deps.db
-        .prepare(`INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key, content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
-                  VALUES ('req_earlier', ?, 'POST', 'POST /admin/sandbox/clock-advance', '/admin/sandbox/clock-advance', '', ?, NULL, 'application/json', 'text', ?, 200, ?, 0)`)
+        .prepare(`INSERT INTO journal (request_id, sim_ms, method, route, path, query, principal, idempotency_key,
+          content_type, body_kind, body_sealed, status, response_sealed, answer_in_body)
+                  VALUES ('req_earlier', ?, 'POST', 'POST /admin/sandbox/clock-advance',
+                    '/admin/sandbox/clock-advance', '', ?, NULL, 'application/json', 'text', ?, 200, ?, 0)`)
         .run(
           t.deps.clock.now(),
           principal,

@@ -76,7 +76,9 @@ for (const path of paths) {
   const out: string[] = [];
   out.push(
     '',
-    `== ${title(path)}: ${Math.round(stats.rps)} req/s, p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.requests} requests; server CPU ${stats.serverCpuUsPerReq?.toFixed(1)} µs/req`,
+    `== ${title(path)}: ${Math.round(stats.rps)} req/s, p50 ${stats.p50.toFixed(2)} ms, ` +
+      `p99 ${stats.p99.toFixed(2)} ms, ${stats.requests} requests; ` +
+      `server CPU ${stats.serverCpuUsPerReq?.toFixed(1)} µs/req`,
   );
   out.push(
     `   profile ${file}`,

@@ -178,7 +178,8 @@ describe('a sandbox whose credentials hold no auditor (first started by an older
     const r = await sbx.svc(['admin', '--as', 'auditor', 'audit']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      `this sandbox has no auditor identity: its credentials (${join(sbx.home, 'credentials.json')}) hold no auditor_key`,
+      `this sandbox has no auditor identity: its credentials (${join(sbx.home, 'credentials.json')}) ` +
+        'hold no auditor_key',
     );
     expect((await sbx.svc(['sandbox', 'journal'])).stdout).toBe(journal);
   });

@@ -117,7 +117,8 @@ describe('forged console rows open nothing', () => {
     const now = new Date().toISOString();
     attacker((db) =>
       db
-        .prepare(`INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at, stepped_up_until)
+        .prepare(`INSERT INTO console_sessions (id, operator_id, token_sha256, created_at, last_seen_at,
+          stepped_up_until)
       VALUES ('ses_forged0001', ?, ?, ?, ?, ?)`)
         .run(idOf('approver'), sha256(token), now, now, new Date(Date.now() + 365 * 86_400_000).toISOString()),
     );

@@ -22,11 +22,10 @@ beforeAll(async () => {
   try {
     const security = db.prepare<[], string>("SELECT id FROM operators WHERE name = 'security'").pluck().get()!;
     // a genuine-looking proposal by security (who holds ledger:adjust:propose)
-    db.prepare(`INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at, expires_ms, state)
-      VALUES ('act_attack00001', 'ledger:adjust', '{}', 'goodwill', ?, ?, '2026-11-22T09:00:00+02:00', 9999999999999, 'proposed')`).run(
-      '0'.repeat(64),
-      security,
-    );
+    db.prepare(`INSERT INTO admin_actions (id, action, params, reason, payload_sha256, maker, created_at,
+      expires_ms, state)
+      VALUES ('act_attack00001', 'ledger:adjust', '{}', 'goodwill', ?, ?, '2026-11-22T09:00:00+02:00',
+        9999999999999, 'proposed')`).run('0'.repeat(64), security);
   } finally {
     db.close();
   }

@@ -21,7 +21,10 @@ describe('svc fund', () => {
     expect(json.json.funds.map((f: any) => f.fund_code)).toEqual(['BMYBY', 'NILLQ', 'NILSK', 'UBRKH']);
     const plain = await sbx.svc(['fund', 'list', '--shariah']);
     expect(plain.stdout).toMatch(
-      /UBRKH\s+United Bank Rakhaa Shariah Money Market Fund\s+341\.275413\s+2026-11-21\s+23\.00%\s+5,000\.00\s+yes\s+12:00/,
+      new RegExp(
+        String.raw`UBRKH\s+United Bank Rakhaa Shariah Money Market Fund\s+341\.275413\s+2026-11-21\s+23\.00%\s+` +
+          String.raw`5,000\.00\s+yes\s+12:00`,
+      ),
     );
     expect(plain.stdout).not.toContain('BMYBY');
   });

@@ -139,7 +139,8 @@ describe('svc report create', () => {
     expect(reversed.code).toBe(1);
     expect(reversed.stderr).toContain('INVALID_PERIOD');
     expect(reversed.stderr).toContain(
-      `hint: Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; today: svc --home ${sbx.home} clock show`,
+      'hint: Give --from <= --to <= today on the sandbox clock, as YYYY-MM-DD; ' +
+        `today: svc --home ${sbx.home} clock show`,
     );
     const future = await sbx.svc(['report', 'create', '--investor', inv, '--to', '2026-03-16', '--json']);
     expect(future.code).toBe(1);
@@ -294,7 +295,10 @@ describe('svc report create --wait on a running clock', () => {
     const plain = await sbx.svc(['report', 'create', '--investor', inv, '--wait']);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toMatch(
-      /^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\)\n {2}sha256 [0-9a-f]{64}\n$/,
+      new RegExp(
+        String.raw`^rpt_\w+ {2}ready {2}\d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} {2}en {2}[\d.]+ KiB \([\d,]+ bytes\)` +
+          String.raw`\n {2}sha256 [0-9a-f]{64}\n$`,
+      ),
     );
     expect(plain.stderr).toContain('pending -> ');
   }, 60_000);

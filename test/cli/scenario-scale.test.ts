@@ -217,7 +217,10 @@ describe('--junit', () => {
     const xml = readFileSync(out, 'utf8');
     expect(xml).toContain('<testsuites name="svc scenarios" tests="2" failures="0" errors="1" skipped="1"');
     expect(xml).toMatch(
-      /<testcase name="GET \/healthz" classname="http:\/\/127.0.0.1:9" time="0.000">\s*<error type="SandboxUnreachable"/,
+      new RegExp(
+        String.raw`<testcase name="GET \/healthz" classname="http:\/\/127.0.0.1:9" time="0.000">` +
+          String.raw`\s*<error type="SandboxUnreachable"`,
+      ),
     );
     expect(xml).toContain('<skipped message="not run: the sandbox does not answer"/>');
   });

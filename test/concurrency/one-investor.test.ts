@@ -561,7 +561,8 @@ describe('a free-for-all on one investor', () => {
     try {
       const openHolds = db
         .prepare(`SELECT COALESCE(SUM(h.remaining), 0) AS r FROM ledger_holds h JOIN orders o ON o.id = h.ref
-        WHERE h.investor_id = ? AND h.asset = 'cash:EGP' AND h.state = 'pending' AND o.state NOT IN ('filled', 'cancelled', 'rejected', 'expired')`)
+        WHERE h.investor_id = ? AND h.asset = 'cash:EGP' AND h.state = 'pending' AND o.state NOT IN ('filled',
+          'cancelled', 'rejected', 'expired')`)
         .get(inv) as { r: number };
       expect(end.cash.reserved).toBe(openHolds.r);
     } finally {

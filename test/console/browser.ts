@@ -155,7 +155,9 @@ const VISIBLE_TEXT = `(() => {
     if (!el || el.closest('pre, code, select, script, style') || !seen(el)) continue;
     if (n.textContent.trim()) out.push(n.textContent.trim());
   }
-  for (const el of document.querySelectorAll('input, textarea')) if (seen(el) && el.placeholder) out.push(el.placeholder);
+  for (const el of document.querySelectorAll('input, textarea')) {
+    if (seen(el) && el.placeholder) out.push(el.placeholder);
+  }
   for (const el of document.querySelectorAll('select')) if (seen(el)) for (const o of el.options) out.push(o.text);
   for (const el of document.querySelectorAll('[aria-label]')) if (seen(el)) out.push(el.getAttribute('aria-label'));
   return out;

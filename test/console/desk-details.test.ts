@@ -149,7 +149,7 @@ describe('the order queue', () => {
       expect(await placed.getAttribute('data-placed')).toBe(q.created_at);
       expect(await placed.textContent()).toBe(
         `${q.created_at.slice(0, 10)} ${q.created_at.slice(11, 16)}` +
-          `${{ day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force]}`,
+          { day: 'Day', gtc: 'Good till cancelled', ioc: 'Immediate or cancel', fok: 'Fill or kill' }[q.time_in_force],
       );
       expect(await row.locator('[data-tif]').getAttribute('data-tif')).toBe(q.time_in_force);
       expect(await row.locator('[data-tif]').textContent()).toBe(

@@ -106,7 +106,8 @@ describe('the crash checks see a half-applied request', () => {
 
   it('a fill without its activity', () => {
     const v = mutated(
-      `DROP TRIGGER activities_no_delete; DELETE FROM activities WHERE ref_id = '${orderId}' AND activity_type = 'FILL'`,
+      `DROP TRIGGER activities_no_delete; DELETE FROM activities WHERE ref_id = '${orderId}' AND activity_type =
+        'FILL'`,
     );
     expect(v.join('\n')).toContain('fills without exactly one FILL activity each');
   });

@@ -189,7 +189,7 @@ async function kekCase(moment: KekMoment): Promise<void> {
   const next = keyFile(home, 'kek.next.key');
   console.log(
     `kek rotation killed ${moment} after ${killedAfterMs} ms (approval ${answered}): ` +
-      `${switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved'}` +
+      (switched ? 'switched over' : approved ? `re-sealing, ${rotationRow(id)!.slices} slices done` : 'not approved') +
       `, kek.next.key ${next ? 'present' : 'absent'}`,
   );
   if (moment === 'mid-reseal') expect([approved, switched]).toEqual([true, false]);

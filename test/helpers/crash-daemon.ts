@@ -433,8 +433,10 @@ export function storeViolations(db: Database.Database, tenantId: string): string
   rows(
     'order names a hold that does not exist',
     `SELECT o.id FROM orders o WHERE o.tenant_id = @t AND (
-     (o.cash_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.ref = o.id))
-     OR (o.shares_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.shares_hold_id AND h.ref = o.id)))`,
+     (o.cash_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.cash_hold_id AND h.ref
+       = o.id))
+     OR (o.shares_hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_holds h WHERE h.id = o.shares_hold_id AND
+       h.ref = o.id)))`,
   );
   rows(
     'final order with a pending hold',
@@ -448,15 +450,18 @@ export function storeViolations(db: Database.Database, tenantId: string): string
   );
   rows(
     'order filled_qty differs from its fills',
-    `WITH f AS MATERIALIZED (SELECT order_id, SUM(qty) AS q, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id)
+    `WITH f AS MATERIALIZED (SELECT order_id, SUM(qty) AS q, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY
+      order_id)
     SELECT o.id, o.filled_qty, COALESCE(f.q, 0) AS fills_qty FROM orders o LEFT JOIN f ON f.order_id = o.id
      WHERE o.tenant_id = @t AND o.filled_qty <> COALESCE(f.q, 0)`,
   );
   rows(
     'fills without exactly one FILL activity each',
     `WITH f AS MATERIALIZED (SELECT order_id, COUNT(*) AS n FROM fills WHERE tenant_id = @t GROUP BY order_id),
-      a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type = 'FILL' GROUP BY ref_id)
-    SELECT o.id, COALESCE(f.n, 0) AS fills, COALESCE(a.n, 0) AS fill_activities FROM orders o LEFT JOIN f ON f.order_id = o.id LEFT JOIN a ON a.ref_id = o.id
+      a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type =
+        'FILL' GROUP BY ref_id)
+    SELECT o.id, COALESCE(f.n, 0) AS fills, COALESCE(a.n, 0) AS fill_activities FROM orders o LEFT JOIN f ON
+      f.order_id = o.id LEFT JOIN a ON a.ref_id = o.id
      WHERE o.tenant_id = @t AND COALESCE(f.n, 0) <> COALESCE(a.n, 0)`,
   );
 
@@ -464,24 +469,32 @@ export function storeViolations(db: Database.Database, tenantId: string): string
   rows(
     'withdrawal hold out of step with the transfer',
     `SELECT t.id, t.state, h.state AS hold_state FROM transfers t JOIN ledger_holds h ON h.id = t.hold_id
-     WHERE t.tenant_id = @t AND NOT ((t.state = 'completed' AND h.state = 'posted') OR (t.state = 'failed' AND h.state = 'voided')
+     WHERE t.tenant_id = @t AND NOT ((t.state = 'completed' AND h.state = 'posted') OR (t.state = 'failed' AND
+       h.state = 'voided')
        OR (t.state NOT IN ('completed', 'failed') AND h.state = 'pending'))`,
   );
   rows(
     'transfer postings or activity out of step with its state',
-    `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND kind IN ('deposit', 'withdrawal') GROUP BY ref),
-      a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN ('CSD', 'CSW') GROUP BY ref_id)
+    `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND kind IN
+      ('deposit', 'withdrawal') GROUP BY ref),
+      a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN
+        ('CSD', 'CSW') GROUP BY ref_id)
     SELECT t.id, t.direction, t.state, COALESCE(e.n, 0) AS postings, COALESCE(a.n, 0) AS activities FROM transfers t
       LEFT JOIN e ON e.ref = t.id LEFT JOIN a ON a.ref_id = t.id
-     WHERE t.tenant_id = @t AND (COALESCE(e.n, 0) <> (t.state = 'completed') OR COALESCE(a.n, 0) <> (t.state = 'completed'))`,
+     WHERE t.tenant_id = @t AND (COALESCE(e.n, 0) <> (t.state = 'completed') OR COALESCE(a.n, 0) <> (t.state =
+       'completed'))`,
   );
   if (funds) {
     rows(
       'fund order postings or activity out of step with its state',
-      `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND ref LIKE 'fo_%' GROUP BY ref),
-        a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN ('SUB', 'RED') GROUP BY ref_id)
-      SELECT f.id, f.state, COALESCE(e.n, 0) AS postings, COALESCE(a.n, 0) AS activities FROM fund_orders f LEFT JOIN e ON e.ref = f.id LEFT JOIN a ON a.ref_id = f.id
-       WHERE f.tenant_id = @t AND NOT ((f.state = 'settled' AND COALESCE(e.n, 0) = 2 AND COALESCE(a.n, 0) = 1) OR (f.state <> 'settled' AND COALESCE(e.n, 0) = 0 AND COALESCE(a.n, 0) = 0))`,
+      `WITH e AS MATERIALIZED (SELECT ref, COUNT(*) AS n FROM ledger_entries WHERE tenant_id = @t AND ref LIKE
+        'fo_%' GROUP BY ref),
+        a AS MATERIALIZED (SELECT ref_id, COUNT(*) AS n FROM activities WHERE tenant_id = @t AND activity_type IN
+          ('SUB', 'RED') GROUP BY ref_id)
+      SELECT f.id, f.state, COALESCE(e.n, 0) AS postings, COALESCE(a.n, 0) AS activities FROM fund_orders f LEFT
+        JOIN e ON e.ref = f.id LEFT JOIN a ON a.ref_id = f.id
+       WHERE f.tenant_id = @t AND NOT ((f.state = 'settled' AND COALESCE(e.n, 0) = 2 AND COALESCE(a.n, 0) = 1) OR
+         (f.state <> 'settled' AND COALESCE(e.n, 0) = 0 AND COALESCE(a.n, 0) = 0))`,
     );
   }
   return out;

@@ -31,8 +31,10 @@ export function insertHostileReport(db: Database.Database, r: HostileReport): vo
   const expires = r.expiresMs ?? r.createdMs + 7 * 365 * 86_400_000;
   db.transaction(() => {
     db.prepare(
-      `INSERT INTO reports (id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state, created_ms, created_at, expires_ms, expires_at)
-       VALUES (?, ?, ?, 'client_statement', ?, ?, '["summary","performance","holdings","trades"]', 'en', ?, ?, ?, ?, ?)`,
+      `INSERT INTO reports (id, tenant_id, investor_id, type, period_start, period_end, sections, locale, state,
+        created_ms, created_at, expires_ms, expires_at)
+       VALUES (?, ?, ?, 'client_statement', ?, ?, '["summary","performance","holdings","trades"]', 'en', ?, ?, ?, ?,
+         ?)`,
     ).run(
       r.id,
       r.tenantId,

@@ -14,7 +14,8 @@ export function seedInvestor(t: TestApp, opts: SeedInvestorOptions = {}): string
   const now = t.deps.clock.now();
   t.deps.db
     .prepare(
-      `INSERT INTO investors (id, tenant_id, broker_id, application_id, account_number, full_name, status, created_at, created_ms)
+      `INSERT INTO investors (id, tenant_id, broker_id, application_id, account_number, full_name, status,
+        created_at, created_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(

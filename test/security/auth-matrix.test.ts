@@ -470,7 +470,9 @@ describe.each(operatorOps.map((op) => [op.key, op] as const))('%s (operator real
 
 afterAll(async () => {
   console.log(
-    `auth matrix: ${sent} requests over ${ops.length} operations (${tenantOps.length} tenant, ${signedOps.length} signed, ${keyedOps.length} keyed, ${operatorOps.length} operator, ${publicOps.length} public)`,
+    `auth matrix: ${sent} requests over ${ops.length} operations (${tenantOps.length} tenant, ` +
+      `${signedOps.length} signed, ${keyedOps.length} keyed, ${operatorOps.length} operator, ` +
+      `${publicOps.length} public)`,
   );
   await t.close();
 });

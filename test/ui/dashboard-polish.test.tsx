@@ -250,7 +250,10 @@ describe('errors and gates', () => {
     await vi.waitFor(
       () =>
         expect(frame()).toMatch(
-          /The order needs 90,000\.00 EGP of settled cash; 48,831\.91 EGP is available\.\s+\(INSUFFICIENT_SETTLED_CASH\)/,
+          new RegExp(
+            String.raw`The order needs 90,000\.00 EGP of settled cash; 48,831\.91 EGP is available\.` +
+              String.raw`\s+\(INSUFFICIENT_SETTLED_CASH\)`,
+          ),
         ),
       WAIT,
     );

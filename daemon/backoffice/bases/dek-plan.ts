@@ -65,7 +65,8 @@ export const TENANT_SEALED: SealedColumn[] = [
   {
     upto: 'SELECT max(rowid) AS m FROM reports',
     names: ['statements'],
-    select: `SELECT rowid AS k, pdf_sealed AS sealed, 'report:' || id AS aad FROM reports WHERE tenant_id = ? AND ${AFTER}`,
+    select: `SELECT rowid AS k, pdf_sealed AS sealed, 'report:' || id AS aad FROM reports WHERE tenant_id = ? AND
+      ${AFTER}`,
     update: 'UPDATE reports SET pdf_sealed = ? WHERE rowid = ?',
   },
   {
@@ -73,8 +74,10 @@ export const TENANT_SEALED: SealedColumn[] = [
     // journal_answers the answers sealed on their own (docs/snapshots.md "How the journal is stored")
     upto: 'SELECT max(rowid) AS m FROM journal',
     names: ['journal_bodies', 'journal_answers'],
-    select: `SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad,
-      response_sealed AS sealed2, 'journal-response:' || principal AS aad2 FROM journal WHERE principal = 'tenant:' || ? AND seq > ? ORDER BY seq LIMIT ?`,
+    select: `SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE
+      'journal:' END || principal AS aad,
+      response_sealed AS sealed2, 'journal-response:' || principal AS aad2 FROM journal WHERE principal = 'tenant:'
+        || ? AND seq > ? ORDER BY seq LIMIT ?`,
     update: 'UPDATE journal SET body_sealed = ?, response_sealed = ? WHERE seq = ?',
   },
 ];

@@ -20,8 +20,10 @@ import { remacPasskeys } from '../passkeys.js';
 export const KEK_SEALED: SealedColumn[] = [
   {
     names: ['journal_bodies', 'journal_answers'],
-    select: `SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE 'journal:' END || principal AS aad,
-      response_sealed AS sealed2, 'journal-response:' || principal AS aad2 FROM journal WHERE principal NOT LIKE 'tenant:%' AND seq > ? ORDER BY seq LIMIT ?`,
+    select: `SELECT seq AS k, body_sealed AS sealed, CASE answer_in_body WHEN 1 THEN 'journal+response:' ELSE
+      'journal:' END || principal AS aad,
+      response_sealed AS sealed2, 'journal-response:' || principal AS aad2 FROM journal WHERE principal NOT LIKE
+        'tenant:%' AND seq > ? ORDER BY seq LIMIT ?`,
     update: 'UPDATE journal SET body_sealed = ?, response_sealed = ? WHERE seq = ?',
   },
 ];

@@ -20,7 +20,10 @@ bench('assistant: GET /v1/ai/glossary/t-plus-2 vs GET /v1/clock (--ai registry)'
     }
     const c = await ctx.compare(glossary, clock);
     const ratio = c.base.p50 > 0 ? c.stats.p50 / c.base.p50 : null;
-    const note = `p50 ${c.stats.p50.toFixed(2)} ms vs ${c.base.p50.toFixed(2)} ms for GET /v1/clock (${Math.round(c.stats.rps).toLocaleString('en-US')} vs ${Math.round(c.base.rps).toLocaleString('en-US')} req/s)`;
+    const rps = Math.round(c.stats.rps).toLocaleString('en-US');
+    const baseRps = Math.round(c.base.rps).toLocaleString('en-US');
+    const p50 = `p50 ${c.stats.p50.toFixed(2)} ms vs ${c.base.p50.toFixed(2)} ms`;
+    const note = `${p50} for GET /v1/clock (${rps} vs ${baseRps} req/s)`;
     return [
       ...httpFigures(c.stats),
       {

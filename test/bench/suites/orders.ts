@@ -77,7 +77,9 @@ bench(
           value: seconds,
           unit: 's',
           goal: { op: '<=', value: YEAR_ADVANCE_GOAL_S },
-          note: `${adv.instants_processed} instants; ${before} resting orders before, ${after} after (the others filled)`,
+          note:
+            `${adv.instants_processed} instants; ` +
+            `${before} resting orders before, ${after} after (the others filled)`,
         },
       ];
     } finally {
