@@ -22,6 +22,7 @@ import {
   type FuzzStats,
   type Operation,
 } from './fuzz.js';
+import { injectSettled } from './inject-settled.js';
 
 export const FUZZ_WALL = Date.parse('2030-06-01T12:00:00Z');
 
@@ -164,7 +165,7 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   const ops = await loadOperations(t);
   for (const op of ops) {
     if (op.method !== 'GET' || op.pathParams.length) continue;
-    const res = await t.app.inject({ method: 'GET', url: op.path, headers: credentialHeaders(t, op.auth) });
+    const res = await injectSettled(t.app, { method: 'GET', url: op.path, headers: credentialHeaders(t, op.auth) });
     if (res.statusCode === 200 && String(res.headers['content-type']).includes('json'))
       pools.harvest(JSON.parse(res.body));
   }

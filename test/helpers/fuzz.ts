@@ -19,6 +19,7 @@ import { ERROR_CODES, isErrorCode } from '../../daemon/contract/errors.js';
 import { sign } from '../../daemon/contract/signing.js';
 import { OPERATOR_ROLES } from '../../daemon/tenancy/keys.js';
 import type { TestApp } from './app.js';
+import { injectSettled } from './inject-settled.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The OpenAPI document
@@ -1479,7 +1480,7 @@ export async function send(t: TestApp, b: Built): Promise<Res> {
   // a repeated header reaches the app as Node's HTTP server presents it (whatever the inject library
   // version does with arrays)
   const headers = Object.fromEntries(Object.entries(b.headers).map(([k, v]) => [k, seenHeader(k.toLowerCase(), v)]));
-  const res = await t.app.inject({ method: b.method as 'GET', url: b.url, headers, payload: b.payload });
+  const res = await injectSettled(t.app, { method: b.method as 'GET', url: b.url, headers, payload: b.payload });
   let body: any;
   try {
     body = res.body.length ? JSON.parse(res.body) : undefined;

@@ -12,6 +12,7 @@ import { tenantAuthFor } from '../../daemon/contract/routes-auth.js';
 import { OPERATOR_ROLES } from '../../daemon/tenancy/keys.js';
 import { STEP_UP_ROUTES } from '../../daemon/contract/grants.js';
 import { SAMPLE_FRONT } from '../helpers/onboarding.js';
+import { injectSettled } from '../helpers/inject-settled.js';
 import {
   errorShapeProblem,
   fillPath,
@@ -79,7 +80,7 @@ async function send(op: Operation, o: Send = {}): Promise<Res> {
     STEP_UP_ROUTES.has(`${op.method} ${op.path.replace(/\{([a-z_]+)\}/g, ':$1')}`)
   )
     headers['x-step-up-code'] ??= t.stepUpCodeFor(opKey);
-  const res = await t.app.inject({
+  const res = await injectSettled(t.app, {
     method: op.method as 'GET',
     url: o.url ?? probeUrl(op),
     headers,
