@@ -4,7 +4,9 @@
 // The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -19,16 +21,27 @@ const common = {
   jsx: 'automatic',
 };
 
+// The daemon is one CommonJS bundle, server.cjs, with its pure-JS dependencies inlined (module resolution is
+// a large part of start-up); better-sqlite3 stays external as a native addon. CommonJS because V8's code
+// cache, which spares a start most of the compiling, is open to a script and not to an ES module in Node 20
+// (daemon/process/code-cache.ts). import.meta.url, which the sources use to find files beside the bundle,
+// is the bundle's own file URL.
 await build({
   ...common,
-  // The daemon is server.js; main.js is its small entry (daemon/start.ts), which loads server.js only
-  // after it has done what must come first. The statement render worker is its own file next to them
-  // (daemon/reports/render-queue.ts starts it).
-  entryPoints: {
-    'daemon/server': 'daemon/main.ts',
-    'daemon/main': 'daemon/start.ts',
-    'daemon/render-worker': 'daemon/reports/render-worker.ts',
-  },
+  format: 'cjs',
+  entryPoints: { 'daemon/server': 'daemon/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  external: ['better-sqlite3'],
+  define: { 'import.meta.url': '__svcImportMetaUrl' },
+  banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+// main.js is the daemon's small entry (daemon/start.ts), which runs server.cjs only after it has done what
+// must come first. The statement render worker is its own file next to them (daemon/reports/render-queue.ts
+// starts it).
+await build({
+  ...common,
+  entryPoints: { 'daemon/main': 'daemon/start.ts', 'daemon/render-worker': 'daemon/reports/render-worker.ts' },
   outdir: 'dist',
   external: ['better-sqlite3'],
   // CommonJS dependencies inside an ESM bundle still call require().
@@ -38,11 +51,36 @@ await build({
       '__svcCreateRequire(import.meta.url);',
   },
 });
+rmSync('dist/daemon/server.js', { force: true });
+rmSync('dist/daemon/server.js.map', { force: true });
 // The migrated template database a first start copies instead of running every migration
 // (daemon/store/template.ts): written by the bundle just built, so it always matches its migrations.
 execFileSync(process.execPath, ['dist/daemon/main.js', '--write-template', 'dist/daemon/template.db'], {
   stdio: 'inherit',
 });
+// The code cache of server.cjs: a daemon started once on a scratch home writes what it compiled up to
+// listening, and exits (daemon/process/code-cache.ts). Stale caches are rejected by V8, never run.
+rmSync('dist/daemon/server.cjs.cache', { force: true });
+const scratch = mkdtempSync(join(tmpdir(), 'svc-build-'));
+try {
+  execFileSync(
+    process.execPath,
+    [
+      'dist/daemon/main.js',
+      '--home',
+      scratch,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--write-code-cache',
+      'dist/daemon/server.cjs.cache',
+    ],
+    { stdio: 'inherit' },
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
 // The CLI's chunks are content-hashed: clear the old ones, or dist/ (and the packed tarball) keeps them all.
 rmSync('dist/cli', { recursive: true, force: true });
 await build({

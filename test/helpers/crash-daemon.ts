@@ -82,6 +82,8 @@ export interface StartOptions {
   /** Extra daemon arguments (e.g. --log-level warn). */
   args?: string[];
   timeoutMs?: number;
+  /** Another build's entry than dist/daemon/main.js (a copy of the daemon's files elsewhere). */
+  entry?: string;
 }
 
 /**
@@ -90,9 +92,10 @@ export interface StartOptions {
  */
 export async function startDaemon(home: string, opts: StartOptions = {}): Promise<DaemonProc> {
   hookExit();
-  if (!existsSync(DAEMON_ENTRY)) throw new Error(`${DAEMON_ENTRY} missing: run npm run build`);
+  const entry = opts.entry ?? DAEMON_ENTRY;
+  if (!existsSync(entry)) throw new Error(`${entry} missing: run npm run build`);
   const args = [
-    DAEMON_ENTRY,
+    entry,
     '--home',
     home,
     '--port',

@@ -52,6 +52,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'daemon/main.ts',
       'daemon/start.ts',
       'daemon/tick-shape.ts',
+      'daemon/process/',
     ],
   },
 ];
