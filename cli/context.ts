@@ -117,6 +117,11 @@ interface ProfilesDoc {
   profiles: Record<string, Profile>;
 }
 
+/** Starts loading what saveProfile needs (lowdb), without waiting: `svc sandbox start` does while the daemon starts. */
+export function preloadProfileStore(): Promise<unknown> {
+  return Promise.all([import('lowdb'), import('lowdb/node')]).catch(() => undefined);
+}
+
 export async function saveProfile(home: string, name: string, profile: Profile): Promise<void> {
   // The profiles hold every key: lowdb writes a temporary file and renames it, so the umask decides.
   privateHome(home);

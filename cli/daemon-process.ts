@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registeredHomes } from '../daemon/contract/home-files.js';
+import type { ReadyBanner } from '../daemon/contract/ready.js';
 import { readLocator, type Locator } from './context.js';
 import type { Readable } from 'node:stream';
 import { healthy } from './healthz.js';
@@ -18,6 +19,9 @@ import { healthy } from './healthz.js';
 export { healthy };
 
 export const READY_TIMEOUT_MS = 20_000;
+
+/** The ready pipe's one line: the locator, and the banner's data (daemon/contract/ready.ts). */
+type ReadyMessage = Locator & { banner?: ReadyBanner };
 
 export function daemonEntry(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -64,6 +68,8 @@ export interface SpawnedDaemon {
   child: ChildProcess;
   locator: Locator;
   logFile: string;
+  /** What the start banner shows, as the daemon answered it when it began to listen. */
+  banner?: ReadyBanner;
 }
 
 /** The daemon did not become healthy; the message carries the exit code and the tail of its log. */
@@ -112,8 +118,11 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
     exited = code ?? 1;
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  const locator = await readyLocator(child, READY_TIMEOUT_MS);
-  if (locator) return { child, locator, logFile };
+  const ready = await readyMessage(child, READY_TIMEOUT_MS);
+  if (ready) {
+    const { banner, ...locator } = ready;
+    return { child, locator, logFile, banner };
+  }
   // the pipe closed without a locator: the daemon is exiting; its exit code tells why (a taken port)
   if (Date.now() < deadline && exited === null && child.exitCode === null && child.signalCode === null)
     await Promise.race([once(child, 'exit'), sleep(5_000)]);
@@ -127,17 +136,18 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
 }
 
 /**
- * What the daemon wrote to its ready pipe (fd 3) before closing it: its locator, once it listens. Null
+ * What the daemon wrote to its ready pipe (fd 3) before closing it: its locator and the banner's data, once it
+ * listens. Null
  * when the pipe closed without one (the daemon exited) or `timeoutMs` passed. Nothing is polled: the
  * daemon says when it listens. The pipe is let go either way, so that a detached daemon does not keep
  * this process alive.
  */
-function readyLocator(child: ChildProcess, timeoutMs: number): Promise<Locator | null> {
+function readyMessage(child: ChildProcess, timeoutMs: number): Promise<ReadyMessage | null> {
   const pipe = child.stdio[3] as Readable | null;
   if (!pipe) return Promise.resolve(null);
   return new Promise((resolvePromise) => {
     let text = '';
-    const done = (loc: Locator | null) => {
+    const done = (loc: ReadyMessage | null) => {
       clearTimeout(timer);
       pipe.removeAllListeners();
       pipe.on('error', () => undefined);
@@ -152,7 +162,7 @@ function readyLocator(child: ChildProcess, timeoutMs: number): Promise<Locator |
     pipe.on('error', () => done(null));
     pipe.on('close', () => {
       try {
-        const loc = JSON.parse(text) as Locator;
+        const loc = JSON.parse(text) as ReadyMessage;
         done(loc.pid === child.pid ? loc : null);
       } catch {
         done(null);

@@ -35,6 +35,7 @@ import {
 import { writeCredentialsFile } from './process/credentials-file.js';
 import { accessLogger, answerCheckFromEnv } from './process/access-log.js';
 import { codeCacheHandle } from './process/code-cache.js';
+import { readyBanner } from './process/ready-banner.js';
 
 export { VERSION };
 
@@ -217,7 +218,7 @@ async function listen(app: FastifyInstance, deps: Deps, h: HomeStart, at: Listen
   return locator;
 }
 
-/** Hands the locator to the CLI's ready pipe (`--ready-fd`), one JSON line, and closes it. */
+/** Hands the locator and the banner's data to the CLI's ready pipe (`--ready-fd`), one JSON line, and closes it. */
 function tellReady(fd: string | undefined, loc: object): void {
   if (fd === undefined || !/^\d+$/.test(fd)) return;
   try {
@@ -272,7 +273,7 @@ async function main(flags: DaemonFlags): Promise<void> {
   const app = openApp(deps, options, h);
   if (journal) await rebuildAndExit(app, deps, h, journal);
   const locator = await listen(app, deps, h, { host: flags.host!, port: options.port });
-  tellReady(flags['ready-fd'], locator);
+  if (flags['ready-fd'] !== undefined) tellReady(flags['ready-fd'], { ...locator, banner: readyBanner(deps) });
   const cache = codeCacheHandle();
   const started = { baseUrl: locator.base_url, seed: options.seed, code_cache: cache?.status ?? 'off' };
   app.log.info({ ...started, ...(h.firstStart ? { from_template: h.fromTemplate } : {}) }, 'svc daemon listening');

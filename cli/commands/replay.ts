@@ -251,7 +251,14 @@ async function startRebuilt(
       detached: true,
     });
     spawned.child.unref();
-    await banner(home, spawned.locator, json, `replayed ${basename(String(summary.file))}`, { replay: summary });
+    await banner(
+      home,
+      spawned.locator,
+      json,
+      `replayed ${basename(String(summary.file))}`,
+      { replay: summary },
+      spawned.banner,
+    );
   } catch (err) {
     if (!(err instanceof DaemonStartFailed)) throw err;
     discard();

@@ -3,7 +3,6 @@ import { existsSync, readFileSync, rmSync, statSync, watch, writeFileSync } from
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api } from '../client/http.js';
-import { loadUndici } from '../client/undici.js';
 import {
   alive,
   commandOf,
@@ -21,6 +20,7 @@ import {
   readLocator,
   resolveHome,
   resolveProfile,
+  preloadProfileStore,
   saveProfile,
   type GlobalOptions,
   type Locator,
@@ -37,6 +37,7 @@ import { CliExit, EXIT, chalk, egp, info, ok, pct, printJson, usage } from '../o
 import { svc } from '../hints.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
+import { BANNER_SYMBOLS, type ReadyBanner } from '../../daemon/contract/ready.js';
 
 export interface StartOptions {
   foreground?: boolean;
@@ -118,24 +119,31 @@ function credentialsOf(home: string): Omit<Profile, 'base_url'> {
   return readJson<Omit<Profile, 'base_url'>>(join(home, 'credentials.json')) ?? {};
 }
 
-/** Saves the default profile of `home` and prints its connection, keys, clock and a few quotes. */
+/** The state and the quotes the banner shows, asked at once: one round trip's wait instead of two. */
+async function askBanner(profile: Profile, json: boolean): Promise<ReadyBanner> {
+  const [stateRes, ...quoteRes] = await Promise.all([
+    api<SandboxState>(profile, 'GET', '/admin/sandbox/state'),
+    ...BANNER_SYMBOLS.map((s) => api<LiveQuote>(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)),
+  ]);
+  return { state: ok(stateRes, json), quotes: quoteRes.map((r) => r.body as LiveQuote) };
+}
+
+/**
+ * Saves the default profile of `home` and prints its connection, keys, clock and a few quotes: those the
+ * daemon sent on its ready pipe when it was just started (`ready`), else asked of it.
+ */
 export async function banner(
   home: string,
   loc: Locator,
   json: boolean,
   note?: string,
   extra: Record<string, unknown> = {},
+  ready?: ReadyBanner,
 ): Promise<void> {
   const creds = credentialsOf(home);
   const profile: Profile = { ...creds, base_url: loc.base_url, console_url: loc.console_url };
   await saveProfile(home, 'default', profile);
-  // the state and the quotes at once: one round trip's wait instead of two
-  const [stateRes, ...quoteRes] = await Promise.all([
-    api<SandboxState>(profile, 'GET', '/admin/sandbox/state'),
-    ...['COMI', 'TMGH', 'FWRY'].map((s) => api<LiveQuote>(profile, 'GET', `/v1/markets/XCAI/instruments/${s}/quote`)),
-  ]);
-  const state = ok(stateRes, json);
-  const quotes = quoteRes.map((r) => r.body as LiveQuote);
+  const { state, quotes } = ready ?? (await askBanner(profile, json));
   if (json) {
     printJson({
       ...profile,
@@ -206,8 +214,8 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
   let spawned: SpawnedDaemon;
   try {
     const first = spawnOn(port);
-    // the daemon starts on another core meanwhile: load the HTTP client the banner needs now
-    void loadUndici().catch(() => undefined);
+    // the daemon starts on another core meanwhile: load what saving the profile needs now
+    void preloadProfileStore();
     spawned = await first.catch(async (err: unknown) => {
       // Taken between the check and the daemon's listen: the same answer as a port found taken.
       if (!(err instanceof DaemonStartFailed) || err.exitCode !== EXIT_PORT_IN_USE || port === '0') throw err;
@@ -225,7 +233,7 @@ export async function start(opts: StartOptions, g: GlobalOptions): Promise<void>
   if (opts.port !== undefined)
     writeFileSync(join(home, START_FILE), `${JSON.stringify({ port: opts.port })}\n`, { mode: 0o600 });
   const { child, locator: loc } = spawned;
-  await banner(home, loc, Boolean(g.json));
+  await banner(home, loc, Boolean(g.json), undefined, {}, spawned.banner);
   if (!opts.foreground) {
     child.unref();
     return;

@@ -277,7 +277,7 @@ export async function importCmd(opts: ImportOptions, g: GlobalOptions, args: str
           'warning: the snapshot carries no credentials.json; use the original keys to talk to this sandbox.',
         ),
       );
-    await banner(home, spawned.locator, json, `imported ${basename(file)}`, { imported: manifest });
+    await banner(home, spawned.locator, json, `imported ${basename(file)}`, { imported: manifest }, spawned.banner);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

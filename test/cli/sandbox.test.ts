@@ -62,6 +62,25 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     }
     expect(again.stdout).toMatch(/COMI\s+[\d,.]+ EGP/);
   });
+
+  it('a fresh start prints the clock and quotes the daemon answers (sent on its ready pipe, not asked for)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'svc-cli-banner-'));
+    try {
+      const fresh = await runSvc(['sandbox', 'start', '--port', '0', '--seed', '7'], { home });
+      expect(fresh.code).toBe(0);
+      // the running home's banner asks the daemon over HTTP: the same lines, the clock being frozen
+      const asked = await runSvc(['sandbox', 'start'], { home });
+      const market = (out: string) => out.split('\n').filter((l) => /^ {2}(clock |COMI|TMGH|FWRY)/.test(l));
+      expect(market(fresh.stdout)).toHaveLength(4);
+      expect(market(fresh.stdout)).toEqual(market(asked.stdout));
+      expect(fresh.stdout).toMatch(/seed 7/);
+      const state = await runSvc(['sandbox', 'status', '--json'], { home });
+      expect(fresh.stdout).toContain(`clock ${state.json.clock.timestamp} (frozen)`);
+    } finally {
+      await runSvc(['sandbox', 'stop'], { home });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('svc sandbox status|env|logs|reset', () => {
