@@ -4,7 +4,7 @@
 // The browser console (console/) is built by Vite into dist/console/, which the daemon serves at
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -36,6 +36,17 @@ await build({
   define: { 'import.meta.url': '__svcImportMetaUrl' },
   banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+// Every character outside ASCII escaped (esbuild leaves them in regular expressions and in comments), so that
+// the entry can read the bundle as one-byte text, several times faster than decoding UTF-8; inside a regular
+// expression, a string or a comment, \uXXXX stands for the same character.
+const serverFile = 'dist/daemon/server.cjs';
+writeFileSync(
+  serverFile,
+  readFileSync(serverFile, 'utf8').replace(
+    /[^\x00-\x7f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  ),
+);
 // main.js is the daemon's small entry (daemon/start.ts), which runs server.cjs only after it has done what
 // must come first. The statement render worker is its own file next to them (daemon/reports/render-queue.ts
 // starts it).

@@ -6,21 +6,21 @@
 // required; a signature counter that stays 0 (synced passkeys) is accepted, and a non-zero counter
 // must grow.
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type AuthenticatorTransport,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticatorTransport,
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { IdentityRow, PasskeyRow } from '../backoffice/passkeys.js';
 
 export const RP_ID = 'localhost';
 const RP_NAME = 'svc sandbox console';
+
+// Loaded on the first ceremony, not at start: with the X.509 and ASN.1 libraries under it, it is about a sixth
+// of the daemon's code, and most sandboxes never see a passkey (docs/architecture.md, "Start-up").
+const webauthn = () => import('@simplewebauthn/server');
 
 const transportsOf = (row: PasskeyRow): AuthenticatorTransport[] =>
   JSON.parse(row.transports) as AuthenticatorTransport[];
@@ -29,7 +29,7 @@ export async function registrationOptions(
   who: IdentityRow,
   existing: PasskeyRow[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+  return (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: RP_ID,
     userName: who.name,
@@ -56,7 +56,7 @@ export async function verifyRegistration(
   challengeOk: (c: string) => boolean,
 ): Promise<VerifiedPasskey | null> {
   try {
-    const r = await verifyRegistrationResponse({
+    const r = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challengeOk,
       expectedOrigin: origin,
@@ -77,7 +77,7 @@ export async function verifyRegistration(
 }
 
 export async function assertionOptions(passkeys: PasskeyRow[] | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  return generateAuthenticationOptions({
+  return (await webauthn()).generateAuthenticationOptions({
     rpID: RP_ID,
     challenge: randomBytes(32),
     userVerification: 'required',
@@ -93,7 +93,7 @@ export async function verifyAssertion(
   challengeOk: (c: string) => boolean,
 ): Promise<number | null> {
   try {
-    const r = await verifyAuthenticationResponse({
+    const r = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challengeOk,
       expectedOrigin: origin,

@@ -6,6 +6,7 @@
 // a rebuilt bundle, a damaged file): the start then compiles from source, only slower. The cache is
 // code and is trusted like the bundle beside it (same folder, same owner); docs/architecture.md,
 // "Start-up".
+import { isAscii } from 'node:buffer';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -38,11 +39,17 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
+/** The bundle's text: the build escapes every character outside ASCII, so it reads as one-byte text, without decoding. */
+function readSource(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** Compiles and runs the CommonJS bundle `file` as Node would, with `${file}.cache` as its code cache. */
 export function runBundle(file: string): void {
   const cached = readCache(`${file}.cache`);
   // The wrapper is on the bundle's first line, so every line number stays as the source map says.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${readSource(file)}\n})`;
   const script = new Script(wrapped, {
     filename: pathToFileURL(file).href,
     cachedData: cached,
