@@ -345,7 +345,33 @@ describe('failure reports name the place', () => {
   });
 });
 
+/** Processes (this user's, as /proc shows them) whose command line names `text`. */
+function processesNaming(text: string): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) pids.push(Number(pid));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
 describe('the isolated daemons', () => {
+  it('once a run ends, no daemon of its files is left running and every temporary home is deleted', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'svc-scenario-ended-'));
+    try {
+      const files = ['scenarios/22-faults-retry.yaml', 'scenarios/13-idempotency.yaml', `${FIX}/failed-status.yaml`];
+      const res = await scenario([...files, '--jobs', '2', '--json'], { env: { TMPDIR: root } });
+      expect(res.json.scenarios.map((s: any) => s.outcome)).toEqual(['passed', 'passed', 'failed']);
+      expect(readdirSync(root)).toEqual([]);
+      expect(processesNaming(`--home\0${root}/`)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("Ctrl-C stops the running scenario's daemon and removes its temporary home", async () => {
     const root = mkdtempSync(join(tmpdir(), 'svc-scenario-sigint-'));
     try {
