@@ -372,6 +372,22 @@ describe('the isolated daemons', () => {
     }
   });
 
+  it('the daemons started while later files are read are stopped when one of those is invalid', async () => {
+    // the first two files are valid, so their daemons start at once; the third is not, so no step runs
+    const root = mkdtempSync(join(tmpdir(), 'svc-scenario-invalid-'));
+    try {
+      const files = ['scenarios/22-faults-retry.yaml', 'scenarios/13-idempotency.yaml', `${FIX}/unknown-kind.yaml`];
+      const res = await scenario([...files, '--jobs', '2', '--json'], { env: { TMPDIR: root } });
+      expect(res.code).toBe(2);
+      expect(res.json.scenarios).toEqual([]);
+      expect(res.json.invalid[0].file).toBe(`${FIX}/unknown-kind.yaml`);
+      expect(readdirSync(root)).toEqual([]);
+      expect(processesNaming(`--home\0${root}/`)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("Ctrl-C stops the running scenario's daemon and removes its temporary home", async () => {
     const root = mkdtempSync(join(tmpdir(), 'svc-scenario-sigint-'));
     try {
