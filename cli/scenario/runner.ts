@@ -68,6 +68,8 @@ export interface Target {
   /** What `${unique...}` values derive from: the seed for an isolated daemon (reproducible), random per file and run
    * otherwise. */
   nonce: string;
+  /** The isolated daemon's process (test/bench/scenario-profile.ts reads its CPU time); absent --against. */
+  pid?: number;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function isolatedTarget(h: Header): Promise<Target> {
     profile: { ...creds, base_url: locator.base_url, console_url: locator.console_url },
     keyPrefix: 'scn',
     nonce: `seed-${h.seed}`,
+    pid: child.pid,
     async close() {
       // The report is complete and the home is deleted next, so nothing the daemon would do on a graceful
       // stop (finish requests, checkpoint the WAL, close the database) is wanted: it is killed, and the
