@@ -116,24 +116,32 @@ function againstOf(opts: ScenarioRunOptions): string | undefined {
   }
 }
 
-/** Every file, validated before anything runs: one invalid file and nothing runs (exit 2). */
-function loadAll(
+/**
+ * Every file, validated before any step runs: one invalid file and nothing runs (exit 2). `early` is
+ * told of each file found valid while no file before it was invalid, as soon as it is (it starts the
+ * daemons of the first files then, while the others are read).
+ */
+async function loadAll(
   files: string[],
   envOverrides: Record<string, string>,
   opts: ScenarioRunOptions,
   json: boolean,
-): Scenario[] {
+  early: Prestart,
+): Promise<Scenario[]> {
   const scenarios: Scenario[] = [];
   const issues: ScenarioIssue[] = [];
   for (const f of files) {
     try {
       scenarios.push(loadScenario(f, { envOverrides }));
+      if (issues.length === 0) early.valid(scenarios[scenarios.length - 1], scenarios.length - 1);
     } catch (err) {
       if (!(err instanceof ScenarioInvalid)) throw err;
       issues.push(...err.issues);
     }
   }
   if (issues.length === 0) return scenarios;
+  // no step ran: the daemons started for the first files are stopped before the report
+  await early.cancel();
   for (const i of issues) info(`${chalk.red('error')} ${formatIssue(i)}`);
   const bad = new Set(issues.map((i) => i.scenario ?? i.file)).size;
   info(
@@ -181,9 +189,43 @@ async function requireAnswer(
   throw new CliExit(EXIT.unreachable);
 }
 
+/**
+ * The isolated daemons of the first `jobs` files, started as soon as each file is found valid, so that
+ * their start-up overlaps the reading of the other files instead of following it. The file that runs
+ * first awaits its daemon here instead of starting one; if another file turns out to be invalid, no
+ * step has run and these daemons are stopped (`cancel`).
+ */
+class Prestart {
+  private readonly started = new Map<number, Promise<Target>>();
+
+  constructor(private readonly count: number) {}
+
+  valid(sc: Scenario, index: number): void {
+    if (index >= this.count) return;
+    const target = isolatedTarget(sc.header);
+    target.catch(() => undefined); // awaited by the file's run, which reports a failed start
+    this.started.set(index, target);
+  }
+
+  /** The target started for file `index`, once (a second run of the index starts its own). */
+  take(index: number): Promise<Target> | undefined {
+    const t = this.started.get(index);
+    this.started.delete(index);
+    return t;
+  }
+
+  async cancel(): Promise<void> {
+    const all = [...this.started.values()];
+    this.started.clear();
+    await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
+  }
+}
+
 interface FileRun {
   /** The profile of the --against sandbox; undefined: an isolated sandbox per file. */
   against?: Profile;
+  /** Isolated daemons already starting, by file index. */
+  prestart: Prestart;
   opts: ScenarioRunOptions;
   runId: string;
   human: boolean;
@@ -215,7 +257,12 @@ function unrunReport(sc: Scenario, message: string | undefined, startedMs: numbe
 }
 
 /** One file against its target, each step's line handed to `out` as it ends (human output). */
-async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void): Promise<ScenarioReport> {
+async function runFile(
+  sc: Scenario,
+  index: number,
+  run: FileRun,
+  out: (text: string) => void,
+): Promise<ScenarioReport> {
   const started = performance.now();
   const skipped: number[] = [];
   let target: Target | undefined;
@@ -229,7 +276,7 @@ async function runFile(sc: Scenario, run: FileRun, out: (text: string) => void):
           run.runId,
           `${run.runId}-${randomBytes(8).toString('hex')}`,
         )
-      : await isolatedTarget(sc.header);
+      : await (run.prestart.take(index) ?? isolatedTarget(sc.header));
     report = await runScenario(sc, target, {
       keepGoing: Boolean(run.opts.keepGoing),
       onStep: run.human
@@ -278,7 +325,7 @@ async function runAll(scenarios: Scenario[], run: FileRun, progress: boolean, ag
   return inOrder(scenarios, run.jobs, async (sc, i) => {
     if (progress) info(chalk.dim(`[${i + 1}/${scenarios.length}] ${sc.file}`));
     if (run.human) out.write(i, `${(i > 0 ? '\n' : '') + scenarioHeader({ file: sc.file, ...sc.header }, against)}\n`);
-    const report = await runFile(sc, run, (text) => out.write(i, text));
+    const report = await runFile(sc, i, run, (text) => out.write(i, text));
     out.finish(i);
     return report;
   });
@@ -292,11 +339,6 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   const files = expandArgs(args);
   const envOverrides = parseEnvPairs(opts.env);
   const jobs = jobsOf(opts, against, files.length);
-  const scenarios = loadAll(files, envOverrides, opts, json);
-  const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
-  if (against) await requireAnswer(against, opts, json, scenarios);
-  if (against && !opts.reset)
-    info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
 
   const onSignal = (sig: NodeJS.Signals) => {
     killIsolated();
@@ -306,9 +348,23 @@ export async function run(opts: ScenarioRunOptions, g: GlobalOptions, args: stri
   process.once('SIGTERM', onSignal);
   process.once('exit', killIsolated);
 
+  const prestart = new Prestart(against ? 0 : jobs);
+  const scenarios = await loadAll(files, envOverrides, opts, json, prestart);
+  const profile = against ? resolveProfile({ ...g, baseUrl: against }) : undefined;
+  if (against) await requireAnswer(against, opts, json, scenarios);
+  if (against && !opts.reset)
+    info(chalk.dim(`running against ${against} as it is: the files' seed, start and clock apply only with --reset`));
+
   const human = !json;
   const progress = scenarios.length > 1 && (json || !process.stdout.isTTY);
-  const fileRun: FileRun = { against: profile, opts, runId: randomBytes(4).toString('hex'), human, jobs };
+  const fileRun: FileRun = {
+    against: profile,
+    prestart,
+    opts,
+    runId: randomBytes(4).toString('hex'),
+    human,
+    jobs,
+  };
   const reports = await runAll(scenarios, fileRun, progress, against);
 
   const report: RunReport = {

@@ -2,13 +2,15 @@
 // --port 0, the file's seed, start and clock) or one already running (--against). Steps run in order;
 // the first failed step skips the rest unless keepGoing. Each step's outcome is reported as it ends.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { api, DaemonUnreachable, refusalOf, type ApiResponse, type Identity } from '../client/http.js';
 import { readJson, type Profile } from '../context.js';
-import { spawnDaemon, stopChild } from '../daemon-process.js';
+import { spawnDaemon } from '../daemon-process.js';
 import { check, checkFields, type Failure } from './assert.js';
 import { formatPath, interpolate, lookup, parsePath } from './expr.js';
 import type { LoadedStep, Scenario } from './load.js';
@@ -66,6 +68,8 @@ export interface Target {
   /** What `${unique...}` values derive from: the seed for an isolated daemon (reproducible), random per file and run
    * otherwise. */
   nonce: string;
+  /** The isolated daemon's process (test/bench/scenario-profile.ts reads its CPU time); absent --against. */
+  pid?: number;
   close(): Promise<void>;
 }
 
@@ -119,6 +123,8 @@ export async function isolatedTarget(h: Header): Promise<Target> {
       clock: h.clock,
       speed: h.speed ?? 1,
       ai: h.ai,
+      // its log is read only when it does not start (errors), and deleted with the home: no line per write
+      logLevel: 'warn',
       detached: false,
     });
   } catch (err) {
@@ -140,10 +146,18 @@ export async function isolatedTarget(h: Header): Promise<Target> {
     profile: { ...creds, base_url: locator.base_url, console_url: locator.console_url },
     keyPrefix: 'scn',
     nonce: `seed-${h.seed}`,
+    pid: child.pid,
     async close() {
+      // The report is complete and the home is deleted next, so nothing the daemon would do on a graceful
+      // stop (finish requests, checkpoint the WAL, close the database) is wanted: it is killed, and the
+      // home removed once it has exited, without holding up this process's other files.
       live.delete(handle);
-      await stopChild(child);
-      cleanup.kill();
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGKILL');
+        await exited;
+      }
+      await rm(home, { recursive: true, force: true });
     },
   };
 }

@@ -5,7 +5,7 @@
 // is written (a tenant's branding, an investor's name, a broker's names: 422 UNDRAWABLE_TEXT naming the
 // field), and the renderer checks the whole document again before it draws (a report that would drop a
 // glyph fails with RENDER_FAILED instead of becoming ready).
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { z } from 'zod';
@@ -29,72 +29,103 @@ export function fontFiles(font: BrandFont): string[] {
 /** Every TTF the statement renderer embeds. */
 export const embeddedFontFiles = (): string[] => BRAND_FONTS.flatMap(fontFiles);
 
-/** The code points a format 4 subtable maps to a glyph other than .notdef. */
-function format4(b: Buffer, at: number, out: Set<number>): void {
+/** Whether a format 4 subtable (at `at` in `b`) maps c to a glyph other than .notdef: the segment that
+ * holds c, found by binary search over the segments' end codes. */
+function inFormat4(b: Buffer, at: number, c: number): boolean {
+  if (c >= 0xffff) return false;
   const segs = b.readUInt16BE(at + 6) / 2;
   const ends = at + 14;
   const starts = ends + segs * 2 + 2;
   const deltas = starts + segs * 2;
   const offsets = deltas + segs * 2;
-  for (let i = 0; i < segs; i++) {
-    const end = b.readUInt16BE(ends + i * 2);
-    const start = b.readUInt16BE(starts + i * 2);
-    const delta = b.readInt16BE(deltas + i * 2);
-    const ro = b.readUInt16BE(offsets + i * 2);
-    for (let c = start; c <= end && c !== 0xffff; c++) {
-      let g = ro === 0 ? c : b.readUInt16BE(offsets + i * 2 + ro + (c - start) * 2);
-      if (g !== 0) g = (g + delta) & 0xffff;
-      if (g !== 0) out.add(c);
+  let lo = 0;
+  let hi = segs - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (b.readUInt16BE(ends + mid * 2) < c) lo = mid + 1;
+    else hi = mid;
+  }
+  const i = lo;
+  if (segs === 0 || b.readUInt16BE(ends + i * 2) < c) return false;
+  const start = b.readUInt16BE(starts + i * 2);
+  if (c < start) return false;
+  const ro = b.readUInt16BE(offsets + i * 2);
+  let g = ro === 0 ? c : b.readUInt16BE(offsets + i * 2 + ro + (c - start) * 2);
+  if (g !== 0) g = (g + b.readInt16BE(deltas + i * 2)) & 0xffff;
+  return g !== 0;
+}
+
+/** Whether a format 12 subtable maps c: the group of consecutive characters that holds it, by binary search. */
+function inFormat12(b: Buffer, at: number, c: number): boolean {
+  let lo = 0;
+  let hi = b.readUInt32BE(at + 12) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const g = at + 16 + mid * 12;
+    if (b.readUInt32BE(g + 4) < c) lo = mid + 1;
+    else if (b.readUInt32BE(g) > c) hi = mid - 1;
+    else return b.readUInt32BE(g + 8) + (c - b.readUInt32BE(g)) !== 0;
+  }
+  return false;
+}
+
+/** A TTF's `cmap` table and where its Unicode subtables are in it (formats 4 and 12). */
+export interface Cmap {
+  table: Buffer;
+  subtables: Array<{ format: 4 | 12; at: number }>;
+}
+
+/**
+ * A TTF's character map: only its `cmap` table is read (a few kilobytes of a file of hundreds), and
+ * characters are looked up in it when asked, never listed: a request with a name pays for the few
+ * characters of that name, not for every character of six fonts.
+ */
+export function cmapOf(file: string): Cmap {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    readSync(fd, head, 0, 12, 0);
+    const tables = head.readUInt16BE(4);
+    const dir = Buffer.alloc(tables * 16);
+    readSync(fd, dir, 0, dir.length, 12);
+    let table: Buffer | undefined;
+    for (let i = 0; i < tables; i++) {
+      if (dir.toString('latin1', i * 16, i * 16 + 4) !== 'cmap') continue;
+      table = Buffer.alloc(dir.readUInt32BE(i * 16 + 12));
+      readSync(fd, table, 0, table.length, dir.readUInt32BE(i * 16 + 8));
     }
+    if (!table) throw new Error(`${file}: no cmap table`);
+    const subtables: Cmap['subtables'] = [];
+    for (let i = 0; i < table.readUInt16BE(2); i++) {
+      const rec = 4 + i * 8;
+      const platform = table.readUInt16BE(rec);
+      const encoding = table.readUInt16BE(rec + 2);
+      if (!(platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10)))) continue;
+      const at = table.readUInt32BE(rec + 4);
+      const format = table.readUInt16BE(at);
+      if (format === 4 || format === 12) subtables.push({ format, at });
+    }
+    return { table, subtables };
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** The code points a format 12 subtable maps (groups of consecutive characters). */
-function format12(b: Buffer, at: number, out: Set<number>): void {
-  const groups = b.readUInt32BE(at + 12);
-  for (let i = 0; i < groups; i++) {
-    const g = at + 16 + i * 12;
-    const start = b.readUInt32BE(g);
-    const end = b.readUInt32BE(g + 4);
-    const glyph = b.readUInt32BE(g + 8);
-    for (let c = start; c <= end; c++) if (glyph + (c - start) !== 0) out.add(c);
-  }
+/** Whether a character map maps c to a glyph (in any of its Unicode subtables). */
+export function mapped(m: Cmap, c: number): boolean {
+  return m.subtables.some((s) => (s.format === 4 ? inFormat4(m.table, s.at, c) : inFormat12(m.table, s.at, c)));
 }
 
-/** The characters one TTF maps to a glyph, from its Unicode cmap subtables. */
-export function cmapOf(file: string): Set<number> {
-  const b = readFileSync(file);
-  const tables = b.readUInt16BE(4);
-  let cmap = -1;
-  for (let i = 0; i < tables; i++)
-    if (b.toString('latin1', 12 + i * 16, 16 + i * 16) === 'cmap') cmap = b.readUInt32BE(20 + i * 16);
-  if (cmap < 0) throw new Error(`${file}: no cmap table`);
-  const out = new Set<number>();
-  const subtables = b.readUInt16BE(cmap + 2);
-  for (let i = 0; i < subtables; i++) {
-    const rec = cmap + 4 + i * 8;
-    const platform = b.readUInt16BE(rec);
-    const encoding = b.readUInt16BE(rec + 2);
-    if (!(platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10)))) continue;
-    const at = cmap + b.readUInt32BE(rec + 4);
-    const format = b.readUInt16BE(at);
-    if (format === 4) format4(b, at, out);
-    else if (format === 12) format12(b, at, out);
-  }
-  return out;
-}
+const cache = new Map<BrandFont, Cmap[]>();
 
-const cache = new Map<BrandFont, Set<number>>();
-
-/** What a brand font draws in both weights (statement text is set in regular and bold). */
-function drawnBy(font: BrandFont): Set<number> {
-  let set = cache.get(font);
-  if (!set) {
-    const [regular, bold] = fontFiles(font).map(cmapOf);
-    set = new Set([...regular].filter((c) => bold.has(c)));
-    cache.set(font, set);
+/** Whether a brand font draws c in both weights (statement text is set in regular and bold). */
+function drawnBy(font: BrandFont, c: number): boolean {
+  let maps = cache.get(font);
+  if (!maps) {
+    maps = fontFiles(font).map(cmapOf);
+    cache.set(font, maps);
   }
-  return set;
+  return maps.every((m) => mapped(m, c));
 }
 
 /**
@@ -117,7 +148,7 @@ function needsNoGlyph(c: number): boolean {
 
 /** Whether a statement set in `font` (with Amiri, as the template sets every statement) draws c. */
 export function drawable(c: number, font: BrandFont): boolean {
-  return needsNoGlyph(c) || drawnBy(font).has(c) || drawnBy('Amiri').has(c);
+  return needsNoGlyph(c) || drawnBy(font, c) || drawnBy('Amiri', c);
 }
 
 /**

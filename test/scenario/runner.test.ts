@@ -345,7 +345,49 @@ describe('failure reports name the place', () => {
   });
 });
 
+/** Processes (this user's, as /proc shows them) whose command line names `text`. */
+function processesNaming(text: string): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) pids.push(Number(pid));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
 describe('the isolated daemons', () => {
+  it('once a run ends, no daemon of its files is left running and every temporary home is deleted', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'svc-scenario-ended-'));
+    try {
+      const files = ['scenarios/22-faults-retry.yaml', 'scenarios/13-idempotency.yaml', `${FIX}/failed-status.yaml`];
+      const res = await scenario([...files, '--jobs', '2', '--json'], { env: { TMPDIR: root } });
+      expect(res.json.scenarios.map((s: any) => s.outcome)).toEqual(['passed', 'passed', 'failed']);
+      expect(readdirSync(root)).toEqual([]);
+      expect(processesNaming(`--home\0${root}/`)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('the daemons started while later files are read are stopped when one of those is invalid', async () => {
+    // the first two files are valid, so their daemons start at once; the third is not, so no step runs
+    const root = mkdtempSync(join(tmpdir(), 'svc-scenario-invalid-'));
+    try {
+      const files = ['scenarios/22-faults-retry.yaml', 'scenarios/13-idempotency.yaml', `${FIX}/unknown-kind.yaml`];
+      const res = await scenario([...files, '--jobs', '2', '--json'], { env: { TMPDIR: root } });
+      expect(res.code).toBe(2);
+      expect(res.json.scenarios).toEqual([]);
+      expect(res.json.invalid[0].file).toBe(`${FIX}/unknown-kind.yaml`);
+      expect(readdirSync(root)).toEqual([]);
+      expect(processesNaming(`--home\0${root}/`)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("Ctrl-C stops the running scenario's daemon and removes its temporary home", async () => {
     const root = mkdtempSync(join(tmpdir(), 'svc-scenario-sigint-'));
     try {

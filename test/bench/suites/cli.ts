@@ -3,8 +3,11 @@
 //   same request with fetch (goal <= 2.5x): what the CLI adds over Node's own start-up is its module
 //   graph (commander, the command module, undici) and its profile lookup.
 // - The wall time of `svc scenario run scenarios` (every shipped walkthrough, each in its own daemon),
-//   one file at a time and with --jobs (goal <= 10 s), whose report must be the serial one's.
-import { availableParallelism } from 'node:os';
+//   one file at a time and with --jobs (goal <= 10 s), whose report must be the serial one's; with the
+//   CPU time of each run (svc and every daemon it started) and the load average, since on a shared
+//   machine the wall time says more about the others than about the run.
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { SVC_BIN } from '../context.js';
 import { median } from '../figures.js';
 import { runCommand } from '../proc.js';
@@ -51,21 +54,52 @@ bench(
 
 export const SCENARIO_SUITE_GOAL_S = 10;
 
-/** `svc scenario run scenarios --json --jobs N`: its wall time and its report (stdout). */
-async function suiteRun(root: string, jobs: number): Promise<{ seconds: number; report: string; files: number }> {
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for,
+ * theirs included (Linux: /proc/self/stat cutime and cstime, in USER_HZ ticks); null elsewhere. svc
+ * waits for every daemon it starts, so after a run this counts svc and all its daemons.
+ */
+function childrenCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+interface SuiteRun {
+  seconds: number;
+  /** CPU seconds of svc and its daemons; null where /proc is not there. */
+  cpu: number | null;
+  /** The 1-minute load average before and after the run. */
+  load: [number, number];
+  report: string;
+  files: number;
+}
+
+/** `svc scenario run scenarios --json --jobs N`: its wall and CPU time and its report (stdout). */
+async function suiteRun(root: string, jobs: number): Promise<SuiteRun> {
   const args = [SVC_BIN, 'scenario', 'run', 'scenarios', '--json', '--jobs', String(jobs)];
+  const [cpu0, load0] = [childrenCpu(), loadavg()[0]];
   const r = await runCommand(process.execPath, args, {
     cwd: root,
     timeoutMs: 600_000,
     env: { ...process.env, CI: '1' },
   });
   if (r.code !== 0) throw new Error(`the scenario suite failed (${r.code}): ${r.stderr.slice(-400)}`);
+  const cpu1 = childrenCpu();
   return {
     seconds: r.ms / 1000,
+    cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+    load: [load0, loadavg()[0]],
     report: r.stdout,
     files: (JSON.parse(r.stdout) as { scenarios: unknown[] }).scenarios.length,
   };
 }
+
+const loadNote = (run: SuiteRun) => `load average ${run.load[0].toFixed(1)} -> ${run.load[1].toFixed(1)}`;
 
 bench(
   'scenario suite: svc scenario run scenarios, one file at a time and --jobs',
@@ -80,14 +114,22 @@ bench(
         metric: 'every shipped scenario, --jobs 1',
         value: serial.seconds,
         unit: 's',
-        note: `${serial.files} scenario files`,
+        note: `${serial.files} scenario files; ${loadNote(serial)}`,
       },
       {
         metric: `every shipped scenario, --jobs ${jobs} (the cores; the default)`,
         value: parallel.seconds,
         unit: 's',
         goal: { op: '<=', value: SCENARIO_SUITE_GOAL_S },
-        note: 'the same --json report, byte for byte',
+        note: `the same --json report, byte for byte; ${loadNote(parallel)}`,
+      },
+      {
+        metric: `CPU of the --jobs ${jobs} run: svc and its ${parallel.files} daemons`,
+        value: parallel.cpu,
+        unit: 's',
+        note: `--jobs 1: ${serial.cpu?.toFixed(1) ?? '?'} s; over ${jobs} cores at best ${
+          parallel.cpu === null ? '?' : (parallel.cpu / jobs).toFixed(1)
+        } s of wall time (test/bench/scenario-profile.ts splits it)`,
       },
     ];
   },
