@@ -2,7 +2,7 @@
 // to stderr. NO_COLOR and FORCE_COLOR are honoured here (chalk alone ignores NO_COLOR).
 import chalk from 'chalk';
 import { formatMicros, formatMoney, formatNav, formatPrice, formatUnits } from '../daemon/contract/money.js';
-import { DaemonUnreachable, refusalOf, type ApiResponse } from './client/http.js';
+import { DaemonUnreachable, refusalOf, type ApiResponse } from './client/answers.js';
 import { cliHint, svc } from './hints.js';
 
 // An empty NO_COLOR or FORCE_COLOR counts as unset (no-color.org, force-color.org); chalk would read an

@@ -13,20 +13,13 @@ import { TOTP_PERIOD_S, totp, totpStep } from '../../client/src/totp.js';
 import type { Transport } from '../../client/src/transport.js';
 import { loadUndici } from './undici.js';
 import { realmFor } from '../../daemon/contract/routes-auth.js';
-import type { ErrorBody } from '../../daemon/contract/errors.js';
 import { registeredHomes } from '../../daemon/contract/home-files.js';
 import { needsStepUp } from '../../daemon/contract/grants.js';
 import type { Expected, Profile } from '../context.js';
+import { DaemonUnreachable, SandboxNotRunning, refusalOf, type ApiResponse } from './answers.js';
 import { probeHealth } from '../healthz.js';
 
-/** An answer of the daemon. `body` is T (a response type of daemon/contract/schemas) when the status
- *  is 2xx; otherwise the error body (read it with refusalOf), or text when the answer was not JSON. */
-export interface ApiResponse<T = unknown> {
-  status: number;
-  body: T;
-  headers: Record<string, string | string[] | undefined>;
-  raw: Buffer;
-}
+export { DaemonUnreachable, SandboxNotRunning, refusalOf, type ApiResponse };
 
 export interface RequestOptions {
   body?: unknown;
@@ -49,28 +42,6 @@ export interface RequestOptions {
 }
 
 export type Identity = 'tenant' | 'admin' | 'dealer' | 'security' | 'approver' | 'none';
-
-export class DaemonUnreachable extends Error {
-  constructor(
-    readonly baseUrl: string,
-    cause: unknown,
-  ) {
-    super(
-      `No sandbox answers at ${baseUrl} (${(cause as Error)?.message ?? cause}). Start one with: svc sandbox start`,
-    );
-  }
-}
-
-/**
- * The sandbox the command names is not the one that would answer (it is not running, or another
- * sandbox owns its address): nothing was sent. Exit 3, like a daemon that does not answer.
- */
-export class SandboxNotRunning extends DaemonUnreachable {
-  constructor(baseUrl: string, message: string) {
-    super(baseUrl, null);
-    this.message = message;
-  }
-}
 
 const verified = new Map<string, Promise<void>>();
 
@@ -345,11 +316,6 @@ async function withStepUp<T>(
   const waitMs = (now + 1) * TOTP_PERIOD_S * 1000 - Date.now() + 50;
   if (waitMs > 0) await new Promise((r) => setTimeout(r, waitMs));
   return send({ 'x-step-up-code': totp(secret, totpStep(Date.now()) + 1) });
-}
-
-/** The error body of a refusal, as far as the body carries one; undefined for a text or empty body. */
-export function refusalOf(body: unknown): Partial<ErrorBody> | undefined {
-  return body !== null && typeof body === 'object' ? (body as Partial<ErrorBody>) : undefined;
 }
 
 function identityRealm(identity: Identity): ReturnType<typeof realmFor> {

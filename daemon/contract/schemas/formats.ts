@@ -3,9 +3,7 @@
 // date): the answer checker holds every answer to it (daemon/http/answer-check.ts), and a request field
 // of either format is refused when it has another shape.
 import { z } from 'zod';
-
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+import { DATE, DATE_TIME } from '../date-shapes.js';
 
 /**
  * The shape check: an `invalid_format` issue like zod's own format checks give (a route that maps a
