@@ -2,6 +2,11 @@
 // the base close (recursive midpoint displacement drawn from one seeded generator per day), on the tick
 // grid and clamped to the day's band. O(minutes of that day) to build; memoized per (symbol, day), so
 // nothing is stored per tick beyond the days in use.
+//
+// Cost: a long advance computes one path per symbol and trading day its resting orders look through
+// (docs/bench.md, "A simulated year"), so the loops below do integer arithmetic only, with the
+// displacement amplitude of each span length read from a table (amplitudes) instead of a square root per
+// point. Every value is the one the plain formulas give (test/unit/tape-path.test.ts).
 import { hash32, Prng } from '../../sim/prng.js';
 import { band, clampToBand, mulDivFloor, roundToTick, MIN_PRICE_MICROS } from '../ticks.js';
 import { memo } from './cache.js';
@@ -12,7 +17,7 @@ import type { Instrument } from './types.js';
 /** Midpoint displacement amplitude over a span of L minutes is isqrt(L * this) bps: ~115 bps for a whole day. */
 const BRIDGE_SPREAD_BPS2 = 50;
 
-function isqrt(n: number): number {
+export function isqrt(n: number): number {
   if (n < 2) return n;
   let x = n;
   let y = Math.floor((x + 1) / 2);
@@ -23,15 +28,36 @@ function isqrt(n: number): number {
   return x;
 }
 
+/** The amplitude, in bps, of a span of L minutes at a volatility: mulDivFloor(isqrt(L * 50), volPct, 100). */
+export function bridgeAmplitude(spanMinutes: number, volPct: number): number {
+  return mulDivFloor(isqrt(spanMinutes * BRIDGE_SPREAD_BPS2), volPct, 100);
+}
+
+/** Per volatility, the amplitude of every span length met so far (index: span in minutes). */
+const amplitudeTables = new Map<number, number[]>();
+
+function amplitudes(volPct: number, maxSpan: number): number[] {
+  let table = amplitudeTables.get(volPct);
+  if (!table) amplitudeTables.set(volPct, (table = []));
+  for (let L = table.length; L <= maxSpan; L++) table.push(bridgeAmplitude(L, volPct));
+  return table;
+}
+
+/** floor(a * b / c), c > 0: mulDivFloor, without its call while the product stays a safe integer. */
+function mulDiv(a: number, b: number, c: number): number {
+  const product = a * b;
+  return Number.isSafeInteger(product) ? Math.floor(product / c) : mulDivFloor(a, b, c);
+}
+
 /** Fills p[a+1 .. z-1] between fixed ends; the draw order is fixed, so one generator per day suffices. */
-function bridge(p: number[], a: number, z: number, levelMicros: number, volPct: number, rng: Prng): void {
+function bridge(p: number[], a: number, z: number, levelMicros: number, amp: readonly number[], rng: Prng): void {
   if (z - a < 2) return;
   const m = (a + z) >>> 1;
-  const amp = mulDivFloor(isqrt((z - a) * BRIDGE_SPREAD_BPS2), volPct, 100);
-  const mid = p[a] + mulDivFloor(p[z] - p[a], m - a, z - a);
-  p[m] = mid + mulDivFloor(levelMicros, rng.int(-amp, amp), BPS);
-  bridge(p, a, m, levelMicros, volPct, rng);
-  bridge(p, m, z, levelMicros, volPct, rng);
+  const spread = amp[z - a];
+  const mid = p[a] + mulDiv(p[z] - p[a], m - a, z - a);
+  p[m] = mid + mulDiv(levelMicros, rng.int(-spread, spread), BPS);
+  bridge(p, a, m, levelMicros, amp, rng);
+  bridge(p, m, z, levelMicros, amp, rng);
 }
 
 function computeBasePath(t: Pick<TapeCtx, 'seed' | 'cal' | 'base'>, inst: Instrument, date: string): number[] {
@@ -44,9 +70,10 @@ function computeBasePath(t: Pick<TapeCtx, 'seed' | 'cal' | 'base'>, inst: Instru
   p[0] = baseOpen(t, inst, date, ref);
   p[n - 1] = close;
   const rng = new Prng(hash32(t.seed, inst.symbol, 'path', cal.tradingDayNumber(date)));
-  bridge(p, 0, n - 1, ref, inst.volatilityPct, rng);
+  bridge(p, 0, n - 1, ref, amplitudes(inst.volatilityPct, n - 1), rng);
   const b = band(ref);
-  for (let i = 1; i < n - 1; i++) p[i] = clampToBand(roundToTick(Math.max(MIN_PRICE_MICROS, p[i]), 'nearest'), b);
+  const floor = MIN_PRICE_MICROS;
+  for (let i = 1; i < n - 1; i++) p[i] = clampToBand(roundToTick(p[i] > floor ? p[i] : floor, 'nearest'), b);
   return p;
 }
 

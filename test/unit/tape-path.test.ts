@@ -1,0 +1,64 @@
+// The tape's minute paths are a fixed function of the seed: a faster way to compute them must give every
+// price it gave before. The digest below was taken from the plain recursion (a square root per point,
+// before daemon/market/tape/path.ts read amplitudes from a table) over a year of every fixture equity,
+// three seeds and four volatilities, short sessions and holidays included.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createCalendar } from '../../daemon/market/calendar.js';
+import { bridgeAmplitude, isqrt } from '../../daemon/market/tape/path.js';
+import { createTape } from '../../daemon/market/tape.js';
+
+const cal = createCalendar({
+  zone: 'Africa/Cairo',
+  weekend: [5, 6],
+  open: '10:00',
+  close: '14:30',
+  shortSessions: [{ from: '2026-02-18', to: '2026-03-18', open: '10:00', close: '13:30' }],
+  holidays: ['2026-01-07', '2026-03-19', '2026-03-22', '2026-03-23', '2026-05-26', '2026-10-08'],
+});
+
+interface FixtureInstrument {
+  symbol: string;
+  ref_price_micros?: number;
+}
+const fixture = JSON.parse(
+  readFileSync(new URL('../../fixtures/instruments.json', import.meta.url), 'utf8'),
+) as FixtureInstrument[];
+const VOLATILITIES = [100, 60, 150, 10];
+const instruments = fixture
+  .filter((i) => i.ref_price_micros !== undefined)
+  .map((i, k) => ({
+    symbol: i.symbol,
+    refPriceMicros: i.ref_price_micros ?? 0,
+    volatilityPct: VOLATILITIES[k % VOLATILITIES.length],
+  }));
+
+function yearDigest(seed: number | string): string {
+  const tape = createTape({ seed, calendar: cal, instruments, overrides: () => [] });
+  const h = createHash('sha256');
+  let date = cal.nextTradingDay('2025-12-31');
+  for (let k = 0; k < 250; k++) {
+    for (const i of instruments) h.update(`${i.symbol} ${date} ${tape.minutePrices(i.symbol, date).join(',')}\n`);
+    date = cal.nextTradingDay(date);
+  }
+  return h.digest('hex').slice(0, 24);
+}
+
+describe('the minute paths do not change with the way they are computed', () => {
+  it('a year of minute prices of every fixture equity, three seeds, is the one the plain recursion gave', () => {
+    expect(instruments.length).toBeGreaterThan(30);
+    expect([42, 7, 'year'].map(yearDigest)).toEqual([
+      '589d357f4846dfe4e96ce752',
+      'bcd0e40644f30171f86b98d0',
+      '5d25db497abeb8783791ef33',
+    ]);
+  });
+
+  it('the amplitude of a span is isqrt(span x 50) bps scaled by the volatility, for every span of a session', () => {
+    for (const L of [0, 1, 2, 3, 4, 100, 269, 10_000]) expect(isqrt(L * 50) ** 2).toBeLessThanOrEqual(L * 50);
+    for (const L of [0, 1, 2, 3, 4, 100, 269, 10_000]) expect((isqrt(L * 50) + 1) ** 2).toBeGreaterThan(L * 50);
+    expect(bridgeAmplitude(269, 100)).toBe(115);
+    expect(bridgeAmplitude(269, 10)).toBe(11);
+  });
+});
