@@ -55,6 +55,47 @@ describe('the minute paths do not change with the way they are computed', () => 
     ]);
   });
 
+  it("a day's bounds hold its every minute price, without its path: a year of every equity, three seeds", () => {
+    let days = 0;
+    let tightest = Number.POSITIVE_INFINITY;
+    for (const seed of [42, 7, 'year']) {
+      const tape = createTape({ seed, calendar: cal, instruments, overrides: () => [] });
+      let date = cal.nextTradingDay('2025-12-31');
+      for (let k = 0; k < 250; k++) {
+        for (const i of instruments) {
+          const p = tape.minutePrices(i.symbol, date);
+          const b = tape.dayRangeBound(i.symbol, date);
+          if (!b) throw new Error(`no bound for ${i.symbol} ${date}`);
+          const low = Math.min(...p);
+          const high = Math.max(...p);
+          if (b.low > low || b.high < high)
+            throw new Error(`${seed} ${i.symbol} ${date}: ${b.low}-${b.high} misses ${low}-${high}`);
+          tightest = Math.min(tightest, low - b.low, b.high - high);
+          days++;
+        }
+        date = cal.nextTradingDay(date);
+      }
+    }
+    expect(days).toBeGreaterThan(25_000);
+    expect(tightest).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a symbol with a quote override or a split has no bound: only its path says', () => {
+    const [a, b] = instruments;
+    const atMs = cal.tickMs('2026-03-02', 30);
+    const tape = createTape({
+      seed: 1,
+      calendar: cal,
+      instruments,
+      overrides: () => [{ symbol: a.symbol, atMs, priceMicros: a.refPriceMicros }],
+      splits: () => [{ symbol: b.symbol, atMs, ratio: 2 }],
+    });
+    expect(tape.dayRangeBound(a.symbol, '2026-01-05')).toBeNull();
+    expect(tape.dayRangeBound(b.symbol, '2026-01-05')).toBeNull();
+    expect(tape.dayRangeBound(instruments[2].symbol, '2026-01-05')).not.toBeNull();
+    expect(tape.dayRangeBound(instruments[2].symbol, '2026-01-03')).toBeNull();
+  });
+
   it('the amplitude of a span is isqrt(span x 50) bps scaled by the volatility, for every span of a session', () => {
     for (const L of [0, 1, 2, 3, 4, 100, 269, 10_000]) expect(isqrt(L * 50) ** 2).toBeLessThanOrEqual(L * 50);
     for (const L of [0, 1, 2, 3, 4, 100, 269, 10_000]) expect((isqrt(L * 50) + 1) ** 2).toBeGreaterThan(L * 50);

@@ -8,11 +8,11 @@
 // displacement amplitude of each span length read from a table (amplitudes) instead of a square root per
 // point. Every value is the one the plain formulas give (test/unit/tape-path.test.ts).
 import { hash32, Prng } from '../../sim/prng.js';
-import { band, clampToBand, mulDivFloor, roundToTick, MIN_PRICE_MICROS } from '../ticks.js';
+import { band, clampToBand, mulDivFloor, roundToTick, MIN_PRICE_MICROS, TICK_HIGH_MICROS } from '../ticks.js';
 import { memo } from './cache.js';
 import type { TapeCtx } from './context.js';
 import { baseClose, baseOpen, BPS } from './series.js';
-import type { Instrument } from './types.js';
+import type { DayStats, Instrument } from './types.js';
 
 /** Midpoint displacement amplitude over a span of L minutes is isqrt(L * this) bps: ~115 bps for a whole day. */
 const BRIDGE_SPREAD_BPS2 = 50;
@@ -75,6 +75,57 @@ function computeBasePath(t: Pick<TapeCtx, 'seed' | 'cal' | 'base'>, inst: Instru
   const floor = MIN_PRICE_MICROS;
   for (let i = 1; i < n - 1; i++) p[i] = clampToBand(roundToTick(p[i] > floor ? p[i] : floor, 'nearest'), b);
   return p;
+}
+
+/**
+ * Per volatility and span L: [the most amplitude, in bps, a chain of midpoints from a span of L down adds
+ * up to, the most midpoints on such a chain]. A child of a span of L spans floor(L/2) or ceil(L/2).
+ */
+const reachTables = new Map<number, Array<[number, number]>>();
+
+function reach(volPct: number, span: number): [number, number] {
+  let table = reachTables.get(volPct);
+  if (!table)
+    reachTables.set(
+      volPct,
+      (table = [
+        [0, 0],
+        [0, 0],
+      ]),
+    );
+  const amp = amplitudes(volPct, span);
+  for (let L = table.length; L <= span; L++) {
+    const [a, da] = table[L >>> 1];
+    const [b, db] = table[L - (L >>> 1)];
+    table.push([amp[L] + Math.max(a, b), 1 + Math.max(da, db)]);
+  }
+  return table[span];
+}
+
+/** Rounding to the nearest tick moves a price by at most half the largest tick. */
+const HALF_TICK_MICROS = TICK_HIGH_MICROS / 2;
+
+/**
+ * Bounds of a base path's low and high without building it, in O(1) after the first day of a
+ * volatility. Why they hold: a midpoint is its span's ends' interpolation, which lies between the two
+ * ends, plus a displacement of at most ceil(level x amplitude / 10000) micros either way; so every raw
+ * point lies within the sum of the displacements along its chain of midpoints (at most
+ * level x reach / 10000 + one micro per midpoint) of [min(open, close), max(open, close)]. Putting a
+ * point on the grid moves it by half a tick at most, and the band only pulls it towards the open,
+ * which lies inside the band. test/unit/tape-path.test.ts checks them against the paths.
+ */
+export function basePathBounds(t: Pick<TapeCtx, 'seed' | 'cal' | 'base'>, inst: Instrument, date: string): DayStats {
+  const { cal } = t;
+  const n = cal.sessionMinutes(date);
+  const close = baseClose(t, inst, date);
+  if (n === 1) return { low: close, high: close };
+  const ref = baseClose(t, inst, cal.prevTradingDay(date));
+  const open = baseOpen(t, inst, date, ref);
+  const [bps, chain] = reach(inst.volatilityPct, n - 1);
+  const drift = mulDivFloor(ref, bps, BPS) + 1 + chain + HALF_TICK_MICROS;
+  const lo = Math.min(open, close);
+  const hi = Math.max(open, close);
+  return { low: Math.max(MIN_PRICE_MICROS, lo - drift), high: hi + drift };
 }
 
 export function basePath(t: Pick<TapeCtx, 'seed' | 'cal' | 'base'>, inst: Instrument, date: string): number[] {
