@@ -1,6 +1,6 @@
 // The tape's minute paths are a fixed function of the seed: a faster way to compute them must give every
 // price it gave before. The digest below was taken from the plain recursion (a square root per point,
-// before daemon/market/tape/path.ts read amplitudes from a table) over a year of every fixture equity,
+// before daemon/market/tape/path.ts read amplitudes from a table) over a year of every fixture instrument,
 // three seeds and four volatilities, short sessions and holidays included.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -46,7 +46,7 @@ function yearDigest(seed: number | string): string {
 }
 
 describe('the minute paths do not change with the way they are computed', () => {
-  it('a year of minute prices of every fixture equity, three seeds, is the one the plain recursion gave', () => {
+  it('a year of minute prices of every fixture instrument, three seeds, is the one the plain recursion gave', () => {
     expect(instruments.length).toBeGreaterThan(30);
     expect([42, 7, 'year'].map(yearDigest)).toEqual([
       '589d357f4846dfe4e96ce752',
@@ -55,7 +55,7 @@ describe('the minute paths do not change with the way they are computed', () => 
     ]);
   });
 
-  it("a day's bounds hold its every minute price, without its path: a year of every equity, three seeds", () => {
+  it("a day's bounds hold its every minute price, without its path: a year of every instrument, three seeds", () => {
     let days = 0;
     let tightest = Number.POSITIVE_INFINITY;
     for (const seed of [42, 7, 'year']) {
