@@ -7,34 +7,42 @@ import type { DividendRow, EntitlementRow } from './repo.js';
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Fixes who is paid: the holders at the record instant, from the ledger's history. */
+/**
+ * Entitlements recorded, and paid, per batch: 50 rows in one statement when recorded; when paid, at most
+ * 100 postings and 100 activities in one statement each.
+ */
+const BATCH = 50;
+
+/** Fixes who is paid: the holders at the record instant, from the ledger's history (BATCH rows a statement). */
 export function recordDividend(ctx: DividendCtx, d: DividendRow): void {
-  for (const h of ctx.history.holdersBefore(d.symbol, d.record_ms)) {
-    const gross = BigInt(h.qty) * BigInt(d.amount_per_share_micros);
-    const base = { dividend_id: d.id, tenant_id: h.tenantId, investor_id: h.investorId, shares: h.qty };
-    if (gross > MAX) {
-      // Never a rounded amount: the entitlement fails and moves nothing.
-      ctx.repo.insertEntitlement({
-        ...base,
-        gross_micros: null,
-        tax_micros: null,
-        net_micros: null,
-        state: 'failed',
-        reason_code: 'AMOUNT_TOO_LARGE',
-      });
-      continue;
-    }
-    const tax = (2n * gross * BigInt(d.withholding_bps) + 10_000n) / 20_000n;
-    ctx.repo.insertEntitlement({
-      ...base,
-      gross_micros: Number(gross),
-      tax_micros: Number(tax),
-      net_micros: Number(gross - tax),
-      state: 'pending',
-      reason_code: null,
-    });
-  }
+  const rows = ctx.history.holdersBefore(d.symbol, d.record_ms).map((h) => entitlementOf(d, h));
+  for (let i = 0; i < rows.length; i += BATCH) ctx.repo.insertEntitlements(rows.slice(i, i + BATCH));
   ctx.repo.recorded(d.id, ctx.nowIso());
+}
+
+/** A holder's entitlement: pending with its gross, tax and net, or failed when the gross is past 2^53 - 1. */
+function entitlementOf(d: DividendRow, h: { tenantId: string; investorId: string; qty: number }) {
+  const gross = BigInt(h.qty) * BigInt(d.amount_per_share_micros);
+  const base = { dividend_id: d.id, tenant_id: h.tenantId, investor_id: h.investorId, shares: h.qty };
+  // Never a rounded amount: the entitlement fails and moves nothing.
+  if (gross > MAX)
+    return {
+      ...base,
+      gross_micros: null,
+      tax_micros: null,
+      net_micros: null,
+      state: 'failed' as const,
+      reason_code: 'AMOUNT_TOO_LARGE',
+    };
+  const tax = (2n * gross * BigInt(d.withholding_bps) + 10_000n) / 20_000n;
+  return {
+    ...base,
+    gross_micros: Number(gross),
+    tax_micros: Number(tax),
+    net_micros: Number(gross - tax),
+    state: 'pending' as const,
+    reason_code: null,
+  };
 }
 
 /** Pays one pending entitlement: gross and DIV, then withholding and TAX. */
@@ -55,9 +63,6 @@ function payEntitlement(ctx: DividendCtx, d: DividendRow, e: EntitlementRow, at:
   }
   ctx.repo.entitlementPaid(e.seq, at);
 }
-
-/** Entitlements paid per batch: at most 100 postings and 100 activities in one statement each. */
-const BATCH = 50;
 
 /** An entitlement's postings, as payEntitlement books them: the gross in, then the withholding out. */
 function legs(d: DividendRow, e: EntitlementRow) {

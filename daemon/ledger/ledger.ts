@@ -28,7 +28,7 @@
 import type { Outcome } from '../contract/outcome.js';
 import { createAccountStore, forgetAccountIds, inUnit } from './accounts.js';
 import { createPostingBook, transfer, transferAll } from './postings.js';
-import { createHoldBook, getHold, hold, postHold, voidHold } from './holds.js';
+import { createHoldBook, getHold, hold, postAll, postHold, voidHold, type LedgerMove } from './holds.js';
 import { balance, balances, createLedgerReads, entries, position } from './balances.js';
 import { createActivityLog, type ActivityInput, type ActivityPage, type Activity } from './activities.js';
 import { checkLedgerInvariants, type InvariantReport } from './invariants.js';
@@ -44,6 +44,7 @@ import type {
 } from './model.js';
 
 export { SYSTEM_ACCOUNTS } from './model.js';
+export type { HoldPostingInput, LedgerMove } from './holds.js';
 export type { ActivityInput } from './activities.js';
 export type {
   AccountRef,
@@ -72,6 +73,8 @@ export interface Ledger {
   hold(h: HoldInput): Outcome<string>;
   /** Posts part or all of a pending hold's remainder to credit; the hold closes as posted at zero. */
   postHold(holdId: string, amount: number, credit: AccountRef, kind: string, ref: string): Outcome<number>;
+  /** Transfers and posts out of holds, in order, in one statement (and one update per hold), or none. */
+  postAll(moves: readonly LedgerMove[]): Outcome<number[]>;
   /** Returns the whole remainder of a pending hold to settled and closes it. Returns the amount released. */
   voidHold(holdId: string): number;
   getHold(holdId: string): HoldRow | null;
@@ -104,6 +107,7 @@ export function createLedger(deps: LedgerDeps): Ledger {
     transferAll: (ps) => transferAll(postings, ps),
     hold: (h) => hold(holds, h),
     postHold: (holdId, amount, credit, kind, ref) => postHold(holds, holdId, amount, credit, kind, ref),
+    postAll: (moves) => postAll(holds, moves),
     voidHold: (holdId) => voidHold(holds, holdId),
     getHold: (holdId) => getHold(holds, holdId),
     balance: (tenantId, ref) => balance(reads, tenantId, ref),

@@ -98,7 +98,7 @@ export function post(book: PostingBook, m: Posting): Outcome<number> {
 }
 
 /** A transfer's posting, its accounts opened; throws on what only a bug asks (see transfer). */
-function transferPosting(book: PostingBook, p: PostingInput): Posting {
+export function transferPosting(book: PostingBook, p: PostingInput): Posting {
   checkAmount(p.amount);
   checkKind(p.kind);
   if (p.debit.asset !== p.credit.asset)
@@ -129,7 +129,14 @@ const UNDO = Symbol('undo');
  * give, found by posting them one by one in a savepoint that is then undone. Returns the posting ids.
  */
 export function transferAll(book: PostingBook, ps: readonly PostingInput[]): Outcome<number[]> {
-  const ms = ps.map((p) => transferPosting(book, p));
+  return insertAll(
+    book,
+    ps.map((p) => transferPosting(book, p)),
+  );
+}
+
+/** Inserts postings already checked and opened, in order, in one statement; or none (the first refusal). */
+export function insertAll(book: PostingBook, ms: readonly Posting[]): Outcome<number[]> {
   if (ms.length === 0) return ok([]);
   const insert = book.insertEntries(ms.length);
   const at = book.clock.now();

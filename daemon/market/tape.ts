@@ -14,7 +14,7 @@
 // stock splits: prices from a split's instant on divided by its ratio, rounded to the nearest tick,
 // inside the adjusted band); context.ts holds the shared state and the memo tables (cache.ts), which are
 // per (symbol, day) and bounded.
-import { barAsOf, candles, dayBar, minutePrices } from './tape/bars.js';
+import { barAsOf, candles, dayBar, dayRangeBound, minutePrices } from './tape/bars.js';
 import { createTapeContext, invalidate } from './tape/context.js';
 import { indexBarAsOf, indexCandles, indexLevel, indexLevelAt } from './tape/index-level.js';
 import { prevClose, priceAt, referencePriceAt } from './tape/instant.js';
@@ -43,6 +43,7 @@ export function createTape(params: TapeParams): Tape {
     dayBar: (symbol, date) => dayBar(t, symbol, date),
     barAsOf: (symbol, date, ms) => barAsOf(t, symbol, date, ms),
     minutePrices: (symbol, date) => minutePrices(t, symbol, date),
+    dayRangeBound: (symbol, date) => dayRangeBound(t, symbol, date),
     candles: (symbol, endDate, days, asOfMs) => candles(t, symbol, endDate, days, asOfMs),
     firstMinuteReaching: (symbol, date, side, limitMicros, fromMinute) =>
       firstMinuteReaching(t, symbol, date, side, limitMicros, fromMinute),

@@ -10,7 +10,7 @@ import type { FeeSchedule } from '../contract/fees.js';
 import { formatEgp } from '../contract/money.js';
 import type { Outcome } from '../contract/outcome.js';
 import { CASH_EGP } from '../ledger/assets.js';
-import type { AccountRef, ActivityInput, Ledger, PostingInput } from '../ledger/ledger.js';
+import type { AccountRef, ActivityInput, Ledger, LedgerMove, PostingInput } from '../ledger/ledger.js';
 import type { Calendar } from '../market/calendar.js';
 import type { Step } from './matcher.js';
 import { scheduleSettlement } from './settlement.js';
@@ -65,14 +65,18 @@ export function holdRemaining(ledger: Ledger, holdId: string | null): number {
   return h && h.state === 'pending' ? h.remaining : 0;
 }
 
-/** Pays out of the order's holds (an order that rests keeps its reservation as holds). */
+/**
+ * Pays out of the order's holds (an order that rests keeps its reservation as holds). A fill's postings
+ * are queued and written together, in order, by one statement and one update per hold (ledger.postAll).
+ */
 function heldFunding(ledger: Ledger, r: OrderRow): Funding {
+  const queue: LedgerMove[] = [];
   return {
-    cash: (amount, credit, kind) => must(ledger.postHold(r.cash_hold_id!, amount, credit, kind, r.id), kind),
-    shares: (qty, credit) => must(ledger.postHold(r.shares_hold_id!, qty, credit, 'trade', r.id), 'shares out'),
+    cash: (amount, credit, kind) => queue.push({ holdId: r.cash_hold_id!, amount, credit, kind, ref: r.id }),
+    shares: (qty, credit) => queue.push({ holdId: r.shares_hold_id!, amount: qty, credit, kind: 'trade', ref: r.id }),
     move: (debit, credit, amount, kind) =>
-      must(ledger.transfer({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id }), kind),
-    flush: () => undefined,
+      queue.push({ tenantId: r.tenant_id, debit, credit, amount, kind, ref: r.id }),
+    flush: () => void must(ledger.postAll(queue.splice(0)), "the fill's postings"),
   };
 }
 

@@ -79,7 +79,9 @@ function runDue(
   atMs: number,
   apply: (r: OrderRow, step: Step) => void,
 ): void {
-  const due = [...s.byOrder.entries()].filter(([, d]) => d.dueMs === atMs).sort((a, b) => a[1].seq - b[1].seq);
+  const due: Array<[string, Due]> = [];
+  for (const entry of s.byOrder) if (entry[1].dueMs === atMs) due.push(entry);
+  due.sort((a, b) => a[1].seq - b[1].seq);
   for (const [id, d] of due) {
     if (!d.step) {
       s.stale.add(id);

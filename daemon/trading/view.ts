@@ -1,9 +1,11 @@
 // The matcher's view of the market, over the calendar, the tape and the halts.
 //
 // firstTick is the hot path of the order source: every resting order asks it for its next reaching
-// tick, over days or weeks. It keeps, per symbol, each trading day's low and high (from the tape's
-// minute path) in arrays indexed by trading day, so an order skips a day it cannot reach with one
-// comparison, and scans a day's minutes only when the day reaches its limit. A quote override changes
+// tick, over days or weeks. It keeps, per symbol, bounds of each trading day's low and high (from the
+// day's open and close, without its minute path) and, for a day they do not rule out, the exact low and
+// high (from the minute path), in arrays indexed by trading day, so an order skips a day it cannot reach
+// with a comparison or two, a day's minute path is built only when some order's limit lies within its
+// bounds, and its minutes are scanned only when the day reaches the limit. A quote override changes
 // a symbol's future path: its day stats are dropped (market.onChange); a reset builds a new tape: all
 // are dropped.
 import type { Calendar } from '../market/calendar.js';
@@ -65,30 +67,39 @@ class TradingDays {
   }
 }
 
-/** Per symbol, per trading-day index: the day's low and high from the tape (computed on first use). */
+/** A symbol's days, by trading-day index: bounds of low and high (NaN: none), then the exact low and high. */
+interface SymbolDays {
+  lowBound: number[];
+  highBound: number[];
+  low: number[];
+  high: number[];
+}
+
+/**
+ * Per symbol, per trading-day index: whether the day reaches a limit. First by the tape's bounds of the
+ * day's low and high (tape.dayRangeBound, no minute path: a day they rule out is skipped for the price
+ * of its open and close), then by the day's exact low and high (from its minute path). Both computed
+ * on first use.
+ */
 class DayRanges {
-  private lows = new Map<string, number[]>();
-  private highs = new Map<string, number[]>();
+  private days = new Map<string, SymbolDays>();
 
   forget(symbol?: string): void {
-    if (symbol === undefined) {
-      this.lows = new Map();
-      this.highs = new Map();
-      return;
-    }
-    this.lows.delete(symbol);
-    this.highs.delete(symbol);
+    if (symbol === undefined) this.days = new Map();
+    else this.days.delete(symbol);
   }
 
-  /** The low and high of trading day i (`date`) on this tape. */
-  of(tape: Tape, symbol: string, i: number, date: string): { low: number; high: number } {
-    let lo = this.lows.get(symbol);
-    let hi = this.highs.get(symbol);
-    if (!lo || !hi) {
-      this.lows.set(symbol, (lo = []));
-      this.highs.set(symbol, (hi = []));
+  /** Whether some minute of trading day i (`date`) is at or through the limit. */
+  reaches(tape: Tape, symbol: string, i: number, date: string, side: Side, limit: number): boolean {
+    let d = this.days.get(symbol);
+    if (!d) this.days.set(symbol, (d = { lowBound: [], highBound: [], low: [], high: [] }));
+    if (d.lowBound[i] === undefined) {
+      const b = tape.dayRangeBound(symbol, date);
+      d.lowBound[i] = b ? b.low : Number.NaN;
+      d.highBound[i] = b ? b.high : Number.NaN;
     }
-    if (lo[i] === undefined) {
+    if (side === 'buy' ? d.lowBound[i] > limit : d.highBound[i] < limit) return false;
+    if (d.low[i] === undefined) {
       const p = tape.minutePrices(symbol, date);
       let low = p[0];
       let high = p[0];
@@ -97,10 +108,10 @@ class DayRanges {
         if (x < low) low = x;
         else if (x > high) high = x;
       }
-      lo[i] = low;
-      hi[i] = high;
+      d.low[i] = low;
+      d.high[i] = high;
     }
-    return { low: lo[i], high: hi[i] };
+    return side === 'buy' ? d.low[i] <= limit : d.high[i] >= limit;
   }
 }
 
@@ -129,10 +140,7 @@ function firstTick(
     const n = days.minutes[i];
     const from = fromMs <= open ? 0 : Math.ceil((fromMs - open) / MINUTE_MS);
     if (from >= n) continue;
-    if (limitMicros !== null) {
-      const s = v.ranges.of(tape, symbol, i, days.dates[i]);
-      if (side === 'buy' ? s.low > limit : s.high < limit) continue;
-    }
+    if (limitMicros !== null && !v.ranges.reaches(tape, symbol, i, days.dates[i], side, limit)) continue;
     const p = tape.minutePrices(symbol, days.dates[i]);
     for (let k = from; k < n; k++) {
       if (side === 'buy' ? p[k] <= limit : p[k] >= limit) {

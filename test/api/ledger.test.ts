@@ -401,6 +401,76 @@ describe('Reservations are holds that are later posted or voided (pending / post
   });
 });
 
+describe("A fill's postings out of holds are written together (postAll: one INSERT, one update per hold)", () => {
+  const clearing: AccountRef = { system: 'clearing', asset: 'cash:EGP' };
+  const fees: AccountRef = { system: 'fees', asset: 'cash:EGP' };
+  const shares: AccountRef = { system: 'clearing', asset: 'COMI' };
+
+  function holdFor(investorId: string, ref: string): string {
+    fund(investorId, 1_000 * EGP);
+    const held = t.deps.ledger.hold({ tenantId: tenant, investorId, asset: 'cash:EGP', amount: 600 * EGP, ref });
+    if (!held.ok) throw new Error(held.code);
+    return held.value;
+  }
+  const delivery = (investorId: string, ref: string) => ({
+    tenantId: tenant,
+    debit: shares,
+    credit: { investorId, asset: 'COMI', bucket: 'unsettled' as const },
+    amount: 7,
+    kind: 'trade',
+    ref,
+  });
+  const written = (investorId: string, ref: string, holdId: string) => ({
+    entries: t.deps.ledger
+      .entries(tenant, ref)
+      .map((e) => [e.kind, e.debit_bucket, e.credit_bucket, e.amount, e.hold_id === null ? null : 'the hold']),
+    hold: (({ posted, remaining, state, closed_ms }) => ({ posted, remaining, state, closed_ms }))(
+      t.deps.ledger.getHold(holdId)!,
+    ),
+    cash: t.deps.ledger.position(tenant, investorId, 'cash:EGP'),
+    shares: t.deps.ledger.position(tenant, investorId, 'COMI'),
+  });
+
+  it('the same postings, in order with consecutive ids, balances and hold states as postHold and transfer one by one', () => {
+    const other = seedInvestor(t);
+    const one = holdFor(inv, 'ord_one');
+    const all = holdFor(other, 'ord_all');
+    for (const [holdId, amount] of [
+      [one, 500 * EGP],
+      [one, 100 * EGP],
+    ] as const) {
+      expect(t.deps.ledger.postHold(holdId, amount, amount === 500 * EGP ? clearing : fees, 'x', 'ord_one').ok).toBe(
+        true,
+      );
+    }
+    expect(t.deps.ledger.transfer(delivery(inv, 'ord_one')).ok).toBe(true);
+    const done = t.deps.ledger.postAll([
+      { holdId: all, amount: 500 * EGP, credit: clearing, kind: 'x', ref: 'ord_all' },
+      { holdId: all, amount: 100 * EGP, credit: fees, kind: 'x', ref: 'ord_all' },
+      delivery(other, 'ord_all'),
+    ]);
+    if (!done.ok) throw new Error(done.code);
+    expect(done.value).toEqual([done.value[0], done.value[0] + 1, done.value[0] + 2]);
+    expect(t.deps.ledger.entries(tenant, 'ord_all').map((e) => e.id)).toEqual([expect.any(Number), ...done.value]);
+    expect(written(other, 'ord_all', all)).toEqual(written(inv, 'ord_one', one));
+    expect(written(other, 'ord_all', all).hold).toMatchObject({ state: 'posted', posted: 600 * EGP, remaining: 0 });
+    expectInvariants();
+  });
+
+  it('a part of the remainder leaves the hold pending with the rest; more than is left is a bug that writes nothing', () => {
+    const holdId = holdFor(inv, 'ord_part');
+    const part = (amount: number) => ({ holdId, amount, credit: clearing, kind: 'trade', ref: 'ord_part' });
+    expect(t.deps.ledger.postAll([part(100 * EGP), part(150 * EGP)]).ok).toBe(true);
+    expect(t.deps.ledger.getHold(holdId)).toMatchObject({ state: 'pending', posted: 250 * EGP, remaining: 350 * EGP });
+    const before = written(inv, 'ord_part', holdId);
+    expect(() => t.deps.ledger.postAll([part(300 * EGP), part(50 * EGP + 1)])).toThrow(/exceeds the remaining/);
+    expect(() => t.deps.ledger.postAll([part(1), { ...part(1), credit: shares }])).toThrow(/holds cash:EGP/);
+    expect(written(inv, 'ord_part', holdId)).toEqual(before);
+    expect(t.deps.ledger.postAll([])).toEqual({ ok: true, value: [] });
+    expectInvariants();
+  });
+});
+
 describe('The database refuses what the code would never do (constraints and triggers, raw SQL)', () => {
   function accountId(owner: string, bucket: string, asset = 'cash:EGP'): number {
     return (

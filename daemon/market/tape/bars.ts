@@ -5,8 +5,9 @@ import { mulDivFloor } from '../ticks.js';
 import { instrumentOf, type TapeCtx } from './context.js';
 import { adjustedPath, adjustedStats } from './adjusted.js';
 import { divisorAt } from './splits.js';
+import { basePathBounds } from './path.js';
 import { baseVolume } from './series.js';
-import { MINUTE_MS, type DayBar, type Instrument } from './types.js';
+import { MINUTE_MS, type DayBar, type DayStats, type Instrument } from './types.js';
 
 /** Prices as quoted (split-adjusted from each split's instant on); the volume in the shares of the last tick. */
 function barUpTo(t: TapeCtx, inst: Instrument, date: string, lastMinute: number): DayBar {
@@ -46,6 +47,17 @@ export function barAsOf(t: TapeCtx, symbol: string, date: string, ms: number): D
 export function minutePrices(t: TapeCtx, symbol: string, date: string): readonly number[] {
   const inst = instrumentOf(t, symbol);
   return t.cal.isTradingDay(date) ? adjustedPath(t, inst, date) : [];
+}
+
+/**
+ * A low at or below the day's lowest minute price and a high at or above its highest, without its minute
+ * path (path.ts, basePathBounds); null on a day that is not a trading day and for a symbol with quote
+ * overrides or splits, whose prices only the path says.
+ */
+export function dayRangeBound(t: TapeCtx, symbol: string, date: string): DayStats | null {
+  const inst = instrumentOf(t, symbol);
+  if (!t.cal.isTradingDay(date) || t.overrides.of(symbol) || t.splits.of(symbol)) return null;
+  return basePathBounds(t, inst, date);
 }
 
 /**

@@ -78,6 +78,11 @@ export interface Tape {
   dayBar(symbol: string, date: string): DayBar | null;
   barAsOf(symbol: string, date: string, ms: number): DayBar | null;
   minutePrices(symbol: string, date: string): readonly number[];
+  /**
+   * Bounds of the day's low and high (low <= every minute price <= high) without its minute path, or null
+   * when only the path can say (an override or split of the symbol); for a look-ahead that skips days.
+   */
+  dayRangeBound(symbol: string, date: string): DayStats | null;
   candles(symbol: string, endDate: string, days: number, asOfMs: number): DayBar[];
   firstMinuteReaching(symbol: string, date: string, side: Side, limitMicros: number, fromMinute: number): number | null;
   firstTickReaching(symbol: string, side: Side, limitMicros: number, fromMs: number, toMs: number): TickHit | null;
