@@ -2,7 +2,6 @@
 // check every request makes (cli/client/http.ts, verifySandbox) would come only after the questions;
 // here it comes first, so that nobody answers eight questions to be told the sandbox is not there.
 import type { Command } from 'commander';
-import { verifySandbox } from './client/http.js';
 import { resolveProfile, type GlobalOptions } from './context.js';
 import { canPrompt } from './interactive.js';
 
@@ -20,5 +19,7 @@ function pathOf(cmd: Command): string {
 export async function preflight(action: Command): Promise<void> {
   const g = action.optsWithGlobals() as GlobalOptions;
   if (OWN_CONNECTION.test(pathOf(action)) || !canPrompt(Boolean(g.json))) return;
+  // the HTTP client loads only for a command that asks questions, not before every command
+  const { verifySandbox } = await import('./client/http.js');
   await verifySandbox(resolveProfile(g));
 }

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api } from '../client/http.js';
+import type { api as apiFn } from '../client/http.js';
+import type { ApiResponse } from '../client/answers.js';
 import {
   alive,
   commandOf,
@@ -38,6 +39,12 @@ import { svc } from '../hints.js';
 import type { LiveQuote } from '../../daemon/contract/schemas/market.js';
 import type { SandboxState } from '../../daemon/contract/schemas/sandbox.js';
 import { BANNER_SYMBOLS, type ReadyBanner } from '../../daemon/contract/ready.js';
+
+// The HTTP client (and the TOTP code under it) loads on the first request: a start sends none, and spawns
+// the daemon sooner without loading it (docs/bench.md, "Start-up").
+async function api<T = unknown>(...args: Parameters<typeof apiFn>): Promise<ApiResponse<T>> {
+  return (await import('../client/http.js')).api<T>(...args);
+}
 
 export interface StartOptions {
   foreground?: boolean;
