@@ -192,7 +192,6 @@ function step(deps: Deps): void {
   } catch (e) {
     // a bug, not a refusal: the rotation stays recorded, and the next start resumes it
     deps.log.error({ err: e, action_id: row.action_id }, 'key rotation stopped');
-    console.error('DEBUG', e);
   }
   if (more) kickRotation(deps);
 }
