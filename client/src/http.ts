@@ -2,6 +2,7 @@
 // logical call, the v1 signature over the exact bytes of each attempt, retries with backoff, and the
 // answer decoded (JSON with exact big integers, or bytes) or thrown as an SvcError.
 import { randomUUID } from 'node:crypto';
+import { deadlineSignal } from './deadline.js';
 import { errorOf, SvcConnectionError } from './errors.js';
 import { parseJson } from './json.js';
 import {
@@ -155,24 +156,22 @@ export class Core {
     return { 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
   }
 
+  /**
+   * One exchange, with the attempt's deadline: kept by the transport when it can (the default fetch
+   * transport hands it to undici), else an AbortSignal and a timer here.
+   */
   private async attempt(method: string, req: RawCall, headers: Record<string, string>, body: Uint8Array | undefined) {
-    // The caller's signal or the attempt's deadline, whichever comes first (AbortSignal.any is Node >= 20.3).
-    const ends = new AbortController();
-    const abort = () => ends.abort(req.signal?.reason);
-    const timer = setTimeout(
-      () => ends.abort(new Error('the attempt timed out')),
-      req.timeoutMs ?? this.policy.timeoutMs,
-    );
-    if (req.signal?.aborted) abort();
-    req.signal?.addEventListener('abort', abort, { once: true });
+    const url = this.baseUrl + req.path;
+    const timeoutMs = req.timeoutMs ?? this.policy.timeoutMs;
+    const deadline = this.transport.keepsDeadline ? undefined : deadlineSignal(timeoutMs, req.signal);
     try {
-      const res = await this.transport({ method, url: this.baseUrl + req.path, headers, body, signal: ends.signal });
+      const signal = deadline ? deadline.signal : req.signal;
+      const res = await this.transport({ method, url, headers, body, timeoutMs, signal });
       return { res, error: undefined };
     } catch (error) {
       return { res: undefined, error };
     } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', abort);
+      deadline?.done();
     }
   }
 
