@@ -119,7 +119,7 @@ export class Core {
     const retryable = method === 'GET' || p.headers['idempotency-key'] !== undefined;
     const limit = retryable ? Math.max(1, this.policy.maxAttempts) : 1;
     for (let attempt = 1; ; attempt++) {
-      const headers = { ...p.headers, ...this.signature(method, req.path, p, creds) };
+      const headers = this.signed(method, req.path, p, creds);
       const outcome = await this.attempt(method, req, headers, p.body);
       if (req.signal?.aborted) throw req.signal.reason;
       const wait = attempt < limit ? this.retryDelay(outcome, attempt) : undefined;
@@ -146,14 +146,15 @@ export class Core {
     }
   }
 
-  private signature(method: string, pathAndQuery: string, p: Prepared, creds: Credentials): Record<string, string> {
+  /** An attempt's headers: the prepared ones, with a fresh timestamp and signature when the call is signed. */
+  private signed(method: string, pathAndQuery: string, p: Prepared, creds: Credentials): Record<string, string> {
     const key = p.headers['idempotency-key'];
-    if (!creds.signingSecret || key === undefined) return {};
+    if (!creds.signingSecret || key === undefined) return p.headers;
     const timestamp = String(Math.floor(this.clock.now() / 1000));
     const { path, rawQuery } = splitPath(pathAndQuery);
     const body = p.body ?? '';
     const signature = signV1(creds.signingSecret, { timestamp, method, path, rawQuery, idempotencyKey: key, body });
-    return { 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
+    return { ...p.headers, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
   }
 
   /**
@@ -208,7 +209,7 @@ function prepare(req: RawCall, creds: Credentials, newKey: () => string): Prepar
   const method = req.method.toUpperCase();
   const key = req.idempotencyKey ?? (creds.autoKey && method !== 'GET' ? newKey() : undefined);
   if (key !== undefined) headers['idempotency-key'] = key;
-  for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (req.headers) for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = value;
   return { headers, body };
 }
 

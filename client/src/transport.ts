@@ -6,7 +6,7 @@ export interface TransportRequest {
   method: string;
   /** Absolute URL. */
   url: string;
-  /** Lower-case header names. */
+  /** Lower-case header names (the same object on each attempt of an unsigned call: read it, do not change it). */
   headers: Record<string, string>;
   /** The exact bytes to send (the signature covers these), or undefined for no body. */
   body: Uint8Array | undefined;
