@@ -24,6 +24,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { SvcClient } from '../../client/src/index.js';
 import { sign } from '../../daemon/contract/signing.js';
+import { COMPILER, inclusiveOf, majorGc } from './callgrind.js';
 import { BenchContext, configFromEnv, ROOT } from './context.js';
 import { daemonForOrders, ORDER_SYMBOL } from './order-load.js';
 import { installCleanup } from './proc.js';
@@ -143,22 +144,9 @@ async function count(pair: string, t: Target): Promise<Map<string, string[]>> {
 
 /** One block's instructions per call: all of them, and without the optimizing compiler and a major GC. */
 function perCall(file: string): { total: number; work: number } {
-  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 2 ** 20,
-  });
-  const inclusive = (re: RegExp) => {
-    const line = out.split('\n').find((l) => re.test(l));
-    return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) / CALLS : 0;
-  };
+  const inclusive = inclusiveOf(file, CALLS);
   const total = inclusive(/PROGRAM TOTALS/);
-  const aside =
-    inclusive(/OptimizingCompileDispatcher::CompileNext\(/) +
-    inclusive(/ConcurrentMarking::JobTaskMajor::Run\(/) +
-    inclusive(/Sweeper::SweeperJob::Run\(/) +
-    inclusive(/v8::internal::Heap::MarkCompact\(\)/) +
-    inclusive(/v8::internal::IncrementalMarking::Start\(/);
-  return { total, work: total - aside };
+  return { total, work: total - inclusive(COMPILER) - majorGc(inclusive) };
 }
 
 const k = (n: number) => `${(n / 1000).toFixed(1)} k`;
