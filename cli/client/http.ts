@@ -10,7 +10,7 @@ import { Core, type Credentials } from '../../client/src/http.js';
 import { SvcConnectionError } from '../../client/src/errors.js';
 import { splitPath, tenantAuthFor } from '../../client/src/signing.js';
 import { TOTP_PERIOD_S, totp, totpStep } from '../../client/src/totp.js';
-import type { Transport } from '../../client/src/transport.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../client/src/transport.js';
 import { loadUndici } from './undici.js';
 import { realmFor } from '../../daemon/contract/routes-auth.js';
 import { registeredHomes } from '../../daemon/contract/home-files.js';
@@ -202,8 +202,8 @@ async function exchange<T>(profile: Profile, c: Call, extra: Record<string, stri
     transport: undiciTransport(c, extra, (res) => {
       last = res as ApiResponse<T>;
     }),
-    // undici's own timeouts (c.timeoutMs) end an attempt first, with their own message.
-    retry: c.retry ? { timeoutMs: c.timeoutMs + 1_000 } : { maxAttempts: 1, timeoutMs: c.timeoutMs + 1_000 },
+    // the transport keeps the deadline with undici's own timeouts (keepsDeadline): no timer of the library's
+    retry: c.retry ? { timeoutMs: c.timeoutMs } : { maxAttempts: 1, timeoutMs: c.timeoutMs },
     newIdempotencyKey: () => `cli-${randomUUID()}`,
     onAttempt: (a) => {
       if (a.retryInMs !== undefined && a.status === undefined && !dropped(a.error)) stop.abort(a.error);
@@ -249,16 +249,19 @@ function withOverrides(
   return Object.assign(out, extra);
 }
 
-/** undici's request as the library's transport; `seen` gets each answer with its bytes and undici's headers. */
+/**
+ * undici's request as the library's transport, keeping each attempt's deadline with undici's headersTimeout
+ * and bodyTimeout; `seen` gets each answer with its bytes and undici's headers.
+ */
 function undiciTransport(c: Call, extra: Record<string, string>, seen: (res: ApiResponse) => void): Transport {
-  return async (req) => {
+  const send = async (req: TransportRequest): Promise<TransportResponse> => {
     const { request } = await loadUndici();
     const res = await request(req.url, {
       method: req.method as 'GET',
       headers: withOverrides(req.headers, c.overrides, extra),
       body: req.body,
-      headersTimeout: c.timeoutMs,
-      bodyTimeout: c.timeoutMs,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
       signal: req.signal,
     });
     const raw = Buffer.from(await res.body.arrayBuffer());
@@ -274,6 +277,7 @@ function undiciTransport(c: Call, extra: Record<string, string>, seen: (res: Api
     // above, so the library is spared parsing a large answer twice.
     return { status: res.statusCode, headers, body: res.statusCode === 409 ? raw : NO_BYTES };
   };
+  return Object.assign(send, { keepsDeadline: true });
 }
 
 const NO_BYTES = new Uint8Array(0);

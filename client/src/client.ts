@@ -60,15 +60,16 @@ export class SvcClient {
     });
   }
 
-  /** The tenant's credentials for a call: Bearer always; a key on every write; the signature on money routes. */
+  /**
+   * The tenant's credentials for a call: Bearer always; a key on every write; the signature on money routes.
+   * One of two frozen objects, made once: the library only reads them.
+   */
   credentials(method: string, path: string): Credentials {
-    const signed = tenantAuthFor(method, splitPath(path).path) === 'S';
-    return {
-      headers: { authorization: `Bearer ${this.options.apiKey}` },
-      autoKey: true,
-      signingSecret: signed ? this.options.signingSecret : undefined,
-    };
+    this.creds ??= tenantCredentials(this.options);
+    return tenantAuthFor(method, splitPath(path).path) === 'S' ? this.creds.signed : this.creds.unsigned;
   }
+
+  private creds?: { signed: Credentials; unsigned: Credentials };
 
   private async send(c: RouteCall): Promise<unknown> {
     const answer = await this.core.call(
@@ -77,4 +78,12 @@ export class SvcClient {
     );
     return answer.data;
   }
+}
+
+function tenantCredentials(o: ClientOptions): { signed: Credentials; unsigned: Credentials } {
+  const headers = Object.freeze({ authorization: `Bearer ${o.apiKey}` });
+  return {
+    signed: Object.freeze({ headers, autoKey: true, signingSecret: o.signingSecret }),
+    unsigned: Object.freeze({ headers, autoKey: true, signingSecret: undefined }),
+  };
 }

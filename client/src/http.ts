@@ -2,6 +2,7 @@
 // logical call, the v1 signature over the exact bytes of each attempt, retries with backoff, and the
 // answer decoded (JSON with exact big integers, or bytes) or thrown as an SvcError.
 import { randomUUID } from 'node:crypto';
+import { deadlineSignal } from './deadline.js';
 import { errorOf, SvcConnectionError } from './errors.js';
 import { parseJson } from './json.js';
 import {
@@ -118,7 +119,7 @@ export class Core {
     const retryable = method === 'GET' || p.headers['idempotency-key'] !== undefined;
     const limit = retryable ? Math.max(1, this.policy.maxAttempts) : 1;
     for (let attempt = 1; ; attempt++) {
-      const headers = { ...p.headers, ...this.signature(method, req.path, p, creds) };
+      const headers = this.signed(method, req.path, p, creds);
       const outcome = await this.attempt(method, req, headers, p.body);
       if (req.signal?.aborted) throw req.signal.reason;
       const wait = attempt < limit ? this.retryDelay(outcome, attempt) : undefined;
@@ -145,34 +146,33 @@ export class Core {
     }
   }
 
-  private signature(method: string, pathAndQuery: string, p: Prepared, creds: Credentials): Record<string, string> {
+  /** An attempt's headers: the prepared ones, with a fresh timestamp and signature when the call is signed. */
+  private signed(method: string, pathAndQuery: string, p: Prepared, creds: Credentials): Record<string, string> {
     const key = p.headers['idempotency-key'];
-    if (!creds.signingSecret || key === undefined) return {};
+    if (!creds.signingSecret || key === undefined) return p.headers;
     const timestamp = String(Math.floor(this.clock.now() / 1000));
     const { path, rawQuery } = splitPath(pathAndQuery);
     const body = p.body ?? '';
     const signature = signV1(creds.signingSecret, { timestamp, method, path, rawQuery, idempotencyKey: key, body });
-    return { 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
+    return { ...p.headers, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
   }
 
+  /**
+   * One exchange, with the attempt's deadline: kept by the transport when it can (the default fetch
+   * transport hands it to undici), else an AbortSignal and a timer here.
+   */
   private async attempt(method: string, req: RawCall, headers: Record<string, string>, body: Uint8Array | undefined) {
-    // The caller's signal or the attempt's deadline, whichever comes first (AbortSignal.any is Node >= 20.3).
-    const ends = new AbortController();
-    const abort = () => ends.abort(req.signal?.reason);
-    const timer = setTimeout(
-      () => ends.abort(new Error('the attempt timed out')),
-      req.timeoutMs ?? this.policy.timeoutMs,
-    );
-    if (req.signal?.aborted) abort();
-    req.signal?.addEventListener('abort', abort, { once: true });
+    const url = this.baseUrl + req.path;
+    const timeoutMs = req.timeoutMs ?? this.policy.timeoutMs;
+    const deadline = this.transport.keepsDeadline ? undefined : deadlineSignal(timeoutMs, req.signal);
     try {
-      const res = await this.transport({ method, url: this.baseUrl + req.path, headers, body, signal: ends.signal });
+      const signal = deadline ? deadline.signal : req.signal;
+      const res = await this.transport({ method, url, headers, body, timeoutMs, signal });
       return { res, error: undefined };
     } catch (error) {
       return { res: undefined, error };
     } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', abort);
+      deadline?.done();
     }
   }
 
@@ -209,7 +209,7 @@ function prepare(req: RawCall, creds: Credentials, newKey: () => string): Prepar
   const method = req.method.toUpperCase();
   const key = req.idempotencyKey ?? (creds.autoKey && method !== 'GET' ? newKey() : undefined);
   if (key !== undefined) headers['idempotency-key'] = key;
-  for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (req.headers) for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = value;
   return { headers, body };
 }
 

@@ -18,8 +18,11 @@ export type Exact<T> = T extends Uint8Array
       : T;
 type Big<V> = V extends number ? bigint : V;
 
+/** Whether the text names a key of BIG_INTEGER_KEYS at all (most answers do not: then JSON.parse alone). */
+const NAMES_BIG_INTEGER = new RegExp([...BIG_INTEGER_KEYS].join('|'));
+
 export function parseJson(text: string): unknown {
-  if (![...BIG_INTEGER_KEYS].some((k) => text.includes(k))) return JSON.parse(text);
+  if (!NAMES_BIG_INTEGER.test(text)) return JSON.parse(text);
   return JSON.parse(quoteBigIntegers(text), (key, value) =>
     BIG_INTEGER_KEYS.has(key) && typeof value === 'string' && value.startsWith(MARK)
       ? BigInt(value.slice(MARK.length))

@@ -27,6 +27,7 @@ export function fillPath(
   params: readonly unknown[] | Record<string, unknown>,
   query?: unknown,
 ): string {
+  if (!template.includes('{')) return template + queryString(query);
   let i = 0;
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = Array.isArray(params) ? params[i++] : (params as Record<string, unknown>)[name];
@@ -47,6 +48,9 @@ export function queryString(query: unknown): string {
   return s ? `?${s}` : '';
 }
 
+const NO_OPTIONS: CallOptions = Object.freeze({});
+const NO_PARAMS: readonly unknown[] = Object.freeze([]);
+
 /** The resource objects of a route table, each method calling `send`. */
 export function buildResources<T extends RouteTable>(table: T, send: (c: RouteCall) => Promise<unknown>): Resources<T> {
   const out: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
@@ -56,8 +60,8 @@ export function buildResources<T extends RouteTable>(table: T, send: (c: RouteCa
       const n = (template.match(/\{/g) ?? []).length;
       out[resource][name] = (...args: unknown[]) => {
         const extra = shape === '-' ? undefined : args[n];
-        const options = (args[shape === '-' ? n : n + 1] ?? {}) as CallOptions;
-        const path = fillPath(template, args.slice(0, n), shape === 'q' ? extra : undefined);
+        const options = (args[shape === '-' ? n : n + 1] ?? NO_OPTIONS) as CallOptions;
+        const path = fillPath(template, n === 0 ? NO_PARAMS : args.slice(0, n), shape === 'q' ? extra : undefined);
         return send({ method, template, path, body: shape === 'b' ? extra : undefined, options });
       };
     }

@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sign } from '../../daemon/contract/signing.js';
+import { COMPILER, inclusiveOf, majorGc } from './callgrind.js';
 import { BenchContext, DAEMON_ENTRY, ROOT, configFromEnv, type DaemonHandle } from './context.js';
 import { call } from './client.js';
 import { fundedInvestor, ORDER_SYMBOL } from './order-load.js';
@@ -169,23 +170,12 @@ interface Split {
 }
 
 function breakdown(file: string): Split {
-  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 2 ** 20,
-  });
-  const inclusive = (re: RegExp) => {
-    const line = out.split('\n').find((l) => re.test(l));
-    return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) / ORDERS : 0;
-  };
+  const inclusive = inclusiveOf(file, ORDERS);
   return {
     total: inclusive(/PROGRAM TOTALS/),
-    compiler: inclusive(/OptimizingCompileDispatcher::CompileNext\(/),
+    compiler: inclusive(COMPILER),
     gc: inclusive(/v8::internal::Heap::CollectGarbage\(/),
-    major:
-      inclusive(/ConcurrentMarking::JobTaskMajor::Run\(/) +
-      inclusive(/Sweeper::SweeperJob::Run\(/) +
-      inclusive(/v8::internal::Heap::MarkCompact\(\)/) +
-      inclusive(/v8::internal::IncrementalMarking::Start\(/),
+    major: majorGc(inclusive),
     sqlite: inclusive(/:sqlite3_step \[/),
   };
 }

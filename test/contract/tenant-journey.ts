@@ -1,12 +1,12 @@
 // A third-party client of the tenant journey, written only against the types openapi-typescript
-// generates from GET /openapi.json (./generated/api.d.ts) and run with openapi-fetch: KYC with both ID
+// generates from GET /openapi.json (client/src/generated/api.ts) and run with openapi-fetch: KYC with both ID
 // images, suitability, a signed deposit, the clock moved to the open by the sandbox admin, a signed
 // market order, the balances and the contract note. It imports nothing of the daemon: signing is
 // written from docs/api.md, as an integrator would. It must compile under strict TypeScript without a
 // cast; test/contract/generated-client.test.ts type-checks it against freshly generated types and runs it.
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import createClient from 'openapi-fetch';
-import type { components, paths } from './generated/api.js';
+import type { components, paths } from '../../client/src/generated/api.js';
 
 type Order = components['schemas']['Order'];
 type ContractNote = components['schemas']['ContractNote'];
