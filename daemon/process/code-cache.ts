@@ -39,7 +39,7 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** The bundle's text: the build escapes every character outside ASCII, so it reads as one-byte text, without decoding. */
+/** The bundle's text: the build escapes every character outside ASCII, so it reads as one-byte text, undecoded. */
 function readSource(file: string): string {
   const bytes = readFileSync(file);
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
