@@ -10,8 +10,13 @@ import { Core, type Credentials } from '../../client/src/http.js';
 import { SvcConnectionError } from '../../client/src/errors.js';
 import { splitPath, tenantAuthFor } from '../../client/src/signing.js';
 import { TOTP_PERIOD_S, totp, totpStep } from '../../client/src/totp.js';
-import type { Transport, TransportRequest, TransportResponse } from '../../client/src/transport.js';
-import { loadUndici } from './undici.js';
+import {
+  fetchTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../client/src/transport.js';
+import { loadUndici, prefersUndici } from './undici.js';
 import { realmFor } from '../../daemon/contract/routes-auth.js';
 import { registeredHomes } from '../../daemon/contract/home-files.js';
 import { needsStepUp } from '../../daemon/contract/grants.js';
@@ -199,10 +204,10 @@ async function exchange<T>(profile: Profile, c: Call, extra: Record<string, stri
   const stop = new AbortController();
   const core = new Core({
     baseUrl: profile.base_url,
-    transport: undiciTransport(c, extra, (res) => {
+    transport: (prefersUndici() ? undiciTransport : nodeFetchTransport)(c, extra, (res) => {
       last = res as ApiResponse<T>;
     }),
-    // the transport keeps the deadline with undici's own timeouts (keepsDeadline): no timer of the library's
+    // both transports keep the deadline with undici's own timeouts (keepsDeadline): no timer of the library's
     retry: c.retry ? { timeoutMs: c.timeoutMs } : { maxAttempts: 1, timeoutMs: c.timeoutMs },
     newIdempotencyKey: () => `cli-${randomUUID()}`,
     onAttempt: (a) => {
@@ -249,9 +254,29 @@ function withOverrides(
   return Object.assign(out, extra);
 }
 
+/** What the CLI's transports hand back to the library, once `seen` has the answer with its bytes and headers. */
+function answered(
+  status: number,
+  headers: ApiResponse['headers'],
+  raw: Buffer,
+  seen: (res: ApiResponse) => void,
+): TransportResponse {
+  const type = String(headers['content-type'] ?? '');
+  const body: unknown =
+    type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
+  // The caller names the type it expects: the schema /openapi.json documents for the route.
+  seen({ status, body, headers, raw });
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  // The library reads a body only to tell a 409 IDEMPOTENCY_KEY_IN_USE (retried); the CLI decoded it
+  // above, so the library is spared parsing a large answer twice.
+  return { status, headers: flat, body: status === 409 ? raw : NO_BYTES };
+}
+
 /**
- * undici's request as the library's transport, keeping each attempt's deadline with undici's headersTimeout
- * and bodyTimeout; `seen` gets each answer with its bytes and undici's headers.
+ * undici's request as the library's transport (cli/client/undici.ts says when), keeping each attempt's
+ * deadline with undici's headersTimeout and bodyTimeout.
  */
 function undiciTransport(c: Call, extra: Record<string, string>, seen: (res: ApiResponse) => void): Transport {
   const send = async (req: TransportRequest): Promise<TransportResponse> => {
@@ -264,20 +289,28 @@ function undiciTransport(c: Call, extra: Record<string, string>, seen: (res: Api
       bodyTimeout: req.timeoutMs,
       signal: req.signal,
     });
-    const raw = Buffer.from(await res.body.arrayBuffer());
-    const type = String(res.headers['content-type'] ?? '');
-    const body: unknown =
-      type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8');
-    // The caller names the type it expects: the schema /openapi.json documents for the route.
-    seen({ status: res.statusCode, body, headers: res.headers, raw });
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers))
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    // The library reads a body only to tell a 409 IDEMPOTENCY_KEY_IN_USE (retried); the CLI decoded it
-    // above, so the library is spared parsing a large answer twice.
-    return { status: res.statusCode, headers, body: res.statusCode === 409 ? raw : NO_BYTES };
+    return answered(res.statusCode, res.headers, Buffer.from(await res.body.arrayBuffer()), seen);
   };
   return Object.assign(send, { keepsDeadline: true });
+}
+
+/**
+ * Node's fetch as the library's transport: the library's own (which keeps the deadline), with the CLI's
+ * headers. fetch wraps a connection's error in a TypeError ("fetch failed"): the cause is thrown, as undici's
+ * request throws it, so that a refused or dropped connection reads the same either way.
+ */
+function nodeFetchTransport(c: Call, extra: Record<string, string>, seen: (res: ApiResponse) => void): Transport {
+  const send = async (req: TransportRequest): Promise<TransportResponse> => {
+    try {
+      const res = await fetchTransport({ ...req, headers: withOverrides(req.headers, c.overrides, extra) });
+      const raw = Buffer.from(res.body.buffer, res.body.byteOffset, res.body.length);
+      return answered(res.status, res.headers, raw, seen);
+    } catch (e) {
+      if (e instanceof TypeError && e.cause instanceof Error) throw e.cause;
+      throw e;
+    }
+  };
+  return Object.assign(send, { keepsDeadline: fetchTransport.keepsDeadline });
 }
 
 const NO_BYTES = new Uint8Array(0);

@@ -1,9 +1,21 @@
-// undici, the CLI's HTTP client, loaded on first use rather than with the CLI: it is the largest thing
-// the CLI loads (about 100 ms), and `svc sandbox start` loads it while the daemon starts on another core
-// instead of before spawning it (docs/bench.md, "Start-up").
+// The CLI's two ways to send a request. A command that sends a few requests and exits uses Node's own fetch
+// (the default): it is built into node and loads in about a fifth of the time the npm undici package takes
+// (about 100 ms of CPU, most of a short command's own), at about 0.2 ms more per request. A process that
+// sends thousands (the scenario runner, the live screens) asks for undici's `request` instead
+// (`preferUndici`), loaded on its first use (docs/bench.md, "Start-up").
 let loading: Promise<typeof import('undici')> | undefined;
+let preferred = false;
 
 export function loadUndici(): Promise<typeof import('undici')> {
   loading ??= import('undici');
   return loading;
+}
+
+/** From now on, this process's requests go through undici's `request` (cli/client/http.ts). */
+export function preferUndici(): void {
+  preferred = true;
+}
+
+export function prefersUndici(): boolean {
+  return preferred;
 }
