@@ -19,6 +19,11 @@ export default defineConfig({
     // chromium), so on a 2-core machine one file at a time left a core idle and took 25-28 minutes.
     // Every test uses its own home, port 0 and its own tmux socket, so files do not share state.
     maxWorkers: 2,
+    // A worker runs many files in turn instead of a fresh process for each: starting node and loading
+    // the packages again cost a third of the suite's time. test/helpers/file-setup.ts, run before each
+    // file, loads the repo's own modules again and puts the environment back (docs/architecture.md).
+    isolate: false,
+    setupFiles: ['./test/helpers/file-setup.ts'],
     globalSetup: ['./test/helpers/global-setup.ts'],
     // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
     // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.
