@@ -7,11 +7,16 @@ import { defineConfig } from 'vitest/config';
 // Each writes its tally under this directory; the global setup adds them up at the end of the run.
 process.env.SVC_ANSWER_CHECK_DIR ??= join(tmpdir(), `svc-answer-check-${process.pid}`);
 
+// `npm run soak` (SVC_SOAK=1 vitest run test/soak) runs the long variants; `npm test` never does.
+const TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
+const EXCLUDE = process.env.SVC_SOAK === '1' ? ['node_modules/**'] : ['test/soak/**', 'node_modules/**'];
+
+// Files that need a process no other file ran in: the shape of process.nextTick's objects changes for
+// the whole process once any file has used an AsyncLocalStorage.
+const FRESH_PROCESS = ['test/unit/tick-shape.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    // `npm run soak` (SVC_SOAK=1 vitest run test/soak) runs the long variants; `npm test` never does.
-    exclude: process.env.SVC_SOAK === '1' ? ['node_modules/**'] : ['test/soak/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -19,6 +24,18 @@ export default defineConfig({
     // chromium), so on a 2-core machine one file at a time left a core idle and took 25-28 minutes.
     // Every test uses its own home, port 0 and its own tmux socket, so files do not share state.
     maxWorkers: 2,
+    // A worker runs many files in turn instead of a fresh process for each: starting node and loading
+    // the packages again was most of vitest's "import" time. test/helpers/file-setup.ts, run before each
+    // file, loads the repo's own modules again and puts the environment back (docs/architecture.md).
+    // A file about the process itself, which another file could have changed, gets a process of its own.
+    setupFiles: ['./test/helpers/file-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: TESTS, exclude: [...FRESH_PROCESS, ...EXCLUDE], isolate: false },
+      },
+      { extends: true, test: { name: 'fresh', include: FRESH_PROCESS, exclude: EXCLUDE, isolate: true } },
+    ],
     globalSetup: ['./test/helpers/global-setup.ts'],
     // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
     // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.

@@ -85,7 +85,21 @@ let keyCounter = 0;
  * adds them up (SVC_ANSWER_CHECK_DIR).
  */
 export function answerCheck(): { checkAnswers: { countDir?: string } } {
-  return { checkAnswers: { countDir: process.env.SVC_ANSWER_CHECK_DIR || undefined } };
+  return { checkAnswers: { countDir: tallyDir() } };
+}
+
+let fileTallyDir: string | undefined;
+
+/**
+ * This test file's own directory under SVC_ANSWER_CHECK_DIR: the checker names a tally by pid and a count
+ * it keeps in its module, and a worker runs many files (test/helpers/file-setup.ts), each with the
+ * checker's module loaded again, so two files' tallies named alike in one directory would overwrite.
+ */
+function tallyDir(): string | undefined {
+  const dir = process.env.SVC_ANSWER_CHECK_DIR;
+  if (!dir) return undefined;
+  fileTallyDir ??= mkdtempSync(join(dir, 'file-'));
+  return fileTallyDir;
 }
 
 /**

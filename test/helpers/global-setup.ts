@@ -13,7 +13,9 @@ interface Tally {
 
 function sumTallies(dir: string): Tally {
   const sum: Tally = { checked: 0, mismatches: 0, examples: [] };
-  for (const name of readdirSync(dir)) {
+  // daemons write theirs at the top, each test file's in-process apps into a directory of its own
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!name.endsWith('.json')) continue;
     let t: Tally;
     try {
       t = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Tally;
