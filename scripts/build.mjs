@@ -69,8 +69,10 @@ rmSync('dist/daemon/server.js.map', { force: true });
 execFileSync(process.execPath, ['dist/daemon/main.js', '--write-template', 'dist/daemon/template.db'], {
   stdio: 'inherit',
 });
-// The code cache of server.cjs: a daemon started once on a scratch home writes what it compiled up to
-// listening, and exits (daemon/process/code-cache.ts). Stale caches are rejected by V8, never run.
+// The code cache of server.cjs: a daemon started once on a scratch home (its own registry of homes, so the
+// user's keeps no trace of it) writes what it compiled up to listening, and exits
+// (daemon/process/code-cache.ts). Stale caches are rejected by V8, never run. Without one (a machine where
+// the build may not listen on the loopback) every start compiles from source: slower, nothing else.
 rmSync('dist/daemon/server.cjs.cache', { force: true });
 const scratch = mkdtempSync(join(tmpdir(), 'svc-build-'));
 try {
@@ -79,7 +81,7 @@ try {
     [
       'dist/daemon/main.js',
       '--home',
-      scratch,
+      join(scratch, 'home'),
       '--port',
       '0',
       '--log-level',
@@ -87,7 +89,11 @@ try {
       '--write-code-cache',
       'dist/daemon/server.cjs.cache',
     ],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', env: { ...process.env, SVC_REGISTRY_DIR: join(scratch, 'registry') } },
+  );
+} catch (err) {
+  process.stderr.write(
+    `svc build: no code cache written (${err.message.split('\n')[0]}); the daemon compiles from source\n`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
