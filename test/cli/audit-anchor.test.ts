@@ -19,10 +19,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sbx?.stop();
-  for (const d of dirs) {
-    await runSvc(['sandbox', 'stop'], { home: d });
-    rmSync(d, { recursive: true, force: true });
-  }
+  // every daemon stopped before any folder goes: the imported home lies inside the snapshot's folder
+  for (const d of dirs) await runSvc(['sandbox', 'stop'], { home: d });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 const advance = async (home: string) =>
