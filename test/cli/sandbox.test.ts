@@ -68,8 +68,12 @@ describe('svc sandbox start prints base_url, console_url, tenant_id, api_key, si
     try {
       const fresh = await runSvc(['sandbox', 'start', '--port', '0', '--seed', '7'], { home });
       expect(fresh.code).toBe(0);
+      // the request inspector saw nothing: the fresh start asked the daemon for nothing
+      const seen = async () => (await runSvc(['logs', 'tail', '--json'], { home })).json.requests.length;
+      expect(await seen()).toBe(0);
       // the running home's banner asks the daemon over HTTP: the same lines, the clock being frozen
       const asked = await runSvc(['sandbox', 'start'], { home });
+      expect(await seen()).toBe(4);
       const market = (out: string) => out.split('\n').filter((l) => /^ {2}(clock |COMI|TMGH|FWRY)/.test(l));
       expect(market(fresh.stdout)).toHaveLength(4);
       expect(market(fresh.stdout)).toEqual(market(asked.stdout));
