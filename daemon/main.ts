@@ -37,8 +37,6 @@ import { accessLogger, answerCheckFromEnv } from './process/access-log.js';
 import { codeCacheHandle } from './process/code-cache.js';
 import { readyBanner } from './process/ready-banner.js';
 
-export { VERSION };
-
 /** What a start found in its home, and what it must undo if it fails before listening. */
 interface HomeStart {
   home: string;
