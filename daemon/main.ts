@@ -46,7 +46,7 @@ interface HomeStart {
   fromTemplate: boolean;
 }
 
-/** A start that fails before it listens leaves the home as it found it: exit with `code` once nothing is pending. */
+/** A start that fails before it listens leaves the home as it found it: removes what a first start created. */
 function undoFirstStart(h: HomeStart): void {
   if (h.firstStart) for (const name of FIRST_START_FILES) rmSync(join(h.home, name), { force: true });
   if (!h.hadSandboxId) rmSync(join(h.home, SANDBOX_ID_FILE), { force: true });
