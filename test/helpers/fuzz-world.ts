@@ -8,7 +8,10 @@
 // `POST /admin/keys/revoke` or `/rotate` naming a bootstrap identity would take its key away, and every
 // later operation of that identity would stop at 401 (KEY_REVOKED) instead of reaching its handler.
 // Those two routes get a throwaway identity of their own each (so a valid request still succeeds) and
-// a made-up id; the bootstrap identities' ids never reach them (WorldPools).
+// a made-up id; the bootstrap identities' ids never reach them (WorldPools). Access reviews are the same
+// danger by another road: revoking a review item removes that grant, so an item about a bootstrap identity
+// is protected like the identity itself, and a spare identity with one grant gives the decisions route an
+// item it may revoke.
 import { addOperator, advance, makeApp, type TestApp } from './app.js';
 import { BALANCED, SAMPLE_BACK, SAMPLE_FRONT, applicant, onboardInvestor } from './onboarding.js';
 import {
@@ -31,6 +34,10 @@ export const KEY_ROUTES: Readonly<Record<string, string>> = {
   'POST /admin/keys/revoke': 'fuzz-spare-revoke',
   'POST /admin/keys/rotate': 'fuzz-spare-rotate',
 };
+/** The route whose `revoke` decision removes the grant a review item names. */
+export const REVIEW_DECISIONS = 'POST /admin/access-reviews/{id}/decisions';
+/** The spare identity whose one grant review items may revoke. */
+export const REVIEW_SPARE = 'fuzz-spare-review';
 /** An identity id no identity has, for the key routes' NOT_FOUND path. */
 export const MADE_UP_IDENTITY = 'opr_fuzz_nobody';
 
@@ -46,7 +53,16 @@ export class WorldPools extends Pools {
   readonly spares = new Map<string, string>();
 
   private guarding(): boolean {
-    return this.current === undefined || this.current in KEY_ROUTES;
+    return this.current === undefined || this.current in KEY_ROUTES || this.current === REVIEW_DECISIONS;
+  }
+
+  /** Also protects every access review item about a protected identity (its revocation takes a grant). */
+  override harvest(value: unknown, key?: string): void {
+    super.harvest(value, key);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+    const { item_id, identity_id } = value as { item_id?: unknown; identity_id?: unknown };
+    if (typeof item_id === 'string' && typeof identity_id === 'string' && this.protectedIds.has(identity_id))
+      this.protectedIds.add(item_id);
   }
 
   override for(name: string): unknown[] {
@@ -85,6 +101,7 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
       t.deps.db.prepare<[string], string>('SELECT id FROM operators WHERE name = ?').pluck().get(name)!,
     );
   }
+  addOperator(t, REVIEW_SPARE, { realm: 'admin', grants: ['audit:read'], scope: 'global' });
   const keep = (res: { status: number; body: any; text: string }, what: string) => {
     expectOk(res, what);
     pools.harvest(res.body);
