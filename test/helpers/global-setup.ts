@@ -29,18 +29,29 @@ function sumTallies(dir: string): Tally {
   return sum;
 }
 
+// vitest runs the global setup once for each project (vitest.config.ts has two) in the same process: the
+// first call builds and owns the tally directory; the others share it. The last teardown adds up.
+const shared = globalThis as { svcGlobalSetups?: number };
+
 export default function setup(): () => void {
+  shared.svcGlobalSetups = (shared.svcGlobalSetups ?? 0) + 1;
+  if (shared.svcGlobalSetups > 1) return lastOneReports;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = process.env.SVC_ANSWER_CHECK_DIR;
   if (dir) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
   }
-  return () => {
-    if (!dir) return;
-    const sum = sumTallies(dir);
-    for (const example of sum.examples.slice(0, 20)) console.log(`answer checker mismatch: ${example}`);
-    console.log(`answer checker: ${sum.checked} answers checked, ${sum.mismatches} mismatches`);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  return lastOneReports;
+}
+
+function lastOneReports(): void {
+  shared.svcGlobalSetups = (shared.svcGlobalSetups ?? 1) - 1;
+  if (shared.svcGlobalSetups > 0) return;
+  const dir = process.env.SVC_ANSWER_CHECK_DIR;
+  if (!dir) return;
+  const sum = sumTallies(dir);
+  for (const example of sum.examples.slice(0, 20)) console.log(`answer checker mismatch: ${example}`);
+  console.log(`answer checker: ${sum.checked} answers checked, ${sum.mismatches} mismatches`);
+  rmSync(dir, { recursive: true, force: true });
 }
