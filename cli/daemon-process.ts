@@ -15,6 +15,7 @@ import type { ReadyBanner } from '../daemon/contract/ready.js';
 import { readLocator, type Locator } from './context.js';
 import type { Readable } from 'node:stream';
 import { healthy } from './healthz.js';
+import { EXTRA_CA_ENV } from '../daemon/contract/ai-provider.js';
 
 export { healthy };
 
@@ -82,6 +83,16 @@ export class DaemonStartFailed extends Error {
   }
 }
 
+/**
+ * The daemon's environment: this one, except that NODE_EXTRA_CA_CERTS travels as SVC_EXTRA_CA_CERTS. Node reads
+ * that file at every process start; the daemon reads it only for its first https request, the assistant's
+ * (daemon/assistant/outbound.ts).
+ */
+export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: extra, ...rest } = env;
+  return extra ? { ...rest, [EXTRA_CA_ENV]: extra } : rest;
+}
+
 /** Spawns dist/daemon/main.js for `home` and resolves once the daemon says, on its ready pipe, that it listens. */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   const args = [
@@ -109,6 +120,7 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {
+    env: daemonEnv(process.env),
     detached: opts.detached,
     stdio: opts.foreground ? ['ignore', 'inherit', 'inherit', 'pipe'] : ['ignore', out, out, 'pipe'],
   });

@@ -32,7 +32,8 @@ await build({
   entryPoints: { 'daemon/server': 'daemon/main.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  external: ['better-sqlite3'],
+  // undici is loaded only by the assistant's first https request (daemon/assistant/outbound.ts)
+  external: ['better-sqlite3', 'undici'],
   define: { 'import.meta.url': '__svcImportMetaUrl' },
   banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

@@ -11,6 +11,7 @@
 // as a whole. Anything else (an HTTP error, a timeout, garbage) is null too, and the caller answers
 // the neutral refusal. Never throws.
 import type { OrderFacts } from './grounding.js';
+import { outboundFetch } from './outbound.js';
 import {
   applicable,
   factSheet,
@@ -136,7 +137,7 @@ export function contentValue(body: string): unknown {
 export async function phraseWithChat(endpoint: ChatEndpoint, f: OrderFacts): Promise<Narration | null> {
   const templates = offered(f);
   try {
-    const res = await fetch(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    const res = await outboundFetch(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({

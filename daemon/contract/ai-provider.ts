@@ -32,3 +32,9 @@ export function parseAiProvider(value: string): AiProvider | null {
     return null;
   return value as AiProvider;
 }
+
+/**
+ * The environment variable that carries NODE_EXTRA_CA_CERTS to a daemon svc starts: the daemon reads the file
+ * only for an openai provider's first https request (daemon/assistant/outbound.ts), not at every start.
+ */
+export const EXTRA_CA_ENV = 'SVC_EXTRA_CA_CERTS';

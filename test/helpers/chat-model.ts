@@ -3,6 +3,7 @@
 // in flight at once), else the default one answers. The script gets the user message the daemon sent
 // (parsed JSON) and returns the HTTP status and body, or null to never answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Sent {
@@ -44,7 +45,8 @@ export function chat(content: string): string {
 
 export const ok = (content: string): Reply => ({ status: 200, body: chat(content) });
 
-export async function startChatModel(): Promise<ChatModel> {
+/** Starts the endpoint on 127.0.0.1, over https with this key and certificate when given. */
+export async function startChatModel(tls?: { key: string; cert: string }): Promise<ChatModel> {
   const model: ChatModel = { baseUrl: '', received: [], script: () => null, byOrder: new Map(), close: async () => {} };
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let raw = '';
@@ -58,9 +60,10 @@ export async function startChatModel(): Promise<ChatModel> {
     if (!a) return;
     res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
   }
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
+  const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  model.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  model.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   model.close = async () => {
     server.closeAllConnections();
     await new Promise((done) => server.close(done));
