@@ -39,7 +39,11 @@ export default defineConfig({
     globalSetup: ['./test/helpers/global-setup.ts'],
     // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
     // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.
+    // The machine's NODE_EXTRA_CA_CERTS is not handed to the thousands of node processes the tests start (svc,
+    // daemons): Node parses that file at every start, and no test speaks TLS to the outside.
+    // test/cli/extra-ca.test.ts, which does, names its own file.
     env: {
+      NODE_EXTRA_CA_CERTS: '',
       PATH: `${resolve('bin')}${delimiter}${process.env.PATH ?? ''}`,
       SVC_CHECK_ANSWERS: '1',
       SVC_ANSWER_CHECK_DIR: process.env.SVC_ANSWER_CHECK_DIR,
