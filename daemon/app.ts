@@ -44,7 +44,7 @@ function answerSchemas(routes: RouteDef[]): Map<string, z.ZodType> {
 }
 
 export function buildApp(deps: Deps, opts: AppOptions = {}): FastifyInstance {
-  const app = createServer(deps, { logger: opts.logger });
+  const app = createServer(deps, { logger: opts.logger, serverFactory: opts.serverFactory });
   const sandboxId = opts.sandboxId ?? null;
   const schemas = new Map<string, z.ZodType>();
   if (opts.checkAnswers) {

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { createDeps, type Deps } from './deps.js';
 import { buildApp } from './app.js';
@@ -36,6 +37,7 @@ import { writeCredentialsFile } from './process/credentials-file.js';
 import { accessLogger, answerCheckFromEnv } from './process/access-log.js';
 import { codeCacheHandle } from './process/code-cache.js';
 import { readyBanner } from './process/ready-banner.js';
+import { closeServer, requestGate, type RequestGate } from './process/request-gate.js';
 
 /** What a start found in its home, and what it must undo if it fails before listening. */
 interface HomeStart {
@@ -120,9 +122,10 @@ function openDeps(flags: DaemonFlags, o: DaemonOptions, h: HomeStart): Deps {
   return deps;
 }
 
-function openApp(deps: Deps, o: DaemonOptions, h: HomeStart): FastifyInstance {
+function openApp(deps: Deps, o: DaemonOptions, h: HomeStart, gate?: RequestGate): FastifyInstance {
   let log: FastifyInstance['log'] | undefined;
   const app = buildApp(deps, {
+    serverFactory: gate ? (handler) => gate.factory(handler) : undefined,
     sandboxId: h.sandboxId,
     logger: {
       level: o.logLevel,
@@ -188,13 +191,19 @@ interface Listen {
 }
 
 /** Listens, writes the locator file (0600) and registers the home; the locator, or exits when it cannot listen. */
-async function listen(app: FastifyInstance, deps: Deps, h: HomeStart, at: Listen): Promise<Record<string, unknown>> {
+async function listen(server: Server, deps: Deps, h: HomeStart, at: Listen): Promise<Record<string, unknown>> {
   try {
-    await app.listen(at);
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(at.port, at.host, () => {
+        server.off('error', fail);
+        done();
+      });
+    });
   } catch (err) {
     await failedStart(err as NodeJS.ErrnoException, at, deps, h);
   }
-  const address = app.server.address();
+  const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : at.port;
   const baseUrl = `http://${at.host}:${boundPort}`;
   // The console's passkeys need a secure context and a relying-party name: localhost, not an IP address.
@@ -227,8 +236,26 @@ function tellReady(fd: string | undefined, loc: object): void {
   }
 }
 
+/**
+ * Builds the app on the gate's server and lets the waiting requests in. Said ready already, a daemon whose app
+ * cannot be built (a bug, not an input) says why, removes its locator and exits 1.
+ */
+async function appBehindGate(deps: Deps, o: DaemonOptions, h: HomeStart, gate: RequestGate): Promise<FastifyInstance> {
+  try {
+    const app = openApp(deps, o, h, gate);
+    await app.ready();
+    gate.open();
+    return app;
+  } catch (err) {
+    process.stderr.write(`svc daemon: the app could not be built: ${(err as Error).stack ?? String(err)}\n`);
+    rmSync(join(h.home, LOCATOR_FILE), { force: true });
+    process.exit(1);
+  }
+}
+
 /** In running mode the world moves on its own: catch up on due events once a second; SIGINT/SIGTERM close. */
 function runUntilSignalled(app: FastifyInstance, deps: Deps, home: string): void {
+  const server = app.server;
   const ticker = setInterval(() => {
     try {
       deps.scheduler.catchUp();
@@ -244,7 +271,9 @@ function runUntilSignalled(app: FastifyInstance, deps: Deps, home: string): void
     clearInterval(ticker);
     app.log.info({ signal }, 'svc daemon closing');
     try {
+      // the app first: it ends the event streams, which would otherwise keep the server open
       await app.close();
+      await closeServer(server);
     } finally {
       deps.db.close();
       rmSync(join(home, LOCATOR_FILE), { force: true });
@@ -268,12 +297,19 @@ async function main(flags: DaemonFlags): Promise<void> {
   refuseAlteredHome(home);
   const h = openHome(home);
   const deps = openDeps(flags, options, h);
-  const app = openApp(deps, options, h);
-  if (journal) await rebuildAndExit(app, deps, h, journal);
-  const locator = await listen(app, deps, h, { host: flags.host!, port: options.port });
+  if (journal) await rebuildAndExit(openApp(deps, options, h), deps, h, journal);
+  // Listen and say so first; requests wait in the gate while the app is built (daemon/process/request-gate.ts).
+  const gate = requestGate();
+  const locator = await listen(gate.server, deps, h, { host: flags.host!, port: options.port });
   if (flags['ready-fd'] !== undefined) tellReady(flags['ready-fd'], { ...locator, banner: readyBanner(deps) });
+  const app = await appBehindGate(deps, options, h, gate);
   const cache = codeCacheHandle();
-  const started = { baseUrl: locator.base_url, seed: options.seed, code_cache: cache?.status ?? 'off' };
+  const started = {
+    baseUrl: locator.base_url,
+    seed: options.seed,
+    code_cache: cache?.status ?? 'off',
+    early_requests: gate.waited,
+  };
   app.log.info({ ...started, ...(h.firstStart ? { from_template: h.fromTemplate } : {}) }, 'svc daemon listening');
   const cacheTo = flags['write-code-cache'];
   if (cacheTo === undefined) {
@@ -284,6 +320,7 @@ async function main(flags: DaemonFlags): Promise<void> {
   if (!cache) throw new Error('--write-code-cache: the daemon was not started through dist/daemon/main.js');
   cache.write(resolve(cacheTo));
   await app.close();
+  await closeServer(app.server);
   deps.db.close();
   rmSync(join(home, LOCATOR_FILE), { force: true });
 }

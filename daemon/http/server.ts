@@ -28,6 +28,8 @@ export interface ServerDeps {
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The HTTP server to answer on, made before the app (daemon/process/request-gate.ts); else fastify makes one. */
+  serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
 function mapFastifyError(err: { code?: string; statusCode?: number; message: string }): AppError {
@@ -173,6 +175,7 @@ function addErrorHandlers(app: FastifyInstance, deps: ServerDeps): void {
 export function createServer(deps: ServerDeps, opts: ServerOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: opts.logger ?? false,
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
     genReqId: () => deps.ids.requestId(),
     bodyLimit: JSON_BODY_LIMIT,
     // main.ts logs one line per request itself, without headers (keys never reach the log).
