@@ -18,8 +18,8 @@ beforeAll(async () => {
   sbx = await startSandbox(['--clock', 'frozen']);
 }, 120_000);
 afterAll(async () => {
-  await runSvc(['sandbox', 'stop'], { home: join(dir, 'b') });
-  await sbx?.stop();
+  // both stop together: each stop waits for its own daemon only
+  await Promise.all([runSvc(['sandbox', 'stop'], { home: join(dir, 'b') }), sbx?.stop()]);
   rmSync(dir, { recursive: true, force: true });
 });
 

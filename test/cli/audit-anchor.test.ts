@@ -18,9 +18,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await sbx?.stop();
-  // every daemon stopped before any folder goes: the imported home lies inside the snapshot's folder
-  for (const d of dirs) await runSvc(['sandbox', 'stop'], { home: d });
+  // every daemon stopped (together: each stop waits for its own daemon only) before any folder goes: the
+  // imported home lies inside the snapshot's folder
+  await Promise.all([sbx?.stop(), ...dirs.map((d) => runSvc(['sandbox', 'stop'], { home: d }))]);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

@@ -100,15 +100,18 @@ async function expectRefused(home: string, names: RegExp): Promise<void> {
   expect(digest(join(home, 'svc.db'))).toBe(before);
 }
 
+// The five altered homes are refused together (it.concurrent): each test has its own copy of the home and its own
+// daemons, and most of a refusal is waiting for processes (svc and the daemon it spawns) to exit. The unaltered home
+// starts after them, alone: the copies are made from it, so it must not be running while one is taken.
 describe('A home whose guards were altered does not start', () => {
-  it('a checker equal to the maker, stored with CHECKs ignored and the guard trigger dropped: exit 2, naming the trigger', async () => {
+  it.concurrent('a checker equal to the maker, stored with CHECKs ignored and the guard trigger dropped: exit 2, naming the trigger', async () => {
     await expectRefused(
       alteredHome(storeSelfApproval),
       /svc\.db lacks the trigger admin_actions_checker_not_maker of schema version \d+/,
     );
   }, 60_000);
 
-  it('the same row with the trigger put back exactly as it was: exit 2, naming the table whose CHECK the row breaks', async () => {
+  it.concurrent('the same row with the trigger put back exactly as it was: exit 2, naming the table whose CHECK the row breaks', async () => {
     const home = alteredHome((db) => {
       storeSelfApproval(db);
       db.exec(CHECKER_NOT_MAKER);
@@ -119,7 +122,7 @@ describe('A home whose guards were altered does not start', () => {
     );
   }, 60_000);
 
-  it('an extra trigger (deposits x1000): exit 2, naming it', async () => {
+  it.concurrent('an extra trigger (deposits x1000): exit 2, naming it', async () => {
     const home = alteredHome((db) =>
       db.exec(
         `CREATE TRIGGER zz_more AFTER INSERT ON transfers BEGIN UPDATE transfers SET amount_micros = ` +
@@ -129,7 +132,7 @@ describe('A home whose guards were altered does not start', () => {
     await expectRefused(home, /svc\.db has a trigger zz_more that schema version \d+ does not/);
   }, 60_000);
 
-  it("a table's CHECK rewritten through writable_schema (the maker may check): exit 2, naming the table", async () => {
+  it.concurrent("a table's CHECK rewritten through writable_schema (the maker may check): exit 2, naming the table", async () => {
     const home = alteredHome((db) => {
       db.unsafeMode(true); // better-sqlite3 opens in SQLite's defensive mode; the attacker's sqlite3 would not
       db.pragma('writable_schema = ON');
@@ -141,7 +144,7 @@ describe('A home whose guards were altered does not start', () => {
     await expectRefused(home, /svc\.db's table admin_actions differs from schema version \d+/);
   }, 60_000);
 
-  it('a database whose schema version was set to 0 is not migrated over: exit 2', async () => {
+  it.concurrent('a database whose schema version was set to 0 is not migrated over: exit 2', async () => {
     await expectRefused(
       alteredHome((db) => db.pragma('user_version = 0')),
       /svc\.db has no schema version but holds \d+ schema objects/,

@@ -145,8 +145,8 @@ describe('svc sandbox replay into a fresh sandbox', () => {
       ['api', 'POST', '/admin/sandbox/clock-advance', '-d', '{"until":"next_open"}'],
       ['order', 'list', '--investor', work.investorId],
     ]) {
-      const ra = await a.svc([...s, '--json']);
-      const rb = await runSvc([...s, '--json'], { home: homeB });
+      // to both sandboxes at once: each answers its own steps in order, and neither waits for the other
+      const [ra, rb] = await Promise.all([a.svc([...s, '--json']), runSvc([...s, '--json'], { home: homeB })]);
       expect(ra.code, ra.stderr).toBe(0);
       expect(rb.stdout, s.join(' ')).toBe(ra.stdout);
     }
@@ -197,8 +197,12 @@ describe('a bad journal is refused, naming the line, and changes nothing', () =>
       ['not-journal', ['{"hello":"world"}', ...rows.slice(1)], /not-journal\.ndjson:1: not an svc journal/],
     ];
     const before = (await c.svc(['sandbox', 'journal'])).stdout;
-    for (const [name, content, message] of cases) {
-      const r = await runSvc(['sandbox', 'replay', write(`${name}.ndjson`, content)]);
+    // The isolated replays run at once: each has a temporary home of its own, and none reads another's file.
+    const replays = await Promise.all(
+      cases.map(([name, content]) => runSvc(['sandbox', 'replay', write(`${name}.ndjson`, content)])),
+    );
+    for (const [i, [name, , message]] of cases.entries()) {
+      const r = replays[i];
       expect(r.code, `${name}: ${r.stderr}`).toBe(2);
       expect(r.stderr, name).toMatch(message);
       expect(r.stderr, name).toContain('nothing was changed');

@@ -18,24 +18,28 @@ const made: string[] = [process.env.SVC_REGISTRY_DIR];
 const listeners: Server[] = [];
 
 afterAll(async () => {
-  for (const home of made) {
-    if (existsSync(join(home, 'daemon.json'))) await runSvc(['--home', home, 'sandbox', 'stop']);
-    rmSync(home, { recursive: true, force: true });
-  }
+  // The homes stop together: each stop waits for its own daemon to exit, none for another's.
+  await Promise.all(
+    made.map(async (home) => {
+      if (existsSync(join(home, 'daemon.json'))) await runSvc(['--home', home, 'sandbox', 'stop']);
+      rmSync(home, { recursive: true, force: true });
+    }),
+  );
   for (const l of listeners) l.close();
 });
 
 /** SIGKILL, then wait (up to 10 s) until the process is gone and its port free: a fixed pause was too short on a loaded
- * machine. */
+ * machine. Gone means reaped: svc's liveness check (kill -0) still sees an unreaped zombie, and the detached daemon's
+ * reaper (init here) takes its time, so this looks often rather than long. */
 async function killAndWait(pid: number): Promise<void> {
   process.kill(pid, 'SIGKILL');
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 500; i++) {
     try {
       process.kill(pid, 0);
     } catch {
       return;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -83,14 +87,20 @@ async function holdPort(port = 0): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
+/** Lets go of a port `holdPort` took: a connection there is now refused at once. */
+async function releasePort(port: number): Promise<void> {
+  const i = listeners.findIndex((l) => (l.address() as { port: number } | null)?.port === port);
+  const [server] = listeners.splice(i, 1);
+  await new Promise((closed) => server.close(closed));
+}
+
 const START_CLOCK = '2026-11-22T09:00:00+02:00';
 
 describe('a command acts on the sandbox it names, or on none', () => {
   it("with the environment of home A and --home B, clock advance moves B's clock and never A's", async () => {
     const a = newHome();
     const b = newHome();
-    await started(a);
-    await started(b);
+    await Promise.all([started(a), started(b)]);
     const envA = await envOf(a);
     expect(envA.SVC_HOME).toBe(a);
     expect(envA.SVC_SANDBOX_ID).toBe(readFileSync(join(a, 'sandbox-id'), 'utf8').trim());
@@ -106,8 +116,7 @@ describe('a command acts on the sandbox it names, or on none', () => {
   it("an environment that mixes two homes (A's home and keys, B's URL) is refused and changes nothing", async () => {
     const a = newHome();
     const b = newHome();
-    await started(a);
-    const bAt = await started(b);
+    const [, bAt] = await Promise.all([started(a), started(b)]);
     const mixed = { ...(await envOf(a)), SVC_BASE_URL: bAt.base_url };
     const r = await runSvc(['clock', 'advance', '--hours', '1'], { env: mixed });
     expect(r.code).toBe(3);
@@ -121,8 +130,7 @@ describe('a command acts on the sandbox it names, or on none', () => {
     const a = mkdtempSync(join(tmpdir(), "svc ident it's-"));
     made.push(a);
     const b = newHome();
-    await started(a);
-    await started(b);
+    await Promise.all([started(a), started(b)]);
     const mixed = { ...(await envOf(a)), SVC_SANDBOX_ID: (await envOf(b)).SVC_SANDBOX_ID };
     const r = await runSvc(['clock', 'show'], { env: mixed });
     expect(r.code).toBe(3);
@@ -278,8 +286,7 @@ describe('svc sandbox list shows every sandbox on the machine', () => {
   it('up and down homes, with port, pid, clock and seed for the running ones', async () => {
     const up = newHome();
     const down = newHome();
-    const upAt = await started(up);
-    await started(down, ['--port', '0', '--seed', '7']);
+    const [upAt] = await Promise.all([started(up), started(down, ['--port', '0', '--seed', '7'])]);
     expect((await svcAt(down, ['sandbox', 'stop'])).code).toBe(0);
     const r = await runSvc(['sandbox', 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -315,6 +322,9 @@ describe('live screens follow a daemon that came back on a new port', () => {
     await holdPort(first.port);
     const again = await started(a, []);
     expect(again.port).not.toBe(first.port);
+    // The old port is let go: a read there is refused at once. Held by a listener that never answers, the read
+    // would wait out its 10 s timeout before the source looked at the locator (the same path, 10 s later).
+    await releasePort(first.port);
     expect((await source.clock()).timestamp).toBe(START_CLOCK);
     expect(profile.base_url).toBe(again.base_url);
   });

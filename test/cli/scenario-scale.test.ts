@@ -130,8 +130,11 @@ describe('${unique...} values', () => {
   });
 
   it('an isolated run is reproducible: two runs, the same report bytes', async () => {
-    const first = await scenario(['scenarios/17-shared-prelude.yaml', '--json']);
-    const second = await scenario(['scenarios/17-shared-prelude.yaml', '--json']);
+    // the two runs at once: each isolated run has a daemon and a home of its own
+    const [first, second] = await Promise.all([
+      scenario(['scenarios/17-shared-prelude.yaml', '--json']),
+      scenario(['scenarios/17-shared-prelude.yaml', '--json']),
+    ]);
     expect(first.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
   });

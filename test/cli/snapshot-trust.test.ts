@@ -5,14 +5,13 @@
 // bomb. Each is refused with exit 2, the message naming the problem, the running sandbox of the
 // target home untouched (same pid, same journal) and the home byte for byte as it was, with no file
 // added.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createGzip } from 'node:zlib';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { onboardViaCli, runSvc, startSandbox, SVC, type CliSandbox } from '../helpers/cli.js';
 import {
@@ -109,11 +108,27 @@ async function running(): Promise<{ pid: number; journal: string }> {
   return { pid: loc.pid, journal: await journal.text() };
 }
 
+let marks = 0;
+
+/**
+ * Waits until daemon.log holds the line of every request answered so far. The daemon logs a read slower than 50 ms
+ * (a loaded machine), asynchronously; a path no route serves is always logged (404), and the lines are written in
+ * order: once that request's line is in the file, the earlier ones are too.
+ */
+async function logSettled(): Promise<void> {
+  const mark = `/log-settled/${++marks}`;
+  expect((await fetch(`${target.info.base_url}${mark}`)).status).toBe(404);
+  const log = join(target.home, 'daemon.log');
+  await vi.waitFor(() => expect(readFileSync(log, 'utf8')).toContain(`"url":"${mark}"`), {
+    timeout: 10_000,
+    interval: 10,
+  });
+}
+
 async function expectRefused(file: string, message: RegExp): Promise<void> {
   const was = await running();
-  // The daemon logs a read slower than 50 ms (a loaded machine) to daemon.log, asynchronously: let
-  // those lines land before the home is read, so only the import happens between the two readings.
-  await sleep(300);
+  // The lines of those reads land before the home is read, so only the import happens between the two readings.
+  await logSettled();
   const before = homeState(target.home);
   const r = await target.svc(['sandbox', 'import', file]);
   expect(r.code, r.stderr).toBe(2);

@@ -140,9 +140,9 @@ describe('svc sandbox import into a fresh home', () => {
       ['api', 'GET', `/v1/investors/${work.investorId}/balances`],
       ['api', 'GET', `/v1/orders?investor_id=${work.investorId}`],
     ];
+    // Each step goes to both sandboxes at once: each answers its own steps in order, and neither waits for the other.
     for (const s of steps) {
-      const ra = await a.svc([...s, '--json']);
-      const rb = await inB([...s, '--json']);
+      const [ra, rb] = await Promise.all([a.svc([...s, '--json']), inB([...s, '--json'])]);
       expect(rb.code, s.join(' ')).toBe(ra.code);
       expect(withoutFreshRequestId(rb.stdout), s.join(' ')).toBe(withoutFreshRequestId(ra.stdout));
     }
