@@ -36,13 +36,30 @@ export function daemonEntry(): string {
   throw new Error('dist/daemon/main.js not found; run npm run build');
 }
 
+/**
+ * Whether the process runs: it exists and is not a zombie. A daemon that exited stays in the process table until
+ * its parent reaps it; a detached daemon's parent is the machine's init, which may reap late or, in a container
+ * without one, never. Counting a zombie as alive made `svc sandbox stop` wait for the reaper.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  return !zombie(pid);
+}
+
+/** The process's state in /proc is Z (exited, not reaped). Without /proc (not Linux), not known: false. */
+function zombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (name) S ...": the name may hold spaces and parentheses, the state follows the last ")"
+  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
 }
 
 export interface SpawnOptions {
@@ -137,7 +154,8 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   }
   // the pipe closed without a locator: the daemon is exiting; its exit code tells why (a taken port)
   if (Date.now() < deadline && exited === null && child.exitCode === null && child.signalCode === null)
-    await Promise.race([once(child, 'exit'), sleep(5_000)]);
+    // an unref'd timer: once the daemon has exited, nothing keeps svc waiting for the rest of the 5 s
+    await Promise.race([once(child, 'exit'), sleep(5_000, undefined, { ref: false })]);
   if (exited === null && child.exitCode !== null) exited = child.exitCode;
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   if (exited === null) child.kill('SIGTERM');

@@ -252,7 +252,12 @@ describe('svc sandbox start --log-level debug', () => {
     const dbg = await startSandbox(['--log-level', 'debug']);
     try {
       await dbg.svc(['clock', 'show']);
-      const r = await dbg.svc(['sandbox', 'logs', '-n', '50']);
+      // the access line is written once the answer has gone out, so it may land a moment after svc has it
+      let r = await dbg.svc(['sandbox', 'logs', '-n', '50']);
+      for (let i = 0; i < 50 && !/debug\s+request GET \/v1\/clock 200/.test(r.stdout); i++) {
+        await new Promise((done) => setTimeout(done, 100));
+        r = await dbg.svc(['sandbox', 'logs', '-n', '50']);
+      }
       expect(r.stdout).toMatch(/debug\s+request GET \/v1\/clock 200/);
     } finally {
       await dbg.stop();
