@@ -283,7 +283,8 @@ describe('svc report download', () => {
 
 describe('svc report create --wait on a running clock', () => {
   it('polls until ready and prints the size and sha256', async () => {
-    const mode = await sbx.svc(['api', 'POST', '/admin/sandbox/clock', '-d', '{"mode":"running","speed":120}']);
+    // 1200x: the two simulated minutes of a render pass in a tenth of a second, within --wait's first pause
+    const mode = await sbx.svc(['api', 'POST', '/admin/sandbox/clock', '-d', '{"mode":"running","speed":1200}']);
     expect(mode.code, mode.stderr).toBe(0);
     const res = await sbx.svc(['report', 'create', '--investor', inv, '--wait', '--json']);
     expect(res.code, res.stderr).toBe(0);

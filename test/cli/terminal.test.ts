@@ -2,10 +2,11 @@
 // examples in every help, NO_COLOR / FORCE_COLOR, the dashboard refusing without a terminal, a missing
 // order argument or investor without one, errors with code, request id and hint, svc market watch for scripts, and
 // Ink and React kept out of what `svc clock show` loads.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SVC, runSvc, startSandbox, type CliSandbox } from '../helpers/cli.js';
@@ -17,9 +18,25 @@ function bash(script: string): string {
   return execFileSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, SVC_BIN: `${NODE} ${SVC}` } });
 }
 
+/**
+ * The script `svc completion bash` prints, written once to a file: each completion below sources it, as a
+ * shell that ran `source <(svc completion bash)` holds it, without a new svc process per completion (the
+ * first test sources the command's output itself).
+ */
+let completionScript: string | undefined;
+const scriptDir = mkdtempSync(join(tmpdir(), 'svc-completion-'));
+afterAll(() => rmSync(scriptDir, { recursive: true, force: true }));
+function bashCompletion(): string {
+  if (completionScript === undefined) {
+    completionScript = join(scriptDir, 'svc.bash');
+    writeFileSync(completionScript, execFileSync(NODE, [SVC, 'completion', 'bash'], { encoding: 'utf8' }));
+  }
+  return completionScript;
+}
+
 /** What bash completion offers for a command line (the last word is the one being completed). */
 function complete(line: string): string[] {
-  const out = bash(`source <($SVC_BIN completion bash)
+  const out = bash(`source '${bashCompletion()}'
 COMP_WORDS=(${line
     .split(' ')
     .map((w) => `'${w}'`)
@@ -100,22 +117,14 @@ describe('colour', () => {
     const base = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR'),
     ) as Record<string, string>;
-    try {
-      execFileSync(NODE, [SVC, 'clock', 'advance'], {
-        env: { ...base, ...env },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      throw new Error('expected exit 2');
-    } catch (err: any) {
-      expect(err.status).toBe(2);
-      return String(err.stderr);
-    }
+    return new Promise<string>((done) => {
+      const child = execFile(NODE, [SVC, 'clock', 'advance'], { env: { ...base, ...env } }, (_err, _out, stderr) =>
+        done(`exit ${child.exitCode}\n${stderr}`),
+      );
+    });
   };
 
-  it('FORCE_COLOR colours output without a terminal; NO_COLOR wins over it; empty, 0 or unset: plain without a terminal', () => {
-    expect(run({ FORCE_COLOR: '1' })).toContain(RED);
-    expect(run({ FORCE_COLOR: '3', NO_COLOR: '' })).toContain(RED);
+  it('FORCE_COLOR colours output without a terminal; NO_COLOR wins over it; empty, 0 or unset: plain without a terminal', async () => {
     const plain: Array<Record<string, string>> = [
       { FORCE_COLOR: '1', NO_COLOR: '1' },
       { NO_COLOR: 'yes' },
@@ -123,8 +132,15 @@ describe('colour', () => {
       { FORCE_COLOR: '' },
       {},
     ];
-    for (const env of plain) {
-      const stderr = run(env);
+    // each run a process of its own, all at once
+    const [forced, forcedEmptyNo, ...plains] = await Promise.all(
+      [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '3', NO_COLOR: '' }, ...plain].map(run),
+    );
+    for (const stderr of [forced, forcedEmptyNo, ...plains]) expect(stderr).toMatch(/^exit 2\n/);
+    expect(forced).toContain(RED);
+    expect(forcedEmptyNo).toContain(RED);
+    for (const [i, env] of plain.entries()) {
+      const stderr = plains[i];
       expect(stderr, JSON.stringify(env)).not.toMatch(/\u001B\[/);
       expect(stderr).toContain('error give exactly one of --minutes, --hours, --days, --until');
     }

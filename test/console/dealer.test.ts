@@ -32,11 +32,15 @@ async function enrolAndSignIn(page: Page, role: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  sbx = await startSandbox(['--clock', 'frozen']);
-  inv = await onboardViaCli(sbx, { fullName: 'Omar Farouk', suitability: true, depositEgp: '50000' });
-  expect((await sbx.svc(['clock', 'advance', '--until', 'next_open', '--json'])).code).toBe(0);
-  expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":false}'])).code).toBe(0);
-  browser = await launch();
+  const launched = launch(); // chromium starts while the sandbox is made
+  try {
+    sbx = await startSandbox(['--clock', 'frozen']);
+    inv = await onboardViaCli(sbx, { fullName: 'Omar Farouk', suitability: true, depositEgp: '50000' });
+    expect((await sbx.svc(['clock', 'advance', '--until', 'next_open', '--json'])).code).toBe(0);
+    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":false}'])).code).toBe(0);
+  } finally {
+    browser = await launched;
+  }
 }, 120_000);
 
 afterAll(async () => {

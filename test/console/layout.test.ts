@@ -69,16 +69,25 @@ const pages = new Map<string, Page>();
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  o = await startOpsSandbox();
-  referred = await deskWork(o);
-  // an open access review, so that its items wait for a decision
-  expect((await o.sbx.svc(['api', 'POST', '/admin/access-reviews', '-d', '{}', '--as', 'security'])).code).toBe(0);
-  browser = await launch();
-  for (const role of new Set(SCREENS.map((s) => s.role))) {
-    const { context, page } = await signedIn(browser, o.sbx, role, WIDTHS[0]);
-    contexts.push(context);
-    pages.set(role, page);
+  // chromium starts while the sandbox is made; each role signs in in a context of its own, all at once
+  const launched = launch();
+  try {
+    o = await startOpsSandbox();
+    referred = await deskWork(o);
+    // an open access review, so that its items wait for a decision
+    expect((await o.sbx.svc(['api', 'POST', '/admin/access-reviews', '-d', '{}', '--as', 'security'])).code).toBe(0);
+  } finally {
+    browser = await launched;
   }
+  const roles = [...new Set(SCREENS.map((s) => s.role))];
+  const signed = await Promise.allSettled(roles.map((role) => signedIn(browser, o.sbx, role, WIDTHS[0])));
+  for (const [i, r] of signed.entries()) {
+    if (r.status === 'fulfilled') {
+      contexts.push(r.value.context);
+      pages.set(roles[i], r.value.page);
+    }
+  }
+  for (const r of signed) if (r.status === 'rejected') throw r.reason;
 }, 400_000);
 
 afterAll(async () => {

@@ -27,8 +27,12 @@ const settledCash = async (): Promise<number> =>
   )?.settled ?? 0;
 
 beforeAll(async () => {
-  o = await startOpsSandbox();
-  browser = await launch();
+  const launched = launch(); // chromium starts while the sandbox is made
+  try {
+    o = await startOpsSandbox();
+  } finally {
+    browser = await launched;
+  }
 }, 300_000);
 
 afterAll(async () => {

@@ -45,6 +45,15 @@ let security: Page;
 let approver: Page;
 
 beforeAll(async () => {
+  const launched = launch(); // chromium starts while the sandbox is made
+  try {
+    await makeSandbox();
+  } finally {
+    browser = await launched;
+  }
+}, 120_000);
+
+async function makeSandbox(): Promise<void> {
   sbx = await startSandbox(['--clock', 'frozen']);
   inv = await onboardViaCli(sbx, { fullName: 'Laila Hassan', depositEgp: '1000' });
   const proposed = await sbx.svc([
@@ -63,8 +72,7 @@ beforeAll(async () => {
   ]);
   expect(proposed.code, proposed.stderr).toBe(0);
   actionId = proposed.json.action_id as string;
-  browser = await launch();
-}, 120_000);
+}
 
 afterAll(async () => {
   for (const c of open) await c.close();
