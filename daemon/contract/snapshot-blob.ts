@@ -1,9 +1,10 @@
-// The daemon's V8 startup snapshot (docs/architecture.md, "How the daemon starts"): dist/daemon/server.blob,
-// a heap in which server.cjs has already been loaded, and server.blob.json, what the blob was built for. The
-// build writes both (scripts/build.mjs, daemon/process/snapshot-builder.ts); `svc sandbox start` reads the
-// description before it spawns the daemon, and uses the blob only when it is this node's, this folder's and
-// this bundle's. Node refuses a blob from another node only by exiting, and a damaged one crashes it, so the
-// check comes first and the CLI starts the daemon without the blob when a start from it dies anyway.
+// The daemon's V8 startup snapshot (docs/architecture.md, "The daemon's startup snapshot"): dist/daemon/
+// server.blob, a heap in which server.cjs has already been loaded, and server.blob.json, what the blob was
+// built for. The build writes both (scripts/build.mjs, daemon/process/snapshot-builder.ts); `svc sandbox
+// start` reads the description before it spawns the daemon, and uses the blob only when it is this node's,
+// this folder's and this bundle's. Node refuses a blob from another node only by exiting, and a damaged one
+// crashes it, so the check comes first and the CLI starts the daemon without the blob when a start from it
+// dies anyway.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 

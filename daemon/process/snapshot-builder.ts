@@ -2,7 +2,7 @@
 // the daemon's bundle, server.cjs, so that Node writes a heap in which the bundle's module initialisation (the
 // zod schemas, fastify, the route tables) is already done: dist/daemon/server.blob. A daemon started with
 // `node --snapshot-blob server.blob` then starts from that heap and runs only its main function
-// (daemon/process/startup-snapshot.ts). docs/architecture.md, "How the daemon starts".
+// (daemon/process/startup-snapshot.ts). docs/architecture.md, "The daemon's startup snapshot".
 //
 // What a heap cannot hold, and how this file keeps it out:
 // - better-sqlite3, a native addon: the bundle gets a stand-in that loads the real module on its first use,

@@ -1,8 +1,9 @@
-// `svc sandbox start` starts the daemon from its V8 startup snapshot when the build left one for this node and
-// this folder (dist/daemon/server.blob; daemon/contract/snapshot-blob.ts, docs/architecture.md "How the
-// daemon starts"). The snapshot only saves time: a daemon started from it answers as one started without it,
-// and a blob that is damaged or another node's never stops a start. Through the real `bin/svc`; the fallback
-// cases run a copy of bin/ and dist/ inside the repository (so node_modules resolves; fixtures/ is linked).
+// `svc sandbox start` starts the daemon from its V8 startup snapshot when the build left one for this node
+// and this folder (dist/daemon/server.blob; daemon/contract/snapshot-blob.ts, docs/architecture.md "The
+// daemon's startup snapshot"). The snapshot only saves time: a daemon started from it answers as one started
+// without it, and a blob that is damaged or another node's never stops a start. Through the real `bin/svc`;
+// the fallback cases run a copy of bin/ and dist/ inside the repository (so node_modules resolves; fixtures/
+// is linked).
 import { execFile } from 'node:child_process';
 import {
   copyFileSync,
