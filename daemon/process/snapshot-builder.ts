@@ -93,9 +93,21 @@ const holder = globalThis as unknown as Record<symbol, unknown>;
 holder[DEFER_MAIN_KEY] = (run: () => void) => {
   daemonMain = run;
 };
+/** The build's code cache of the bundle (daemon/process/code-cache.ts), if there is one. */
+function codeCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 const source = readFileSync(bundle, 'latin1');
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-const run = new Script(wrapped, { filename: bundle }).runInThisContext() as (...args: unknown[]) => void;
+// compiled with the code cache the build wrote just before: the bytecode of what a start runs is then in the heap,
+// and the main function's first calls (createDeps, buildApp, the routes) need not compile from source
+const script = new Script(wrapped, { filename: bundle, cachedData: codeCache(`${bundle}.cache`) });
+const run = script.runInThisContext() as (...args: unknown[]) => void;
 const module = { exports: {} };
 run.call(module.exports, module.exports, bundleRequire, module, bundle, dirname(bundle));
 delete holder[DEFER_MAIN_KEY];
