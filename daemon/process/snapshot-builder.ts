@@ -11,7 +11,8 @@
 // - node:http, https and http2: loading them creates bindings the heap cannot hold. The bundle gets stand-ins
 //   that answer the plain data the bundle reads while it loads (http.STATUS_CODES, METHODS: the build passes
 //   them in SVC_SNAPSHOT_BUILTIN_DATA, read from this node) and load the real module on the first other use,
-//   at run time.
+//   at run time. node:worker_threads too: loaded here, it made workers that fail at once in a restored heap
+//   (the statement render worker; test/scenario/runner.test.ts, 18-statements.yaml, caught it).
 // - Anything else the bundle asks for while it loads and this file cannot serve makes the build fail: the
 //   build then writes no blob and the daemon starts as before (daemon/process/code-cache.ts).
 // Checked by hand with every read of process.env, Math.random, Date, crypto's random functions, the cwd and
@@ -68,7 +69,7 @@ function lateAddon(id: string): Module {
   });
 }
 
-const LATE_BUILTINS = new Set(['http', 'https', 'http2']);
+const LATE_BUILTINS = new Set(['http', 'https', 'http2', 'worker_threads']);
 const NATIVE_ADDONS = new Set(['better-sqlite3']);
 const late = new Map<string, Module>();
 
