@@ -21,7 +21,7 @@
 // template.db, the fixtures and the render worker from its own file name, which the heap holds, so a blob is
 // only used from the folder it was built in (daemon/contract/snapshot-blob.ts).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { Script } from 'node:vm';
@@ -85,7 +85,7 @@ function bundleRequire(id: string): unknown {
     if (!late.has(id)) late.set(id, lateAddon(id));
     return late.get(id);
   }
-  if (id.startsWith('node:')) return require(id);
+  if (isBuiltin(id)) return require(id.startsWith('node:') ? id : `node:${id}`);
   return atRunTime(id, 'require')(id);
 }
 
