@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registeredHomes } from '../daemon/contract/home-files.js';
 import type { ReadyBanner } from '../daemon/contract/ready.js';
+import { EXIT_SNAPSHOT_FAILURE, usableSnapshot } from '../daemon/contract/snapshot-blob.js';
 import { readLocator, type Locator } from './context.js';
 import type { Readable } from 'node:stream';
 import { healthy } from './healthz.js';
@@ -95,6 +96,8 @@ export class DaemonStartFailed extends Error {
   constructor(
     message: string,
     readonly exitCode: number | null = null,
+    /** The signal that ended it (a crash), if one did. */
+    readonly signal: NodeJS.Signals | null = null,
   ) {
     super(message);
   }
@@ -110,10 +113,28 @@ export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return extra ? { ...rest, [EXTRA_CA_ENV]: extra } : rest;
 }
 
-/** Spawns dist/daemon/main.js for `home` and resolves once the daemon says, on its ready pipe, that it listens. */
+/**
+ * Spawns dist/daemon/main.js for `home` and resolves once the daemon says, on its ready pipe, that it listens.
+ * From the daemon's startup snapshot when the build left one for this node and this folder
+ * (daemon/contract/snapshot-blob.ts); a start from it that dies as only a bad blob makes a process die (a
+ * signal, or node's own "cannot load the snapshot") is made again without it. SVC_DAEMON_SNAPSHOT=off: never.
+ */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
+  const entry = daemonEntry();
+  const blob = process.env.SVC_DAEMON_SNAPSHOT === 'off' ? null : usableSnapshot(dirname(entry));
+  if (!blob) return spawnFrom([entry], opts);
+  try {
+    return await spawnFrom(['--snapshot-blob', blob, entry], opts);
+  } catch (err) {
+    const died = err instanceof DaemonStartFailed && (err.signal !== null || err.exitCode === EXIT_SNAPSHOT_FAILURE);
+    if (!died) throw err;
+    return spawnFrom([entry], opts);
+  }
+}
+
+async function spawnFrom(node: string[], opts: SpawnOptions): Promise<SpawnedDaemon> {
   const args = [
-    daemonEntry(),
+    ...node,
     '--home',
     opts.home,
     '--port',
@@ -143,8 +164,10 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   });
   closeSync(out);
   let exited: number | null = null;
-  child.on('exit', (code) => {
+  let signal: NodeJS.Signals | null = null;
+  child.on('exit', (code, killedBy) => {
     exited = code ?? 1;
+    signal = killedBy;
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const ready = await readyMessage(child, READY_TIMEOUT_MS);
@@ -162,6 +185,7 @@ export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
   throw new DaemonStartFailed(
     `the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`,
     exited,
+    signal,
   );
 }
 

@@ -36,6 +36,7 @@ import {
 import { writeCredentialsFile } from './process/credentials-file.js';
 import { accessLogger, answerCheckFromEnv } from './process/access-log.js';
 import { codeCacheHandle } from './process/code-cache.js';
+import { runOrDefer } from './process/startup-snapshot.js';
 import { readyBanner } from './process/ready-banner.js';
 import { closeServer, requestGate, type RequestGate } from './process/request-gate.js';
 
@@ -325,4 +326,5 @@ async function main(flags: DaemonFlags): Promise<void> {
   rmSync(join(home, LOCATOR_FILE), { force: true });
 }
 
-void main(readFlags());
+// now, or in a process started from the daemon's startup snapshot (daemon/process/snapshot-builder.ts)
+runOrDefer(() => void main(readFlags()));

@@ -5,8 +5,10 @@
 // /console (docs/console.md). Type checking is `npm run typecheck` (and `tsc -p console` for the page).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -37,6 +39,8 @@ await build({
   define: { 'import.meta.url': '__svcImportMetaUrl' },
   banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+rmSync('dist/daemon/server.blob', { force: true });
+rmSync('dist/daemon/server.blob.json', { force: true });
 // Every character outside ASCII escaped (esbuild leaves them in regular expressions and in comments), so that
 // the entry can read the bundle as one-byte text, several times faster than decoding UTF-8; inside a regular
 // expression, a string or a comment, \uXXXX stands for the same character.
@@ -99,6 +103,11 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
+// The daemon's V8 startup snapshot (daemon/process/snapshot-builder.ts): a heap with server.cjs already loaded,
+// which `svc sandbox start` starts the daemon from when server.blob.json says it is this node's, this folder's
+// and this bundle's (daemon/contract/snapshot-blob.ts). Like the cache, without one the daemon starts as
+// before. Not written for `npm pack`: the heap holds this folder's paths, so a packed blob is never usable.
+await buildSnapshot();
 // The CLI's chunks are content-hashed: clear the old ones, or dist/ (and the packed tarball) keeps them all.
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
@@ -127,3 +136,51 @@ await viteBuild({
     chunkSizeWarningLimit: 400,
   },
 });
+
+/** The plain data of node:http, https and http2 that the bundle reads while it loads (the builder cannot load them). */
+function builtinData() {
+  const require = createRequire(import.meta.url);
+  const data = {};
+  for (const id of ['http', 'https', 'http2']) {
+    data[id] = {};
+    for (const [key, value] of Object.entries(require(id))) {
+      const plain = Array.isArray(value) || (value !== null && Object.getPrototypeOf(value) === Object.prototype);
+      if (typeof value !== 'function' && (typeof value !== 'object' || plain)) data[id][key] = value;
+    }
+  }
+  return JSON.stringify(data);
+}
+
+async function buildSnapshot() {
+  if (process.env.npm_lifecycle_event === 'prepack') return;
+  const scratch = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
+  try {
+    const builder = join(scratch, 'snapshot-builder.cjs');
+    await build({
+      ...common,
+      format: 'cjs',
+      sourcemap: false,
+      entryPoints: ['daemon/process/snapshot-builder.ts'],
+      outfile: builder,
+    });
+    const dir = resolve('dist/daemon');
+    execFileSync(process.execPath, ['--snapshot-blob', join(dir, 'server.blob'), '--build-snapshot', builder], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, SVC_SNAPSHOT_BUNDLE: join(dir, 'server.cjs'), SVC_SNAPSHOT_BUILTIN_DATA: builtinData() },
+    });
+    // what the blob was built for, as the CLI checks it (the same module, bundled for this script)
+    const meta = join(scratch, 'snapshot-blob.mjs');
+    await build({ ...common, sourcemap: false, entryPoints: ['daemon/contract/snapshot-blob.ts'], outfile: meta });
+    const { snapshotMetaFor } = await import(pathToFileURL(meta).href);
+    writeFileSync(join(dir, 'server.blob.json'), `${JSON.stringify(snapshotMetaFor(dir), null, 2)}\n`);
+  } catch (err) {
+    rmSync('dist/daemon/server.blob', { force: true });
+    const why =
+      String(err.stderr ?? err.message)
+        .split('\n')
+        .find((l) => /Error|snapshot:/.test(l)) ?? err.message;
+    process.stderr.write(`svc build: no startup snapshot written (${why.trim()}); the daemon starts without one\n`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

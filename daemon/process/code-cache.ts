@@ -15,8 +15,11 @@ import { constants, Script } from 'node:vm';
 
 /** What the daemon's start says about the cache (daemon.log), and how the build asks for a new one. */
 export interface CodeCacheHandle {
-  /** accepted: compiled from the cache; rejected: V8 refused it, compiled from source; absent: none found. */
-  status: 'accepted' | 'rejected' | 'absent';
+  /**
+   * accepted: compiled from the cache; rejected: V8 refused it, compiled from source; absent: none found;
+   * snapshot: started from the startup snapshot, its code already loaded (daemon/process/snapshot-builder.ts).
+   */
+  status: 'accepted' | 'rejected' | 'absent' | 'snapshot';
   /** Writes the cache of everything compiled so far. */
   write(file: string): void;
 }
