@@ -6,7 +6,6 @@
 // some other way with NODE_EXTRA_CA_CERTS keeps Node's behaviour: the global fetch already trusts them.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { rootCertificates } from 'node:tls';
 import { EXTRA_CA_ENV } from '../contract/ai-provider.js';
 
 type Fetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -24,8 +23,11 @@ async function fetchTrustingExtra(file: string): Promise<Fetch> {
   } catch {
     return fetch;
   }
-  // required, not imported: the daemon's bundle runs as a script, where an import() of a package is refused
-  const { Agent, fetch: undiciFetch } = createRequire(import.meta.url)('undici') as typeof import('undici');
+  // required, not imported: the daemon's bundle runs as a script, where an import() of a package is refused;
+  // node:tls only here, since a module the bundle loads at start must be one its startup snapshot can hold
+  const require = createRequire(import.meta.url);
+  const { Agent, fetch: undiciFetch } = require('undici') as typeof import('undici');
+  const { rootCertificates } = require('node:tls') as typeof import('node:tls');
   const dispatcher = new Agent({ connect: { ca: [...rootCertificates, extra] } });
   return (url, init) =>
     undiciFetch(url, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1]) as Promise<Response>;
