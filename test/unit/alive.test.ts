@@ -16,13 +16,14 @@ describe('alive', () => {
   });
 
   it('a process that exited but whose parent has not reaped it (a zombie) is not alive, though kill(pid, 0) succeeds', async () => {
-    // the shell starts `true` in the background, then becomes `sleep`, which never waits for it
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // the shell starts a short sleep in the background and becomes a long one, which never waits for it: the
+    // short one ends after the exec (the shell would have reaped it before), and stays a zombie
+    const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
     const pid = Number(line.toString().trim());
     try {
       let state = '';
-      for (let i = 0; i < 200 && state !== 'Z'; i++) {
+      for (let i = 0; i < 300 && state !== 'Z'; i++) {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         state = stat.charAt(stat.lastIndexOf(')') + 2);
         if (state !== 'Z') await new Promise((r) => setTimeout(r, 10));
