@@ -1540,10 +1540,47 @@ export function refusedBeforeHandler(res: Res): boolean {
   return PRE_HANDLER_CODES.has(code) || /^(params|query|body|path)[.:]/.test(msg);
 }
 
-/** Digests of every table; a cheap change counter decides when a full comparison is needed. */
+/**
+ * Which tables a connection wrote, counted per table: a TEMP trigger after every INSERT, UPDATE and DELETE
+ * of every table calls a function of this process that adds one to that table's count. The triggers live
+ * in the connection's temp schema (not in svc.db, not in its sqlite_master) and write nothing, so
+ * total_changes() and everything the app reads are as without them. One set per connection, shared by
+ * every guard on it.
+ */
+const touchCounts = new WeakMap<Db, Map<string, number>>();
+
+function countTouches(db: Db, tables: readonly string[]): Map<string, number> {
+  let counts = touchCounts.get(db);
+  if (!counts) {
+    const c = new Map<string, number>();
+    db.function('svc_guard_touch', { deterministic: false, varargs: false }, (name: unknown) => {
+      c.set(String(name), (c.get(String(name)) ?? 0) + 1);
+      return null;
+    });
+    touchCounts.set(db, c);
+    counts = c;
+  }
+  for (const name of tables)
+    for (const op of ['INSERT', 'UPDATE', 'DELETE'])
+      db.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS "svc_guard_${op}_${name}" AFTER ${op} ON main."${name}" ` +
+          `BEGIN SELECT svc_guard_touch('${name}'); END`,
+      );
+  return counts;
+}
+
+/**
+ * Digests of every table; a cheap change counter decides when a comparison is needed, and the per-table
+ * write counts (countTouches) which tables it needs: a table no statement wrote since its digest was
+ * taken is as it was, so after a request only the tables it wrote are digested again. The batch checks
+ * of fuzzAll still digest every table, so a change the counts missed would not pass unseen.
+ */
 export class StateGuard {
   private readonly tables: Array<{ name: string; order: string }>;
   private baseline = new Map<string, string>();
+  /** Each table's write count when its baseline digest was taken. */
+  private baselineTouches = new Map<string, number>();
+  private readonly touches: Map<string, number>;
   private lastChanges: number;
   private readonly changesStmt;
   private readonly statements = new Map<string, Statement<unknown[]>>();
@@ -1568,9 +1605,20 @@ export class StateGuard {
         order: pk.length ? pk.join(', ') : withoutRowid ? cols.map((c) => `"${c.name}"`).join(', ') : 'rowid',
       };
     });
+    this.touches = countTouches(
+      db,
+      this.tables.map((t) => t.name),
+    );
     this.changesStmt = db.prepare('SELECT total_changes() AS n');
     this.lastChanges = this.totalChanges();
     this.rebaseline();
+  }
+
+  /** Tables written since their baseline digest was taken. */
+  touched(): string[] {
+    return this.tables
+      .filter((t) => (this.touches.get(t.name) ?? 0) !== (this.baselineTouches.get(t.name) ?? 0))
+      .map((t) => t.name);
   }
 
   tableNames(): string[] {
@@ -1620,6 +1668,20 @@ export class StateGuard {
 
   rebaseline(): void {
     this.baseline = this.digestAll();
+    this.baselineTouches = new Map(this.touches);
+    this.moveHeads();
+  }
+
+  /** The baseline again, of the tables written since theirs was taken (the others have not changed). */
+  rebaselineTouched(): void {
+    for (const name of this.touched()) {
+      this.baseline.set(name, this.digestTable(name));
+      this.baselineTouches.set(name, this.touches.get(name) ?? 0);
+    }
+    this.moveHeads();
+  }
+
+  private moveHeads(): void {
     this.baselineSandbox = this.sandboxRow();
     this.journalHead = this.tables.some((t) => t.name === 'journal')
       ? ((this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0)
@@ -1651,6 +1713,11 @@ export class StateGuard {
     return this.diffFrom(this.digestAll());
   }
 
+  /** Tables whose content differs from the baseline, of those written since it was taken (see touched). */
+  diffTouched(): string[] {
+    return this.touched().filter((name) => this.digestTable(name) !== this.baseline.get(name));
+  }
+
   /** Tables whose digest in `now` (digestAll, taken since the last write) differs from the baseline. */
   diffFrom(now: Map<string, string>): string[] {
     return [...now].filter(([k, v]) => this.baseline.get(k) !== v).map(([k]) => k);
@@ -1671,6 +1738,7 @@ export class StateGuard {
   /** Moves the baseline of the journal alone (after a refusal whose one write was its journal entry). */
   rebaselineJournal(): void {
     this.baseline.set('journal', this.digestTable('journal'));
+    this.baselineTouches.set('journal', this.touches.get('journal') ?? 0);
     this.journalHead = (this.db.prepare('SELECT MAX(seq) AS m FROM journal').get() as { m: number | null }).m ?? 0;
   }
 
@@ -1768,13 +1836,13 @@ export async function sendAndCheck(
         // A read writes nothing, except the audit entry of an audited read (an ID image viewed, a
         // statement downloaded) and the audit's signed head that moves with it.
         const changed = guard
-          .diff()
+          .diffTouched()
           .filter(
             (x) => x !== 'audit_log' && x !== 'audit_seal' && !(x === 'sandbox_state' && guard.onlyAuditHeadMoved()),
           );
         if (changed.length) throw new Error(`a read changed state (${changed.join(', ')})\n${where()}`);
       }
-      guard.rebaseline();
+      guard.rebaselineTouched();
     }
     return res;
   }
@@ -1783,7 +1851,8 @@ export async function sendAndCheck(
   // A refusal wrote something: only the journal entry of a business refusal (the request reached its
   // handler) and, on I and S routes, its idempotency record may remain. When exactly one row was
   // written and it is a new journal entry, nothing else can have changed: no full comparison needed.
-  const changed = guard.lastDelta === 1 && guard.journalSince().length === 1 ? ['journal'] : guard.diff();
+  // Otherwise the tables it wrote are compared (StateGuard, touched).
+  const changed = guard.lastDelta === 1 && guard.journalSince().length === 1 ? ['journal'] : guard.diffTouched();
   const others = changed.filter((x) => x !== 'idempotency' && x !== 'journal');
   if (others.length)
     throw new Error(
@@ -1826,7 +1895,7 @@ export async function sendAndCheck(
       }
       if (
         guard.wroteSinceLastLook() &&
-        (guard.diff().some((x) => x !== 'idempotency' && x !== 'journal') || guard.journalSince().length > 1)
+        (guard.diffTouched().some((x) => x !== 'idempotency' && x !== 'journal') || guard.journalSince().length > 1)
       )
         throw new Error(`a replay changed state\n${where()}`);
     }
@@ -1851,7 +1920,7 @@ export async function sendAndCheck(
     stats.journaledRefusals++;
   }
   if (changed.length === 1 && changed[0] === 'journal') guard.rebaselineJournal();
-  else if (changed.length) guard.rebaseline();
+  else if (changed.length) guard.rebaselineTouched();
   return res;
 }
 
