@@ -6,8 +6,10 @@
 // mismatch is counted. Streams and byte replies (by media type) are not JSON and are skipped.
 // The tally (answers checked, mismatches and the first few of them) is written after every answer to a
 // file of its own in `countDir` when one is given, so a test run can add up every daemon's, a killed one's
-// included (test/helpers/global-setup.ts).
-import { writeFileSync } from 'node:fs';
+// included (test/helpers/global-setup.ts). The file is opened once and each tally written over the last
+// one in place: a new file per answer (open, truncate, write, close) cost 0.15 ms on a quiet machine and
+// over 1 ms on a busy disk, more than many answers take, where writing in place costs a few microseconds.
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -84,6 +86,28 @@ function problemsOf(schemas: AnswerSchemas, route: string | null, status: number
   return answerProblems(schema, answer);
 }
 
+/**
+ * Writes each tally over the last at the start of one file, opened at the first write. A tally's JSON never
+ * gets shorter (its counts only grow, its examples are only added to), so nothing of an older one is left
+ * after it; a shorter text would be padded with spaces, which JSON.parse reads past.
+ */
+function tallyWriter(file: string): { write(tally: AnswerTally): void; close(): void } {
+  let fd: number | null = null;
+  let written = 0;
+  return {
+    write(tally) {
+      const text = JSON.stringify(tally).padEnd(written);
+      fd ??= openSync(file, 'w', 0o600);
+      writeSync(fd, text, 0);
+      written = text.length;
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
+}
+
 /** Adds the checker to an app (before its routes); returns the live tally. */
 export function addAnswerChecker(
   app: FastifyInstance,
@@ -91,14 +115,19 @@ export function addAnswerChecker(
   opts: AnswerCheckOptions = {},
 ): AnswerTally {
   const tally: AnswerTally = { checked: 0, mismatches: 0, examples: [] };
-  const file = opts.countDir ? join(opts.countDir, `${process.pid}-${++appsInProcess}.json`) : null;
+  const file = opts.countDir ? tallyWriter(join(opts.countDir, `${process.pid}-${++appsInProcess}.json`)) : null;
+  if (file)
+    app.addHook('onClose', (_app, done) => {
+      file.close();
+      done();
+    });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!isJsonAnswer(reply, payload)) return done(null, payload);
     const route = routeOf(req);
     const problems = problemsOf(schemas, route, reply.statusCode, payload);
     tally.checked++;
     if (problems.length === 0) {
-      if (file) writeFileSync(file, JSON.stringify(tally));
+      file?.write(tally);
       return done(null, payload);
     }
     const message =
@@ -106,7 +135,7 @@ export function addAnswerChecker(
       `off its schema: ${problems.join('; ')}`;
     tally.mismatches++;
     if (tally.examples.length < MAX_EXAMPLES) tally.examples.push(message);
-    if (file) writeFileSync(file, JSON.stringify(tally));
+    file?.write(tally);
     reply.code(500);
     done(null, JSON.stringify(errorBody('ANSWER_OFF_CONTRACT', message, String(req.id))));
   });

@@ -6,7 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnswerTally } from '../../daemon/http/answer-check.js';
+import Fastify from 'fastify';
+import { z } from 'zod';
+import { addAnswerChecker, type AnswerTally } from '../../daemon/http/answer-check.js';
 import type { Instrument } from '../../daemon/market/catalog.js';
 import { makeApp, type TestApp } from '../helpers/app.js';
 import { startSandbox } from '../helpers/cli.js';
@@ -95,6 +97,37 @@ describe('answers that hold to their schemas pass', () => {
     expect((await t.req('GET', '/v1/nothing-here')).body.error.code).toBe('ROUTE_NOT_FOUND');
     expect((await t.req('GET', '/console/api/me', { as: 'none' })).body.error.code).toBe('UNAUTHENTICATED');
     expect((await t.req('GET', '/v1/instruments/NOPE')).status).toBe(404);
+  });
+});
+
+describe('the tally file', () => {
+  it('holds the tally after every answer, mismatches and their messages included, and only that', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-answer-tally-'));
+    const app = Fastify();
+    let value: unknown = 1;
+    addAnswerChecker(app, new Map([['GET /n', z.object({ n: z.number().int() })]]), { countDir: dir });
+    app.get('/n', async (_req, reply) => reply.type('application/json').send(JSON.stringify({ n: value })));
+    const onDisk = (): AnswerTally => JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]), 'utf8'));
+    try {
+      const seen: unknown[] = [];
+      for (const v of [1, 2.5, 3, 4.5, 5, 6, 7, 8, 9, 10, 11]) {
+        value = v;
+        await app.inject({ method: 'GET', url: '/n' });
+        seen.push(onDisk());
+      }
+      expect(seen.map((x) => [(x as AnswerTally).checked, (x as AnswerTally).mismatches])).toEqual([
+        [1, 0],
+        [2, 1],
+        [3, 1],
+        [4, 2],
+        ...[5, 6, 7, 8, 9, 10, 11].map((n) => [n, 2]),
+      ]);
+      expect(onDisk().examples).toHaveLength(2);
+      expect(onDisk().examples[1]).toContain('GET /n (route GET /n) answered 200 off its schema');
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
