@@ -1,6 +1,7 @@
 // Re-derives the ledger's guarantees from its tables. The constraints of migration 004 should make
 // every query here come back empty; tests and the property test run it after each step, and a
 // reconciliation can run it on a live sandbox. Reads only.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.js';
 
 export interface InvariantReport {
@@ -73,10 +74,20 @@ const CHECKS: Array<{ name: string; sql: string; describe: (r: Row) => string }>
   },
 ];
 
+type CheckStatement = Statement<[{ tenant: string | null }], Row>;
+
+/** The checks' statements, prepared once per connection: preparing these five took longer than running them. */
+const prepared = new WeakMap<Db, CheckStatement[]>();
+
 export function checkLedgerInvariants(db: Db, tenantId?: string): InvariantReport {
+  let statements = prepared.get(db);
+  if (!statements) {
+    statements = CHECKS.map((check) => db.prepare<[{ tenant: string | null }], Row>(check.sql));
+    prepared.set(db, statements);
+  }
   const violations: string[] = [];
-  for (const check of CHECKS) {
-    for (const row of db.prepare<[{ tenant: string | null }], Row>(check.sql).all({ tenant: tenantId ?? null }))
+  for (const [i, check] of CHECKS.entries()) {
+    for (const row of statements[i].all({ tenant: tenantId ?? null }))
       violations.push(`${check.name}: ${check.describe(row)}`);
   }
   return { ok: violations.length === 0, violations };

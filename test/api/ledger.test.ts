@@ -138,6 +138,25 @@ describe('Double-entry ledger: every movement is a posting; per asset, all balan
     expectInvariants();
   });
 
+  it('the invariant check reads the tables as they are at each call: a balance changed behind the ledger is found', () => {
+    fund(inv, 5_000 * EGP);
+    expectInvariants();
+    // past the table's own guard, which this test's database (its own, made for this test) does without
+    t.deps.db.exec('DROP TRIGGER ledger_accounts_update');
+    t.deps.db
+      .prepare("UPDATE ledger_accounts SET balance = balance + 1 WHERE owner = ? AND bucket = 'settled'")
+      .run(inv);
+    const report = t.deps.ledger.checkInvariants();
+    expect(report.ok).toBe(false);
+    expect(report.violations).toEqual([
+      `per-asset sum is zero: ${tenant} cash:EGP: balances sum to 1, not 0`,
+      `balance equals the sum of its postings: ${inv} cash:EGP settled is ${5_000 * EGP + 1} but its postings ` +
+        `sum to ${5_000 * EGP}`,
+    ]);
+    expect(t.deps.ledger.checkInvariants(tenant).violations).toHaveLength(2);
+    expect(t.deps.ledger.checkInvariants('ten_nobody')).toEqual({ ok: true, violations: [] });
+  });
+
   it('settled never goes negative: a debit beyond the balance is INSUFFICIENT_SETTLED_CASH and writes nothing', () => {
     fund(inv, 100 * EGP);
     const before = snapshot();
