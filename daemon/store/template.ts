@@ -3,9 +3,9 @@
 // of running the migrations again at every first start (about 60 ms of a start that should take a
 // blink: docs/bench.md, "Start-up"). A template is used only when it is exactly what the migrations make
 // at this svc's newest version: its user_version, and its schema's digest against the recorded one
-// (daemon/store/schema-digests.ts); anything else, or no template at all (tests run from source), and
-// the first start runs the migrations as before. test/unit/fresh-home-template.test.ts proves the copy
-// equals the migrations' output, schema and rows.
+// (daemon/store/schema-digests.ts); anything else, or no template at all, and the first start runs the
+// migrations as before. The tests' in-process apps start from it too (test/helpers/app.ts).
+// test/unit/fresh-home-template.test.ts proves the copy equals the migrations' output, schema and rows.
 import { chmodSync, copyFileSync, constants, existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { LATEST_SCHEMA_VERSION, openDb } from './db.js';
