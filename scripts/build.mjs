@@ -118,7 +118,8 @@ await buildSnapshot();
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { 'cli/main': 'cli/main.ts' },
+  // warm-daemon: what bin/svc loads before the rest for `svc sandbox start` (cli/warm-daemon.ts)
+  entryPoints: { 'cli/main': 'cli/main.ts', 'cli/warm-daemon': 'cli/warm-daemon.ts' },
   outdir: 'dist',
   // node_modules stay external, but for what every command loads before it acts (commander and chalk) and what
   // `sandbox start` loads after (lowdb, the profile store): inside the bundle they are no separate modules for
