@@ -36,7 +36,7 @@ beforeAll(async () => {
   o = await startOpsSandbox();
   await deskWork(o);
   browser = await launch();
-  dealer = await signedIn(browser, o.sbx, 'dealer');
+  dealer = await signedIn(browser, o, 'dealer');
 }, 400_000);
 
 afterAll(async () => {

@@ -19,9 +19,10 @@ import {
   tablesScrollingSideways,
 } from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
+import type { EnrolRole } from './sandbox-http.js';
 
 /** Each screen, who sees its decisions, and the controls of those decisions that must be in view. */
-const SCREENS: Array<{ id: string; role: string; controls: string[] }> = [
+const SCREENS: Array<{ id: string; role: EnrolRole; controls: string[] }> = [
   {
     id: 'actions',
     role: 'approver',
@@ -65,7 +66,7 @@ const WIDTHS = [
 let o: OpsSandbox;
 let browser: Browser;
 let referred: string;
-const pages = new Map<string, Page>();
+const pages = new Map<EnrolRole, Page>();
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
@@ -75,12 +76,12 @@ beforeAll(async () => {
     o = await startOpsSandbox();
     referred = await deskWork(o);
     // an open access review, so that its items wait for a decision
-    expect((await o.sbx.svc(['api', 'POST', '/admin/access-reviews', '-d', '{}', '--as', 'security'])).code).toBe(0);
+    await o.calls.as('security').request('post', '/admin/access-reviews', { body: {} });
   } finally {
     browser = await launched;
   }
   const roles = [...new Set(SCREENS.map((s) => s.role))];
-  const signed = await Promise.allSettled(roles.map((role) => signedIn(browser, o.sbx, role, WIDTHS[0])));
+  const signed = await Promise.allSettled(roles.map((role) => signedIn(browser, o, role, WIDTHS[0])));
   for (const [i, r] of signed.entries()) {
     if (r.status === 'fulfilled') {
       contexts.push(r.value.context);
