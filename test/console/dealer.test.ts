@@ -59,8 +59,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await sbx?.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), sbx?.stop()]);
 });
 
 describe('the console for a dealer', () => {

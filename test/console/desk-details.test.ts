@@ -33,16 +33,19 @@ let browser: Browser;
 let dealer: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
-  o = await startOpsSandbox();
-  await deskWork(o);
-  browser = await launch();
+  const launched = launch(); // chromium starts while the sandbox is made
+  try {
+    o = await startOpsSandbox();
+    await deskWork(o);
+  } finally {
+    browser = await launched;
+  }
   dealer = await signedIn(browser, o, 'dealer');
 }, 400_000);
 
 afterAll(async () => {
-  await dealer?.context.close();
-  await browser?.close();
-  await o?.sbx.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), o?.sbx.stop()]);
 });
 
 async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {

@@ -5,7 +5,7 @@
 // reviewer revokes an item of an access review and the revoked identity's next call needing that grant
 // is refused, in its own console session and with its key. Screenshots go to test/console/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { isSvcError } from '../../client/src/index.js';
 import { auditOf, lapseStepUps, launch, shot, signedIn } from './browser.js';
 import { startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
@@ -15,11 +15,9 @@ type ErrorJson = { error?: { code?: string; message?: string } };
 
 let o: OpsSandbox;
 let browser: Browser;
-const open: BrowserContext[] = [];
 
 async function as(role: EnrolRole): Promise<Page> {
-  const { context, page } = await signedIn(browser, o, role);
-  open.push(context);
+  const { page } = await signedIn(browser, o, role);
   return page;
 }
 
@@ -35,9 +33,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  for (const c of open) await c.close();
-  await browser?.close();
-  await o?.sbx.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), o?.sbx.stop()]);
 });
 
 /** An alert as the API shows it (read as the admin). */

@@ -7,7 +7,7 @@
 // right-to-left; an admin accepts a reconciliation break and moves a complaint. Screenshots of each
 // screen go to test/console/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
 import { auditOf, lapseStepUps, launch, SCREENSHOTS, shot, signedIn as signedInAs } from './browser.js';
 import { type Calls, callsOf, type EnrolRole, onboardOverHttp, settledCash as cashOf } from './sandbox-http.js';
@@ -21,12 +21,10 @@ let calls: Calls;
 let browser: Browser;
 let inv: string;
 let actionId: string;
-const open: BrowserContext[] = [];
 
 /** Opens the one-time enrolment link of the first identity of a role, registers a passkey and signs in. */
 async function signedIn(role: EnrolRole): Promise<Page> {
-  const { context, page } = await signedInAs(browser, { sbx, calls }, role);
-  open.push(context);
+  const { page } = await signedInAs(browser, { sbx, calls }, role);
   return page;
 }
 
@@ -48,6 +46,8 @@ beforeAll(async () => {
   } finally {
     browser = await launched;
   }
+  // the maker and the checker sign in at the same time, each in a context of its own
+  [security, approver] = await Promise.all([signedIn('security'), signedIn('approver')]);
 }, 120_000);
 
 async function makeSandbox(): Promise<void> {
@@ -66,14 +66,12 @@ async function makeSandbox(): Promise<void> {
 }
 
 afterAll(async () => {
-  for (const c of open) await c.close();
-  await browser?.close();
-  await sbx?.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), sbx?.stop()]);
 });
 
 describe('maker-checker in the console', () => {
   it('security sees its own proposal with the payload but no approve button, and a forged approve from its page is refused', async () => {
-    security = await signedIn('security');
     await security.locator('a[data-screen="actions"]').click();
     const card = security.locator(`article[data-action-id="${actionId}"]`);
     await card.waitFor();
@@ -98,7 +96,6 @@ describe('maker-checker in the console', () => {
   });
 
   it('the approver approves it in the browser, stepping up with the passkey; the API shows it executed and the cash moved', async () => {
-    approver = await signedIn('approver');
     // the sign-in's step-up lasts 5 wall-clock minutes: let it lapse, so approving needs a new passkey assertion
     lapseStepUps(sbx);
     const stepUpsBefore = (await audit('console.stepped_up')).length;
