@@ -21,6 +21,10 @@ async function as(role: EnrolRole): Promise<Page> {
   return page;
 }
 
+let adminPage: Promise<Page> | undefined;
+/** The admin's page: signed in once, by the first test that needs it. */
+const asAdmin = (): Promise<Page> => (adminPage ??= as('admin'));
+
 const settledCash = (): Promise<number> => cashOf(o.calls, o.inv);
 
 beforeAll(async () => {
@@ -89,7 +93,7 @@ describe('proposed actions: approve or reject, stepped up', () => {
 
 describe('surveillance alerts: escalate, close with a note', () => {
   it('the admin escalates an alert with a note, then closes it with the required note; the API shows it escalated, then closed with that note', async () => {
-    const admin = await as('admin');
+    const admin = await asAdmin();
     await admin.locator('a[data-screen="alerts"]').click();
     const card = admin.locator(`article[data-alert="${o.alertId}"]`);
     await card.locator('[data-action="escalate"]').waitFor();
@@ -123,10 +127,9 @@ describe('surveillance alerts: escalate, close with a note', () => {
 
 describe('access reviews: certify, revoke', () => {
   it("security revokes the admin's audit:read in a review campaign; the admin's next call needing it is refused 403, in its console session and with its key", async () => {
-    const admin = await as('admin');
+    const [admin, security] = await Promise.all([asAdmin(), as('security')]);
     await admin.locator('a[data-screen="audit"]').click();
     await admin.locator('tr[data-seq]').first().waitFor(); // the admin reads the audit log before
-    const security = await as('security');
     await security.locator('a[data-screen="access"]').click();
     await security.locator('[data-action="open-review"]').click();
     const item = security.locator('article[data-review] tr[data-identity="admin"][data-grant="audit:read"]').first();
