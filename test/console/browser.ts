@@ -70,6 +70,14 @@ export async function signedIn(
   return opened;
 }
 
+/** Opens a screen from the menu and waits until it is the one shown and its list has been read (its "refreshed" mark).
+ * The link turns active in the render that replaces the screen before, whose mark goes with it. */
+export async function goToScreen(page: Page, id: string, timeout = 30_000): Promise<void> {
+  await page.locator(`a[data-screen="${id}"]`).click();
+  await page.locator(`a[data-screen="${id}"].active`).waitFor({ timeout });
+  await page.locator('.live').waitFor({ timeout });
+}
+
 /** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new
  * passkey assertion. */
 export function lapseStepUps(sbx: CliSandbox): void {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { launch, pageWithAuthenticator, shot } from './browser.js';
+import { goToScreen, launch, pageWithAuthenticator, shot } from './browser.js';
 import {
   applyKyc,
   type Calls,
@@ -107,8 +107,7 @@ describe('the console for a dealer', () => {
     await page.locator(`tr[data-order="${orderId}"]`).waitFor();
     await shot(page, 'dealer-blotter');
     for (const s of ['funding', 'kyc', 'book', 'eod']) {
-      await page.locator(`a[data-screen="${s}"]`).click();
-      await page.locator('.live').waitFor();
+      await goToScreen(page, s);
       await shot(page, `dealer-${s}`);
     }
     await context.close();

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   enrolLink,
   fitsWidth,
+  goToScreen,
   launch,
   pageWithAuthenticator,
   shot,
@@ -108,8 +109,7 @@ describe('End of day for a dealer', () => {
     const eod = (await page.evaluate("fetch('/broker/v1/eod').then((r) => r.json())")) as EodWire;
     expect(eod.settlements_due.investors.length).toBeGreaterThan(0);
     expect(eod.cash.movements.length).toBeGreaterThan(0);
-    await page.locator('a[data-screen="eod"]').click();
-    await page.locator('.live').waitFor();
+    await goToScreen(page, 'eod');
     const labels = await page.locator('[data-fee-line] dt').allTextContents();
     expect(labels).toEqual([
       'Commission',

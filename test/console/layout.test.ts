@@ -11,6 +11,7 @@ import {
   englishWords,
   enrolLink,
   fitsWidth,
+  goToScreen,
   inViewAcross,
   launch,
   pageWithAuthenticator,
@@ -106,8 +107,7 @@ async function everyScreen(check: (page: Page, s: (typeof SCREENS)[number]) => P
 
 /** Opens a screen and waits until its list has been read and its decision controls are there. */
 async function openScreen(page: Page, s: (typeof SCREENS)[number]): Promise<void> {
-  await page.locator(`a[data-screen="${s.id}"]`).click();
-  await page.locator('.live').waitFor({ timeout: 30_000 });
+  await goToScreen(page, s.id);
   for (const c of s.controls) await page.locator(c).first().waitFor({ timeout: 30_000 });
 }
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { auditOf, lapseStepUps, launch, SCREENSHOTS, shot, signedIn as signedInAs } from './browser.js';
+import { auditOf, goToScreen, lapseStepUps, launch, SCREENSHOTS, shot, signedIn as signedInAs } from './browser.js';
 import { type Calls, callsOf, type EnrolRole, onboardOverHttp, settledCash as cashOf } from './sandbox-http.js';
 
 // The root tsconfig has no DOM library: what the page's code reads, typed here.
@@ -245,8 +245,7 @@ describe('cases for the admin', () => {
       path: { complaint_id: complaint.complaint_id },
     });
     expect(resolved).toMatchObject({ state: 'resolved', resolution_note: 'Refunded the second fee' });
-    await admin.locator('a[data-screen="alerts"]').click();
-    await admin.locator('.live').waitFor();
+    await goToScreen(admin, 'alerts');
     await shot(admin, 'ops-alerts');
   });
 });
