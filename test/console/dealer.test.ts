@@ -44,6 +44,15 @@ async function enrolAndSignIn(page: Page, role: EnrolRole, link?: string): Promi
   await page.getByTestId('identity').waitFor({ timeout: 15_000 });
 }
 
+let shared: Promise<Page> | undefined;
+/** A dealer's page for the tests about what a signed-in dealer sees and may do (not about enrolling): signed in once, by
+ * the first of them, in a context of its own. */
+const dealerPage = (): Promise<Page> =>
+  (shared ??= pageWithAuthenticator(browser).then(async ({ page }) => {
+    await enrolAndSignIn(page, 'dealer');
+    return page;
+  }));
+
 beforeAll(async () => {
   const launched = launch(); // chromium starts while the sandbox is made
   try {
@@ -130,8 +139,8 @@ describe('the console for a dealer', () => {
   });
 
   it('switching to Arabic turns the document right-to-left, on a tablet too', async () => {
-    const { context, page } = await pageWithAuthenticator(browser, { width: 820, height: 1180 });
-    await enrolAndSignIn(page, 'dealer');
+    const page = await dealerPage();
+    await page.setViewportSize({ width: 820, height: 1180 });
     await page.getByTestId('lang').click();
     expect(
       await page.evaluate(() => [
@@ -143,7 +152,7 @@ describe('the console for a dealer', () => {
     await shot(page, 'dealer-queue-arabic-tablet');
     await page.getByTestId('lang').click();
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.dir)).toBe('ltr');
-    await context.close();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
 
@@ -157,8 +166,7 @@ describe('the dealer decides KYC referrals and funding', () => {
     await manualFunding(true);
     const transferId = (await deposit(calls, inv, 1234)).transfer_id;
 
-    const { context, page } = await pageWithAuthenticator(browser);
-    await enrolAndSignIn(page, 'dealer');
+    const page = await dealerPage();
     await page.locator('a[data-screen="kyc"]').click();
     const card = page.locator(`article[data-application="${applicationId}"]`);
     await card.getByRole('button', { name: 'ID images' }).click();
@@ -182,7 +190,6 @@ describe('the dealer decides KYC referrals and funding', () => {
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     expect((await calls.tenant.transfers.get(transferId)).approval).toBe('approved');
     await manualFunding(false);
-    await context.close();
   });
 });
 
@@ -213,8 +220,7 @@ describe('authority comes from the server', () => {
 
   it('a state-changing call with the session cookie but without its CSRF token is refused', async () => {
     const placed = await marketOrder(calls, inv, 'buy', 'COMI', 1);
-    const { context, page } = await pageWithAuthenticator(browser);
-    await enrolAndSignIn(page, 'dealer');
+    const page = await dealerPage();
     const status = await page.evaluate(async (id) => {
       const r = await fetch(`/broker/v1/queue/${id}/reject`, {
         method: 'POST',
@@ -225,6 +231,5 @@ describe('authority comes from the server', () => {
     }, placed.order_id);
     expect(status).toEqual([403, 'CSRF_REFUSED']);
     expect((await calls.tenant.orders.get(placed.order_id)).status).toBe('pending_new');
-    await context.close();
   });
 });
