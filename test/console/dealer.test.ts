@@ -45,8 +45,8 @@ async function enrolAndSignIn(page: Page, role: EnrolRole, link?: string): Promi
 }
 
 let shared: Promise<Page> | undefined;
-/** A dealer's page for the tests about what a signed-in dealer sees and may do (not about enrolling): signed in once, by
- * the first of them, in a context of its own. */
+/** A dealer's page for the tests about what a signed-in dealer sees and may do (not about enrolling): signed in
+ * once, by the first of them, in a context of its own. */
 const dealerPage = (): Promise<Page> =>
   (shared ??= pageWithAuthenticator(browser).then(async ({ page }) => {
     await enrolAndSignIn(page, 'dealer');
