@@ -8,34 +8,23 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSyn
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { registeredHomes } from '../daemon/contract/home-files.js';
 import type { ReadyBanner } from '../daemon/contract/ready.js';
-import { EXIT_SNAPSHOT_FAILURE, usableSnapshot } from '../daemon/contract/snapshot-blob.js';
+import { EXIT_SNAPSHOT_FAILURE } from '../daemon/contract/snapshot-blob.js';
+import { EXIT_WARM_FAILED, type WarmOrders } from '../daemon/contract/warm-start.js';
 import { readLocator, type Locator } from './context.js';
 import type { Readable } from 'node:stream';
 import { healthy } from './healthz.js';
-import { EXTRA_CA_ENV } from '../daemon/contract/ai-provider.js';
+import { daemonEntry, daemonEnv, daemonSnapshot } from './daemon-entry.js';
+import { releaseWarmDaemon, takeWarmDaemon, type WarmDaemon } from './warm-daemon.js';
 
-export { healthy };
+export { daemonEntry, daemonEnv, healthy };
 
 export const READY_TIMEOUT_MS = 20_000;
 
 /** The ready pipe's one line: the locator, and the banner's data (daemon/contract/ready.ts). */
 type ReadyMessage = Locator & { banner?: ReadyBanner };
-
-export function daemonEntry(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'dist', 'daemon', 'main.js');
-    if (existsSync(candidate)) return candidate;
-    const sibling = join(dir, 'daemon', 'main.js');
-    if (existsSync(sibling) && dir.endsWith('dist')) return sibling;
-    dir = dirname(dir);
-  }
-  throw new Error('dist/daemon/main.js not found; run npm run build');
-}
 
 /**
  * Whether the process runs: it exists and is not a zombie. A daemon that exited stays in the process table until
@@ -104,37 +93,42 @@ export class DaemonStartFailed extends Error {
 }
 
 /**
- * The daemon's environment: this one, except that NODE_EXTRA_CA_CERTS travels as SVC_EXTRA_CA_CERTS. Node reads
- * that file at every process start; the daemon reads it only for its first https request, the assistant's
- * (daemon/assistant/outbound.ts).
- */
-export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { NODE_EXTRA_CA_CERTS: extra, ...rest } = env;
-  return extra ? { ...rest, [EXTRA_CA_ENV]: extra } : rest;
-}
-
-/**
  * Spawns dist/daemon/main.js for `home` and resolves once the daemon says, on its ready pipe, that it listens.
- * From the daemon's startup snapshot when the build left one for this node and this folder
+ * A detached start uses the warm daemon bin/svc spawned (cli/warm-daemon.ts), when there is one: it only needs its
+ * flags. From the daemon's startup snapshot when the build left one for this node and this folder
  * (daemon/contract/snapshot-blob.ts); a start from it that dies as only a bad blob makes a process die (a
  * signal, or node's own "cannot load the snapshot") is made again without it. SVC_DAEMON_SNAPSHOT=off: never.
  */
 export async function spawnDaemon(opts: SpawnOptions): Promise<SpawnedDaemon> {
+  const warm = takeWarmDaemon();
+  if (warm && opts.detached && !opts.foreground) {
+    try {
+      return await spawnWarm(warm, opts);
+    } catch (err) {
+      // a warm daemon that died before it could start (a bad blob, its output file) is one the cold way
+      if (!diedBeforeStarting(err, EXIT_WARM_FAILED)) throw err;
+    }
+  } else releaseWarmDaemon(warm);
   const entry = daemonEntry();
-  const blob = process.env.SVC_DAEMON_SNAPSHOT === 'off' ? null : usableSnapshot(dirname(entry));
+  const blob = daemonSnapshot(entry);
   if (!blob) return spawnFrom([entry], opts);
   try {
     return await spawnFrom(['--snapshot-blob', blob, entry], opts);
   } catch (err) {
-    const died = err instanceof DaemonStartFailed && (err.signal !== null || err.exitCode === EXIT_SNAPSHOT_FAILURE);
-    if (!died) throw err;
+    if (!diedBeforeStarting(err)) throw err;
     return spawnFrom([entry], opts);
   }
 }
 
-async function spawnFrom(node: string[], opts: SpawnOptions): Promise<SpawnedDaemon> {
+/** The daemon died as only a bad blob (or, warm, a failed output file: `alsoExit`) makes it die. */
+function diedBeforeStarting(err: unknown, alsoExit?: number): boolean {
+  if (!(err instanceof DaemonStartFailed)) return false;
+  return err.signal !== null || err.exitCode === EXIT_SNAPSHOT_FAILURE || err.exitCode === alsoExit;
+}
+
+/** The daemon's flags for `opts`. */
+function daemonArgs(opts: SpawnOptions): string[] {
   const args = [
-    ...node,
     '--home',
     opts.home,
     '--port',
@@ -155,14 +149,33 @@ async function spawnFrom(node: string[], opts: SpawnOptions): Promise<SpawnedDae
   // fd 3 is the ready pipe: the daemon writes its locator there once it listens, and closes it
   args.push('--ready-fd', '3');
   if (opts.rateLimit) args.push('--rate-limit', opts.rateLimit);
+  return args;
+}
+
+async function spawnFrom(node: string[], opts: SpawnOptions): Promise<SpawnedDaemon> {
   const logFile = join(opts.home, 'daemon.out');
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...node, ...daemonArgs(opts)], {
     env: daemonEnv(process.env),
     detached: opts.detached,
     stdio: opts.foreground ? ['ignore', 'inherit', 'inherit', 'pipe'] : ['ignore', out, out, 'pipe'],
   });
   closeSync(out);
+  return awaitReady(child, logFile);
+}
+
+/** Sends the warm daemon its flags and the file a cold spawn would give it as stdout and stderr. */
+function spawnWarm(warm: WarmDaemon, opts: SpawnOptions): Promise<SpawnedDaemon> {
+  const logFile = join(opts.home, 'daemon.out');
+  const orders: WarmOrders = { argv: daemonArgs(opts), out: logFile };
+  warm.child.ref();
+  warm.pipe.ref();
+  warm.pipe.write(`${JSON.stringify(orders)}\n`);
+  return awaitReady(warm.child, logFile);
+}
+
+/** The spawned daemon once it says it listens; else DaemonStartFailed, with its exit code and its log's tail. */
+async function awaitReady(child: ChildProcess, logFile: string): Promise<SpawnedDaemon> {
   let exited: number | null = null;
   let signal: NodeJS.Signals | null = null;
   child.on('exit', (code, killedBy) => {
@@ -180,8 +193,9 @@ async function spawnFrom(node: string[], opts: SpawnOptions): Promise<SpawnedDae
     // an unref'd timer: once the daemon has exited, nothing keeps svc waiting for the rest of the 5 s
     await Promise.race([once(child, 'exit'), sleep(5_000, undefined, { ref: false })]);
   if (exited === null && child.exitCode !== null) exited = child.exitCode;
+  if (signal === null && child.signalCode !== null) signal = child.signalCode;
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
-  if (exited === null) child.kill('SIGTERM');
+  if (exited === null && signal === null) child.kill('SIGTERM');
   throw new DaemonStartFailed(
     `the daemon did not become healthy${exited !== null ? ` (exit code ${exited})` : ''}.\n${tail}`,
     exited,

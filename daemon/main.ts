@@ -39,6 +39,8 @@ import { codeCacheHandle } from './process/code-cache.js';
 import { runOrDefer } from './process/startup-snapshot.js';
 import { readyBanner } from './process/ready-banner.js';
 import { closeServer, requestGate, type RequestGate } from './process/request-gate.js';
+import { awaitOrders, redirectOutput } from './process/warm-start.js';
+import { EXIT_WARM_FAILED, WARM_FD_FLAG } from './contract/warm-start.js';
 
 /** What a start found in its home, and what it must undo if it fails before listening. */
 interface HomeStart {
@@ -285,7 +287,8 @@ function runUntilSignalled(app: FastifyInstance, deps: Deps, home: string): void
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-async function main(flags: DaemonFlags): Promise<void> {
+/** `spawned`: how the daemon was spawned, as its start log line says (warm: daemon/contract/warm-start.ts). */
+async function main(flags: DaemonFlags, spawned: 'cold' | 'warm' = 'cold'): Promise<void> {
   if (flags['write-template']) {
     writeTemplate(resolve(flags['write-template']));
     process.exit(0);
@@ -309,6 +312,7 @@ async function main(flags: DaemonFlags): Promise<void> {
     baseUrl: locator.base_url,
     seed: options.seed,
     code_cache: cache?.status ?? 'off',
+    spawned,
     early_requests: gate.waited,
   };
   app.log.info({ ...started, ...(h.firstStart ? { from_template: h.fromTemplate } : {}) }, 'svc daemon listening');
@@ -326,5 +330,18 @@ async function main(flags: DaemonFlags): Promise<void> {
   rmSync(join(home, LOCATOR_FILE), { force: true });
 }
 
+/** Main with the command line's flags; or, spawned warm, with the flags of the orders it waits for. */
+function begin(argv: string[]): void {
+  if (argv[0] !== WARM_FD_FLAG) {
+    void main(readFlags(argv));
+    return;
+  }
+  const orders = /^\d+$/.test(argv[1] ?? '') ? awaitOrders(Number(argv[1])) : null;
+  // no orders: the CLI did not need this daemon, and nothing was touched
+  if (!orders) process.exit(0);
+  if (!redirectOutput(orders.out)) process.exit(EXIT_WARM_FAILED);
+  void main(readFlags(orders.argv), 'warm');
+}
+
 // now, or in a process started from the daemon's startup snapshot (daemon/process/snapshot-builder.ts)
-runOrDefer(() => void main(readFlags()));
+runOrDefer(() => begin(process.argv.slice(2)));

@@ -27,7 +27,9 @@ const common = {
 };
 
 // The daemon is one CommonJS bundle, server.cjs, with its pure-JS dependencies inlined (module resolution is
-// a large part of start-up); better-sqlite3 stays external as a native addon. CommonJS because V8's code
+// a large part of start-up), better-sqlite3's JavaScript too: only its native addon is loaded from
+// node_modules, by path (daemon/store/sqlite.ts; `bindings`, its search for the addon, is never called and
+// stays out). CommonJS because V8's code
 // cache, which spares a start most of the compiling, is open to a script and not to an ES module in Node 20
 // (daemon/process/code-cache.ts). import.meta.url, which the sources use to find files beside the bundle,
 // is the bundle's own file URL.
@@ -41,7 +43,7 @@ await build({
   minifyWhitespace: true,
   outdir: 'dist',
   // undici is loaded only by the assistant's first https request (daemon/assistant/outbound.ts)
-  external: ['better-sqlite3', 'undici'],
+  external: ['bindings', 'undici'],
   define: { 'import.meta.url': '__svcImportMetaUrl' },
   banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
@@ -118,7 +120,8 @@ await buildSnapshot();
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { 'cli/main': 'cli/main.ts' },
+  // warm-daemon: what bin/svc loads before the rest for `svc sandbox start` (cli/warm-daemon.ts)
+  entryPoints: { 'cli/main': 'cli/main.ts', 'cli/warm-daemon': 'cli/warm-daemon.ts' },
   outdir: 'dist',
   // node_modules stay external, but for what every command loads before it acts (commander and chalk) and what
   // `sandbox start` loads after (lowdb, the profile store): inside the bundle they are no separate modules for

@@ -5,9 +5,8 @@
 // (daemon/process/startup-snapshot.ts). docs/architecture.md, "The daemon's startup snapshot".
 //
 // What a heap cannot hold, and how this file keeps it out:
-// - better-sqlite3, a native addon: the bundle gets a stand-in that loads the real module on its first use,
-//   after the heap is restored (esbuild's `__toESM(require(...))` keeps the stand-in as `.default`, and every
-//   use site is `new X.default(...)`).
+// - better-sqlite3's native addon: the bundle holds the package's JavaScript, which loads the addon only when a
+//   database is opened, by path (daemon/store/sqlite.ts), after the heap is restored.
 // - node:http, https and http2: loading them creates bindings the heap cannot hold. The bundle gets stand-ins
 //   that answer the plain data the bundle reads while it loads (http.STATUS_CODES, METHODS: the build passes
 //   them in SVC_SNAPSHOT_BUILTIN_DATA, read from this node) and load the real module on the first other use,
@@ -57,20 +56,7 @@ function lateModule(id: string, data: Module): Module {
   });
 }
 
-/** A native addon's export, a class: constructed, called or read only at run time. */
-function lateAddon(id: string): Module {
-  let real: Module | undefined;
-  const load = (what: string) => (real ??= atRunTime(id, what)(id) as Module);
-  const target = function stand_in() {} as unknown as Module;
-  return new Proxy(target, {
-    construct: (_t, args) => Reflect.construct(load('new') as unknown as new () => object, args),
-    apply: (_t, self, args) => Reflect.apply(load('call') as unknown as () => unknown, self, args),
-    get: (_t, key) => load(String(key))[key],
-  });
-}
-
 const LATE_BUILTINS = new Set(['http', 'https', 'http2', 'worker_threads']);
-const NATIVE_ADDONS = new Set(['better-sqlite3']);
 const late = new Map<string, Module>();
 
 /** The `require` the bundle gets: node's built-in modules now, the rest through the stand-ins above. */
@@ -80,10 +66,6 @@ function bundleRequire(id: string): unknown {
   if (LATE_BUILTINS.has(bare)) {
     if (!late.has(bare)) late.set(bare, lateModule(id, builtinData[bare] ?? {}));
     return late.get(bare);
-  }
-  if (NATIVE_ADDONS.has(id)) {
-    if (!late.has(id)) late.set(id, lateAddon(id));
-    return late.get(id);
   }
   if (isBuiltin(id)) return require(id.startsWith('node:') ? id : `node:${id}`);
   return atRunTime(id, 'require')(id);

@@ -5,7 +5,7 @@
 // of its home, packed with a manifest by daemon/contract/snapshot.ts.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../store/sqlite.js';
 import type { Deps } from '../deps.js';
 import type { BytesReply } from '../contract/route.js';
 import { packSnapshot } from '../contract/snapshot.js';
@@ -22,7 +22,7 @@ export function exportSnapshot(deps: Deps): BytesReply<'application/vnd.svc.snap
   let schemaVersion: number;
   try {
     db.prepare('VACUUM INTO ?').run(tmp);
-    const copy = new Database(tmp);
+    const copy = openSqlite(tmp);
     try {
       copy.pragma('journal_mode = DELETE');
       // The clock as it is now: a running clock resumes from here once imported (the importer

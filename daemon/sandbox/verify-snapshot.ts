@@ -6,7 +6,7 @@
 // its version (no extra trigger multiplying deposits, no guard trigger dropped), the audit chain
 // verifies, the ledger invariants hold, every sealed secret opens under the snapshot's KEK, and the
 // credentials file names keys this database holds. Reads only: the database is opened in memory.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../store/sqlite.js';
 import { SnapshotError, unpackSnapshot, type SnapshotManifest } from '../contract/snapshot.js';
 import { createAudit } from '../store/audit.js';
 import { open, sha256 } from '../store/crypto.js';
@@ -40,7 +40,7 @@ const CREDENTIAL_FIELDS = [
 function openInMemory(bytes: Buffer): Db {
   const copy = Buffer.from(bytes);
   if (copy.length >= 100 && copy[18] === 2 && copy[19] === 2) copy[18] = copy[19] = 1;
-  const db = new Database(copy);
+  const db = openSqlite(copy);
   // Nothing in this file's schema may run SQL functions with side effects while it is read.
   db.pragma('trusted_schema = OFF');
   db.pragma('cell_size_check = ON');

@@ -1,7 +1,8 @@
 // The daemon's system of record: one SQLite file in WAL mode. Every state change runs inside one
 // transaction (`tx`); migrations are versioned by PRAGMA user_version and applied in order at open.
 import { chmodSync, existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -20,7 +21,7 @@ function makePrivate(file: string): void {
 }
 
 export function openDb(file: string): Db {
-  const db = new Database(file);
+  const db = openSqlite(file);
   makePrivate(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a committed transaction survives a crash of the process (not of the OS).

@@ -10,7 +10,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { keyedHash } from './crypto.js';
 import { AUDIT_CHECKPOINT_FILE, rekeyCheckpoint } from './audit-checkpoint.js';
 
@@ -74,7 +74,7 @@ export const hasNextKek = (home: string): boolean => existsSync(join(home, KEK_N
 /** The database's kek_check and kek_next_check (a rotation re-sealing in slices), or nulls. */
 function storedChecks(dbFile: string): { current: string | null; next: string | null } {
   if (!existsSync(dbFile)) return { current: null, next: null };
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  const db = openSqlite(dbFile, { readonly: true, fileMustExist: true });
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'key_state'").get();
     if (!table) return { current: null, next: null };

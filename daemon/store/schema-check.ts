@@ -10,7 +10,7 @@
 // a fresh database migrated in memory to that version, once per process, to name what differs.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { migrate, type Db } from './db.js';
 import { SCHEMA_DIGESTS } from './schema-digests.js';
 
@@ -45,7 +45,7 @@ const expectedCache = new Map<number, Map<string, SchemaObject>>();
 export function expectedSchema(version: number): Map<string, SchemaObject> {
   const cached = expectedCache.get(version);
   if (cached) return cached;
-  const fresh = new Database(':memory:');
+  const fresh = openSqlite(':memory:');
   try {
     migrate(fresh, version);
     const schema = schemaOf(fresh);
@@ -123,7 +123,7 @@ export function homeSchemaProblem(dbFile: string, latest: number): string | null
   if (!existsSync(dbFile)) return null;
   // Not opened read-only: SQLite skips CHECK constraints in quick_check on a read-only connection.
   // query_only refuses every write instead.
-  const db = new Database(dbFile, { fileMustExist: true });
+  const db = openSqlite(dbFile, { fileMustExist: true });
   try {
     db.pragma('query_only = ON');
     db.pragma('trusted_schema = OFF');

@@ -7,7 +7,7 @@
 // migrations as before. The tests' in-process apps start from it too (test/helpers/app.ts).
 // test/unit/fresh-home-template.test.ts proves the copy equals the migrations' output, schema and rows.
 import { chmodSync, copyFileSync, constants, existsSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { LATEST_SCHEMA_VERSION, openDb } from './db.js';
 import { schemaDigest, schemaOf } from './schema-check.js';
 import { SCHEMA_DIGESTS } from './schema-digests.js';
@@ -28,7 +28,7 @@ export function writeTemplate(file: string): void {
 /** Why `file` is not a usable template for this svc, or null when it is. */
 export function templateProblem(file: string): string | null {
   if (!existsSync(file)) return 'no template';
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version !== LATEST_SCHEMA_VERSION) return `the template is at version ${version}, not ${LATEST_SCHEMA_VERSION}`;

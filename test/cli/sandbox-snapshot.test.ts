@@ -31,6 +31,7 @@ afterAll(() => {
 
 interface Started {
   how: unknown;
+  spawned: unknown;
   apiKey: unknown;
   banner: Record<string, unknown>;
   answers: unknown[];
@@ -39,12 +40,13 @@ interface Started {
 }
 
 /** What the daemon's start logged (how it started, its pid) and the locator's pid. */
-function startLog(home: string): { how: unknown; logPid: unknown } {
+function startLog(home: string): { how: unknown; spawned: unknown; logPid: unknown } {
   const listening = readFileSync(join(home, 'daemon.log'), 'utf8')
     .split('\n')
     .filter((l) => l.includes('svc daemon listening'))
-    .map((l) => JSON.parse(l) as { code_cache?: unknown; pid?: unknown });
-  return { how: listening.at(-1)?.code_cache, logPid: listening.at(-1)?.pid };
+    .map((l) => JSON.parse(l) as { code_cache?: unknown; spawned?: unknown; pid?: unknown });
+  const last = listening.at(-1);
+  return { how: last?.code_cache, spawned: last?.spawned, logPid: last?.pid };
 }
 
 /** `svc` at `bin` (bin/svc, or a copy's) run against `home`, as the tests' runSvc runs bin/svc. */
@@ -124,6 +126,7 @@ describe('svc sandbox start from the daemon’s startup snapshot', () => {
     const without = await startAndAsk(SVC, { SVC_DAEMON_SNAPSHOT: 'off' });
     expect(fromBlob.how).toBe('snapshot');
     expect(without.how).toBe('accepted');
+    expect([fromBlob.spawned, without.spawned]).toEqual(['warm', 'warm']);
     // the pid in the log is the daemon's own, not the build's (nothing of the build's process is kept)
     expect(fromBlob.logPid).toBe(fromBlob.pid);
     expect(fromBlob.banner).toEqual(without.banner);
@@ -141,6 +144,8 @@ describe('svc sandbox start from the daemon’s startup snapshot', () => {
     for (let i = 4096; i < damaged.length; i += 65536) damaged[i] ^= 0xff;
     const started = await startAndAsk(svcCopy('damaged', damaged, snapshotMetaFor));
     expect(started.how).toBe('accepted');
+    // the warm daemon restored the same blob and died with it: this one was spawned cold, without it
+    expect(started.spawned).toBe('cold');
     expect(started.answers.map((a) => (a as { code: number }).code)).toEqual([0, 0, 0]);
   });
 

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { CliSandbox } from '../helpers/cli.js';
 import { sessionMac } from '../../daemon/backoffice/sessions.js';
+import { type Calls, type EnrolRole, enrolLinkOverHttp } from './sandbox-http.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = 'test/console/screenshots';
@@ -51,20 +52,30 @@ export async function enrolLink(sbx: CliSandbox, role: string): Promise<string> 
   return res.json.link as string;
 }
 
-/** A fresh context for a role: opens its enrolment link, registers a passkey, and waits until the page has signed in.
- * */
+/** A fresh context for a role: opens its enrolment link (asked of the daemon over HTTP, sandbox-http.ts), registers a
+ * passkey, and waits until the page has signed in. */
 export async function signedIn(
   browser: Browser,
-  sbx: CliSandbox,
-  role: string,
+  o: { sbx: CliSandbox; calls: Calls },
+  role: EnrolRole,
   viewport?: { width: number; height: number },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const link = await enrolLink(sbx, role);
-  const opened = await pageWithAuthenticator(browser, viewport);
+  const [link, opened] = await Promise.all([
+    enrolLinkOverHttp(o.sbx, o.calls, role),
+    pageWithAuthenticator(browser, viewport),
+  ]);
   await opened.page.goto(link);
   await opened.page.getByTestId('enrol').click();
   await opened.page.getByTestId('identity').waitFor({ timeout: 30_000 });
   return opened;
+}
+
+/** Opens a screen from the menu and waits until it is the one shown and its list has been read (its "refreshed" mark).
+ * The link turns active in the render that replaces the screen before, whose mark goes with it. */
+export async function goToScreen(page: Page, id: string, timeout = 30_000): Promise<void> {
+  await page.locator(`a[data-screen="${id}"]`).click();
+  await page.locator(`a[data-screen="${id}"].active`).waitFor({ timeout });
+  await page.locator('.live').waitFor({ timeout });
 }
 
 /** Puts every live console session's step-up deadline in the past, so the next money or approval call needs a new
@@ -100,10 +111,10 @@ export function lapseStepUps(sbx: CliSandbox): void {
 
 /** Audit entries of one action (newest first), read with security's key (it keeps audit:read in every test). */
 export const auditOf = async (
-  sbx: CliSandbox,
+  calls: Calls,
   action: string,
 ): Promise<Array<{ actor: string; subject: string; detail: string }>> =>
-  (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}&limit=200`, '--as', 'security'])).json.entries;
+  (await calls.as('security').request('get', '/admin/audit', { query: { action, limit: 200 } })).entries;
 
 /** True when the page does not scroll sideways: the document is no wider than the window, and the screen's area no
  * wider than itself. */

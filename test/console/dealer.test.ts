@@ -6,46 +6,70 @@
 // go to test/console/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { launch, pageWithAuthenticator, shot } from './browser.js';
-import { nationalId } from '../helpers/onboarding.js';
+import { startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { goToScreen, launch, pageWithAuthenticator, shot } from './browser.js';
+import {
+  applyKyc,
+  type Calls,
+  callsOf,
+  deposit,
+  type EnrolRole,
+  enrolLinkOverHttp,
+  marketOrder,
+  onboardOverHttp,
+} from './sandbox-http.js';
 
 // The root tsconfig has no DOM library: what the page's code reads, typed here.
 type ErrorJson = { error?: { code?: string } };
 type PageGlobals = { document: { documentElement: { dir: string; lang: string } } };
 
 let sbx: CliSandbox;
+let calls: Calls;
 let browser: Browser;
 let inv: string;
 
-async function enrolLink(role: string): Promise<string> {
+/** The one-time enrolment link of `svc console enroll --as ROLE`: the command itself, where the link is what a test
+ * proves works. */
+async function enrolLink(role: EnrolRole): Promise<string> {
   const res = await sbx.svc(['console', 'enroll', '--as', role, '--json']);
   expect(res.code, res.stderr).toBe(0);
   return res.json.link as string;
 }
 
-/** Opens the enrolment link and registers a passkey; the page then signs in with it. */
-async function enrolAndSignIn(page: Page, role: string): Promise<void> {
-  await page.goto(await enrolLink(role));
+/** Opens an enrolment link (by default one asked of the daemon over HTTP) and registers a passkey; the page then
+ * signs in with it. */
+async function enrolAndSignIn(page: Page, role: EnrolRole, link?: string): Promise<void> {
+  await page.goto(link ?? (await enrolLinkOverHttp(sbx, calls, role)));
   await page.getByTestId('enrol').click();
   await page.getByTestId('identity').waitFor({ timeout: 15_000 });
 }
 
+let shared: Promise<Page> | undefined;
+/** A dealer's page for the tests about what a signed-in dealer sees and may do (not about enrolling): signed in
+ * once, by the first of them, in a context of its own. */
+const dealerPage = (): Promise<Page> =>
+  (shared ??= pageWithAuthenticator(browser).then(async ({ page }) => {
+    await enrolAndSignIn(page, 'dealer');
+    return page;
+  }));
+
 beforeAll(async () => {
   const launched = launch(); // chromium starts while the sandbox is made
   try {
+    // the daemon from `svc sandbox start`; its state made over HTTP from here (sandbox-http.ts)
     sbx = await startSandbox(['--clock', 'frozen']);
-    inv = await onboardViaCli(sbx, { fullName: 'Omar Farouk', suitability: true, depositEgp: '50000' });
-    expect((await sbx.svc(['clock', 'advance', '--until', 'next_open', '--json'])).code).toBe(0);
-    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/auto-fill', '-d', '{"enabled":false}'])).code).toBe(0);
+    calls = callsOf(sbx);
+    inv = await onboardOverHttp(calls, { fullName: 'Omar Farouk', suitability: true, depositEgp: 50_000 });
+    await calls.sandbox.clock.advanceUntil('next_open');
+    await calls.sandbox.autoFill({ enabled: false });
   } finally {
     browser = await launched;
   }
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await sbx?.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), sbx?.stop()]);
 });
 
 describe('the console for a dealer', () => {
@@ -68,11 +92,9 @@ describe('the console for a dealer', () => {
   });
 
   it('enrols a passkey with the one-time link, signs in, and executes a queued order that the tenant API then shows filled', async () => {
-    const placed = await sbx.svc(['order', 'buy', 'COMI', '3', '--investor', inv, '--json']);
-    expect(placed.code, placed.stderr).toBe(0);
-    const orderId = placed.json.order_id as string;
+    const orderId = (await marketOrder(calls, inv, 'buy', 'COMI', 3)).order_id;
     const { context, page } = await pageWithAuthenticator(browser);
-    await enrolAndSignIn(page, 'dealer');
+    await enrolAndSignIn(page, 'dealer', await enrolLink('dealer'));
     expect(await page.getByTestId('identity').textContent()).toBe('dealer');
     const row = page.locator(`tr[data-order="${orderId}"]`);
     await row.waitFor();
@@ -88,14 +110,13 @@ describe('the console for a dealer', () => {
     await row.locator('input.price').fill(tape);
     await row.locator('[data-action="execute"]').click();
     await row.waitFor({ state: 'detached', timeout: 15_000 });
-    const shown = await sbx.svc(['order', 'show', orderId, '--json']);
-    expect(shown.json).toMatchObject({ order_id: orderId, status: 'filled', filled_qty: 3 });
+    const shown = await calls.tenant.orders.get(orderId);
+    expect(shown).toMatchObject({ order_id: orderId, status: 'filled', filled_qty: 3 });
     await page.locator('a[data-screen="blotter"]').click();
     await page.locator(`tr[data-order="${orderId}"]`).waitFor();
     await shot(page, 'dealer-blotter');
     for (const s of ['funding', 'kyc', 'book', 'eod']) {
-      await page.locator(`a[data-screen="${s}"]`).click();
-      await page.locator('.live').waitFor();
+      await goToScreen(page, s);
       await shot(page, `dealer-${s}`);
     }
     await context.close();
@@ -118,8 +139,8 @@ describe('the console for a dealer', () => {
   });
 
   it('switching to Arabic turns the document right-to-left, on a tablet too', async () => {
-    const { context, page } = await pageWithAuthenticator(browser, { width: 820, height: 1180 });
-    await enrolAndSignIn(page, 'dealer');
+    const page = await dealerPage();
+    await page.setViewportSize({ width: 820, height: 1180 });
     await page.getByTestId('lang').click();
     expect(
       await page.evaluate(() => [
@@ -131,40 +152,21 @@ describe('the console for a dealer', () => {
     await shot(page, 'dealer-queue-arabic-tablet');
     await page.getByTestId('lang').click();
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.dir)).toBe('ltr');
-    await context.close();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
 
 describe('the dealer decides KYC referrals and funding', () => {
   it('views the decrypted ID images of a referral and clears it; approves a deposit waiting for a decision', async () => {
-    const { nationalId: id, dateOfBirth } = nationalId('9999');
-    const applied = await sbx.svc([
-      'kyc',
-      'apply',
-      '--full-name',
-      'Karim Referred',
-      '--national-id',
-      id,
-      '--dob',
-      dateOfBirth,
-      '--email',
-      'karim@example.com',
-      '--phone',
-      '01012345678',
-      '--address',
-      '12 Tahrir Street, Cairo',
-      '--sample-documents',
-      '--json',
-    ]);
-    expect(applied.code, applied.stderr).toBe(0);
-    const applicationId = applied.json.application_id as string;
-    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":true}'])).code).toBe(0);
-    const deposit = await sbx.svc(['transfer', 'deposit', '1234', '--investor', inv, '--json']);
-    expect(deposit.code, deposit.stderr).toBe(0);
-    const transferId = deposit.json.transfer_id as string;
+    const applied = await applyKyc(calls, { fullName: 'Karim Referred', email: 'karim@example.com', suffix: '9999' });
+    expect(applied.state).toBe('screening_referred');
+    const applicationId = applied.application_id;
+    const manualFunding = (enabled: boolean) =>
+      calls.sandbox.request('post', '/admin/sandbox/manual-funding', { body: { enabled } });
+    await manualFunding(true);
+    const transferId = (await deposit(calls, inv, 1234)).transfer_id;
 
-    const { context, page } = await pageWithAuthenticator(browser);
-    await enrolAndSignIn(page, 'dealer');
+    const page = await dealerPage();
     await page.locator('a[data-screen="kyc"]').click();
     const card = page.locator(`article[data-application="${applicationId}"]`);
     await card.getByRole('button', { name: 'ID images' }).click();
@@ -178,7 +180,7 @@ describe('the dealer decides KYC referrals and funding', () => {
     await shot(page, 'dealer-kyc-images');
     await card.getByRole('button', { name: 'Clear', exact: true }).click();
     await card.waitFor({ state: 'detached', timeout: 15_000 });
-    expect((await sbx.svc(['kyc', 'status', applicationId, '--json'])).json.state).toBe('approved');
+    expect((await calls.tenant.kyc.get(applicationId)).state).toBe('approved');
 
     await page.locator('a[data-screen="funding"]').click();
     const row = page.locator(`tr[data-transfer="${transferId}"]`);
@@ -186,10 +188,8 @@ describe('the dealer decides KYC referrals and funding', () => {
     await shot(page, 'dealer-funding');
     await row.getByRole('button', { name: 'Approve' }).click();
     await row.waitFor({ state: 'detached', timeout: 15_000 });
-    const shown = await sbx.svc(['api', 'GET', `/v1/transfers/${transferId}`]);
-    expect(shown.json.approval).toBe('approved');
-    expect((await sbx.svc(['api', 'POST', '/admin/sandbox/manual-funding', '-d', '{"enabled":false}'])).code).toBe(0);
-    await context.close();
+    expect((await calls.tenant.transfers.get(transferId)).approval).toBe('approved');
+    await manualFunding(false);
   });
 });
 
@@ -219,9 +219,8 @@ describe('authority comes from the server', () => {
   });
 
   it('a state-changing call with the session cookie but without its CSRF token is refused', async () => {
-    const placed = await sbx.svc(['order', 'buy', 'COMI', '1', '--investor', inv, '--json']);
-    const { context, page } = await pageWithAuthenticator(browser);
-    await enrolAndSignIn(page, 'dealer');
+    const placed = await marketOrder(calls, inv, 'buy', 'COMI', 1);
+    const page = await dealerPage();
     const status = await page.evaluate(async (id) => {
       const r = await fetch(`/broker/v1/queue/${id}/reject`, {
         method: 'POST',
@@ -229,9 +228,8 @@ describe('authority comes from the server', () => {
         body: JSON.stringify({ reason_code: 'DEALER_REJECTED' }),
       });
       return [r.status, ((await r.json()) as ErrorJson).error?.code];
-    }, placed.json.order_id as string);
+    }, placed.order_id);
     expect(status).toEqual([403, 'CSRF_REFUSED']);
-    expect((await sbx.svc(['order', 'show', placed.json.order_id, '--json'])).json.status).toBe('pending_new');
-    await context.close();
+    expect((await calls.tenant.orders.get(placed.order_id)).status).toBe('pending_new');
   });
 });

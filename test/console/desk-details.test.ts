@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   enrolLink,
   fitsWidth,
+  goToScreen,
   launch,
   pageWithAuthenticator,
   shot,
@@ -33,16 +34,19 @@ let browser: Browser;
 let dealer: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
-  o = await startOpsSandbox();
-  await deskWork(o);
-  browser = await launch();
-  dealer = await signedIn(browser, o.sbx, 'dealer');
+  const launched = launch(); // chromium starts while the sandbox is made
+  try {
+    o = await startOpsSandbox();
+    await deskWork(o);
+  } finally {
+    browser = await launched;
+  }
+  dealer = await signedIn(browser, o, 'dealer');
 }, 400_000);
 
 afterAll(async () => {
-  await dealer?.context.close();
-  await browser?.close();
-  await o?.sbx.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), o?.sbx.stop()]);
 });
 
 async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {
@@ -105,8 +109,7 @@ describe('End of day for a dealer', () => {
     const eod = (await page.evaluate("fetch('/broker/v1/eod').then((r) => r.json())")) as EodWire;
     expect(eod.settlements_due.investors.length).toBeGreaterThan(0);
     expect(eod.cash.movements.length).toBeGreaterThan(0);
-    await page.locator('a[data-screen="eod"]').click();
-    await page.locator('.live').waitFor();
+    await goToScreen(page, 'eod');
     const labels = await page.locator('[data-fee-line] dt').allTextContents();
     expect(labels).toEqual([
       'Commission',

@@ -6,11 +6,12 @@
 // test/console/screenshots/ (layout-<width>-<lang>-<screen>.png, the window as first seen). 'English' is
 // allowed: it is the language switch, which names the other language in that language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   englishWords,
   enrolLink,
   fitsWidth,
+  goToScreen,
   inViewAcross,
   launch,
   pageWithAuthenticator,
@@ -19,9 +20,10 @@ import {
   tablesScrollingSideways,
 } from './browser.js';
 import { deskWork, startOpsSandbox, type OpsSandbox } from './ops-sandbox.js';
+import type { EnrolRole } from './sandbox-http.js';
 
 /** Each screen, who sees its decisions, and the controls of those decisions that must be in view. */
-const SCREENS: Array<{ id: string; role: string; controls: string[] }> = [
+const SCREENS: Array<{ id: string; role: EnrolRole; controls: string[] }> = [
   {
     id: 'actions',
     role: 'approver',
@@ -65,8 +67,7 @@ const WIDTHS = [
 let o: OpsSandbox;
 let browser: Browser;
 let referred: string;
-const pages = new Map<string, Page>();
-const contexts: BrowserContext[] = [];
+const pages = new Map<EnrolRole, Page>();
 
 beforeAll(async () => {
   // chromium starts while the sandbox is made; each role signs in in a context of its own, all at once
@@ -75,25 +76,18 @@ beforeAll(async () => {
     o = await startOpsSandbox();
     referred = await deskWork(o);
     // an open access review, so that its items wait for a decision
-    expect((await o.sbx.svc(['api', 'POST', '/admin/access-reviews', '-d', '{}', '--as', 'security'])).code).toBe(0);
+    await o.calls.as('security').request('post', '/admin/access-reviews', { body: {} });
   } finally {
     browser = await launched;
   }
   const roles = [...new Set(SCREENS.map((s) => s.role))];
-  const signed = await Promise.allSettled(roles.map((role) => signedIn(browser, o.sbx, role, WIDTHS[0])));
-  for (const [i, r] of signed.entries()) {
-    if (r.status === 'fulfilled') {
-      contexts.push(r.value.context);
-      pages.set(roles[i], r.value.page);
-    }
-  }
-  for (const r of signed) if (r.status === 'rejected') throw r.reason;
+  const signed = await Promise.all(roles.map((role) => signedIn(browser, o, role, WIDTHS[0])));
+  for (const [i, r] of signed.entries()) pages.set(roles[i], r.page);
 }, 400_000);
 
 afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await browser?.close();
-  await o?.sbx.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), o?.sbx.stop()]);
 });
 
 async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {
@@ -101,10 +95,19 @@ async function inLanguage(page: Page, lang: 'en' | 'ar'): Promise<void> {
   await expect.poll(() => page.evaluate('document.documentElement.dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
 }
 
+/** Runs `check` on every screen, each role's screens in order on its own page, the roles' pages at the same time (each
+ * is a context of its own: what one page does cannot move another). */
+async function everyScreen(check: (page: Page, s: (typeof SCREENS)[number]) => Promise<void>): Promise<void> {
+  await Promise.all(
+    [...pages].map(async ([role, page]) => {
+      for (const s of SCREENS) if (s.role === role) await check(page, s);
+    }),
+  );
+}
+
 /** Opens a screen and waits until its list has been read and its decision controls are there. */
 async function openScreen(page: Page, s: (typeof SCREENS)[number]): Promise<void> {
-  await page.locator(`a[data-screen="${s.id}"]`).click();
-  await page.locator('.live').waitFor({ timeout: 30_000 });
+  await goToScreen(page, s.id);
   for (const c of s.controls) await page.locator(c).first().waitFor({ timeout: 30_000 });
 }
 
@@ -113,9 +116,8 @@ describe('usable on a laptop screen and a tablet, in English and in Arabic', () 
     for (const lang of ['en', 'ar'] as const) {
       it(`on a ${w.name} (${w.width}x${w.height}) in ${lang === 'en' ? 'English' : 'Arabic'}, every screen fits the width and shows its main actions in view`, async () => {
         const problems: string[] = [];
-        for (const s of SCREENS) {
-          const page = pages.get(s.role)!;
-          await page.setViewportSize({ width: w.width, height: w.height });
+        await everyScreen(async (page, s) => {
+          if (page.viewportSize()?.width !== w.width) await page.setViewportSize({ width: w.width, height: w.height });
           await inLanguage(page, lang);
           await openScreen(page, s);
           if (!(await fitsWidth(page))) problems.push(`${s.id}: the page scrolls sideways`);
@@ -123,8 +125,8 @@ describe('usable on a laptop screen and a tablet, in English and in Arabic', () 
           for (const c of s.controls)
             if (!(await inViewAcross(page, c))) problems.push(`${s.id}: ${c} is not in view across`);
           await shotWindow(page, `layout-${w.name}-${lang}-${s.id}`);
-        }
-        expect(problems).toEqual([]);
+        });
+        expect(problems.sort()).toEqual([]);
       });
     }
   }
@@ -147,18 +149,16 @@ describe('English and Arabic', () => {
       'auditor', // the identities' names
     ];
     const found: string[] = [];
-    for (const s of SCREENS) {
-      const page = pages.get(s.role)!;
+    await everyScreen(async (page, s) => {
       await inLanguage(page, 'ar');
       await openScreen(page, s);
       for (const word of await englishWords(page, allowed)) found.push(`${s.id}: ${word}`);
-    }
-    expect(found).toEqual([]);
+    });
+    expect(found.sort()).toEqual([]);
   });
 
   it('in Arabic, the sign-in and enrolment pages read in Arabic too (the enrol command stays as typed, in code), and fit a tablet', async () => {
-    const { context, page } = await pageWithAuthenticator(browser, WIDTHS[0]);
-    contexts.push(context);
+    const { page } = await pageWithAuthenticator(browser, WIDTHS[0]);
     await page.goto(o.sbx.info.console_url);
     await page.getByTestId('sign-in').waitFor();
     await inLanguage(page, 'ar');

@@ -7,39 +7,34 @@
 // right-to-left; an admin accepts a reconciliation break and moves a complaint. Screenshots of each
 // screen go to test/console/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { onboardViaCli, startSandbox, type CliSandbox } from '../helpers/cli.js';
-import { lapseStepUps, launch, pageWithAuthenticator, SCREENSHOTS, shot } from './browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { startSandbox, type CliSandbox } from '../helpers/cli.js';
+import { auditOf, goToScreen, lapseStepUps, launch, SCREENSHOTS, shot, signedIn as signedInAs } from './browser.js';
+import { type Calls, callsOf, type EnrolRole, onboardOverHttp, settledCash as cashOf } from './sandbox-http.js';
 
 // The root tsconfig has no DOM library: what the page's code reads, typed here.
 type ErrorJson = { error?: { code?: string; message?: string } };
 type PageGlobals = { document: { documentElement: { dir: string; lang: string } } };
 
 let sbx: CliSandbox;
+let calls: Calls;
 let browser: Browser;
 let inv: string;
 let actionId: string;
-const open: BrowserContext[] = [];
 
 /** Opens the one-time enrolment link of the first identity of a role, registers a passkey and signs in. */
-async function signedIn(role: string): Promise<Page> {
-  const res = await sbx.svc(['console', 'enroll', '--as', role, '--json']);
-  expect(res.code, res.stderr).toBe(0);
-  const { context, page } = await pageWithAuthenticator(browser);
-  open.push(context);
-  await page.goto(res.json.link as string);
-  await page.getByTestId('enrol').click();
-  await page.getByTestId('identity').waitFor({ timeout: 15_000 });
+async function signedIn(role: EnrolRole): Promise<Page> {
+  const { page } = await signedInAs(browser, { sbx, calls }, role);
   return page;
 }
 
-const settledCash = async (): Promise<number> =>
-  (await sbx.svc(['balances', '--investor', inv, '--json'])).json.cash.find(
-    (c: { asset: string }) => c.asset === 'cash:EGP',
-  )?.settled ?? 0;
+const settledCash = (): Promise<number> => cashOf(calls, inv);
 
-const audit = async (action: string) =>
-  (await sbx.svc(['api', 'GET', `/admin/audit?action=${action}`])).json.entries as Array<{ actor: string }>;
+const audit = (action: string) => auditOf(calls, action);
+
+/** A proposal as the API lists it. */
+const actionOf = async (id: string) =>
+  (await calls.as('security').request('get', '/admin/actions')).actions.find((a) => a.action_id === id);
 
 let security: Page;
 let approver: Page;
@@ -51,38 +46,32 @@ beforeAll(async () => {
   } finally {
     browser = await launched;
   }
+  // the maker and the checker sign in at the same time, each in a context of its own
+  [security, approver] = await Promise.all([signedIn('security'), signedIn('approver')]);
 }, 120_000);
 
 async function makeSandbox(): Promise<void> {
+  // the daemon from `svc sandbox start`; its state made over HTTP from here (sandbox-http.ts)
   sbx = await startSandbox(['--clock', 'frozen']);
-  inv = await onboardViaCli(sbx, { fullName: 'Laila Hassan', depositEgp: '1000' });
-  const proposed = await sbx.svc([
-    'admin',
-    'propose',
-    'ledger:adjust',
-    '--param',
-    `tenant_id=${sbx.info.tenant_id}`,
-    '--param',
-    `investor_id=${inv}`,
-    '--param',
-    'amount_micros=12500000',
-    '--reason',
-    'refund of a duplicated fee',
-    '--json',
-  ]);
-  expect(proposed.code, proposed.stderr).toBe(0);
-  actionId = proposed.json.action_id as string;
+  calls = callsOf(sbx);
+  inv = await onboardOverHttp(calls, { fullName: 'Laila Hassan', depositEgp: 1000 });
+  const proposed = await calls.as('security').request('post', '/admin/actions', {
+    body: {
+      action: 'ledger:adjust',
+      params: { tenant_id: sbx.info.tenant_id, investor_id: inv, amount_micros: 12_500_000 },
+      reason: 'refund of a duplicated fee',
+    },
+  });
+  actionId = proposed.action_id;
 }
 
 afterAll(async () => {
-  for (const c of open) await c.close();
-  await browser?.close();
-  await sbx?.stop();
+  // closing the browser closes its contexts; the sandbox stops meanwhile
+  await Promise.all([browser?.close(), sbx?.stop()]);
 });
 
 describe('maker-checker in the console', () => {
   it('security sees its own proposal with the payload but no approve button, and a forged approve from its page is refused', async () => {
-    security = await signedIn('security');
     await security.locator('a[data-screen="actions"]').click();
     const card = security.locator(`article[data-action-id="${actionId}"]`);
     await card.waitFor();
@@ -103,15 +92,10 @@ describe('maker-checker in the console', () => {
     expect([403, 409]).toContain(forged.status);
     expect(forged.body.error?.code).toMatch(/^(FORBIDDEN|MAKER_CANNOT_APPROVE)$/);
     expect(forged.body.error?.message).toBeTruthy();
-    expect(
-      (await sbx.svc(['admin', 'actions', '--json'])).json.actions.find(
-        (a: { action_id: string }) => a.action_id === actionId,
-      ).state,
-    ).toBe('proposed');
+    expect((await actionOf(actionId))?.state).toBe('proposed');
   });
 
   it('the approver approves it in the browser, stepping up with the passkey; the API shows it executed and the cash moved', async () => {
-    approver = await signedIn('approver');
     // the sign-in's step-up lasts 5 wall-clock minutes: let it lapse, so approving needs a new passkey assertion
     lapseStepUps(sbx);
     const stepUpsBefore = (await audit('console.stepped_up')).length;
@@ -124,9 +108,7 @@ describe('maker-checker in the console', () => {
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('approved');
     await card.getByTestId('action-result').waitFor();
     await shot(approver, 'ops-actions-approved');
-    const listed = (await sbx.svc(['admin', 'actions', '--json'])).json.actions.find(
-      (a: { action_id: string }) => a.action_id === actionId,
-    );
+    const listed = await actionOf(actionId);
     expect(listed).toMatchObject({
       state: 'approved',
       maker: 'security',
@@ -225,26 +207,13 @@ describe('sessions, audit and language', () => {
 
 describe('cases for the admin', () => {
   it('accepts a reconciliation break with a note, and moves a complaint to investigating then resolved with its note', async () => {
-    expect(
-      (
-        await sbx.svc([
-          'api',
-          'POST',
-          '/admin/sandbox/inject-break',
-          '-d',
-          JSON.stringify({ investor_id: inv, kind: 'cash', amount: 125_000_000 }),
-        ])
-      ).code,
-    ).toBe(0);
-    expect((await sbx.svc(['admin', 'recon', 'run', '--json'])).code).toBe(0);
-    const complaint = await sbx.svc([
-      'api',
-      'POST',
-      '/admin/complaints',
-      '-d',
-      JSON.stringify({ investor_id: inv, category: 'fees', channel: 'email', summary: 'Charged twice for one order' }),
-    ]);
-    expect(complaint.code, complaint.stderr).toBe(0);
+    const office = calls.as('admin');
+    await calls.sandbox.injectBreak({ investor_id: inv, kind: 'cash', amount: 125_000_000 });
+    const today = (await calls.tenant.request('get', '/v1/clock')).timestamp.slice(0, 10);
+    await office.request('post', '/admin/reconciliation/runs', { body: { date: today } });
+    const complaint = await office.request('post', '/admin/complaints', {
+      body: { investor_id: inv, category: 'fees', channel: 'email', summary: 'Charged twice for one order' },
+    });
     const admin = await signedIn('admin');
     await admin.locator('a[data-screen="breaks"]').click();
     const row = admin.locator('tr[data-break][data-state="open"]').first();
@@ -255,15 +224,15 @@ describe('cases for the admin', () => {
     await row.getByLabel('Accept').fill('bank fee credited twice; the bank will correct it');
     await row.locator('[data-action="accept"]').click();
     await expect.poll(() => admin.locator(`tr[data-break="${breakId}"]`).getAttribute('data-state')).toBe('resolved');
-    const shown = await sbx.svc(['api', 'GET', `/admin/reconciliation/breaks/${breakId}`]);
-    expect(shown.json).toMatchObject({
+    const shown = await office.request('get', '/admin/reconciliation/breaks/{id}', { path: { id: breakId! } });
+    expect(shown).toMatchObject({
       state: 'resolved',
       resolution: 'accepted',
       note: 'bank fee credited twice; the bank will correct it',
     });
 
     await admin.locator('a[data-screen="complaints"]').click();
-    const c = admin.locator(`tr[data-complaint="${complaint.json.complaint_id}"]`);
+    const c = admin.locator(`tr[data-complaint="${complaint.complaint_id}"]`);
     await c.waitFor();
     await c.locator('[data-action="move"]').click();
     await expect.poll(() => c.getAttribute('data-state')).toBe('investigating');
@@ -272,10 +241,11 @@ describe('cases for the admin', () => {
     await c.getByLabel('Move').fill('Refunded the second fee');
     await c.locator('[data-action="move"]').click();
     await expect.poll(() => c.getAttribute('data-state')).toBe('resolved');
-    const resolved = await sbx.svc(['api', 'GET', `/admin/complaints/${complaint.json.complaint_id}`]);
-    expect(resolved.json).toMatchObject({ state: 'resolved', resolution_note: 'Refunded the second fee' });
-    await admin.locator('a[data-screen="alerts"]').click();
-    await admin.locator('.live').waitFor();
+    const resolved = await office.request('get', '/admin/complaints/{complaint_id}', {
+      path: { complaint_id: complaint.complaint_id },
+    });
+    expect(resolved).toMatchObject({ state: 'resolved', resolution_note: 'Refunded the second fee' });
+    await goToScreen(admin, 'alerts');
     await shot(admin, 'ops-alerts');
   });
 });
