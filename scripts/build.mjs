@@ -120,8 +120,7 @@ await buildSnapshot();
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
   ...common,
-  // warm-daemon: what bin/svc loads before the rest for `svc sandbox start` (cli/warm-daemon.ts)
-  entryPoints: { 'cli/main': 'cli/main.ts', 'cli/warm-daemon': 'cli/warm-daemon.ts' },
+  entryPoints: { 'cli/main': 'cli/main.ts' },
   outdir: 'dist',
   // node_modules stay external, but for what every command loads before it acts (commander and chalk) and what
   // `sandbox start` loads after (lowdb, the profile store): inside the bundle they are no separate modules for
@@ -135,6 +134,17 @@ await build({
   },
   splitting: true,
   chunkNames: 'cli/chunks/[name]-[hash]',
+});
+// What bin/svc loads before the rest for `svc sandbox start` (cli/warm-daemon.ts): one CommonJS file, which the
+// CommonJS bin/svc requires at once, without the ESM loader's resolving and linking of chunks.
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: { 'cli/warm-daemon': 'cli/warm-daemon.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  define: { 'import.meta.url': '__svcImportMetaUrl' },
+  banner: { js: "var __svcImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 // React's production build and JSX runtime even when a test runner set NODE_ENV=test (Vite and the React
 // plugin read it).
