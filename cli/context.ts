@@ -125,15 +125,17 @@ export function preloadProfileStore(): Promise<unknown> {
 export async function saveProfile(home: string, name: string, profile: Profile): Promise<void> {
   // The profiles hold every key: lowdb writes a temporary file and renames it, so the umask decides.
   privateHome(home);
-  // Low over a JSONFile, not JSONFilePreset: the preset keeps the data in memory when NODE_ENV is
-  // test, so the tests (which run svc under vitest) would never see the file a user gets.
-  const [{ Low }, { JSONFile }] = await Promise.all([import('lowdb'), import('lowdb/node')]);
-  const db = new Low<ProfilesDoc>(new JSONFile(profilesFile(home)), { current: name, profiles: {} });
-  await db.read();
+  // LowSync over a JSONFileSync, not JSONFilePreset: the preset keeps the data in memory when NODE_ENV is
+  // test, so the tests (which run svc under vitest) would never see the file a user gets. Synchronous: a
+  // command writes its profile once, and the asynchronous file gave every start a few ms of thread-pool round
+  // trips before it could exit (docs/bench.md, "Start-up").
+  const [{ LowSync }, { JSONFileSync }] = await Promise.all([import('lowdb'), import('lowdb/node')]);
+  const db = new LowSync<ProfilesDoc>(new JSONFileSync(profilesFile(home)), { current: name, profiles: {} });
+  db.read();
   const { expect: _expect, ...saved } = profile;
   db.data.profiles[name] = saved;
   db.data.current = name;
-  await db.write();
+  db.write();
   chmodSync(profilesFile(home), 0o600);
 }
 
