@@ -226,7 +226,8 @@ export function formatStats(s: FuzzStats, seed: number, ops: number): string {
       .join(' ');
   return [
     `fuzz: ${s.requests} requests over ${ops} operations in ${(s.ms / 1000).toFixed(1)} s (` +
-      `${Math.round(s.requests / (s.ms / 1000))}/s), seed ${seed}`,
+      `${Math.round(s.requests / (s.ms / 1000))}/s, ${(s.cpuMs / 1000).toFixed(1)} s of CPU), seed ${seed}`,
+    `  slowest operations (ms): ${top(s.msByOp, 6)}`,
     `  statuses: ${top(s.byStatus, 20)}`,
     `  codes: ${top(s.byCode, 16)}`,
     `  mutations: ${top(s.byMutation, 30)}`,

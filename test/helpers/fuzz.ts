@@ -1763,6 +1763,10 @@ export interface FuzzStats {
   /** Accepted (2xx/3xx) requests, after which the baseline moves. */
   accepted: number;
   ms: number;
+  /** This process's CPU over the run (user + system): near `ms` when the run worked, far below when it waited. */
+  cpuMs: number;
+  /** Wall time per operation: where a slow run spent it. */
+  msByOp: Record<string, number>;
 }
 
 export function newStats(): FuzzStats {
@@ -1777,6 +1781,8 @@ export function newStats(): FuzzStats {
     journaledRefusals: 0,
     accepted: 0,
     ms: 0,
+    cpuMs: 0,
+    msByOp: {},
   };
 }
 
@@ -1948,6 +1954,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
   const stats = newStats();
   const guard = new StateGuard(env.t.deps.db);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const ordered = runOrder(ops);
   // Operations with more surface (a JSON body, parameters) get a larger share of the budget.
   const weight = (op: Operation) =>
@@ -1959,6 +1966,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
     const runs = Math.max(1, Math.ceil((opts.totalRuns * weight(op)) / totalWeight));
     opts.onOperation?.(op, runs);
     const acceptedBefore = stats.accepted + stats.storedRefusals + stats.journaledRefusals;
+    const opStarted = performance.now();
     try {
       await fc.assert(
         fc.asyncProperty(specArb(op, pools), async (spec) => {
@@ -1972,6 +1980,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
           `${(err as Error).message}`,
       );
     }
+    stats.msByOp[op.key] = Math.round(performance.now() - opStarted);
     // The batch as a whole: when nothing in it was accepted or stored, every table is as before it.
     const after = guard.digestAll();
     if (stats.accepted + stats.storedRefusals + stats.journaledRefusals === acceptedBefore) {
@@ -1984,5 +1993,7 @@ export async function fuzzAll(env: FuzzEnv, ops: Operation[], pools: Pools, opts
     before = after;
   }
   stats.ms = Math.round(performance.now() - started);
+  const cpu = process.cpuUsage(cpuBefore);
+  stats.cpuMs = Math.round((cpu.user + cpu.system) / 1000);
   return stats;
 }
