@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/helpers/sequencer.js';
 
 // The answer checker (daemon/http/answer-check.ts) is on in every app and daemon the tests start: test
 // apps turn it on themselves (test/helpers/app.ts), daemons by SVC_CHECK_ANSWERS, which svc passes down.
@@ -37,6 +38,8 @@ export default defineConfig({
       { extends: true, test: { name: 'fresh', include: FRESH_PROCESS, exclude: EXCLUDE, isolate: true } },
     ],
     globalSetup: ['./test/helpers/global-setup.ts'],
+    // The slowest files first, by test/durations.json, in every clone (test/helpers/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     // The tests run svc as someone who put it on the PATH (`npm link`): hints name the program as it
     // was invoked (cli/hints.ts), so they say `svc ...` here; test/cli/program-name.test.ts runs ./bin/svc.
     // The machine's NODE_EXTRA_CA_CERTS is not handed to the thousands of node processes the tests start (svc,
