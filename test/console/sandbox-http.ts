@@ -6,7 +6,7 @@
 import { BackOffice, DealerDesk, Sandbox, SvcClient } from '../../client/src/index.js';
 import type { CliSandbox } from '../helpers/cli.js';
 import type { CONSOLE_ENROL_ROLES } from '../../daemon/contract/schemas/console.js';
-import { nationalId, SAMPLE_BACK, SAMPLE_FRONT } from '../helpers/onboarding.js';
+import { BALANCED, nationalId, SAMPLE_BACK, SAMPLE_FRONT } from '../helpers/onboarding.js';
 
 /** The operator identities of the back office (the dealer's desk is `desk`). */
 export type BackOfficeIdentity = 'admin' | 'security' | 'approver' | 'compliance' | 'auditor';
@@ -74,15 +74,7 @@ export async function onboardOverHttp(
   const inv = app.investor_id;
   if (o.suitability) {
     await c.tenant.investors.setSuitability(inv, {
-      questionnaire: {
-        investment_experience: 'moderate',
-        horizon: '3_5y',
-        risk_tolerance: 'medium',
-        annual_income_band: '300k_1m',
-        net_worth_band: '1m_5m',
-        objectives: ['growth'],
-        shariah_only: false,
-      },
+      questionnaire: BALANCED,
       risk_acknowledged: true,
     });
   }

@@ -2,7 +2,7 @@
 // library's clients for it: the tenant client, the sandbox controls, the dealer desk and the back office.
 import { BackOffice, DealerDesk, Sandbox, SvcClient, type ClientOptions } from '../../client/src/index.js';
 import { makeApp, type TestApp, type TestAppOptions } from './app.js';
-import { nationalId, SAMPLE_BACK, SAMPLE_FRONT } from './onboarding.js';
+import { BALANCED, nationalId, SAMPLE_BACK, SAMPLE_FRONT } from './onboarding.js';
 
 export interface ClientSandbox {
   t: TestApp;
@@ -51,15 +51,7 @@ export async function onboard(client: SvcClient): Promise<string> {
   const decided = await client.waitFor.kyc(app.application_id, { until: 'approved' });
   const investorId = decided.investor_id ?? '';
   await client.investors.setSuitability(investorId, {
-    questionnaire: {
-      investment_experience: 'moderate',
-      horizon: '3_5y',
-      risk_tolerance: 'medium',
-      annual_income_band: '300k_1m',
-      net_worth_band: '1m_5m',
-      objectives: ['growth'],
-      shariah_only: false,
-    },
+    questionnaire: BALANCED,
     risk_acknowledged: true,
   });
   return investorId;
