@@ -19,7 +19,7 @@ import { healthy } from './healthz.js';
 import { daemonEntry, daemonEnv, daemonSnapshot } from './daemon-entry.js';
 import { releaseWarmDaemon, takeWarmDaemon, type WarmDaemon } from './warm-daemon.js';
 
-export { daemonEntry, daemonEnv, healthy };
+export { daemonEntry, healthy };
 
 export const READY_TIMEOUT_MS = 20_000;
 

@@ -12,8 +12,6 @@ export interface WarmDaemon {
   child: ChildProcess;
   /** Its descriptor 3: the orders go out on it, the ready line comes back. */
   pipe: Socket;
-  /** The startup snapshot it restores, or null. */
-  blob: string | null;
 }
 
 const KEY = Symbol.for('svc.warmDaemon');
@@ -36,7 +34,7 @@ export function warmDaemon(): void {
   pipe.on('error', () => undefined);
   child.unref();
   pipe.unref();
-  (globalThis as unknown as Holder)[KEY] = { child, pipe, blob };
+  (globalThis as unknown as Holder)[KEY] = { child, pipe };
 }
 
 /** The warm daemon, once: the caller sends it orders or lets it go (`releaseWarmDaemon`). */
